@@ -1,0 +1,114 @@
+/** Where things live: pi's agent dir, the session directories to index, our config file and the index path. */
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+/** A directory that holds session files, and why it is indexed. */
+export interface SourceRoot {
+	path: string;
+	/** default: `<agentDir>/sessions`; custom: pi's flat sessionDir; extra: our config or --sessions-dir. */
+	kind: "default" | "custom" | "extra";
+}
+
+/** Our own optional config file, `<agentDir>/pi-event-search/config.json`. */
+export interface FileConfig {
+	sessionDirs?: string[];
+	index?: string;
+	workspaceRoot?: string;
+}
+
+/** Everything a face needs to know about locations, resolved once. */
+export interface ResolvedConfig {
+	agentDir: string;
+	roots: SourceRoot[];
+	indexPath: string;
+	configFile: string;
+	workspaceRoot?: string;
+	notes: string[];
+}
+
+/** Inputs that decide the locations; tests pass their own env and home. */
+export interface ConfigInput {
+	env?: NodeJS.ProcessEnv;
+	home?: string;
+	cwd?: string;
+	/** Explicit session dirs (`--sessions-dir`): when given, only these are indexed. */
+	sessionsDirs?: string[];
+	indexPath?: string;
+}
+
+/** Expands a leading `~` the way pi does. */
+export function expandHome(p: string, home: string): string {
+	if (p === "~") return home;
+	if (p.startsWith("~/")) return join(home, p.slice(2));
+	return p;
+}
+
+/** Pi's agent dir: `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
+export function agentDirOf(env: NodeJS.ProcessEnv, home: string): string {
+	const fromEnv = env.PI_CODING_AGENT_DIR;
+	return fromEnv && fromEnv.trim() ? resolve(expandHome(fromEnv.trim(), home)) : join(home, ".pi", "agent");
+}
+
+function readJson(file: string, notes: string[]): Record<string, unknown> | undefined {
+	if (!existsSync(file)) return undefined;
+	try {
+		const value: unknown = JSON.parse(readFileSync(file, "utf8"));
+		if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+		notes.push(`${file}: not a JSON object, ignored`);
+	} catch (error) {
+		notes.push(`${file}: ${(error as Error).message}, ignored`);
+	}
+	return undefined;
+}
+
+function stringList(value: unknown): string[] {
+	if (typeof value === "string") return [value];
+	return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.length > 0) : [];
+}
+
+/** Resolves the agent dir, session roots, index path and workspace root (DESIGN §4). */
+export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
+	const env = input.env ?? process.env;
+	const home = input.home ?? homedir();
+	const cwd = input.cwd ?? process.cwd();
+	const notes: string[] = [];
+	const agentDir = agentDirOf(env, home);
+	const configFile = join(agentDir, "pi-event-search", "config.json");
+	const fileConfig = readJson(configFile, notes) ?? {};
+	const abs = (p: string, base: string) => resolve(base, expandHome(p, home));
+
+	const roots: SourceRoot[] = [];
+	const add = (path: string, kind: SourceRoot["kind"]) => {
+		if (!roots.some((r) => r.path === path)) roots.push({ path, kind });
+	};
+	if (input.sessionsDirs && input.sessionsDirs.length > 0) {
+		for (const dir of input.sessionsDirs) add(abs(dir, cwd), "extra");
+	} else {
+		add(join(agentDir, "sessions"), "default");
+		// pi's own precedence: env, then project settings deep-merged over global settings.
+		const envDir = env.PI_CODING_AGENT_SESSION_DIR?.trim();
+		if (envDir) add(abs(envDir, cwd), "custom");
+		const globalSettings = readJson(join(agentDir, "settings.json"), notes);
+		const projectSettings = readJson(join(cwd, ".pi", "settings.json"), notes);
+		const settingsDir = projectSettings?.sessionDir ?? globalSettings?.sessionDir;
+		if (typeof settingsDir === "string" && settingsDir.trim()) add(abs(settingsDir.trim(), cwd), "custom");
+		for (const dir of stringList(fileConfig.sessionDirs)) add(abs(dir, agentDir), "extra");
+	}
+
+	const configuredIndex = typeof fileConfig.index === "string" ? abs(fileConfig.index, agentDir) : undefined;
+	const envIndex = env.PI_EVENT_SEARCH_INDEX?.trim();
+	const indexPath = input.indexPath
+		? abs(input.indexPath, cwd)
+		: envIndex
+			? abs(envIndex, cwd)
+			: (configuredIndex ?? join(agentDir, "pi-event-search", "index.sqlite"));
+
+	let workspaceRoot: string | undefined;
+	if (typeof fileConfig.workspaceRoot === "string" && fileConfig.workspaceRoot) {
+		const expanded = expandHome(fileConfig.workspaceRoot, home);
+		if (isAbsolute(expanded)) workspaceRoot = expanded;
+		else notes.push(`${configFile}: workspaceRoot must be an absolute path, ignored`);
+	}
+	return { agentDir, roots, indexPath, configFile, workspaceRoot, notes };
+}

@@ -1,0 +1,100 @@
+/** Finds session files (`*.jsonl`) under the configured roots, and says which parts of each root were observed. */
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { SourceRoot } from "./config.js";
+
+/** A candidate session file with the stat fields that fingerprint it. */
+export interface DiscoveredFile {
+	path: string;
+	root: string;
+	size: number;
+	mtimeMs: number;
+	ctimeMs: number;
+	ino: number;
+}
+
+/** What a walk of one root saw; removal is only allowed under observed, readable directories (I9). */
+export interface RootObservation {
+	root: SourceRoot;
+	/** The root exists and could be listed. */
+	present: boolean;
+	/** Directories below the root that could not be listed: nothing under them may be removed. */
+	unreadable: string[];
+	error?: string;
+}
+
+/** Walks all roots; files reachable twice (symlinks, nested roots) are reported once. */
+export function discover(roots: SourceRoot[], maxDepth = 8): { files: DiscoveredFile[]; observations: RootObservation[] } {
+	const files: DiscoveredFile[] = [];
+	const seenFiles = new Set<string>();
+	const observations: RootObservation[] = [];
+	for (const root of roots) {
+		const obs: RootObservation = { root, present: false, unreadable: [] };
+		observations.push(obs);
+		let rootStat: ReturnType<typeof statSync>;
+		try {
+			rootStat = statSync(root.path);
+		} catch (error) {
+			obs.error = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+			continue;
+		}
+		if (!rootStat.isDirectory()) {
+			obs.error = "not a directory";
+			continue;
+		}
+		const visitedDirs = new Set<string>();
+		const walk = (dir: string, depth: number): boolean => {
+			let real: string;
+			try {
+				real = realpathSync(dir);
+			} catch {
+				return false;
+			}
+			if (visitedDirs.has(real)) return true;
+			visitedDirs.add(real);
+			let entries: Dirent[];
+			try {
+				entries = readdirSync(dir, { withFileTypes: true });
+			} catch {
+				return false;
+			}
+			for (const entry of entries) {
+				const path = join(dir, entry.name);
+				let isDir = entry.isDirectory();
+				let isFile = entry.isFile();
+				if (entry.isSymbolicLink()) {
+					try {
+						const st = statSync(path);
+						isDir = st.isDirectory();
+						isFile = st.isFile();
+					} catch {
+						continue;
+					}
+				}
+				if (isDir) {
+					if (depth < maxDepth && !walk(path, depth + 1)) obs.unreadable.push(path);
+				} else if (isFile && entry.name.endsWith(".jsonl")) {
+					let st: ReturnType<typeof statSync>;
+					try {
+						st = statSync(path);
+					} catch {
+						continue;
+					}
+					const key = `${st.dev}:${st.ino}`;
+					if (seenFiles.has(key)) continue;
+					seenFiles.add(key);
+					files.push({ path, root: root.path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
+				}
+			}
+			return true;
+		};
+		obs.present = walk(root.path, 0);
+		if (!obs.present) obs.error = "cannot list the directory";
+	}
+	return { files, observations };
+}
+
+/** True when `path` lies inside one of the unreadable directories of an observation. */
+export function underUnreadable(path: string, obs: RootObservation): boolean {
+	return obs.unreadable.some((dir) => path === dir || path.startsWith(`${dir}/`) || path.startsWith(`${dir}\\`));
+}

@@ -1,0 +1,99 @@
+/** Streaming reader of complete `\n`-terminated lines with byte offsets; a torn last line is left for later (I6). */
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** One complete line: its bytes without the `\n`, where it starts, and its length including the `\n`. */
+export interface RawLine {
+	/** 1-based physical line number in the file. */
+	lineNo: number;
+	offset: number;
+	/** Bytes from `offset` up to and including the terminating `\n`. */
+	length: number;
+	bytes: Buffer;
+}
+
+/** Where a scan stopped: the byte after the last complete line, and what was left unterminated. */
+export interface ScanEnd {
+	endOffset: number;
+	nextLineNo: number;
+	tornBytes: number;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Yields complete lines of `fd` starting at byte `start`; returns where the scan ended.
+ * Long lines are assembled from chunks, so a 50 MB line costs its own size and no more.
+ */
+export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = Number.POSITIVE_INFINITY): Generator<RawLine, ScanEnd> {
+	const chunk = Buffer.allocUnsafe(CHUNK);
+	let position = start;
+	let lineStart = start;
+	let lineNo = firstLineNo;
+	let pending: Buffer[] = [];
+	let pendingBytes = 0;
+	while (position < limit) {
+		const want = Math.min(CHUNK, limit - position);
+		const read = readSync(fd, chunk, 0, want, position);
+		if (read === 0) break;
+		let from = 0;
+		for (;;) {
+			const nl = chunk.indexOf(10, from);
+			if (nl === -1 || nl >= read) break;
+			const piece = chunk.subarray(from, nl);
+			let bytes: Buffer;
+			if (pendingBytes > 0) {
+				pending.push(piece);
+				bytes = Buffer.concat(pending, pendingBytes + piece.length);
+				pending = [];
+				pendingBytes = 0;
+			} else {
+				bytes = Buffer.from(piece);
+			}
+			const length = bytes.length + 1;
+			yield { lineNo, offset: lineStart, length, bytes };
+			lineNo++;
+			lineStart += length;
+			from = nl + 1;
+		}
+		if (from < read) {
+			const rest = Buffer.from(chunk.subarray(from, read));
+			pending.push(rest);
+			pendingBytes += rest.length;
+		}
+		position += read;
+	}
+	return { endOffset: lineStart, nextLineNo: lineNo, tornBytes: pendingBytes };
+}
+
+/** Reads every complete line of a file (tests and small files). */
+export function readCompleteLines(file: string, start = 0): { lines: RawLine[]; end: ScanEnd } {
+	const fd = openSync(file, "r");
+	try {
+		const lines: RawLine[] = [];
+		const it = completeLines(fd, start);
+		for (;;) {
+			const next = it.next();
+			if (next.done) return { lines, end: next.value };
+			lines.push(next.value);
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Reads exactly `length` bytes at `offset`, or fewer when the file is shorter. */
+export function readRange(file: string, offset: number, length: number): Buffer {
+	const fd = openSync(file, "r");
+	try {
+		const buf = Buffer.alloc(length);
+		let got = 0;
+		while (got < length) {
+			const n = readSync(fd, buf, got, length - got, offset + got);
+			if (n === 0) break;
+			got += n;
+		}
+		return got === length ? buf : buf.subarray(0, got);
+	} finally {
+		closeSync(fd);
+	}
+}

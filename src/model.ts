@@ -1,0 +1,300 @@
+/** Shared public types: the vocabulary of DESIGN §2 and the JSON contracts of DESIGN §5. Imports nothing. */
+
+/** Searchable semantic kinds (seed table; `assistant.error` carries an assistant reply's errorMessage). */
+export const SEMANTIC_KINDS = [
+	"user.text",
+	"assistant.text",
+	"assistant.error",
+	"tool.call",
+	"tool.result",
+	"bash.command",
+	"bash.output",
+	"summary.compaction",
+	"summary.branch",
+	"custom.message",
+	"session.name",
+] as const;
+/** One searchable semantic part of an event. */
+export type SemanticKind = (typeof SEMANTIC_KINDS)[number];
+
+/** Entry types pi 0.73.1 writes; anything else is kept as an opaque typed event. */
+export const ENTRY_TYPES = [
+	"message",
+	"model_change",
+	"thinking_level_change",
+	"compaction",
+	"branch_summary",
+	"custom",
+	"custom_message",
+	"label",
+	"session_info",
+] as const;
+
+export const BRANCH_STATES = ["selected", "alternate", "unknown"] as const;
+/** Whether an entry lies on the root → materialized-leaf path. */
+export type BranchState = (typeof BRANCH_STATES)[number];
+
+export const CONTEXT_ROLES = ["conversation", "summary", "control", "metadata"] as const;
+/** What an entry is for: a turn of the conversation, a summary, a setting change, or metadata. */
+export type ContextRole = (typeof CONTEXT_ROLES)[number];
+
+export const SELECTION_STATES = ["direct", "summarized", "not-selected", "not-applicable", "unknown"] as const;
+/** How an entry reaches the selected, compaction-aware model context (pi's buildSessionContext). */
+export type SelectionState = (typeof SELECTION_STATES)[number];
+
+/** Where a relationship comes from: read from the file, computed from recorded facts, or a heuristic. */
+export type Provenance = "recorded" | "derived" | "inferred";
+
+export const EDGE_RELS = [
+	"parent",
+	"child",
+	"sibling",
+	"toward-leaf",
+	"tool-result-for",
+	"compacts",
+	"branch-summary-from",
+	"labels",
+	"session-parent",
+	"fork-of",
+	"file-read",
+	"file-changed",
+] as const;
+/** Relationship names of a trace. */
+export type EdgeRel = (typeof EDGE_RELS)[number];
+
+/** The public identity of an event (I1). */
+export interface EventRef {
+	sessionId: string;
+	entryId: string;
+}
+
+/** Session facts shown with every hit. */
+export interface SessionSummary {
+	id: string;
+	cwd: string;
+	name?: string;
+	file: string;
+}
+
+/** One coalesced search result: an event with its strongest matching fragment as evidence. */
+export interface Hit {
+	sessionId: string;
+	entryId: string;
+	fragmentId: string | null;
+	entryType: string;
+	kind: SemanticKind | null;
+	role?: string;
+	toolName?: string;
+	timestamp: string;
+	isError?: boolean;
+	branchState: BranchState;
+	contextRole: ContextRole;
+	selectionState: SelectionState;
+	score: number;
+	matchedFragments: number;
+	snippet: string;
+	marks: Array<[number, number]>;
+	label?: string;
+	session: SessionSummary;
+}
+
+/** Structured constraints of a search (DESIGN §5); every field narrows the result. */
+export interface SearchFilters {
+	sessionIds?: string[];
+	cwds?: string[];
+	cwdSubtree?: boolean;
+	kinds?: SemanticKind[];
+	types?: string[];
+	roles?: string[];
+	tools?: string[];
+	after?: string;
+	before?: string;
+	isError?: boolean;
+	branchStates?: BranchState[];
+	selectionStates?: SelectionState[];
+	files?: string[];
+	labels?: string[];
+}
+
+/** Who asks, for the model-facing tools: authorization root and current-session cutoff (I16, I17). */
+export interface Caller {
+	/** Absolute, canonical authorization root; sessions outside it do not exist for this caller. */
+	root: string;
+	/** The caller's own session, excluded unless targeted explicitly. */
+	currentSessionId?: string;
+	/** The invoking assistant message; it and everything appended after it stay invisible. */
+	cutoffEntryId?: string;
+}
+
+/** A search request as every face issues it. */
+export interface SearchRequest {
+	query: string;
+	filters?: SearchFilters;
+	limit?: number;
+	snippetChars?: number;
+	/** Interactive mode: the last unfinished term matches as a prefix. */
+	prefix?: boolean;
+	caller?: Caller;
+}
+
+/** Freshness of the index as seen by a query. */
+export interface IndexFreshness {
+	sessions: number;
+	events: number;
+	freshAt: string | null;
+	pending: number;
+}
+
+/** The answer to a search (DESIGN §5). */
+export interface SearchResult {
+	hits: Hit[];
+	notes: string[];
+	index: IndexFreshness;
+}
+
+/** A bounded slice of one fragment's text. */
+export interface FragmentWindow {
+	id: string;
+	kind: SemanticKind;
+	text: string;
+	range: [number, number];
+	totalChars: number;
+	truncated: boolean;
+}
+
+/** A part of the entry that a read does not show, with why. */
+export interface OmittedPart {
+	path: string;
+	reason: string;
+	bytes?: number;
+	mimeType?: string;
+	chars?: number;
+}
+
+/** A short description of another event, used by neighbors and traces. */
+export interface EventBrief {
+	sessionId: string;
+	entryId: string;
+	entryType: string;
+	role?: string;
+	kind?: SemanticKind | null;
+	timestamp: string;
+	branchState: BranchState;
+	preview: string;
+}
+
+/** Where an event's bytes are on disk. */
+export interface SourceLocator {
+	file: string;
+	line: number;
+	byteOffset: number;
+	byteLength: number;
+}
+
+/** Event classification (I14). */
+export interface Classification {
+	branchState: BranchState;
+	contextRole: ContextRole;
+	selectionState: SelectionState;
+	/** Why the selection state holds, e.g. which compaction or branch summary replaced the entry. */
+	summarizedBy?: EventRef & { provenance: Provenance };
+	onMaterializedLeafPath: boolean;
+	materializedLeafId: string | null;
+}
+
+/** Neighbors of a read, in a named order (I11). */
+export interface Neighbors {
+	order: "branch" | "append";
+	before: EventBrief[];
+	after: EventBrief[];
+	forkCandidates: EventBrief[];
+	note?: string;
+}
+
+/** Options of an exact read. */
+export interface ReadRequest extends EventRef {
+	fragmentId?: string;
+	offset?: number;
+	maxChars?: number;
+	before?: number;
+	after?: number;
+	order?: "branch" | "append";
+	caller?: Caller;
+}
+
+/** The answer to an exact read (DESIGN §5). */
+export interface ReadResult {
+	event: Record<string, unknown> & { sessionId: string; entryId: string; type: string };
+	fragments: FragmentWindow[];
+	omitted: OmittedPart[];
+	source: SourceLocator;
+	neighbors: Neighbors;
+	classification: Classification;
+	session: SessionSummary;
+	notes: string[];
+}
+
+/** One typed relationship of a trace. */
+export interface TraceEdge {
+	rel: EdgeRel;
+	to: EventRef | { sessionId: string; entryId: null } | { sessionId: null; entryId: null; hidden: true };
+	provenance: Provenance;
+	note?: string;
+}
+
+/** The answer to a trace (DESIGN §5): bounded metadata and previews, never full contents. */
+export interface TraceResult {
+	node: EventBrief & { classification: Classification; session: SessionSummary };
+	edges: TraceEdge[];
+	nodes: Record<string, EventBrief>;
+	notes: string[];
+}
+
+/** Index counts and freshness for `status`. */
+export interface IndexStatus {
+	index: string;
+	sessions: number;
+	events: number;
+	fragments: number;
+	files: number;
+	sourceBytes: number;
+	indexBytes: number;
+	freshAt: string | null;
+	roots: Array<{ path: string; kind: string; present: boolean }>;
+	errors: Array<{ file: string; error: string }>;
+	conflicts: Array<{ sessionId: string; files: string[]; rule: string }>;
+	schemaVersion: number;
+}
+
+/** Progress of a refresh, reported while it runs. */
+export interface RefreshProgress {
+	phase: "discover" | "ingest" | "classify" | "done";
+	filesDone: number;
+	filesTotal: number;
+	bytesDone: number;
+	bytesTotal: number;
+	startedAt: number;
+}
+
+/** What one refresh did. */
+export interface RefreshSummary {
+	files: number;
+	filesChanged: number;
+	sessionsAdded: number;
+	sessionsRebuilt: number;
+	sessionsAppended: number;
+	sessionsRemoved: number;
+	linesIngested: number;
+	eventsIngested: number;
+	bytesRead: number;
+	errors: Array<{ file: string; error: string }>;
+	notes: string[];
+	pending: number;
+	ms: number;
+	busy?: boolean;
+}
+
+/** Stable key of an event for maps: never entryId alone (I1). */
+export function refKey(ref: EventRef): string {
+	return `${ref.sessionId}/${ref.entryId}`;
+}

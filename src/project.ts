@@ -1,0 +1,393 @@
+/** Projects one parsed pi entry into an event: typed metadata, searchable fragments, links and file evidence. */
+import { isAbsolute, posix, win32 } from "node:path";
+import type { ContextRole, OmittedPart, SemanticKind } from "./model.js";
+import type { ParsedEntry } from "./parse.js";
+
+/** One searchable part of an entry, with its full source text. */
+export interface Fragment {
+	/** Deterministic within the event: `<kind>:<content block index>` (I2). */
+	id: string;
+	kind: SemanticKind;
+	text: string;
+}
+
+/** A path an entry read or changed, as inferred from tool calls or summary details. */
+export interface FileEvidence {
+	path: string;
+	rel: "read" | "changed";
+	/** Where the path came from, e.g. `tool.call:2` or `details.readFiles`. */
+	via: string;
+}
+
+/** The normalized event of one entry. */
+export interface ProjectedEvent {
+	entryId: string;
+	parentId: string | null;
+	type: string;
+	role: string | null;
+	timestamp: string;
+	tsMs: number | null;
+	toolName: string | null;
+	toolCallId: string | null;
+	isError: boolean | null;
+	exitCode: number | null;
+	model: string | null;
+	provider: string | null;
+	stopReason: string | null;
+	customType: string | null;
+	/** firstKeptEntryId (compaction), fromId (branch_summary) or targetId (label). */
+	refId: string | null;
+	/** A label entry's label; null when the entry clears the label. */
+	label: string | null;
+	/** A session_info entry's name ("" clears it). */
+	sessionName: string | null;
+	contextRole: ContextRole;
+	/** pi's buildSessionContext turns this entry into a model message when it is on the context path. */
+	messageProducing: boolean;
+	fragments: Fragment[];
+	toolCalls: Array<{ id: string; name: string; fragmentId: string }>;
+	files: FileEvidence[];
+	preview: string;
+}
+
+/** Fragments up to this many characters are indexed whole; longer ones keep head and tail (I20). */
+export const FRAGMENT_INDEX_LIMIT = 256 * 1024;
+/** Characters of head and of tail kept from an oversized fragment. */
+export const FRAGMENT_EDGE = 128 * 1024;
+const PREVIEW_CHARS = 160;
+const MAX_ARG_DEPTH = 8;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** Collapses whitespace and cuts to `max` characters with an ellipsis. */
+export function previewText(text: string, max = PREVIEW_CHARS): string {
+	// Only the start matters; flattening a 200 KB tool result to keep 160 characters would dominate ingest.
+	const flat = (text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, " ").trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Flattens tool-call arguments into `key: value` lines so every string value is searchable and readable. */
+export function normalizeArguments(args: unknown): string {
+	const lines: string[] = [];
+	const walk = (value: unknown, path: string, depth: number) => {
+		if (depth > MAX_ARG_DEPTH) {
+			lines.push(`${path}: ${JSON.stringify(value)}`);
+			return;
+		}
+		if (Array.isArray(value)) {
+			if (value.length === 0) lines.push(`${path}: []`);
+			value.forEach((v, i) => walk(v, `${path}[${i}]`, depth + 1));
+		} else if (isObj(value)) {
+			const keys = Object.keys(value);
+			if (keys.length === 0 && path) lines.push(`${path}: {}`);
+			for (const k of keys) walk(value[k], path ? `${path}.${k}` : k, depth + 1);
+		} else if (typeof value === "string") {
+			lines.push(path ? `${path}: ${value}` : value);
+		} else {
+			lines.push(path ? `${path}: ${String(value)}` : String(value));
+		}
+	};
+	if (typeof args === "string") {
+		// Some providers store unparsed JSON argument strings.
+		try {
+			walk(JSON.parse(args), "", 0);
+		} catch {
+			lines.push(args);
+		}
+	} else if (args !== undefined) {
+		walk(args, "", 0);
+	}
+	return lines.join("\n");
+}
+
+function textBlocks(content: unknown, kind: SemanticKind, out: Fragment[]): void {
+	if (typeof content === "string") {
+		if (content.length > 0) out.push({ id: `${kind}:0`, kind, text: content });
+		return;
+	}
+	if (!Array.isArray(content)) return;
+	content.forEach((block, i) => {
+		if (isObj(block) && block.type === "text" && typeof block.text === "string" && block.text.length > 0) {
+			out.push({ id: `${kind}:${i}`, kind, text: block.text });
+		}
+	});
+}
+
+function resolveEvidencePath(path: string, cwd: string): string {
+	if (path.startsWith("~")) return path;
+	const windows = /^[A-Za-z]:[\\/]/.test(cwd) || cwd.includes("\\");
+	if (windows) return win32.isAbsolute(path) ? win32.normalize(path) : win32.join(cwd, path);
+	if (isAbsolute(path) || !cwd) return posix.normalize(path);
+	return posix.join(cwd, path);
+}
+
+const READ_TOOLS = new Set(["read"]);
+const CHANGE_TOOLS = new Set(["edit", "write", "multi_edit"]);
+
+function toolCallFiles(name: string, args: unknown, fragmentId: string, cwd: string, out: FileEvidence[]): void {
+	const rel = READ_TOOLS.has(name) ? "read" : CHANGE_TOOLS.has(name) ? "changed" : null;
+	if (!rel || !isObj(args)) return;
+	const path = str(args.path) ?? str(args.file_path) ?? str(args.filePath);
+	if (path) out.push({ path: resolveEvidencePath(path, cwd), rel, via: fragmentId });
+}
+
+function detailFiles(details: unknown, cwd: string, out: FileEvidence[]): void {
+	if (!isObj(details)) return;
+	for (const [key, rel] of [
+		["readFiles", "read"],
+		["modifiedFiles", "changed"],
+	] as const) {
+		const list = details[key];
+		if (!Array.isArray(list)) continue;
+		for (const p of list) if (typeof p === "string" && p) out.push({ path: resolveEvidencePath(p, cwd), rel, via: `details.${key}` });
+	}
+}
+
+function contextRoleOf(type: string): ContextRole {
+	switch (type) {
+		case "message":
+		case "custom_message":
+			return "conversation";
+		case "compaction":
+		case "branch_summary":
+			return "summary";
+		case "model_change":
+		case "thinking_level_change":
+			return "control";
+		default:
+			return "metadata";
+	}
+}
+
+function timestampMs(raw: Obj, message: Obj | null): number | null {
+	const ts = str(raw.timestamp);
+	if (ts) {
+		const ms = Date.parse(ts);
+		if (Number.isFinite(ms)) return ms;
+	}
+	const msgTs = message ? num(message.timestamp) : null;
+	return msgTs;
+}
+
+function describe(ev: ProjectedEvent, raw: Obj): string {
+	const first = ev.fragments[0];
+	if (first) return previewText(first.text);
+	switch (ev.type) {
+		case "model_change":
+			return previewText(`model → ${str(raw.provider) ?? "?"}/${str(raw.modelId) ?? str(raw.model) ?? "?"}`);
+		case "thinking_level_change":
+			return `thinking level → ${str(raw.thinkingLevel) ?? "?"}`;
+		case "label":
+			return ev.label === null ? `label cleared on ${ev.refId ?? "?"}` : previewText(`label "${ev.label}" on ${ev.refId ?? "?"}`);
+		case "session_info":
+			return ev.sessionName ? previewText(`session name: ${ev.sessionName}`) : "session name cleared";
+		case "custom":
+			return previewText(`extension state ${ev.customType ?? ""}`.trim());
+		case "message":
+			if (ev.role === "assistant") return ev.stopReason ? `(assistant reply without text, ${ev.stopReason})` : "(assistant reply without text)";
+			return `(${ev.role ?? "message"} without text)`;
+		default:
+			return `(${ev.type})`;
+	}
+}
+
+/** Projects one entry; `cwd` resolves relative paths of file evidence. */
+export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
+	const raw = entry.raw;
+	const message = entry.type === "message" && isObj(raw.message) ? raw.message : null;
+	const role = message ? (str(message.role) ?? "unknown") : null;
+	const fragments: Fragment[] = [];
+	const toolCalls: ProjectedEvent["toolCalls"] = [];
+	const files: FileEvidence[] = [];
+	const ev: ProjectedEvent = {
+		entryId: entry.id,
+		parentId: entry.parentId,
+		type: entry.type,
+		role,
+		timestamp: str(raw.timestamp) ?? "",
+		tsMs: timestampMs(raw, message),
+		toolName: null,
+		toolCallId: null,
+		isError: null,
+		exitCode: null,
+		model: null,
+		provider: null,
+		stopReason: null,
+		customType: str(raw.customType),
+		refId: null,
+		label: null,
+		sessionName: null,
+		contextRole: contextRoleOf(entry.type),
+		messageProducing: false,
+		fragments,
+		toolCalls,
+		files,
+		preview: "",
+	};
+
+	switch (entry.type) {
+		case "message": {
+			ev.messageProducing = message !== null;
+			if (!message) break;
+			if (role === "user") {
+				textBlocks(message.content, "user.text", fragments);
+			} else if (role === "assistant") {
+				ev.model = str(message.model);
+				ev.provider = str(message.provider);
+				ev.stopReason = str(message.stopReason);
+				const content = Array.isArray(message.content) ? message.content : [];
+				content.forEach((block, i) => {
+					if (!isObj(block)) return;
+					if (block.type === "text" && typeof block.text === "string" && block.text.length > 0) {
+						fragments.push({ id: `assistant.text:${i}`, kind: "assistant.text", text: block.text });
+					} else if (block.type === "toolCall") {
+						const name = str(block.name) ?? "";
+						const id = `tool.call:${i}`;
+						const args = normalizeArguments(block.arguments);
+						fragments.push({ id, kind: "tool.call", text: args ? `${name}\n${args}` : name });
+						if (typeof block.id === "string") toolCalls.push({ id: block.id, name, fragmentId: id });
+						toolCallFiles(name, block.arguments, id, cwd, files);
+					}
+				});
+				if (typeof message.content === "string" && message.content) fragments.push({ id: "assistant.text:0", kind: "assistant.text", text: message.content });
+				const errorMessage = str(message.errorMessage);
+				if (errorMessage) fragments.push({ id: "assistant.error:0", kind: "assistant.error", text: errorMessage });
+				ev.isError = ev.stopReason === "error" || errorMessage !== null;
+			} else if (role === "toolResult") {
+				ev.toolName = str(message.toolName);
+				ev.toolCallId = str(message.toolCallId);
+				ev.isError = message.isError === true;
+				textBlocks(message.content, "tool.result", fragments);
+			} else if (role === "bashExecution") {
+				const command = str(message.command);
+				const output = str(message.output);
+				if (command) fragments.push({ id: "bash.command:0", kind: "bash.command", text: command });
+				if (output) fragments.push({ id: "bash.output:0", kind: "bash.output", text: output });
+				ev.exitCode = num(message.exitCode);
+				ev.isError = ev.exitCode !== null && ev.exitCode !== 0;
+			} else if (role === "custom" || role === "hookMessage") {
+				ev.customType = str(message.customType);
+				textBlocks(message.content, "custom.message", fragments);
+			}
+			break;
+		}
+		case "custom_message":
+			ev.messageProducing = true;
+			textBlocks(raw.content, "custom.message", fragments);
+			break;
+		case "compaction": {
+			const summary = str(raw.summary);
+			if (summary) fragments.push({ id: "summary.compaction:0", kind: "summary.compaction", text: summary });
+			ev.refId = str(raw.firstKeptEntryId) ?? entry.legacyFirstKeptEntryId ?? null;
+			detailFiles(raw.details, cwd, files);
+			break;
+		}
+		case "branch_summary": {
+			const summary = str(raw.summary);
+			if (summary) fragments.push({ id: "summary.branch:0", kind: "summary.branch", text: summary });
+			ev.messageProducing = summary !== null && summary.length > 0;
+			ev.refId = str(raw.fromId);
+			detailFiles(raw.details, cwd, files);
+			break;
+		}
+		case "label":
+			ev.refId = str(raw.targetId);
+			ev.label = str(raw.label) || null;
+			break;
+		case "session_info": {
+			const name = str(raw.name);
+			ev.sessionName = name ?? "";
+			if (name) fragments.push({ id: "session.name:0", kind: "session.name", text: name });
+			break;
+		}
+		case "model_change":
+			ev.provider = str(raw.provider);
+			ev.model = str(raw.modelId) ?? str(raw.model);
+			break;
+		default:
+			break;
+	}
+	ev.preview = describe(ev, raw);
+	return ev;
+}
+
+/** What of a fragment goes into the index: whole up to the limit, else head and tail around an omitted range (I20). */
+export function boundFragment(text: string): { head: string; tail: string; omitted: [number, number] | null } {
+	if (text.length <= FRAGMENT_INDEX_LIMIT) return { head: text, tail: "", omitted: null };
+	let headEnd = FRAGMENT_EDGE;
+	let tailStart = text.length - FRAGMENT_EDGE;
+	// Keep surrogate pairs whole on both sides of the cut.
+	if (isHighSurrogate(text.charCodeAt(headEnd - 1))) headEnd--;
+	if (isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
+	return { head: text.slice(0, headEnd), tail: text.slice(tailStart), omitted: [headEnd, tailStart] };
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+function jsonBytes(value: unknown): number {
+	try {
+		return Buffer.byteLength(JSON.stringify(value) ?? "");
+	} catch {
+		return 0;
+	}
+}
+
+function base64Bytes(data: unknown): number | undefined {
+	if (typeof data !== "string") return undefined;
+	const pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+	return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
+}
+
+/** Fields that become fragments or omitted parts rather than metadata. */
+const PAYLOAD_FIELDS = new Set(["content", "summary", "details", "data", "command", "output", "message"]);
+const METADATA_FIELD_LIMIT = 4096;
+
+function omitContent(content: unknown, path: string, out: OmittedPart[]): void {
+	if (!Array.isArray(content)) return;
+	content.forEach((block, i) => {
+		if (!isObj(block)) return;
+		const at = `${path}.${i}`;
+		if (block.type === "image") {
+			out.push({ path: at, reason: "image", mimeType: str(block.mimeType) ?? undefined, bytes: base64Bytes(block.data) });
+		} else if (block.type === "thinking") {
+			const reason = block.redacted === true ? "thinking (redacted)" : "thinking (private reasoning, never shown or indexed)";
+			out.push({ path: `${at}.thinking`, reason, chars: typeof block.thinking === "string" ? block.thinking.length : 0 });
+			if (typeof block.thinkingSignature === "string") out.push({ path: `${at}.thinkingSignature`, reason: "signature", bytes: block.thinkingSignature.length });
+		} else {
+			for (const sig of ["textSignature", "thoughtSignature"]) {
+				if (typeof block[sig] === "string") out.push({ path: `${at}.${sig}`, reason: "signature", bytes: (block[sig] as string).length });
+			}
+		}
+	});
+}
+
+/** Exact metadata of an entry (everything but payloads) and the list of what a read leaves out, with reasons. */
+export function describeEntry(entry: ParsedEntry): { metadata: Record<string, unknown>; omitted: OmittedPart[] } {
+	const raw = entry.raw;
+	const metadata: Record<string, unknown> = {};
+	const omitted: OmittedPart[] = [];
+	const copyScalars = (source: Obj, prefix: string, target: Record<string, unknown>) => {
+		for (const [key, value] of Object.entries(source)) {
+			if (PAYLOAD_FIELDS.has(key)) continue;
+			const size = jsonBytes(value);
+			if (size > METADATA_FIELD_LIMIT) omitted.push({ path: `${prefix}${key}`, reason: "large field", bytes: size });
+			else target[key] = value;
+		}
+	};
+	copyScalars(raw, "", metadata);
+	if (entry.type === "message" && isObj(raw.message)) {
+		const message: Record<string, unknown> = {};
+		copyScalars(raw.message, "message.", message);
+		metadata.message = message;
+		omitContent(raw.message.content, "message.content", omitted);
+		if (raw.message.details !== undefined) omitted.push({ path: "message.details", reason: "details (tool payload, not shown)", bytes: jsonBytes(raw.message.details) });
+	}
+	if (entry.type === "custom_message") omitContent(raw.content, "content", omitted);
+	if (raw.details !== undefined) omitted.push({ path: "details", reason: "details (extension payload, not shown)", bytes: jsonBytes(raw.details) });
+	if (entry.type === "custom" && raw.data !== undefined) omitted.push({ path: "data", reason: "custom data (extension state, never searchable)", bytes: jsonBytes(raw.data) });
+	return { metadata, omitted };
+}

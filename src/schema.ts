@@ -1,0 +1,171 @@
+/** The index schema: tables, FTS5 layout and the schema version kept in `user_version`. */
+import type { SemanticKind } from "./model.js";
+
+/** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
+export const SCHEMA_VERSION = 1;
+
+/** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
+export const APPLICATION_ID = 0x70657331; // "pes1"
+
+/**
+ * One FTS5 column per semantic kind, so bm25() can weight kinds (each fragment fills exactly one column).
+ * Weights, with why:
+ */
+export const KIND_COLUMNS: ReadonlyArray<{ kind: SemanticKind; column: string; weight: number }> = [
+	// What the person asked is the strongest statement of what a turn was about.
+	{ kind: "user.text", column: "user_text", weight: 3.0 },
+	// The model's visible conclusions: what was found or decided.
+	{ kind: "assistant.text", column: "assistant_text", weight: 2.0 },
+	// A failed reply's error is exactly what people come back looking for.
+	{ kind: "assistant.error", column: "assistant_error", weight: 2.0 },
+	// The command or path the agent ran is precise evidence but terse and repetitive.
+	{ kind: "tool.call", column: "tool_call", weight: 1.5 },
+	// Voluminous output: a match there is often incidental.
+	{ kind: "tool.result", column: "tool_result", weight: 1.0 },
+	// A command the person typed with `!` is deliberate.
+	{ kind: "bash.command", column: "bash_command", weight: 2.5 },
+	// Shell output is as noisy as tool output.
+	{ kind: "bash.output", column: "bash_output", weight: 1.0 },
+	// Summaries are condensed but second-hand; they point at the turns that matter.
+	{ kind: "summary.compaction", column: "summary_compaction", weight: 1.5 },
+	{ kind: "summary.branch", column: "summary_branch", weight: 1.5 },
+	// Extension messages are mostly automated notices.
+	{ kind: "custom.message", column: "custom_message", weight: 1.0 },
+	// A name the person gave the whole session.
+	{ kind: "session.name", column: "session_name", weight: 4.0 },
+];
+
+/** Fragment ids are `event id * FRAGMENT_SLOTS + position`; an event keeps at most this many fragments. */
+export const FRAGMENT_SLOTS = 1024;
+
+/** Column index of a kind in the FTS table. */
+export const KIND_COLUMN_INDEX: ReadonlyMap<SemanticKind, number> = new Map(KIND_COLUMNS.map((c, i) => [c.kind, i]));
+
+const ftsColumns = KIND_COLUMNS.map((c) => c.column).join(", ");
+
+/** DDL of the current schema, applied to an empty database in one transaction. */
+export const SCHEMA_SQL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) STRICT;
+
+CREATE TABLE roots (
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
+	kind TEXT NOT NULL,
+	present INTEGER NOT NULL DEFAULT 0,
+	observed_at INTEGER
+) STRICT;
+
+CREATE TABLE files (
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
+	root_id INTEGER,
+	size INTEGER NOT NULL DEFAULT -1,
+	mtime_ms REAL NOT NULL DEFAULT -1,
+	ctime_ms REAL NOT NULL DEFAULT -1,
+	ino INTEGER NOT NULL DEFAULT -1,
+	indexed_bytes INTEGER NOT NULL DEFAULT 0,
+	next_line INTEGER NOT NULL DEFAULT 1,
+	prefix_hash TEXT,
+	parser_state TEXT,
+	status TEXT NOT NULL,
+	note TEXT,
+	header_id TEXT,
+	skipped_lines INTEGER NOT NULL DEFAULT 0,
+	duplicate_entries INTEGER NOT NULL DEFAULT 0,
+	indexed_at INTEGER
+) STRICT;
+
+CREATE TABLE sessions (
+	id INTEGER PRIMARY KEY,
+	file_id INTEGER NOT NULL UNIQUE,
+	public_id TEXT NOT NULL UNIQUE,
+	header_id TEXT NOT NULL,
+	version INTEGER NOT NULL,
+	cwd TEXT NOT NULL,
+	created TEXT NOT NULL,
+	parent_path TEXT,
+	parent_session INTEGER,
+	name TEXT,
+	leaf_entry TEXT,
+	entries INTEGER NOT NULL DEFAULT 0,
+	first_ms INTEGER,
+	last_ms INTEGER
+) STRICT;
+CREATE INDEX sessions_header ON sessions(header_id);
+
+CREATE TABLE events (
+	id INTEGER PRIMARY KEY,
+	session_id INTEGER NOT NULL,
+	entry_id TEXT NOT NULL,
+	parent_id TEXT,
+	seq INTEGER NOT NULL,
+	line INTEGER NOT NULL,
+	byte_offset INTEGER NOT NULL,
+	byte_length INTEGER NOT NULL,
+	line_hash TEXT NOT NULL,
+	synthetic INTEGER NOT NULL DEFAULT 0,
+	type TEXT NOT NULL,
+	role TEXT,
+	ts TEXT NOT NULL,
+	ts_ms INTEGER,
+	tool_name TEXT,
+	tool_call_id TEXT,
+	is_error INTEGER,
+	exit_code INTEGER,
+	model TEXT,
+	provider TEXT,
+	stop_reason TEXT,
+	custom_type TEXT,
+	ref_id TEXT,
+	label TEXT,
+	msg_producing INTEGER NOT NULL DEFAULT 0,
+	context_role TEXT NOT NULL,
+	branch_state TEXT NOT NULL DEFAULT 'unknown',
+	selection_state TEXT NOT NULL DEFAULT 'unknown',
+	summarized_by TEXT,
+	summarized_prov TEXT,
+	cur_label TEXT,
+	preview TEXT NOT NULL,
+	UNIQUE (session_id, entry_id)
+) STRICT;
+-- Rowids grow in append order within a session, so (session_id, id) order is file order; few indexes keep ingest fast.
+CREATE INDEX events_ts ON events(ts_ms);
+CREATE INDEX events_tool_call ON events(session_id, tool_call_id) WHERE tool_call_id IS NOT NULL;
+CREATE INDEX events_ref ON events(session_id, ref_id) WHERE ref_id IS NOT NULL;
+CREATE INDEX events_label ON events(cur_label) WHERE cur_label IS NOT NULL;
+
+-- id = event id * FRAGMENT_SLOTS + position: an event's fragments are one primary-key range, no extra index.
+CREATE TABLE fragments (
+	id INTEGER PRIMARY KEY,
+	frag TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	chars INTEGER NOT NULL,
+	omit_start INTEGER,
+	omit_end INTEGER
+) STRICT;
+
+CREATE TABLE tool_calls (
+	event_id INTEGER NOT NULL,
+	session_id INTEGER NOT NULL,
+	call_id TEXT NOT NULL,
+	name TEXT NOT NULL,
+	frag TEXT NOT NULL
+) STRICT;
+CREATE INDEX tool_calls_lookup ON tool_calls(session_id, call_id);
+CREATE INDEX tool_calls_event ON tool_calls(event_id);
+
+CREATE TABLE file_evidence (
+	event_id INTEGER NOT NULL,
+	session_id INTEGER NOT NULL,
+	path TEXT NOT NULL,
+	rel TEXT NOT NULL,
+	via TEXT NOT NULL
+) STRICT;
+CREATE INDEX file_evidence_event ON file_evidence(event_id);
+CREATE INDEX file_evidence_path ON file_evidence(path);
+
+-- Child rows are deleted explicitly (ingest.ts deleteSessionRows): no foreign-key checks on the hot insert path.
+-- Contentless: the text stays in the session files (I5, I10); snippets and reads go back to the source line.
+-- The ascii tokenizer splits our pre-folded token stream on spaces only (see tokens.ts).
+CREATE VIRTUAL TABLE fts USING fts5(${ftsColumns}, content='', contentless_delete=1, tokenize='ascii', detail=full);
+`;

@@ -1,0 +1,168 @@
+/** Opens the index file: WAL, busy timeout, schema version check, corrupt or foreign files moved aside and rebuilt. */
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+
+/** An open index with a per-connection statement cache. */
+export class IndexStore {
+	private readonly statements = new Map<string, Database.Statement>();
+
+	constructor(
+		readonly db: Database.Database,
+		readonly path: string,
+		readonly readonly: boolean,
+		readonly notes: string[],
+	) {}
+
+	/** A prepared statement, compiled once per connection. */
+	prepare<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+		let stmt = this.statements.get(sql);
+		if (!stmt) {
+			stmt = this.db.prepare(sql);
+			this.statements.set(sql, stmt);
+		}
+		return stmt as unknown as Database.Statement<P, R>;
+	}
+
+	/** Reads a value from the meta table. */
+	meta(key: string): string | null {
+		const row = this.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?").get(key);
+		return row ? row.value : null;
+	}
+
+	/** Writes a value to the meta table. */
+	setMeta(key: string, value: string): void {
+		this.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+	}
+
+	/** Closes the connection; never throws. */
+	close(): void {
+		try {
+			if (!this.readonly && this.db.open) this.db.pragma("optimize");
+		} catch {
+			// optimize is advisory
+		}
+		try {
+			this.db.close();
+		} catch {
+			// already closed
+		}
+	}
+}
+
+/** Options of openStore. */
+export interface OpenOptions {
+	readonly?: boolean;
+	/** Milliseconds a writer waits for another writer before the refresh reports "index busy". */
+	busyTimeoutMs?: number;
+}
+
+/** Thrown when the index cannot be opened or created at all. */
+export class IndexUnavailableError extends Error {
+	constructor(
+		message: string,
+		readonly path: string,
+	) {
+		super(message);
+		this.name = "IndexUnavailableError";
+	}
+}
+
+/** True for SQLite errors that mean the file is damaged or not a database. */
+export function isCorruptionError(error: unknown): boolean {
+	const code = (error as { code?: string } | null)?.code ?? "";
+	return code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_IOERR_SHORT_READ";
+}
+
+/** Moves an unusable index (and its WAL files) aside, so nothing is deleted and a new one can be built. */
+export function moveAside(path: string, why: string): string {
+	const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+	const target = `${path}.${why}-${stamp}`;
+	for (const suffix of ["", "-wal", "-shm"]) {
+		if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+	}
+	return target;
+}
+
+type Verdict = "ok" | "empty" | "foreign" | "old-version";
+
+function inspect(db: Database.Database): Verdict {
+	const appId = db.pragma("application_id", { simple: true }) as number;
+	const version = db.pragma("user_version", { simple: true }) as number;
+	const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
+	if (appId === 0 && version === 0 && tables.n === 0) return "empty";
+	if (appId !== APPLICATION_ID) return "foreign";
+	if (version !== SCHEMA_VERSION) return "old-version";
+	return "ok";
+}
+
+function configure(db: Database.Database, readonly: boolean, busyTimeoutMs: number): void {
+	db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+	if (!readonly) {
+		db.pragma("journal_mode = WAL");
+		// WAL + NORMAL: a crash loses at most the last transactions, never consistency; the index is rebuildable.
+		db.pragma("synchronous = NORMAL");
+	}
+	db.pragma("cache_size = -16000");
+	db.pragma("temp_store = MEMORY");
+}
+
+function create(db: Database.Database): void {
+	db.transaction(() => {
+		db.exec(SCHEMA_SQL);
+		db.pragma(`application_id = ${APPLICATION_ID}`);
+		db.pragma(`user_version = ${SCHEMA_VERSION}`);
+	}).immediate();
+}
+
+/** Opens (or creates) the index at `path`; an unusable file is moved aside with a note and rebuilt. */
+export function openStore(path: string, options: OpenOptions = {}): IndexStore {
+	const readonly = options.readonly === true;
+	const busy = options.busyTimeoutMs ?? 5000;
+	const notes: string[] = [];
+	if (!readonly) {
+		try {
+			mkdirSync(dirname(path), { recursive: true });
+		} catch (error) {
+			throw new IndexUnavailableError(`cannot create the index directory ${dirname(path)}: ${(error as Error).message}`, path);
+		}
+	} else if (!existsSync(path)) {
+		throw new IndexUnavailableError(`no index at ${path}; run \`pi-history index\` first`, path);
+	}
+	for (let attempt = 0; attempt < 2; attempt++) {
+		let db: Database.Database;
+		try {
+			db = new Database(path, { readonly, fileMustExist: readonly });
+		} catch (error) {
+			throw new IndexUnavailableError(`cannot open the index ${path}: ${(error as Error).message}`, path);
+		}
+		let verdict: Verdict;
+		try {
+			configure(db, readonly, busy);
+			verdict = inspect(db);
+		} catch (error) {
+			db.close();
+			if (!isCorruptionError(error) || readonly) {
+				throw new IndexUnavailableError(`cannot read the index ${path}: ${(error as Error).message}`, path);
+			}
+			notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moveAside(path, "corrupt")} and rebuilt it`);
+			continue;
+		}
+		if (verdict === "ok") return new IndexStore(db, path, readonly, notes);
+		if (verdict === "empty" && !readonly) {
+			create(db);
+			return new IndexStore(db, path, readonly, notes);
+		}
+		db.close();
+		if (readonly) throw new IndexUnavailableError(`the index ${path} is ${verdict === "empty" ? "empty" : `of another kind (${verdict})`}; run \`pi-history index\``, path);
+		const why = verdict === "foreign" ? "foreign" : "old";
+		const moved = moveAside(path, why);
+		notes.push(
+			verdict === "foreign"
+				? `${path} was not a pi-event-search index; moved it to ${moved} and built a new index`
+				: `the index had another schema version; moved it to ${moved} and rebuilt it`,
+		);
+	}
+	throw new IndexUnavailableError(`cannot open the index ${path}`, path);
+}

@@ -1,0 +1,164 @@
+/** Tree facts of one session: materialized leaf, roots, and per-entry branch and selection state (I12–I14). */
+import type { BranchState, Provenance, SelectionState } from "./model.js";
+
+/** What classification needs to know about an entry, in append order. */
+export interface TreeNode {
+	id: string;
+	parentId: string | null;
+	type: string;
+	/** firstKeptEntryId of a compaction. */
+	refId: string | null;
+	messageProducing: boolean;
+}
+
+/** The classification of one entry. */
+export interface NodeState {
+	branchState: BranchState;
+	selectionState: SelectionState;
+	summarizedBy: { entryId: string; provenance: Provenance } | null;
+}
+
+/** The tree facts of a session. */
+export interface TreeFacts {
+	leafId: string | null;
+	roots: string[];
+	/** Ids on the root → materialized-leaf path, root first. */
+	path: string[];
+	states: Map<string, NodeState>;
+}
+
+/** Walks parentIds from `id` toward the root, stopping at a missing parent or a cycle; returns leaf-first ids. */
+export function ancestry(id: string, byId: Map<string, { parentId: string | null }>): string[] {
+	const out: string[] = [];
+	const seen = new Set<string>();
+	let current: string | null = id;
+	while (current !== null && !seen.has(current)) {
+		const node = byId.get(current);
+		if (!node) break;
+		seen.add(current);
+		out.push(current);
+		current = node.parentId;
+	}
+	return out;
+}
+
+/**
+ * Classifies every entry. `nodes` are unique by id in append order; `leafId` is the id on the last entry line
+ * (pi's leaf on load, which may repeat an earlier id when pi duplicated entries).
+ */
+export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFacts {
+	const byId = new Map<string, TreeNode>();
+	for (const n of nodes) if (!byId.has(n.id)) byId.set(n.id, n);
+	const roots = nodes.filter((n) => n.parentId === null || !byId.has(n.parentId)).map((n) => n.id);
+	const leaf = leafId !== null && byId.has(leafId) ? leafId : (nodes.at(-1)?.id ?? null);
+	const path = leaf === null ? [] : ancestry(leaf, byId).reverse();
+	const onPath = new Set(path);
+	const reachable = reachableFromRoots(nodes, roots);
+
+	const states = new Map<string, NodeState>();
+	// pi's buildSessionContext: the latest compaction on the path emits its summary, then the path entries from its
+	// firstKeptEntryId up to it, then everything after it.
+	let compactionIdx = -1;
+	for (let i = path.length - 1; i >= 0; i--) {
+		if (byId.get(path[i] as string)?.type === "compaction") {
+			compactionIdx = i;
+			break;
+		}
+	}
+	const direct = new Set<string>();
+	if (compactionIdx >= 0) {
+		const compaction = byId.get(path[compactionIdx] as string) as TreeNode;
+		direct.add(compaction.id);
+		let kept = false;
+		for (let i = 0; i < compactionIdx; i++) {
+			const node = byId.get(path[i] as string) as TreeNode;
+			if (node.id === compaction.refId) kept = true;
+			if (kept && node.messageProducing) direct.add(node.id);
+		}
+		for (let i = compactionIdx + 1; i < path.length; i++) {
+			const node = byId.get(path[i] as string) as TreeNode;
+			if (node.messageProducing) direct.add(node.id);
+		}
+	} else {
+		for (const id of path) if (byId.get(id)?.messageProducing) direct.add(id);
+	}
+	const latestCompaction = compactionIdx >= 0 ? (path[compactionIdx] as string) : null;
+	const abandoned = abandonedBranches(nodes, byId);
+
+	for (const node of byId.values()) {
+		const contentful = node.messageProducing || node.type === "compaction" || node.type === "branch_summary";
+		if (!reachable.has(node.id)) {
+			// Inside a parent cycle: the entry has no defined place in the tree.
+			states.set(node.id, { branchState: "unknown", selectionState: "unknown", summarizedBy: null });
+			continue;
+		}
+		if (onPath.has(node.id)) {
+			if (direct.has(node.id)) states.set(node.id, { branchState: "selected", selectionState: "direct", summarizedBy: null });
+			else if (contentful && latestCompaction)
+				states.set(node.id, { branchState: "selected", selectionState: "summarized", summarizedBy: { entryId: latestCompaction, provenance: "recorded" } });
+			else states.set(node.id, { branchState: "selected", selectionState: "not-applicable", summarizedBy: null });
+			continue;
+		}
+		const by = abandoned.get(node.id);
+		if (!contentful) states.set(node.id, { branchState: "alternate", selectionState: "not-applicable", summarizedBy: null });
+		else if (by) states.set(node.id, { branchState: "alternate", selectionState: "summarized", summarizedBy: { entryId: by, provenance: "derived" } });
+		else states.set(node.id, { branchState: "alternate", selectionState: "not-selected", summarizedBy: null });
+	}
+	return { leafId: leaf, roots, path, states };
+}
+
+function reachableFromRoots(nodes: TreeNode[], roots: string[]): Set<string> {
+	const children = new Map<string, string[]>();
+	for (const n of nodes) {
+		if (n.parentId === null) continue;
+		const list = children.get(n.parentId);
+		if (list) list.push(n.id);
+		else children.set(n.parentId, [n.id]);
+	}
+	const seen = new Set<string>(roots);
+	const stack = [...roots];
+	while (stack.length > 0) {
+		const id = stack.pop() as string;
+		for (const child of children.get(id) ?? []) {
+			if (!seen.has(child)) {
+				seen.add(child);
+				stack.push(child);
+			}
+		}
+	}
+	return seen;
+}
+
+/**
+ * The abandoned branch each branch summary describes (derived): pi summarizes from the old leaf back to the
+ * common ancestor with the new position, and appends the summary right after navigating, so the old leaf is the
+ * entry written just before the summary.
+ */
+export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>): Map<string, string> {
+	const out = new Map<string, string>();
+	for (let i = 1; i < nodes.length; i++) {
+		const summary = nodes[i] as TreeNode;
+		if (summary.type !== "branch_summary") continue;
+		const oldLeaf = nodes[i - 1] as TreeNode;
+		const target = summary.parentId;
+		if (target === null || oldLeaf.id === target) continue;
+		const targetPath = new Set(ancestry(target, byId));
+		for (const id of ancestry(oldLeaf.id, byId)) {
+			if (targetPath.has(id)) break;
+			if (!out.has(id)) out.set(id, summary.id);
+		}
+	}
+	return out;
+}
+
+/** Children of every entry, in append order. */
+export function childrenOf(nodes: Array<{ id: string; parentId: string | null }>): Map<string, string[]> {
+	const out = new Map<string, string[]>();
+	for (const n of nodes) {
+		if (n.parentId === null) continue;
+		const list = out.get(n.parentId);
+		if (list) list.push(n.id);
+		else out.set(n.parentId, [n.id]);
+	}
+	return out;
+}
