@@ -234,11 +234,15 @@ export interface ReadResult {
 	notes: string[];
 }
 
-/** One typed relationship of a trace. */
+/** The other end of a trace edge: an event, a whole session, a file, or something the caller may not see. */
+export type TraceTarget = EventRef | { sessionId: string; entryId: null } | { file: string } | { hidden: true };
+
+/** One typed relationship of a trace; `direction: "in"` means the other node points at this one. */
 export interface TraceEdge {
 	rel: EdgeRel;
-	to: EventRef | { sessionId: string; entryId: null } | { sessionId: null; entryId: null; hidden: true };
+	to: TraceTarget;
 	provenance: Provenance;
+	direction?: "in" | "out";
 	note?: string;
 }
 

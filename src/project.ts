@@ -9,6 +9,8 @@ export interface Fragment {
 	id: string;
 	kind: SemanticKind;
 	text: string;
+	/** Where the text sits in the entry's JSON, e.g. `message.content.2.arguments`. */
+	path: string;
 }
 
 /** A path an entry read or changed, as inferred from tool calls or summary details. */
@@ -103,15 +105,15 @@ export function normalizeArguments(args: unknown): string {
 	return lines.join("\n");
 }
 
-function textBlocks(content: unknown, kind: SemanticKind, out: Fragment[]): void {
+function textBlocks(content: unknown, kind: SemanticKind, path: string, out: Fragment[]): void {
 	if (typeof content === "string") {
-		if (content.length > 0) out.push({ id: `${kind}:0`, kind, text: content });
+		if (content.length > 0) out.push({ id: `${kind}:0`, kind, text: content, path });
 		return;
 	}
 	if (!Array.isArray(content)) return;
 	content.forEach((block, i) => {
 		if (isObj(block) && block.type === "text" && typeof block.text === "string" && block.text.length > 0) {
-			out.push({ id: `${kind}:${i}`, kind, text: block.text });
+			out.push({ id: `${kind}:${i}`, kind, text: block.text, path: `${path}.${i}.text` });
 		}
 	});
 }
@@ -233,7 +235,7 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 			ev.messageProducing = message !== null;
 			if (!message) break;
 			if (role === "user") {
-				textBlocks(message.content, "user.text", fragments);
+				textBlocks(message.content, "user.text", "message.content", fragments);
 			} else if (role === "assistant") {
 				ev.model = str(message.model);
 				ev.provider = str(message.provider);
@@ -242,52 +244,53 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				content.forEach((block, i) => {
 					if (!isObj(block)) return;
 					if (block.type === "text" && typeof block.text === "string" && block.text.length > 0) {
-						fragments.push({ id: `assistant.text:${i}`, kind: "assistant.text", text: block.text });
+						fragments.push({ id: `assistant.text:${i}`, kind: "assistant.text", text: block.text, path: `message.content.${i}.text` });
 					} else if (block.type === "toolCall") {
 						const name = str(block.name) ?? "";
 						const id = `tool.call:${i}`;
 						const args = normalizeArguments(block.arguments);
-						fragments.push({ id, kind: "tool.call", text: args ? `${name}\n${args}` : name });
+						fragments.push({ id, kind: "tool.call", text: args ? `${name}\n${args}` : name, path: `message.content.${i}.arguments` });
 						if (typeof block.id === "string") toolCalls.push({ id: block.id, name, fragmentId: id });
 						toolCallFiles(name, block.arguments, id, cwd, files);
 					}
 				});
-				if (typeof message.content === "string" && message.content) fragments.push({ id: "assistant.text:0", kind: "assistant.text", text: message.content });
+				if (typeof message.content === "string" && message.content)
+					fragments.push({ id: "assistant.text:0", kind: "assistant.text", text: message.content, path: "message.content" });
 				const errorMessage = str(message.errorMessage);
-				if (errorMessage) fragments.push({ id: "assistant.error:0", kind: "assistant.error", text: errorMessage });
+				if (errorMessage) fragments.push({ id: "assistant.error:0", kind: "assistant.error", text: errorMessage, path: "message.errorMessage" });
 				ev.isError = ev.stopReason === "error" || errorMessage !== null;
 			} else if (role === "toolResult") {
 				ev.toolName = str(message.toolName);
 				ev.toolCallId = str(message.toolCallId);
 				ev.isError = message.isError === true;
-				textBlocks(message.content, "tool.result", fragments);
+				textBlocks(message.content, "tool.result", "message.content", fragments);
 			} else if (role === "bashExecution") {
 				const command = str(message.command);
 				const output = str(message.output);
-				if (command) fragments.push({ id: "bash.command:0", kind: "bash.command", text: command });
-				if (output) fragments.push({ id: "bash.output:0", kind: "bash.output", text: output });
+				if (command) fragments.push({ id: "bash.command:0", kind: "bash.command", text: command, path: "message.command" });
+				if (output) fragments.push({ id: "bash.output:0", kind: "bash.output", text: output, path: "message.output" });
 				ev.exitCode = num(message.exitCode);
 				ev.isError = ev.exitCode !== null && ev.exitCode !== 0;
 			} else if (role === "custom" || role === "hookMessage") {
 				ev.customType = str(message.customType);
-				textBlocks(message.content, "custom.message", fragments);
+				textBlocks(message.content, "custom.message", "message.content", fragments);
 			}
 			break;
 		}
 		case "custom_message":
 			ev.messageProducing = true;
-			textBlocks(raw.content, "custom.message", fragments);
+			textBlocks(raw.content, "custom.message", "content", fragments);
 			break;
 		case "compaction": {
 			const summary = str(raw.summary);
-			if (summary) fragments.push({ id: "summary.compaction:0", kind: "summary.compaction", text: summary });
+			if (summary) fragments.push({ id: "summary.compaction:0", kind: "summary.compaction", text: summary, path: "summary" });
 			ev.refId = str(raw.firstKeptEntryId) ?? entry.legacyFirstKeptEntryId ?? null;
 			detailFiles(raw.details, cwd, files);
 			break;
 		}
 		case "branch_summary": {
 			const summary = str(raw.summary);
-			if (summary) fragments.push({ id: "summary.branch:0", kind: "summary.branch", text: summary });
+			if (summary) fragments.push({ id: "summary.branch:0", kind: "summary.branch", text: summary, path: "summary" });
 			ev.messageProducing = summary !== null && summary.length > 0;
 			ev.refId = str(raw.fromId);
 			detailFiles(raw.details, cwd, files);
@@ -300,7 +303,7 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 		case "session_info": {
 			const name = str(raw.name);
 			ev.sessionName = name ?? "";
-			if (name) fragments.push({ id: "session.name:0", kind: "session.name", text: name });
+			if (name) fragments.push({ id: "session.name:0", kind: "session.name", text: name, path: "name" });
 			break;
 		}
 		case "model_change":

@@ -151,6 +151,53 @@ export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>
 	return out;
 }
 
+/** Neighbors of an entry in branch order (I11, I12): ids, before oldest-first, after nearest-first. */
+export interface BranchNeighbors {
+	before: string[];
+	after: string[];
+	/** Children at a fork the walk reached: the alternatives it did not follow, or every child where it stopped. */
+	forkCandidates: string[];
+	stoppedAtFork: boolean;
+}
+
+/**
+ * Branch-order neighbors: the parent chain up; down, the child on the root → materialized-leaf path when the entry
+ * is on it, elsewhere the only child, stopping at an unresolved fork with every candidate reported (I12).
+ */
+export function branchNeighbors(
+	target: string,
+	byId: Map<string, { parentId: string | null }>,
+	children: Map<string, string[]>,
+	onPath: (id: string) => boolean,
+	before: number,
+	after: number,
+): BranchNeighbors {
+	const up = ancestry(target, byId).slice(1, 1 + before).reverse();
+	const down: string[] = [];
+	const candidates: string[] = [];
+	let stopped = false;
+	const seen = new Set<string>([target]);
+	let current = target;
+	for (let step = 0; step < Math.max(1, after); step++) {
+		const kids = (children.get(current) ?? []).filter((k) => !seen.has(k));
+		if (kids.length === 0) break;
+		let next: string | undefined;
+		if (onPath(current)) next = kids.find(onPath);
+		if (next === undefined && kids.length === 1) next = kids[0];
+		if (next === undefined) {
+			candidates.push(...kids);
+			stopped = true;
+			break;
+		}
+		for (const k of kids) if (k !== next) candidates.push(k);
+		if (step >= after) break;
+		down.push(next);
+		seen.add(next);
+		current = next;
+	}
+	return { before: up, after: down, forkCandidates: candidates, stoppedAtFork: stopped };
+}
+
 /** Children of every entry, in append order. */
 export function childrenOf(nodes: Array<{ id: string; parentId: string | null }>): Map<string, string[]> {
 	const out = new Map<string, string[]>();

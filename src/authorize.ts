@@ -1,0 +1,111 @@
+/**
+ * Authorization of the model-facing tools (I16): which sessions a caller may see. A session is visible when its
+ * header cwd, normalized and canonicalized, equals the authorization root or lies under it on a path-component
+ * boundary. Everything else does not exist for the caller.
+ */
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, posix, resolve, win32 } from "node:path";
+
+/** True for paths written the Windows way (`C:\…`, `C:/…`, `\\server\share`). */
+export function isWindowsPath(p: string): boolean {
+	return /^[A-Za-z]:([\\/]|$)/.test(p) || p.startsWith("\\\\");
+}
+
+/** Windows paths compare case-insensitively only on Windows itself; elsewhere they are compared literally. */
+const WINDOWS_CASE_INSENSITIVE = process.platform === "win32";
+
+/** Longest existing prefix of `p`, resolved through symlinks, with the rest appended: realpath where the path exists. */
+function realpathWherePossible(p: string): string {
+	let head = p;
+	const rest: string[] = [];
+	for (;;) {
+		if (existsSync(head)) {
+			try {
+				const real = realpathSync(head);
+				return rest.length ? posix.join(real, ...rest.reverse()) : real;
+			} catch {
+				break;
+			}
+		}
+		const parent = dirname(head);
+		if (parent === head) break;
+		rest.push(head.slice(parent.length).replace(/^\/+/, ""));
+		head = parent;
+	}
+	return p;
+}
+
+/**
+ * Canonical form of a session cwd or root, or null when it cannot be placed (empty, relative).
+ * POSIX: absolute, `..` resolved, symlinks resolved where the path exists. Windows: separators and `..`
+ * normalized, case kept, trailing separator dropped.
+ */
+export function canonicalPath(p: string): string | null {
+	if (!p || typeof p !== "string") return null;
+	if (isWindowsPath(p)) {
+		let n = win32.normalize(p);
+		if (n.length > 3 && /[\\]$/.test(n)) n = n.slice(0, -1);
+		return WINDOWS_CASE_INSENSITIVE ? n.toLowerCase() : n;
+	}
+	if (!isAbsolute(p)) return null;
+	const normalized = posix.normalize(p);
+	const trimmed = normalized.length > 1 ? normalized.replace(/\/+$/, "") : normalized;
+	return realpathWherePossible(trimmed);
+}
+
+/** True when `path` equals `root` or lies under it on a path-component boundary (`/a/b` does not cover `/a/bc`). */
+export function isWithin(root: string, path: string): boolean {
+	if (path === root) return true;
+	const sep = isWindowsPath(root) ? "\\" : "/";
+	if (isWindowsPath(root) !== isWindowsPath(path)) return false;
+	const base = root.endsWith(sep) ? root : root + sep;
+	return path.startsWith(base);
+}
+
+/** The git worktree root containing `dir` (a `.git` directory or a `.git` file of a linked worktree), if any. */
+export function gitWorktreeRoot(dir: string): string | null {
+	let current = resolve(dir);
+	for (;;) {
+		try {
+			const st = statSync(`${current}/.git`);
+			if (st.isDirectory() || st.isFile()) return current;
+		} catch {
+			// not here
+		}
+		const parent = dirname(current);
+		if (parent === current) return null;
+		current = parent;
+	}
+}
+
+/**
+ * The authorization root: the configured absolute workspace root, else the git worktree root of `cwd`, else
+ * `cwd` itself; canonicalized.
+ */
+export function authorizationRoot(cwd: string, configuredRoot?: string): string {
+	if (configuredRoot && (isAbsolute(configuredRoot) || isWindowsPath(configuredRoot))) {
+		const canonical = canonicalPath(configuredRoot);
+		if (canonical) return canonical;
+	}
+	const absolute = resolve(cwd || ".");
+	const root = gitWorktreeRoot(absolute) ?? absolute;
+	return canonicalPath(root) ?? root;
+}
+
+/** Decides visibility of session cwds under one root, caching each distinct cwd's canonical form. */
+export class Authorizer {
+	private readonly cache = new Map<string, boolean>();
+
+	constructor(readonly root: string) {}
+
+	/** True when a session created in `cwd` is visible under the root. */
+	allows(cwd: string): boolean {
+		let ok = this.cache.get(cwd);
+		if (ok === undefined) {
+			const canonical = canonicalPath(cwd);
+			ok = canonical !== null && isWithin(this.root, canonical);
+			this.cache.set(cwd, ok);
+		}
+		return ok;
+	}
+}

@@ -1,0 +1,202 @@
+/** Reads sessions and events from the index by identity; the query layer's only way to rows. */
+import type { Locator } from "./locate.js";
+import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "./model.js";
+import { FRAGMENT_SLOTS } from "./schema.js";
+import type { IndexStore } from "./store.js";
+
+/** An events row. */
+export interface EventRow {
+	id: number;
+	session_id: number;
+	entry_id: string;
+	parent_id: string | null;
+	seq: number;
+	line: number;
+	byte_offset: number;
+	byte_length: number;
+	line_hash: string;
+	synthetic: number;
+	type: string;
+	role: string | null;
+	ts: string;
+	ts_ms: number | null;
+	tool_name: string | null;
+	tool_call_id: string | null;
+	is_error: number | null;
+	exit_code: number | null;
+	model: string | null;
+	provider: string | null;
+	stop_reason: string | null;
+	custom_type: string | null;
+	ref_id: string | null;
+	label: string | null;
+	msg_producing: number;
+	context_role: ContextRole;
+	branch_state: BranchState;
+	selection_state: SelectionState;
+	summarized_by: string | null;
+	summarized_prov: string | null;
+	cur_label: string | null;
+	preview: string;
+}
+
+/** A sessions row joined with its file. */
+export interface SessionRow {
+	id: number;
+	public_id: string;
+	header_id: string;
+	version: number;
+	cwd: string;
+	created: string;
+	parent_path: string | null;
+	parent_session: number | null;
+	name: string | null;
+	leaf_entry: string | null;
+	entries: number;
+	first_ms: number | null;
+	last_ms: number | null;
+	file: string;
+}
+
+/** A fragments row. */
+export interface FragmentRow {
+	id: number;
+	frag: string;
+	kind: SemanticKind;
+	chars: number;
+	omit_start: number | null;
+	omit_end: number | null;
+}
+
+const SESSION_SELECT = "SELECT s.*, f.path AS file FROM sessions s JOIN files f ON f.id = s.file_id";
+
+/** Typed lookups over one store. */
+export class Catalog {
+	constructor(readonly store: IndexStore) {}
+
+	/** A session by row id. */
+	session(id: number): SessionRow | undefined {
+		return this.store.prepare<[number], SessionRow>(`${SESSION_SELECT} WHERE s.id = ?`).get(id);
+	}
+
+	/** A session by its public id. */
+	sessionByPublicId(publicId: string): SessionRow | undefined {
+		return this.store.prepare<[string], SessionRow>(`${SESSION_SELECT} WHERE s.public_id = ?`).get(publicId);
+	}
+
+	/** A session by the path of its file. */
+	sessionByFile(path: string): SessionRow | undefined {
+		return this.store.prepare<[string], SessionRow>(`${SESSION_SELECT} WHERE f.path = ?`).get(path);
+	}
+
+	/** Every session (small: one row per file). */
+	sessions(): SessionRow[] {
+		return this.store.prepare<[], SessionRow>(SESSION_SELECT).all();
+	}
+
+	/** Sessions whose header names `parent` as their parent session. */
+	childSessions(parent: number): SessionRow[] {
+		return this.store.prepare<[number], SessionRow>(`${SESSION_SELECT} WHERE s.parent_session = ?`).all(parent);
+	}
+
+	/** An event by row id. */
+	event(id: number): EventRow | undefined {
+		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE id = ?").get(id);
+	}
+
+	/** An event by (session row, entry id). */
+	eventByEntry(session: number, entryId: string): EventRow | undefined {
+		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND entry_id = ?").get(session, entryId);
+	}
+
+	/** Every event of a session in append order. */
+	eventsOfSession(session: number): EventRow[] {
+		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE session_id = ? ORDER BY id").all(session);
+	}
+
+	/** Children of an entry, in append order. */
+	children(session: number, entryId: string): EventRow[] {
+		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND parent_id = ? ORDER BY id").all(session, entryId);
+	}
+
+	/** Events of a session that point at `entryId` through ref_id (compactions, branch summaries, labels). */
+	referrers(session: number, entryId: string): EventRow[] {
+		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND ref_id = ? ORDER BY id").all(session, entryId);
+	}
+
+	/** Tool results answering `callId` in a session. */
+	resultsForCall(session: number, callId: string): EventRow[] {
+		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND tool_call_id = ? ORDER BY id").all(session, callId);
+	}
+
+	/** The event whose assistant message carries tool call `callId`. */
+	callEvent(session: number, callId: string): { event: EventRow; name: string; frag: string } | undefined {
+		const row = this.store
+			.prepare<[number, string], { event_id: number; name: string; frag: string }>("SELECT event_id, name, frag FROM tool_calls WHERE session_id = ? AND call_id = ? ORDER BY event_id LIMIT 1")
+			.get(session, callId);
+		if (!row) return undefined;
+		const event = this.event(row.event_id);
+		return event ? { event, name: row.name, frag: row.frag } : undefined;
+	}
+
+	/** Tool calls made by an event. */
+	callsOf(eventId: number): Array<{ call_id: string; name: string; frag: string }> {
+		return this.store.prepare<[number], { call_id: string; name: string; frag: string }>("SELECT call_id, name, frag FROM tool_calls WHERE event_id = ?").all(eventId);
+	}
+
+	/** File evidence of an event. */
+	filesOf(eventId: number): Array<{ path: string; rel: "read" | "changed"; via: string }> {
+		return this.store.prepare<[number], { path: string; rel: "read" | "changed"; via: string }>("SELECT path, rel, via FROM file_evidence WHERE event_id = ?").all(eventId);
+	}
+
+	/** Fragments of an event, in projection order. */
+	fragments(eventId: number): FragmentRow[] {
+		return this.store
+			.prepare<[number, number], FragmentRow>("SELECT id, frag, kind, chars, omit_start, omit_end FROM fragments WHERE id BETWEEN ? AND ? ORDER BY id")
+			.all(eventId * FRAGMENT_SLOTS, eventId * FRAGMENT_SLOTS + FRAGMENT_SLOTS - 1);
+	}
+
+	/** One fragment by its row id. */
+	fragment(id: number): FragmentRow | undefined {
+		return this.store.prepare<[number], FragmentRow>("SELECT id, frag, kind, chars, omit_start, omit_end FROM fragments WHERE id = ?").get(id);
+	}
+
+	/** Where an event's bytes are. */
+	locator(event: EventRow, session: SessionRow): Locator {
+		return {
+			file: session.file,
+			lineNo: event.line,
+			offset: event.byte_offset,
+			length: event.byte_length,
+			lineHash: event.line_hash,
+			entryId: event.entry_id,
+			synthetic: event.synthetic === 1,
+			version: session.version,
+		};
+	}
+
+	/** Index-wide counts for freshness notes. */
+	counts(): { sessions: number; events: number; freshAt: string | null } {
+		const row = this.store.prepare<[], { n: number; e: number | null }>("SELECT count(*) AS n, sum(entries) AS e FROM sessions").get();
+		return { sessions: row?.n ?? 0, events: row?.e ?? 0, freshAt: this.store.meta("freshAt") };
+	}
+}
+
+/** The public summary of a session. */
+export function sessionSummary(s: SessionRow): SessionSummary {
+	return { id: s.public_id, cwd: s.cwd, ...(s.name ? { name: s.name } : {}), file: s.file };
+}
+
+/** A short description of an event for neighbors and traces. */
+export function eventBrief(e: EventRow, s: SessionRow, kind: SemanticKind | null = null): EventBrief {
+	return {
+		sessionId: s.public_id,
+		entryId: e.entry_id,
+		entryType: e.type,
+		...(e.role ? { role: e.role } : {}),
+		kind,
+		timestamp: e.ts,
+		branchState: e.branch_state,
+		preview: e.preview,
+	};
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+/** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
+import meow from "meow";
+import { resolveConfig } from "./config.js";
+import { ArgumentError, NotFoundError, SourceChangedError } from "./errors.js";
+import { IndexUnavailableError } from "./store.js";
+import type { SearchFilters } from "./model.js";
+import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "./present.js";
+import { HistoryService } from "./service.js";
+import { runTui } from "./tui.js";
+
+const help = `
+	Usage
+	  $ pi-history                         interactive explorer (needs a terminal)
+	  $ pi-history search <query…>         search events
+	  $ pi-history read <sessionId> <entryId>
+	  $ pi-history trace <sessionId> <entryId>
+	  $ pi-history index [--full]          refresh the index
+	  $ pi-history status                  counts, size, freshness
+
+	Query: words (all must match) and "quoted phrases". Everything else is literal text.
+
+	Global options
+	  --sessions-dir DIR   index only this dir (repeatable); default: pi's session dirs
+	  --index PATH         index file (default <agentDir>/pi-event-search/index.sqlite)
+	  --workspace DIR      only sessions whose cwd is DIR or below it
+	  --json               one JSON document on stdout
+	  --no-color           no colors (also NO_COLOR)
+	  --demo               explore the bundled demo history
+	  --help, --version
+
+	Search options
+	  --limit N            hits (1–50, default 10)
+	  --snippet-chars N    snippet size (40–2000, default 240)
+	  --session ID  --cwd DIR  --kind K  --type T  --role R  --tool NAME
+	  --after ISO  --before ISO  --error | --no-error  --branch STATE
+	  --selection STATE  --file PATH  --label TEXT     (repeatable)
+	  --no-refresh         search the index as it is
+
+	Read options
+	  --fragment ID  --offset N  --max-chars N  --before N  --after N
+	  --order branch|append
+
+	Kinds: user.text assistant.text assistant.error tool.call tool.result bash.command
+	       bash.output summary.compaction summary.branch custom.message session.name
+	Branch states: selected alternate unknown
+	Selection states: direct summarized not-selected not-applicable unknown
+
+	Exit codes: 0 success (zero hits is success), 1 runtime error, 2 usage error
+`;
+
+const cli = meow(help, {
+	importMeta: import.meta,
+	allowUnknownFlags: false,
+	booleanDefault: undefined,
+	flags: {
+		sessionsDir: { type: "string", isMultiple: true },
+		index: { type: "string" },
+		workspace: { type: "string" },
+		json: { type: "boolean" },
+		color: { type: "boolean" },
+		demo: { type: "boolean" },
+		full: { type: "boolean" },
+		refresh: { type: "boolean" },
+		limit: { type: "number" },
+		snippetChars: { type: "number" },
+		session: { type: "string", isMultiple: true },
+		cwd: { type: "string", isMultiple: true },
+		kind: { type: "string", isMultiple: true },
+		type: { type: "string", isMultiple: true },
+		role: { type: "string", isMultiple: true },
+		tool: { type: "string", isMultiple: true },
+		after: { type: "string" },
+		before: { type: "string" },
+		error: { type: "boolean" },
+		branch: { type: "string", isMultiple: true },
+		selection: { type: "string", isMultiple: true },
+		file: { type: "string", isMultiple: true },
+		label: { type: "string", isMultiple: true },
+		fragment: { type: "string" },
+		offset: { type: "number" },
+		maxChars: { type: "number" },
+		order: { type: "string" },
+	},
+});
+
+const flags = cli.flags;
+const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
+const style = makeStyle(color);
+
+function list(values: string[] | undefined): string[] | undefined {
+	const out = (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+	return out.length ? out : undefined;
+}
+
+function count(value: number | undefined, flag: string): number | undefined {
+	if (value === undefined) return undefined;
+	if (!Number.isFinite(value)) throw new ArgumentError(`--${flag} must be a number`);
+	return value;
+}
+
+function filtersFromFlags(): SearchFilters {
+	const cwds = list(flags.cwd);
+	const filters: SearchFilters = {
+		sessionIds: list(flags.session),
+		cwds: flags.workspace ? [...(cwds ?? []), flags.workspace] : cwds,
+		kinds: list(flags.kind) as SearchFilters["kinds"],
+		types: list(flags.type),
+		roles: list(flags.role),
+		tools: list(flags.tool),
+		after: flags.after,
+		before: flags.before,
+		isError: flags.error,
+		branchStates: list(flags.branch) as SearchFilters["branchStates"],
+		selectionStates: list(flags.selection) as SearchFilters["selectionStates"],
+		files: list(flags.file),
+		labels: list(flags.label),
+	};
+	if (cwds && flags.workspace) throw new ArgumentError("use either --cwd or --workspace, not both");
+	return filters;
+}
+
+function write(text: string): void {
+	process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+function note(text: string): void {
+	process.stderr.write(`${text}\n`);
+}
+
+function openService(): HistoryService {
+	const config = resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
+	for (const n of config.notes) note(`note: ${n}`);
+	const service = HistoryService.open({ config });
+	return service;
+}
+
+function refreshWithProgress(service: HistoryService, full: boolean) {
+	const tty = process.stderr.isTTY === true && !flags.json;
+	let last = 0;
+	const summary = service.refresh({
+		full,
+		onProgress: (p) => {
+			if (!tty) return;
+			const now = Date.now();
+			if (now - last < 100 && p.phase !== "done") return;
+			last = now;
+			process.stderr.write(`\r\u001b[2K${formatProgress(p, now)}`);
+		},
+	});
+	if (tty) process.stderr.write("\r\u001b[2K");
+	return summary;
+}
+
+async function run(): Promise<number> {
+	const [command, ...args] = cli.input;
+	if (command === undefined) {
+		return runTui({ demo: flags.demo === true, sessionsDirs: flags.sessionsDir, indexPath: flags.index, workspace: flags.workspace, color: flags.color !== false && !process.env.NO_COLOR });
+	}
+	switch (command) {
+		case "index": {
+			const service = openService();
+			try {
+				const summary = refreshWithProgress(service, flags.full === true);
+				if (flags.json) write(JSON.stringify(summary, null, 2));
+				else write(formatRefresh(summary));
+				return 0;
+			} finally {
+				service.close();
+			}
+		}
+		case "status": {
+			const service = openService();
+			try {
+				const status = { ...service.status(), pending: service.countPending() };
+				if (flags.json) write(JSON.stringify(status, null, 2));
+				else write(`${formatStatus(status)}\npending     ${status.pending} file(s) changed since the last refresh`);
+				return 0;
+			} finally {
+				service.close();
+			}
+		}
+		case "search": {
+			const filters = filtersFromFlags();
+			const service = openService();
+			try {
+				if (flags.refresh !== false) {
+					const summary = refreshWithProgress(service, false);
+					for (const e of summary.errors) note(`problem: ${e.file}: ${e.error}`);
+				}
+				const result = service.search({
+					query: args.join(" "),
+					filters,
+					limit: count(flags.limit, "limit"),
+					snippetChars: count(flags.snippetChars, "snippet-chars"),
+				});
+				if (flags.json) write(JSON.stringify(result, null, 2));
+				else write(formatSearch(result, style));
+				for (const n of result.notes) note(`note: ${n}`);
+				return 0;
+			} finally {
+				service.close();
+			}
+		}
+		case "read":
+		case "trace": {
+			const [sessionId, entryId, ...extra] = args;
+			if (!sessionId || !entryId || extra.length) throw new ArgumentError(`usage: pi-history ${command} <sessionId> <entryId>`);
+			if (flags.order !== undefined && flags.order !== "branch" && flags.order !== "append") throw new ArgumentError("--order must be branch or append");
+			const service = openService();
+			try {
+				if (flags.refresh !== false) service.refresh({ budgetMs: 2000 });
+				if (command === "read") {
+					const read = service.read({
+						sessionId,
+						entryId,
+						fragmentId: flags.fragment,
+						offset: count(flags.offset, "offset"),
+						maxChars: count(flags.maxChars, "max-chars"),
+						before: count(flags.before === undefined ? undefined : Number(flags.before), "before"),
+						after: count(flags.after === undefined ? undefined : Number(flags.after), "after"),
+						order: flags.order as "branch" | "append" | undefined,
+					});
+					write(flags.json ? JSON.stringify(read, null, 2) : formatRead(read, style));
+				} else {
+					const trace = service.trace({ sessionId, entryId });
+					write(flags.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, style));
+				}
+				return 0;
+			} finally {
+				service.close();
+			}
+		}
+		default:
+			throw new ArgumentError(`unknown command "${command}"; see pi-history --help`);
+	}
+}
+
+run().then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error: unknown) => {
+		if (error instanceof ArgumentError) {
+			note(`pi-history: ${error.message}`);
+			process.exitCode = 2;
+		} else if (error instanceof NotFoundError || error instanceof SourceChangedError || error instanceof IndexUnavailableError) {
+			note(`pi-history: ${error.message}`);
+			process.exitCode = 1;
+		} else {
+			note(`pi-history: ${(error as Error).message ?? String(error)}`);
+			if (process.env.PI_HISTORY_DEBUG) note((error as Error).stack ?? "");
+			process.exitCode = 1;
+		}
+	},
+);

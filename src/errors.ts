@@ -1,0 +1,25 @@
+/** Errors the faces translate for people and models: bad arguments, unknown events, changed sources. */
+
+/** The caller must fix an argument (exit code 2, or a thrown tool error). */
+export class ArgumentError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "ArgumentError";
+	}
+}
+
+/** No such event for this caller; unauthorized and missing look exactly the same (I16). */
+export class NotFoundError extends Error {
+	constructor(sessionId: string, entryId?: string) {
+		super(entryId === undefined ? `no session ${sessionId} in the index` : `no event ${sessionId}/${entryId} in the index`);
+		this.name = "NotFoundError";
+	}
+}
+
+/** The source file no longer holds the indexed entry (I10): never answer with other bytes. */
+export class SourceChangedError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "SourceChangedError";
+	}
+}

@@ -1,0 +1,80 @@
+/** Reads one entry back from its source locator, checking that the line still holds that entry (I10). */
+import { closeSync, openSync } from "node:fs";
+import { completeLines, readRange } from "./lines.js";
+import { hashLine, type ParsedEntry, SessionParser } from "./parse.js";
+
+/** Where the index last saw an entry. */
+export interface Locator {
+	file: string;
+	lineNo: number;
+	offset: number;
+	length: number;
+	lineHash: string;
+	entryId: string;
+	synthetic: boolean;
+	version: number;
+}
+
+/** The entry at a locator, found again elsewhere in the file, or why not. */
+export type Located =
+	| { ok: true; entry: ParsedEntry; relocated: boolean }
+	| { ok: false; reason: "missing-file" | "changed"; detail: string };
+
+/** Reads the entry at `loc`; when pi rewrote the file, finds the same entry id again (never for synthetic v1 ids). */
+export function readEntryAt(loc: Locator): Located {
+	let bytes: Buffer;
+	try {
+		bytes = readRange(loc.file, loc.offset, loc.length);
+	} catch (error) {
+		return { ok: false, reason: "missing-file", detail: `${loc.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+	}
+	if (bytes.length === loc.length && bytes[bytes.length - 1] === 10) {
+		const line = bytes.subarray(0, bytes.length - 1);
+		if (hashLine(line) === loc.lineHash) {
+			const parser = new SessionParser({ version: loc.version, lastId: null, headerSeen: true });
+			const outcome = parser.accept({ lineNo: loc.lineNo, offset: loc.offset, length: loc.length, bytes: line });
+			if (outcome.kind === "entry" && (loc.synthetic || outcome.entry.id === loc.entryId)) {
+				// v1 entries get their synthetic id from the line number, which the locator fixes.
+				return { ok: true, entry: { ...outcome.entry, id: loc.entryId }, relocated: false };
+			}
+		}
+	}
+	if (loc.synthetic) {
+		return { ok: false, reason: "changed", detail: "the source file changed since it was indexed (v1 entries have no ids of their own); refresh the index" };
+	}
+	const found = findEntryById(loc.file, loc.entryId);
+	if (found) return { ok: true, entry: found, relocated: true };
+	return { ok: false, reason: "changed", detail: "the source file changed and no longer holds this entry; refresh the index" };
+}
+
+/** Scans a session file for the first entry with `entryId`. */
+export function findEntryById(file: string, entryId: string): ParsedEntry | undefined {
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch {
+		return undefined;
+	}
+	try {
+		const needle = Buffer.from(JSON.stringify(entryId));
+		const parser = new SessionParser();
+		for (const line of iterate(completeLines(fd))) {
+			// Only lines that mention the id (and the header, which sets the version) are parsed.
+			if (parser.header && line.bytes.indexOf(needle) === -1) continue;
+			const outcome = parser.accept(line);
+			if (outcome.kind === "entry" && outcome.entry.id === entryId) return outcome.entry;
+			if (outcome.kind === "skip" && outcome.reason === "no-header") return undefined;
+		}
+		return undefined;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function* iterate<T>(gen: Generator<T, unknown>): Generator<T> {
+	for (;;) {
+		const next = gen.next();
+		if (next.done) return;
+		yield next.value;
+	}
+}

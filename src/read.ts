@@ -1,0 +1,142 @@
+/** event_read: the exact source event, windows of its fragments, what was left out, and its neighbors (I10–I13). */
+import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "./catalog.js";
+import { ArgumentError, NotFoundError, SourceChangedError } from "./errors.js";
+import { readEntryAt } from "./locate.js";
+import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult, SemanticKind } from "./model.js";
+import { describeEntry, projectEntry } from "./project.js";
+import type { IndexStore } from "./store.js";
+import { branchNeighbors, childrenOf } from "./tree.js";
+import { Visibility } from "./visibility.js";
+
+/** Bounds of a read (DESIGN §5); faces may clamp further. */
+export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }, neighbors: { default: 2, min: 0, max: 50 } } as const;
+
+function bounded(value: number | undefined, b: { default: number; min: number; max: number }): number {
+	if (value === undefined || !Number.isFinite(value)) return b.default;
+	return Math.min(b.max, Math.max(b.min, Math.trunc(value)));
+}
+
+/** Cuts text[offset, offset + max) without splitting a surrogate pair; the next window starts at range[1]. */
+export function windowOf(text: string, offset: number, max: number): { text: string; range: [number, number] } {
+	const start = Math.min(Math.max(0, offset), text.length);
+	let end = Math.min(text.length, start + max);
+	const last = text.charCodeAt(end - 1);
+	if (end < text.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end--;
+	return { text: text.slice(start, end), range: [start, end] };
+}
+
+/** Looks up a visible session and event, failing identically for unknown and unauthorized ones (I16). */
+export function visibleEvent(catalog: Catalog, visibility: Visibility, sessionId: string, entryId: string): { session: SessionRow; event: EventRow } {
+	const session = catalog.sessionByPublicId(sessionId);
+	if (!session || !visibility.allowsSession(session)) throw new NotFoundError(sessionId, entryId);
+	const event = catalog.eventByEntry(session.id, entryId);
+	if (!event || !visibility.allowsEvent(event, session)) throw new NotFoundError(sessionId, entryId);
+	return { session, event };
+}
+
+/** The classification of an event, as stored by the last refresh. */
+export function classificationOf(event: EventRow, session: SessionRow): Classification {
+	return {
+		branchState: event.branch_state,
+		contextRole: event.context_role,
+		selectionState: event.selection_state,
+		...(event.summarized_by
+			? { summarizedBy: { sessionId: session.public_id, entryId: event.summarized_by, provenance: event.summarized_prov === "derived" ? "derived" : "recorded" } }
+			: {}),
+		onMaterializedLeafPath: event.branch_state === "selected",
+		materializedLeafId: session.leaf_entry,
+	};
+}
+
+function kindOf(catalog: Catalog, event: EventRow): SemanticKind | null {
+	return catalog.fragments(event.id)[0]?.kind ?? null;
+}
+
+/** Neighbors of an event in branch or append order, hiding what the caller may not see. */
+export function neighborsOf(catalog: Catalog, visibility: Visibility, event: EventRow, session: SessionRow, order: "branch" | "append", before: number, after: number): Neighbors {
+	const events = catalog.eventsOfSession(session.id).filter((e) => visibility.allowsEvent(e, session));
+	const brief = (e: EventRow): EventBrief => eventBrief(e, session, kindOf(catalog, e));
+	if (order === "append") {
+		const at = events.findIndex((e) => e.id === event.id);
+		return {
+			order,
+			before: events.slice(Math.max(0, at - before), at).map(brief),
+			after: events.slice(at + 1, at + 1 + after).map(brief),
+			forkCandidates: [],
+			note: "append order is file order: it may interleave entries of different branches",
+		};
+	}
+	const byId = new Map(events.map((e) => [e.entry_id, e]));
+	const children = childrenOf(events.map((e) => ({ id: e.entry_id, parentId: e.parent_id })));
+	const walk = branchNeighbors(
+		event.entry_id,
+		new Map(events.map((e) => [e.entry_id, { parentId: e.parent_id }])),
+		children,
+		(id) => byId.get(id)?.branch_state === "selected",
+		before,
+		after,
+	);
+	const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is EventRow => e !== undefined).map(brief);
+	const note = walk.stoppedAtFork
+		? "stopped at a fork: every candidate child is listed in forkCandidates"
+		: walk.forkCandidates.length
+			? "followed the materialized-leaf path; the other children at the fork are in forkCandidates"
+			: undefined;
+	return { order, before: pick(walk.before), after: pick(walk.after), forkCandidates: pick(walk.forkCandidates), ...(note ? { note } : {}) };
+}
+
+/** Reads one event exactly from its source file (DESIGN §5 `event_read`). */
+export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
+	if (!request.sessionId || !request.entryId) throw new ArgumentError("sessionId and entryId are required");
+	const catalog = new Catalog(store);
+	const visibility = new Visibility(catalog, request.caller);
+	const { session, event } = visibleEvent(catalog, visibility, request.sessionId, request.entryId);
+	const located = readEntryAt(catalog.locator(event, session));
+	if (!located.ok) throw new SourceChangedError(`${request.sessionId}/${request.entryId}: ${located.detail}`);
+	const entry = located.entry;
+	const projected = projectEntry(entry, session.cwd);
+	const { metadata, omitted } = describeEntry(entry);
+	const maxChars = bounded(request.maxChars, READ_LIMITS.maxChars);
+	const offset = Math.max(0, Math.trunc(request.offset ?? 0));
+	let fragments = projected.fragments;
+	if (request.fragmentId !== undefined) {
+		fragments = fragments.filter((f) => f.id === request.fragmentId);
+		if (fragments.length === 0) {
+			const known = projected.fragments.map((f) => f.id).join(", ") || "none";
+			throw new ArgumentError(`event ${request.sessionId}/${request.entryId} has no fragment "${request.fragmentId}" (fragments: ${known})`);
+		}
+	}
+	const windows: FragmentWindow[] = [];
+	const parts: OmittedPart[] = [...omitted];
+	for (const f of fragments) {
+		const start = request.fragmentId !== undefined ? offset : 0;
+		const w = windowOf(f.text, start, maxChars);
+		const truncated = w.range[0] > 0 || w.range[1] < f.text.length;
+		windows.push({ id: f.id, kind: f.kind, text: w.text, range: w.range, totalChars: f.text.length, truncated });
+		if (truncated) {
+			parts.push({ path: f.path, reason: `truncated payload: characters ${w.range[0]}–${w.range[1]} of ${f.text.length} shown; read on with fragmentId and offset`, chars: f.text.length });
+		}
+	}
+	const notes: string[] = [];
+	if (located.relocated) notes.push("the source file was rewritten since indexing; the entry was found again by its id (refresh the index)");
+	const order = request.order === "append" ? "append" : "branch";
+	const before = bounded(request.before, READ_LIMITS.neighbors);
+	const after = bounded(request.after, READ_LIMITS.neighbors);
+	return {
+		event: {
+			sessionId: session.public_id,
+			entryId: event.entry_id,
+			parentId: event.parent_id,
+			...(event.synthetic ? { syntheticId: true } : {}),
+			...metadata,
+			type: entry.type,
+		},
+		fragments: windows,
+		omitted: parts,
+		source: { file: session.file, line: entry.lineNo, byteOffset: entry.offset, byteLength: entry.length },
+		neighbors: neighborsOf(catalog, visibility, event, session, order, before, after),
+		classification: classificationOf(event, session),
+		session: sessionSummary(session),
+		notes,
+	};
+}

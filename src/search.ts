@@ -1,0 +1,300 @@
+/**
+ * event_search: ranks matching fragments with bm25 (per-kind weights), coalesces them into one hit per
+ * (sessionId, entryId), applies structured filters and visibility, and builds snippets from the source lines.
+ */
+import { canonicalPath, isWithin } from "./authorize.js";
+import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "./catalog.js";
+import { ArgumentError } from "./errors.js";
+import { readEntryAt } from "./locate.js";
+import {
+	BRANCH_STATES,
+	type Hit,
+	SELECTION_STATES,
+	SEMANTIC_KINDS,
+	type SearchFilters,
+	type SearchRequest,
+	type SearchResult,
+	type SemanticKind,
+} from "./model.js";
+import { projectEntry } from "./project.js";
+import { type ParsedQuery, parseQuery } from "./query-parse.js";
+import { FRAGMENT_SLOTS, KIND_COLUMNS } from "./schema.js";
+import { buildSnippet } from "./snippet.js";
+import type { IndexStore } from "./store.js";
+import { Visibility } from "./visibility.js";
+
+/** Default and bounds of the limit and snippet size (DESIGN §5). */
+export const LIMITS = { limit: { default: 10, min: 1, max: 50 }, snippetChars: { default: 240, min: 40, max: 2000 } } as const;
+
+/** Clamps a number into [min, max], using `fallback` when it is missing or not a number. */
+export function clamp(value: number | undefined, bounds: { default: number; min: number; max: number }): number {
+	if (value === undefined || !Number.isFinite(value)) return bounds.default;
+	return Math.min(bounds.max, Math.max(bounds.min, Math.trunc(value)));
+}
+
+const SHIFT = Math.log2(FRAGMENT_SLOTS);
+const BM25_WEIGHTS = KIND_COLUMNS.map((c) => c.weight.toFixed(2)).join(", ");
+
+/** Parses an ISO date or date-time; throws ArgumentError otherwise. */
+export function parseTime(value: string, flag: string): number {
+	const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+	if (!Number.isFinite(ms)) throw new ArgumentError(`${flag} must be an ISO date such as 2026-01-31 or 2026-01-31T12:00:00Z, not "${value}"`);
+	return ms;
+}
+
+/** Checks filter values against the vocabularies; throws ArgumentError naming the allowed values. */
+export function validateFilters(filters: SearchFilters): void {
+	const check = <T extends string>(values: string[] | undefined, allowed: readonly T[], name: string) => {
+		for (const v of values ?? []) if (!allowed.includes(v as T)) throw new ArgumentError(`unknown ${name} "${v}"; use one of: ${allowed.join(", ")}`);
+	};
+	check(filters.kinds, SEMANTIC_KINDS, "kind");
+	check(filters.branchStates, BRANCH_STATES, "branch state");
+	check(filters.selectionStates, SELECTION_STATES, "selection state");
+	if (filters.after) parseTime(filters.after, "after");
+	if (filters.before) parseTime(filters.before, "before");
+}
+
+function likeEscape(s: string): string {
+	return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+interface Candidate {
+	eid: number;
+	best: number;
+	n: number;
+	fid: number | null;
+}
+
+/** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
+function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): number[] | null {
+	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || visibility.currentSession !== null;
+	if (!restrict) return null;
+	const wantIds = filters.sessionIds?.length ? new Set(filters.sessionIds) : null;
+	const cwds = (filters.cwds ?? []).map((c) => canonicalPath(c) ?? c);
+	const out: number[] = [];
+	for (const s of catalog.sessions()) {
+		if (!visibility.allowsSession(s)) continue;
+		if (wantIds && !wantIds.has(s.public_id)) continue;
+		// The caller's own session only when asked for by id (I17).
+		if (s.id === visibility.currentSession && !wantIds?.has(s.public_id)) continue;
+		if (cwds.length) {
+			const own = canonicalPath(s.cwd) ?? s.cwd;
+			if (!cwds.some((c) => (filters.cwdSubtree === false ? own === c : isWithin(c, own)))) continue;
+		}
+		out.push(s.id);
+	}
+	return out;
+}
+
+interface Sql {
+	where: string[];
+	params: unknown[];
+}
+
+function filterSql(filters: SearchFilters, sessions: number[] | null, visibility: Visibility): Sql {
+	const where: string[] = [];
+	const params: unknown[] = [];
+	if (sessions !== null) {
+		where.push("e.session_id IN (SELECT value FROM json_each(?))");
+		params.push(JSON.stringify(sessions));
+	}
+	if (visibility.currentSession !== null && visibility.cutoff !== null) {
+		where.push("NOT (e.session_id = ? AND e.id >= ?)");
+		params.push(visibility.currentSession, visibility.cutoff);
+	}
+	const inList = (column: string, values: string[] | undefined) => {
+		if (!values?.length) return;
+		where.push(`${column} IN (${values.map(() => "?").join(", ")})`);
+		params.push(...values);
+	};
+	inList("e.type", filters.types);
+	inList("e.role", filters.roles);
+	inList("e.branch_state", filters.branchStates);
+	inList("e.selection_state", filters.selectionStates);
+	if (filters.tools?.length) {
+		const marks = filters.tools.map(() => "?").join(", ");
+		where.push(`(e.tool_name IN (${marks}) OR EXISTS (SELECT 1 FROM tool_calls tc WHERE tc.event_id = e.id AND tc.name IN (${marks})))`);
+		params.push(...filters.tools, ...filters.tools);
+	}
+	if (filters.after) {
+		where.push("e.ts_ms >= ?");
+		params.push(parseTime(filters.after, "after"));
+	}
+	if (filters.before) {
+		where.push("e.ts_ms <= ?");
+		params.push(parseTime(filters.before, "before"));
+	}
+	if (filters.isError === true) where.push("e.is_error = 1");
+	if (filters.isError === false) where.push("coalesce(e.is_error, 0) = 0");
+	if (filters.files?.length) {
+		const ors = filters.files.map(() => "(fe.path = ? OR fe.path LIKE ? ESCAPE '\\')").join(" OR ");
+		where.push(`EXISTS (SELECT 1 FROM file_evidence fe WHERE fe.event_id = e.id AND (${ors}))`);
+		for (const f of filters.files) {
+			const trimmed = f.replace(/^\.\//, "");
+			params.push(f, `%/${likeEscape(trimmed)}`);
+		}
+	}
+	if (filters.labels?.length) {
+		const ors = filters.labels.map(() => "(e.cur_label LIKE ? ESCAPE '\\' OR (e.type = 'label' AND e.label LIKE ? ESCAPE '\\'))").join(" OR ");
+		where.push(`(${ors})`);
+		for (const l of filters.labels) params.push(`%${likeEscape(l)}%`, `%${likeEscape(l)}%`);
+	}
+	return { where, params };
+}
+
+function kindColumns(kinds: SemanticKind[] | undefined): string | null {
+	if (!kinds?.length) return null;
+	const cols = KIND_COLUMNS.filter((c) => kinds.includes(c.kind)).map((c) => c.column);
+	return `{${cols.join(" ")}}`;
+}
+
+/**
+ * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
+ * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
+ */
+const RANKED_ORDER = "ORDER BY (copy_rank > 1), best, ts_ms DESC, eid DESC";
+
+function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number): Candidate[] {
+	const where = sql.where.length ? `AND ${sql.where.join(" AND ")}` : "";
+	if (parsed.match !== null) {
+		const columns = kindColumns(filters.kinds);
+		const match = columns ? `${columns} : (${parsed.match})` : parsed.match;
+		const query = `
+			WITH m AS MATERIALIZED (SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ?),
+			hits AS (
+				SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
+				FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
+				WHERE 1 ${where}
+				GROUP BY e.id
+			),
+			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
+			SELECT eid, best, n, fid FROM ranked ${RANKED_ORDER} LIMIT ?`;
+		return store.prepare<unknown[], Candidate>(query).all(match, ...sql.params, limit);
+	}
+	const kindWhere = filters.kinds?.length
+		? `AND EXISTS (SELECT 1 FROM fragments f WHERE f.id BETWEEN e.id * ${FRAGMENT_SLOTS} AND e.id * ${FRAGMENT_SLOTS} + ${FRAGMENT_SLOTS - 1} AND f.kind IN (${filters.kinds.map(() => "?").join(", ")}))`
+		: "";
+	const query = `
+		WITH hits AS (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e WHERE 1 ${where} ${kindWhere}),
+		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
+		SELECT eid, best, n, fid FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ?`;
+	return store.prepare<unknown[], Candidate>(query).all(...sql.params, ...(filters.kinds ?? []), limit);
+}
+
+/** Reads the hit's fragment text from the source and builds its snippet; falls back to the indexed preview. */
+function snippetFor(catalog: Catalog, event: EventRow, session: SessionRow, fragment: FragmentRow | undefined, parsed: ParsedQuery, chars: number): { snippet: string; marks: Array<[number, number]>; note?: string } {
+	const fallback = () => ({ snippet: event.preview.length > chars ? `${event.preview.slice(0, chars - 1)}…` : event.preview, marks: [] as Array<[number, number]> });
+	const located = readEntryAt(catalog.locator(event, session));
+	if (!located.ok) return { ...fallback(), note: located.detail };
+	const projected = projectEntry(located.entry, session.cwd);
+	const target = fragment ? projected.fragments.find((f) => f.id === fragment.frag) : projected.fragments[0];
+	if (!target) return fallback();
+	const omitted = fragment && fragment.omit_start !== null && fragment.omit_end !== null ? ([fragment.omit_start, fragment.omit_end] as [number, number]) : null;
+	return buildSnippet(target.text, parsed.terms, chars, omitted);
+}
+
+/** Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet. */
+export function search(store: IndexStore, request: SearchRequest, pending = 0): SearchResult {
+	const filters = request.filters ?? {};
+	validateFilters(filters);
+	const limit = clamp(request.limit, LIMITS.limit);
+	const snippetChars = clamp(request.snippetChars, LIMITS.snippetChars);
+	const parsed = parseQuery(request.query ?? "", { prefix: request.prefix === true });
+	const catalog = new Catalog(store);
+	const visibility = new Visibility(catalog, request.caller);
+	const notes = [...parsed.notes];
+	const counts = catalog.counts();
+	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
+
+	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
+	const sessions = allowedSessions(catalog, visibility, filters);
+	const sql = filterSql(filters, sessions, visibility);
+	const candidates = sessions !== null && sessions.length === 0 ? [] : runSearch(store, parsed, filters, sql, limit);
+
+	const hits: Hit[] = [];
+	const sessionCache = new Map<number, SessionRow | undefined>();
+	let stale = 0;
+	for (const c of candidates) {
+		const event = catalog.event(c.eid);
+		if (!event) continue;
+		if (!sessionCache.has(event.session_id)) sessionCache.set(event.session_id, catalog.session(event.session_id));
+		const session = sessionCache.get(event.session_id);
+		if (!session || !visibility.allowsEvent(event, session)) continue;
+		const fragment = c.fid !== null ? catalog.fragment(c.fid) : catalog.fragments(event.id)[0];
+		const snip = snippetFor(catalog, event, session, fragment, parsed, snippetChars);
+		if (snip.note) stale++;
+		hits.push({
+			sessionId: session.public_id,
+			entryId: event.entry_id,
+			fragmentId: fragment?.frag ?? null,
+			entryType: event.type,
+			kind: fragment?.kind ?? null,
+			...(event.role ? { role: event.role } : {}),
+			...(event.tool_name ? { toolName: event.tool_name } : fragment?.kind === "tool.call" ? toolNameOf(catalog, event, fragment.frag) : {}),
+			timestamp: event.ts,
+			...(event.is_error !== null ? { isError: event.is_error === 1 } : {}),
+			branchState: event.branch_state,
+			contextRole: event.context_role,
+			selectionState: event.selection_state,
+			score: c.fid === null ? 0 : Math.round(-c.best * 1000) / 1000,
+			matchedFragments: c.n,
+			snippet: snip.snippet,
+			marks: snip.marks,
+			...(event.cur_label ? { label: event.cur_label } : event.type === "label" && event.label ? { label: event.label } : {}),
+			session: sessionSummary(session),
+		});
+	}
+	if (stale > 0) notes.push(`${stale} hit(s) come from files that changed since indexing; run \`pi-history index\` to refresh`);
+	if (hits.length === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
+	return { hits, notes, index };
+}
+
+function toolNameOf(catalog: Catalog, event: EventRow, frag: string): { toolName?: string } {
+	const call = catalog.callsOf(event.id).find((c) => c.frag === frag);
+	return call ? { toolName: call.name } : {};
+}
+
+const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
+	["sessionIds", "session"],
+	["cwds", "cwd"],
+	["kinds", "kind"],
+	["types", "type"],
+	["roles", "role"],
+	["tools", "tool"],
+	["after", "after"],
+	["before", "before"],
+	["isError", "error"],
+	["branchStates", "branch"],
+	["selectionStates", "selection"],
+	["files", "file"],
+	["labels", "label"],
+];
+
+function countMatches(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters): number {
+	const sessions = allowedSessions(catalog, visibility, filters);
+	if (sessions !== null && sessions.length === 0) return 0;
+	return runSearch(store, parsed, filters, filterSql(filters, sessions, visibility), 1).length;
+}
+
+/** Says why a search came back empty: which filter emptied it, the current-session exclusion, pending indexing. */
+function explainEmpty(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters, pending: number): string[] {
+	const notes: string[] = [];
+	const active = FILTER_NAMES.filter(([key]) => {
+		const v = filters[key];
+		return Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null && v !== "";
+	});
+	for (const [key, name] of active) {
+		const without: SearchFilters = { ...filters, [key]: undefined };
+		if (countMatches(store, catalog, visibility, parsed, without) > 0) notes.push(`no hits with the ${name} filter; there are hits without it`);
+	}
+	if (visibility.currentSession !== null && !filters.sessionIds?.length) {
+		const current = catalog.session(visibility.currentSession);
+		if (current && countMatches(store, catalog, visibility, parsed, { ...filters, sessionIds: [current.public_id] }) > 0) {
+			notes.push(`your current session has hits; it is excluded unless you pass sessionId ${current.public_id}`);
+		}
+	}
+	if (!visibility.trusted && visibility.caller) notes.push(`searched sessions whose cwd is under ${visibility.caller.root}`);
+	if (pending > 0) notes.push(`${pending} session file(s) are not indexed yet; ask again shortly`);
+	if (notes.length === 0) notes.push(parsed.match === null ? "no events match these filters" : "no events match this query");
+	return notes;
+}

@@ -1,0 +1,154 @@
+/** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
+import { statSync } from "node:fs";
+import type { ResolvedConfig } from "./config.js";
+import { discover } from "./discover.js";
+import { type RefreshOptions, refresh } from "./ingest.js";
+import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "./model.js";
+import { readEvent } from "./read.js";
+import { SCHEMA_VERSION } from "./schema.js";
+import { search } from "./search.js";
+import { IndexStore, type OpenOptions, isCorruptionError, moveAside, openStore } from "./store.js";
+import { traceEvent } from "./trace.js";
+
+/** Options of HistoryService.open. */
+export interface ServiceOptions extends OpenOptions {
+	config: ResolvedConfig;
+}
+
+/** The index and the session roots it mirrors. */
+export class HistoryService {
+	/** Notes from opening the index (e.g. a damaged file moved aside). */
+	readonly notes: string[];
+	private pendingFiles = 0;
+
+	private constructor(
+		private store: IndexStore,
+		readonly config: ResolvedConfig,
+		private readonly options: ServiceOptions,
+	) {
+		this.notes = [...store.notes];
+	}
+
+	/** Opens the index named by the config (creating it, or moving an unusable one aside). */
+	static open(options: ServiceOptions): HistoryService {
+		return new HistoryService(openStore(options.config.indexPath, options), options.config, options);
+	}
+
+	/** The path of the index file. */
+	get indexPath(): string {
+		return this.store.path;
+	}
+
+	/** Files a budgeted refresh has not reached yet. */
+	get pending(): number {
+		return this.pendingFiles;
+	}
+
+	private recover<T>(run: () => T): T {
+		try {
+			return run();
+		} catch (error) {
+			if (!isCorruptionError(error) || this.store.readonly) throw error;
+			// A damaged index is disposable (I5): keep it aside for inspection and start over.
+			this.store.close();
+			const moved = moveAside(this.store.path, "corrupt");
+			this.store = openStore(this.config.indexPath, this.options);
+			this.notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moved} and started a new one`);
+			return run();
+		}
+	}
+
+	/** Brings the index up to date with the session files. */
+	refresh(options: RefreshOptions = {}): RefreshSummary {
+		const summary = this.recover(() => refresh(this.store, this.config.roots, options));
+		this.pendingFiles = summary.pending;
+		summary.notes.unshift(...this.takeNotes());
+		return summary;
+	}
+
+	/** Searches the index (DESIGN §5). */
+	search(request: SearchRequest): SearchResult {
+		const result = this.recover(() => search(this.store, request, this.pendingFiles));
+		result.notes.unshift(...this.takeNotes());
+		return result;
+	}
+
+	/** Reads one event exactly from its source. */
+	read(request: ReadRequest): ReadResult {
+		return this.recover(() => readEvent(this.store, request));
+	}
+
+	/** Traces one event's relationships. */
+	trace(request: EventRef & { caller?: Caller }): TraceResult {
+		return this.recover(() => traceEvent(this.store, request));
+	}
+
+	/** Counts, sizes, freshness and problems of the index. */
+	status(): IndexStatus {
+		return this.recover(() => {
+			const s = this.store;
+			const one = <T>(sql: string) => s.prepare<[], T>(sql).get() as T;
+			const files = one<{ n: number; bytes: number | null }>("SELECT count(*) AS n, sum(CASE WHEN size > 0 THEN size ELSE 0 END) AS bytes FROM files");
+			const errors = s
+				.prepare<[], { path: string; note: string | null; status: string }>("SELECT path, note, status FROM files WHERE status = 'error' OR note LIKE 'cannot read%' OR note LIKE '%last indexed state kept%' ORDER BY path")
+				.all()
+				.map((r) => ({ file: r.path, error: r.note ?? r.status }));
+			const conflicts = s
+				.prepare<[], { header_id: string; paths: string }>(
+					"SELECT s.header_id, json_group_array(f.path) AS paths FROM sessions s JOIN files f ON f.id = s.file_id GROUP BY s.header_id HAVING count(*) > 1",
+				)
+				.all()
+				.map((r) => ({
+					sessionId: r.header_id,
+					files: (JSON.parse(r.paths) as string[]).sort(),
+					rule: "the file whose path sorts first keeps the id; the others are <id>~<8 hex of their path>",
+				}));
+			let indexBytes = 0;
+			for (const suffix of ["", "-wal"]) {
+				try {
+					indexBytes += statSync(s.path + suffix).size;
+				} catch {
+					// no WAL
+				}
+			}
+			return {
+				index: s.path,
+				sessions: one<{ n: number }>("SELECT count(*) AS n FROM sessions").n,
+				events: one<{ n: number }>("SELECT count(*) AS n FROM events").n,
+				fragments: one<{ n: number }>("SELECT count(*) AS n FROM fragments").n,
+				files: files.n,
+				sourceBytes: files.bytes ?? 0,
+				indexBytes,
+				freshAt: s.meta("freshAt"),
+				roots: s.prepare<[], { path: string; kind: string; present: number }>("SELECT path, kind, present FROM roots ORDER BY id").all().map((r) => ({ path: r.path, kind: r.kind, present: r.present === 1 })),
+				errors,
+				conflicts,
+				schemaVersion: SCHEMA_VERSION,
+			};
+		});
+	}
+
+	/** Number of session files whose fingerprint differs from the index (a discovery pass, no parsing). */
+	countPending(): number {
+		const { files } = discover(this.config.roots);
+		const known = new Map(
+			this.store
+				.prepare<[], { path: string; size: number; mtime_ms: number; ctime_ms: number; ino: number }>("SELECT path, size, mtime_ms, ctime_ms, ino FROM files")
+				.all()
+				.map((r) => [r.path, r]),
+		);
+		return files.filter((f) => {
+			const r = known.get(f.path);
+			return !r || r.size !== f.size || r.mtime_ms !== f.mtimeMs || r.ctime_ms !== f.ctimeMs || r.ino !== f.ino;
+		}).length;
+	}
+
+	private takeNotes(): string[] {
+		return this.notes.splice(0, this.notes.length);
+	}
+
+	/** Closes the index. */
+	close(): void {
+		this.store.close();
+	}
+}

@@ -1,0 +1,159 @@
+/** Bounded snippets with marked matches (I19, I20): whitespace normalized, cut at word edges, never across an omission. */
+import type { QueryTerm } from "./query-parse.js";
+import { type Token, tokenize } from "./tokens.js";
+
+/** A snippet and the [start, end) offsets (UTF-16 code units of `snippet`) of every match span in it. */
+export interface Snippet {
+	snippet: string;
+	marks: Array<[number, number]>;
+}
+
+/** Ellipsis where the snippet cuts the fragment. */
+export const CUT = "…";
+
+/** A matched span of source text and which term it belongs to. */
+export interface Match {
+	start: number;
+	end: number;
+	term: number;
+}
+
+const CHUNK = 16 * 1024;
+
+function tokenizeRange(text: string, from: number, to: number): Token[] {
+	// Align the cut to whitespace so no word is split between two chunks.
+	let end = Math.min(text.length, to);
+	while (end < text.length && !/\s/.test(text[end] as string)) end++;
+	return tokenize(text.slice(from, end)).map((t) => ({ ...t, start: t.start + from, end: t.end + from }));
+}
+
+function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
+	const main = tokens.filter((t) => t.role !== "part");
+	terms.forEach((term, ti) => {
+		const n = term.tokens.length;
+		const same = (token: Token, k: number) => {
+			const want = term.tokens[k] as string;
+			return term.prefix && k === n - 1 ? token.text.startsWith(want) : token.text === want;
+		};
+		for (let i = 0; i + n <= main.length; i++) {
+			let ok = true;
+			for (let k = 0; k < n && ok; k++) ok = same(main[i + k] as Token, k);
+			if (ok) out.push({ start: (main[i] as Token).start, end: (main[i + n - 1] as Token).end, term: ti });
+		}
+		if (n === 1) {
+			// A single word also matches a camelCase part (`Webhook` in `handleWebhook`).
+			for (const t of tokens) if (t.role === "part" && same(t, 0)) out.push({ start: t.start, end: t.end, term: ti });
+		}
+	});
+}
+
+/** Finds match spans of the terms in `text[from, to)`, scanning in chunks until every term was seen. */
+export function findMatches(text: string, terms: QueryTerm[], from = 0, to = text.length): Match[] {
+	const out: Match[] = [];
+	if (terms.length === 0) return out;
+	const seen = new Set<number>();
+	for (let at = from; at < to; ) {
+		const tokens = tokenizeRange(text, at, Math.min(to, at + CHUNK));
+		const before = out.length;
+		matchIn(tokens, terms, out);
+		for (let i = before; i < out.length; i++) seen.add((out[i] as Match).term);
+		const last = tokens.at(-1);
+		const next = last ? Math.max(at + CHUNK, last.end) : at + CHUNK;
+		at = Math.min(to, next);
+		if (seen.size === terms.length && out.length > 0) break;
+	}
+	// A match across a chunk edge can be reported twice.
+	const unique = new Map<string, Match>();
+	for (const m of out) if (m.start >= from && m.end <= to) unique.set(`${m.start}:${m.end}:${m.term}`, m);
+	return [...unique.values()].sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+function normalize(text: string, marks: Array<[number, number]>): Snippet {
+	// Collapse whitespace runs to one space and map mark offsets through the collapse.
+	let out = "";
+	const map: number[] = new Array(text.length + 1);
+	let i = 0;
+	while (i < text.length) {
+		map[i] = out.length;
+		if (/\s/.test(text[i] as string)) {
+			let j = i;
+			while (j < text.length && /\s/.test(text[j] as string)) {
+				map[j] = out.length;
+				j++;
+			}
+			out += " ";
+			i = j;
+		} else {
+			out += text[i];
+			i++;
+		}
+	}
+	map[text.length] = out.length;
+	const lead = out.length - out.trimStart().length;
+	const trimmed = out.trim();
+	const result = marks
+		.map(([a, b]) => [Math.max(0, (map[a] as number) - lead), Math.min(trimmed.length, (map[b] as number) - lead)] as [number, number])
+		.filter(([a, b]) => b > a);
+	return { snippet: trimmed, marks: result };
+}
+
+/**
+ * Builds a snippet of at most `maxChars` characters around the best cluster of matches. `omitted` is the
+ * [start, end) range of the source that was not kept (I20); `text` here is the full source text.
+ */
+export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null): Snippet {
+	const budget = Math.max(16, maxChars);
+	const segments: Array<[number, number]> = omitted ? [[0, omitted[0]], [omitted[1], text.length]] : [[0, text.length]];
+	let best: { seg: [number, number]; start: number; score: number; count: number } | null = null;
+	for (const seg of segments) {
+		const matches = findMatches(text, terms, seg[0], seg[1]);
+		for (const m of matches) {
+			const start = Math.max(seg[0], Math.min(m.start - Math.floor(budget / 4), seg[1] - budget));
+			const end = start + budget;
+			const inside = matches.filter((x) => x.start >= start && x.end <= end);
+			const score = new Set(inside.map((x) => x.term)).size;
+			if (!best || score > best.score || (score === best.score && inside.length > best.count)) best = { seg, start, score, count: inside.length };
+		}
+	}
+	const seg = best?.seg ?? (segments[0] as [number, number]);
+	let start = Math.max(seg[0], best ? best.start : seg[0]);
+	let end = Math.min(seg[1], start + budget);
+	const omittedNote = omitted ? `[${omitted[1] - omitted[0]} chars omitted]` : "";
+	// Where the window meets the omitted range, say so; elsewhere an ellipsis marks a cut.
+	const gapBefore = omitted !== null && start === omitted[1];
+	let prefix = start > seg[0] ? CUT : gapBefore ? `${omittedNote}${CUT} ` : "";
+	let suffix = end < seg[1] ? CUT : omitted !== null && end === omitted[0] ? ` ${CUT}${omittedNote}` : "";
+	const room = budget - prefix.length - suffix.length;
+	if (end - start > room) {
+		end = start + Math.max(1, room);
+		suffix = CUT;
+	}
+	// Prefer word edges when that loses little.
+	if (prefix === CUT) {
+		const ws = text.slice(start, start + 20).search(/\s/);
+		if (ws > 0) start += ws + 1;
+	}
+	if (suffix === CUT) {
+		const tail = text.slice(Math.max(start, end - 20), end);
+		const ws = tail.search(/\s\S*$/);
+		if (ws > 0) end = end - tail.length + ws;
+	}
+	const window = text.slice(start, end);
+	const marks = best
+		? findMatches(text, terms, start, end).map((m) => [m.start - start, m.end - start] as [number, number])
+		: [];
+	const norm = normalize(window, marks);
+	if (norm.snippet.length === 0) prefix = prefix.trimEnd();
+	return { snippet: prefix + norm.snippet + suffix, marks: mergeMarks(norm.marks.map(([a, b]) => [a + prefix.length, b + prefix.length])) };
+}
+
+function mergeMarks(marks: Array<[number, number]>): Array<[number, number]> {
+	const sorted = [...marks].sort((a, b) => a[0] - b[0]);
+	const out: Array<[number, number]> = [];
+	for (const m of sorted) {
+		const last = out.at(-1);
+		if (last && m[0] <= last[1]) last[1] = Math.max(last[1], m[1]);
+		else out.push([m[0], m[1]]);
+	}
+	return out;
+}

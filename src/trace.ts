@@ -1,0 +1,214 @@
+/**
+ * event_trace: the typed relationships of one event (I15), each recorded (read from the file), derived
+ * (computed from recorded facts) or inferred (heuristic), with bounded previews of the nodes at the other end.
+ */
+import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "./catalog.js";
+import { ArgumentError } from "./errors.js";
+import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "./model.js";
+import { classificationOf, visibleEvent } from "./read.js";
+import type { IndexStore } from "./store.js";
+import { Visibility } from "./visibility.js";
+
+/** Edges of one relation kind listed before the rest is summarized in a note. */
+export const TRACE_EDGE_LIMIT = 50;
+
+/** Where a fork child departs from its parent session. */
+interface ForkInfo {
+	/** Entries of the child that are byte-identical copies of the parent's (same id, same line). */
+	copied: Set<string>;
+	/** The parent entry the child's own history continues from, when it can be derived. */
+	forkPoint: string | null;
+	/** The first entry the child wrote itself. */
+	firstOwn: string | null;
+}
+
+class Tracer {
+	readonly edges: TraceEdge[] = [];
+	readonly nodes: Record<string, EventBrief> = {};
+	readonly notes: string[] = [];
+	private readonly sessionEvents = new Map<number, EventRow[]>();
+
+	constructor(
+		readonly catalog: Catalog,
+		readonly visibility: Visibility,
+	) {}
+
+	events(session: SessionRow): EventRow[] {
+		let list = this.sessionEvents.get(session.id);
+		if (!list) {
+			list = this.catalog.eventsOfSession(session.id).filter((e) => this.visibility.allowsEvent(e, session));
+			this.sessionEvents.set(session.id, list);
+		}
+		return list;
+	}
+
+	node(e: EventRow, s: SessionRow): EventRef {
+		const ref = { sessionId: s.public_id, entryId: e.entry_id };
+		const key = refKey(ref);
+		if (!this.nodes[key]) this.nodes[key] = eventBrief(e, s, this.catalog.fragments(e.id)[0]?.kind ?? null);
+		return ref;
+	}
+
+	add(rel: TraceEdge["rel"], to: TraceEdge["to"], provenance: TraceEdge["provenance"], extra: { direction?: "in" | "out"; note?: string } = {}): void {
+		this.edges.push({ rel, to, provenance, ...extra });
+	}
+
+	/** Adds up to TRACE_EDGE_LIMIT edges of one kind and says how many more there were. */
+	addMany(rel: TraceEdge["rel"], rows: EventRow[], s: SessionRow, provenance: TraceEdge["provenance"], extra: { direction?: "in" | "out"; note?: string } = {}): void {
+		for (const e of rows.slice(0, TRACE_EDGE_LIMIT)) this.add(rel, this.node(e, s), provenance, extra);
+		if (rows.length > TRACE_EDGE_LIMIT) this.notes.push(`${rows.length - TRACE_EDGE_LIMIT} more ${rel} edge(s) not listed`);
+	}
+
+	visibleParentSession(s: SessionRow): SessionRow | null {
+		if (s.parent_session === null) return null;
+		const parent = this.catalog.session(s.parent_session);
+		return parent && this.visibility.allowsSession(parent) ? parent : null;
+	}
+
+	/** Derives how a child session relates to its parent: which entries are copies and where it branched off. */
+	forkInfo(child: SessionRow, parent: SessionRow): ForkInfo {
+		const parentEvents = new Map(this.events(parent).map((e) => [e.entry_id, e]));
+		const copied = new Set<string>();
+		let forkPoint: string | null = null;
+		let firstOwn: string | null = null;
+		for (const e of this.events(child)) {
+			const twin = parentEvents.get(e.entry_id);
+			if (twin && twin.line_hash === e.line_hash) {
+				copied.add(e.entry_id);
+				continue;
+			}
+			if (firstOwn === null && e.parent_id !== null && (copied.has(e.parent_id) || parentEvents.has(e.parent_id))) {
+				firstOwn = e.entry_id;
+				forkPoint = e.parent_id;
+			}
+		}
+		// A --fork copy of every entry continues from the parent's materialized leaf.
+		if (forkPoint === null && copied.size > 0 && parent.leaf_entry && copied.has(parent.leaf_entry)) forkPoint = parent.leaf_entry;
+		return { copied, forkPoint, firstOwn };
+	}
+}
+
+/** Traces the relationships of one event (DESIGN §5 `event_trace`). */
+export function traceEvent(store: IndexStore, request: EventRef & { caller?: Caller }): TraceResult {
+	if (!request.sessionId || !request.entryId) throw new ArgumentError("sessionId and entryId are required");
+	const catalog = new Catalog(store);
+	const visibility = new Visibility(catalog, request.caller);
+	const { session, event } = visibleEvent(catalog, visibility, request.sessionId, request.entryId);
+	const t = new Tracer(catalog, visibility);
+	const self = t.node(event, session);
+	const events = t.events(session);
+	const byId = new Map(events.map((e) => [e.entry_id, e]));
+	const childrenOf = (id: string) => events.filter((e) => e.parent_id === id);
+
+	// Tree: parent, children, siblings, toward the materialized leaf.
+	const parentSession = t.visibleParentSession(session);
+	if (event.parent_id !== null) {
+		const parent = byId.get(event.parent_id);
+		if (parent) t.add("parent", t.node(parent, session), "recorded");
+		else {
+			const inParent = parentSession ? catalog.eventByEntry(parentSession.id, event.parent_id) : undefined;
+			if (inParent && parentSession && visibility.allowsEvent(inParent, parentSession)) {
+				t.add("parent", t.node(inParent, parentSession), "derived", {
+					note: "the recorded parentId is missing from this file (pi's /fork and /clone drop label entries); the entry exists in the parent session",
+				});
+			} else {
+				t.add("parent", { sessionId: session.public_id, entryId: event.parent_id }, "recorded", { note: "dangling: no entry with this id in the session; the event is a root of its own branch" });
+			}
+		}
+	}
+	const children = childrenOf(event.entry_id);
+	t.addMany("child", children, session, "recorded");
+	if (event.parent_id !== null && byId.has(event.parent_id)) {
+		t.addMany("sibling", childrenOf(event.parent_id).filter((e) => e.id !== event.id), session, "derived", { note: "shares the parent" });
+	}
+	if (event.branch_state === "selected") {
+		const next = children.find((c) => c.branch_state === "selected");
+		if (next) t.add("toward-leaf", t.node(next, session), "derived", { note: "next entry on the root → materialized-leaf path" });
+	} else if (event.parent_id !== null && byId.has(event.parent_id)) {
+		t.add("toward-leaf", t.node(byId.get(event.parent_id) as EventRow, session), "derived", { note: "this branch is not on the materialized-leaf path; the way there goes up" });
+	}
+
+	// Tool calls and results.
+	if (event.tool_call_id) {
+		const call = catalog.callEvent(session.id, event.tool_call_id);
+		if (call && visibility.allowsEvent(call.event, session)) t.add("tool-result-for", t.node(call.event, session), "recorded", { note: `result of ${call.frag} (${call.name}), toolCallId ${event.tool_call_id}` });
+		else t.notes.push(`toolCallId ${event.tool_call_id}: the calling entry is not in the index`);
+	}
+	for (const call of catalog.callsOf(event.id)) {
+		const results = catalog.resultsForCall(session.id, call.call_id).filter((r) => visibility.allowsEvent(r, session));
+		for (const r of results) t.add("tool-result-for", t.node(r, session), "recorded", { direction: "in", note: `answers ${call.frag} (${call.name}), toolCallId ${call.call_id}` });
+		if (results.length === 0) t.notes.push(`${call.frag} (${call.name}) has no recorded result`);
+	}
+
+	// Compaction, branch summary and label links, from both ends.
+	if (event.type === "compaction" && event.ref_id) {
+		const kept = byId.get(event.ref_id);
+		if (kept) t.add("compacts", t.node(kept, session), "recorded", { note: "first entry kept after the summary (firstKeptEntryId)" });
+		else t.add("compacts", { sessionId: session.public_id, entryId: event.ref_id }, "recorded", { note: "firstKeptEntryId is not in this session" });
+	}
+	if (event.type === "branch_summary") {
+		const from = event.ref_id ?? event.parent_id;
+		const point = from ? byId.get(from) : undefined;
+		if (point) t.add("branch-summary-from", t.node(point, session), "recorded", { note: "the branch point the summary was attached to (fromId)" });
+		else if (from) t.add("branch-summary-from", { sessionId: session.public_id, entryId: from }, "recorded", { note: from === "root" ? "summary at the root" : "fromId is not in this session" });
+	}
+	const replaced = events.filter((e) => e.summarized_by === event.entry_id);
+	if (event.type === "compaction") t.addMany("compacts", replaced, session, "derived", { note: "replaced by this compaction's summary in the model context" });
+	if (event.type === "branch_summary") t.addMany("branch-summary-from", replaced, session, "derived", { note: "part of the abandoned branch this summary describes" });
+	if (event.type === "label" && event.ref_id) {
+		const target = byId.get(event.ref_id);
+		const note = event.label === null ? "clears the label" : `label "${event.label}"`;
+		if (target) t.add("labels", t.node(target, session), "recorded", { note });
+		else t.add("labels", { sessionId: session.public_id, entryId: event.ref_id }, "recorded", { note: `${note}; target not in this session` });
+	}
+	for (const r of catalog.referrers(session.id, event.entry_id)) {
+		if (!visibility.allowsEvent(r, session) || r.id === event.id) continue;
+		if (r.type === "compaction") t.add("compacts", t.node(r, session), "recorded", { direction: "in", note: "this entry is the first one kept by that compaction" });
+		if (r.type === "branch_summary") t.add("branch-summary-from", t.node(r, session), "recorded", { direction: "in", note: "a branch summary was attached here" });
+		if (r.type === "label" && r.label !== null && r.label === event.cur_label) t.add("labels", t.node(r, session), "recorded", { direction: "in", note: `current label "${r.label}"` });
+	}
+	if (event.summarized_by && event.type !== "compaction") {
+		const by = byId.get(event.summarized_by);
+		if (by) {
+			const rel = by.type === "compaction" ? "compacts" : "branch-summary-from";
+			t.add(rel, t.node(by, session), "derived", { direction: "in", note: "this entry reaches the model context only through that summary" });
+		}
+	}
+
+	// Session lineage across files.
+	if (session.parent_path !== null) {
+		if (parentSession) {
+			t.add("session-parent", { sessionId: parentSession.public_id, entryId: null }, "recorded", { note: "header parentSession" });
+			const fork = t.forkInfo(session, parentSession);
+			const twin = fork.copied.has(event.entry_id) ? catalog.eventByEntry(parentSession.id, event.entry_id) : undefined;
+			if (twin) t.add("fork-of", t.node(twin, parentSession), "derived", { note: "this entry is a copy of the parent session's entry" });
+			else if (fork.firstOwn === event.entry_id && fork.forkPoint) {
+				const point = catalog.eventByEntry(parentSession.id, fork.forkPoint);
+				if (point) t.add("fork-of", t.node(point, parentSession), "derived", { note: "this session continues from here in the parent session" });
+			}
+		} else if (visibility.trusted) {
+			t.add("session-parent", { hidden: true }, "recorded", { note: `parent session file not indexed: ${session.parent_path}` });
+		} else {
+			t.add("session-parent", { hidden: true }, "recorded", { note: "the parent session is not available" });
+		}
+	}
+	for (const child of catalog.childSessions(session.id)) {
+		if (!visibility.allowsSession(child)) continue;
+		const fork = t.forkInfo(child, session);
+		if (fork.forkPoint === event.entry_id) {
+			const first = fork.firstOwn ? catalog.eventByEntry(child.id, fork.firstOwn) : undefined;
+			if (first && visibility.allowsEvent(first, child)) t.add("fork-of", t.node(first, child), "derived", { direction: "in", note: "a forked session continues from here" });
+			else t.add("fork-of", { sessionId: child.public_id, entryId: null }, "derived", { direction: "in", note: "a forked session branched here" });
+		}
+	}
+
+	// File evidence (inferred from tool calls and summary details).
+	for (const f of catalog.filesOf(event.id)) t.add(f.rel === "read" ? "file-read" : "file-changed", { file: f.path }, "inferred", { note: `from ${f.via}` });
+
+	return {
+		node: { ...(t.nodes[refKey(self)] as EventBrief), classification: classificationOf(event, session), session: sessionSummary(session) },
+		edges: t.edges,
+		nodes: t.nodes,
+		notes: t.notes,
+	};
+}

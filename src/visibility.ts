@@ -1,0 +1,47 @@
+/** What one caller may see: sessions under its authorization root, and its own session only up to the cutoff (I16, I17). */
+import { Authorizer } from "./authorize.js";
+import type { Catalog, EventRow, SessionRow } from "./catalog.js";
+import type { Caller } from "./model.js";
+
+/** Visibility rules of one request; trusted callers (the human CLI and TUI) see everything. */
+export class Visibility {
+	private readonly authorizer: Authorizer | null;
+	/** Row id of the caller's session, when it is indexed. */
+	readonly currentSession: number | null;
+	/** Events of the current session with a row id at or above this are invisible (the invoking message and later). */
+	readonly cutoff: number | null;
+
+	constructor(
+		catalog: Catalog,
+		readonly caller: Caller | undefined,
+	) {
+		this.authorizer = caller ? new Authorizer(caller.root) : null;
+		let current: SessionRow | undefined;
+		if (caller?.currentSessionId) current = catalog.sessionByPublicId(caller.currentSessionId);
+		this.currentSession = current?.id ?? null;
+		let cutoff: number | null = null;
+		if (current && caller?.cutoffEntryId) {
+			const invoking = catalog.eventByEntry(current.id, caller.cutoffEntryId);
+			// Not indexed yet means nothing at or after it is indexed either.
+			cutoff = invoking ? invoking.id : null;
+		}
+		this.cutoff = cutoff;
+	}
+
+	/** True when the caller is the trusted human face. */
+	get trusted(): boolean {
+		return this.authorizer === null;
+	}
+
+	/** True when the session exists for this caller. */
+	allowsSession(session: SessionRow): boolean {
+		return this.authorizer === null || this.authorizer.allows(session.cwd);
+	}
+
+	/** True when the event exists for this caller. */
+	allowsEvent(event: EventRow, session: SessionRow): boolean {
+		if (!this.allowsSession(session)) return false;
+		if (session.id === this.currentSession && this.cutoff !== null && event.id >= this.cutoff) return false;
+		return true;
+	}
+}
