@@ -71,8 +71,13 @@ function pushWord(out: Token[], run: string, start: number, withParts: boolean):
 	}
 }
 
+/** CJK folding: compatibility forms only; dakuten and other marks carry meaning there (ジ is not シ). */
+function foldCjk(c: string): string {
+	return c.normalize("NFKC");
+}
+
 function pushCjk(out: Token[], chars: Array<[string, number]>): void {
-	const folded = chars.map(([c, at]) => [fold(c), at, at + c.length] as const).filter(([c]) => c.length > 0);
+	const folded = chars.map(([c, at]) => [foldCjk(c), at, at + c.length] as const).filter(([c]) => c.length > 0);
 	if (folded.length === 1) {
 		const [c, a, b] = folded[0] as readonly [string, number, number];
 		out.push({ text: c, start: a, end: b, role: "cjk" });

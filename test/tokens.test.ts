@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { documentText, GAP_TOKEN, queryTokens, tokenize } from "../src/tokens.js";
+
+const texts = (s: string) => tokenize(s).map((t) => [t.text, t.role]);
+
+describe("tokenize", () => {
+	it.each([
+		["plain words fold to lower case", "Hello World", [["hello", "whole"], ["world", "whole"]]],
+		["camelCase keeps the whole word, then its parts", "handleWebhook", [["handlewebhook", "whole"], ["handle", "part"], ["webhook", "part"]]],
+		["acronym seams split before the last capital", "XMLHttpRequest", [["xmlhttprequest", "whole"], ["xml", "part"], ["http", "part"], ["request", "part"]]],
+		["snake_case splits on the underscore", "retry_with_backoff", [["retry", "whole"], ["with", "whole"], ["backoff", "whole"]]],
+		["error codes stay one word", "ECONNREFUSED", [["econnrefused", "whole"]]],
+		["paths split on separators", "src/App.tsx", [["src", "whole"], ["app", "whole"], ["tsx", "whole"]]],
+		["diacritics and full-width forms fold", "Ｅrror café", [["error", "whole"], ["cafe", "whole"]]],
+		["CJK runs become overlapping bigrams", "検索エンジン", [["検索", "cjk"], ["索エ", "cjk"], ["エン", "cjk"], ["ンジ", "cjk"], ["ジン", "cjk"]]],
+		["a lone CJK character stays itself", "猫", [["猫", "cjk"]]],
+		["CJK next to digits splits into segments", "水獭00010号", [["水獭", "cjk"], ["00010", "whole"], ["号", "cjk"]]],
+	])("%s", (_name, input, expected) => {
+		expect(texts(input)).toEqual(expected);
+	});
+
+	it("gives every emoji a token of its own and drops variation selectors", () => {
+		const tokens = tokenize("deploy 🚀⚡️ done");
+		expect(tokens.map((t) => t.role)).toEqual(["whole", "emoji", "emoji", "whole"]);
+		expect(tokenize("🚀")[0]?.text).toBe(tokens[1]?.text);
+		expect(tokens[1]?.text).not.toBe(tokens[2]?.text);
+	});
+
+	it("reports source spans that slice back to the original text", () => {
+		const text = "Fix handleWebhook in 検索エンジン now";
+		const spans = tokenize(text).map((t) => text.slice(t.start, t.end));
+		expect(spans).toEqual(["Fix", "handleWebhook", "handle", "Webhook", "in", "検索", "索エ", "エン", "ンジ", "ジン", "now"]);
+		const whole = tokenize(text).find((t) => t.text === "handlewebhook");
+		expect(whole && text.slice(whole.start, whole.end)).toBe("handleWebhook");
+	});
+
+	it("never produces the gap token from text", () => {
+		expect(tokenize(`a ${GAP_TOKEN} b \u{F0001}`).map((t) => t.text)).toEqual(["a", "b"]);
+	});
+});
+
+describe("documentText", () => {
+	it("passes ASCII through and appends camelCase parts after a gap", () => {
+		const doc = documentText("call handleWebhook now");
+		expect(doc.startsWith("call handleWebhook now")).toBe(true);
+		expect(doc).toContain(`${GAP_TOKEN} handle webhook`);
+	});
+	it("writes non-ASCII text as folded tokens", () => {
+		expect(documentText("Café 検索")).toBe("cafe 検索");
+	});
+	it("query tokens never contain camelCase parts", () => {
+		expect(queryTokens("handleWebhook failed").map((t) => t.text)).toEqual(["handlewebhook", "failed"]);
+	});
+});
