@@ -4,24 +4,9 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQuery } from "../src/query-parse.js";
 import type { HistoryService } from "../src/service.js";
-import { copyCorpus, loadManifest, type Manifest, type Occurrence, openService, tempDir } from "./helpers/corpus.js";
+import { copyCorpus, KIND_OF, loadManifest, type Manifest, type Occurrence, openService, tempDir } from "./helpers/corpus.js";
 import { dumpIndex } from "./helpers/dump.js";
 
-/** The generator's occurrence kinds → our semantic kinds (label text is a filter, not a fragment). */
-export const KIND_OF: Record<string, string> = {
-	"user.text": "user.text",
-	"assistant.text": "assistant.text",
-	"assistant.errorMessage": "assistant.error",
-	"assistant.toolCall.arguments": "tool.call",
-	"toolResult.text": "tool.result",
-	"bashExecution.command": "bash.command",
-	"bashExecution.output": "bash.output",
-	"custom_message.content": "custom.message",
-	"customMessage.content": "custom.message",
-	"compaction.summary": "summary.compaction",
-	"branch_summary.summary": "summary.branch",
-	"session_info.name": "session.name",
-};
 
 let tmp: ReturnType<typeof tempDir>;
 let corpus: string;

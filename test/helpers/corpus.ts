@@ -80,3 +80,19 @@ export function openService(sessionsDir: string | string[], indexPath: string): 
 	const sessionsDirs = Array.isArray(sessionsDir) ? sessionsDir : [sessionsDir];
 	return HistoryService.open({ config: resolveConfig({ sessionsDirs, indexPath, env: {}, home: tmpdir() }) });
 }
+
+/** The generator's occurrence kinds → our semantic kinds (label text is a filter, not a fragment). */
+export const KIND_OF: Record<string, string> = {
+	"user.text": "user.text",
+	"assistant.text": "assistant.text",
+	"assistant.errorMessage": "assistant.error",
+	"assistant.toolCall.arguments": "tool.call",
+	"toolResult.text": "tool.result",
+	"bashExecution.command": "bash.command",
+	"bashExecution.output": "bash.output",
+	"custom_message.content": "custom.message",
+	"customMessage.content": "custom.message",
+	"compaction.summary": "summary.compaction",
+	"branch_summary.summary": "summary.branch",
+	"session_info.name": "session.name",
+};

@@ -1,0 +1,246 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ArgumentError } from "../src/errors.js";
+import type { Hit, SearchFilters } from "../src/model.js";
+import type { HistoryService } from "../src/service.js";
+import { copyCorpus, KIND_OF, loadManifest, type Manifest, type Needle, type Occurrence, openService, tempDir } from "./helpers/corpus.js";
+
+let tmp: ReturnType<typeof tempDir>;
+let corpus: string;
+let service: HistoryService;
+let manifest: Manifest;
+
+beforeAll(() => {
+	tmp = tempDir();
+	corpus = copyCorpus(join(tmp.dir, "corpus"));
+	manifest = loadManifest(corpus);
+	service = openService(corpus, join(tmp.dir, "index.sqlite"));
+	service.refresh();
+});
+afterAll(() => {
+	service.close();
+	tmp.cleanup();
+});
+
+const needle = (id: string) => manifest.needles.find((n) => n.id === id) as Needle;
+const byPlanted = (p: string) => manifest.needles.filter((n) => n.plantedAs === p);
+/** Our entry id of an occurrence: pi's id, or the synthetic `L<line>` of a v1 entry. */
+const entryOf = (o: Occurrence) => o.entryId ?? `L${o.line}`;
+const refs = (hits: Hit[]) => hits.map((h) => `${h.sessionId}/${h.entryId}`).sort();
+const find = (query: string, filters: SearchFilters = {}, limit = 50) => service.search({ query, filters, limit });
+/** The raw JSON of the entry an occurrence points at, read straight from the fixture file. */
+function rawEntry(o: Occurrence): Record<string, unknown> {
+	const line = readFileSync(join(corpus, o.file), "utf8").split("\n")[o.line - 1] as string;
+	return JSON.parse(line) as Record<string, unknown>;
+}
+
+describe("search against the generator's ground truth", () => {
+	it("finds every searchable occurrence of every `found` needle, as a phrase, within limit 50", () => {
+		let checked = 0;
+		for (const n of manifest.needles.filter((x) => x.expect === "found")) {
+			const wanted = n.occurrences.filter((o) => o.searchable && KIND_OF[o.kind]).map((o) => `${o.sessionId}/${entryOf(o)}`);
+			if (wanted.length === 0) continue;
+			const got = refs(find(`"${n.text}"`).hits);
+			for (const w of wanted) expect(got, `${n.id} ${n.plantedAs}`).toContain(w);
+			checked++;
+		}
+		expect(checked).toBeGreaterThan(50);
+	});
+
+	it("returns nothing for `not_found` needles (thinking, custom data, damaged lines, non-session files)", () => {
+		for (const n of manifest.needles.filter((x) => x.expect === "not_found")) {
+			expect(find(`"${n.text}"`).hits, `${n.id} ${n.plantedAs}`).toEqual([]);
+			expect(find(n.text).hits, `${n.id} unquoted`).toEqual([]);
+		}
+	});
+
+	it("finds label needles with --label and never by text", () => {
+		for (const n of byPlanted("label.label")) {
+			expect(find(`"${n.text}"`).hits).toEqual([]);
+			const got = refs(find("", { labels: [n.text] }).hits);
+			for (const o of n.occurrences) expect(got).toContain(`${o.sessionId}/${o.entryId}`);
+		}
+	});
+
+	it("reports branchState alternate for abandoned-branch occurrences off the materialized-leaf path", () => {
+		let seen = 0;
+		for (const n of byPlanted("user.text(abandoned-branch)")) {
+			const hits = find(`"${n.text}"`).hits;
+			for (const o of n.occurrences.filter((x) => x.onLeafPath === false)) {
+				expect(hits.find((h) => h.sessionId === o.sessionId && h.entryId === o.entryId)?.branchState, n.id).toBe("alternate");
+				seen++;
+			}
+		}
+		expect(seen).toBeGreaterThan(0);
+	});
+
+	it("reports selectionState summarized for compacted-away occurrences on the path", () => {
+		let seen = 0;
+		for (const n of byPlanted("user.text(compacted-away)")) {
+			const hits = find(`"${n.text}"`).hits;
+			for (const o of n.occurrences.filter((x) => x.onLeafPath === true)) {
+				const hit = hits.find((h) => h.sessionId === o.sessionId && h.entryId === o.entryId);
+				expect(hit?.selectionState, `${n.id} ${o.file}`).toBe(o.inLlmContext ? "direct" : "summarized");
+				if (!o.inLlmContext) seen++;
+			}
+		}
+		expect(seen).toBeGreaterThan(0);
+	});
+
+	it("coalesces fragments into one hit per event, and the limit counts events", () => {
+		const hits = find("webhook", {}, 50).hits;
+		expect(new Set(refs(hits)).size).toBe(hits.length);
+		expect(find("webhook", {}, 3).hits).toHaveLength(3);
+		expect(hits.some((h) => h.matchedFragments > 1) || hits.every((h) => h.matchedFragments === 1)).toBe(true);
+	});
+
+	it("ranks copies of a forked entry after every distinct event", () => {
+		// Tool errors like this one were copied into four files by /fork, /clone and --fork.
+		const n = needle("N00002");
+		const copies = find("exact text", {}, 50).hits;
+		const seen = new Map<string, number>();
+		let lastDistinct = -1;
+		let firstCopy = Number.POSITIVE_INFINITY;
+		copies.forEach((h, i) => {
+			const k = `${h.entryId}:${h.snippet}`;
+			seen.set(k, (seen.get(k) ?? 0) + 1);
+			if ((seen.get(k) ?? 0) === 1) lastDistinct = i;
+			else firstCopy = Math.min(firstCopy, i);
+		});
+		expect(copies.length).toBeGreaterThan(n.occurrences.length);
+		expect(Number.isFinite(firstCopy)).toBe(true);
+		expect(lastDistinct).toBeLessThan(firstCopy);
+	});
+
+	it("matches identifier parts, paths, error codes, CJK substrings and emoji", () => {
+		expect(find("Webhook").hits.some((h) => /handleWebhook/.test(h.snippet))).toBe(true);
+		expect(find("backoff").hits.some((h) => /retry_with_backoff|withBackoff|backoff/i.test(h.snippet))).toBe(true);
+		expect(find("src/App.tsx").hits.length).toBeGreaterThan(0);
+		expect(find("ECONNREFUSED").hits.length).toBeGreaterThan(0);
+		expect(refs(find("カワウソ").hits)).toEqual(expect.arrayContaining(needle("N00001").occurrences.map((o) => `${o.sessionId}/${o.entryId}`)));
+		expect(find("水獭").hits.length).toBeGreaterThan(0);
+		expect(refs(find("🐢").hits)).toEqual(expect.arrayContaining(needle("N00013").occurrences.map((o) => `${o.sessionId}/${o.entryId}`)));
+	});
+
+	it("follows typing: the last unfinished term is a prefix in interactive mode", () => {
+		const typed = service.search({ query: "velvet-ibex-0000", prefix: true }).hits;
+		expect(refs(typed)).toEqual(expect.arrayContaining(["N00002"].flatMap((id) => needle(id).occurrences.map((o) => `${o.sessionId}/${o.entryId}`))));
+		expect(service.search({ query: "velvet-ibex-0000" }).hits).toEqual([]);
+	});
+
+	it("builds bounded snippets with marks on the matched text", () => {
+		for (const h of find("ECONNREFUSED", {}, 20).hits) {
+			expect(h.snippet.length).toBeLessThanOrEqual(240);
+			expect(h.marks.length).toBeGreaterThan(0);
+			for (const [a, b] of h.marks) expect(h.snippet.slice(a, b).toUpperCase()).toContain("ECONNREFUSED");
+		}
+		const short = service.search({ query: "ECONNREFUSED", snippetChars: 60 }).hits;
+		for (const h of short) expect(h.snippet.length).toBeLessThanOrEqual(60);
+	});
+});
+
+describe("filters (each combinable with a query)", () => {
+	const ids = (n: Needle) => n.occurrences.map((o) => `${o.sessionId}/${entryOf(o)}`);
+
+	it("session id", () => {
+		const n = needle("N00003");
+		const one = n.occurrences[1] as Occurrence;
+		expect(refs(find(`"${n.text}"`, { sessionIds: [one.sessionId] }).hits)).toEqual([`${one.sessionId}/${one.entryId}`]);
+	});
+
+	it("cwd: subtree by default, exact on request, never a string-prefix neighbour", () => {
+		const nested = manifest.cwds.find((c) => c.nestedUnder) as { cwd: string; nestedUnder: string };
+		const sessionsUnder = (root: string, subtree: boolean) => new Set(find("", { cwds: [root], cwdSubtree: subtree }, 50).hits.map((h) => h.session.cwd));
+		const sub = sessionsUnder(nested.nestedUnder, true);
+		expect(sub.has(nested.nestedUnder)).toBe(true);
+		const exact = sessionsUnder(nested.nestedUnder, false);
+		expect([...exact]).toEqual([nested.nestedUnder]);
+		const all = sessionsUnder("/home/alice/code/payments-api", true);
+		expect([...all].every((c) => c === "/home/alice/code/payments-api" || c.startsWith("/home/alice/code/payments-api/"))).toBe(true);
+	});
+
+	it("kind", () => {
+		const n = needle("N00002"); // a tool result
+		expect(find(`"${n.text}"`, { kinds: ["user.text"] }).hits).toEqual([]);
+		expect(refs(find(`"${n.text}"`, { kinds: ["tool.result"] }).hits)).toEqual(ids(n).sort());
+		expect(() => find("x", { kinds: ["nonsense" as never] })).toThrow(ArgumentError);
+	});
+
+	it("entry type and role", () => {
+		const name = needle("N00004"); // session_info
+		expect(find(`"${name.text}"`, { types: ["message"] }).hits).toEqual([]);
+		expect(refs(find(`"${name.text}"`, { types: ["session_info"] }).hits)).toEqual(ids(name).sort());
+		const result = needle("N00002");
+		expect(find(`"${result.text}"`, { roles: ["user"] }).hits).toEqual([]);
+		expect(find(`"${result.text}"`, { roles: ["toolResult"] }).hits.length).toBe(result.occurrences.length);
+	});
+
+	it("tool name matches results and calls", () => {
+		const result = needle("N00061"); // bash tool result
+		expect(find(`"${result.text}"`, { tools: ["bash"] }).hits.length).toBe(1);
+		expect(find(`"${result.text}"`, { tools: ["read"] }).hits).toEqual([]);
+		const call = needle("N00055"); // bash tool call arguments
+		expect(find(`"${call.text}"`, { tools: ["bash"] }).hits.length).toBe(1);
+	});
+
+	it("time range (ISO), bad dates rejected", () => {
+		const n = needle("N00054");
+		const ts = rawEntry(n.occurrences[0] as Occurrence).timestamp as string;
+		const ms = Date.parse(ts);
+		expect(find(`"${n.text}"`, { after: new Date(ms + 1).toISOString() }).hits).toEqual([]);
+		expect(find(`"${n.text}"`, { after: ts, before: ts }).hits.length).toBe(1);
+		expect(find(`"${n.text}"`, { before: new Date(ms - 1).toISOString() }).hits).toEqual([]);
+		expect(() => find("x", { after: "last tuesday" })).toThrow(ArgumentError);
+	});
+
+	it("error state", () => {
+		const failed = needle("N00002");
+		expect(find(`"${failed.text}"`, { isError: false }).hits).toEqual([]);
+		expect(find(`"${failed.text}"`, { isError: true }).hits.length).toBe(failed.occurrences.length);
+		const ok = needle("N00010");
+		expect(find(`"${ok.text}"`, { isError: true }).hits).toEqual([]);
+		for (const h of find("", { isError: true }, 50).hits) expect(h.isError).toBe(true);
+	});
+
+	it("branch state and selection state", () => {
+		const n = needle("N00001");
+		const off = n.occurrences.filter((o) => o.onLeafPath === false).map((o) => `${o.sessionId}/${o.entryId}`);
+		expect(refs(find(`"${n.text}"`, { branchStates: ["alternate"] }).hits)).toEqual(off.sort());
+		const summarized = n.occurrences.filter((o) => o.onLeafPath && !o.inLlmContext).map((o) => `${o.sessionId}/${o.entryId}`);
+		expect(refs(find(`"${n.text}"`, { selectionStates: ["summarized"] }).hits)).toEqual(summarized.sort());
+	});
+
+	it("file evidence from read/edit/write calls", () => {
+		// Ground truth from the fixture itself: an edit call's path argument.
+		const pair = manifest.toolPairsSample.find((p) => p.toolName === "edit") as Manifest["toolPairsSample"][number];
+		const line = readFileSync(join(corpus, pair.file), "utf8")
+			.split("\n")
+			.find((l) => l.includes(`"id":"${pair.callEntryId}"`)) as string;
+		const block = (JSON.parse(line).message.content as Array<{ type: string; id?: string; arguments?: { path: string } }>).find((b) => b.id === pair.toolCallId);
+		const path = block?.arguments?.path as string;
+		const hits = find("", { files: [path], sessionIds: [pair.sessionId] }, 50).hits;
+		expect(hits.map((h) => h.entryId)).toContain(pair.callEntryId);
+		expect(find("", { files: ["no/such/file.ts"] }).hits).toEqual([]);
+	});
+
+	it("label", () => {
+		const n = needle("N00014");
+		expect(refs(find("", { labels: [n.text] }).hits)).toEqual(expect.arrayContaining(n.occurrences.map((o) => `${o.sessionId}/${o.entryId}`)));
+		expect(find("", { labels: ["no-such-label"] }).hits).toEqual([]);
+	});
+
+	it("an empty query with filters lists matching events newest first", () => {
+		const hits = find("", { roles: ["user"] }, 50).hits;
+		expect(hits.length).toBe(50);
+		const times = hits.map((h) => Date.parse(h.timestamp));
+		for (let i = 1; i < times.length; i++) expect(times[i]).toBeLessThanOrEqual(times[i - 1] as number);
+	});
+
+	it("explains an empty result by the filter that emptied it", () => {
+		const n = needle("N00002");
+		const r = find(`"${n.text}"`, { kinds: ["user.text"] });
+		expect(r.hits).toEqual([]);
+		expect(r.notes.join(" ")).toMatch(/kind filter/);
+	});
+});
