@@ -64,7 +64,7 @@ function piContext(file: string) {
 	const direct = new Set<string>();
 	const path: SessionEntry[] = [];
 	for (let cur = leafId ? byId.get(leafId) : undefined; cur; cur = cur.parentId ? byId.get(cur.parentId) : undefined) path.unshift(cur);
-	for (const m of ctx.messages as Array<Record<string, unknown>>) {
+	for (const m of ctx.messages as unknown as Array<Record<string, unknown>>) {
 		const hit = path.find((e) => {
 			const x = e as unknown as Record<string, unknown>;
 			if (e.type === "message") return x.message === m;

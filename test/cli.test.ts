@@ -1,0 +1,119 @@
+/** The built CLI as a user runs it: real process, real index file, the fixture corpus. */
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyCorpus, loadManifest, type Manifest, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+
+const CLI = join(PROJECT_ROOT, "dist", "src", "cli.js");
+let tmp: ReturnType<typeof tempDir>;
+let corpus: string;
+let index: string;
+let manifest: Manifest;
+
+function run(args: string[], env: Record<string, string> = {}) {
+	const r = spawnSync(process.execPath, [CLI, ...args, "--sessions-dir", corpus, "--index", index], {
+		encoding: "utf8",
+		env: { ...process.env, NO_COLOR: "1", ...env },
+	});
+	return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const json = (args: string[]) => {
+	const r = run([...args, "--json"]);
+	expect(r.code, r.stderr).toBe(0);
+	return JSON.parse(r.stdout);
+};
+
+beforeAll(() => {
+	if (!existsSync(CLI)) execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: PROJECT_ROOT });
+	tmp = tempDir();
+	corpus = copyCorpus(join(tmp.dir, "corpus"));
+	index = join(tmp.dir, "index.sqlite");
+	manifest = loadManifest(corpus);
+});
+afterAll(() => tmp.cleanup());
+
+describe("pi-history index and status", () => {
+	it("indexes the corpus and reports the manifest's session files and entries", () => {
+		const summary = json(["index"]);
+		expect(summary.sessionsAdded).toBe(manifest.files.filter((f) => f.isSession).length);
+		const status = json(["status"]);
+		expect(status).toMatchObject({ sessions: summary.sessionsAdded, files: manifest.files.length, events: manifest.files.filter((f) => f.isSession).reduce((n, f) => n + f.entries, 0) });
+		for (const key of ["fragments", "sourceBytes", "indexBytes", "freshAt", "errors"]) expect(status).toHaveProperty(key);
+		expect(status.indexBytes).toBeGreaterThan(0);
+	});
+
+	it("touches nothing on a second run, and re-ingests exactly one appended line", () => {
+		expect(json(["index"])).toMatchObject({ filesChanged: 0, linesIngested: 0 });
+		const f = manifest.files.find((x) => x.isSession && x.headerVersion === 3 && x.quirks.length === 0) as Manifest["files"][number];
+		appendFileSync(
+			join(corpus, f.file),
+			`${JSON.stringify({ type: "session_info", id: "cl1append", parentId: f.leafIdOnLoad, timestamp: "2026-11-30T01:00:00.000Z", name: "cli appended name" })}\n`,
+		);
+		expect(json(["index"])).toMatchObject({ filesChanged: 1, linesIngested: 1, eventsIngested: 1, sessionsAppended: 1 });
+	});
+});
+
+describe("pi-history search", () => {
+	it("prints the DESIGN §5 JSON", () => {
+		const needle = manifest.needles.find((n) => n.id === "N00002") as Manifest["needles"][number];
+		const r = json(["search", `"${needle.text}"`, "--limit", "50"]);
+		expect(r.hits.map((h: { entryId: string }) => h.entryId)).toEqual(needle.occurrences.map((o) => o.entryId));
+		const hit = r.hits[0];
+		for (const key of ["sessionId", "entryId", "fragmentId", "entryType", "kind", "timestamp", "branchState", "contextRole", "selectionState", "score", "matchedFragments", "snippet", "marks", "session"]) {
+			expect(hit).toHaveProperty(key);
+		}
+		expect(r.index).toMatchObject({ sessions: expect.any(Number), events: expect.any(Number), pending: 0 });
+	});
+
+	it.each([
+		["FTS5 operators", "foo AND bar OR NOT baz"],
+		["NEAR", "NEAR(foo bar, 3)"],
+		["column filter", "user_text:secret"],
+		["star and caret", "^foo* *"],
+		["parentheses", "((("],
+		["unbalanced quote", '"unbalanced'],
+		["SQL fragment", "'; DROP TABLE events; --"],
+		["emoji", "🐢⚡"],
+		["10 KB string", "x".repeat(10_240)],
+		["control characters", "a\u0001b\u0007c"],
+	])("survives %s: exit 0, no SQL error", (_name, query) => {
+		const r = run(["search", query, "--json"]);
+		expect(r.code).toBe(0);
+		expect(`${r.stdout}${r.stderr}`).not.toMatch(/SQLITE|syntax error|fts5:|no such column|unable to use/i);
+		expect(JSON.parse(r.stdout)).toHaveProperty("hits");
+	});
+
+	it("prints readable text without color when NO_COLOR is set or stdout is not a terminal", () => {
+		const r = run(["search", "ECONNREFUSED", "--limit", "3"]);
+		expect(r.code).toBe(0);
+		expect(r.stdout).toMatch(/ref \S+ \S+/);
+		expect(r.stdout).not.toContain("\u001b[");
+	});
+
+	it("exits 2 with a one-line cause for bad usage, 1 for a missing event", () => {
+		for (const args of [["search", "x", "--kind", "bogus"], ["search", "x", "--after", "yesterday"], ["frobnicate"], ["search", "x", "--no-such-flag"], ["read", "only-one-arg"]]) {
+			const r = run(args);
+			expect(r.code, args.join(" ")).toBe(2);
+			expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
+			expect(r.stderr).not.toMatch(/ at .*\.js:\d+/);
+		}
+		const missing = run(["read", "no-such-session", "abc"]);
+		expect(missing.code).toBe(1);
+		expect(missing.stderr).toMatch(/no event/);
+	});
+});
+
+describe("pi-history read and trace", () => {
+	it("reads and traces a tool pair, as JSON and as text", () => {
+		const pair = manifest.toolPairsSample[0] as Manifest["toolPairsSample"][number];
+		const trace = json(["trace", pair.sessionId, pair.resultEntryId]);
+		expect(trace.edges).toContainEqual(expect.objectContaining({ rel: "tool-result-for", to: { sessionId: pair.sessionId, entryId: pair.callEntryId }, provenance: "recorded" }));
+		const read = json(["read", pair.sessionId, pair.resultEntryId]);
+		expect(read.fragments[0].kind).toBe("tool.result");
+		expect(read.source).toMatchObject({ file: expect.stringContaining(".jsonl"), line: expect.any(Number), byteOffset: expect.any(Number), byteLength: expect.any(Number) });
+		const text = run(["read", pair.sessionId, pair.resultEntryId]);
+		expect(text.stdout).toContain(read.fragments[0].text.split("\n")[0]);
+		expect(run(["trace", pair.sessionId, pair.resultEntryId]).stdout).toMatch(/tool-result-for/);
+	});
+});
