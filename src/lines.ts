@@ -24,15 +24,15 @@ const CHUNK = 1 << 20;
  * Yields complete lines of `fd` starting at byte `start`; returns where the scan ended.
  * Long lines are assembled from chunks, so a 50 MB line costs its own size and no more.
  */
-export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = Number.POSITIVE_INFINITY): Generator<RawLine, ScanEnd> {
-	const chunk = Buffer.allocUnsafe(CHUNK);
+export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = Number.POSITIVE_INFINITY, chunkSize = CHUNK): Generator<RawLine, ScanEnd> {
+	const chunk = Buffer.allocUnsafe(chunkSize);
 	let position = start;
 	let lineStart = start;
 	let lineNo = firstLineNo;
 	let pending: Buffer[] = [];
 	let pendingBytes = 0;
 	while (position < limit) {
-		const want = Math.min(CHUNK, limit - position);
+		const want = Math.min(chunkSize, limit - position);
 		const read = readSync(fd, chunk, 0, want, position);
 		if (read === 0) break;
 		let from = 0;

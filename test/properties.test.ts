@@ -1,0 +1,300 @@
+/** Property-based tests (fast-check): line reader, parser, query escaping, path boundary, and refresh ≡ fresh build. */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { canonicalPath, isWithin } from "../src/authorize.js";
+import { completeLines } from "../src/lines.js";
+import { SessionParser } from "../src/parse.js";
+import { parseQuery } from "../src/query-parse.js";
+import { openService, tempDir } from "./helpers/corpus.js";
+import { dumpIndex } from "./helpers/dump.js";
+
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(() => {
+	tmp = tempDir();
+});
+afterAll(() => tmp.cleanup());
+
+function scan(file: string, start: number, chunk: number) {
+	const fd = openSync(file, "r");
+	try {
+		const lines: Buffer[] = [];
+		const it = completeLines(fd, start, 1, Number.POSITIVE_INFINITY, chunk);
+		for (;;) {
+			const n = it.next();
+			if (n.done) return { lines, end: n.value };
+			lines.push(Buffer.from(n.value.bytes));
+			expect(n.value.length).toBe(n.value.bytes.length + 1);
+		}
+	} finally {
+		closeSync(fd);
+	}
+}
+
+describe("line reader", () => {
+	it("yields exactly the complete lines after any start, whatever the chunk size", () => {
+		const file = join(tmp.dir, "lines.bin");
+		fc.assert(
+			fc.property(fc.uint8Array({ maxLength: 3000 }), fc.integer({ min: 1, max: 64 }), fc.nat(), (bytes, chunk, startSeed) => {
+				const buf = Buffer.from(bytes);
+				writeFileSync(file, buf);
+				// Start at a line boundary, as ingest does.
+				const boundaries = [0, ...[...buf.keys()].filter((i) => buf[i] === 10).map((i) => i + 1)];
+				const start = boundaries[startSeed % boundaries.length] as number;
+				const { lines, end } = scan(file, start, chunk);
+				const last = buf.lastIndexOf(10);
+				const expectedEnd = last >= start ? last + 1 : start;
+				expect(end.endOffset).toBe(expectedEnd);
+				expect(end.tornBytes).toBe(buf.length - expectedEnd);
+				expect(Buffer.concat(lines.map((l) => Buffer.concat([l, Buffer.from("\n")])))).toEqual(buf.subarray(start, expectedEnd));
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+const entryLine = fc.oneof(
+	fc.record({ type: fc.constantFrom("message", "label", "custom", "weird_future_type"), id: fc.stringMatching(/^[0-9a-f]{1,8}$/), parentId: fc.option(fc.stringMatching(/^[0-9a-f]{1,8}$/)) }).map((o) => JSON.stringify(o)),
+	fc.record({ type: fc.constant("message"), message: fc.record({ role: fc.constantFrom("user", "assistant", "toolResult", "robot") }) }).map((o) => JSON.stringify(o)),
+	fc.string(),
+	fc.constantFrom("", "{", "[1,2]", "null", "42", '{"type":"session","id":"dup"}', "\u0000\u0001"),
+);
+
+describe("session parser (v1–v3)", () => {
+	it("never throws, never returns duplicate synthetic ids, and is deterministic for the same bytes", () => {
+		fc.assert(
+			fc.property(fc.constantFrom(undefined, 1, 2, 3, 7, "x"), fc.array(entryLine, { maxLength: 40 }), (version, body) => {
+				const header = JSON.stringify({ type: "session", id: "s1", cwd: "/w", timestamp: "2026-01-01T00:00:00Z", ...(version === undefined ? {} : { version }) });
+				const parse = () => {
+					const p = new SessionParser();
+					return [header, ...body].map((text, i) => p.accept({ lineNo: i + 1, offset: 0, length: text.length + 1, bytes: Buffer.from(text) }));
+				};
+				const a = parse();
+				const b = parse();
+				expect(a).toEqual(b);
+				expect(a[0]?.kind).toBe("header");
+				const entries = a.flatMap((o) => (o.kind === "entry" ? [o.entry] : []));
+				const synthetic = entries.filter((e) => e.synthetic).map((e) => e.id);
+				expect(new Set(synthetic).size).toBe(synthetic.length);
+				if (version === undefined || version === 1) expect(entries.every((e) => e.synthetic)).toBe(true);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+describe("query parser", () => {
+	const db = new Database(":memory:");
+	db.exec("CREATE VIRTUAL TABLE t USING fts5(a, b, content='', tokenize='ascii')");
+	db.prepare("INSERT INTO t(rowid, a, b) VALUES (1, 'alpha beta', 'gamma')").run();
+	afterAll(() => db.close());
+
+	it("turns any input into a MATCH expression FTS5 accepts (or none at all)", () => {
+		fc.assert(
+			fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 60 }), fc.constantFrom('NEAR("a" "b", 2)', "a:b", "^x*", '"""', "(a OR b) AND NOT c", "'; drop table t; --")), fc.boolean(), (input, prefix) => {
+				const q = parseQuery(input, { prefix });
+				if (q.match === null) return;
+				expect(q.match).toMatch(/^"(?:[^"]|"")*"(?: \*)?(?: AND "(?:[^"]|"")*"(?: \*)?)*$/);
+				expect(() => db.prepare("SELECT rowid FROM t WHERE t MATCH ?").all(q.match)).not.toThrow();
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe("path boundary", () => {
+	const seg = fc.stringMatching(/^[a-z0-9._-]{1,8}$/).filter((s) => s !== "." && s !== "..");
+	it("a path is within a root iff it is the root or continues it after a separator", () => {
+		fc.assert(
+			fc.property(fc.array(seg, { minLength: 1, maxLength: 4 }), fc.array(seg, { maxLength: 3 }), seg, (rootSegs, more, tail) => {
+				const root = canonicalPath(`/nonexistent-root/${rootSegs.join("/")}`) as string;
+				expect(isWithin(root, canonicalPath([root, ...more].join("/")) as string)).toBe(true);
+				expect(isWithin(root, canonicalPath(`${root}${tail}`) as string)).toBe(false);
+				expect(isWithin(root, canonicalPath(`${root}/../${tail}`) as string)).toBe(false);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Refresh after any sequence of file changes equals a fresh full build of the same files (issue [core] 7).
+
+type Op =
+	| { kind: "append"; file: number; count: number; seed: number }
+	| { kind: "torn"; file: number; seed: number }
+	| { kind: "complete"; file: number }
+	| { kind: "truncate"; file: number; at: number; mid: boolean }
+	| { kind: "rewrite"; file: number; seed: number }
+	| { kind: "delete"; file: number }
+	| { kind: "create"; file: number; seed: number };
+
+const FILES = 3;
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+	{ weight: 4, arbitrary: fc.record({ kind: fc.constant("append" as const), file: fc.nat(FILES - 1), count: fc.integer({ min: 1, max: 4 }), seed: fc.nat() }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("torn" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("complete" as const), file: fc.nat(FILES - 1) }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("truncate" as const), file: fc.nat(FILES - 1), at: fc.nat(), mid: fc.boolean() }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("rewrite" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), file: fc.nat(FILES - 1) }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("create" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
+);
+
+/** A small deterministic pseudo-random source for building entry lines from a seed. */
+function rng(seed: number) {
+	let s = seed >>> 0 || 1;
+	return () => {
+		s ^= s << 13;
+		s ^= s >>> 17;
+		s ^= s << 5;
+		return (s >>> 0) / 4294967296;
+	};
+}
+
+const WORDS = ["webhook", "retry", "handleWebhook", "ECONNREFUSED", "検索エンジン", "🚀", "backoff", "ledger", "timeout"];
+
+function entryLines(existing: string[], count: number, seed: number): string[] {
+	const r = rng(seed);
+	const out: string[] = [];
+	const ids = [...existing];
+	for (let i = 0; i < count; i++) {
+		const id = `e${Math.floor(r() * 1e9).toString(16)}`;
+		const parent = ids.length === 0 ? null : r() < 0.7 ? (ids.at(-1) as string) : (ids[Math.floor(r() * ids.length)] as string);
+		const text = Array.from({ length: 3 }, () => WORDS[Math.floor(r() * WORDS.length)]).join(" ");
+		const ts = new Date(Date.UTC(2026, 0, 1) + Math.floor(r() * 1e9)).toISOString();
+		const pick = r();
+		let entry: Record<string, unknown>;
+		if (pick < 0.35) entry = { type: "message", id, parentId: parent, timestamp: ts, message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } };
+		else if (pick < 0.7)
+			entry = { type: "message", id, parentId: parent, timestamp: ts, message: { role: "assistant", content: [{ type: "text", text }, { type: "toolCall", id: `c${id}`, name: "read", arguments: { path: `src/${WORDS[0]}.ts` } }], stopReason: "toolUse", timestamp: 1 } };
+		else if (pick < 0.8) entry = { type: "label", id, parentId: parent, timestamp: ts, targetId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id, label: r() < 0.8 ? text : undefined };
+		else if (pick < 0.88) entry = { type: "compaction", id, parentId: parent, timestamp: ts, summary: text, firstKeptEntryId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id, tokensBefore: 1 };
+		else if (pick < 0.95) entry = { type: "branch_summary", id, parentId: parent, timestamp: ts, fromId: parent ?? "root", summary: text };
+		else entry = { type: "session_info", id, parentId: parent, timestamp: ts, name: text };
+		out.push(JSON.stringify(entry));
+		ids.push(id);
+	}
+	return out;
+}
+
+function header(seed: number): string {
+	return JSON.stringify({ type: "session", version: 3, id: `s-${seed % 2}-${Math.floor(seed / 2) % 5}`, timestamp: "2026-01-01T00:00:00.000Z", cwd: `/w/p${seed % 3}` });
+}
+
+function idsIn(file: string): string[] {
+	if (!existsSync(file)) return [];
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.slice(1)
+		.flatMap((l) => {
+			try {
+				return [JSON.parse(l).id as string];
+			} catch {
+				return [];
+			}
+		});
+}
+
+function apply(dir: string, op: Op): void {
+	const file = join(dir, `f${op.file}.jsonl`);
+	const exists = existsSync(file);
+	switch (op.kind) {
+		case "create":
+			if (!exists) writeFileSync(file, `${[header(op.seed), ...entryLines([], 2, op.seed)].join("\n")}\n`);
+			return;
+		case "append": {
+			if (!exists) return;
+			const content = readFileSync(file, "utf8");
+			const sep = content.endsWith("\n") ? "" : "\n";
+			appendFileSync(file, `${sep}${entryLines(idsIn(file), op.count, op.seed).join("\n")}\n`);
+			return;
+		}
+		case "torn": {
+			if (!exists || !readFileSync(file, "utf8").endsWith("\n")) return;
+			const line = entryLines(idsIn(file), 1, op.seed)[0] as string;
+			appendFileSync(file, line.slice(0, Math.max(1, Math.floor(line.length / 2))));
+			return;
+		}
+		case "complete": {
+			if (!exists) return;
+			const content = readFileSync(file, "utf8");
+			if (content.endsWith("\n")) return;
+			// Complete the torn line the way pi's next append would: the rest of the line, then the newline.
+			const start = content.lastIndexOf("\n") + 1;
+			const torn = content.slice(start);
+			writeFileSync(file, content.slice(0, start));
+			const full = entryLines(idsIn(file), 1, torn.length)[0] as string;
+			appendFileSync(file, `${full}\n`);
+			return;
+		}
+		case "truncate": {
+			if (!exists) return;
+			const buf = readFileSync(file);
+			const firstNl = buf.indexOf(10);
+			if (firstNl < 0) return;
+			// Never cut the header itself: a file without a header keeps its last known-good state (I7), which is
+			// deliberately different from a fresh build; the reliability tests cover that case.
+			const room = buf.length - (firstNl + 1);
+			if (room <= 0) return;
+			let at = firstNl + 1 + (op.at % (room + 1));
+			if (!op.mid) {
+				const nl = buf.lastIndexOf(10, at - 1);
+				at = nl + 1;
+			}
+			truncateSync(file, at);
+			return;
+		}
+		case "rewrite": {
+			if (!exists) return;
+			const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+			const rewritten = lines.map((l, i) => {
+				try {
+					const o = JSON.parse(l);
+					return JSON.stringify(i === 0 ? { ...o, rewrittenAt: op.seed } : { ...o, note: `r${op.seed % 7}` });
+				} catch {
+					return l;
+				}
+			});
+			writeFileSync(file, `${rewritten.join("\n")}\n`);
+			return;
+		}
+		case "delete":
+			if (exists) rmSync(file);
+			return;
+	}
+}
+
+describe("refresh equals a fresh full build", () => {
+	it("after any sequence of appends, torn writes, completions, truncations, rewrites, deletions and creations", () => {
+		let run = 0;
+		fc.assert(
+			fc.property(fc.array(opArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (ops, refreshEvery) => {
+				const base = join(tmp.dir, `eq-${run++}`);
+				const dir = join(base, "sessions");
+				mkdirSync(dir, { recursive: true });
+				for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${f}.jsonl`), `${[header(f * 7), ...entryLines([], 3, f + 11)].join("\n")}\n`);
+				const live = openService(dir, join(base, "live.sqlite"));
+				try {
+					live.refresh();
+					ops.forEach((op, i) => {
+						apply(dir, op);
+						if ((i + 1) % refreshEvery === 0) live.refresh();
+					});
+					live.refresh();
+				} finally {
+					live.close();
+				}
+				const fresh = openService(dir, join(base, "fresh.sqlite"));
+				fresh.refresh();
+				fresh.close();
+				const a = dumpIndex(join(base, "live.sqlite"));
+				const b = dumpIndex(join(base, "fresh.sqlite"));
+				for (const key of Object.keys(b)) expect(a[key], `${key} after ${JSON.stringify(ops)}`).toEqual(b[key]);
+				rmSync(base, { recursive: true, force: true });
+			}),
+			{ numRuns: 60 },
+		);
+	});
+});
