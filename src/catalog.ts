@@ -38,6 +38,9 @@ export interface EventRow {
 	summarized_prov: string | null;
 	cur_label: string | null;
 	preview: string;
+	frags: string;
+	nfrags: number;
+	kinds: number;
 }
 
 /** A sessions row joined with its file. */
@@ -58,14 +61,24 @@ export interface SessionRow {
 	file: string;
 }
 
-/** A fragments row. */
+/** One fragment of an event as the index knows it: its id, kind and the range left out of the index (I20). */
 export interface FragmentRow {
+	/** FTS rowid: event id * FRAGMENT_SLOTS + position. */
 	id: number;
 	frag: string;
 	kind: SemanticKind;
-	chars: number;
 	omit_start: number | null;
 	omit_end: number | null;
+}
+
+/** Decodes an events row's `frags` column (space-separated ids, `@start-end` when the middle was not indexed). */
+export function decodeFragments(eventId: number, frags: string): FragmentRow[] {
+	if (!frags) return [];
+	return frags.split(" ").map((spec, position) => {
+		const [frag, omit] = spec.split("@") as [string, string | undefined];
+		const [a, b] = omit ? omit.split("-").map(Number) : [null, null];
+		return { id: eventId * FRAGMENT_SLOTS + position, frag, kind: frag.slice(0, frag.lastIndexOf(":")) as SemanticKind, omit_start: a ?? null, omit_end: b ?? null };
+	});
 }
 
 const SESSION_SELECT = "SELECT s.*, f.path AS file FROM sessions s JOIN files f ON f.id = s.file_id";
@@ -150,15 +163,13 @@ export class Catalog {
 	}
 
 	/** Fragments of an event, in projection order. */
-	fragments(eventId: number): FragmentRow[] {
-		return this.store
-			.prepare<[number, number], FragmentRow>("SELECT id, frag, kind, chars, omit_start, omit_end FROM fragments WHERE id BETWEEN ? AND ? ORDER BY id")
-			.all(eventId * FRAGMENT_SLOTS, eventId * FRAGMENT_SLOTS + FRAGMENT_SLOTS - 1);
+	fragments(event: EventRow): FragmentRow[] {
+		return decodeFragments(event.id, event.frags);
 	}
 
-	/** One fragment by its row id. */
-	fragment(id: number): FragmentRow | undefined {
-		return this.store.prepare<[number], FragmentRow>("SELECT id, frag, kind, chars, omit_start, omit_end FROM fragments WHERE id = ?").get(id);
+	/** The fragment an FTS rowid points at. */
+	fragment(event: EventRow, ftsRowid: number): FragmentRow | undefined {
+		return decodeFragments(event.id, event.frags)[ftsRowid % FRAGMENT_SLOTS];
 	}
 
 	/** Where an event's bytes are. */

@@ -49,7 +49,7 @@ export function classificationOf(event: EventRow, session: SessionRow): Classifi
 }
 
 function kindOf(catalog: Catalog, event: EventRow): SemanticKind | null {
-	return catalog.fragments(event.id)[0]?.kind ?? null;
+	return catalog.fragments(event)[0]?.kind ?? null;
 }
 
 /** Neighbors of an event in branch or append order, hiding what the caller may not see. */

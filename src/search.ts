@@ -18,7 +18,7 @@ import {
 } from "./model.js";
 import { projectEntry } from "./project.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
-import { FRAGMENT_SLOTS, KIND_COLUMNS } from "./schema.js";
+import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { buildSnippet } from "./snippet.js";
 import type { IndexStore } from "./store.js";
 import { Visibility } from "./visibility.js";
@@ -154,7 +154,7 @@ function kindColumns(kinds: SemanticKind[] | undefined): string | null {
  */
 const RANKED_ORDER = "ORDER BY (copy_rank > 1), best, ts_ms DESC, eid DESC";
 
-function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number): Candidate[] {
+function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number, offset = 0): Candidate[] {
 	const where = sql.where.length ? `AND ${sql.where.join(" AND ")}` : "";
 	if (parsed.match !== null) {
 		const columns = kindColumns(filters.kinds);
@@ -168,17 +168,16 @@ function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilter
 				GROUP BY e.id
 			),
 			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-			SELECT eid, best, n, fid FROM ranked ${RANKED_ORDER} LIMIT ?`;
-		return store.prepare<unknown[], Candidate>(query).all(match, ...sql.params, limit);
+			SELECT eid, best, n, fid FROM ranked ${RANKED_ORDER} LIMIT ? OFFSET ?`;
+		return store.prepare<unknown[], Candidate>(query).all(match, ...sql.params, limit, offset);
 	}
-	const kindWhere = filters.kinds?.length
-		? `AND EXISTS (SELECT 1 FROM fragments f WHERE f.id BETWEEN e.id * ${FRAGMENT_SLOTS} AND e.id * ${FRAGMENT_SLOTS} + ${FRAGMENT_SLOTS - 1} AND f.kind IN (${filters.kinds.map(() => "?").join(", ")}))`
-		: "";
+	const mask = (filters.kinds ?? []).reduce((m, k) => m | (1 << (KIND_COLUMN_INDEX.get(k) as number)), 0);
+	const kindWhere = mask ? `AND (e.kinds & ${mask}) <> 0` : "";
 	const query = `
 		WITH hits AS (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e WHERE 1 ${where} ${kindWhere}),
 		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-		SELECT eid, best, n, fid FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ?`;
-	return store.prepare<unknown[], Candidate>(query).all(...sql.params, ...(filters.kinds ?? []), limit);
+		SELECT eid, best, n, fid FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ? OFFSET ?`;
+	return store.prepare<unknown[], Candidate>(query).all(...sql.params, ...(filters.kinds ?? []), limit, offset);
 }
 
 /** Reads the hit's fragment text from the source and builds its snippet; falls back to the indexed preview. */
@@ -209,7 +208,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
 	const sessions = allowedSessions(catalog, visibility, filters);
 	const sql = filterSql(filters, sessions, visibility);
-	const candidates = sessions !== null && sessions.length === 0 ? [] : runSearch(store, parsed, filters, sql, limit);
+	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
+	const candidates = sessions !== null && sessions.length === 0 ? [] : runSearch(store, parsed, filters, sql, limit, offset);
 
 	const hits: Hit[] = [];
 	const sessionCache = new Map<number, SessionRow | undefined>();
@@ -220,7 +220,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 		if (!sessionCache.has(event.session_id)) sessionCache.set(event.session_id, catalog.session(event.session_id));
 		const session = sessionCache.get(event.session_id);
 		if (!session || !visibility.allowsEvent(event, session)) continue;
-		const fragment = c.fid !== null ? catalog.fragment(c.fid) : catalog.fragments(event.id)[0];
+		const fragment = c.fid !== null ? catalog.fragment(event, c.fid) : catalog.fragments(event)[0];
 		const snip = snippetFor(catalog, event, session, fragment, parsed, snippetChars);
 		if (snip.note) stale++;
 		hits.push({
@@ -245,7 +245,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 		});
 	}
 	if (stale > 0) notes.push(`${stale} hit(s) come from files that changed since indexing; run \`pi-history index\` to refresh`);
-	if (hits.length === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
+	if (hits.length === 0 && offset === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
 	return { hits, notes, index };
 }
 

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import type { ResolvedConfig } from "./config.js";
 import { discover } from "./discover.js";
-import { type RefreshOptions, refresh } from "./ingest.js";
+import { type RefreshOptions, refresh } from "./refresh.js";
 import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "./model.js";
 import { readEvent } from "./read.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -115,7 +115,7 @@ export class HistoryService {
 				index: s.path,
 				sessions: one<{ n: number }>("SELECT count(*) AS n FROM sessions").n,
 				events: one<{ n: number }>("SELECT count(*) AS n FROM events").n,
-				fragments: one<{ n: number }>("SELECT count(*) AS n FROM fragments").n,
+				fragments: one<{ n: number | null }>("SELECT sum(nfrags) AS n FROM events").n ?? 0,
 				files: files.n,
 				sourceBytes: files.bytes ?? 0,
 				indexBytes,

@@ -24,17 +24,23 @@ export interface Token {
 export const GAP_TOKEN = "\u{F0000}";
 
 const WORD_OR_EMOJI = /[\p{L}\p{N}\p{M}\p{Co}]+|\p{Extended_Pictographic}/gu;
+const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
-const HAS_CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 const COMBINING = /\p{Mn}/gu;
 const PLANE15_16 = /[\u{F0000}-\u{10FFFF}]/gu;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LOWER_ALNUM = /^[a-z0-9]+$/;
 const CAMEL_BOUNDARY = /[a-z0-9](?=[A-Z])|[A-Z](?=[A-Z][a-z])/g;
+const CAMEL_SEAM = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
+const ASCII_SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
+const ASCII_SEPARATORS_ALL = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/g;
 
 /** Lowercase, compatibility-decompose and drop combining marks, so `Ｅrror`, `ÉRROR` and `error` meet. */
 export function fold(word: string): string {
 	if (ASCII_LOWER_ALNUM.test(word)) return word;
-	return word.toLowerCase().normalize("NFKD").replace(COMBINING, "").replace(PLANE15_16, "");
+	if (ASCII_ONLY.test(word)) return word.toLowerCase();
+	// Decompose first: compatibility forms (𝓐, Ｅ) can decompose to capitals that must still be lowered.
+	return word.normalize("NFKD").toLowerCase().replace(COMBINING, "").replace(PLANE15_16, "");
 }
 
 function emojiToken(cp: number): string {
@@ -42,8 +48,15 @@ function emojiToken(cp: number): string {
 	return String.fromCodePoint(cp < 0x10000 ? 0xf0000 + cp : 0x100000 + (cp & 0xffff));
 }
 
+/** True for Han, kana and hangul; the common blocks are checked by range before the Unicode property. */
+function isCjk(cp: number): boolean {
+	if (cp < 0x1100) return false;
+	if ((cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0x3400 && cp <= 0x4dbf)) return true;
+	return CJK.test(String.fromCodePoint(cp));
+}
+
 function camelParts(run: string): Array<[number, number]> | undefined {
-	if (run.length > 48) return undefined;
+	if (run.length > 48 || !CAMEL_SEAM.test(run)) return undefined;
 	const cuts: number[] = [];
 	CAMEL_BOUNDARY.lastIndex = 0;
 	for (let m = CAMEL_BOUNDARY.exec(run); m; m = CAMEL_BOUNDARY.exec(run)) cuts.push(m.index + 1);
@@ -58,9 +71,15 @@ function camelParts(run: string): Array<[number, number]> | undefined {
 	return parts;
 }
 
+
 function pushWord(out: Token[], run: string, start: number, withParts: boolean): void {
 	const whole = fold(run);
 	if (!whole) return;
+	if (ASCII_SEPARATORS.test(whole)) {
+		// Compatibility forms can decompose to ASCII punctuation (🄀 → "0."): split where FTS5's tokenizer would.
+		for (const piece of whole.split(ASCII_SEPARATORS)) if (piece) out.push({ text: piece, start, end: start + run.length, role: "whole" });
+		return;
+	}
 	out.push({ text: whole, start, end: start + run.length, role: "whole" });
 	if (!withParts) return;
 	const parts = camelParts(run);
@@ -73,7 +92,8 @@ function pushWord(out: Token[], run: string, start: number, withParts: boolean):
 
 /** CJK folding: compatibility forms only; dakuten and other marks carry meaning there (ジ is not シ). */
 function foldCjk(c: string): string {
-	return c.normalize("NFKC");
+	// NFKC can add ASCII punctuation (㈠ → "(一)"), which FTS5 would split on: drop it.
+	return c.normalize("NFKC").replace(ASCII_SEPARATORS_ALL, "");
 }
 
 function pushCjk(out: Token[], chars: Array<[string, number]>): void {
@@ -90,9 +110,14 @@ function pushCjk(out: Token[], chars: Array<[string, number]>): void {
 	}
 }
 
-function pushRun(out: Token[], run: string, start: number): void {
-	if (!HAS_CJK.test(run)) {
-		pushWord(out, run, start, true);
+function pushRun(out: Token[], run: string, start: number, withParts: boolean): void {
+	let hasCjk = false;
+	for (let i = 0; i < run.length && !hasCjk; i++) {
+		const c = run.charCodeAt(i);
+		if (c >= 0x1100) hasCjk = isCjk(run.codePointAt(i) as number);
+	}
+	if (!hasCjk) {
+		pushWord(out, run, start, withParts);
 		return;
 	}
 	// Split the run into CJK and non-CJK segments; each non-CJK segment is a word of its own.
@@ -100,87 +125,99 @@ function pushRun(out: Token[], run: string, start: number): void {
 	let cjk: Array<[string, number]> = [];
 	let i = 0;
 	const flushWord = (end: number) => {
-		if (end > segStart) pushWord(out, run.slice(segStart, end), start + segStart, true);
+		if (end > segStart) pushWord(out, run.slice(segStart, end), start + segStart, withParts);
 	};
 	while (i < run.length) {
 		const cp = run.codePointAt(i) as number;
-		const ch = String.fromCodePoint(cp);
-		if (CJK.test(ch)) {
+		const width = cp > 0xffff ? 2 : 1;
+		if (isCjk(cp)) {
 			if (cjk.length === 0) flushWord(i);
-			cjk.push([ch, start + i]);
-			segStart = i + ch.length;
+			cjk.push([run.slice(i, i + width), start + i]);
+			segStart = i + width;
 		} else if (cjk.length > 0) {
 			pushCjk(out, cjk);
 			cjk = [];
 			segStart = i;
 		}
-		i += ch.length;
+		i += width;
 	}
 	if (cjk.length > 0) pushCjk(out, cjk);
 	else flushWord(run.length);
 }
 
-/** The derived token stream of a text, in order, with source spans. */
-export function tokenize(text: string): Token[] {
+/** The derived token stream of a text, in order, with source spans; camelCase parts follow their word unless `withParts` is false. */
+export function tokenize(text: string, withParts = true): Token[] {
 	const out: Token[] = [];
 	WORD_OR_EMOJI.lastIndex = 0;
 	for (let m = WORD_OR_EMOJI.exec(text); m; m = WORD_OR_EMOJI.exec(text)) {
 		const run = m[0];
-		const cp = run.codePointAt(0) as number;
-		if (run.length <= 2 && /\p{Extended_Pictographic}/u.test(run) && !/[\p{L}\p{N}]/u.test(run)) {
-			out.push({ text: emojiToken(cp), start: m.index, end: m.index + run.length, role: "emoji" });
+		if (run.length <= 2 && PICTOGRAPHIC.test(run)) {
+			out.push({ text: emojiToken(run.codePointAt(0) as number), start: m.index, end: m.index + run.length, role: "emoji" });
 			continue;
 		}
-		pushRun(out, run, m.index);
+		pushRun(out, run, m.index, withParts);
 	}
 	return out;
 }
 
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\x00-\x7f]/g;
 const ASCII_CAMEL_SEAM = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
 
 const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
 /** Words of ASCII text that contain a camelCase seam; a linear scan (a backtracking regex cost seconds on 300 MB). */
 function asciiCamelWords(text: string, out: Set<string>): void {
 	ASCII_CAMEL_SEAM.lastIndex = 0;
-	let wordEnd = -1;
 	for (let m = ASCII_CAMEL_SEAM.exec(text); m; m = ASCII_CAMEL_SEAM.exec(text)) {
-		if (m.index < wordEnd) continue;
 		let a = m.index;
 		while (a > 0 && isAsciiAlnum(text.charCodeAt(a - 1))) a--;
 		let b = m.index + 1;
 		while (b < text.length && isAsciiAlnum(text.charCodeAt(b))) b++;
-		wordEnd = b;
 		if (b - a <= 48) out.add(text.slice(a, b));
 		ASCII_CAMEL_SEAM.lastIndex = b;
 	}
+}
+
+/** Folded tokens of a non-ASCII stretch, joined by spaces; camelCase words are collected for the parts section. */
+function tokenText(text: string, identifiers: Set<string>): string {
+	let s = "";
+	for (const token of tokenize(text, false)) {
+		s += s ? ` ${token.text}` : token.text;
+		if (token.role === "whole") {
+			const source = text.slice(token.start, token.end);
+			if (camelParts(source)) identifiers.add(source);
+		}
+	}
+	return s;
 }
 
 /**
  * The text handed to FTS5 for one indexed range of a fragment. The main stream holds whole words, CJK bigrams and
  * emoji in source order (phrases match there); camelCase parts follow after GAP tokens, one group per distinct
  * identifier, so `webhook` finds `handleWebhook` while no phrase can run from the text into the parts.
- * Pure-ASCII text is passed through as it is: FTS5's ascii tokenizer splits and folds it exactly like tokenize().
+ * ASCII is passed through as it is: FTS5's ascii tokenizer splits and folds it exactly like tokenize(). Only the
+ * whitespace-delimited stretches around non-ASCII characters go through tokenize(), since no token spans whitespace.
  */
 export function documentText(text: string): string {
 	const identifiers = new Set<string>();
-	let main: string;
-	if (ASCII_ONLY.test(text)) {
-		main = text;
-		asciiCamelWords(text, identifiers);
-	} else {
-		const parts: string[] = [];
-		for (const token of tokenize(text)) {
-			if (token.role === "part") continue;
-			parts.push(token.text);
-			if (token.role === "whole") {
-				const source = text.slice(token.start, token.end);
-				if (camelParts(source)) identifiers.add(source);
-			}
-		}
-		main = parts.join(" ");
+	let main = "";
+	let at = 0;
+	NON_ASCII.lastIndex = 0;
+	for (let m = NON_ASCII.exec(text); m; m = NON_ASCII.exec(text)) {
+		let a = m.index;
+		while (a > at && !isAsciiSpace(text.charCodeAt(a - 1))) a--;
+		let b = m.index + 1;
+		while (b < text.length && !isAsciiSpace(text.charCodeAt(b))) b++;
+		const ascii = text.slice(at, a);
+		asciiCamelWords(ascii, identifiers);
+		main += `${ascii} ${tokenText(text.slice(a, b), identifiers)} `;
+		at = b;
+		NON_ASCII.lastIndex = b;
 	}
+	if (at === 0) main = text;
+	else main += text.slice(at);
+	asciiCamelWords(at === 0 ? text : text.slice(at), identifiers);
 	if (identifiers.size === 0) return main;
 	let extra = "";
 	for (const word of identifiers) {

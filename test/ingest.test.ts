@@ -46,11 +46,9 @@ function eventFor(o: Occurrence): { id: number; entry_id: string } | undefined {
 
 function matchingKinds(eventId: number, text: string): string[] {
 	const match = parseQuery(`"${text}"`).match as string;
-	return (
-		db.prepare("SELECT f.kind FROM fts JOIN fragments f ON f.id = fts.rowid WHERE fts MATCH ? AND f.id BETWEEN ? AND ?").all(match, eventId * 1024, eventId * 1024 + 1023) as Array<{
-			kind: string;
-		}>
-	).map((r) => r.kind);
+	const frags = (db.prepare("SELECT frags FROM events WHERE id = ?").get(eventId) as { frags: string }).frags.split(" ");
+	const rows = db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?").all(match, eventId * 1024, eventId * 1024 + 1023) as Array<{ rowid: number }>;
+	return rows.map((r) => (frags[r.rowid % 1024] as string).replace(/:.*$/, ""));
 }
 
 describe("ingest of the fixture corpus", () => {

@@ -46,7 +46,7 @@ describe("documentText", () => {
 		expect(doc).toContain(`${GAP_TOKEN} handle webhook`);
 	});
 	it("writes non-ASCII text as folded tokens", () => {
-		expect(documentText("Café 検索")).toBe("cafe 検索");
+		expect(documentText("Café 検索").trim().split(/\s+/)).toEqual(["cafe", "検索"]);
 	});
 	it("query tokens never contain camelCase parts", () => {
 		expect(queryTokens("handleWebhook failed").map((t) => t.text)).toEqual(["handlewebhook", "failed"]);

@@ -1,7 +1,7 @@
 /** Dumps an index's logical contents (no row ids), so an incrementally refreshed index can be compared to a fresh build. */
 import Database from "better-sqlite3";
 
-/** Every session, event, fragment, tool call, file evidence row and FTS token instance, keyed by public identity. */
+/** Every session, event (with its fragments), tool call, file evidence row and FTS token instance, keyed by public identity. */
 export function dumpIndex(path: string): Record<string, unknown[]> {
 	const db = new Database(path, { readonly: true });
 	try {
@@ -14,22 +14,19 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 			.prepare(
 				`SELECT s.public_id AS session, e.entry_id, e.parent_id, e.seq, e.line, e.byte_offset, e.byte_length, e.line_hash, e.synthetic, e.type, e.role, e.ts, e.ts_ms,
 				e.tool_name, e.tool_call_id, e.is_error, e.exit_code, e.model, e.provider, e.stop_reason, e.custom_type, e.ref_id, e.label, e.msg_producing,
-				e.context_role, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.cur_label, e.preview
+				e.context_role, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.cur_label, e.preview, e.frags, e.nfrags, e.kinds
 				FROM events e JOIN sessions s ON s.id = e.session_id ORDER BY s.public_id, e.seq`,
 			)
-			.all();
-		const fragments = db
-			.prepare("SELECT s.public_id AS session, e.entry_id, f.frag, f.kind, f.chars, f.omit_start, f.omit_end, f.id % 1024 AS position FROM fragments f JOIN events e ON e.id = f.id / 1024 JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3")
 			.all();
 		const calls = db.prepare("SELECT s.public_id AS session, e.entry_id, t.call_id, t.name, t.frag FROM tool_calls t JOIN events e ON e.id = t.event_id JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3").all();
 		const files = db.prepare("SELECT s.public_id AS session, e.entry_id, fe.path, fe.rel, fe.via FROM file_evidence fe JOIN events e ON e.id = fe.event_id JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 4, 5").all();
 		db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, fts, 'instance')");
 		const tokens = db
-			.prepare("SELECT s.public_id AS session, e.entry_id, f.frag, v.term, v.col, v.offset FROM temp.vocab v JOIN fragments f ON f.id = v.doc JOIN events e ON e.id = f.id / 1024 JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 5, 6, 4")
+			.prepare("SELECT s.public_id AS session, e.entry_id, v.doc % 1024 AS position, v.term, v.col, v.offset FROM temp.vocab v JOIN events e ON e.id = v.doc / 1024 JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 5, 6, 4")
 			.all();
 		const ftsRows = db.prepare("SELECT count(*) AS n FROM fts").all();
 		const fileRows = db.prepare("SELECT path, status, header_id, indexed_bytes FROM files ORDER BY path").all();
-		return { sessions, events, fragments, calls, files, tokens, ftsRows, fileRows };
+		return { sessions, events, calls, files, tokens, ftsRows, fileRows };
 	} finally {
 		db.close();
 	}

@@ -1,0 +1,40 @@
+/** Fingerprints of a file's indexed prefix: proves that a grown file only grew (I8). */
+import { createHash, type Hash } from "node:crypto";
+import { readSync } from "node:fs";
+
+/** Prefixes up to this size are hashed whole; larger ones by a head and a tail sample. */
+export const FULL_HASH_LIMIT = 16 * 1024 * 1024;
+const SAMPLE = 1024 * 1024;
+
+function readInto(fd: number, hash: Hash, from: number, to: number): void {
+	const buf = Buffer.allocUnsafe(Math.min(SAMPLE, Math.max(1, to - from)));
+	let pos = from;
+	while (pos < to) {
+		const n = readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);
+		if (n === 0) break;
+		hash.update(buf.subarray(0, n));
+		pos += n;
+	}
+}
+
+/**
+ * Fingerprint of the first `n` bytes of `fd`. For hashed-whole prefixes the running hash is returned too, so
+ * the caller can go on feeding appended lines and get the new fingerprint without reading the prefix again.
+ */
+export function prefixHash(fd: number, n: number): { digest: string; running?: Hash } {
+	if (n <= FULL_HASH_LIMIT) {
+		const h = createHash("sha1");
+		readInto(fd, h, 0, n);
+		return { digest: fullDigest(n, h), running: h };
+	}
+	const head = createHash("sha1");
+	readInto(fd, head, 0, SAMPLE);
+	const tail = createHash("sha1");
+	readInto(fd, tail, n - SAMPLE, n);
+	return { digest: `s:${n}:${head.digest("hex")}:${tail.digest("hex")}` };
+}
+
+/** The fingerprint of a whole-hashed prefix of `n` bytes, from a hash fed with exactly those bytes. */
+export function fullDigest(n: number, hash: Hash): string {
+	return `f:${n}:${hash.copy().digest("hex")}`;
+}

@@ -1,0 +1,167 @@
+/** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
+import type { ParsedEntry } from "./parse.js";
+import { boundFragment, type ProjectedEvent } from "./project.js";
+import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import type { IndexStore } from "./store.js";
+import { documentText, GAP_TOKEN } from "./tokens.js";
+import { classifyTree, type TreeNode } from "./tree.js";
+
+/** An event whose searchable rows are written and whose events row waits for the session's classification. */
+export interface StagedEvent {
+	eventId: number;
+	seq: number;
+	entry: ParsedEntry;
+	ev: ProjectedEvent;
+	frags: string;
+	nfrags: number;
+	kinds: number;
+}
+
+interface ExistingRow {
+	id: number;
+	entry_id: string;
+	parent_id: string | null;
+	type: string;
+	ref_id: string | null;
+	label: string | null;
+	msg_producing: number;
+	branch_state: string;
+	selection_state: string;
+	summarized_by: string | null;
+	summarized_prov: string | null;
+	cur_label: string | null;
+}
+
+const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
+	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
+	context_role, branch_state, selection_state, summarized_by, summarized_prov, cur_label, preview, frags, nfrags, kinds)
+	VALUES (${new Array(35).fill("?").join(", ")})`;
+
+const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
+const int = (v: number | null) => (v === null ? null : Math.trunc(v));
+
+/** Writes sessions for one store; one instance per refresh. */
+export class SessionWriter {
+	private readonly ftsInsert = new Map(KIND_COLUMNS.map((c) => [c.kind, `INSERT INTO fts(rowid, ${c.column}) VALUES (?, ?)`]));
+	private nextId = 0;
+
+	constructor(readonly store: IndexStore) {}
+
+	/** Starts a file inside the write transaction: event ids continue after the largest in the index. */
+	beginFile(): void {
+		const row = this.store.prepare<[], { n: number | null }>("SELECT max(id) AS n FROM events").get();
+		this.nextId = (row?.n ?? 0) + 1;
+	}
+
+	/** Writes an event's searchable rows now; its events row is written by commit() once the tree is known. */
+	stage(sessionId: number, seq: number, entry: ParsedEntry, ev: ProjectedEvent): StagedEvent {
+		const eventId = this.nextId++;
+		const ids: string[] = [];
+		let kinds = 0;
+		const fragments = ev.fragments.slice(0, FRAGMENT_SLOTS);
+		fragments.forEach((fragment, position) => {
+			const { head, tail, omitted } = boundFragment(fragment.text);
+			const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
+			this.store.prepare(this.ftsInsert.get(fragment.kind) as string).run(eventId * FRAGMENT_SLOTS + position, text);
+			ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
+			kinds |= 1 << (KIND_COLUMN_INDEX.get(fragment.kind) as number);
+		});
+		for (const call of ev.toolCalls) {
+			this.store.prepare("INSERT INTO tool_calls (event_id, session_id, call_id, name, frag) VALUES (?, ?, ?, ?, ?)").run(eventId, sessionId, call.id, call.name, call.fragmentId);
+		}
+		for (const file of ev.files) {
+			this.store.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)").run(eventId, sessionId, file.path, file.rel, file.via);
+		}
+		return { eventId, seq, entry, ev, frags: ids.join(" "), nfrags: fragments.length, kinds };
+	}
+
+	/** Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed. */
+	commit(sessionId: number, staged: StagedEvent[], leafId: string | null): void {
+		const existing = this.store
+			.prepare<[number], ExistingRow>(
+				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, branch_state, selection_state, summarized_by, summarized_prov, cur_label
+				FROM events WHERE session_id = ? ORDER BY id`,
+			)
+			.all(sessionId);
+		const nodes: TreeNode[] = existing.map((r) => ({ id: r.entry_id, parentId: r.parent_id, type: r.type, refId: r.ref_id, messageProducing: r.msg_producing === 1 }));
+		for (const s of staged) nodes.push({ id: s.entry.id, parentId: s.entry.parentId, type: s.ev.type, refId: s.ev.refId, messageProducing: s.ev.messageProducing });
+		const facts = classifyTree(nodes, leafId);
+		// The latest label entry for a target wins, in file order; a label without text clears it.
+		const labels = new Map<string, string | null>();
+		for (const r of existing) if (r.type === "label" && r.ref_id !== null) labels.set(r.ref_id, r.label);
+		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
+
+		const update = this.store.prepare("UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, cur_label = ? WHERE id = ?");
+		for (const r of existing) {
+			const st = facts.states.get(r.entry_id);
+			const branch = st?.branchState ?? "unknown";
+			const selection = st?.selectionState ?? "unknown";
+			const by = st?.summarizedBy?.entryId ?? null;
+			const prov = st?.summarizedBy?.provenance ?? null;
+			const label = labels.get(r.entry_id) ?? null;
+			if (branch !== r.branch_state || selection !== r.selection_state || by !== r.summarized_by || prov !== r.summarized_prov || label !== r.cur_label) {
+				update.run(branch, selection, by, prov, label, r.id);
+			}
+		}
+		const insert = this.store.prepare(INSERT_EVENT);
+		for (const s of staged) {
+			const { entry, ev } = s;
+			const st = facts.states.get(entry.id);
+			insert.run(
+				s.eventId,
+				sessionId,
+				entry.id,
+				entry.parentId,
+				s.seq,
+				entry.lineNo,
+				entry.offset,
+				entry.length,
+				entry.lineHash,
+				entry.synthetic ? 1 : 0,
+				ev.type,
+				ev.role,
+				ev.timestamp,
+				int(ev.tsMs),
+				ev.toolName,
+				ev.toolCallId,
+				flag(ev.isError),
+				int(ev.exitCode),
+				ev.model,
+				ev.provider,
+				ev.stopReason,
+				ev.customType,
+				ev.refId,
+				ev.label,
+				ev.messageProducing ? 1 : 0,
+				ev.contextRole,
+				st?.branchState ?? "unknown",
+				st?.selectionState ?? "unknown",
+				st?.summarizedBy?.entryId ?? null,
+				st?.summarizedBy?.provenance ?? null,
+				labels.get(entry.id) ?? null,
+				ev.preview,
+				s.frags,
+				s.nfrags,
+				s.kinds,
+			);
+		}
+	}
+
+	/** Deletes every row of a session except the sessions row itself. */
+	deleteSessionRows(sessionId: number): void {
+		const s = this.store;
+		const del = s.prepare("DELETE FROM fts WHERE rowid = ?");
+		for (const e of s.prepare<[number], { id: number; nfrags: number }>("SELECT id, nfrags FROM events WHERE session_id = ?").all(sessionId)) {
+			for (let i = 0; i < e.nfrags; i++) del.run(e.id * FRAGMENT_SLOTS + i);
+		}
+		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
+		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
+		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
+	}
+
+	/** Deletes a session and all its rows. */
+	removeSession(sessionId: number): void {
+		this.deleteSessionRows(sessionId);
+		this.store.prepare("DELETE FROM sessions WHERE id = ?").run(sessionId);
+	}
+}
