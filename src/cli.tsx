@@ -135,10 +135,10 @@ function openService(): HistoryService {
 	return service;
 }
 
-function refreshWithProgress(service: HistoryService, full: boolean) {
+async function refreshWithProgress(service: HistoryService, full: boolean) {
 	const tty = process.stderr.isTTY === true && !flags.json;
 	let last = 0;
-	const summary = service.refresh({
+	const summary = await service.refreshAsync({
 		full,
 		onProgress: (p) => {
 			if (!tty) return;
@@ -161,7 +161,7 @@ async function run(): Promise<number> {
 		case "index": {
 			const service = openService();
 			try {
-				const summary = refreshWithProgress(service, flags.full === true);
+				const summary = await refreshWithProgress(service, flags.full === true);
 				if (flags.json) write(JSON.stringify(summary, null, 2));
 				else write(formatRefresh(summary));
 				return 0;
@@ -185,7 +185,7 @@ async function run(): Promise<number> {
 			const service = openService();
 			try {
 				if (flags.refresh !== false) {
-					const summary = refreshWithProgress(service, false);
+					const summary = await refreshWithProgress(service, false);
 					for (const e of summary.errors) note(`problem: ${e.file}: ${e.error}`);
 				}
 				const result = service.search({

@@ -7,8 +7,10 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { SourceRoot } from "./config.js";
 import { type DiscoveredFile, discover, type RootObservation, underUnreadable } from "./discover.js";
-import { type FileOutcome, ingestFile } from "./ingest.js";
+import type { ScanResult } from "./file-scan.js";
+import { applyScan, type FileOutcome, ingestFile, type PlanBasis, planBasis, planFile, sameBasis, unchanged } from "./ingest.js";
 import type { RefreshProgress, RefreshSummary } from "./model.js";
+import { ScanWorker } from "./scanner.js";
 import { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 
@@ -21,6 +23,8 @@ export interface RefreshOptions {
 	onProgress?: (progress: RefreshProgress) => void;
 	/** Files to ingest before all others (e.g. the caller's own session). */
 	priority?: string[];
+	/** refreshPipelined: start a reader thread only for at least this many bytes of changed files. */
+	workerThresholdBytes?: number;
 }
 
 const BATCH_BYTES = 32 * 1024 * 1024;
@@ -89,10 +93,10 @@ export function isBusyError(error: unknown): boolean {
 	return code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY") || code === "SQLITE_LOCKED";
 }
 
-/** Brings the index in line with the session files under `roots` (DESIGN §4, I5–I9). */
-export function refresh(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): RefreshSummary {
-	const started = Date.now();
-	const summary: RefreshSummary = {
+/** One refresh from discovery to the freshness stamp; ingest runs synchronously or pipelined through a worker. */
+class RefreshRun {
+	readonly started = Date.now();
+	readonly summary: RefreshSummary = {
 		files: 0,
 		filesChanged: 0,
 		sessionsAdded: 0,
@@ -107,49 +111,69 @@ export function refresh(store: IndexStore, roots: SourceRoot[], options: Refresh
 		pending: 0,
 		ms: 0,
 	};
-	if (store.readonly) {
-		summary.notes.push("the index is open read-only; not refreshed");
-		return summary;
+	readonly writer: SessionWriter;
+	files: DiscoveredFile[] = [];
+	observations: RootObservation[] = [];
+	rootIds = new Map<string, number>();
+	known = new Map<string, { id: number; path: string; root_id: number | null }>();
+	changed: DiscoveredFile[] = [];
+	progress: RefreshProgress;
+	touched = false;
+	done = 0;
+
+	constructor(
+		readonly store: IndexStore,
+		readonly roots: SourceRoot[],
+		readonly options: RefreshOptions,
+	) {
+		this.writer = new SessionWriter(store);
+		this.progress = { phase: "discover", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, startedAt: this.started };
 	}
-	const { files, observations } = discover(roots);
-	summary.files = files.length;
-	for (const obs of observations) {
-		if (!obs.present && obs.root.kind !== "custom") continue;
-		if (!obs.present) summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
-	}
-	let rootIds: Map<string, number>;
-	try {
-		rootIds = store.db.transaction(() => upsertRoots(store, observations)).immediate();
-	} catch (error) {
-		if (isBusyError(error)) {
+
+	/** Discovers files and decides which changed; false when the refresh cannot start (read-only, busy). */
+	prepare(): boolean {
+		const { store, summary, options } = this;
+		if (store.readonly) {
+			summary.notes.push("the index is open read-only; not refreshed");
+			return false;
+		}
+		const { files, observations } = discover(this.roots);
+		this.files = files;
+		this.observations = observations;
+		summary.files = files.length;
+		for (const obs of observations) {
+			if (!obs.present && obs.root.kind !== "default") summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
+		}
+		try {
+			this.rootIds = store.db.transaction(() => upsertRoots(store, observations)).immediate();
+		} catch (error) {
+			if (!isBusyError(error)) throw error;
 			summary.busy = true;
 			summary.notes.push("index busy: another process is writing it; searched what is indexed");
-			summary.ms = Date.now() - started;
-			return summary;
+			return false;
 		}
-		throw error;
+		const rows = store
+			.prepare<[], { path: string; size: number; mtime_ms: number; ctime_ms: number; ino: number; root_id: number | null; id: number }>("SELECT id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files")
+			.all();
+		this.known = new Map(rows.map((r) => [r.path, r]));
+		const byPath = new Map(rows.map((r) => [r.path, r]));
+		this.changed = files.filter((f) => {
+			const r = byPath.get(f.path);
+			return options.full || !r || r.size !== f.size || r.mtime_ms !== f.mtimeMs || r.ctime_ms !== f.ctimeMs || r.ino !== f.ino;
+		});
+		const priority = new Set(options.priority ?? []);
+		this.changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+		this.progress = { phase: "ingest", filesDone: 0, filesTotal: this.changed.length, bytesDone: 0, bytesTotal: this.changed.reduce((n, f) => n + f.size, 0), startedAt: this.started };
+		options.onProgress?.(this.progress);
+		return true;
 	}
-	const known = new Map(
-		store
-			.prepare<[], { path: string; size: number; mtime_ms: number; ctime_ms: number; ino: number; root_id: number | null; id: number }>(
-				"SELECT id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files",
-			)
-			.all()
-			.map((r) => [r.path, r]),
-	);
-	const changed = files.filter((f) => {
-		const r = known.get(f.path);
-		return options.full || !r || r.size !== f.size || r.mtime_ms !== f.mtimeMs || r.ctime_ms !== f.ctimeMs || r.ino !== f.ino;
-	});
-	const priority = new Set(options.priority ?? []);
-	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
-	const bytesTotal = changed.reduce((n, f) => n + f.size, 0);
-	const progress: RefreshProgress = { phase: "ingest", filesDone: 0, filesTotal: changed.length, bytesDone: 0, bytesTotal, startedAt: started };
-	options.onProgress?.(progress);
-	const writer = new SessionWriter(store);
-	let touched = false;
-	const overBudget = () => options.budgetMs !== undefined && Date.now() - started > options.budgetMs;
-	const record = (file: DiscoveredFile, outcome: FileOutcome) => {
+
+	overBudget(): boolean {
+		return this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs;
+	}
+
+	record(file: DiscoveredFile, outcome: FileOutcome): void {
+		const { summary, progress } = this;
 		progress.filesDone++;
 		progress.bytesDone += file.size;
 		if (outcome.kind !== "unchanged") summary.filesChanged++;
@@ -158,102 +182,204 @@ export function refresh(store: IndexStore, roots: SourceRoot[], options: Refresh
 		if (outcome.kind === "added") summary.sessionsAdded++;
 		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
 		if (outcome.kind === "appended") summary.sessionsAppended++;
-		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") touched = true;
+		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") this.touched = true;
 		summary.linesIngested += outcome.lines;
 		summary.eventsIngested += outcome.events;
 		summary.bytesRead += outcome.bytes;
-	};
-	// Several files share one write transaction (each in its own savepoint): FTS5 flushes a segment per commit, so
-	// per-file commits would spend most of a cold index merging tiny segments. Batches stay short so other writers
-	// and the progress display get their turn.
-	const batch = store.db.transaction((from: number): number => {
-		const batchStarted = Date.now();
-		let bytes = 0;
-		let i = from;
-		while (i < changed.length) {
-			const file = changed[i] as DiscoveredFile;
-			let outcome: FileOutcome;
-			try {
-				outcome = ingestFile(store, writer, file, rootIds.get(file.root) ?? null, options.full === true);
-			} catch (error) {
-				if (isBusyError(error)) throw error;
-				outcome = { kind: "error", lines: 0, events: 0, bytes: 0, error: `indexing failed: ${(error as Error).message}` };
-			}
-			record(file, outcome);
-			i++;
-			bytes += file.size;
-			if (bytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || overBudget()) break;
-		}
-		return i;
-	});
-	let next = 0;
-	while (next < changed.length) {
-		if (overBudget()) break;
-		try {
-			next = batch.immediate(next);
-		} catch (error) {
-			if (!isBusyError(error)) throw error;
-			summary.busy = true;
-			summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
-			break;
-		}
-		options.onProgress?.(progress);
 	}
-	summary.pending = changed.length - next;
 
-	// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
-	if (!summary.busy) {
-		const discovered = new Set(files.map((f) => f.path));
-		const obsByRootId = new Map<number, RootObservation>();
-		for (const obs of observations) {
-			const id = rootIds.get(obs.root.path);
-			if (id !== undefined) obsByRootId.set(id, obs);
-		}
-		const writerTx = store.db.transaction((row: { id: number; path: string }) => {
-			const session = store.prepare<[number], { id: number }>("SELECT id FROM sessions WHERE file_id = ?").get(row.id);
-			if (session) {
-				writer.removeSession(session.id);
-				summary.sessionsRemoved++;
-			}
-			store.prepare("DELETE FROM files WHERE id = ?").run(row.id);
-		});
-		for (const row of known.values()) {
-			if (discovered.has(row.path) || row.root_id === null) continue;
-			const obs = obsByRootId.get(row.root_id);
-			if (!obs || !obs.present || underUnreadable(row.path, obs)) continue;
-			if (existsSync(row.path)) continue;
-			try {
-				writerTx.immediate(row);
-				touched = true;
-			} catch (error) {
-				if (!isBusyError(error)) throw error;
-				summary.busy = true;
-				break;
-			}
-		}
-	}
-	if (touched) {
+	/** Runs `work` for one file inside the batch transaction; a failure costs that file only (its savepoint rolls back). */
+	guarded(file: DiscoveredFile, work: () => FileOutcome): void {
+		let outcome: FileOutcome;
 		try {
-			store.db
+			outcome = work();
+		} catch (error) {
+			if (isBusyError(error)) throw error;
+			outcome = { kind: "error", lines: 0, events: 0, bytes: 0, error: `indexing failed: ${(error as Error).message}` };
+		}
+		this.record(file, outcome);
+		this.done++;
+	}
+
+	/**
+	 * Runs one batch in a write transaction. Several files share a transaction (each in its own savepoint): FTS5
+	 * flushes a segment per commit, so per-file commits would spend most of a cold index merging tiny segments.
+	 * Batches stay short so other writers and the progress display get their turn. False when the index is busy.
+	 */
+	batch(step: () => boolean): boolean {
+		try {
+			this.store.db
 				.transaction(() => {
-					assignPublicIds(store);
-					resolveParents(store);
+					const batchStarted = Date.now();
+					let bytes = 0;
+					while (this.done < this.changed.length) {
+						const size = (this.changed[this.done] as DiscoveredFile).size;
+						if (!step()) break;
+						bytes += size;
+						if (bytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget()) break;
+					}
 				})
 				.immediate();
 		} catch (error) {
 			if (!isBusyError(error)) throw error;
-			summary.busy = true;
+			this.summary.busy = true;
+			this.summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
+			return false;
+		}
+		this.options.onProgress?.(this.progress);
+		return true;
+	}
+
+	/** Reads and writes every changed file on this thread. */
+	ingestSync(): void {
+		const full = this.options.full === true;
+		while (this.done < this.changed.length && !this.overBudget()) {
+			const ok = this.batch(() => {
+				const file = this.changed[this.done] as DiscoveredFile;
+				this.guarded(file, () => ingestFile(this.store, this.writer, file, this.rootIds.get(file.root) ?? null, full));
+				return true;
+			});
+			if (!ok) break;
 		}
 	}
-	if (!summary.busy && summary.pending === 0) {
+
+	/** Reads files in a worker while this thread writes what was read; plans are re-checked before they are applied. */
+	async ingestPipelined(scanner: ScanWorker): Promise<void> {
+		const full = this.options.full === true;
+		const n = this.changed.length;
+		const bases = this.changed.map((f) => planBasis(this.store, f.path));
+		const ready: Array<ScanResult | undefined> = new Array(n);
+		const pending: Array<Promise<ScanResult> | undefined> = new Array(n);
+		let submitted = 0;
+		let inflight = 0;
+		const submit = () => {
+			while (submitted < n && (inflight < MAX_INFLIGHT_BYTES || submitted === this.done)) {
+				const i = submitted++;
+				const file = this.changed[i] as DiscoveredFile;
+				inflight += file.size;
+				pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, full)).then((r) => {
+					ready[i] = r;
+					return r;
+				});
+			}
+		};
+		submit();
+		while (this.done < n && !this.overBudget()) {
+			try {
+				await pending[this.done];
+			} catch {
+				// The worker died (out of memory, killed): read the rest on this thread.
+				this.ingestSync();
+				return;
+			}
+			const ok = this.batch(() => {
+				const i = this.done;
+				const scan = ready[i];
+				if (!scan) return false;
+				const file = this.changed[i] as DiscoveredFile;
+				const rootId = this.rootIds.get(file.root) ?? null;
+				this.guarded(file, () => {
+					const now = planBasis(this.store, file.path);
+					// Another process may have indexed this file since the plan was made: then read it again here.
+					if (!sameBasis(now, bases[i] as PlanBasis)) return ingestFile(this.store, this.writer, file, rootId, full);
+					const fp = scan.fingerprint;
+					if (!full && scan.error === undefined && unchanged(now, { size: fp.size, mtimeMs: fp.mtime, ctimeMs: fp.ctime, ino: fp.ino })) {
+						return { kind: "unchanged", lines: 0, events: 0, bytes: 0 };
+					}
+					return applyScan(this.store, this.writer, file, rootId, now, scan);
+				});
+				inflight -= file.size;
+				ready[i] = undefined;
+				pending[i] = undefined;
+				return true;
+			});
+			if (!ok) break;
+			submit();
+		}
+	}
+
+	/** Removals, public ids, lineage and the freshness stamp. */
+	finish(): RefreshSummary {
+		const { store, summary } = this;
+		summary.pending = this.changed.length - this.done;
+		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
+		if (!summary.busy) {
+			const discovered = new Set(this.files.map((f) => f.path));
+			const obsByRootId = new Map<number, RootObservation>();
+			for (const obs of this.observations) {
+				const id = this.rootIds.get(obs.root.path);
+				if (id !== undefined) obsByRootId.set(id, obs);
+			}
+			const remove = store.db.transaction((row: { id: number; path: string }) => {
+				const session = store.prepare<[number], { id: number }>("SELECT id FROM sessions WHERE file_id = ?").get(row.id);
+				if (session) {
+					this.writer.removeSession(session.id);
+					summary.sessionsRemoved++;
+				}
+				store.prepare("DELETE FROM files WHERE id = ?").run(row.id);
+			});
+			for (const row of this.known.values()) {
+				if (discovered.has(row.path) || row.root_id === null) continue;
+				const obs = obsByRootId.get(row.root_id);
+				if (!obs || !obs.present || underUnreadable(row.path, obs)) continue;
+				if (existsSync(row.path)) continue;
+				try {
+					remove.immediate(row);
+					this.touched = true;
+				} catch (error) {
+					if (!isBusyError(error)) throw error;
+					summary.busy = true;
+					break;
+				}
+			}
+		}
 		try {
-			store.db.transaction(() => store.setMeta("freshAt", new Date().toISOString())).immediate();
+			if (this.touched) {
+				store.db
+					.transaction(() => {
+						assignPublicIds(store);
+						resolveParents(store);
+					})
+					.immediate();
+			}
+			if (!summary.busy && summary.pending === 0) store.db.transaction(() => store.setMeta("freshAt", new Date().toISOString())).immediate();
 		} catch (error) {
 			if (!isBusyError(error)) throw error;
+			summary.busy = true;
+		}
+		this.progress.phase = "done";
+		this.options.onProgress?.(this.progress);
+		summary.ms = Date.now() - this.started;
+		return summary;
+	}
+}
+
+/** Work below this is not worth starting a worker thread for. */
+const PIPELINE_MIN_BYTES = 8 * 1024 * 1024;
+/** Bytes of files read ahead of the writer, at most: scans hold their FTS text until written (peak RSS). */
+const MAX_INFLIGHT_BYTES = 16 * 1024 * 1024;
+
+/** Brings the index in line with the session files under `roots`, on this thread (DESIGN §4, I5–I9). */
+export function refresh(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): RefreshSummary {
+	const run = new RefreshRun(store, roots, options);
+	if (run.prepare()) run.ingestSync();
+	return run.finish();
+}
+
+/** Like refresh(), but large work reads files in a worker thread while this thread writes the index. */
+export async function refreshPipelined(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
+	const run = new RefreshRun(store, roots, options);
+	if (run.prepare()) {
+		const scanner = run.progress.bytesTotal >= (options.workerThresholdBytes ?? PIPELINE_MIN_BYTES) ? ScanWorker.create() : null;
+		if (scanner) {
+			try {
+				await run.ingestPipelined(scanner);
+			} finally {
+				await scanner.close();
+			}
+		} else {
+			run.ingestSync();
 		}
 	}
-	progress.phase = "done";
-	options.onProgress?.(progress);
-	summary.ms = Date.now() - started;
-	return summary;
+	return run.finish();
 }

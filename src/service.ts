@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import type { ResolvedConfig } from "./config.js";
 import { discover } from "./discover.js";
-import { type RefreshOptions, refresh } from "./refresh.js";
+import { type RefreshOptions, refresh, refreshPipelined } from "./refresh.js";
 import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "./model.js";
 import { readEvent } from "./read.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -61,6 +61,20 @@ export class HistoryService {
 	/** Brings the index up to date with the session files. */
 	refresh(options: RefreshOptions = {}): RefreshSummary {
 		const summary = this.recover(() => refresh(this.store, this.config.roots, options));
+		this.pendingFiles = summary.pending;
+		summary.notes.unshift(...this.takeNotes());
+		return summary;
+	}
+
+	/** Like refresh(), but big work reads files in a worker thread while this thread writes (CLI `index`, TUI). */
+	async refreshAsync(options: RefreshOptions = {}): Promise<RefreshSummary> {
+		let summary: RefreshSummary;
+		try {
+			summary = await refreshPipelined(this.store, this.config.roots, options);
+		} catch (error) {
+			if (!isCorruptionError(error) || this.store.readonly) throw error;
+			summary = this.refresh(options);
+		}
 		this.pendingFiles = summary.pending;
 		summary.notes.unshift(...this.takeNotes());
 		return summary;

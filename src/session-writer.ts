@@ -1,19 +1,13 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
-import type { ParsedEntry } from "./parse.js";
-import { boundFragment, type ProjectedEvent } from "./project.js";
+import type { ScannedEntry } from "./file-scan.js";
 import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
-import { documentText, GAP_TOKEN } from "./tokens.js";
 import { classifyTree, type TreeNode } from "./tree.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
-export interface StagedEvent {
+export interface StagedEvent extends ScannedEntry {
 	eventId: number;
 	seq: number;
-	entry: ParsedEntry;
-	ev: ProjectedEvent;
-	frags: string;
-	nfrags: number;
 	kinds: number;
 }
 
@@ -54,25 +48,20 @@ export class SessionWriter {
 	}
 
 	/** Writes an event's searchable rows now; its events row is written by commit() once the tree is known. */
-	stage(sessionId: number, seq: number, entry: ParsedEntry, ev: ProjectedEvent): StagedEvent {
+	stage(sessionId: number, seq: number, scanned: ScannedEntry): StagedEvent {
 		const eventId = this.nextId++;
-		const ids: string[] = [];
 		let kinds = 0;
-		const fragments = ev.fragments.slice(0, FRAGMENT_SLOTS);
-		fragments.forEach((fragment, position) => {
-			const { head, tail, omitted } = boundFragment(fragment.text);
-			const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
-			this.store.prepare(this.ftsInsert.get(fragment.kind) as string).run(eventId * FRAGMENT_SLOTS + position, text);
-			ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
-			kinds |= 1 << (KIND_COLUMN_INDEX.get(fragment.kind) as number);
+		scanned.fts.forEach((f, position) => {
+			this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
+			kinds |= 1 << (KIND_COLUMN_INDEX.get(f.kind) as number);
 		});
-		for (const call of ev.toolCalls) {
+		for (const call of scanned.ev.toolCalls) {
 			this.store.prepare("INSERT INTO tool_calls (event_id, session_id, call_id, name, frag) VALUES (?, ?, ?, ?, ?)").run(eventId, sessionId, call.id, call.name, call.fragmentId);
 		}
-		for (const file of ev.files) {
+		for (const file of scanned.ev.files) {
 			this.store.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)").run(eventId, sessionId, file.path, file.rel, file.via);
 		}
-		return { eventId, seq, entry, ev, frags: ids.join(" "), nfrags: fragments.length, kinds };
+		return { ...scanned, eventId, seq, kinds };
 	}
 
 	/** Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed. */
@@ -141,7 +130,7 @@ export class SessionWriter {
 				labels.get(entry.id) ?? null,
 				ev.preview,
 				s.frags,
-				s.nfrags,
+				s.fts.length,
 				s.kinds,
 			);
 		}

@@ -1,0 +1,200 @@
+/**
+ * Reads one session file for the index, without touching the database: complete lines from a start offset,
+ * parsed and projected into events with their FTS texts. Plain data in and out, so it can run in a worker thread
+ * while the main thread writes SQLite.
+ */
+import { createHash, type Hash } from "node:crypto";
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { FULL_HASH_LIMIT, fullDigest, prefixHash } from "./fingerprint.js";
+import { completeLines } from "./lines.js";
+import type { SemanticKind } from "./model.js";
+import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "./parse.js";
+import { boundFragment, type ProjectedEvent, projectEntry } from "./project.js";
+import { FRAGMENT_SLOTS } from "./schema.js";
+import { documentText, GAP_TOKEN } from "./tokens.js";
+
+/** What to read: from the start (rebuild), or after an indexed prefix that must still be intact (append). */
+export interface ScanPlan {
+	path: string;
+	mode: "append" | "rebuild";
+	/** Append: byte offset and line number after the indexed prefix, its fingerprint, the parser state there. */
+	start?: number;
+	firstLine?: number;
+	prefixHash?: string;
+	parserState?: ParserState;
+	/** Append: the session's cwd, for resolving relative paths of file evidence. */
+	cwd?: string;
+}
+
+/** One entry ready to be written: where it is, what it is, and the text each fragment puts into the index. */
+export interface ScannedEntry {
+	entry: Omit<ParsedEntry, "raw">;
+	ev: Omit<ProjectedEvent, "fragments">;
+	/** FTS text per fragment, in position order, with the fragment's kind. */
+	fts: Array<{ kind: SemanticKind; text: string }>;
+	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20). */
+	frags: string;
+}
+
+/** The result of reading one file. */
+export interface ScanResult {
+	path: string;
+	/** The plan's mode, or "rebuild" when an append found the indexed prefix changed. */
+	mode: "append" | "rebuild";
+	fingerprint: { size: number; mtime: number; ctime: number; ino: number };
+	/** Rebuild: the header, or null when the complete lines hold no session header (yet). */
+	header: SessionHeader | null;
+	entries: ScannedEntry[];
+	endOffset: number;
+	nextLineNo: number;
+	parserState: ParserState;
+	digest: string;
+	lines: number;
+	skipped: number;
+	duplicates: number;
+	conflicting: number;
+	/** Id on the last entry line (pi's materialized leaf), duplicates included. */
+	leaf: string | null;
+	/** Last session_info name seen ("" clears); undefined when none. */
+	name: string | null | undefined;
+	firstMs: number | null;
+	lastMs: number | null;
+	/** The file could not be opened or read. */
+	error?: string;
+}
+
+const SEP = Buffer.from("\n");
+
+/** Projects an entry and computes its FTS texts (I3, I20). */
+export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
+	const ev = projectEntry(entry, cwd);
+	const fragments = ev.fragments.slice(0, FRAGMENT_SLOTS);
+	const fts: ScannedEntry["fts"] = [];
+	const ids: string[] = [];
+	for (const fragment of fragments) {
+		const { head, tail, omitted } = boundFragment(fragment.text);
+		fts.push({ kind: fragment.kind, text: omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head) });
+		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
+	}
+	const { raw: _raw, ...located } = entry;
+	const { fragments: _fragments, ...meta } = ev;
+	return { entry: located, ev: meta, fts, frags: ids.join(" ") };
+}
+
+/** Reads a file according to its plan. Never throws for file problems: they come back as `error`. */
+export function scanFile(plan: ScanPlan): ScanResult {
+	let fd: number;
+	try {
+		fd = openSync(plan.path, "r");
+	} catch (error) {
+		return failed(plan, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+	}
+	try {
+		const st = fstatSync(fd);
+		const fingerprint = { size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs, ino: st.ino };
+		if (plan.mode === "append" && plan.start !== undefined && plan.parserState && st.size >= plan.start) {
+			const prefix = prefixHash(fd, plan.start);
+			if (prefix.digest === plan.prefixHash) {
+				return read(fd, plan, fingerprint, "append", plan.start, plan.firstLine ?? 1, new SessionParser(plan.parserState), prefix.running, plan.cwd ?? "");
+			}
+		}
+		return read(fd, plan, fingerprint, "rebuild", 0, 1, new SessionParser(), createHash("sha1"), "");
+	} catch (error) {
+		return failed(plan, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function failed(plan: ScanPlan, error: string): ScanResult {
+	return {
+		path: plan.path,
+		mode: plan.mode,
+		fingerprint: { size: -1, mtime: -1, ctime: -1, ino: -1 },
+		header: null,
+		entries: [],
+		endOffset: 0,
+		nextLineNo: 1,
+		parserState: { version: 0, lastId: null, headerSeen: false },
+		digest: "",
+		lines: 0,
+		skipped: 0,
+		duplicates: 0,
+		conflicting: 0,
+		leaf: null,
+		name: undefined,
+		firstMs: null,
+		lastMs: null,
+		error,
+	};
+}
+
+function read(
+	fd: number,
+	plan: ScanPlan,
+	fingerprint: ScanResult["fingerprint"],
+	mode: "append" | "rebuild",
+	start: number,
+	firstLine: number,
+	parser: SessionParser,
+	hash: Hash | undefined,
+	appendCwd: string,
+): ScanResult {
+	const result: ScanResult = { ...failed(plan, ""), mode, fingerprint, header: null };
+	delete result.error;
+	let cwd = appendCwd;
+	let open = mode === "append";
+	const seen = new Map<string, string>();
+	const it = completeLines(fd, start, firstLine);
+	let end = { endOffset: start, nextLineNo: firstLine };
+	for (;;) {
+		const next = it.next();
+		if (next.done) {
+			end = next.value;
+			break;
+		}
+		const line = next.value;
+		const outcome = parser.accept(line);
+		if (outcome.kind === "skip" && outcome.reason === "no-header") {
+			end = { endOffset: line.offset, nextLineNo: line.lineNo };
+			break;
+		}
+		hash?.update(line.bytes);
+		hash?.update(SEP);
+		result.lines++;
+		if (outcome.kind === "header") {
+			result.header = outcome.header;
+			cwd = outcome.header.cwd;
+			open = true;
+			continue;
+		}
+		if (outcome.kind === "skip") {
+			if (outcome.reason !== "blank" && outcome.reason !== "extra-header") result.skipped++;
+			continue;
+		}
+		if (!open) continue;
+		const entry = outcome.entry;
+		result.leaf = entry.id;
+		// pi's duplicate-header bug writes entries twice: the first copy stands (byte-identical, or noted).
+		const earlier = seen.get(entry.id);
+		if (earlier !== undefined) {
+			result.duplicates++;
+			if (earlier !== entry.lineHash) result.conflicting++;
+			continue;
+		}
+		seen.set(entry.id, entry.lineHash);
+		const scanned = scanEntry(entry, cwd);
+		result.entries.push(scanned);
+		if (scanned.ev.type === "session_info") result.name = scanned.ev.sessionName || null;
+		const ms = scanned.ev.tsMs;
+		if (ms !== null) {
+			result.firstMs = result.firstMs === null ? ms : Math.min(result.firstMs, ms);
+			result.lastMs = result.lastMs === null ? ms : Math.max(result.lastMs, ms);
+		}
+	}
+	result.endOffset = end.endOffset;
+	result.nextLineNo = end.nextLineNo;
+	result.parserState = parser.snapshot();
+	result.digest = end.endOffset <= FULL_HASH_LIMIT && hash ? fullDigest(end.endOffset, hash) : prefixHash(fd, end.endOffset).digest;
+	return result;
+}
