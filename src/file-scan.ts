@@ -9,7 +9,7 @@ import { FULL_HASH_LIMIT, fullDigest, prefixHash } from "./fingerprint.js";
 import { completeLines } from "./lines.js";
 import type { SemanticKind } from "./model.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "./parse.js";
-import { boundFragment, type ProjectedEvent, projectEntry } from "./project.js";
+import { boundFragment, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./project.js";
 import { FRAGMENT_SLOTS } from "./schema.js";
 import { documentText, GAP_TOKEN } from "./tokens.js";
 
@@ -68,7 +68,9 @@ const SEP = Buffer.from("\n");
 /** Projects an entry and computes its FTS texts (I3, I20). */
 export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const ev = projectEntry(entry, cwd);
-	const fragments = ev.fragments.slice(0, FRAGMENT_SLOTS);
+	// Results of our own tools would answer later searches with copies of earlier hits.
+	const quoting = ev.role === "toolResult" && OWN_TOOLS.has(ev.toolName ?? "");
+	const fragments = quoting ? [] : ev.fragments.slice(0, FRAGMENT_SLOTS);
 	const fts: ScannedEntry["fts"] = [];
 	const ids: string[] = [];
 	for (const fragment of fragments) {

@@ -131,6 +131,8 @@ export interface SearchRequest {
 	query: string;
 	filters?: SearchFilters;
 	limit?: number;
+	/** Hits to skip before the first one returned: the TUI pages through long result lists with it. */
+	offset?: number;
 	snippetChars?: number;
 	/** Interactive mode: the last unfinished term matches as a prefix. */
 	prefix?: boolean;

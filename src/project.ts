@@ -71,12 +71,22 @@ export function previewText(text: string, max = PREVIEW_CHARS): string {
 	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** JSON text of a value, or a marker when it cannot be serialized (cycles are impossible, but depth is not). */
+function safeJson(value: unknown, max = 4096): string {
+	try {
+		const text = JSON.stringify(value) ?? "";
+		return text.length > max ? `${text.slice(0, max)}…` : text;
+	} catch {
+		return "[too deeply nested to show]";
+	}
+}
+
 /** Flattens tool-call arguments into `key: value` lines so every string value is searchable and readable. */
 export function normalizeArguments(args: unknown): string {
 	const lines: string[] = [];
 	const walk = (value: unknown, path: string, depth: number) => {
 		if (depth > MAX_ARG_DEPTH) {
-			lines.push(`${path}: ${JSON.stringify(value)}`);
+			lines.push(`${path}: ${safeJson(value)}`);
 			return;
 		}
 		if (Array.isArray(value)) {
@@ -126,6 +136,8 @@ function resolveEvidencePath(path: string, cwd: string): string {
 	return posix.join(cwd, path);
 }
 
+/** pi-event-search's own tools: their results quote other events, so they are readable but never indexed. */
+export const OWN_TOOLS = new Set(["event_search", "event_read", "event_trace"]);
 const READ_TOOLS = new Set(["read"]);
 const CHANGE_TOOLS = new Set(["edit", "write", "multi_edit"]);
 
@@ -335,7 +347,8 @@ function jsonBytes(value: unknown): number {
 	try {
 		return Buffer.byteLength(JSON.stringify(value) ?? "");
 	} catch {
-		return 0;
+		// Too deep to serialize (hostile input): never pass it on as metadata.
+		return Number.POSITIVE_INFINITY;
 	}
 }
 
@@ -377,7 +390,7 @@ export function describeEntry(entry: ParsedEntry): { metadata: Record<string, un
 		for (const [key, value] of Object.entries(source)) {
 			if (PAYLOAD_FIELDS.has(key)) continue;
 			const size = jsonBytes(value);
-			if (size > METADATA_FIELD_LIMIT) omitted.push({ path: `${prefix}${key}`, reason: "large field", bytes: size });
+			if (size > METADATA_FIELD_LIMIT) omitted.push({ path: `${prefix}${key}`, reason: Number.isFinite(size) ? "large field" : "too deeply nested", ...(Number.isFinite(size) ? { bytes: size } : {}) });
 			else target[key] = value;
 		}
 	};

@@ -8,6 +8,9 @@ import type { IndexStore } from "./store.js";
 import { branchNeighbors, childrenOf } from "./tree.js";
 import { Visibility } from "./visibility.js";
 
+/** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */
+export const FORK_CANDIDATE_LIMIT = 50;
+
 /** Bounds of a read (DESIGN §5); faces may clamp further. */
 export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }, neighbors: { default: 2, min: 0, max: 50 } } as const;
 
@@ -77,12 +80,15 @@ export function neighborsOf(catalog: Catalog, visibility: Visibility, event: Eve
 		after,
 	);
 	const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is EventRow => e !== undefined).map(brief);
+	const candidates = walk.forkCandidates.slice(0, FORK_CANDIDATE_LIMIT);
+	const more = walk.forkCandidates.length - candidates.length;
 	const note = walk.stoppedAtFork
 		? "stopped at a fork: every candidate child is listed in forkCandidates"
 		: walk.forkCandidates.length
 			? "followed the materialized-leaf path; the other children at the fork are in forkCandidates"
 			: undefined;
-	return { order, before: pick(walk.before), after: pick(walk.after), forkCandidates: pick(walk.forkCandidates), ...(note ? { note } : {}) };
+	const fullNote = more > 0 ? `${note ?? ""}${note ? "; " : ""}${more} more fork candidates not listed (trace shows children too)` : note;
+	return { order, before: pick(walk.before), after: pick(walk.after), forkCandidates: pick(candidates), ...(fullNote ? { note: fullNote } : {}) };
 }
 
 /** Reads one event exactly from its source file (DESIGN §5 `event_read`). */

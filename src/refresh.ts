@@ -182,7 +182,12 @@ class RefreshRun {
 		if (outcome.kind === "added") summary.sessionsAdded++;
 		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
 		if (outcome.kind === "appended") summary.sessionsAppended++;
-		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") this.touched = true;
+		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") {
+			// Written in the same transaction as the change: a refresh killed before the linking step below
+			// leaves the flag set, and the next refresh links even if it has nothing else to do.
+			if (!this.touched) this.store.setMeta("linked", "0");
+			this.touched = true;
+		}
 		summary.linesIngested += outcome.lines;
 		summary.eventsIngested += outcome.events;
 		summary.bytesRead += outcome.bytes;
@@ -298,6 +303,12 @@ class RefreshRun {
 		}
 	}
 
+	/** Ends a refresh that could not start. */
+	stop(): RefreshSummary {
+		this.summary.ms = Date.now() - this.started;
+		return this.summary;
+	}
+
 	/** Removals, public ids, lineage and the freshness stamp. */
 	finish(): RefreshSummary {
 		const { store, summary } = this;
@@ -317,6 +328,7 @@ class RefreshRun {
 					summary.sessionsRemoved++;
 				}
 				store.prepare("DELETE FROM files WHERE id = ?").run(row.id);
+				store.setMeta("linked", "0");
 			});
 			for (const row of this.known.values()) {
 				if (discovered.has(row.path) || row.root_id === null) continue;
@@ -334,11 +346,12 @@ class RefreshRun {
 			}
 		}
 		try {
-			if (this.touched) {
+			if (this.touched || store.meta("linked") === "0") {
 				store.db
 					.transaction(() => {
 						assignPublicIds(store);
 						resolveParents(store);
+						store.setMeta("linked", "1");
 					})
 					.immediate();
 			}
@@ -362,14 +375,16 @@ const MAX_INFLIGHT_BYTES = 16 * 1024 * 1024;
 /** Brings the index in line with the session files under `roots`, on this thread (DESIGN §4, I5–I9). */
 export function refresh(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): RefreshSummary {
 	const run = new RefreshRun(store, roots, options);
-	if (run.prepare()) run.ingestSync();
+	if (!run.prepare()) return run.stop();
+	run.ingestSync();
 	return run.finish();
 }
 
 /** Like refresh(), but large work reads files in a worker thread while this thread writes the index. */
 export async function refreshPipelined(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
 	const run = new RefreshRun(store, roots, options);
-	if (run.prepare()) {
+	if (!run.prepare()) return run.stop();
+	{
 		const scanner = run.progress.bytesTotal >= (options.workerThresholdBytes ?? PIPELINE_MIN_BYTES) ? ScanWorker.create() : null;
 		if (scanner) {
 			try {

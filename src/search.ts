@@ -177,7 +177,7 @@ function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilter
 		WITH hits AS (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e WHERE 1 ${where} ${kindWhere}),
 		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
 		SELECT eid, best, n, fid FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ? OFFSET ?`;
-	return store.prepare<unknown[], Candidate>(query).all(...sql.params, ...(filters.kinds ?? []), limit, offset);
+	return store.prepare<unknown[], Candidate>(query).all(...sql.params, limit, offset);
 }
 
 /** Reads the hit's fragment text from the source and builds its snippet; falls back to the indexed preview. */

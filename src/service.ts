@@ -31,12 +31,15 @@ export class HistoryService {
 
 	/** Opens the index named by the config (creating it, or moving an unusable one aside). */
 	static open(options: ServiceOptions): HistoryService {
-		return new HistoryService(openStore(options.config.indexPath, options), options.config, options);
+		// A writer that holds the lock longer than this makes a refresh report "index busy" instead of waiting:
+		// searches read the WAL snapshot and never wait. `pi-history index` asks for a longer wait.
+		const withDefaults = { busyTimeoutMs: 250, ...options };
+		return new HistoryService(openStore(options.config.indexPath, withDefaults), options.config, withDefaults);
 	}
 
-	/** The path of the index file. */
+	/** The path of the index file (the original, when a read-only location made us search a copy). */
 	get indexPath(): string {
-		return this.store.path;
+		return this.store.copyOf?.path ?? this.store.path;
 	}
 
 	/** Files a budgeted refresh has not reached yet. */
@@ -126,7 +129,7 @@ export class HistoryService {
 				}
 			}
 			return {
-				index: s.path,
+				index: this.indexPath,
 				sessions: one<{ n: number }>("SELECT count(*) AS n FROM sessions").n,
 				events: one<{ n: number }>("SELECT count(*) AS n FROM events").n,
 				fragments: one<{ n: number | null }>("SELECT sum(nfrags) AS n FROM events").n ?? 0,

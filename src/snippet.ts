@@ -104,7 +104,7 @@ function normalize(text: string, marks: Array<[number, number]>): Snippet {
 export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null): Snippet {
 	const budget = Math.max(16, maxChars);
 	const segments: Array<[number, number]> = omitted ? [[0, omitted[0]], [omitted[1], text.length]] : [[0, text.length]];
-	let best: { seg: [number, number]; start: number; score: number; count: number } | null = null;
+	let best: { seg: [number, number]; start: number; score: number; count: number; focus: Match } | null = null;
 	for (const seg of segments) {
 		const matches = findMatches(text, terms, seg[0], seg[1]);
 		for (const m of matches) {
@@ -112,7 +112,7 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 			const end = start + budget;
 			const inside = matches.filter((x) => x.start >= start && x.end <= end);
 			const score = new Set(inside.map((x) => x.term)).size;
-			if (!best || score > best.score || (score === best.score && inside.length > best.count)) best = { seg, start, score, count: inside.length };
+			if (!best || score > best.score || (score === best.score && inside.length > best.count)) best = { seg, start, score, count: inside.length, focus: m };
 		}
 	}
 	const seg = best?.seg ?? (segments[0] as [number, number]);
@@ -124,19 +124,26 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 	let prefix = start > seg[0] ? CUT : gapBefore ? `${omittedNote}${CUT} ` : "";
 	let suffix = end < seg[1] ? CUT : omitted !== null && end === omitted[0] ? ` ${CUT}${omittedNote}` : "";
 	const room = budget - prefix.length - suffix.length;
+	const focus = best?.focus;
 	if (end - start > room) {
-		end = start + Math.max(1, room);
-		suffix = CUT;
+		// Give up characters on the side away from the match that anchors the window.
+		if (focus && focus.end > start + room && end === seg[1]) {
+			start = end - Math.max(1, room);
+			if (prefix === "") prefix = gapBefore ? prefix : CUT;
+		} else {
+			end = start + Math.max(1, room);
+			suffix = CUT;
+		}
 	}
-	// Prefer word edges when that loses little.
+	// Prefer word edges when that loses little, but never cut into the anchoring match.
 	if (prefix === CUT) {
 		const ws = text.slice(start, start + 20).search(/\s/);
-		if (ws > 0) start += ws + 1;
+		if (ws > 0 && (!focus || start + ws + 1 <= focus.start)) start += ws + 1;
 	}
 	if (suffix === CUT) {
 		const tail = text.slice(Math.max(start, end - 20), end);
 		const ws = tail.search(/\s\S*$/);
-		if (ws > 0) end = end - tail.length + ws;
+		if (ws > 0 && (!focus || end - tail.length + ws >= focus.end)) end = end - tail.length + ws;
 	}
 	const window = text.slice(start, end);
 	const marks = best

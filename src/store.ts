@@ -1,12 +1,15 @@
 /** Opens the index file: WAL, busy timeout, schema version check, corrupt or foreign files moved aside and rebuilt. */
-import { existsSync, mkdirSync, renameSync } from "node:fs";
-import { dirname } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
 /** An open index with a per-connection statement cache. */
 export class IndexStore {
 	private readonly statements = new Map<string, Database.Statement>();
+	/** When this is a private copy of an index on a read-only location: the original path, and the copy's folder. */
+	copyOf: { path: string; dir: string } | null = null;
 
 	constructor(
 		readonly db: Database.Database,
@@ -48,6 +51,7 @@ export class IndexStore {
 		} catch {
 			// already closed
 		}
+		if (this.copyOf) rmSync(this.copyOf.dir, { recursive: true, force: true });
 	}
 }
 
@@ -87,6 +91,38 @@ export function moveAside(path: string, why: string): string {
 
 type Verdict = "ok" | "empty" | "foreign" | "old-version";
 
+function isReadonlyError(error: unknown): boolean {
+	const code = (error as { code?: string } | null)?.code ?? "";
+	return code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || code === "SQLITE_IOERR_WRITE";
+}
+
+/**
+ * A read-only location (a read-only mount, a backup disk): SQLite cannot open a WAL database there at all, so
+ * search a private copy of it, and never refresh.
+ */
+function openReadonlyCopy(path: string, options: OpenOptions, why: string): IndexStore {
+	const dir = mkdtempSync(join(tmpdir(), "pi-event-search-ro-"));
+	const copy = join(dir, "index.sqlite");
+	for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
+	const store = openStore(copy, { ...options, readonly: true });
+	store.copyOf = { path, dir };
+	store.notes.push(`the index location is read-only (${why}); searching a copy of the index as it is, without refreshing`);
+	return store;
+}
+
+/** mkdir -p, one level at a time (Node's recursive mkdir never returns on some pseudo file systems such as /proc). */
+function makeDirectories(dir: string): void {
+	const missing: string[] = [];
+	let current = dir;
+	while (!existsSync(current)) {
+		missing.push(current);
+		const parent = dirname(current);
+		if (parent === current) break;
+		current = parent;
+	}
+	for (const d of missing.reverse()) mkdirSync(d);
+}
+
 function inspect(db: Database.Database): Verdict {
 	const appId = db.pragma("application_id", { simple: true }) as number;
 	const version = db.pragma("user_version", { simple: true }) as number;
@@ -123,18 +159,23 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	const notes: string[] = [];
 	if (!readonly) {
 		try {
-			mkdirSync(dirname(path), { recursive: true });
+			makeDirectories(dirname(path));
 		} catch (error) {
-			throw new IndexUnavailableError(`cannot create the index directory ${dirname(path)}: ${(error as Error).message}`, path);
+			throw new IndexUnavailableError(`cannot create the index directory ${dirname(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, path);
 		}
 	} else if (!existsSync(path)) {
 		throw new IndexUnavailableError(`no index at ${path}; run \`pi-history index\` first`, path);
 	}
 	for (let attempt = 0; attempt < 2; attempt++) {
-		let db: Database.Database;
+		let db: Database.Database | undefined;
 		try {
 			db = new Database(path, { readonly, fileMustExist: readonly });
+			db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+			// Opening succeeds on a read-only location; the first write would not. Find out now.
+			if (!readonly) db.pragma("journal_mode = WAL");
 		} catch (error) {
+			db?.close();
+			if (!readonly && existsSync(path) && isReadonlyError(error)) return openReadonlyCopy(path, options, (error as Error).message);
 			throw new IndexUnavailableError(`cannot open the index ${path}: ${(error as Error).message}`, path);
 		}
 		let verdict: Verdict;
