@@ -128,11 +128,10 @@ function note(text: string): void {
 	process.stderr.write(`${text}\n`);
 }
 
-function openService(): HistoryService {
+function openService(busyTimeoutMs?: number): HistoryService {
 	const config = resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
-	const service = HistoryService.open({ config });
-	return service;
+	return HistoryService.open({ config, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
 }
 
 async function refreshWithProgress(service: HistoryService, full: boolean) {
@@ -159,7 +158,8 @@ async function run(): Promise<number> {
 	}
 	switch (command) {
 		case "index": {
-			const service = openService();
+			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
+			const service = openService(30_000);
 			try {
 				const summary = await refreshWithProgress(service, flags.full === true);
 				if (flags.json) write(JSON.stringify(summary, null, 2));
@@ -187,6 +187,7 @@ async function run(): Promise<number> {
 				if (flags.refresh !== false) {
 					const summary = await refreshWithProgress(service, false);
 					for (const e of summary.errors) note(`problem: ${e.file}: ${e.error}`);
+					for (const n of summary.notes) note(`note: ${n}`);
 				}
 				const result = service.search({
 					query: args.join(" "),

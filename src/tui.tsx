@@ -1,6 +1,24 @@
-/** Starts the interactive explorer; without a terminal it points to `pi-history search` instead. */
-import { resolveConfig } from "./config.js";
-import { formatStatus } from "./present.js";
+/**
+ * Starts the interactive explorer (composition root): picks the history (the user's, or the bundled demo when
+ * there is none), opens the index for reading, starts indexing in a worker thread, owns the terminal (alternate
+ * screen, restored on quit, Ctrl+C, signals and crashes) and renders <App/> with the size and indexing state.
+ */
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { render } from "ink";
+import { useSyncExternalStore } from "react";
+import { App } from "../components/App.js";
+import type { Scope } from "../components/filters.js";
+import { IDLE_INDEXING, type IndexingState } from "../components/service.js";
+import { useTerminalSize } from "../components/use-terminal-size.js";
+import { authorizationRoot } from "./authorize.js";
+import { type ResolvedConfig, resolveConfig } from "./config.js";
+import { discover } from "./discover.js";
+import { type IndexMessage, type IndexRun, startIndexing } from "./index-worker.js";
+import type { RefreshSummary } from "./model.js";
 import { HistoryService } from "./service.js";
 
 /** Options of the interactive explorer. */
@@ -12,18 +30,218 @@ export interface TuiOptions {
 	color: boolean;
 }
 
-/** Runs the TUI; returns the exit code. */
+/** The history the explorer opens, and the banner that says which. */
+export interface HistoryChoice {
+	config: ResolvedConfig;
+	banner: string | null;
+	/** Said once in the status bar at start (why this history). */
+	notice?: string;
+	demo: boolean;
+}
+
+/** The bundled demo history: fixtures/demo when packaged that way, else the fixture corpus of a checkout. */
+export function findDemoHistory(from: string = dirname(fileURLToPath(import.meta.url))): string | null {
+	let dir = from;
+	for (let i = 0; i < 5; i++) {
+		for (const name of ["demo", "corpus"]) {
+			const candidate = join(dir, "fixtures", name);
+			if (existsSync(join(candidate, "sessions"))) return candidate;
+		}
+		const up = dirname(dir);
+		if (up === dir) break;
+		dir = up;
+	}
+	return null;
+}
+
+/**
+ * The user's history when it has session files; the demo when it has none or `--demo` forces it. The demo index
+ * lives in the temp dir (never in ~/.pi), one per demo location so two checkouts do not rebuild each other's.
+ * An explicit --sessions-dir is never swapped for the demo: an empty dir there gets the "no sessions" screen.
+ */
+export function chooseHistory(options: TuiOptions, env: NodeJS.ProcessEnv = process.env): HistoryChoice {
+	const config = resolveConfig({ sessionsDirs: options.sessionsDirs, indexPath: options.indexPath, env });
+	const explicit = (options.sessionsDirs?.length ?? 0) > 0;
+	if (!options.demo && (explicit || discover(config.roots).files.length > 0)) return { config, banner: null, demo: false };
+	const demo = findDemoHistory();
+	if (!demo) {
+		if (options.demo) throw new Error("the demo history is not part of this installation");
+		return { config, banner: null, demo: false };
+	}
+	const tag = createHash("sha256").update(demo).digest("hex").slice(0, 8);
+	const demoConfig = resolveConfig({ sessionsDirs: [demo], indexPath: join(tmpdir(), `pi-event-search-demo-${tag}`, "index.sqlite"), env });
+	const roots = config.roots.map((r) => r.path).join(", ");
+	const notice = options.demo ? "demo: the bundled sample history (--demo)" : `no Pi sessions under ${roots}: exploring the bundled demo history (--demo forces it)`;
+	return { config: demoConfig, banner: "DEMO history", notice, demo: true };
+}
+
+/** One line about a finished refresh for the status bar. */
+export function refreshLine(s: RefreshSummary): string {
+	if (s.busy) return "index busy: another process is writing it; searching what is indexed";
+	const what = s.filesChanged === 0 ? "index up to date" : `indexed ${s.filesChanged} changed file(s) in ${(s.ms / 1000).toFixed(1)}s`;
+	return s.errors.length ? `${what} · ${s.errors.length} file(s) with problems (pi-history status)` : what;
+}
+
+/** Indexing state fed by the worker's messages, read by React through useSyncExternalStore. */
+export class IndexingStore {
+	private state: IndexingState = { ...IDLE_INDEXING, phase: "indexing" };
+	private readonly listeners = new Set<() => void>();
+	private lastBump = Date.now();
+	private lastFiles = 0;
+
+	/** Current state (a stable object between changes). */
+	get = (): IndexingState => this.state;
+
+	/** Subscribes to changes. */
+	subscribe = (listener: () => void): (() => void) => {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	};
+
+	/** Applies a worker message; while indexing, new data is announced at most every 2 s so results fill in. */
+	handle = (m: IndexMessage): void => {
+		const s = this.state;
+		if (m.type === "progress") {
+			const now = Date.now();
+			let generation = s.generation;
+			if (m.progress.filesDone > this.lastFiles && now - this.lastBump >= 2000) {
+				generation++;
+				this.lastBump = now;
+				this.lastFiles = m.progress.filesDone;
+			}
+			this.state = { ...s, phase: "indexing", progress: m.progress, generation };
+		} else if (m.type === "done") {
+			this.state = { phase: "done", progress: null, summary: refreshLine(m.summary), error: null, generation: s.generation + 1 };
+		} else {
+			this.state = { ...s, phase: "failed", progress: null, error: m.message, generation: s.generation + 1 };
+		}
+		for (const l of this.listeners) l();
+	};
+}
+
+// Alternate screen, with autowrap off while we own it: a frame drawn for the old width just after a resize is then
+// cut at the edge by the terminal instead of wrapping into rows that no later frame erases.
+const ENTER_ALT = "\u001b[?1049h\u001b[?7l\u001b[H";
+const LEAVE_ALT = "\u001b[?7h\u001b[?25h\u001b[?1049l";
+const CLEAR = "\u001b[2J\u001b[H";
+
+/** Copies text to the terminal's clipboard with OSC 52 (works over ssh and in tmux with set-clipboard on). */
+export function osc52(text: string): string {
+	return `\u001b]52;c;${Buffer.from(text, "utf8").toString("base64")}\u0007`;
+}
+
+interface MainProps {
+	service: HistoryService;
+	store: IndexingStore;
+	banner: string | null;
+	notice: string | null;
+	workspace: string | null;
+	initialScope: Scope;
+	color: boolean;
+	onExit: (code: number) => void;
+}
+
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit }: MainProps) {
+	const size = useTerminalSize();
+	const indexing = useSyncExternalStore(store.subscribe, store.get);
+	return (
+		<App
+			service={service}
+			size={size}
+			color={color}
+			indexing={indexing}
+			banner={banner}
+			initialMessage={notice}
+			workspace={workspace}
+			initialScope={initialScope}
+			onCopy={(text) => process.stdout.write(osc52(text))}
+			onExit={onExit}
+		/>
+	);
+}
+
+/** Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). */
 export async function runTui(options: TuiOptions): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		process.stderr.write("pi-history: the explorer needs a terminal; use `pi-history search <query>` (add --json for scripts)\n");
 		return 2;
 	}
-	const service = HistoryService.open({ config: resolveConfig({ sessionsDirs: options.sessionsDirs, indexPath: options.indexPath }) });
+	const choice = chooseHistory(options);
+	const service = HistoryService.open({ config: choice.config });
+	const store = new IndexingStore();
+	// Another writer (a second explorer, a pi session) makes a refresh give up quickly with "busy": try again a few times.
+	let run: IndexRun | null = null;
+	let retries = 0;
+	let retryTimer: NodeJS.Timeout | undefined;
+	const begin = () => {
+		run = startIndexing(choice.config, (m) => {
+			store.handle(m);
+			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(begin, 3000);
+		});
+	};
+	begin();
+	const indexing = {
+		stop: async () => {
+			clearTimeout(retryTimer);
+			await run?.stop();
+		},
+	};
+	const workspace = options.workspace ? resolve(options.workspace) : authorizationRoot(process.cwd(), choice.config.workspaceRoot);
+
+	const out = process.stdout;
+	let restored = false;
+	const restore = () => {
+		if (restored) return;
+		restored = true;
+		out.write(LEAVE_ALT);
+	};
+	out.write(ENTER_ALT);
+	// On resize the terminal re-wraps or cuts the old frame, and Ink erases only the lines it thinks it drew:
+	// start from a clean screen (this listener runs before Ink's own, which then draws the new frame from the top).
+	const onResize = () => out.write(CLEAR);
+	out.on("resize", onResize);
+	let code = 0;
+	const instance = render(
+		<Main service={service} store={store} banner={choice.banner} notice={choice.notice ?? null} workspace={workspace} initialScope={options.workspace ? "workspace" : "all"} color={options.color} onExit={(c) => (code = c)} />,
+		{ exitOnCtrlC: false, patchConsole: false },
+	);
+	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.
+	const onSignal = (signal: NodeJS.Signals) => {
+		instance.unmount();
+		restore();
+		void indexing.stop();
+		service.close();
+		process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
+	};
+	const onCrash = (error: unknown) => {
+		try {
+			instance.unmount();
+		} catch {
+			// the renderer itself may be what failed
+		}
+		restore();
+		process.stderr.write(`pi-history: ${(error as Error)?.stack ?? String(error)}\n`);
+		process.exit(1);
+	};
+	const signals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
+	for (const s of signals) process.on(s, onSignal);
+	process.on("uncaughtException", onCrash);
+	process.on("unhandledRejection", onCrash);
+	process.on("exit", restore);
 	try {
-		service.refresh();
-		process.stdout.write(`${formatStatus(service.status())}\n`);
-		return 0;
+		await instance.waitUntilExit();
+	} catch (error) {
+		code = 1;
+		restore();
+		process.stderr.write(`pi-history: ${(error as Error)?.message ?? String(error)}\n`);
 	} finally {
+		restore();
+		out.off("resize", onResize);
+		for (const s of signals) process.off(s, onSignal);
+		process.off("uncaughtException", onCrash);
+		process.off("unhandledRejection", onCrash);
+		await indexing.stop();
 		service.close();
 	}
+	return code;
 }

@@ -1,0 +1,105 @@
+/** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
+import { Box } from "ink";
+import { relativeTime, shortPath } from "../src/present.js";
+import { type EventLayout } from "./layout.js";
+import { Lines } from "./Line.js";
+import { docOf, type EventLoc } from "./state.js";
+import { fitLine, seg, spread, type StyledLine } from "./styled.js";
+import { TracePanel } from "./TracePanel.js";
+
+/** Props of <EventHeader/>. */
+export interface EventHeaderProps {
+	loc: EventLoc;
+	depth: number;
+	width: number;
+	now: number;
+	color: boolean;
+	banner: string | null;
+}
+
+/** Two header lines: what the event is and where it lives; its type, time and classification. */
+export function EventHeader({ loc, depth, width, now, color, banner }: EventHeaderProps) {
+	const lines: StyledLine[] = [];
+	const d = loc.data;
+	const node = d?.trace.node;
+	const where = node ? (node.session.name ? `${node.session.name} · ${shortPath(node.session.cwd)}` : shortPath(node.session.cwd)) : "";
+	const left: StyledLine = [seg("◆ ", "accent"), seg(loc.ref.entryId, "title")];
+	if (node) left.push(seg(`  ${node.kind ?? node.entryType}`, "bold"), seg(`  ${where}`, "dim"));
+	if (banner && width >= 120) left.push(seg("  "), seg(banner, "banner"));
+	lines.push(spread(left, [seg(`session ${loc.ref.sessionId.slice(0, 8)} · back stack ${depth}`, "dim")], width));
+	if (loc.error) lines.push(fitLine([seg(`cannot read this event: ${loc.error}`, "error")], width));
+	else if (!d || !node) lines.push([seg("reading…", "dim")]);
+	else {
+		const e = d.read.event;
+		const msg = e.message as { role?: unknown; model?: unknown; stopReason?: unknown; toolName?: unknown; isError?: unknown } | undefined;
+		const role = typeof msg?.role === "string" ? `/${msg.role}` : "";
+		const meta: StyledLine = [seg(`${e.type}${role}`)];
+		if (typeof msg?.toolName === "string") meta.push(seg(` ${msg.toolName}`, "bold"));
+		if (typeof e.timestamp === "string") {
+			const rel = relativeTime(e.timestamp, now);
+			meta.push(seg(` · ${e.timestamp.replace("T", " ").replace(/\.\d+Z$/, "Z")}${e.timestamp.startsWith(rel) ? "" : ` (${rel})`}`, "dim"));
+		}
+		const c = d.read.classification;
+		meta.push(seg(" · "), seg(c.branchState, c.branchState === "alternate" ? "warn" : c.branchState === "selected" ? "ok" : "dim"));
+		meta.push(seg(" · "), seg(c.selectionState, c.selectionState === "summarized" ? "warn" : "dim"));
+		if (msg?.isError === true || typeof (e as { message?: { errorMessage?: unknown } }).message?.errorMessage === "string") meta.push(seg(" · "), seg("✗ error", "error"));
+		if (typeof msg?.model === "string") meta.push(seg(` · ${msg.model}`, "dim"));
+		lines.push(fitLine(meta, width));
+	}
+	return (
+		<Box flexDirection="column" width={width} height={2}>
+			<Lines lines={lines} color={color} height={2} />
+		</Box>
+	);
+}
+
+/** Props of <EventBody/>. */
+export interface EventBodyProps {
+	loc: EventLoc;
+	layout: EventLayout;
+	wrap: boolean;
+	color: boolean;
+}
+
+/** The exact read (scrolled window of the document) and the trace panel. */
+export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
+	const doc = docOf(loc, layout.bodyWidth, wrap);
+	let lines: StyledLine[];
+	if (loc.error) lines = [[seg(loc.error, "error")], [seg("Esc goes back", "dim")]];
+	else if (!doc) lines = [[seg("reading the event from its session file…", "dim")]];
+	else lines = doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => fitLine(l.line, layout.bodyWidth));
+	const text = (
+		<Box flexDirection="column" width={layout.bodyWidth} height={layout.bodyLines} overflow="hidden">
+			<Lines lines={lines} color={color} height={layout.bodyLines} />
+		</Box>
+	);
+	const panel = <TracePanel data={loc.data} cursor={loc.traceCursor} focused={loc.panel === "trace"} width={layout.panelWidth} height={layout.panelLines} color={color} rule={!layout.side} />;
+	if (layout.side) {
+		const bar = Array.from({ length: layout.bodyLines }, () => [seg("│", "dim")]);
+		return (
+			<Box flexDirection="row" width={layout.width} height={layout.bodyLines}>
+				{text}
+				<Box flexDirection="column" width={1} height={layout.bodyLines}>
+					<Lines lines={bar} color={color} />
+				</Box>
+				{panel}
+			</Box>
+		);
+	}
+	return (
+		<Box flexDirection="column" width={layout.width} height={layout.bodyLines + 1 + layout.panelLines}>
+			{text}
+			{panel}
+		</Box>
+	);
+}
+
+/** "line 12–24 of 80" for the status bar. */
+export function scrollText(loc: EventLoc, layout: EventLayout, wrap: boolean): string {
+	const doc = docOf(loc, layout.bodyWidth, wrap);
+	if (!doc) return "";
+	const n = doc.lines.length;
+	if (n <= layout.bodyLines) return `${n} lines`;
+	const end = Math.min(n, loc.scroll + layout.bodyLines);
+	return `lines ${loc.scroll + 1}–${end} of ${n}${end < n ? " ↓" : ""}`;
+}

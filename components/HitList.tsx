@@ -1,0 +1,38 @@
+/** The windowed hit list: one or two lines per hit, the selected one marked, an empty state when there are none. */
+import { Box } from "ink";
+import type { Hit } from "../src/model.js";
+import { Lines } from "./Line.js";
+import { visibleRange } from "./list-window.js";
+import { hitRows } from "./search-view.js";
+import { fitLine, seg, type StyledLine, type Tone } from "./styled.js";
+
+/** Props of <HitList/>. */
+export interface HitListProps {
+	hits: Hit[];
+	selected: number;
+	top: number;
+	width: number;
+	height: number;
+	hitLines: 1 | 2;
+	now: number;
+	color: boolean;
+	/** Shown instead of hits when there are none. */
+	empty: Array<{ text: string; tone: Tone }>;
+}
+
+/** The hit list pane. */
+export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty }: HitListProps) {
+	const lines: StyledLine[] = [];
+	if (hits.length === 0) {
+		lines.push([]);
+		for (const e of empty) lines.push(fitLine([seg("  "), seg(e.text, e.tone)], width));
+	} else {
+		const { from, to } = visibleRange(top, Math.floor(height / hitLines), hits.length);
+		for (let i = from; i < to; i++) lines.push(...hitRows(hits[i] as Hit, width, now, i === selected, hitLines));
+	}
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Lines lines={lines} color={color} height={height} />
+		</Box>
+	);
+}

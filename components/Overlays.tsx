@@ -1,0 +1,95 @@
+/** Panels drawn in place of a screen's body: help, the filter picker and the fork candidates. */
+import { Box } from "ink";
+import { type Filters, filterFields } from "./filters.js";
+import { helpSections } from "./keymap.js";
+import { Lines } from "./Line.js";
+import { clampScroll } from "./list-window.js";
+import { fitLine, seg, type StyledLine } from "./styled.js";
+import { type Candidate, candidateLine } from "./trace-rows.js";
+
+/** Props shared by the overlays. */
+interface OverlayFrame {
+	width: number;
+	height: number;
+	color: boolean;
+}
+
+function Frame({ width, height, color, lines }: OverlayFrame & { lines: StyledLine[] }) {
+	return (
+		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+			<Lines lines={lines.map((l) => fitLine(l, width))} color={color} height={height} />
+		</Box>
+	);
+}
+
+/** The help text as lines (generated from the keymap), with a short guide first. */
+export function helpLines(width: number): StyledLine[] {
+	const out: StyledLine[] = [
+		[seg("pi-history — keys", "title")],
+		[seg("Find an event: type words; Tab goes to the hits; Enter opens the exact event.", "dim")],
+		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
+		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
+	];
+	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
+	for (const section of helpSections()) {
+		out.push([], [seg(section.title, "accent")]);
+		for (const [keys, help] of section.rows) out.push([seg(`  ${keys}`.padEnd(keyWidth), "key"), seg(help)]);
+	}
+	return out;
+}
+
+/** Props of <HelpOverlay/>. */
+export interface HelpOverlayProps extends OverlayFrame {
+	scroll: number;
+}
+
+/** The `?` help overlay. */
+export function HelpOverlay({ width, height, color, scroll }: HelpOverlayProps) {
+	const all = helpLines(width);
+	const top = clampScroll(scroll, height, all.length);
+	const lines = all.slice(top, top + height);
+	if (all.length > height && top + height < all.length && lines.length > 0) lines[lines.length - 1] = [seg(`  ↓ ${all.length - top - height} more lines (↓/PgDn)`, "dim")];
+	return <Frame width={width} height={height} color={color} lines={lines} />;
+}
+
+/** Props of <FilterPicker/>. */
+export interface FilterPickerProps extends OverlayFrame {
+	draft: Filters;
+	row: number;
+	tools: string[];
+}
+
+/** The filter picker: one row per filter, ←/→ change the value. */
+export function FilterPicker({ width, height, color, draft, row, tools }: FilterPickerProps) {
+	const fields = filterFields(tools);
+	const lines: StyledLine[] = [[seg("Filters", "title"), seg("  ↑/↓ choose · ←/→ change · x reset all · Enter apply · Esc cancel", "dim")], []];
+	fields.forEach((f, i) => {
+		const value = draft[f.key];
+		const selected = i === row;
+		const shown = f.show(value);
+		lines.push([seg(selected ? "▌ " : "  ", "accent"), seg(f.label.padEnd(8), selected ? "bold" : "dim"), seg("‹ ", "dim"), seg(shown, value === undefined ? "dim" : "warn", selected), seg(" ›", "dim")]);
+	});
+	lines.push([], [seg("Every filter narrows the hits; the query line still applies.", "dim")]);
+	return <Frame width={width} height={height} color={color} lines={lines} />;
+}
+
+/** Props of <ForkPicker/>. */
+export interface ForkPickerProps extends OverlayFrame {
+	title: string;
+	candidates: Candidate[];
+	cursor: number;
+}
+
+/** Fork candidates: every child (and forked session) with a one-line preview, to pick from. */
+export function ForkPicker({ width, height, color, title, candidates, cursor }: ForkPickerProps) {
+	const lines: StyledLine[] = [[seg("⑂ ", "warn"), seg(title, "title")], [seg("↑/↓ choose · Enter or 1–9 go · Esc close · [leaf path] is the branch pi would load", "dim")], []];
+	const room = Math.max(1, height - lines.length);
+	const top = Math.max(0, Math.min(cursor - Math.floor(room / 2), candidates.length - room));
+	candidates.slice(top, top + room).forEach((c, j) => {
+		const i = top + j;
+		const line = candidateLine(c, i);
+		const selected = i === cursor;
+		lines.push(fitLine([seg(selected ? "▌" : " ", "accent"), ...(selected ? line.map((s) => ({ ...s, inverse: true })) : line)], width, selected, selected));
+	});
+	return <Frame width={width} height={height} color={color} lines={lines} />;
+}

@@ -1,0 +1,110 @@
+/** The search screen: title with chips and the query line on top, the hit list and the preview below. */
+import { Box } from "ink";
+import type { Hit, IndexStatus } from "../src/model.js";
+import { HitList } from "./HitList.js";
+import { type SearchLayout } from "./layout.js";
+import { Lines } from "./Line.js";
+import { Preview } from "./Preview.js";
+import { emptyLines, queryLine, titleLine } from "./search-view.js";
+import type { IndexingState } from "./service.js";
+import { previewKey, selectedHit, type State } from "./state.js";
+import { fitLine, seg } from "./styled.js";
+
+/** Placeholder of an empty query line. */
+export const QUERY_PLACEHOLDER = "search as you type · Tab → hits, then e = errors only, ? = help";
+
+/** Props of <SearchHeader/>. */
+export interface SearchHeaderProps {
+	state: State;
+	width: number;
+	banner: string | null;
+	color: boolean;
+}
+
+/** Title line (chips, count) and query line. */
+export function SearchHeader({ state, width, banner, color }: SearchHeaderProps) {
+	const r = state.results;
+	const title = titleLine(
+		{
+			banner,
+			scope: state.scope,
+			workspace: state.workspace,
+			session: state.scopeSession,
+			filters: state.filters,
+			count: r.hits.length,
+			more: !r.exhausted,
+			loading: r.status === "loading" && r.hits.length === 0,
+			query: state.query,
+		},
+		width,
+	);
+	const query = queryLine(state.query, state.cursor, state.focus === "query" && state.stack.length === 0 && state.overlay === null, width, QUERY_PLACEHOLDER);
+	return (
+		<Box flexDirection="column" width={width} height={2}>
+			<Lines lines={[title, query]} color={color} height={2} />
+		</Box>
+	);
+}
+
+/** Props of <SearchBody/>. */
+export interface SearchBodyProps {
+	state: State;
+	layout: SearchLayout;
+	now: number;
+	color: boolean;
+	indexing: IndexingState;
+	status: IndexStatus | null;
+}
+
+/** Hit list and preview, side by side on wide terminals, stacked otherwise. */
+export function SearchBody({ state, layout, now, color, indexing, status }: SearchBodyProps) {
+	const r = state.results;
+	const hit: Hit | null = selectedHit(state);
+	const empty = emptyLines({
+		loading: r.status === "loading",
+		error: r.error,
+		query: state.query,
+		notes: r.notes,
+		scope: state.scope,
+		filters: state.filters,
+		indexEvents: r.index?.events ?? null,
+		indexing,
+		status,
+	});
+	const list = <HitList hits={r.hits} selected={state.selected} top={state.top} width={layout.listWidth} height={layout.listLines} hitLines={layout.hitLines} now={now} color={color} empty={empty} />;
+	const preview = (
+		<Preview
+			hit={hit}
+			preview={state.preview}
+			current={state.preview !== null && state.preview.key === previewKey(state)}
+			width={layout.previewWidth}
+			height={layout.previewLines}
+			now={now}
+			color={color}
+			rule={!layout.side}
+		/>
+	);
+	if (layout.side) {
+		const bar = Array.from({ length: layout.listLines }, () => [seg("│", "dim")]);
+		return (
+			<Box flexDirection="row" width={layout.width} height={layout.listLines}>
+				{list}
+				<Box flexDirection="column" width={1} height={layout.listLines}>
+					<Lines lines={bar} color={color} />
+				</Box>
+				{preview}
+			</Box>
+		);
+	}
+	return (
+		<Box flexDirection="column" width={layout.width} height={layout.listLines + 1 + layout.previewLines}>
+			{list}
+			{preview}
+		</Box>
+	);
+}
+
+/** A one-line notice used when the terminal is too small for any layout. */
+export function tooSmallLine(width: number) {
+	return fitLine([seg("make the terminal larger (at least 40×10) · q quits", "warn")], width);
+}

@@ -1,0 +1,243 @@
+/**
+ * The one place that names keys: every binding (key, the modes it works in, the action, its help text) lives in
+ * BINDINGS, and the help overlay and the status-bar hints are generated from the same table.
+ *
+ * While the query line has focus only arrows, Home/End, page keys, Tab, Enter, Esc, Backspace and line-editing
+ * Ctrl keys act: every printable key is text. Letter commands work once focus is on the list or an event.
+ */
+import type { Action, Mode } from "./state.js";
+
+/** The key fields of Ink's useInput we read (a subset, so tests can pass plain objects). */
+export interface KeyInfo {
+	upArrow?: boolean;
+	downArrow?: boolean;
+	leftArrow?: boolean;
+	rightArrow?: boolean;
+	pageUp?: boolean;
+	pageDown?: boolean;
+	home?: boolean;
+	end?: boolean;
+	return?: boolean;
+	escape?: boolean;
+	ctrl?: boolean;
+	shift?: boolean;
+	meta?: boolean;
+	tab?: boolean;
+	backspace?: boolean;
+	delete?: boolean;
+}
+
+/** A key binding: the keys, the modes where it acts, the action, and what help and the status bar say. */
+export interface Binding {
+	keys: string[];
+	modes: Mode[];
+	action: Action;
+	help: string;
+	/** Short label for the status bar; bindings without one are listed in help only. */
+	hint?: string;
+	/** How the status bar writes the keys (default: the first two keys). */
+	hintKeys?: string;
+	/** Place in the status bar (lower first; the bar is cut at the width, so what matters most comes first). */
+	hintOrder?: number;
+}
+
+/**
+ * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "ctrl+c",
+ * "space", or the printable character itself. Backspace and Delete both arrive as one of two codes (terminals
+ * send DEL for Backspace and Ink reports it as delete), so both are "backspace".
+ */
+export function keyName(input: string, key: KeyInfo): string | null {
+	if (key.upArrow) return "up";
+	if (key.downArrow) return "down";
+	if (key.leftArrow) return "left";
+	if (key.rightArrow) return "right";
+	if (key.pageUp) return "pgup";
+	if (key.pageDown) return "pgdn";
+	if (key.home) return "home";
+	if (key.end) return "end";
+	if (key.return) return "enter";
+	if (key.tab) return key.shift ? "shift+tab" : "tab";
+	if (key.backspace || key.delete) return "backspace";
+	if (key.escape) return "esc";
+	if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
+	if (key.meta) return null;
+	if (input === " ") return "space";
+	if (input.length === 1) return input;
+	return null;
+}
+
+const EVENT: Mode[] = ["event", "trace"];
+const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
+const NOT_QUERY: Mode[] = ["list", "event", "trace", "help", "filters", "fork"];
+
+/** Every binding, in the order help lists them. */
+export const BINDINGS: Binding[] = [
+	// Query line.
+	{ keys: ["left"], modes: ["query"], action: { type: "cursor", to: "left" }, help: "move the cursor left" },
+	{ keys: ["right"], modes: ["query"], action: { type: "cursor", to: "right" }, help: "move the cursor right" },
+	{ keys: ["home", "ctrl+a"], modes: ["query"], action: { type: "cursor", to: "home" }, help: "cursor to the start" },
+	{ keys: ["end", "ctrl+e"], modes: ["query"], action: { type: "cursor", to: "end" }, help: "cursor to the end" },
+	{ keys: ["backspace"], modes: ["query"], action: { type: "delete-back" }, help: "delete the character before the cursor" },
+	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete the word before the cursor" },
+	{ keys: ["ctrl+u"], modes: ["query"], action: { type: "clear-query" }, help: "clear the query" },
+	{ keys: ["down", "tab"], modes: ["query"], action: { type: "focus", to: "list" }, help: "go to the hit list", hint: "hits", hintKeys: "↓/Tab" },
+	{ keys: ["pgdn"], modes: ["query"], action: { type: "page", dir: 1 }, help: "go to the hit list, one page down" },
+	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open" },
+	{ keys: ["esc"], modes: ["query"], action: { type: "back" }, help: "clear the query", hint: "clear" },
+	{ keys: ["ctrl+c"], modes: ["query"], action: { type: "quit", code: 130 }, help: "quit (letters are text here)", hint: "quit" },
+
+	// Hit list.
+	{ keys: ["up", "down"], modes: ["list"], action: { type: "move", by: 0 }, help: "previous / next hit (↑ on the first hit goes to the query)", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
+	{ keys: ["pgup", "pgdn"], modes: ["list"], action: { type: "page", dir: 0 }, help: "page up / down" },
+	{ keys: ["g", "home"], modes: ["list"], action: { type: "jump", to: "first" }, help: "first hit" },
+	{ keys: ["G", "end"], modes: ["list"], action: { type: "jump", to: "last" }, help: "last hit (loads more)" },
+	{ keys: ["enter"], modes: ["list"], action: { type: "open" }, help: "open the hit: exact event, trace panel", hint: "open", hintOrder: 2 },
+	{ keys: ["/", "tab", "shift+tab"], modes: ["list"], action: { type: "focus", to: "query" }, help: "edit the query", hint: "query", hintKeys: "/", hintOrder: 8 },
+	{ keys: ["esc", "backspace"], modes: ["list"], action: { type: "back" }, help: "back to the query" },
+	{ keys: ["s"], modes: ["list"], action: { type: "cycle-scope" }, help: "scope: all sessions → this workspace → this hit's session", hint: "scope", hintOrder: 4 },
+	{ keys: ["F"], modes: ["list"], action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
+	{ keys: ["e"], modes: ["list"], action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
+	{ keys: ["x"], modes: ["list"], action: { type: "clear-filters" }, help: "clear all filters" },
+
+	// Event view.
+	{ keys: ["up", "down"], modes: ["event"], action: { type: "move", by: 0 }, help: "scroll the event text" },
+	{ keys: ["pgup", "pgdn", "space"], modes: ["event"], action: { type: "page", dir: 0 }, help: "scroll a page (space: down)" },
+	{ keys: ["g", "home"], modes: ["event"], action: { type: "jump", to: "first" }, help: "top of the event" },
+	{ keys: ["G", "end"], modes: ["event"], action: { type: "jump", to: "last" }, help: "end of the event (metadata, source)" },
+	{ keys: ["h", "left"], modes: EVENT, action: { type: "walk", to: "parent" }, help: "parent (crosses into the parent session for forks)", hint: "parent", hintKeys: "h", hintOrder: 1 },
+	{ keys: ["l", "right"], modes: EVENT, action: { type: "walk", to: "child" }, help: "child toward the materialized leaf; at a fork, choose", hint: "child", hintKeys: "l", hintOrder: 2 },
+	{ keys: ["H"], modes: EVENT, action: { type: "walk", to: "fork-up" }, help: "up to the nearest fork: where another branch leaves this path", hint: "fork above", hintOrder: 4.5 },
+	{ keys: ["j"], modes: EVENT, action: { type: "walk", to: "next-sibling" }, help: "next sibling (another branch from the same parent)", hint: "siblings", hintKeys: "j/k", hintOrder: 3 },
+	{ keys: ["k"], modes: EVENT, action: { type: "walk", to: "prev-sibling" }, help: "previous sibling" },
+	{ keys: ["f"], modes: EVENT, action: { type: "walk", to: "forks" }, help: "fork candidates: every child and forked session, to pick from", hint: "forks", hintOrder: 4 },
+	{ keys: ["["], modes: EVENT, action: { type: "walk", to: "append-prev" }, help: "append order: entry written just before (file order)" },
+	{ keys: ["]"], modes: EVENT, action: { type: "walk", to: "append-next" }, help: "append order: entry written just after", hint: "file order", hintKeys: "[ ]", hintOrder: 9 },
+	{ keys: ["n"], modes: EVENT, action: { type: "page-fragment", dir: 1 }, help: "next page of a large fragment" },
+	{ keys: ["p"], modes: EVENT, action: { type: "page-fragment", dir: -1 }, help: "previous page of a large fragment" },
+	{ keys: ["w"], modes: EVENT, action: { type: "toggle-wrap" }, help: "wrap long lines / cut them with …" },
+	{ keys: ["tab", "shift+tab"], modes: EVENT, action: { type: "toggle-panel" }, help: "switch between the text and the trace panel", hint: "panel", hintKeys: "Tab", hintOrder: 6.7 },
+	{ keys: ["enter"], modes: ["event"], action: { type: "toggle-panel" }, help: "focus the trace panel" },
+	{ keys: ["up", "down"], modes: ["trace"], action: { type: "move", by: 0 }, help: "choose a trace row", hint: "choose", hintKeys: "↑↓", hintOrder: 0 },
+	{ keys: ["pgup", "pgdn"], modes: ["trace"], action: { type: "page", dir: 0 }, help: "trace rows, a page" },
+	{ keys: ["g", "home"], modes: ["trace"], action: { type: "jump", to: "first" }, help: "first trace row" },
+	{ keys: ["G", "end"], modes: ["trace"], action: { type: "jump", to: "last" }, help: "last trace row" },
+	{ keys: ["enter"], modes: ["trace"], action: { type: "open" }, help: "go to the chosen row's event (a session row opens its hits)", hint: "go", hintOrder: 0.5 },
+	{ keys: ["esc", "backspace"], modes: EVENT, action: { type: "back" }, help: "back (a stack: all the way to the hit list)", hint: "back", hintKeys: "Esc", hintOrder: 6 },
+	{ keys: ["/"], modes: EVENT, action: { type: "to-search" }, help: "back to the search, query line" },
+
+	// Fork candidates.
+	{ keys: ["up", "down"], modes: ["fork"], action: { type: "move", by: 0 }, help: "choose a branch", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
+	{ keys: ["enter"], modes: ["fork"], action: { type: "open" }, help: "go to the chosen branch", hint: "go", hintOrder: 2 },
+	{ keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"], modes: ["fork"], action: { type: "pick", index: 0 }, help: "go to branch 1–9", hint: "pick", hintOrder: 3 },
+	{ keys: ["esc", "backspace", "f"], modes: ["fork"], action: { type: "back" }, help: "close", hint: "close", hintKeys: "Esc", hintOrder: 4 },
+
+	// Filter picker.
+	{ keys: ["up", "down"], modes: ["filters"], action: { type: "move", by: 0 }, help: "choose a filter", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
+	{ keys: ["left", "right", "space"], modes: ["filters"], action: { type: "filter-cycle", dir: 1 }, help: "change its value", hint: "change", hintKeys: "←→", hintOrder: 2 },
+	{ keys: ["x"], modes: ["filters"], action: { type: "filter-reset" }, help: "set every filter to any", hint: "reset", hintOrder: 3 },
+	{ keys: ["enter"], modes: ["filters"], action: { type: "open" }, help: "apply the filters", hint: "apply", hintOrder: 4 },
+	{ keys: ["esc", "F"], modes: ["filters"], action: { type: "back" }, help: "close without changing", hint: "cancel", hintKeys: "Esc", hintOrder: 5 },
+
+	// Help.
+	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },
+	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
+	{ keys: ["esc", "?", "q", "enter"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
+
+	// Everywhere.
+	{ keys: ["y"], modes: ["list", "event", "trace"], action: { type: "copy-ref" }, help: "copy the ref (sessionId entryId) to the clipboard (OSC 52)", hint: "copy ref", hintOrder: 10 },
+	{ keys: ["?"], modes: NOT_QUERY.filter((m) => m !== "help"), action: { type: "help" }, help: "this help", hint: "help", hintOrder: 6.5 },
+	{ keys: ["q"], modes: ["list", "event", "trace"], action: { type: "quit", code: 0 }, help: "quit", hint: "quit", hintOrder: 6.6 },
+	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere" },
+];
+
+const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1 };
+
+/** The action a key press means in a mode, or null when it means nothing there. */
+export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | null {
+	const name = keyName(input, key);
+	if (name !== null) {
+		for (const b of BINDINGS) {
+			if (!b.modes.includes(mode) || !b.keys.includes(name)) continue;
+			const a = b.action;
+			// One binding covers a key pair; the key picks the direction or the index.
+			if (a.type === "move") return { type: "move", by: DIRECTIONAL[name] ?? 1 };
+			if (a.type === "page") return { type: "page", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1 };
+			if (a.type === "filter-cycle") return { type: "filter-cycle", dir: name === "left" ? -1 : 1 };
+			if (a.type === "pick") return { type: "pick", index: Number(name) - 1 };
+			return a;
+		}
+	}
+	if (mode === "query") {
+		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
+		if (key.ctrl || key.meta || key.escape) return null;
+		const text = input.replace(/[\u0000-\u001f\u007f]/g, "");
+		return text.length > 0 ? { type: "insert", text } : null;
+	}
+	return null;
+}
+
+const PRETTY: Record<string, string> = {
+	up: "↑",
+	down: "↓",
+	left: "←",
+	right: "→",
+	pgup: "PgUp",
+	pgdn: "PgDn",
+	home: "Home",
+	end: "End",
+	enter: "Enter",
+	esc: "Esc",
+	tab: "Tab",
+	"shift+tab": "Shift+Tab",
+	backspace: "Backspace",
+	space: "Space",
+};
+
+/** How a key is written on screen: ↑, PgDn, Enter, Ctrl+C, q. */
+export function prettyKey(name: string): string {
+	if (PRETTY[name]) return PRETTY[name] as string;
+	if (name.startsWith("ctrl+")) return `Ctrl+${name.slice(5).toUpperCase()}`;
+	return name;
+}
+
+/** The keys of a binding as one label, pairs joined: "↑/↓", "h/←". */
+export function bindingKeys(b: Binding): string {
+	return b.keys.map(prettyKey).join("/");
+}
+
+/** Status-bar hints for a mode: [keys, label] pairs in table order. */
+export function hintsFor(mode: Mode): Array<[string, string]> {
+	const out: Array<[string, string, number]> = [];
+	for (const b of BINDINGS) {
+		if (!b.hint || !b.modes.includes(mode)) continue;
+		const label = b.hintKeys ?? (b.action.type === "pick" ? "1–9" : b.keys.slice(0, 2).map(prettyKey).join("/"));
+		out.push([label, b.hint, b.hintOrder ?? 50]);
+	}
+	// Sort is stable: bindings without an order keep table order after the ordered ones.
+	return out.sort((a, b) => a[2] - b[2]).map(([k, l]) => [k, l]);
+}
+
+/** Help sections: a title and the bindings of each group of modes. */
+export function helpSections(): Array<{ title: string; rows: Array<[string, string]> }> {
+	const groups: Array<{ title: string; test: (b: Binding) => boolean }> = [
+		{ title: "Query line (typing searches as you type)", test: (b) => b.modes.length === 1 && b.modes[0] === "query" },
+		{ title: "Hit list", test: (b) => b.modes.length === 1 && b.modes[0] === "list" },
+		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
+		{ title: "Fork candidates", test: (b) => b.modes.length === 1 && b.modes[0] === "fork" },
+		{ title: "Filter picker", test: (b) => b.modes.length === 1 && b.modes[0] === "filters" },
+		{ title: "This help", test: (b) => b.modes.length === 1 && b.modes[0] === "help" },
+		{ title: "Everywhere", test: (b) => b.modes.length > 2 && !b.modes.every((m) => m === "event" || m === "trace") },
+	];
+	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
+}
+
+/** Mode names as the help and status bar show them. */
+export const MODE_NAMES: Record<Mode, string> = {
+	query: "query",
+	list: "hits",
+	event: "event",
+	trace: "trace panel",
+	help: "help",
+	filters: "filters",
+	fork: "fork",
+};

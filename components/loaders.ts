@@ -1,0 +1,88 @@
+/** The reads behind each screen: what the explorer asks the service for an event view, a page and a preview. */
+import { type EventBrief, type EventRef, type FragmentWindow, type Hit, type ReadResult, refKey, type SearchRequest, type SearchResult, type TraceResult } from "../src/model.js";
+import type { ExplorerService } from "./service.js";
+
+/** Characters of each fragment an event view shows first (the head). */
+export const HEAD_CHARS = 4000;
+/** Characters of the tail shown after the head of a fragment too large to show whole. */
+export const TAIL_CHARS = 1500;
+/** Characters per page when paging through a large fragment. */
+export const PAGE_CHARS = 4000;
+/** Ancestors read for the "path from the root" line (the core's neighbor maximum). */
+export const PATH_DEPTH = 50;
+/** Characters of a fragment the preview reads to find the match (large results are previewed around it). */
+export const PREVIEW_CHARS = 200_000;
+
+/** Everything an event view shows: the exact read, its trace, its append-order neighbors and fragment tails. */
+export interface EventData {
+	read: ReadResult;
+	trace: TraceResult;
+	appendBefore: EventBrief | null;
+	appendAfter: EventBrief | null;
+	/** Tail windows of fragments whose head did not reach the end. */
+	tails: Record<string, FragmentWindow>;
+}
+
+/** Reads one event for the event view: branch-order read with the path, trace, append neighbors, tails. */
+export function loadEvent(service: ExplorerService, ref: EventRef): EventData {
+	const read = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: HEAD_CHARS, before: PATH_DEPTH, after: 1 });
+	const trace = service.trace({ sessionId: ref.sessionId, entryId: ref.entryId });
+	const append = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: 1, order: "append", before: 1, after: 1 });
+	const tails: Record<string, FragmentWindow> = {};
+	for (const f of read.fragments) {
+		if (f.range[1] >= f.totalChars) continue;
+		const offset = Math.max(f.range[1], f.totalChars - TAIL_CHARS);
+		const tail = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId: f.id, offset, maxChars: TAIL_CHARS, before: 0, after: 0 }).fragments[0];
+		if (tail) tails[f.id] = tail;
+	}
+	return { read, trace, appendBefore: append.neighbors.before.at(-1) ?? null, appendAfter: append.neighbors.after[0] ?? null, tails };
+}
+
+/** Reads one page of a large fragment. */
+export function loadPage(service: ExplorerService, ref: EventRef, fragmentId: string, offset: number): FragmentWindow {
+	const read = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId, offset, maxChars: PAGE_CHARS, before: 0, after: 0 });
+	const window = read.fragments[0];
+	if (!window) throw new Error(`fragment ${fragmentId} is gone`);
+	return window;
+}
+
+/** Reads what the preview pane shows for a hit: its matching fragment (or the bare event when it has none). */
+export function loadPreview(service: ExplorerService, hit: Hit): ReadResult {
+	const ref = { sessionId: hit.sessionId, entryId: hit.entryId, before: 0, after: 0 };
+	return service.read(hit.fragmentId ? { ...ref, fragmentId: hit.fragmentId, maxChars: PREVIEW_CHARS } : { ...ref, maxChars: 2000 });
+}
+
+/** Runs a search, turning a throw into a message (a bad filter or a busy index must not end the session). */
+export function runSearch(service: ExplorerService, request: SearchRequest): { result: SearchResult } | { error: string } {
+	try {
+		return { result: service.search(request) };
+	} catch (error) {
+		return { error: (error as Error).message ?? String(error) };
+	}
+}
+
+/** The nearest fork above an event: the first ancestor with more than one way on (children or forked sessions). */
+export interface ForkAbove {
+	ref: EventRef;
+	/** Parent steps from the start event. */
+	steps: number;
+	branches: number;
+}
+
+/** Walks parents (across files, like the h key) until an ancestor has two or more children; null at the root. */
+export function findForkAbove(service: ExplorerService, start: EventRef, maxSteps = 2000): ForkAbove | null {
+	let ref = start;
+	const seen = new Set<string>([refKey(ref)]);
+	for (let steps = 1; steps <= maxSteps; steps++) {
+		const trace = service.trace(ref);
+		const parent = trace.edges.find((e) => e.rel === "parent");
+		if (!parent || !("entryId" in parent.to) || parent.to.entryId === null || !trace.nodes[`${parent.to.sessionId}/${parent.to.entryId}`]) return null;
+		ref = { sessionId: parent.to.sessionId, entryId: parent.to.entryId };
+		if (seen.has(refKey(ref))) return null;
+		seen.add(refKey(ref));
+		const up = service.trace(ref);
+		const branches = up.edges.filter((e) => e.rel === "child" || (e.rel === "fork-of" && e.direction === "in" && "entryId" in e.to && e.to.entryId !== null)).length;
+		if (branches > 1) return { ref, steps, branches };
+	}
+	return null;
+}

@@ -1,0 +1,223 @@
+/** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
+import type { Hit, IndexStatus } from "../src/model.js";
+import { formatProgress, relativeTime, shortPath, stateMarks } from "../src/present.js";
+import { filterChips, scopeChip, type Filters, type Scope, type ScopeSession } from "./filters.js";
+import type { IndexingState } from "./service.js";
+import { fitLine, lineWidth, seg, spread, type StyledLine, type Tone } from "./styled.js";
+import { clusterWidth, clusters, sanitizeLine, stringWidth, truncate } from "./text-width.js";
+
+/** A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow. */
+export function normalizeSnippet(snippet: string, marks: Array<[number, number]>): { text: string; marks: Array<[number, number]> } {
+	const map: number[] = [];
+	let text = "";
+	let lastSpace = true;
+	for (let i = 0; i < snippet.length; i++) {
+		const c = snippet[i] as string;
+		map[i] = text.length;
+		if (/\s/.test(c)) {
+			if (!lastSpace) text += " ";
+			lastSpace = true;
+			continue;
+		}
+		lastSpace = false;
+		text += sanitizeLine(c);
+	}
+	map[snippet.length] = text.length;
+	const out: Array<[number, number]> = [];
+	for (const [a, b] of marks) {
+		const na = map[Math.min(a, snippet.length)] ?? 0;
+		const nb = map[Math.min(b, snippet.length)] ?? 0;
+		if (nb > na) out.push([na, nb]);
+	}
+	return { text: text.trimEnd(), marks: out };
+}
+
+/** Where a hit comes from: the session's name, else its short cwd. */
+export function hitWhere(h: Hit): string {
+	// The short session id tells apart the copies a /fork leaves in several sessions (same text, same cwd).
+	const where = h.session.name ? `${h.session.name} · ${shortPath(h.session.cwd)}` : shortPath(h.session.cwd);
+	return `${where} · ${h.sessionId.slice(0, 8)}`;
+}
+
+/** The flags that make a hit stand out: error, alternate branch, summarized, label. */
+export function hitFlags(h: Hit): Array<{ text: string; tone: Tone }> {
+	const out: Array<{ text: string; tone: Tone }> = [];
+	if (h.isError) out.push({ text: "✗ error", tone: "error" });
+	for (const m of stateMarks(h)) out.push({ text: m === "alternate branch" ? "⑂ alternate" : m, tone: m === "summarized" ? "dim" : "warn" });
+	if (h.label) out.push({ text: `#${h.label}`, tone: "accent" });
+	return out;
+}
+
+function kindText(h: Hit): string {
+	const kind = h.kind ?? h.entryType;
+	return h.toolName ? `${kind} ${h.toolName}` : kind;
+}
+
+function snippetSegs(h: Hit): StyledLine {
+	const { text, marks } = normalizeSnippet(h.snippet || "", h.marks);
+	if (!text) return [seg("(no text: metadata event)", "dim")];
+	const out: StyledLine = [];
+	let at = 0;
+	for (const [a, b] of [...marks].sort((x, y) => x[0] - y[0])) {
+		if (a < at) continue;
+		if (a > at) out.push(seg(text.slice(at, a)));
+		out.push(seg(text.slice(a, b), "match"));
+		at = b;
+	}
+	if (at < text.length) out.push(seg(text.slice(at)));
+	return out;
+}
+
+/** Starts a snippet shortly before its first match when the match would fall off the line. */
+function snippetAround(line: StyledLine, width: number): StyledLine {
+	const firstMatch = line.findIndex((s) => s.tone === "match");
+	if (firstMatch <= 0) return line;
+	const lead = lineWidth(line.slice(0, firstMatch));
+	const matchWidth = stringWidth((line[firstMatch] as { text: string }).text);
+	// Drop just enough leading cells for the match and a little text after it to fit, keeping text before it.
+	const need = lead + Math.min(matchWidth, width / 2) + 12 - width;
+	if (need <= 0) return line;
+	let drop = Math.min(lead - 4, need + 1);
+	if (drop <= 0) return line;
+	const out: StyledLine = [seg("…", "dim")];
+	for (const s of line) {
+		if (drop <= 0) {
+			out.push(s);
+			continue;
+		}
+		const w = stringWidth(s.text);
+		if (w <= drop) {
+			drop -= w;
+			continue;
+		}
+		let cut = 0;
+		let text = s.text;
+		for (const c of clusters(s.text)) {
+			if (drop <= 0) break;
+			drop -= clusterWidth(c);
+			cut += c.length;
+		}
+		text = s.text.slice(cut);
+		// Start at a word boundary when one is near, so the line does not begin with half a word.
+		const space = /\s/.test(s.text[cut - 1] ?? " ") ? -1 : text.search(/\s/);
+		if (space >= 0 && space < 12) text = text.slice(space + 1);
+		out.push({ ...s, text });
+		drop = 0;
+	}
+	return out;
+}
+
+/** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
+export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2): StyledLine[] {
+	const marker = selected ? seg("▌", "accent") : seg(" ");
+	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(kindText(h), "bold")];
+	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
+	const snippet = snippetSegs(h);
+	if (lines === 1) {
+		const row = [marker, ...meta, seg("  "), ...snippet];
+		return [fitLine(selected ? row.map((s) => ({ ...s, inverse: true })) : row, width, true, selected)];
+	}
+	meta.push(seg("  "), seg(hitWhere(h), "dim"));
+	const metaLine = fitLine([marker, ...(selected ? meta.map((s) => ({ ...s, inverse: true })) : meta)], width, true, selected);
+	const snippetLine = fitLine([marker, seg(" "), ...snippetAround(snippet, width - 2)], width);
+	return [metaLine, snippetLine];
+}
+
+/** The query line: prompt, text with an inverse cursor cell when focused, scrolled to keep the cursor visible. */
+export function queryLine(query: string, cursor: number, focused: boolean, width: number, placeholder: string): StyledLine {
+	const prompt = seg("❯ ", focused ? "accent" : "dim");
+	const room = Math.max(4, width - 3);
+	if (query === "") {
+		const ph = truncate(placeholder, room - 1);
+		return focused ? [prompt, seg(ph.slice(0, 1) || " ", "dim", true), seg(ph.slice(1), "dim")] : [prompt, seg(ph, "dim")];
+	}
+	const clean = sanitizeLine(query);
+	const before = clean.slice(0, cursor);
+	const atCursor = clusters(clean.slice(cursor))[0] ?? " ";
+	const after = clean.slice(cursor + (atCursor === " " && cursor >= clean.length ? 0 : atCursor.length));
+	// Keep the cursor on screen: cut the start of a long query, then fit the rest.
+	let head = before;
+	while (stringWidth(head) > room - 8 && head.length > 0) head = head.slice(clusters(head)[0]?.length ?? 1);
+	const lead: StyledLine = head.length < before.length ? [seg("…", "dim"), seg(head.slice(1))] : [seg(head)];
+	if (!focused) return fitLine([prompt, ...lead, seg(atCursor === " " && cursor >= clean.length ? "" : atCursor), seg(after)], width);
+	return fitLine([prompt, ...lead, seg(atCursor, "plain", true), seg(after)], width);
+}
+
+/** Inputs of the title line. */
+export interface TitleInput {
+	banner: string | null;
+	scope: Scope;
+	workspace: string | null;
+	session: ScopeSession | null;
+	filters: Filters;
+	count: number;
+	more: boolean;
+	loading: boolean;
+	query: string;
+}
+
+/** The first line: name, demo banner, scope and filter chips, hit count. */
+export function titleLine(t: TitleInput, width: number): StyledLine {
+	const left: StyledLine = [seg("pi-history", "title")];
+	if (t.banner) left.push(seg("  "), seg(t.banner, "banner"));
+	const chips: StyledLine = [seg(`[${scopeChip(t.scope, t.workspace, t.session)}]`, t.scope === "all" ? "dim" : "accent")];
+	for (const c of filterChips(t.filters)) chips.push(seg(" "), seg(`[${c}]`, "warn"));
+	const count = t.loading ? "searching…" : `${t.count}${t.more ? "+" : ""} ${t.query.trim() ? (t.count === 1 ? "hit" : "hits") : "recent events"}`;
+	const right: StyledLine = [...chips, seg("  "), seg(count, "dim")];
+	return spread(left, right, width);
+}
+
+/** What the list shows when it has no hits: why, and what to do next. */
+export function emptyLines(input: {
+	loading: boolean;
+	error: string | null;
+	query: string;
+	notes: string[];
+	scope: Scope;
+	filters: Filters;
+	indexEvents: number | null;
+	indexing: IndexingState;
+	status: IndexStatus | null;
+}): Array<{ text: string; tone: Tone }> {
+	if (input.error) return [{ text: `search failed: ${input.error}`, tone: "error" }, { text: "change the query, or press x (on the list) to clear filters", tone: "dim" }];
+	if (input.loading && input.indexEvents === null) return [{ text: "searching…", tone: "dim" }];
+	if ((input.indexEvents ?? 0) === 0 && input.query.trim() === "" && Object.keys(input.filters).length === 0 && input.scope === "all") {
+		if (input.indexing.phase === "indexing" || input.indexing.phase === "idle") {
+			return [{ text: "Indexing your Pi history…", tone: "bold" }, { text: "hits appear as soon as the first files are indexed; you can type a query now", tone: "dim" }];
+		}
+		const roots = input.status?.roots.map((r) => r.path) ?? [];
+		return [
+			{ text: "No Pi sessions are indexed.", tone: "bold" },
+			{ text: `Pi keeps sessions under ${roots.join(", ") || "~/.pi/agent/sessions"}; none were found.`, tone: "dim" },
+			{ text: "Run pi once, pass --sessions-dir DIR, or start with --demo to explore the sample history.", tone: "dim" },
+		];
+	}
+	const out: Array<{ text: string; tone: Tone }> = [{ text: input.query.trim() ? `No hits for “${input.query.trim()}”.` : "No events match the scope and filters.", tone: "bold" }];
+	// The core names filters as the CLI does; here the cwd and session filters are the scope.
+	for (const n of input.notes) out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
+	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
+	if (input.scope !== "all") out.push({ text: "s (on the hit list) widens the scope to all sessions.", tone: "dim" });
+	if (Object.keys(input.filters).length > 0) out.push({ text: "x (on the hit list) clears the filters; F changes them.", tone: "dim" });
+	if (input.indexing.phase === "indexing") out.push({ text: "Indexing is still running: more hits may appear.", tone: "dim" });
+	return out;
+}
+
+/** The index part of the status line: progress while indexing, else counts and freshness. */
+export function indexText(indexing: IndexingState, index: { sessions: number; events: number; freshAt: string | null } | null, now: number): { text: string; tone: Tone } {
+	if (indexing.phase === "indexing" && indexing.progress) return { text: formatProgress(indexing.progress, now), tone: "accent" };
+	if (indexing.phase === "indexing") return { text: "indexing: looking for session files…", tone: "accent" };
+	if (indexing.phase === "failed") return { text: `indexing failed: ${indexing.error ?? "unknown error"} (searching what is indexed)`, tone: "error" };
+	if (!index) return { text: "opening the index…", tone: "dim" };
+	const fresh = index.freshAt ? `fresh ${relativeTime(index.freshAt, now)}` : "never refreshed";
+	return { text: `${index.sessions} sessions · ${index.events.toLocaleString("en-US")} events · ${fresh}${indexing.summary ? ` · ${indexing.summary}` : ""}`, tone: "dim" };
+}
+
+/** The key hints line: "key label" pairs separated by dots, cut to the width. */
+export function hintLine(hints: Array<[string, string]>, width: number): StyledLine {
+	const out: StyledLine = [];
+	for (const [k, label] of hints) {
+		if (out.length) out.push(seg(" · ", "dim"));
+		out.push(seg(k, "key"), seg(` ${label}`, "dim"));
+	}
+	return fitLine(out, width);
+}

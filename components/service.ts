@@ -1,0 +1,29 @@
+/** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
+import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/model.js";
+
+/** The slice of HistoryService the TUI uses; tests pass the real service or a small fake with the same shape. */
+export interface ExplorerService {
+	search(request: SearchRequest): SearchResult;
+	read(request: ReadRequest): ReadResult;
+	trace(request: EventRef): TraceResult;
+	status(): IndexStatus;
+}
+
+/** Terminal size in cells. */
+export interface Size {
+	columns: number;
+	rows: number;
+}
+
+/** Background indexing as the status bar shows it; `generation` grows whenever the index gained data. */
+export interface IndexingState {
+	phase: "idle" | "indexing" | "done" | "failed";
+	progress: RefreshProgress | null;
+	/** One line about the last finished run, e.g. "indexed 32 files in 0.4s". */
+	summary: string | null;
+	error: string | null;
+	generation: number;
+}
+
+/** Indexing state before anything ran. */
+export const IDLE_INDEXING: IndexingState = { phase: "idle", progress: null, summary: null, error: null, generation: 0 };

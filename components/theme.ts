@@ -1,0 +1,44 @@
+/** How tones look: Ink <Text> props per tone, with a colorless variant for NO_COLOR and --no-color. */
+import type { Tone } from "./styled.js";
+
+/** The subset of Ink's <Text> props a tone sets. */
+export interface ToneProps {
+	color?: string;
+	bold?: boolean;
+	dimColor?: boolean;
+	underline?: boolean;
+}
+
+const COLOR: Record<Tone, ToneProps> = {
+	plain: {},
+	dim: { dimColor: true },
+	bold: { bold: true },
+	match: { color: "yellow", bold: true },
+	error: { color: "red" },
+	warn: { color: "yellow" },
+	accent: { color: "cyan" },
+	ok: { color: "green" },
+	key: { color: "cyan", bold: true },
+	title: { bold: true },
+	banner: { color: "magenta", bold: true },
+};
+
+// Without color, meaning rides on weight and underline only (NO_COLOR forbids color, not emphasis).
+const MONO: Record<Tone, ToneProps> = {
+	plain: {},
+	dim: { dimColor: true },
+	bold: { bold: true },
+	match: { bold: true, underline: true },
+	error: { bold: true },
+	warn: {},
+	accent: {},
+	ok: {},
+	key: { bold: true },
+	title: { bold: true },
+	banner: { bold: true },
+};
+
+/** Ink props for a tone. */
+export function toneProps(tone: Tone | undefined, color: boolean): ToneProps {
+	return (color ? COLOR : MONO)[tone ?? "plain"];
+}

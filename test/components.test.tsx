@@ -1,0 +1,256 @@
+/**
+ * The explorer rendered with ink-testing-library: props in (a real HistoryService over a temp copy of the fixture
+ * corpus, a size, a fixed clock), frames out. One key per write, with a yield after each.
+ */
+import { join } from "node:path";
+import { cleanup, render } from "ink-testing-library";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { App, type AppProps } from "../components/App.js";
+import { HitList } from "../components/HitList.js";
+import { EventBody } from "../components/EventView.js";
+import { eventLayout } from "../components/layout.js";
+import { stringWidth } from "../components/text-width.js";
+import { toneProps } from "../components/theme.js";
+import { initialState, reduce, topLoc } from "../components/state.js";
+import type { HistoryService } from "../src/service.js";
+import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
+import { frame, KEYS, makeEventData, makeHits, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
+
+const NOW = Date.parse("2026-06-10T12:00:00Z");
+const manifest = loadManifest();
+let service: HistoryService;
+let done: () => void;
+
+beforeAll(() => {
+	const t = tempDir("pes-components-");
+	done = t.cleanup;
+	copyCorpus(join(t.dir, "corpus"));
+	service = openService(join(t.dir, "corpus"), join(t.dir, "index.sqlite"));
+	service.refresh();
+});
+
+afterEach(() => {
+	cleanup();
+});
+
+afterAll(() => {
+	service.close();
+	done();
+});
+
+function app(overrides: Partial<AppProps> = {}): Rendered {
+	return render(<App service={service} size={{ columns: 100, rows: 30 }} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} workspace="/home/alice/code/payments-api" {...overrides} />);
+}
+
+/** Every line fits the width and the frame stays below the terminal's height. */
+function expectFits(f: string, columns: number, rows: number) {
+	const lines = f.split("\n");
+	expect(lines.length).toBeLessThanOrEqual(rows - 1);
+	for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(columns);
+}
+
+const abandoned = manifest.needles.find((n) => n.plantedAs === "user.text(abandoned-branch)" && n.text.startsWith("lunar"));
+if (!abandoned) throw new Error("fixture needle missing");
+
+describe("search screen", () => {
+	it("starts with recent events, the index state and the keys of the query line", async () => {
+		const r = app();
+		const f = await waitForFrame(r, "recent events");
+		expect(f).toMatch(/30 sessions · \d+ events/);
+		expect(f).toContain("↓/Tab hits · Enter open · Esc clear · Ctrl+C quit");
+		expectFits(f, 100, 30);
+	});
+
+	it("searches as you type (the last word is a prefix) and previews the exact text", async () => {
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await type(r, abandoned.text.slice(0, 9));
+		const f = await waitForFrame(r, "2 hits");
+		expect(f).toContain(abandoned.text);
+		expect(f).toContain("⑂ alternate");
+		await waitForFrame(r, /preview user\.text:0 · char 0 of \d+/);
+	});
+
+	it("types q and ? in the query line; Ctrl+U clears it; q quits from the list", async () => {
+		const exits: number[] = [];
+		const r = app({ onExit: (c) => exits.push(c) });
+		await waitForFrame(r, "recent events");
+		await type(r, "q?");
+		await waitForFrame(r, "❯ q?");
+		await press(r, KEYS.ctrlU);
+		await waitForFrame(r, "recent events");
+		expect(exits).toEqual([]);
+		await press(r, KEYS.tab);
+		await press(r, "q");
+		expect(exits).toEqual([0]);
+	});
+
+	it("moves the selection and scrolls the list window", async () => {
+		const r = app({ size: { columns: 80, rows: 24 } });
+		await waitForFrame(r, "recent events");
+		await press(r, KEYS.down);
+		for (let i = 0; i < 7; i++) await press(r, KEYS.down);
+		const f = await waitForFrame(r, "hit 8 of 50+");
+		expectFits(f, 80, 24);
+	});
+
+	it("cycles the scope and shows it as a chip", async () => {
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await press(r, KEYS.tab);
+		await press(r, "s");
+		await waitForFrame(r, "[workspace …/code/payments-api]");
+		await press(r, "s");
+		await waitForFrame(r, /\[session [^\]]+\]/);
+		await press(r, "s");
+		await waitForFrame(r, "[all sessions]");
+	});
+
+	it("sets filters in the picker and shows them as chips", async () => {
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await press(r, KEYS.tab);
+		await press(r, "F");
+		await waitForFrame(r, "Filters");
+		for (let i = 0; i < 3; i++) await press(r, KEYS.down);
+		await press(r, KEYS.right);
+		await waitForFrame(r, "errors only");
+		await press(r, KEYS.enter);
+		await waitForFrame(r, (x) => x.includes("[errors only]") && x.includes("✗ error"));
+		await press(r, "x");
+		await waitForFrame(r, (x) => !x.includes("[errors only]"));
+	});
+
+	it("shows the help overlay, generated from the keymap", async () => {
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await press(r, KEYS.tab);
+		await press(r, "?");
+		await waitForFrame(r, "Query line (typing searches as you type)");
+		for (let i = 0; i < 30; i++) await press(r, KEYS.down);
+		await waitForFrame(r, "Event view and tree walk");
+		await press(r, KEYS.esc);
+		await waitForFrame(r, "recent events");
+	});
+
+	it("explains an empty result and what to do next", async () => {
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await type(r, "zzqqxx");
+		const f = await waitForFrame(r, "No hits for “zzqqxx”.");
+		expect(f).toContain("Try fewer or shorter words");
+	});
+});
+
+describe("event view and tree walk", () => {
+	it("opens the exact event, walks to the parent, picks a branch at the fork, and comes back to the same hit", async () => {
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await type(r, abandoned.text);
+		await waitForFrame(r, "2 hits");
+		await press(r, KEYS.tab);
+		await press(r, KEYS.down);
+		await waitForFrame(r, "hit 2 of 2");
+		await press(r, KEYS.enter);
+		let f = await waitForFrame(r, "── user.text:0 · ");
+		expect(f).toContain(abandoned.text);
+		expect(f).toMatch(/path ⌂ \w+ › … \d+ › \w+ › \w+ › ● here/);
+		await press(r, "h");
+		f = await waitForFrame(r, /◆ \w+ {2}summary\.compaction/);
+		expect(f).toContain("2 branches continue here (f to choose)");
+		await press(r, "l");
+		f = await waitForFrame(r, "fork: 2 branches continue from here");
+		expect(f).toContain(abandoned.text);
+		await press(r, "2");
+		await waitForFrame(r, /◆ \w+ {2}summary\.branch/);
+		await press(r, KEYS.esc);
+		await press(r, KEYS.esc);
+		await waitForFrame(r, /◆ \w+ {2}user\.text/);
+		await press(r, KEYS.esc);
+		f = await waitForFrame(r, "hit 2 of 2");
+		expect(f).toContain("hits · hit 2 of 2");
+	});
+
+	it("walks through the trace panel with Tab, ↓ and Enter, and copies the ref", async () => {
+		const copies: string[] = [];
+		const r = app({ onCopy: (t) => copies.push(t) });
+		await waitForFrame(r, "recent events");
+		await type(r, abandoned.text);
+		await waitForFrame(r, "2 hits");
+		await press(r, KEYS.enter);
+		await waitForFrame(r, "── user.text:0 · ");
+		await press(r, KEYS.tab);
+		await waitForFrame(r, "[Tab: back to text]");
+		await press(r, KEYS.down); // root → parent
+		await press(r, KEYS.enter);
+		await waitForFrame(r, /◆ \w+ {2}summary\.compaction/);
+		await press(r, "y");
+		expect(copies).toHaveLength(1);
+		await waitForFrame(r, `copied ref ${copies[0]}`);
+	});
+
+	it("pages through a large tool result with n and p", async () => {
+		const big = manifest.needles.find((n) => n.plantedAs === "toolResult.text(>100KB)");
+		if (!big) throw new Error("fixture needle missing");
+		const r = app();
+		await waitForFrame(r, "recent events");
+		await type(r, big.text);
+		await waitForFrame(r, /\d+ hits?/);
+		await press(r, KEYS.enter);
+		let f = await waitForFrame(r, /tool\.result:0 · [\d,]+ chars/);
+		await press(r, "n");
+		f = await waitForFrame(r, /n\/p pages/);
+		expect(f).toMatch(/chars 0–[\d,]+ above · p previous page/);
+		await press(r, "g");
+		await press(r, "G");
+		await waitForFrame(r, "── metadata");
+	});
+
+	it("renders the event body within its pane at every size", () => {
+		let s = reduce(initialState({ size: { columns: 80, rows: 24 } }), { type: "search-done", seq: 1, more: 0, result: { hits: makeHits(1), notes: [], index: { sessions: 1, events: 1, freshAt: null, pending: 0 } } });
+		s = reduce(s, { type: "open" });
+		s = reduce(s, { type: "event-done", key: "s1/e0", data: makeEventData("e0", { text: "銀色のカワウソ ".repeat(40) }), error: null });
+		const loc = topLoc(s);
+		if (!loc) throw new Error("no event");
+		for (const size of [
+			{ columns: 80, rows: 24 },
+			{ columns: 100, rows: 30 },
+			{ columns: 41, rows: 12 },
+		]) {
+			const r = render(<EventBody loc={loc} layout={eventLayout(size)} wrap={true} color={false} />);
+			expectFits(frame(r), size.columns, size.rows);
+			r.unmount();
+		}
+	});
+});
+
+describe("terminal craft", () => {
+	it("keeps every frame within the size when the terminal is resized", async () => {
+		const r = app({ size: { columns: 100, rows: 30 } });
+		await waitForFrame(r, "recent events");
+		await type(r, "银色水獭");
+		await waitForFrame(r, /\d+ hits/);
+		expectFits(frame(r), 100, 30);
+		for (const size of [
+			{ columns: 80, rows: 24 },
+			{ columns: 60, rows: 15 },
+			{ columns: 41, rows: 11 },
+		]) {
+			r.rerender(<App service={service} size={size} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} />);
+			await press(r, ""); // let the resize render settle
+			expectFits(frame(r), size.columns, size.rows);
+		}
+		r.rerender(<App service={service} size={{ columns: 30, rows: 8 }} now={NOW} color={false} />);
+		await waitForFrame(r, "make the terminal larger");
+	});
+
+	it("sets no color under NO_COLOR, and the selection stays visible without it", () => {
+		// ink-testing-library's stdout is not a TTY, so chalk draws no escapes here at all: the colors themselves
+		// are checked on the theme, and in the real terminal by the tmux test.
+		const tones = ["plain", "dim", "bold", "match", "error", "warn", "accent", "ok", "key", "title", "banner"] as const;
+		for (const t of tones) expect(toneProps(t, false).color).toBeUndefined();
+		expect(toneProps("error", true).color).toBe("red");
+		const mono = render(<HitList hits={makeHits(3)} selected={1} top={0} width={60} height={6} hitLines={2} now={NOW} color={false} empty={[]} />);
+		expect(frame(mono).split("\n").filter((l) => l.startsWith("▌"))).toHaveLength(2);
+	});
+});

@@ -1,0 +1,137 @@
+/** The keymap as a table: key press × mode → action; the help and hints come from the same table. */
+import { describe, expect, it } from "vitest";
+import { BINDINGS, helpSections, hintsFor, type KeyInfo, keyName, keyToAction, prettyKey } from "../components/keymap.js";
+import type { Action, Mode } from "../components/state.js";
+
+const K = (k: KeyInfo): KeyInfo => k;
+
+describe("keyName", () => {
+	it.each<[string, KeyInfo, string | null]>([
+		["", K({ upArrow: true }), "up"],
+		["", K({ downArrow: true }), "down"],
+		["", K({ pageDown: true }), "pgdn"],
+		["", K({ home: true }), "home"],
+		["", K({ return: true }), "enter"],
+		["", K({ escape: true, meta: true }), "esc"],
+		["", K({ tab: true }), "tab"],
+		["", K({ tab: true, shift: true }), "shift+tab"],
+		// Terminals send DEL for Backspace and Ink calls it delete: both mean "delete before the cursor".
+		["", K({ delete: true }), "backspace"],
+		["", K({ backspace: true }), "backspace"],
+		["c", K({ ctrl: true }), "ctrl+c"],
+		["u", K({ ctrl: true }), "ctrl+u"],
+		["x", K({ meta: true }), null],
+		[" ", K({}), "space"],
+		["G", K({ shift: true }), "G"],
+		["[", K({}), "["],
+		["ab", K({}), null],
+	])("%j %j → %s", (input, key, name) => {
+		expect(keyName(input, key)).toBe(name);
+	});
+});
+
+describe("keyToAction", () => {
+	it.each<[Mode, string, KeyInfo, Action | null]>([
+		// The query line: letters are text, even the ones that are commands elsewhere.
+		["query", "q", K({}), { type: "insert", text: "q" }],
+		["query", "h", K({}), { type: "insert", text: "h" }],
+		["query", "?", K({}), { type: "insert", text: "?" }],
+		["query", "青铜", K({}), { type: "insert", text: "青铜" }],
+		["query", "", K({ leftArrow: true }), { type: "cursor", to: "left" }],
+		["query", "", K({ home: true }), { type: "cursor", to: "home" }],
+		["query", "", K({ end: true }), { type: "cursor", to: "end" }],
+		["query", "", K({ delete: true }), { type: "delete-back" }],
+		["query", "u", K({ ctrl: true }), { type: "clear-query" }],
+		["query", "w", K({ ctrl: true }), { type: "delete-word" }],
+		["query", "x", K({ ctrl: true }), null],
+		["query", "", K({ downArrow: true }), { type: "focus", to: "list" }],
+		["query", "", K({ tab: true }), { type: "focus", to: "list" }],
+		["query", "", K({ return: true }), { type: "open" }],
+		["query", "", K({ escape: true, meta: true }), { type: "back" }],
+		["query", "c", K({ ctrl: true }), { type: "quit", code: 130 }],
+		// The hit list.
+		["list", "", K({ downArrow: true }), { type: "move", by: 1 }],
+		["list", "", K({ upArrow: true }), { type: "move", by: -1 }],
+		["list", "", K({ pageDown: true }), { type: "page", dir: 1 }],
+		["list", "", K({ pageUp: true }), { type: "page", dir: -1 }],
+		["list", "g", K({}), { type: "jump", to: "first" }],
+		["list", "G", K({ shift: true }), { type: "jump", to: "last" }],
+		["list", "", K({ return: true }), { type: "open" }],
+		["list", "", K({ delete: true }), { type: "back" }],
+		["list", "/", K({}), { type: "focus", to: "query" }],
+		["list", "s", K({}), { type: "cycle-scope" }],
+		["list", "F", K({ shift: true }), { type: "open-filters" }],
+		["list", "e", K({}), { type: "toggle-errors" }],
+		["list", "y", K({}), { type: "copy-ref" }],
+		["list", "?", K({}), { type: "help" }],
+		["list", "q", K({}), { type: "quit", code: 0 }],
+		["list", "h", K({}), null],
+		// The event view and the walk.
+		["event", "h", K({}), { type: "walk", to: "parent" }],
+		["event", "", K({ leftArrow: true }), { type: "walk", to: "parent" }],
+		["event", "l", K({}), { type: "walk", to: "child" }],
+		["event", "j", K({}), { type: "walk", to: "next-sibling" }],
+		["event", "k", K({}), { type: "walk", to: "prev-sibling" }],
+		["event", "f", K({}), { type: "walk", to: "forks" }],
+		["event", "H", K({ shift: true }), { type: "walk", to: "fork-up" }],
+		["event", "[", K({}), { type: "walk", to: "append-prev" }],
+		["event", "]", K({}), { type: "walk", to: "append-next" }],
+		["event", "n", K({}), { type: "page-fragment", dir: 1 }],
+		["event", "p", K({}), { type: "page-fragment", dir: -1 }],
+		["event", " ", K({}), { type: "page", dir: 1 }],
+		["event", "", K({ tab: true }), { type: "toggle-panel" }],
+		["event", "", K({ escape: true, meta: true }), { type: "back" }],
+		["event", "", K({ delete: true }), { type: "back" }],
+		["event", "", K({ downArrow: true }), { type: "move", by: 1 }],
+		["trace", "", K({ downArrow: true }), { type: "move", by: 1 }],
+		["trace", "", K({ return: true }), { type: "open" }],
+		["trace", "h", K({}), { type: "walk", to: "parent" }],
+		["trace", "y", K({}), { type: "copy-ref" }],
+		// Overlays.
+		["fork", "2", K({}), { type: "pick", index: 1 }],
+		["fork", "", K({ return: true }), { type: "open" }],
+		["fork", "f", K({}), { type: "back" }],
+		["fork", "q", K({}), null],
+		["filters", "", K({ rightArrow: true }), { type: "filter-cycle", dir: 1 }],
+		["filters", "", K({ leftArrow: true }), { type: "filter-cycle", dir: -1 }],
+		["filters", "x", K({}), { type: "filter-reset" }],
+		["filters", "", K({ return: true }), { type: "open" }],
+		["help", "?", K({}), { type: "back" }],
+		["help", "q", K({}), { type: "back" }],
+		["help", "c", K({ ctrl: true }), { type: "quit", code: 130 }],
+	])("%s: %j %j", (mode, input, key, action) => {
+		expect(keyToAction(mode, input, key)).toEqual(action);
+	});
+
+	it("never binds a Ctrl+letter shortcut in the query line except line editing and Ctrl+C", () => {
+		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => k.startsWith("ctrl+")));
+		expect(new Set(ctrl)).toEqual(new Set(["ctrl+a", "ctrl+e", "ctrl+w", "ctrl+u", "ctrl+c"]));
+	});
+
+	it("binds no key twice in one mode", () => {
+		const seen = new Map<string, number>();
+		for (const b of BINDINGS) for (const m of b.modes) for (const k of b.keys) seen.set(`${m} ${k}`, (seen.get(`${m} ${k}`) ?? 0) + 1);
+		// ctrl+c in the query line is listed twice on purpose (once in the query section of help, once in "Everywhere").
+		expect([...seen].filter(([k, n]) => n > 1 && k !== "query ctrl+c")).toEqual([]);
+	});
+});
+
+describe("help and hints come from the table", () => {
+	it("lists every binding in some help section", () => {
+		const listed = helpSections().reduce((n, s) => n + s.rows.length, 0);
+		expect(listed).toBe(BINDINGS.length);
+	});
+
+	it.each<[Mode, string[]]>([
+		["query", ["hits", "open", "clear", "quit"]],
+		["list", ["move", "open", "scope", "filters", "errors", "copy ref", "help", "quit"]],
+		["event", ["parent", "child", "siblings", "forks", "fork above", "file order", "panel", "back", "help", "quit"]],
+		["fork", ["choose", "go", "pick", "close"]],
+	])("%s hints", (mode, labels) => {
+		expect(hintsFor(mode).map(([, l]) => l)).toEqual(expect.arrayContaining(labels));
+	});
+
+	it("writes keys the way the screen shows them", () => {
+		expect([prettyKey("pgdn"), prettyKey("ctrl+u"), prettyKey("esc"), prettyKey("q")]).toEqual(["PgDn", "Ctrl+U", "Esc", "q"]);
+	});
+});

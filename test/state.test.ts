@@ -1,0 +1,313 @@
+/** The reducer, table-driven: query editing, list window and paging, the back stack, the walk, scope and filters. */
+import { describe, expect, it } from "vitest";
+import type { KeyInfo } from "../components/keymap.js";
+import { type Action, docOf, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
+import type { SearchResult } from "../src/model.js";
+import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
+
+const SIZE = { columns: 80, rows: 24 }; // 5 hits visible, two lines each
+
+function run(s: State, ...actions: Action[]): State {
+	return actions.reduce(reduce, s);
+}
+
+function key(input: string, k: KeyInfo = {}): Action {
+	return { type: "key", input, key: k };
+}
+
+function result(n: number, from = 0): SearchResult {
+	return { hits: makeHits(n, from), notes: [], index: { sessions: 1, events: 1000, freshAt: null, pending: 0 } };
+}
+
+/** A state with `n` hits loaded and focus on the list. */
+function withHits(n: number, overrides: Partial<State> = {}): State {
+	const s = initialState({ size: SIZE, workspace: "/home/alice/code/app" });
+	return { ...run(s, { type: "search-done", seq: s.results.seq, more: 0, result: result(n) }), focus: "list", ...overrides };
+}
+
+describe("query editing", () => {
+	it.each<[string, number, Action, string, number]>([
+		["", 0, { type: "insert", text: "a" }, "a", 1],
+		["ac", 1, { type: "insert", text: "b" }, "abc", 2],
+		["ab", 2, { type: "insert", text: "line\nbreak" }, "abline break", 12],
+		["abc", 3, { type: "delete-back" }, "ab", 2],
+		["abc", 0, { type: "delete-back" }, "abc", 0],
+		["a青铜", 3, { type: "delete-back" }, "a青", 2],
+		["x🐢", 3, { type: "delete-back" }, "x", 1],
+		["fix flaky test", 14, { type: "delete-word" }, "fix flaky ", 10],
+		["fix flaky ", 10, { type: "delete-word" }, "fix ", 4],
+		["abc", 3, { type: "clear-query" }, "", 0],
+		["abc", 3, { type: "cursor", to: "home" }, "abc", 0],
+		["abc", 0, { type: "cursor", to: "end" }, "abc", 3],
+		["x🐢y", 3, { type: "cursor", to: "left" }, "x🐢y", 1],
+		["x🐢y", 1, { type: "cursor", to: "right" }, "x🐢y", 3],
+	])("%j at %i, %j → %j at %i", (query, cursor, action, q2, c2) => {
+		const s = { ...initialState({ size: SIZE }), query, cursor };
+		const next = reduce(s, action);
+		expect([next.query, next.cursor]).toEqual([q2, c2]);
+	});
+
+	it("starts a new search on every edit, and only then", () => {
+		const s = initialState({ size: SIZE });
+		expect(reduce(s, { type: "insert", text: "a" }).results.seq).toBe(s.results.seq + 1);
+		expect(reduce(s, { type: "cursor", to: "home" }).results.seq).toBe(s.results.seq);
+	});
+
+	it("maps keys against the state they act on: Tab then s cycles the scope instead of typing s", () => {
+		const s = withHits(3, { focus: "query" });
+		const next = run(s, key("", { tab: true }), key("s"));
+		expect(next.query).toBe("");
+		expect(next.scope).toBe("workspace");
+	});
+
+	it("types letters in the query line, including q", () => {
+		const next = run(initialState({ size: SIZE }), key("q"), key("?"));
+		expect(next.query).toBe("q?");
+		expect(next.exit).toBeNull();
+	});
+});
+
+describe("results", () => {
+	it("drops answers to an older search", () => {
+		const s = run(initialState({ size: SIZE }), { type: "insert", text: "a" });
+		const stale = reduce(s, { type: "search-done", seq: s.results.seq - 1, more: 0, result: result(3) });
+		expect(stale.results.hits).toEqual([]);
+		const fresh = reduce(s, { type: "search-done", seq: s.results.seq, more: 0, result: result(3) });
+		expect(fresh.results.hits).toHaveLength(3);
+		expect(fresh.results.exhausted).toBe(true);
+	});
+
+	it("keeps the selected hit across an index refresh", () => {
+		const s = run(withHits(20), { type: "move", by: 7 });
+		const refreshing = reduce(s, { type: "index-changed" });
+		const hits = [...makeHits(3, 100), ...makeHits(20)];
+		const done = reduce(refreshing, { type: "search-done", seq: refreshing.results.seq, more: 0, result: { ...result(0), hits } });
+		expect(done.results.hits[done.selected]?.entryId).toBe("e7");
+	});
+
+	it.each<[number, number, number, number]>([
+		// hits, moves down, selected, window top (5 visible: the window moves only when the cursor leaves it)
+		[20, 1, 1, 0],
+		[20, 4, 4, 0],
+		[20, 5, 5, 1],
+		[20, 12, 12, 8],
+		[20, 30, 19, 15],
+		[3, 5, 2, 0],
+	])("%i hits, %i × ↓ → selected %i, top %i", (n, moves, selected, top) => {
+		let s = withHits(n);
+		for (let i = 0; i < moves; i++) s = reduce(s, { type: "move", by: 1 });
+		expect([s.selected, s.top]).toEqual([selected, top]);
+	});
+
+	it("goes back to the query line with ↑ on the first hit", () => {
+		const s = reduce(withHits(5), { type: "move", by: -1 });
+		expect(modeOf(s)).toBe("query");
+	});
+
+	it("asks for the next page near the end and appends it", () => {
+		let s = withHits(50);
+		s = reduce(s, { type: "page", dir: 1 });
+		expect(s.results.moreSeq).toBe(0);
+		s = reduce(s, { type: "jump", to: "last" });
+		expect(s.results.moreSeq).toBe(1);
+		expect(s.results.loadingMore).toBe(true);
+		s = reduce(s, { type: "search-done", seq: s.results.seq, more: 1, result: result(30, 50) });
+		expect(s.results.hits).toHaveLength(80);
+		expect(s.results.exhausted).toBe(true);
+		s = reduce(s, { type: "jump", to: "last" });
+		expect(s.selected).toBe(79);
+	});
+});
+
+describe("event view and back stack", () => {
+	it("opens the selected hit and comes back to the same selection", () => {
+		let s = run(withHits(10), { type: "move", by: 6 });
+		const before = { selected: s.selected, top: s.top };
+		s = reduce(s, { type: "open" });
+		expect(modeOf(s)).toBe("event");
+		expect(topLoc(s)?.ref).toEqual({ sessionId: "s1", entryId: "e6" });
+		s = reduce(s, { type: "event-done", key: "s1/e6", data: makeEventData("e6", { edges: [edge("parent", "p")], nodes: [brief("p")] }), error: null });
+		s = reduce(s, { type: "walk", to: "parent" });
+		expect(s.stack.map((l) => l.ref.entryId)).toEqual(["e6", "p"]);
+		s = run(s, { type: "back" }, { type: "back" });
+		expect(modeOf(s)).toBe("list");
+		expect({ selected: s.selected, top: s.top }).toEqual(before);
+		s = reduce(s, { type: "back" });
+		expect(modeOf(s)).toBe("query");
+	});
+
+	it("Esc in the query line clears it; with an empty query it only explains how to quit", () => {
+		const s = { ...initialState({ size: SIZE }), query: "abc", cursor: 3 };
+		expect(reduce(s, { type: "back" }).query).toBe("");
+		const empty = reduce(initialState({ size: SIZE }), { type: "back" });
+		expect(empty.exit).toBeNull();
+		expect(empty.message?.text).toMatch(/q quits/);
+	});
+
+	it("opens a large fragment at the match's page when the preview found it past the head", () => {
+		const s = withHits(1);
+		const text = `${"x\n".repeat(5000)}needle here\n${"y\n".repeat(5000)}`;
+		const withPreview: State = {
+			...s,
+			results: { ...s.results, hits: [{ ...(s.results.hits[0] as State["results"]["hits"][0]), snippet: "a needle", marks: [[2, 8]] }] },
+			preview: { key: "s1/e0#user.text:0", read: { ...makeEventData("e0", { text }).read }, error: null },
+		};
+		const opened = reduce(withPreview, { type: "open" });
+		const page = topLoc(opened)?.pages["user.text:0"];
+		expect(page).toBeGreaterThan(9000);
+		expect(page).toBeLessThanOrEqual(10000);
+	});
+});
+
+describe("walk", () => {
+	const opened = (data: ReturnType<typeof makeEventData>) => {
+		const s = reduce(withHits(1), { type: "open" });
+		return reduce({ ...s, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: `s1/${data.trace.node.entryId}`, ref: { sessionId: "s1", entryId: data.trace.node.entryId } }] }, {
+			type: "event-done",
+			key: `s1/${data.trace.node.entryId}`,
+			data,
+			error: null,
+		});
+	};
+
+	it.each<[string, ReturnType<typeof makeEventData>, Action, string | null, RegExp | null]>([
+		["parent", makeEventData("c", { edges: [edge("parent", "p")], nodes: [brief("p")] }), { type: "walk", to: "parent" }, "p", null],
+		["no parent at the root", makeEventData("r"), { type: "walk", to: "parent" }, null, /root of the session/],
+		["dangling parent", makeEventData("c", { edges: [edge("parent", "gone", { note: "dangling" })] }), { type: "walk", to: "parent" }, null, /not in the index/],
+		["only child", makeEventData("p", { edges: [edge("child", "c")], nodes: [brief("c")] }), { type: "walk", to: "child" }, "c", null],
+		[
+			"child toward the leaf at a fork",
+			makeEventData("p", { edges: [edge("child", "a"), edge("child", "b"), edge("toward-leaf", "b")], nodes: [brief("a", { branchState: "alternate" }), brief("b")] }),
+			{ type: "walk", to: "child" },
+			"b",
+			/1 other branch/,
+		],
+		["materialized leaf", makeEventData("leaf"), { type: "walk", to: "child" }, null, /materialized leaf/],
+		["branch end", makeEventData("x", { branchState: "alternate" }), { type: "walk", to: "child" }, null, /branch ends here/],
+		[
+			"next sibling by time",
+			makeEventData("b", { edges: [edge("sibling", "a"), edge("sibling", "c")], nodes: [brief("a", { timestamp: "2025-12-31T00:00:00Z" }), brief("c", { timestamp: "2026-01-03T00:00:00Z" })] }),
+			{ type: "walk", to: "next-sibling" },
+			"c",
+			/sibling 3 of 3/,
+		],
+		[
+			"previous sibling",
+			makeEventData("b", { edges: [edge("sibling", "a")], nodes: [brief("a", { timestamp: "2025-12-01T00:00:00Z" })] }),
+			{ type: "walk", to: "prev-sibling" },
+			"a",
+			null,
+		],
+		["no siblings", makeEventData("b"), { type: "walk", to: "next-sibling" }, null, /no siblings/],
+		["append after", makeEventData("b", { appendAfter: brief("z") }), { type: "walk", to: "append-next" }, "z", /append order/],
+		["append before at the start", makeEventData("b"), { type: "walk", to: "append-prev" }, null, /first entry of the file/],
+	])("%s", (_name, data, action, goesTo, message) => {
+		const s = reduce(opened(data), action);
+		if (goesTo) expect(topLoc(s)?.ref.entryId).toBe(goesTo);
+		else expect(s.stack).toHaveLength(1);
+		if (message) expect(s.message?.text).toMatch(message);
+	});
+
+	it("lists every candidate at an unresolved fork and goes to the one picked", () => {
+		const data = makeEventData("p", {
+			branchState: "alternate",
+			edges: [edge("child", "a"), edge("child", "b"), edge("fork-of", "f1", { sessionId: "s2", direction: "in" })],
+			nodes: [brief("a", { branchState: "alternate" }), brief("b", { branchState: "alternate" }), brief("f1", { sessionId: "s2" })],
+		});
+		let s = reduce(opened(data), { type: "walk", to: "child" });
+		expect(modeOf(s)).toBe("fork");
+		expect(s.overlay?.type === "fork" && s.overlay.candidates.map((c) => `${c.via}:${c.ref.sessionId}/${c.ref.entryId}`)).toEqual(["child:s1/a", "child:s1/b", "forked session:s2/f1"]);
+		s = reduce(s, { type: "pick", index: 2 });
+		expect(topLoc(s)?.ref).toEqual({ sessionId: "s2", entryId: "f1" });
+		expect(s.message?.text).toMatch(/forked session/);
+		s = reduce(s, { type: "back" });
+		expect(topLoc(s)?.ref.entryId).toBe("p");
+	});
+
+	it("walks up to the nearest fork through a seek the App runs (H)", () => {
+		let s = reduce(opened(makeEventData("deep")), { type: "walk", to: "fork-up" });
+		expect(s.seek).toEqual({ seq: 1, from: { sessionId: "s1", entryId: "deep" } });
+		expect(reduce(s, { type: "seek-done", seq: 0, target: null, error: null })).toBe(s);
+		const none = reduce(s, { type: "seek-done", seq: 1, target: null, error: null });
+		expect([none.seek, none.message?.text]).toEqual([null, "no fork above: the path from the root to here has no other branch"]);
+		s = reduce(s, { type: "seek-done", seq: 1, target: { ref: { sessionId: "s1", entryId: "f" }, steps: 3, branches: 2 }, error: null });
+		expect(topLoc(s)?.ref.entryId).toBe("f");
+		expect(s.message?.text).toMatch(/fork 3 step\(s\) up: 2 branches/);
+	});
+
+	it("goes where the chosen trace row points", () => {
+		const data = makeEventData("c", { edges: [edge("parent", "p"), edge("child", "k")], nodes: [brief("p"), brief("k")] });
+		let s = run(opened(data), { type: "toggle-panel" });
+		expect(modeOf(s)).toBe("trace");
+		s = run(s, { type: "move", by: 1 }, { type: "open" }); // rows: parent, child
+		expect(topLoc(s)?.ref.entryId).toBe("k");
+		expect(modeOf(s)).toBe("trace");
+	});
+});
+
+describe("scope, filters, copy, quit", () => {
+	it("cycles all → workspace → session (of the hit selected when the cycle began) → all", () => {
+		let s = withHits(3);
+		s = reduce(s, { type: "cycle-scope" });
+		expect(s.scope).toBe("workspace");
+		s = reduce({ ...s, results: { ...s.results, hits: [] } }, { type: "cycle-scope" });
+		expect([s.scope, s.scopeSession?.id]).toEqual(["session", "s1"]);
+		s = reduce(s, { type: "cycle-scope" });
+		expect(s.scope).toBe("all");
+	});
+
+	it("skips the workspace scope when there is no workspace", () => {
+		const s = reduce(withHits(3, { workspace: null }), { type: "cycle-scope" });
+		expect(s.scope).toBe("session");
+	});
+
+	it("applies picked filters and toggles errors only", () => {
+		let s = run(withHits(3), { type: "open-filters" }, { type: "filter-cycle", dir: 1 }, { type: "move", by: 3 }, { type: "filter-cycle", dir: 1 });
+		expect(s.overlay?.type === "filters" && s.overlay.draft).toEqual({ kind: "user.text", error: true });
+		const seq = s.results.seq;
+		s = reduce(s, { type: "open" });
+		expect([s.filters, s.overlay, s.results.seq]).toEqual([{ kind: "user.text", error: true }, null, seq + 1]);
+		s = reduce(s, { type: "toggle-errors" });
+		expect(s.filters).toEqual({ kind: "user.text" });
+		s = reduce(s, { type: "clear-filters" });
+		expect(s.filters).toEqual({});
+	});
+
+	it("copies the selected ref and quits with the code asked for", () => {
+		const s = reduce(withHits(3), { type: "copy-ref" });
+		expect(s.copy).toEqual({ seq: 1, text: "s1 e0" });
+		expect(reduce(s, { type: "quit", code: 0 }).exit).toBe(0);
+	});
+});
+
+describe("large fragments and resize", () => {
+	it("pages forward from the head, back, and back to head and tail", () => {
+		const data = makeEventData("big", { text: "a".repeat(4000), totalChars: 20000 });
+		let s = reduce(withHits(1), { type: "open" });
+		s = reduce({ ...s, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] }, { type: "event-done", key: "s1/big", data, error: null });
+		s = reduce(s, { type: "page-fragment", dir: 1 });
+		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
+		s = reduce(s, { type: "page-fragment", dir: 1 });
+		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 8000 });
+		s = run(s, { type: "page-fragment", dir: -1 }, { type: "page-fragment", dir: -1 });
+		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 0 });
+		s = reduce(s, { type: "page-fragment", dir: -1 });
+		expect(topLoc(s)?.pages).toEqual({});
+		expect(s.message?.text).toMatch(/head and tail/);
+	});
+
+	it("keeps the list selection visible and the event scroll in range after a resize", () => {
+		let s = run(withHits(20), { type: "move", by: 12 });
+		s = reduce(s, { type: "resize", size: { columns: 60, rows: 12 } });
+		expect(s.selected).toBe(12);
+		expect(s.top).toBeLessThanOrEqual(12);
+		const lines = "line\n".repeat(100);
+		s = reduce(s, { type: "open" });
+		s = reduce(s, { type: "event-done", key: "s1/e12", data: makeEventData("e12", { text: lines }), error: null });
+		s = reduce(s, { type: "jump", to: "last" });
+		const loc = topLoc(s) as NonNullable<ReturnType<typeof topLoc>>;
+		s = reduce(s, { type: "resize", size: { columns: 80, rows: 60 } });
+		const doc = docOf(loc, 80, true);
+		expect(topLoc(s)?.scroll).toBeLessThanOrEqual(doc?.lines.length ?? 0);
+	});
+});

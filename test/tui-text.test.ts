@@ -1,0 +1,120 @@
+/** Cell widths, truncation and wrapping: CJK, emoji and control characters must never break a line's width. */
+import stringWidthRef from "string-width";
+import { describe, expect, it } from "vitest";
+import { queryLine, normalizeSnippet } from "../components/search-view.js";
+import { fitLine, lineText, lineWidth, markRanges, findRanges, seg } from "../components/styled.js";
+import { clusters, fit, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
+
+const SAMPLES = [
+	"plain ascii",
+	"银色水獭00010号 finished",
+	"銀色のカワウソ00001",
+	"プロジェクト/検索エンジン",
+	"🐢⚡00013",
+	"👨‍👩‍👧 family",
+	"e\u0301cole (combining)",
+	"ｶﾀｶﾅ half-width",
+	"한국어 텍스트",
+	"→ arrows ← and • bullets",
+	"keycap 1\u20e3",
+	"zero\u200bwidth",
+	"tab\there",
+];
+
+describe("stringWidth", () => {
+	it.each(SAMPLES)("agrees with string-width (what Ink measures with): %s", (s) => {
+		expect(stringWidth(s)).toBe(stringWidthRef(s));
+	});
+
+	it.each<[string, number]>([
+		["abc", 3],
+		["青铜", 4],
+		["🐢", 2],
+		["", 0],
+	])("%j is %i cells", (s, w) => {
+		expect(stringWidth(s)).toBe(w);
+	});
+
+	it("keeps grapheme clusters together", () => {
+		expect(clusters("e\u0301x")).toEqual(["e\u0301", "x"]);
+	});
+});
+
+describe("truncate and fit", () => {
+	it.each<[string, number, string]>([
+		["hello world", 20, "hello world"],
+		["hello world", 8, "hello w…"],
+		["银色水獭00010号", 6, "银色…"],
+		["银色水獭", 5, "银色…"],
+		["🐢🐢🐢", 4, "🐢…"],
+		["abc", 0, ""],
+		["abc", 1, "…"],
+	])("%j in %i cells → %j", (s, w, out) => {
+		expect(truncate(s, w)).toBe(out);
+		expect(stringWidth(truncate(s, w))).toBeLessThanOrEqual(w);
+	});
+
+	it.each(SAMPLES)("fit(%j) is exactly the width, for every width", (s) => {
+		for (let w = 1; w <= 30; w++) expect(stringWidth(fit(sanitizeLine(s), w))).toBe(w);
+	});
+});
+
+describe("wrapLine", () => {
+	it.each<[string, number, string[]]>([
+		["short", 10, ["short"]],
+		["the quick brown fox jumps", 10, ["the quick ", "brown fox ", "jumps"]],
+		["abcdefghij", 4, ["abcd", "efgh", "ij"]],
+		["青铜狐狸青铜狐狸", 5, ["青铜", "狐狸", "青铜", "狐狸"]],
+	])("%j at %i", (s, w, out) => {
+		expect(wrapLine(s, w)).toEqual(out);
+	});
+
+	it.each(SAMPLES)("never exceeds the width and loses nothing: %s", (s) => {
+		const clean = sanitizeLine(s);
+		for (let w = 2; w <= 12; w++) {
+			const parts = wrapLine(clean, w);
+			expect(parts.join("")).toBe(clean);
+			for (const p of parts) expect(stringWidth(p)).toBeLessThanOrEqual(w);
+		}
+	});
+});
+
+describe("sanitizing", () => {
+	it("makes escape sequences and control characters visible instead of executing them", () => {
+		expect(sanitizeLine("\u001b[31mred\u001b[0m\u0007")).toBe("␛[31mred␛[0m␇");
+		expect(oneLine("a\n\n  b\tc")).toBe("a b c");
+	});
+
+	it("keeps snippet marks on the same text after whitespace is collapsed", () => {
+		const snippet = "error:\n\n   ECONNREFUSED   here";
+		const { text, marks } = normalizeSnippet(snippet, [[11, 23]]);
+		expect(text).toBe("error: ECONNREFUSED here");
+		expect(marks.map(([a, b]) => text.slice(a, b))).toEqual(["ECONNREFUSED"]);
+	});
+});
+
+describe("styled lines", () => {
+	it("fits across segments with one ellipsis and pads to the width", () => {
+		const line = [seg("abc", "bold"), seg("青铜狐狸", "match"), seg("tail")];
+		const cut = fitLine(line, 7);
+		expect(lineText(cut)).toBe("abc青…"); // 铜 would need 2 cells, only 1 is left before the ellipsis
+		expect(lineWidth(fitLine([seg("ab")], 6, true))).toBe(6);
+	});
+
+	it("marks ranges and finds them case-insensitively", () => {
+		const ranges = findRanges("Error and ERROR", ["error"]);
+		expect(ranges).toEqual([
+			[0, 5],
+			[10, 15],
+		]);
+		expect(markRanges("Error and ERROR", ranges).map((s) => s.tone)).toEqual(["match", "plain", "match"]);
+	});
+
+	it("keeps the query cursor visible in a long query", () => {
+		const q = "a very long query that does not fit into a narrow terminal at all";
+		const line = queryLine(q, q.length, true, 30, "");
+		expect(lineWidth(line)).toBeLessThanOrEqual(30);
+		expect(line.some((s) => s.inverse)).toBe(true);
+		expect(lineText(line)).toContain("at all");
+	});
+});

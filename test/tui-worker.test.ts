@@ -1,0 +1,132 @@
+/**
+ * The explorer's composition: indexing in a worker thread (the compiled worker, also under vitest) or in 50 ms
+ * slices when there is none, the indexing state fed to the UI, and the choice of history (the user's or the demo).
+ */
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveConfig } from "../src/config.js";
+import { type IndexMessage, startIndexing, workerScript } from "../src/index-worker.js";
+import { HistoryService } from "../src/service.js";
+import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/tui.js";
+import { CORPUS_DIR, copyCorpus, tempDir } from "./helpers/corpus.js";
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+	for (const c of cleanups.splice(0)) c();
+});
+
+function corpusCopy() {
+	const t = tempDir("pes-tui-worker-");
+	cleanups.push(t.cleanup);
+	copyCorpus(join(t.dir, "corpus"));
+	const config = resolveConfig({ sessionsDirs: [join(t.dir, "corpus")], indexPath: join(t.dir, "index.sqlite"), env: {}, home: tmpdir() });
+	// The UI opens (and so creates) the index first; the worker then writes through its own connection.
+	const reader = HistoryService.open({ config });
+	cleanups.push(() => reader.close());
+	return { config, reader };
+}
+
+function collect(run: (listener: (m: IndexMessage) => void) => void): Promise<IndexMessage[]> {
+	return new Promise((resolve) => {
+		const messages: IndexMessage[] = [];
+		run((m) => {
+			messages.push(m);
+			if (m.type !== "progress") resolve(messages);
+		});
+	});
+}
+
+describe("indexing off the UI thread", () => {
+	it.skipIf(workerScript() === null)("indexes in a worker thread while the UI's own connection reads the result", async () => {
+		const { config, reader } = corpusCopy();
+		expect(reader.search({ query: "" }).index.sessions).toBe(0);
+		let mode = "";
+		const messages = await collect((listener) => {
+			mode = startIndexing(config, listener).mode;
+		});
+		expect(mode).toBe("worker");
+		const done = messages.at(-1);
+		if (done?.type !== "done") throw new Error(`indexing failed: ${JSON.stringify(done)}`);
+		expect(done.summary.sessionsAdded).toBe(30);
+		expect(messages.some((m) => m.type === "progress" && m.progress.filesTotal > 0)).toBe(true);
+		expect(reader.search({ query: "" }).index.sessions).toBe(30);
+	});
+
+	it("indexes in slices on the main thread when there is no compiled worker", async () => {
+		const { config, reader } = corpusCopy();
+		let mode = "";
+		const messages = await collect((listener) => {
+			mode = startIndexing(config, listener, { forceInProcess: true }).mode;
+		});
+		expect(mode).toBe("in-process");
+		expect(messages.at(-1)?.type).toBe("done");
+		expect(reader.search({ query: "" }).index.sessions).toBe(30);
+	});
+
+	it("turns worker messages into the state the status bar shows, announcing new data", () => {
+		const store = new IndexingStore();
+		const seen: number[] = [];
+		store.subscribe(() => seen.push(store.get().generation));
+		expect(store.get().phase).toBe("indexing");
+		store.handle({ type: "progress", progress: { phase: "ingest", filesDone: 1, filesTotal: 3, bytesDone: 10, bytesTotal: 30, startedAt: Date.now() } });
+		expect(store.get().progress?.filesDone).toBe(1);
+		store.handle({ type: "done", summary: { files: 3, filesChanged: 3, sessionsAdded: 3, sessionsRebuilt: 0, sessionsAppended: 0, sessionsRemoved: 0, linesIngested: 9, eventsIngested: 9, bytesRead: 30, errors: [], notes: [], pending: 0, ms: 1200 } });
+		expect(store.get()).toMatchObject({ phase: "done", summary: "indexed 3 changed file(s) in 1.2s", progress: null });
+		expect(seen.at(-1)).toBeGreaterThan(seen[0] ?? 0);
+		store.handle({ type: "error", message: "disk full" });
+		expect(store.get()).toMatchObject({ phase: "failed", error: "disk full" });
+	});
+
+	it("says when the index was already up to date, or busy with another writer", () => {
+		const summary = { files: 3, filesChanged: 0, sessionsAdded: 0, sessionsRebuilt: 0, sessionsAppended: 0, sessionsRemoved: 0, linesIngested: 0, eventsIngested: 0, bytesRead: 0, errors: [], notes: [], pending: 0, ms: 5 };
+		expect(refreshLine(summary)).toBe("index up to date");
+		expect(refreshLine({ ...summary, busy: true })).toMatch(/^index busy/);
+	});
+});
+
+describe("which history the explorer opens", () => {
+	function emptyAgentDir(): string {
+		const t = tempDir("pes-tui-agent-");
+		cleanups.push(t.cleanup);
+		mkdirSync(join(t.dir, "sessions"), { recursive: true });
+		return t.dir;
+	}
+
+	it("finds the bundled demo history", () => {
+		expect(findDemoHistory()).toBe(CORPUS_DIR);
+	});
+
+	it("opens the demo, indexed in the temp dir, when there are no Pi sessions", () => {
+		const agent = emptyAgentDir();
+		const choice = chooseHistory({ demo: false, color: false }, { PI_CODING_AGENT_DIR: agent });
+		expect(choice.demo).toBe(true);
+		expect(choice.banner).toBe("DEMO history");
+		expect(choice.notice).toMatch(/no Pi sessions under .*: exploring the bundled demo history/);
+		expect(choice.config.roots.map((r) => r.path)).toEqual([CORPUS_DIR]);
+		expect(choice.config.indexPath.startsWith(tmpdir())).toBe(true);
+		expect(choice.config.indexPath).not.toContain(".pi");
+	});
+
+	it("opens the user's history when it has sessions, and the demo only with --demo", () => {
+		const agent = emptyAgentDir();
+		copyCorpus(join(agent, "sessions"), join(CORPUS_DIR, "sessions"));
+		const mine = chooseHistory({ demo: false, color: false }, { PI_CODING_AGENT_DIR: agent });
+		expect([mine.demo, mine.banner]).toEqual([false, null]);
+		expect(mine.config.indexPath).toBe(join(agent, "pi-event-search", "index.sqlite"));
+		const forced = chooseHistory({ demo: true, color: false }, { PI_CODING_AGENT_DIR: agent });
+		expect([forced.demo, forced.banner, forced.notice]).toEqual([true, "DEMO history", "demo: the bundled sample history (--demo)"]);
+		expect(forced.config.indexPath.startsWith(tmpdir())).toBe(true);
+	});
+
+	it("never swaps an explicit --sessions-dir for the demo", () => {
+		const agent = emptyAgentDir();
+		const choice = chooseHistory({ demo: false, color: false, sessionsDirs: [join(agent, "sessions")], indexPath: join(agent, "i.sqlite") }, { PI_CODING_AGENT_DIR: agent });
+		expect(choice.demo).toBe(false);
+	});
+
+	it("copies with OSC 52", () => {
+		expect(osc52("s1 e1")).toBe(`\u001b]52;c;${Buffer.from("s1 e1").toString("base64")}\u0007`);
+	});
+});
