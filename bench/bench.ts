@@ -1,0 +1,541 @@
+/**
+ * `npm run bench`: builds (or reuses) deterministic Pi corpora at three sizes, measures the index against the
+ * targets of DESIGN §7 in fresh child processes, and prints one table; raw numbers go to <cache>/results.json.
+ *
+ *   npm run bench -- [--sizes small,medium,large | --quick] [--seed N] [--cache DIR] [--corpus DIR]
+ *                    [--profile] [--runs N] [--rg-runs N] [--json PATH]
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readSync, openSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BENCH_DIST, type ChildResult, median, parseArgs, runChild } from "./child.js";
+import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
+import { type ProfileSummary, summarizeProfile } from "./profile.js";
+import { encodeCwd, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
+
+/** Named sizes: primary sessions (families) of the large kind. */
+const SIZES: Record<string, number> = { small: 250, medium: 1000, large: 2000 };
+
+/** DESIGN §7 targets. */
+const TARGET = { coldVsFloor: 4, peakRssMB: 300, noopMs: 150, appendMs: 50, rgSpeedup: 10, queryP95Ms: 50, indexVsCorpus: 0.6, keystrokeMs: 100 };
+
+const HELP = `usage: npm run bench -- [options]
+  --sizes LIST    comma-separated sizes: small (250 sessions), medium (1000), large (2000), or a number
+                  (default: small,medium,large)
+  --quick         only the smallest size (same as --sizes small)
+  --seed N        corpus seed (default 1)
+  --cache DIR     corpus/index cache (default <repo>/.bench); a corpus is reused when seed, size and versions match
+  --corpus DIR    also measure an existing session directory (e.g. the shared generator's output)
+  --profile       also run the largest cold index under node --cpu-prof and summarize where time goes
+  --runs N        runs per query of the mix (default 20)
+  --rg-runs N     runs per rg comparison (default 5)
+  --json PATH     raw results (default <cache>/results.json)`;
+
+type FloorResult = { ms: number; cpuMs: number; files: number; bytes: number; lines: number; invalid: number };
+type ColdResult = {
+	mode: string;
+	unavailable?: string;
+	ms: number;
+	cpuMs: number;
+	summary: Record<string, number | boolean>;
+	sessions: number;
+	events: number;
+	fragments: number;
+	files: number;
+	sourceBytes: number;
+	liveBytes: { main: number; wal: number };
+	checkpointedBytes: { main: number; wal: number };
+	heapUsedAtEnd: number;
+};
+type Stats = { p50: number; p95: number; max: number; first: number; runs: number };
+type QueryResult = {
+	mix: Array<{ name: string; query: string; hits: number } & Stats>;
+	typing: Stats & { text: string; keystrokes: number; reps: number; slowestKey: { prefix: string; p50: number; max: number } | null; perKey: Array<{ prefix: string; p50: number; max: number; hits: number }> };
+};
+type RefreshResult = {
+	noopFirstMs: number;
+	noopFirstSummary: Record<string, number | boolean>;
+	noop: Stats;
+	append1: Array<{ file: string; bytes: number; ms: number; summary: Record<string, number | boolean>; visible: boolean; searchMs: number }>;
+	append100: { ms: number; summary: Record<string, number | boolean>; files: number } | null;
+	rewrites: Array<{ file: string; bytes: number; ms: number; summary: Record<string, number | boolean> }>;
+	noopAfterMs: number;
+};
+type TuiResult =
+	| { available: false; reason: string }
+	| (Stats & { available: true; text: string; keystrokes: number; stalled: number; reps: number; searchP50: number; renderP50: number; renderP95: number; slowestKey: { prefix: string; ms: number } | null; queryShown: boolean });
+type RgResult = { name: string; terms: string[]; p50: number; runs: number; files: number } | null;
+
+interface SizeResult {
+	label: string;
+	corpus: Omit<Corpus, "files"> & { fileCount: number };
+	floorRuns: Array<ChildResult<FloorResult>>;
+	floor: ChildResult<FloorResult>;
+	cold: ChildResult<ColdResult>;
+	/** The pipelined cold index (HistoryService.refreshAsync: reader thread + writer), when the core has it. */
+	coldPipelined: ChildResult<ColdResult> | null;
+	query: ChildResult<QueryResult>;
+	tui: ChildResult<TuiResult>;
+	rg: RgResult[];
+	refresh: ChildResult<RefreshResult>;
+	profiles?: Array<{ mode: string; wallMs: number; threads: Array<{ thread: string; file: string; summary: ProfileSummary }> }>;
+	wallMs: number;
+	/** 1-minute load average before and after this size: others' work on the machine skews every figure. */
+	load: [number, number];
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const REPO = resolve(BENCH_DIST, "..", "..");
+
+/** The commit measured, and how many files under src/ differ from it (others may be editing the core). */
+function sourceState(): { commit: string | null; dirtySrcFiles: number | null } {
+	const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" });
+	const dirty = spawnSync("git", ["status", "--porcelain", "--", "src", "components"], { cwd: REPO, encoding: "utf8" });
+	return { commit: head.status === 0 ? head.stdout.trim() : null, dirtySrcFiles: dirty.status === 0 ? dirty.stdout.split("\n").filter(Boolean).length : null };
+}
+
+function rgVersion(): string | null {
+	const r = spawnSync("rg", ["--version"], { encoding: "utf8" });
+	return r.status === 0 ? (r.stdout.split("\n")[0] ?? "rg") : null;
+}
+
+/** Runs rg for each term over the previous pass's files (fixed strings, file names only), like a user would. */
+function rgOnce(terms: string[], paths: string[]): { ms: number; files: number } {
+	const started = performance.now();
+	let current = paths;
+	let files = 0;
+	for (const term of terms) {
+		if (current.length === 0) break;
+		const r = spawnSync("rg", ["-l", "-F", "--no-messages", "-e", term, "--", ...current], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+		current = r.stdout.split("\n").filter(Boolean);
+		files = current.length;
+	}
+	return { ms: performance.now() - started, files };
+}
+
+function rgPaths(corpus: Corpus, q: MixQuery): string[] {
+	if (!q.rgCwds || corpus.external) return [corpus.agentDir];
+	const dirs = q.rgCwds.map((cwd) => join(corpus.agentDir, "sessions", encodeCwd(cwd))).filter((d) => existsSync(d));
+	// The flat sessionDir mixes every cwd: rg cannot tell which of its files belong to the cwd, so it reads them all.
+	const flat = join(corpus.agentDir, "flat-sessions");
+	if (existsSync(flat)) dirs.push(flat);
+	return dirs;
+}
+
+function measureRg(corpus: Corpus, runs: number): RgResult[] {
+	return QUERY_MIX.map((q) => {
+		const paths = rgPaths(corpus, q);
+		const times: number[] = [];
+		let files = 0;
+		for (let i = 0; i < runs; i++) {
+			const r = rgOnce(q.rg, paths);
+			times.push(r.ms);
+			files = r.files;
+		}
+		return { name: q.name, terms: q.rg, p50: median(times), runs, files };
+	});
+}
+
+/** True for a file pi can append to: starts with a session header and ends with a complete line. */
+function appendable(file: string): boolean {
+	try {
+		const size = statSync(file).size;
+		if (size < 64) return false;
+		const fd = openSync(file, "r");
+		try {
+			const head = Buffer.alloc(24);
+			readSync(fd, head, 0, 24, 0);
+			const last = Buffer.alloc(1);
+			readSync(fd, last, 0, 1, size - 1);
+			return head.toString("latin1").startsWith('{"type":"session"') && last[0] === 10;
+		} finally {
+			closeSync(fd);
+		}
+	} catch {
+		return false;
+	}
+}
+
+/** Files the refresh measurements mutate, spread over the size distribution; deterministic for a corpus. */
+function pickMutations(corpus: Corpus): { append1: string[]; append10: string[]; rewrite: string[] } {
+	const candidates = corpus.files
+		.filter((f) => appendable(join(corpus.agentDir, f.path)))
+		.sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
+	const taken = new Set<number>();
+	const at = (q: number): string => {
+		let i = Math.round(q * (candidates.length - 1));
+		while (taken.has(i) && i < candidates.length - 1) i++;
+		while (taken.has(i) && i > 0) i--;
+		taken.add(i);
+		return (candidates[i] as { path: string }).path;
+	};
+	const rewrite = [at(0.5), at(1)];
+	const append1 = [0.1, 0.3, 0.5, 0.7, 0.9].map(at);
+	const append10 = Array.from({ length: 10 }, (_, k) => at(0.05 + k * 0.1));
+	return { append1, append10, rewrite };
+}
+
+function removeIndex(path: string): void {
+	for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+}
+
+async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean }): Promise<SizeResult> {
+	const started = performance.now();
+	const loadBefore = loadavg()[0] ?? 0;
+	log(`\n[${label}] ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.files.length} files`);
+	const floorRuns: Array<ChildResult<FloorResult>> = [];
+	// Twice: the first run also warms the page cache, the faster one is the floor (the index gets a warm cache too).
+	for (let i = 0; i < 2; i++) floorRuns.push(await runChild<FloorResult>("floor.js", corpus.roots));
+	const floor = floorRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
+	log(`  parse floor ${(floor.ms / 1000).toFixed(2)} s (${floor.lines} lines)`);
+
+	const indexPath = join(cacheDir, `index-${corpus.external ? "external" : corpus.key}.sqlite`);
+	removeIndex(indexPath);
+	const workerArgs = ["--index", indexPath, "--roots", corpus.roots.join(",")];
+	// The pipelined path first (what `pi-history index` and the TUI use), then the synchronous one (the Pi tools'
+	// budgeted refresh); the index the second run leaves behind is the one the queries read.
+	let coldPipelined: ChildResult<ColdResult> | null = await runChild<ColdResult>("measure-worker.js", ["cold", ...workerArgs, "--mode", "pipelined"]);
+	if (coldPipelined.unavailable) coldPipelined = null;
+	else log(`  cold index, pipelined ${(coldPipelined.ms / 1000).toFixed(2)} s, peak RSS ${(coldPipelined.maxRssBytes / 1e6).toFixed(0)} MB`);
+	removeIndex(indexPath);
+	const cold = await runChild<ColdResult>("measure-worker.js", ["cold", ...workerArgs, "--mode", "sync"]);
+	log(`  cold index, synchronous ${(cold.ms / 1000).toFixed(2)} s, peak RSS ${(cold.maxRssBytes / 1e6).toFixed(0)} MB, ${cold.events} events`);
+
+	const query = await runChild<QueryResult>("measure-worker.js", ["query", ...workerArgs, "--runs", String(opts.runs)]);
+	log(`  query mix: worst p95 ${Math.max(...query.mix.map((q) => q.p95)).toFixed(1)} ms; typing (service) p95 ${query.typing.p95.toFixed(1)} ms`);
+	const tui = await runChild<TuiResult>("measure-worker.js", ["tui", ...workerArgs]);
+	log(tui.available ? `  typing through <App/>: p50 ${tui.p50.toFixed(0)} ms, p95 ${tui.p95.toFixed(0)} ms` : `  TUI not measured: ${tui.reason}`);
+	const rg = opts.rg ? measureRg(corpus, opts.rgRuns) : [];
+	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r?.p50 ?? 0)).toFixed(0)} ms`);
+
+	const mutations = pickMutations(corpus);
+	const mutated = [...new Set([...mutations.append1, ...mutations.append10, ...mutations.rewrite])];
+	saveOriginals(corpus, mutated);
+	let refresh: ChildResult<RefreshResult>;
+	try {
+		const abs = (list: string[]) => list.map((f) => join(corpus.agentDir, f)).join(",");
+		refresh = await runChild<RefreshResult>("measure-worker.js", ["refresh", ...workerArgs, "--append1", abs(mutations.append1), "--append10", abs(mutations.append10), "--rewrite", abs(mutations.rewrite)]);
+	} finally {
+		restoreOriginals(corpus);
+	}
+	log(`  refresh: no-op ${refresh.noopFirstMs.toFixed(0)} ms (fresh process), one append p50 ${median(refresh.append1.map((a) => a.ms)).toFixed(1)} ms`);
+
+	const profiles: NonNullable<SizeResult["profiles"]> = [];
+	for (const mode of opts.profile ? (coldPipelined ? ["sync", "pipelined"] : ["sync"]) : []) {
+		const profDir = join(cacheDir, "profiles", `${label}-${mode}`);
+		rmSync(profDir, { recursive: true, force: true });
+		mkdirSync(profDir, { recursive: true });
+		removeIndex(indexPath);
+		const run = await runChild<ColdResult>("measure-worker.js", ["cold", ...workerArgs, "--mode", mode], ["--cpu-prof", "--cpu-prof-dir", profDir]);
+		// One profile per thread: CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile, thread 0 is the main thread.
+		const threads = readdirSync(profDir)
+			.filter((f) => f.endsWith(".cpuprofile"))
+			.map((f) => ({ f, tid: Number(f.split(".")[4] ?? "0") }))
+			.sort((a, b) => a.tid - b.tid)
+			.map(({ f, tid }) => ({ thread: tid === 0 ? "main thread" : `worker thread ${tid}`, file: join(profDir, f), summary: summarizeProfile(join(profDir, f), 25) }));
+		profiles.push({ mode, wallMs: run.ms, threads });
+		log(`  profiled cold index (${mode}): ${(run.ms / 1000).toFixed(2)} s under the profiler, ${threads.length} thread profile(s) in ${profDir}`);
+	}
+	const { files, ...rest } = corpus;
+	return { label, corpus: { ...rest, fileCount: files.length }, floorRuns, floor, cold, coldPipelined, query, tui, rg, refresh, profiles, wallMs: performance.now() - started, load: [loadBefore, loadavg()[0] ?? 0] };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------------------------
+
+const MB = 1e6;
+const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "–");
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
+const thousands = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
+const ms = (n: number) => (!Number.isFinite(n) ? "–" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+const times = (n: number) => (Number.isFinite(n) ? `${n >= 10 ? n.toFixed(0) : n.toFixed(1)}×` : "–");
+
+interface Row {
+	metric: string;
+	cells: string[];
+	target?: string;
+	ratio?: string;
+	status?: "ok" | "MISS" | "";
+}
+
+function rgSpeedups(r: SizeResult): number[] {
+	return r.query.mix.map((q, i) => {
+		const rg = r.rg[i];
+		return rg ? rg.p50 / q.p50 : Number.NaN;
+	});
+}
+
+function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
+	const last = results[results.length - 1] as SizeResult;
+	const base = results[0] as SizeResult;
+	const rows: Row[] = [];
+	const each = (fn: (r: SizeResult) => string) => results.map(fn);
+	const section = (title: string) => rows.push({ metric: title, cells: results.map(() => ""), target: "", ratio: "", status: "" });
+	const verdict = (ok: boolean): "ok" | "MISS" => (ok ? "ok" : "MISS");
+	const coldPerMB = (r: SizeResult) => r.cold.ms / 1000 / (r.corpus.bytes / MB);
+	const floorPerMB = (r: SizeResult) => r.floor.ms / 1000 / (r.corpus.bytes / MB);
+
+	section("corpus (pi SessionManager, deterministic)");
+	rows.push({ metric: "  primary sessions", cells: each((r) => (r.corpus.external ? "external" : thousands(r.corpus.families))) });
+	rows.push({ metric: "  session files", cells: each((r) => thousands(r.corpus.fileCount)) });
+	rows.push({ metric: "  corpus MB", cells: each((r) => f1(r.corpus.bytes / MB)) });
+	rows.push({ metric: "  lines (headers + entries)", cells: each((r) => thousands(r.corpus.lines)) });
+	rows.push({ metric: "  build s (this run | when cached)", cells: each((r) => (r.corpus.external ? "–" : r.corpus.buildMs !== null ? f1(r.corpus.buildMs / 1000) : `cached | ${f1(r.corpus.originalBuildMs / 1000)}`)) });
+
+	section("cold index (empty index; sync = HistoryService.refresh(), pipelined = refreshAsync())");
+	rows.push({ metric: "  parse floor s (read + JSON.parse every line)", cells: each((r) => f2(r.floor.ms / 1000)) });
+	const coldRatio = last.cold.ms / last.floor.ms;
+	rows.push({ metric: "  cold index s, synchronous refresh()", cells: each((r) => f2(r.cold.ms / 1000)), target: `≤ ${TARGET.coldVsFloor}× floor`, ratio: `${f1(coldRatio)}× floor`, status: verdict(coldRatio <= TARGET.coldVsFloor) });
+	if (results.some((r) => r.coldPipelined)) {
+		const p = last.coldPipelined;
+		const pr = p ? p.ms / last.floor.ms : Number.NaN;
+		rows.push({
+			metric: "  cold index s, pipelined refreshAsync()",
+			cells: each((r) => (r.coldPipelined ? f2(r.coldPipelined.ms / 1000) : "–")),
+			target: `≤ ${TARGET.coldVsFloor}× floor`,
+			ratio: p ? `${f1(pr)}× floor` : "",
+			status: p ? verdict(pr <= TARGET.coldVsFloor) : "",
+		});
+	}
+	rows.push({ metric: "  cold / floor (sync | pipelined)", cells: each((r) => `${f1(r.cold.ms / r.floor.ms)}×${r.coldPipelined ? ` | ${f1(r.coldPipelined.ms / r.floor.ms)}×` : ""}`) });
+	rows.push({
+		metric: "  CPU s: floor | sync | pipelined (all threads)",
+		cells: each((r) => `${f2(r.floor.cpuMs / 1000)} | ${f2(r.cold.cpuMs / 1000)}${r.coldPipelined ? ` | ${f2(r.coldPipelined.cpuMs / 1000)}` : ""}`),
+	});
+	rows.push({ metric: "  cold / floor by CPU time (sync | pipelined)", cells: each((r) => `${f1(r.cold.cpuMs / r.floor.cpuMs)}×${r.coldPipelined ? ` | ${f1(r.coldPipelined.cpuMs / r.floor.cpuMs)}×` : ""}`) });
+	rows.push({ metric: "  cold MB/s, sync (floor MB/s)", cells: each((r) => `${f1(r.corpus.bytes / MB / (r.cold.ms / 1000))} (${f0(r.corpus.bytes / MB / (r.floor.ms / 1000))})`) });
+	const growth = coldPerMB(last) / coldPerMB(base);
+	rows.push({
+		metric: "  cold ms per MB, sync (growth vs smallest)",
+		cells: each((r) => `${f1(coldPerMB(r) * 1000)} (${f2(coldPerMB(r) / coldPerMB(base))})`),
+		target: "linear (≈ 1.00)",
+		ratio: results.length > 1 ? `${f2(growth)}` : "",
+		status: results.length > 1 ? verdict(growth <= 1.25) : "",
+	});
+	if (results.some((r) => r.coldPipelined)) {
+		const pPerMB = (r: SizeResult) => (r.coldPipelined ? r.coldPipelined.ms / (r.corpus.bytes / MB) : Number.NaN);
+		rows.push({ metric: "  cold ms per MB, pipelined (growth)", cells: each((r) => `${f1(pPerMB(r))} (${f2(pPerMB(r) / pPerMB(base))})`) });
+	}
+	rows.push({ metric: "  floor ms per MB (growth vs smallest)", cells: each((r) => `${f1(floorPerMB(r) * 1000)} (${f2(floorPerMB(r) / floorPerMB(base))})`) });
+	rows.push({ metric: "  events (events/s)", cells: each((r) => `${thousands(r.cold.events)} (${thousands(r.cold.events / (r.cold.ms / 1000))})`) });
+	rows.push({ metric: "  fragments (fragments/s)", cells: each((r) => `${thousands(r.cold.fragments)} (${thousands(r.cold.fragments / (r.cold.ms / 1000))})`) });
+	const rssOf = (r: SizeResult) => Math.max(r.cold.maxRssBytes, r.coldPipelined?.maxRssBytes ?? 0) / MB;
+	const rss = rssOf(last);
+	rows.push({
+		metric: "  peak RSS MB, cold index child (sync | pipelined)",
+		cells: each((r) => `${f0(r.cold.maxRssBytes / MB)}${r.coldPipelined ? ` | ${f0(r.coldPipelined.maxRssBytes / MB)}` : ""}`),
+		target: `≤ ${TARGET.peakRssMB} MB`,
+		ratio: `${f2(rss / TARGET.peakRssMB)}× target`,
+		status: verdict(rss <= TARGET.peakRssMB),
+	});
+	rows.push({ metric: "  peak RSS MB (parse floor child)", cells: each((r) => f0(r.floor.maxRssBytes / MB)) });
+	const idx = (r: SizeResult) => r.cold.checkpointedBytes.main + r.cold.checkpointedBytes.wal;
+	const idxRatio = idx(last) / last.corpus.bytes;
+	rows.push({ metric: "  index MB (file + wal, checkpointed)", cells: each((r) => f1(idx(r) / MB)), target: `≤ ${TARGET.indexVsCorpus}× corpus`, ratio: `${f2(idxRatio)}× corpus`, status: verdict(idxRatio <= TARGET.indexVsCorpus) });
+	rows.push({ metric: "  index / corpus", cells: each((r) => `${f2(idx(r) / r.corpus.bytes)}×`) });
+	rows.push({ metric: "  index MB right after refresh (file + wal)", cells: each((r) => f1((r.cold.liveBytes.main + r.cold.liveBytes.wal) / MB)) });
+
+	section("refresh");
+	rows.push({ metric: "  no-op, fresh process ms", cells: each((r) => ms(r.refresh.noopFirstMs)), target: `≤ ${TARGET.noopMs} ms`, ratio: `${f2(last.refresh.noopFirstMs / TARGET.noopMs)}× target`, status: verdict(last.refresh.noopFirstMs <= TARGET.noopMs) });
+	rows.push({ metric: "  no-op, warm p50 / p95 ms", cells: each((r) => `${ms(r.refresh.noop.p50)} / ${ms(r.refresh.noop.p95)}`) });
+	const a1 = (r: SizeResult) => r.refresh.append1.map((a) => a.ms);
+	const a1p50 = median(a1(last));
+	rows.push({
+		metric: "  one appended entry: refresh p50 (max) ms",
+		cells: each((r) => `${ms(median(a1(r)))} (${ms(Math.max(...a1(r)))})`),
+		target: `≤ ${TARGET.appendMs} ms`,
+		ratio: `${f2(a1p50 / TARGET.appendMs)}× target`,
+		status: verdict(a1p50 <= TARGET.appendMs),
+	});
+	rows.push({ metric: "    file sizes KB of those 5 appends", cells: each((r) => r.refresh.append1.map((a) => f0(a.bytes / 1024)).join("/")) });
+	rows.push({
+		metric: "    ingested as an append; found by search (ms)",
+		cells: each((r) => {
+			const appended = r.refresh.append1.every((a) => a.summary.sessionsAppended === 1 && a.summary.eventsIngested === 1 && a.summary.sessionsRebuilt === 0);
+			return `${appended ? "yes" : "NO"}; ${r.refresh.append1.every((a) => a.visible) ? "yes" : "NO"} (${ms(median(r.refresh.append1.map((a) => a.searchMs)))})`;
+		}),
+	});
+	rows.push({
+		metric: "  100 appended entries in 10 files ms (events ingested)",
+		cells: each((r) => (r.refresh.append100 ? `${ms(r.refresh.append100.ms)} (${r.refresh.append100.summary.eventsIngested})` : "–")),
+	});
+	const rewriteCell = (r: SizeResult, i: number) => {
+		const w = r.refresh.rewrites[i];
+		return w ? `${ms(w.ms)} (${f0(w.bytes / 1024)} KB, ${w.summary.sessionsRebuilt === 1 ? "rebuilt" : "NOT rebuilt"})` : "–";
+	};
+	rows.push({ metric: "  one rewritten file, median size: ms", cells: each((r) => rewriteCell(r, 0)) });
+	rows.push({ metric: "  one rewritten file, largest: ms", cells: each((r) => rewriteCell(r, 1)) });
+
+	section(`queries (service.search, limit 10; p50 / p95 ms, hits${rgAvailable ? ", rg p50 ms → speedup" : ""})`);
+	QUERY_MIX.forEach((q, i) => {
+		rows.push({
+			metric: `  ${q.label}`,
+			cells: each((r) => {
+				const m = r.query.mix[i];
+				const g = r.rg[i];
+				if (!m) return "–";
+				return `${ms(m.p50)} / ${ms(m.p95)}, ${m.hits}${g ? `; rg ${f0(g.p50)} → ${times(g.p50 / m.p50)}` : ""}`;
+			}),
+		});
+	});
+	const worstP95 = Math.max(...last.query.mix.map((q) => q.p95));
+	rows.push({ metric: "  worst p95 of the mix ms", cells: each((r) => ms(Math.max(...r.query.mix.map((q) => q.p95)))), target: `≤ ${TARGET.queryP95Ms} ms`, ratio: `${f2(worstP95 / TARGET.queryP95Ms)}× target`, status: verdict(worstP95 <= TARGET.queryP95Ms) });
+	rows.push({ metric: "  median p50 of the mix ms", cells: each((r) => ms(median(r.query.mix.map((q) => q.p50)))) });
+	if (rgAvailable) {
+		const sp = rgSpeedups(last);
+		const worst = Math.min(...sp);
+		rows.push({ metric: "  speedup vs rg: worst query", cells: each((r) => times(Math.min(...rgSpeedups(r)))), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: times(worst), status: verdict(worst >= TARGET.rgSpeedup) });
+		rows.push({ metric: "  speedup vs rg: median of mix", cells: each((r) => times(median(rgSpeedups(r)))), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: times(median(sp)), status: verdict(median(sp) >= TARGET.rgSpeedup) });
+	} else {
+		rows.push({ metric: "  speedup vs rg", cells: each(() => "rg missing"), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: "apt-get install ripgrep", status: "" });
+	}
+
+	section(`search as you type ("${TYPED_QUERY}", one keystroke at a time)`);
+	rows.push({
+		metric: "  service only: search(prefix, limit 30) p50 / p95 / max ms",
+		cells: each((r) => `${ms(r.query.typing.p50)} / ${ms(r.query.typing.p95)} / ${ms(r.query.typing.max)}`),
+		target: `≤ ${TARGET.keystrokeMs} ms`,
+		ratio: `${f2(last.query.typing.p95 / TARGET.keystrokeMs)}× target (p95)`,
+		status: verdict(last.query.typing.p95 <= TARGET.keystrokeMs),
+	});
+	rows.push({ metric: "    slowest keystroke (p50 ms)", cells: each((r) => (r.query.typing.slowestKey ? `"${r.query.typing.slowestKey.prefix}" ${ms(r.query.typing.slowestKey.p50)}` : "–")) });
+	const tuiOk = (r: SizeResult): r is SizeResult & { tui: Extract<TuiResult, { available: true }> } => r.tui.available;
+	if (results.some(tuiOk)) {
+		const t = last.tui;
+		rows.push({
+			metric: "  TUI <App/> + Ink: keystroke → results frame p50 / p95 / max ms",
+			cells: each((r) => (tuiOk(r) ? `${ms(r.tui.p50)} / ${ms(r.tui.p95)} / ${ms(r.tui.max)}` : "–")),
+			target: `≤ ${TARGET.keystrokeMs} ms`,
+			ratio: t.available ? `${f2(t.p95 / TARGET.keystrokeMs)}× target (p95)` : "",
+			status: t.available ? verdict(t.p95 <= TARGET.keystrokeMs) : "",
+		});
+		rows.push({ metric: "    of which: the App's search p50, search end → frame p50 / p95 ms", cells: each((r) => (tuiOk(r) ? `${ms(r.tui.searchP50)}, ${ms(r.tui.renderP50)} / ${ms(r.tui.renderP95)}` : "–")) });
+		rows.push({ metric: "    slowest keystroke ms; keys measured (stalled); query shown", cells: each((r) => (tuiOk(r) ? `"${r.tui.slowestKey?.prefix ?? ""}" ${ms(r.tui.slowestKey?.ms ?? Number.NaN)}; ${r.tui.keystrokes} (${r.tui.stalled}); ${r.tui.queryShown ? "yes" : "NO"}` : "–")) });
+	} else {
+		rows.push({ metric: "  TUI <App/> render", cells: each((r) => (r.tui.available ? "" : "not measured")), target: "", ratio: "", status: "" });
+	}
+
+	section("machine");
+	rows.push({ metric: "  1-min load average before → after (2 cores)", cells: each((r) => `${f1(r.load[0])} → ${f1(r.load[1])}`) });
+	rows.push({ metric: "  wall s for this size's measurements", cells: each((r) => f1(r.wallMs / 1000)) });
+	return rows;
+}
+
+/** Terminal columns of a string: CJK and fullwidth characters take two, so the CJK row stays aligned. */
+function width(text: string): number {
+	return text.length + (text.match(/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g)?.length ?? 0);
+}
+
+function renderTable(results: SizeResult[], rows: Row[]): string {
+	const header = ["metric", ...results.map((r) => r.label), "target (DESIGN §7)", `${(results[results.length - 1] as SizeResult).label} vs target`, ""];
+	const body = rows.map((r) => [r.metric, ...r.cells, r.target ?? "", r.ratio ?? "", r.status ?? ""]);
+	const isSection = (b: string[]) => b.slice(1).every((c) => c === "");
+	// Section titles run across the table, so they do not widen the first column.
+	const widths = header.map((h, i) => Math.max(width(h), ...body.filter((b) => !isSection(b)).map((b) => width(b[i] ?? ""))));
+	const pad = (c: string, i: number) => " ".repeat(Math.max(0, (widths[i] as number) - width(c)));
+	const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c + pad(c, i) : pad(c, i) + c)).join(" │ ").trimEnd();
+	const sep = widths.map((w) => "─".repeat(w)).join("─┼─");
+	return [line(header), sep, ...body.map((b) => (isSection(b) ? (b[0] as string) : line(b)))].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	const { options, flags } = parseArgs(process.argv.slice(2));
+	if (flags.has("help") || flags.has("h")) {
+		process.stdout.write(`${HELP}\n`);
+		return;
+	}
+	const sizeNames = flags.has("quick") ? ["small"] : (options.get("sizes") ?? "small,medium,large").split(",").map((s) => s.trim()).filter(Boolean);
+	const sizes = sizeNames.map((name) => {
+		const n = SIZES[name] ?? Number(name);
+		if (!Number.isInteger(n) || n < 1) throw new Error(`unknown size "${name}" (use small, medium, large or a number)`);
+		return { name: SIZES[name] ? name : `n${n}`, families: n };
+	});
+	const seed = Number(options.get("seed") ?? "1");
+	const cacheDir = resolve(options.get("cache") ?? join(REPO, ".bench"));
+	const runs = Number(options.get("runs") ?? "20");
+	const rgRuns = Number(options.get("rg-runs") ?? "5");
+	const rg = rgVersion();
+	const source = sourceState();
+	mkdirSync(cacheDir, { recursive: true });
+	const started = performance.now();
+	log(`pi-event-search bench: sizes ${sizes.map((s) => `${s.name}=${s.families}`).join(", ")}, seed ${seed}, cache ${cacheDir}`);
+	log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${availableParallelism()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${rg ?? "rg not installed"}`);
+	log(`source: commit ${source.commit ?? "?"}${source.dirtySrcFiles ? ` + ${source.dirtySrcFiles} uncommitted file(s) under src/ and components/` : ""}`);
+	if (!rg) log("rg is not installed: the rg comparison is skipped (Debian/Ubuntu: apt-get install ripgrep)");
+
+	// Corpora first, so build time and measurement time are reported apart.
+	const corpora: Array<{ label: string; corpus: Corpus }> = [];
+	const genStarted = performance.now();
+	for (const s of sizes) corpora.push({ label: s.name, corpus: await ensureCorpus(cacheDir, seed, s.families, log) });
+	const corpusExternal = options.get("corpus");
+	if (corpusExternal) corpora.push({ label: "external", corpus: externalCorpus(resolve(corpusExternal), join(cacheDir, "external-scratch")) });
+	const genMs = performance.now() - genStarted;
+
+	const results: SizeResult[] = [];
+	const measureStarted = performance.now();
+	for (const [i, { label, corpus }] of corpora.entries()) {
+		const largest = i === corpora.length - 1 || (corpusExternal !== undefined && i === corpora.length - 2);
+		results.push(await measure(corpus, label, cacheDir, { runs, rgRuns, rg: rg !== null, profile: flags.has("profile") && largest }));
+	}
+	const measureMs = performance.now() - measureStarted;
+	const totalMs = performance.now() - started;
+
+	const table = renderTable(results, buildRows(results, rg !== null));
+	process.stdout.write(`\n${table}\n`);
+	const builtNow = results.filter((r) => r.corpus.buildMs !== null).reduce((n, r) => n + (r.corpus.buildMs ?? 0), 0);
+	const builtOriginally = results.reduce((n, r) => n + (r.corpus.buildMs ?? r.corpus.originalBuildMs), 0);
+	process.stdout.write(`\nsource: commit ${source.commit ?? "?"}${source.dirtySrcFiles ? ` + ${source.dirtySrcFiles} uncommitted file(s) under src/ and components/` : ""}`);
+	process.stdout.write(
+		`\nwall: ${f1(totalMs / 1000)} s total = corpus ${f1(genMs / 1000)} s (${builtNow > 0 ? `built ${f1(builtNow / 1000)} s` : "all cached"}; building all from scratch took ${f1(builtOriginally / 1000)} s) + measurements ${f1(measureMs / 1000)} s\n`,
+	);
+	for (const r of results) {
+		for (const prof of r.profiles ?? []) {
+			for (const t of prof.threads) {
+				const p = t.summary;
+				const rowsOf = (title: string, list: ProfileSummary["selfByFile"], n: number) => {
+					process.stdout.write(`  ${title}:\n`);
+					for (const row of list.slice(0, n)) process.stdout.write(`    ${f1(row.share * 100).padStart(5)}%  ${f0(row.ms).padStart(6)} ms  ${row.name}\n`);
+				};
+				process.stdout.write(`\ncold index profile, ${r.label}, ${prof.mode} (${f1(prof.wallMs / 1000)} s under the profiler), ${t.thread}: ${f1(p.totalMs / 1000)} s sampled\n  ${t.file}\n`);
+				rowsOf("self time by file", p.selfByFile, 10);
+				rowsOf("self time by function", p.selfByFunction, 15);
+				rowsOf("inclusive time by function", p.inclusiveByFunction, 20);
+			}
+		}
+	}
+	const jsonPath = resolve(options.get("json") ?? join(cacheDir, "results.json"));
+	mkdirSync(dirname(jsonPath), { recursive: true });
+	writeFileSync(
+		jsonPath,
+		`${JSON.stringify(
+			{
+				when: new Date().toISOString(),
+				machine: { cpu: cpus()[0]?.model ?? null, cores: availableParallelism(), memBytes: totalmem(), node: process.version, rg },
+				source,
+				args: { sizes, seed, runs, rgRuns, cacheDir, profile: flags.has("profile"), corpus: corpusExternal ?? null },
+				targets: TARGET,
+				wall: { totalMs, corpusMs: genMs, corpusBuiltNowMs: builtNow, corpusBuildFromScratchMs: builtOriginally, measureMs },
+				results,
+			},
+			null,
+			1,
+		)}\n`,
+	);
+	process.stdout.write(`raw numbers: ${jsonPath}\n`);
+}
+
+const entry = process.argv[1] ? resolve(process.argv[1]) : "";
+if (entry === fileURLToPath(import.meta.url)) {
+	main().catch((error: unknown) => {
+		process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.exit(1);
+	});
+}

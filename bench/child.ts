@@ -1,0 +1,76 @@
+/** How the bench talks to its child processes (one JSON result line on stdout), plus the small statistics it needs. */
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MARK = "@@bench-result ";
+
+/** Directory of the compiled bench scripts (dist/bench). */
+export const BENCH_DIST = dirname(fileURLToPath(import.meta.url));
+
+/** Peak resident set size of this process so far, in bytes (resourceUsage reports kilobytes). */
+export function maxRssBytes(): number {
+	return process.resourceUsage().maxRSS * 1024;
+}
+
+/** Prints a child's result for the parent; adds the child's peak RSS. */
+export function report(result: object): void {
+	process.stdout.write(`\n${MARK}${JSON.stringify({ ...result, maxRssBytes: maxRssBytes() })}\n`);
+}
+
+/** Result of a child run: what it reported, its wall time as seen by the parent. */
+export type ChildResult<T> = T & { maxRssBytes: number; wallMs: number };
+
+/** Runs `node [nodeArgs] dist/bench/<script> [args]` and returns its reported result; stderr passes through. */
+export function runChild<T>(script: string, args: string[], nodeArgs: string[] = []): Promise<ChildResult<T>> {
+	return new Promise((resolvePromise, reject) => {
+		const started = performance.now();
+		const child = spawn(process.execPath, [...nodeArgs, join(BENCH_DIST, script), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+		let out = "";
+		child.stdout.setEncoding("utf8");
+		child.stdout.on("data", (chunk: string) => {
+			out += chunk;
+		});
+		child.on("error", reject);
+		child.on("close", (code) => {
+			const line = out.split("\n").find((l) => l.startsWith(MARK));
+			if (code !== 0 || !line) {
+				reject(new Error(`${script} ${args.join(" ")} exited with ${code}${line ? "" : " without a result"}\n${out.slice(-2000)}`));
+				return;
+			}
+			resolvePromise({ ...(JSON.parse(line.slice(MARK.length)) as T & { maxRssBytes: number }), wallMs: performance.now() - started });
+		});
+	});
+}
+
+/** Value at percentile `p` (0–100) of `values`, nearest-rank; NaN when empty. */
+export function percentile(values: number[], p: number): number {
+	if (values.length === 0) return Number.NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+	return sorted[Math.min(sorted.length, rank) - 1] as number;
+}
+
+/** Median of `values`. */
+export function median(values: number[]): number {
+	return percentile(values, 50);
+}
+
+/** Reads `--name value` options and bare flags from argv. */
+export function parseArgs(argv: string[]): { options: Map<string, string>; flags: Set<string>; rest: string[] } {
+	const options = new Map<string, string>();
+	const flags = new Set<string>();
+	const rest: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i] as string;
+		if (!arg.startsWith("--")) {
+			rest.push(arg);
+			continue;
+		}
+		const eq = arg.indexOf("=");
+		if (eq > 0) options.set(arg.slice(2, eq), arg.slice(eq + 1));
+		else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("--")) options.set(arg.slice(2), argv[++i] as string);
+		else flags.add(arg.slice(2));
+	}
+	return { options, flags, rest };
+}

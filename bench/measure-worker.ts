@@ -1,0 +1,327 @@
+/**
+ * Child process that measures the index through HistoryService, the same core every face uses. One task per run,
+ * so each starts in a fresh process (cold caches, its own peak RSS):
+ *   measure-worker.js cold    --index P --roots A,B [--mode sync|pipelined]   cold index into an empty index file
+ *   measure-worker.js query   --index P --roots A,B [--runs N]                query mix and search-as-you-type
+ *   measure-worker.js tui     --index P --roots A,B                           keystroke → frame through <App/>
+ *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { resolveConfig } from "../src/config.js";
+import type { RefreshSummary } from "../src/model.js";
+import { HistoryService } from "../src/service.js";
+import { parseArgs, percentile, report } from "./child.js";
+import { QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
+
+const { options, rest } = parseArgs(process.argv.slice(2));
+const task = rest[0];
+const indexPath = options.get("index");
+const roots = (options.get("roots") ?? "").split(",").filter(Boolean);
+if (!task || !indexPath || roots.length === 0) {
+	process.stderr.write("usage: measure-worker.js cold|query|refresh --index PATH --roots DIR[,DIR]\n");
+	process.exit(2);
+}
+
+/** Opens the service on exactly these roots: an empty env and a home without pi settings keep the user's out. */
+function openService(): HistoryService {
+	const config = resolveConfig({ sessionsDirs: roots, indexPath, env: {}, home: join(tmpdir(), "pi-event-search-bench-home") });
+	return HistoryService.open({ config });
+}
+
+function fileBytes(path: string): number {
+	try {
+		return statSync(path).size;
+	} catch {
+		return 0;
+	}
+}
+
+function indexBytes(): { main: number; wal: number } {
+	return { main: fileBytes(indexPath as string), wal: fileBytes(`${indexPath}-wal`) };
+}
+
+/** The counters of a refresh summary worth keeping (notes and error lists can be long). */
+function brief(s: RefreshSummary): Record<string, number | boolean> {
+	return {
+		files: s.files,
+		filesChanged: s.filesChanged,
+		sessionsAdded: s.sessionsAdded,
+		sessionsRebuilt: s.sessionsRebuilt,
+		sessionsAppended: s.sessionsAppended,
+		eventsIngested: s.eventsIngested,
+		linesIngested: s.linesIngested,
+		bytesRead: s.bytesRead,
+		errors: s.errors.length,
+		pending: s.pending,
+		busy: s.busy === true,
+	};
+}
+
+function timed<T>(run: () => T): { ms: number; value: T } {
+	const started = performance.now();
+	const value = run();
+	return { ms: performance.now() - started, value };
+}
+
+/** HistoryService.refreshAsync (reader thread + writer), looked up at run time: the core is still moving. */
+type AsyncRefresh = (options?: object) => Promise<RefreshSummary>;
+function asyncRefreshOf(service: HistoryService): AsyncRefresh | null {
+	const fn = (service as unknown as { refreshAsync?: AsyncRefresh }).refreshAsync;
+	return typeof fn === "function" ? fn.bind(service) : null;
+}
+
+async function cold(): Promise<void> {
+	const service = openService();
+	const mode = options.get("mode") ?? "sync";
+	const pipelined = mode === "pipelined" ? asyncRefreshOf(service) : null;
+	if (mode === "pipelined" && !pipelined) {
+		service.close();
+		report({ unavailable: "HistoryService.refreshAsync does not exist" });
+		return;
+	}
+	const started = performance.now();
+	const cpuStart = process.cpuUsage();
+	const summary = pipelined ? await pipelined() : service.refresh();
+	const refresh = { ms: performance.now() - started, value: summary };
+	// CPU time of all threads: less sensitive than wall time to other work on the machine.
+	const cpu = process.cpuUsage(cpuStart);
+	const status = service.status();
+	const live = indexBytes();
+	const heapUsed = process.memoryUsage().heapUsed;
+	service.close();
+	// The steady-state size: everything checkpointed into the main file, the WAL truncated.
+	const db = new Database(indexPath as string);
+	db.pragma("wal_checkpoint(TRUNCATE)");
+	db.close();
+	report({
+		mode,
+		ms: refresh.ms,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		summary: brief(refresh.value),
+		sessions: status.sessions,
+		events: status.events,
+		fragments: status.fragments,
+		files: status.files,
+		sourceBytes: status.sourceBytes,
+		liveBytes: live,
+		checkpointedBytes: indexBytes(),
+		heapUsedAtEnd: heapUsed,
+	});
+}
+
+function stats(values: number[]): { p50: number; p95: number; max: number; first: number; runs: number } {
+	return { p50: percentile(values, 50), p95: percentile(values, 95), max: Math.max(...values), first: values[0] ?? Number.NaN, runs: values.length };
+}
+
+function query(): void {
+	const runs = Number(options.get("runs") ?? "20");
+	const service = openService();
+	const mix = QUERY_MIX.map((q) => {
+		const times: number[] = [];
+		let hits = 0;
+		for (let i = 0; i < runs; i++) {
+			const t = timed(() => service.search({ query: q.query, filters: q.filters, limit: 10 }));
+			times.push(t.ms);
+			hits = t.value.hits.length;
+		}
+		return { name: q.name, query: q.query, filters: q.filters ?? null, hits, ...stats(times) };
+	});
+	// Search as you type: every keystroke of TYPED_QUERY issues a prefix search, as the TUI's query line does.
+	const reps = Number(options.get("typing-reps") ?? "5");
+	const perKey: Array<{ prefix: string; times: number[]; hits: number }> = [];
+	for (let i = 1; i <= TYPED_QUERY.length; i++) perKey.push({ prefix: TYPED_QUERY.slice(0, i), times: [], hits: 0 });
+	for (let r = 0; r < reps; r++) {
+		for (const key of perKey) {
+			const t = timed(() => service.search({ query: key.prefix, prefix: true, limit: 30 }));
+			key.times.push(t.ms);
+			key.hits = t.value.hits.length;
+		}
+	}
+	const all = perKey.flatMap((k) => k.times);
+	const slowest = [...perKey].sort((a, b) => percentile(b.times, 50) - percentile(a.times, 50))[0];
+	service.close();
+	report({
+		mix,
+		typing: {
+			text: TYPED_QUERY,
+			keystrokes: perKey.length,
+			reps,
+			...stats(all),
+			slowestKey: slowest ? { prefix: slowest.prefix, p50: percentile(slowest.times, 50), max: Math.max(...slowest.times) } : null,
+			perKey: perKey.map((k) => ({ prefix: k.prefix, p50: percentile(k.times, 50), max: Math.max(...k.times), hits: k.hits })),
+		},
+	});
+}
+
+async function refreshTask(): Promise<void> {
+	const list = (name: string) => (options.get(name) ?? "").split(",").filter(Boolean);
+	const append1 = list("append1");
+	const append10 = list("append10");
+	const rewrite = list("rewrite");
+	// pi appends entries the way it does in a live session (appendFileSync of one JSON line per entry).
+	const { SessionManager } = await import("@mariozechner/pi-coding-agent");
+	const service = openService();
+
+	const noopFirst = timed(() => service.refresh());
+	const noop: number[] = [];
+	for (let i = 0; i < 10; i++) noop.push(timed(() => service.refresh()).ms);
+
+	let seq = 0;
+	const appendEntries = (file: string, n: number): string => {
+		const sm = SessionManager.open(file);
+		const token = `benchappend${process.pid}x${seq++}`;
+		for (let i = 0; i < n; i++) {
+			if (i % 2 === 0) sm.appendMessage({ role: "user", content: [{ type: "text", text: `Follow-up ${i}: does ${token} still fail with ECONNREFUSED?` }], timestamp: Date.now() });
+			else
+				sm.appendMessage({
+					role: "assistant",
+					content: [{ type: "text", text: `Checked ${token}: the pool retries now.` }],
+					api: "anthropic-messages",
+					provider: "anthropic",
+					model: "claude-sonnet-4-5",
+					usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+					stopReason: "stop",
+					timestamp: Date.now(),
+				});
+		}
+		return token;
+	};
+
+	const one = append1.map((file) => {
+		const token = appendEntries(file, 1);
+		const r = timed(() => service.refresh());
+		const s = timed(() => service.search({ query: token, limit: 10 }));
+		return { file, bytes: statSync(file).size, ms: r.ms, summary: brief(r.value), visible: s.value.hits.length > 0, searchMs: s.ms };
+	});
+
+	let hundred: { ms: number; summary: Record<string, number | boolean>; files: number } | null = null;
+	if (append10.length > 0) {
+		for (const file of append10) appendEntries(file, 10);
+		const r = timed(() => service.refresh());
+		hundred = { ms: r.ms, summary: brief(r.value), files: append10.length };
+	}
+
+	const rewrites = rewrite.map((file) => {
+		// An in-place rewrite of the same entries with the header in another form (its `version` moved to the end),
+		// as a migration or another tool's rewrite would leave it: same inode, same size, every later byte the same.
+		const text = readFileSync(file, "utf8");
+		const nl = text.indexOf("\n");
+		const { version, ...header } = JSON.parse(text.slice(0, nl)) as Record<string, unknown>;
+		writeFileSync(file, `${JSON.stringify({ ...header, version })}${text.slice(nl)}`);
+		const r = timed(() => service.refresh());
+		return { file, bytes: statSync(file).size, ms: r.ms, summary: brief(r.value) };
+	});
+
+	const noopAfter = timed(() => service.refresh());
+	service.close();
+	report({ noopFirstMs: noopFirst.ms, noopFirstSummary: brief(noopFirst.value), noop: stats(noop), append1: one, append100: hundred, rewrites, noopAfterMs: noopAfter.ms });
+}
+
+/**
+ * Keystroke → results frame through the real explorer: renders components/App with ink-testing-library on the real
+ * service and types TYPED_QUERY like a person who waits for each frame. A keystroke's time runs from writing the
+ * key to the first frame written after the search it caused returned, so it includes the App's debounce, the
+ * search, React and Ink. The App is loaded at run time; when it is missing or its props changed, say so.
+ */
+async function tui(): Promise<void> {
+	const reps = Number(options.get("typing-reps") ?? "3");
+	const service = openService();
+	const appUrl = new URL("../components/App.js", import.meta.url);
+	type Frames = { frames: string[]; stdout: { write: (frame: string) => void }; stdin: { write: (data: string) => void }; unmount: () => void; lastFrame: () => string | undefined };
+	let render: (tree: unknown) => Frames;
+	let createElement: (type: unknown, props: object) => unknown;
+	let App: unknown;
+	try {
+		({ App } = (await import(appUrl.href)) as { App: unknown });
+		({ createElement } = (await import("react")) as unknown as { createElement: typeof createElement });
+		({ render } = (await import("ink-testing-library")) as unknown as { render: typeof render });
+		if (typeof App !== "function") throw new Error("components/App.js has no App export");
+	} catch (error) {
+		service.close();
+		report({ available: false, reason: (error as Error).message });
+		return;
+	}
+	const searches: Array<{ start: number; end: number; query: string }> = [];
+	const frameTimes: number[] = [];
+	const explorer = {
+		search: (request: Parameters<HistoryService["search"]>[0]) => {
+			const start = performance.now();
+			const result = service.search(request);
+			searches.push({ start, end: performance.now(), query: request.query });
+			return result;
+		},
+		read: (request: Parameters<HistoryService["read"]>[0]) => service.read(request),
+		trace: (request: Parameters<HistoryService["trace"]>[0]) => service.trace(request),
+		status: () => service.status(),
+	};
+	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+	// Waits until no frame was written for `quietMs` (the preview of the selected hit loads after the hits).
+	const settle = async (quietMs: number, maxMs: number) => {
+		const until = performance.now() + maxMs;
+		while (performance.now() < until) {
+			const last = frameTimes[frameTimes.length - 1] ?? 0;
+			if (performance.now() - last >= quietMs) return;
+			await sleep(5);
+		}
+	};
+	const keys: Array<{ prefix: string; ms: number; searchMs: number; renderMs: number }> = [];
+	let lastFrame = "";
+	let stalled = 0;
+	for (let r = 0; r < reps; r++) {
+		const inst = render(createElement(App, { service: explorer, size: { columns: 120, rows: 40 }, color: false }));
+		const write = inst.stdout.write.bind(inst.stdout);
+		inst.stdout.write = (frame: string) => {
+			frameTimes.push(performance.now());
+			write(frame);
+		};
+		await sleep(50);
+		await settle(100, 10_000);
+		for (let i = 0; i < TYPED_QUERY.length; i++) {
+			const t0 = performance.now();
+			inst.stdin.write(TYPED_QUERY[i] as string);
+			const deadline = t0 + 10_000;
+			let done: { start: number; end: number } | undefined;
+			let frameAt: number | undefined;
+			while (performance.now() < deadline) {
+				done ??= searches.find((s) => s.start >= t0);
+				if (done) frameAt = frameTimes.find((t) => t >= (done as { end: number }).end);
+				if (frameAt !== undefined) break;
+				await new Promise<void>((resolve) => setImmediate(resolve));
+			}
+			if (!done || frameAt === undefined) stalled++;
+			else keys.push({ prefix: TYPED_QUERY.slice(0, i + 1), ms: frameAt - t0, searchMs: done.end - done.start, renderMs: frameAt - done.end });
+			await settle(60, 5_000);
+		}
+		lastFrame = inst.lastFrame() ?? "";
+		inst.unmount();
+	}
+	service.close();
+	const ms = keys.map((k) => k.ms);
+	const slowest = [...keys].sort((a, b) => b.ms - a.ms)[0];
+	report({
+		available: true,
+		text: TYPED_QUERY,
+		keystrokes: keys.length,
+		stalled,
+		reps,
+		...stats(ms),
+		searchP50: percentile(keys.map((k) => k.searchMs), 50),
+		renderP50: percentile(keys.map((k) => k.renderMs), 50),
+		renderP95: percentile(keys.map((k) => k.renderMs), 95),
+		slowestKey: slowest ? { prefix: slowest.prefix, ms: slowest.ms } : null,
+		// A sanity check that the keystrokes reached the query line.
+		queryShown: lastFrame.includes(TYPED_QUERY),
+	});
+}
+
+if (task === "cold") await cold();
+else if (task === "query") query();
+else if (task === "tui") await tui();
+else if (task === "refresh") await refreshTask();
+else {
+	process.stderr.write(`unknown task ${task}\n`);
+	process.exit(2);
+}
