@@ -1,0 +1,13 @@
+// Child process for the kill -9 and concurrency tests: refreshes an index with the built code, then exits.
+// usage: node refresh-child.mjs <sessionsDir> <indexPath> [full]
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const dist = join(fileURLToPath(new URL("../../dist/src/", import.meta.url)));
+const { resolveConfig } = await import(join(dist, "config.js"));
+const { HistoryService } = await import(join(dist, "service.js"));
+const [dir, index, full] = process.argv.slice(2);
+const service = HistoryService.open({ config: resolveConfig({ sessionsDirs: [dir], indexPath: index, env: {}, home: "/nonexistent" }), busyTimeoutMs: 10_000 });
+process.send?.("started");
+await service.refreshAsync({ full: full === "full", workerThresholdBytes: 0 });
+service.close();
