@@ -28,6 +28,10 @@ export interface ParsedQuery {
 export const MAX_TERMS = 32;
 const MAX_QUERY_CHARS = 4000;
 
+function isLoneCjk(t: Token): boolean {
+	return t.role === "cjk" && [...t.text].length === 1;
+}
+
 function quote(token: string): string {
 	return `"${token.replace(/"/g, '""')}"`;
 }
@@ -72,14 +76,18 @@ export function parseQuery(input: string, options: { prefix?: boolean } = {}): P
 	const terms: QueryTerm[] = [];
 	let dropped = 0;
 	pieces.forEach((piece, index) => {
-		const tokens = queryTokens(piece.raw).map((t: Token) => t.text);
+		const derived = queryTokens(piece.raw);
+		// A single CJK character at the edge of a term is a cut bigram of the text it was taken from: at the end it
+		// matches as a prefix ("…问" finds 问题), at the start it is dropped (its bigram's first half is unknown).
+		if (derived.length > 1 && isLoneCjk(derived[0] as Token)) derived.shift();
+		const tokens = derived.map((t: Token) => t.text);
 		if (tokens.length === 0) {
 			if (piece.raw.trim()) dropped++;
 			return;
 		}
 		const isLast = index === pieces.length - 1;
-		const prefix = options.prefix === true && isLast && endsOpen && !(piece.phrase && piece.closed);
-		terms.push({ raw: piece.raw, tokens, phrase: piece.phrase, prefix });
+		const typing = options.prefix === true && isLast && endsOpen && !(piece.phrase && piece.closed);
+		terms.push({ raw: piece.raw, tokens, phrase: piece.phrase, prefix: typing || isLoneCjk(derived.at(-1) as Token) });
 	});
 	if (dropped > 0 && terms.length > 0) notes.push(`ignored ${dropped} term(s) without letters or digits`);
 	if (terms.length > MAX_TERMS) {

@@ -4,18 +4,12 @@
  */
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-	buildSessionContext,
-	collectEntriesForBranchSummary,
-	migrateSessionEntries,
-	parseSessionEntries,
-	type SessionEntry,
-	SessionManager,
-} from "@mariozechner/pi-coding-agent";
+import { collectEntriesForBranchSummary, type SessionEntry, SessionManager } from "@mariozechner/pi-coding-agent";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadManifest, type Manifest, openService, tempDir } from "./helpers/corpus.js";
 import { CORPUS_DIR } from "./helpers/corpus.js";
+import { piContext } from "./helpers/oracle.js";
 
 let tmp: ReturnType<typeof tempDir>;
 let db: Database.Database;
@@ -44,39 +38,6 @@ function ourEvents(file: string): Row[] {
 	return db
 		.prepare("SELECT e.entry_id, e.selection_state, e.summarized_prov, e.branch_state FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY e.seq")
 		.all(file) as Row[];
-}
-
-/** pi's view of a file: its entries (migrated like pi does on open), the leaf, and the entries in the model context. */
-function piContext(file: string) {
-	const entries = parseSessionEntries(readFileSync(file, "utf8")) as Array<SessionEntry | { type: "session"; version?: number }>;
-	const header = entries[0] as { type: string; version?: number };
-	if ((header.version ?? 1) < 3) migrateSessionEntries(entries as never);
-	const fileEntries = entries.filter((e) => e.type !== "session") as SessionEntry[];
-	const byId = new Map<string, SessionEntry>();
-	let leafId: string | null = null;
-	for (const e of fileEntries) {
-		byId.set(e.id, e);
-		leafId = e.id;
-	}
-	const ctx = buildSessionContext(fileEntries, leafId, byId);
-	// Map each context message back to the entry it came from: message entries by identity, synthesized
-	// summary and custom messages by their fields.
-	const direct = new Set<string>();
-	const path: SessionEntry[] = [];
-	for (let cur = leafId ? byId.get(leafId) : undefined; cur; cur = cur.parentId ? byId.get(cur.parentId) : undefined) path.unshift(cur);
-	for (const m of ctx.messages as unknown as Array<Record<string, unknown>>) {
-		const hit = path.find((e) => {
-			const x = e as unknown as Record<string, unknown>;
-			if (e.type === "message") return x.message === m;
-			if (e.type === "compaction") return m.role === "compactionSummary" && m.summary === x.summary;
-			if (e.type === "branch_summary") return m.role === "branchSummary" && m.summary === x.summary && m.fromId === x.fromId;
-			if (e.type === "custom_message") return m.role === "custom" && m.customType === x.customType && JSON.stringify(m.content) === JSON.stringify(x.content);
-			return false;
-		});
-		expect(hit, `context message ${String(m.role)} has a source entry`).toBeDefined();
-		if (hit) direct.add(hit.id);
-	}
-	return { fileEntries, direct, path };
 }
 
 describe("selection state follows pi's buildSessionContext", () => {

@@ -36,6 +36,12 @@ describe("parseQuery", () => {
 		expect(q.notes.length).toBeGreaterThan(0);
 	});
 
+	it("treats a lone CJK character at a term's edge as a cut bigram", () => {
+		expect(parseQuery("问题，问").match).toBe('"问题 问" *');
+		expect(parseQuery("题，问题").match).toBe('"问题"');
+		expect(parseQuery("问").match).toBe('"问" *');
+	});
+
 	it("treats control characters as spaces", () => {
 		expect(parseQuery("a\u0000b\u001bc").match).toBe('"a" AND "b" AND "c"');
 	});
