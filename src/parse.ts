@@ -1,5 +1,5 @@
 /** Parses pi session lines (v1, v2, v3) into a header and entries with stable ids; the only reader of raw JSONL. */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { RawLine } from "./lines.js";
 
 /** A session file's first line, normalized. */
@@ -49,7 +49,8 @@ export interface ParserState {
 
 /** A short, stable hash of a line's bytes: detects a changed line at a known locator. */
 export function hashLine(bytes: Buffer | string): string {
-	return createHash("sha1").update(bytes).digest("hex").slice(0, 16);
+	// One-shot hash(): a third of createHash()'s cost on short lines, which are most lines.
+	return hash("sha1", bytes, "hex").slice(0, 16);
 }
 
 /** Synthetic id of a v1 (or id-less) entry: its physical line number, stable while the bytes do not change. */

@@ -86,7 +86,8 @@ export function parseQuery(input: string, options: { prefix?: boolean } = {}): P
 			return;
 		}
 		const isLast = index === pieces.length - 1;
-		const typing = options.prefix === true && isLast && endsOpen && !(piece.phrase && piece.closed);
+		// A one-letter prefix expands to a large part of the vocabulary (seconds on a big index) and says little.
+		const typing = options.prefix === true && isLast && endsOpen && !(piece.phrase && piece.closed) && [...(tokens.at(-1) as string)].length >= 2;
 		terms.push({ raw: piece.raw, tokens, phrase: piece.phrase, prefix: typing || isLoneCjk(derived.at(-1) as Token) });
 	});
 	if (dropped > 0 && terms.length > 0) notes.push(`ignored ${dropped} term(s) without letters or digits`);

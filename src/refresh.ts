@@ -253,7 +253,6 @@ class RefreshRun {
 		const full = this.options.full === true;
 		const n = this.changed.length;
 		const bases = this.changed.map((f) => planBasis(this.store, f.path));
-		const ready: Array<ScanResult | undefined> = new Array(n);
 		const pending: Array<Promise<ScanResult> | undefined> = new Array(n);
 		let submitted = 0;
 		let inflight = 0;
@@ -262,25 +261,49 @@ class RefreshRun {
 				const i = submitted++;
 				const file = this.changed[i] as DiscoveredFile;
 				inflight += file.size;
-				pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, full)).then((r) => {
-					ready[i] = r;
-					return r;
-				});
+				pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, full));
+				// Awaited later, in order; a rejection must not count as unhandled meanwhile.
+				pending[i]?.catch(() => undefined);
 			}
 		};
 		submit();
-		while (this.done < n && !this.overBudget()) {
-			try {
-				await pending[this.done];
-			} catch {
-				// The worker died (out of memory, killed): read the rest on this thread.
-				this.ingestSync();
-				return;
-			}
-			const ok = this.batch(() => {
+		// One write transaction stays open across the awaits for the reader, and commits by size or time like the
+		// synchronous batches: committing whenever the next file was not read yet cost a commit (an FTS5 segment
+		// flush) per file.
+		const db = this.store.db;
+		let open = false;
+		let batchBytes = 0;
+		let batchStarted = 0;
+		const commit = () => {
+			db.exec("COMMIT");
+			open = false;
+			this.options.onProgress?.(this.progress);
+		};
+		try {
+			while (this.done < n && !this.overBudget()) {
+				let scan: ScanResult;
+				try {
+					scan = await (pending[this.done] as Promise<ScanResult>);
+				} catch {
+					// The worker died (out of memory, killed): read the rest on this thread.
+					if (open) commit();
+					this.ingestSync();
+					return;
+				}
+				if (!open) {
+					try {
+						db.exec("BEGIN IMMEDIATE");
+					} catch (error) {
+						if (!isBusyError(error)) throw error;
+						this.summary.busy = true;
+						this.summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
+						break;
+					}
+					open = true;
+					batchBytes = 0;
+					batchStarted = Date.now();
+				}
 				const i = this.done;
-				const scan = ready[i];
-				if (!scan) return false;
 				const file = this.changed[i] as DiscoveredFile;
 				const rootId = this.rootIds.get(file.root) ?? null;
 				this.guarded(file, () => {
@@ -294,12 +317,15 @@ class RefreshRun {
 					return applyScan(this.store, this.writer, file, rootId, now, scan);
 				});
 				inflight -= file.size;
-				ready[i] = undefined;
 				pending[i] = undefined;
-				return true;
-			});
-			if (!ok) break;
-			submit();
+				batchBytes += file.size;
+				if (batchBytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget()) commit();
+				submit();
+			}
+			if (open) commit();
+		} catch (error) {
+			if (open) db.exec("ROLLBACK");
+			throw error;
 		}
 	}
 

@@ -154,13 +154,23 @@ function kindColumns(kinds: SemanticKind[] | undefined): string | null {
  */
 const RANKED_ORDER = "ORDER BY (copy_rank > 1), best, ts_ms DESC, eid DESC";
 
-function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number, offset = 0): Candidate[] {
+interface Window {
+	rows: Array<Candidate & { copy_rank: number }>;
+	exhausted: boolean;
+}
+
+/**
+ * Ranks within the best `k` fragments (or the `k` newest events without a query). Exact for the page as long as
+ * the window holds enough distinct events: an event's best fragment is in the window whenever any of its
+ * fragments is, and the first copy of an entry in the window is its best-ranked copy overall.
+ */
+function rankWindow(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, k: number): Window {
 	const where = sql.where.length ? `AND ${sql.where.join(" AND ")}` : "";
 	if (parsed.match !== null) {
 		const columns = kindColumns(filters.kinds);
 		const match = columns ? `${columns} : (${parsed.match})` : parsed.match;
 		const query = `
-			WITH m AS MATERIALIZED (SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ?),
+			WITH m AS MATERIALIZED (SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?),
 			hits AS (
 				SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
 				FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
@@ -168,16 +178,40 @@ function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilter
 				GROUP BY e.id
 			),
 			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-			SELECT eid, best, n, fid FROM ranked ${RANKED_ORDER} LIMIT ? OFFSET ?`;
-		return store.prepare<unknown[], Candidate>(query).all(match, ...sql.params, limit, offset);
+			SELECT eid, best, n, fid, copy_rank, (SELECT count(*) FROM m) AS window FROM ranked ${RANKED_ORDER}`;
+		const rows = store.prepare<unknown[], Candidate & { copy_rank: number; window: number }>(query).all(match, k, ...sql.params);
+		const seen = rows[0]?.window ?? store.prepare<unknown[], { n: number }>("SELECT count(*) AS n FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)").get(match, k)?.n ?? 0;
+		return { rows, exhausted: seen < k };
 	}
-	const mask = (filters.kinds ?? []).reduce((m, k) => m | (1 << (KIND_COLUMN_INDEX.get(k) as number)), 0);
+	const mask = (filters.kinds ?? []).reduce((m, kind) => m | (1 << (KIND_COLUMN_INDEX.get(kind) as number)), 0);
 	const kindWhere = mask ? `AND (e.kinds & ${mask}) <> 0` : "";
 	const query = `
-		WITH hits AS (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e WHERE 1 ${where} ${kindWhere}),
+		WITH hits AS MATERIALIZED (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e
+			WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC, e.id DESC LIMIT ?),
 		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-		SELECT eid, best, n, fid FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ? OFFSET ?`;
-	return store.prepare<unknown[], Candidate>(query).all(...sql.params, limit, offset);
+		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC`;
+	const rows = store.prepare<unknown[], Candidate & { copy_rank: number }>(query).all(...sql.params, k);
+	return { rows, exhausted: rows.length < k };
+}
+
+/** Ranked, coalesced candidates for one page: widens the window until the page is exact. */
+function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number, offset = 0): Candidate[] {
+	const need = limit + offset;
+	for (let k = Math.max(256, need * 8); ; k *= 8) {
+		const w = rankWindow(store, parsed, filters, sql, k);
+		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
+		if (w.exhausted || distinct >= need) {
+			const page = w.rows.slice(offset, offset + limit);
+			// An event's other matching fragments may lie outside the window: count them for the page only.
+			if (!w.exhausted && parsed.match !== null) {
+				const columns = kindColumns(filters.kinds);
+				const match = columns ? `${columns} : (${parsed.match})` : parsed.match;
+				const count = store.prepare<[string, number, number], { n: number }>("SELECT count(*) AS n FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?");
+				for (const c of page) c.n = count.get(match, c.eid * FRAGMENT_SLOTS, c.eid * FRAGMENT_SLOTS + FRAGMENT_SLOTS - 1)?.n ?? c.n;
+			}
+			return page;
+		}
+	}
 }
 
 /** Reads the hit's fragment text from the source and builds its snippet; falls back to the indexed preview. */
