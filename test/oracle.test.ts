@@ -2,7 +2,7 @@
  * Selection state against pi's own code: buildSessionContext decides what the model sees (our `direct`), and
  * collectEntriesForBranchSummary decides what a branch summary describes (part of our `summarized`).
  */
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { collectEntriesForBranchSummary, type SessionEntry, SessionManager } from "@mariozechner/pi-coding-agent";
 import Database from "better-sqlite3";
