@@ -53,6 +53,20 @@ export function canonicalPath(p: string): string | null {
 	return realpathWherePossible(trimmed);
 }
 
+const CANONICAL_TTL_MS = 10_000;
+const canonicalCache = new Map<string, { value: string | null; at: number }>();
+
+/** canonicalPath() with a short-lived cache: a search checks every session's cwd, and most share a few folders. */
+export function canonicalPathCached(p: string): string | null {
+	const now = Date.now();
+	const hit = canonicalCache.get(p);
+	if (hit && now - hit.at < CANONICAL_TTL_MS) return hit.value;
+	const value = canonicalPath(p);
+	if (canonicalCache.size > 10_000) canonicalCache.clear();
+	canonicalCache.set(p, { value, at: now });
+	return value;
+}
+
 /** True when `path` equals `root` or lies under it on a path-component boundary (`/a/b` does not cover `/a/bc`). */
 export function isWithin(root: string, path: string): boolean {
 	if (path === root) return true;
@@ -102,7 +116,7 @@ export class Authorizer {
 	allows(cwd: string): boolean {
 		let ok = this.cache.get(cwd);
 		if (ok === undefined) {
-			const canonical = canonicalPath(cwd);
+			const canonical = canonicalPathCached(cwd);
 			ok = canonical !== null && isWithin(this.root, canonical);
 			this.cache.set(cwd, ok);
 		}

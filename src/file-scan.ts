@@ -11,7 +11,7 @@ import type { SemanticKind } from "./model.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "./parse.js";
 import { boundFragment, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./project.js";
 import { FRAGMENT_SLOTS } from "./schema.js";
-import { documentText, GAP_TOKEN } from "./tokens.js";
+import { documentText, GAP_TOKEN, scopeFolders, scopeToken } from "./tokens.js";
 
 /** What to read: from the start (rebuild), or after an indexed prefix that must still be intact (append). */
 export interface ScanPlan {
@@ -65,6 +65,20 @@ export interface ScanResult {
 
 const SEP = Buffer.from("\n");
 
+let lastScope: { cwd: string; suffix: string } = { cwd: "", suffix: "" };
+
+/**
+ * Scope tokens of the session's cwd and its parent folders, after a gap: a cwd filter (or a workspace root) can
+ * then narrow the full-text match itself instead of filtering thousands of matches afterwards.
+ */
+function scopeSuffix(cwd: string): string {
+	if (lastScope.cwd !== cwd) {
+		const folders = scopeFolders(cwd);
+		lastScope = { cwd, suffix: folders.length ? ` ${GAP_TOKEN} ${folders.map(scopeToken).join(" ")}` : "" };
+	}
+	return lastScope.suffix;
+}
+
 /** Projects an entry and computes its FTS texts (I3, I20). */
 export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const ev = projectEntry(entry, cwd);
@@ -73,9 +87,11 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const fragments = quoting ? [] : ev.fragments.slice(0, FRAGMENT_SLOTS);
 	const fts: ScannedEntry["fts"] = [];
 	const ids: string[] = [];
+	const scope = scopeSuffix(cwd);
 	for (const fragment of fragments) {
 		const { head, tail, omitted } = boundFragment(fragment.text);
-		fts.push({ kind: fragment.kind, text: omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head) });
+		const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
+		fts.push({ kind: fragment.kind, text: text + scope });
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
 	const { raw: _raw, ...located } = entry;

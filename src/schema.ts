@@ -2,7 +2,7 @@
 import type { SemanticKind } from "./model.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"

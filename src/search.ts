@@ -2,7 +2,7 @@
  * event_search: ranks matching fragments with bm25 (per-kind weights), coalesces them into one hit per
  * (sessionId, entryId), applies structured filters and visibility, and builds snippets from the source lines.
  */
-import { canonicalPath, isWithin } from "./authorize.js";
+import { canonicalPathCached, isWithin } from "./authorize.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "./catalog.js";
 import { ArgumentError } from "./errors.js";
 import { readEntryAt } from "./locate.js";
@@ -18,6 +18,7 @@ import {
 } from "./model.js";
 import { projectEntry } from "./project.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
+import { scopeFolders, scopeToken } from "./tokens.js";
 import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { buildSnippet } from "./snippet.js";
 import type { IndexStore } from "./store.js";
@@ -65,35 +66,63 @@ interface Candidate {
 	fid: number | null;
 }
 
+/** Sessions a search may return: row ids (null when every session is allowed) and a scope token that prefilters them. */
+interface Allowed {
+	ids: number[] | null;
+	/** An FTS token all allowed sessions' fragments carry, when one exists (see scopeToken); null otherwise. */
+	scope: string | null;
+}
+
 /** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
-function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): number[] | null {
+function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): Allowed {
 	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || visibility.currentSession !== null;
-	if (!restrict) return null;
+	if (!restrict) return { ids: null, scope: null };
 	const wantIds = filters.sessionIds?.length ? new Set(filters.sessionIds) : null;
-	const cwds = (filters.cwds ?? []).map((c) => canonicalPath(c) ?? c);
+	const cwds = (filters.cwds ?? []).map((c) => canonicalPathCached(c) ?? c);
 	const out: number[] = [];
+	const folders: string[][] = [];
 	for (const s of catalog.sessions()) {
 		if (!visibility.allowsSession(s)) continue;
 		if (wantIds && !wantIds.has(s.public_id)) continue;
 		// The caller's own session only when asked for by id (I17).
 		if (s.id === visibility.currentSession && !wantIds?.has(s.public_id)) continue;
 		if (cwds.length) {
-			const own = canonicalPath(s.cwd) ?? s.cwd;
+			const own = canonicalPathCached(s.cwd) ?? s.cwd;
 			if (!cwds.some((c) => (filters.cwdSubtree === false ? own === c : isWithin(c, own)))) continue;
 		}
 		out.push(s.id);
+		folders.push(scopeFolders(s.cwd));
 	}
-	return out;
+	return { ids: out, scope: commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]) };
+}
+
+/**
+ * The most specific candidate folder (a cwd filter or the caller's root) that every allowed session's own cwd,
+ * as written in its header, lies in: only then do all their fragments carry its token (symlinks can make the
+ * canonical and the written path differ, and then no prefilter is used).
+ */
+function commonScope(folders: string[][], candidates: string[]): string | null {
+	if (folders.length === 0 || folders.length > 5000) return null;
+	let best: string | null = null;
+	for (const candidate of candidates) {
+		const c = scopeFolders(candidate)[0];
+		if (c === undefined || (best !== null && c.length <= best.length)) continue;
+		if (folders.every((f) => f.includes(c))) best = c;
+	}
+	return best === null ? null : scopeToken(best);
 }
 
 interface Sql {
 	where: string[];
 	params: unknown[];
+	/** A scope token ANDed into the full-text match (see allowedSessions). */
+	scope: string | null;
 }
 
-function filterSql(filters: SearchFilters, sessions: number[] | null, visibility: Visibility): Sql {
+function filterSql(filters: SearchFilters, allowed: Allowed, visibility: Visibility): Sql {
 	const where: string[] = [];
 	const params: unknown[] = [];
+	const sessions = allowed.ids;
 	if (sessions !== null) {
 		where.push("e.session_id IN (SELECT value FROM json_each(?))");
 		params.push(JSON.stringify(sessions));
@@ -139,13 +168,20 @@ function filterSql(filters: SearchFilters, sessions: number[] | null, visibility
 		where.push(`(${ors})`);
 		for (const l of filters.labels) params.push(`%${likeEscape(l)}%`, `%${likeEscape(l)}%`);
 	}
-	return { where, params };
+	return { where, params, scope: allowed.scope };
 }
 
 function kindColumns(kinds: SemanticKind[] | undefined): string | null {
 	if (!kinds?.length) return null;
 	const cols = KIND_COLUMNS.filter((c) => kinds.includes(c.kind)).map((c) => c.column);
 	return `{${cols.join(" ")}}`;
+}
+
+/** The FTS5 MATCH expression: the query, ANDed with the scope token, limited to the kinds' columns. */
+function matchExpression(parsed: ParsedQuery, filters: SearchFilters, sql: Sql): string {
+	const scoped = sql.scope ? `${parsed.match} AND "${sql.scope}"` : (parsed.match as string);
+	const columns = kindColumns(filters.kinds);
+	return columns ? `${columns} : (${scoped})` : scoped;
 }
 
 /**
@@ -167,8 +203,7 @@ interface Window {
 function rankWindow(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, k: number): Window {
 	const where = sql.where.length ? `AND ${sql.where.join(" AND ")}` : "";
 	if (parsed.match !== null) {
-		const columns = kindColumns(filters.kinds);
-		const match = columns ? `${columns} : (${parsed.match})` : parsed.match;
+		const match = matchExpression(parsed, filters, sql);
 		const query = `
 			WITH m AS MATERIALIZED (SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?),
 			hits AS (
@@ -197,17 +232,23 @@ function rankWindow(store: IndexStore, parsed: ParsedQuery, filters: SearchFilte
 /** Ranked, coalesced candidates for one page: widens the window until the page is exact. */
 function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number, offset = 0): Candidate[] {
 	const need = limit + offset;
-	for (let k = Math.max(256, need * 8); ; k *= 8) {
+	// Two rounds at most: a window, then (when filters threw most of it away) every match.
+	for (let k = Math.max(256, need * 8); ; k = Number.MAX_SAFE_INTEGER) {
 		const w = rankWindow(store, parsed, filters, sql, k);
 		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
 		if (w.exhausted || distinct >= need) {
 			const page = w.rows.slice(offset, offset + limit);
-			// An event's other matching fragments may lie outside the window: count them for the page only.
-			if (!w.exhausted && parsed.match !== null) {
-				const columns = kindColumns(filters.kinds);
-				const match = columns ? `${columns} : (${parsed.match})` : parsed.match;
-				const count = store.prepare<[string, number, number], { n: number }>("SELECT count(*) AS n FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?");
-				for (const c of page) c.n = count.get(match, c.eid * FRAGMENT_SLOTS, c.eid * FRAGMENT_SLOTS + FRAGMENT_SLOTS - 1)?.n ?? c.n;
+			// An event's other matching fragments may lie outside the window: count them for the page, in one pass
+			// over the matches without scoring (FTS5 decodes the whole doclist even for a rowid range).
+			if (!w.exhausted && parsed.match !== null && page.length > 0) {
+				const match = matchExpression(parsed, filters, sql);
+				const counts = store
+					.prepare<[string, string], { eid: number; n: number }>(
+						`SELECT rowid >> ${SHIFT} AS eid, count(*) AS n FROM fts WHERE fts MATCH ? GROUP BY eid HAVING eid IN (SELECT value FROM json_each(?))`,
+					)
+					.all(match, JSON.stringify(page.map((c) => c.eid)));
+				const byEvent = new Map(counts.map((r) => [r.eid, r.n]));
+				for (const c of page) c.n = byEvent.get(c.eid) ?? c.n;
 			}
 			return page;
 		}
@@ -240,10 +281,10 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
-	const sessions = allowedSessions(catalog, visibility, filters);
-	const sql = filterSql(filters, sessions, visibility);
+	const allowed = allowedSessions(catalog, visibility, filters);
+	const sql = filterSql(filters, allowed, visibility);
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
-	const candidates = sessions !== null && sessions.length === 0 ? [] : runSearch(store, parsed, filters, sql, limit, offset);
+	const candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(store, parsed, filters, sql, limit, offset);
 
 	const hits: Hit[] = [];
 	const sessionCache = new Map<number, SessionRow | undefined>();
@@ -305,9 +346,9 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 ];
 
 function countMatches(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters): number {
-	const sessions = allowedSessions(catalog, visibility, filters);
-	if (sessions !== null && sessions.length === 0) return 0;
-	return runSearch(store, parsed, filters, filterSql(filters, sessions, visibility), 1).length;
+	const allowed = allowedSessions(catalog, visibility, filters);
+	if (allowed.ids !== null && allowed.ids.length === 0) return 0;
+	return runSearch(store, parsed, filters, filterSql(filters, allowed, visibility), 1).length;
 }
 
 /** Says why a search came back empty: which filter emptied it, the current-session exclusion, pending indexing. */

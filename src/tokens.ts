@@ -233,3 +233,46 @@ export function documentText(text: string): string {
 export function queryTokens(term: string): Token[] {
 	return tokenize(term).filter((t) => t.role !== "part");
 }
+
+/** Marks scope tokens; like GAP_TOKEN it is a character no text can produce. */
+const SCOPE_MARK = "\u{F0001}";
+
+/** 52-bit FNV-1a of a string, in hex: stable across runs and processes, no dependencies. */
+function fnv(text: string): string {
+	let h1 = 0x811c9dc5;
+	let h2 = 0x01000193;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
+		h2 = Math.imul(h2 ^ c, 0x5bd1e995) >>> 0;
+	}
+	return h1.toString(16).padStart(8, "0") + (h2 & 0xfffff).toString(16).padStart(5, "0");
+}
+
+/**
+ * The folders of an absolute path, from the path itself up to (not including) the root, with `.` and `..`
+ * resolved and separators normalized; none for a relative or empty path.
+ */
+export function scopeFolders(cwd: string): string[] {
+	const windows = /^[A-Za-z]:([\\/]|$)/.test(cwd) || cwd.startsWith("\\\\");
+	if (!windows && !cwd.startsWith("/")) return [];
+	const sep = windows ? "\\" : "/";
+	const parts: string[] = [];
+	for (const part of cwd.split(/[\\/]+/)) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") {
+			if (parts.length > (windows ? 1 : 0)) parts.pop();
+		} else parts.push(part);
+	}
+	const out: string[] = [];
+	for (let n = parts.length; n >= 1; n--) {
+		const head = parts.slice(0, n).join(sep);
+		out.push(windows ? head : `/${head}`);
+	}
+	return windows ? out.filter((p) => p.length > 2) : out;
+}
+
+/** The token that every fragment of a session whose cwd is `folder` or below it carries (prefilter of cwd scopes). */
+export function scopeToken(folder: string): string {
+	return `${SCOPE_MARK}${fnv(folder)}`;
+}

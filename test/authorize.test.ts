@@ -71,6 +71,8 @@ describe("authorized search, read and trace", () => {
 		mkdirSync(join(root, "nested"), { recursive: true });
 		mkdirSync(join(base, "outside", "proj"), { recursive: true });
 		symlinkSync(join(base, "outside"), join(root, "escape"));
+		// A link from outside into the workspace: the session's written cwd is not under the root, its real one is.
+		symlinkSync(root, join(base, "link-in"));
 		const dir = join(base, "sessions");
 		const cwds: Record<string, string> = {
 			root,
@@ -80,6 +82,7 @@ describe("authorized search, read and trace", () => {
 			relative: "ws/nested",
 			empty: "",
 			symlink: join(root, "escape", "proj"),
+			linkedIn: join(base, "link-in", "nested"),
 			current: root,
 		};
 		for (const [name, cwd] of Object.entries(cwds)) {
@@ -100,11 +103,13 @@ describe("authorized search, read and trace", () => {
 	const visibleSessions = (filters = {}) => [...new Set(service.search({ query: NEEDLE, filters, caller: caller(), limit: 50 }).hits.map((h) => h.sessionId))].sort();
 
 	it("returns only sessions whose cwd is the root or under it; the current session is excluded", () => {
-		expect(visibleSessions()).toEqual([sessions.root?.id, sessions.nested?.id].sort());
+		// linkedIn was created through a symlink into the workspace: its real cwd is inside, so it is visible.
+		expect(visibleSessions()).toEqual([sessions.root?.id, sessions.nested?.id, sessions.linkedIn?.id].sort());
 	});
 
 	it("a model-supplied cwd or sessionId filter cannot widen the scope", () => {
-		expect(visibleSessions({ cwds: ["/"] })).toEqual([sessions.root?.id, sessions.nested?.id].sort());
+		expect(visibleSessions({ cwds: ["/"] })).toEqual([sessions.root?.id, sessions.nested?.id, sessions.linkedIn?.id].sort());
+		expect(visibleSessions({ cwds: [join(root, "nested")] })).toEqual([sessions.nested?.id, sessions.linkedIn?.id].sort());
 		expect(visibleSessions({ sessionIds: [sessions.collision?.id as string] })).toEqual([]);
 		const unauthorized = service.search({ query: NEEDLE, filters: { sessionIds: [sessions.symlink?.id as string] }, caller: caller() });
 		const missing = service.search({ query: NEEDLE, filters: { sessionIds: ["00000000-0000-0000-0000-000000000000"] }, caller: caller() });
