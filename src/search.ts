@@ -204,18 +204,23 @@ function rankWindow(store: IndexStore, parsed: ParsedQuery, filters: SearchFilte
 	const where = sql.where.length ? `AND ${sql.where.join(" AND ")}` : "";
 	if (parsed.match !== null) {
 		const match = matchExpression(parsed, filters, sql);
+		// With event filters, filter inside the window (one join per match) so the window holds only kept events;
+		// without, join only the window's rows.
+		const m = sql.where.length
+			? `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = (fts.rowid >> ${SHIFT})
+				WHERE fts MATCH ? ${where} ORDER BY score LIMIT ?`
+			: `SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?`;
 		const query = `
-			WITH m AS MATERIALIZED (SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?),
+			WITH m AS MATERIALIZED (${m}),
 			hits AS (
 				SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
 				FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
-				WHERE 1 ${where}
 				GROUP BY e.id
 			),
 			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
 			SELECT eid, best, n, fid, copy_rank, (SELECT count(*) FROM m) AS window FROM ranked ${RANKED_ORDER}`;
-		const rows = store.prepare<unknown[], Candidate & { copy_rank: number; window: number }>(query).all(match, k, ...sql.params);
-		const seen = rows[0]?.window ?? store.prepare<unknown[], { n: number }>("SELECT count(*) AS n FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)").get(match, k)?.n ?? 0;
+		const rows = store.prepare<unknown[], Candidate & { copy_rank: number; window: number }>(query).all(match, ...sql.params, k);
+		const seen = rows[0]?.window ?? 0;
 		return { rows, exhausted: seen < k };
 	}
 	const mask = (filters.kinds ?? []).reduce((m, kind) => m | (1 << (KIND_COLUMN_INDEX.get(kind) as number)), 0);
@@ -232,10 +237,14 @@ function rankWindow(store: IndexStore, parsed: ParsedQuery, filters: SearchFilte
 /** Ranked, coalesced candidates for one page: widens the window until the page is exact. */
 function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilters, sql: Sql, limit: number, offset = 0): Candidate[] {
 	const need = limit + offset;
-	// Two rounds at most: a window, then (when filters threw most of it away) every match.
-	for (let k = Math.max(256, need * 8); ; k = Number.MAX_SAFE_INTEGER) {
+	// Every round scores all matches again, so rounds are few: a window, a window widened by how many of the first
+	// one the filters kept, then every match.
+	let k = Math.max(256, need * 8);
+	for (let round = 1; ; round++) {
 		const w = rankWindow(store, parsed, filters, sql, k);
 		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
+		const grow = Math.min(64, Math.max(4, Math.ceil((2 * need) / Math.max(1, distinct))));
+		const nextK = round >= 2 ? Number.MAX_SAFE_INTEGER : k * grow;
 		if (w.exhausted || distinct >= need) {
 			const page = w.rows.slice(offset, offset + limit);
 			// An event's other matching fragments may lie outside the window: count them for the page, in one pass
@@ -252,6 +261,7 @@ function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilter
 			}
 			return page;
 		}
+		k = nextK;
 	}
 }
 
