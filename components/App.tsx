@@ -35,7 +35,7 @@ export interface AppProps {
 	initialQuery?: string;
 	/** A fixed clock (tests); otherwise the time of each render. */
 	now?: number;
-	/** Wait after a keystroke before searching, so a burst of typing runs one search. */
+	/** Wait after a keystroke before searching (default 0: the newest query wins anyway). */
 	searchDelayMs?: number;
 	/** Wait after a selection move before reading the preview, so holding ↓ stays smooth. */
 	previewDelayMs?: number;
@@ -64,7 +64,9 @@ export function App(props: AppProps) {
 	);
 	const { exit } = useApp();
 	const now = props.now ?? Date.now();
-	const searchDelay = props.searchDelayMs ?? 25;
+	// No wait by default: a search takes tens of milliseconds and keys typed meanwhile queue up, so the newest
+	// query still wins; a fixed debounce only added its own delay to every keystroke.
+	const searchDelay = props.searchDelayMs ?? 0;
 	const previewDelay = props.previewDelayMs ?? 30;
 
 	// The terminal size is a prop; the reducer needs it for page sizes, so it is synced during render (no stale frame).
