@@ -108,13 +108,7 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 }
 
 function reachableFromRoots(nodes: TreeNode[], roots: string[]): Set<string> {
-	const children = new Map<string, string[]>();
-	for (const n of nodes) {
-		if (n.parentId === null) continue;
-		const list = children.get(n.parentId);
-		if (list) list.push(n.id);
-		else children.set(n.parentId, [n.id]);
-	}
+	const children = childrenOf(nodes);
 	const seen = new Set<string>(roots);
 	const stack = [...roots];
 	while (stack.length > 0) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQuery } from "../src/query-parse.js";
 import type { HistoryService } from "../src/service.js";
 import { copyCorpus, KIND_OF, loadManifest, type Manifest, type Occurrence, openService, tempDir } from "./helpers/corpus.js";
-import { dumpIndex } from "./helpers/dump.js";
+import { expectEqualsFreshBuild } from "./helpers/dump.js";
 
 
 let tmp: ReturnType<typeof tempDir>;
@@ -161,12 +161,6 @@ describe("incremental refresh", () => {
 		writeFileSync(file, `${migrated.join("\n")}\n`);
 		const summary = service.refresh();
 		expect(summary.sessionsRebuilt).toBe(1);
-		const fresh = join(tmp.dir, "fresh.sqlite");
-		const other = openService(corpus, fresh);
-		other.refresh();
-		other.close();
-		const a = dumpIndex(indexPath);
-		const b = dumpIndex(fresh);
-		for (const key of Object.keys(a)) expect(a[key], key).toEqual(b[key]);
+		expectEqualsFreshBuild(corpus, indexPath, join(tmp.dir, "fresh.sqlite"));
 	});
 });

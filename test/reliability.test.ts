@@ -25,7 +25,7 @@ import { NotFoundError } from "../src/errors.js";
 import type { HistoryService } from "../src/service.js";
 import { IndexUnavailableError } from "../src/store.js";
 import { CORPUS_DIR, copyCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
-import { dumpIndex } from "./helpers/dump.js";
+import { expectEqualsFreshBuild as equalsFreshBuild } from "./helpers/dump.js";
 import { SessionManager } from "./helpers/pi-sessions.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -42,13 +42,7 @@ function fresh(dir: string) {
 
 /** Asserts that `index` holds exactly what a fresh full build of `sessions` holds. */
 function expectEqualsFreshBuild(sessions: string, index: string): void {
-	const other = join(tmp.dir, `fresh-${counter++}.sqlite`);
-	const s = openService(sessions, other);
-	s.refresh();
-	s.close();
-	const a = dumpIndex(index);
-	const b = dumpIndex(other);
-	for (const key of Object.keys(b)) expect(a[key], key).toEqual(b[key]);
+	equalsFreshBuild(sessions, index, join(tmp.dir, `fresh-${counter++}.sqlite`));
 }
 
 /** Our own invariants over an index file: every row hangs off a session and the counts agree. */

@@ -1,5 +1,7 @@
 /** Dumps an index's logical contents (no row ids), so an incrementally refreshed index can be compared to a fresh build. */
 import Database from "better-sqlite3";
+import { expect } from "vitest";
+import { openService } from "./corpus.js";
 
 /** Every session, event (with its fragments), tool call, file evidence row and FTS token instance, keyed by public identity. */
 export function dumpIndex(path: string): Record<string, unknown[]> {
@@ -30,4 +32,14 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 	} finally {
 		db.close();
 	}
+}
+
+/** Asserts that the index at `index` holds exactly what a fresh full build of `sessions` (into `freshIndex`) holds. */
+export function expectEqualsFreshBuild(sessions: string, index: string, freshIndex: string): void {
+	const other = openService(sessions, freshIndex);
+	other.refresh();
+	other.close();
+	const a = dumpIndex(index);
+	const b = dumpIndex(freshIndex);
+	for (const key of Object.keys(b)) expect(a[key], key).toEqual(b[key]);
 }
