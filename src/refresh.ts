@@ -396,7 +396,7 @@ class RefreshRun {
 /** Work below this is not worth starting a worker thread for. */
 const PIPELINE_MIN_BYTES = 8 * 1024 * 1024;
 /** Bytes of files read ahead of the writer, at most: scans hold their FTS text until written (peak RSS). */
-const MAX_INFLIGHT_BYTES = 16 * 1024 * 1024;
+const MAX_INFLIGHT_BYTES = 8 * 1024 * 1024;
 
 /** Brings the index in line with the session files under `roots`, on this thread (DESIGN §4, I5–I9). */
 export function refresh(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): RefreshSummary {
