@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +102,24 @@ describe("ingest of the fixture corpus", () => {
 				expect(row.label).toBe(needle.text);
 			}
 		}
+	});
+
+	it("resolves parent sessions by file name when the recorded path no longer exists (moved folders, --path-root)", () => {
+		let checked = 0;
+		for (const f of manifest.files.filter((x) => x.isSession)) {
+			const row = db
+				.prepare("SELECT s.parent_path, p.path AS parent_file FROM sessions s JOIN files fl ON fl.id = s.file_id LEFT JOIN sessions ps ON ps.id = s.parent_session LEFT JOIN files p ON p.id = ps.file_id WHERE fl.path = ?")
+				.get(join(corpus, f.file)) as { parent_path: string | null; parent_file: string | null };
+			if (f.parentSessionRel) {
+				expect(existsSync(row.parent_path as string), "the recorded path is from another machine").toBe(false);
+				expect(row.parent_file, f.file).toBe(join(corpus, f.parentSessionRel));
+				checked++;
+			} else {
+				// No parent, or one that is not in the corpus at all (a v1 branchedFrom to a file never written).
+				expect(row.parent_file).toBeNull();
+			}
+		}
+		expect(checked).toBeGreaterThan(5);
 	});
 
 	it("collapses pi's duplicated header and entries, and skips torn and malformed lines", () => {
