@@ -55,10 +55,6 @@ export interface ScanResult {
 	conflicting: number;
 	/** Id on the last entry line (pi's materialized leaf), duplicates included. */
 	leaf: string | null;
-	/** Last session_info name seen ("" clears); undefined when none. */
-	name: string | null | undefined;
-	firstMs: number | null;
-	lastMs: number | null;
 	/** The file could not be opened or read. */
 	error?: string;
 }
@@ -140,9 +136,6 @@ function failed(plan: ScanPlan, error: string): ScanResult {
 		duplicates: 0,
 		conflicting: 0,
 		leaf: null,
-		name: undefined,
-		firstMs: null,
-		lastMs: null,
 		error,
 	};
 }
@@ -201,14 +194,7 @@ function read(
 			continue;
 		}
 		seen.set(entry.id, entry.lineHash);
-		const scanned = scanEntry(entry, cwd);
-		result.entries.push(scanned);
-		if (scanned.ev.type === "session_info") result.name = scanned.ev.sessionName || null;
-		const ms = scanned.ev.tsMs;
-		if (ms !== null) {
-			result.firstMs = result.firstMs === null ? ms : Math.min(result.firstMs, ms);
-			result.lastMs = result.lastMs === null ? ms : Math.max(result.lastMs, ms);
-		}
+		result.entries.push(scanEntry(entry, cwd));
 	}
 	result.endOffset = end.endOffset;
 	result.nextLineNo = end.nextLineNo;

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { DiscoveredFile } from "./discover.js";
-import { type ScanPlan, type ScanResult, scanFile } from "./file-scan.js";
+import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "./file-scan.js";
 import type { ParserState } from "./parse.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
@@ -84,6 +84,20 @@ export function planFile(path: string, basis: PlanBasis, full: boolean): ScanPla
 	return { path, mode: "rebuild" };
 }
 
+/** Time span and latest name (last session_info in file order; "" clears it) of the entries being added. */
+function sessionFacts(staged: ScannedEntry[]): { firstMs: number | null; lastMs: number | null; name: string | null | undefined } {
+	let firstMs: number | null = null;
+	let lastMs: number | null = null;
+	let name: string | null | undefined;
+	for (const { ev } of staged) {
+		if (ev.type === "session_info") name = ev.sessionName || null;
+		if (ev.tsMs === null) continue;
+		firstMs = firstMs === null ? ev.tsMs : Math.min(firstMs, ev.tsMs);
+		lastMs = lastMs === null ? ev.tsMs : Math.max(lastMs, ev.tsMs);
+	}
+	return { firstMs, lastMs, name };
+}
+
 function scanNote(scan: ScanResult, duplicates: number, conflicting: number): string | null {
 	const parts: string[] = [];
 	if (scan.skipped > 0) parts.push(`${scan.skipped} unparseable line(s) skipped`);
@@ -120,12 +134,14 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 	if (scan.lines > 0) {
 		const leaf = scan.leaf ?? session.leaf_entry;
 		writer.commit(session.id, staged, leaf);
+		// From the entries actually added: a duplicate of an indexed entry must not move the times or the name.
+		const facts = sessionFacts(staged);
 		store
 			.prepare(
 				`UPDATE sessions SET leaf_entry = ?, entries = entries + ?, name = CASE WHEN ? THEN ? ELSE name END,
 				first_ms = min(coalesce(first_ms, ?), coalesce(?, first_ms)), last_ms = max(coalesce(last_ms, ?), coalesce(?, last_ms)) WHERE id = ?`,
 			)
-			.run(leaf, staged.length, scan.name !== undefined ? 1 : 0, scan.name ?? null, scan.firstMs, scan.firstMs, scan.lastMs, scan.lastMs, session.id);
+			.run(leaf, staged.length, facts.name !== undefined ? 1 : 0, facts.name ?? null, facts.firstMs, facts.firstMs, facts.lastMs, facts.lastMs, session.id);
 	}
 	const fp = scan.fingerprint;
 	store
@@ -170,7 +186,8 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 	);
 	const staged = scan.entries.map((scanned, seq) => writer.stage(sessionId, seq, scanned));
 	writer.commit(sessionId, staged, scan.leaf);
-	store.prepare("UPDATE sessions SET leaf_entry = ?, entries = ?, name = ?, first_ms = ?, last_ms = ? WHERE id = ?").run(scan.leaf, staged.length, scan.name ?? null, scan.firstMs, scan.lastMs, sessionId);
+	const facts = sessionFacts(staged);
+	store.prepare("UPDATE sessions SET leaf_entry = ?, entries = ?, name = ?, first_ms = ?, last_ms = ? WHERE id = ?").run(scan.leaf, staged.length, facts.name ?? null, facts.firstMs, facts.lastMs, sessionId);
 	const note = [header.notes.length ? header.notes.join("; ") : null, scanNote(scan, scan.duplicates, scan.conflicting)].filter(Boolean).join("; ") || null;
 	store
 		.prepare(

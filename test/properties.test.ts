@@ -321,7 +321,19 @@ describe("refresh equals a fresh full build", () => {
 				rmSync(base, { recursive: true, force: true });
 			}),
 			// `npm run chaos` runs the same property for up to five minutes.
-			CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 },
+			{
+				...(CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 }),
+				// Found by `npm run chaos`: an appended duplicate of an indexed entry moved the session's time span.
+				examples: [
+					[
+						[
+							{ kind: "append", file: 2, count: 1, seed: 13 },
+							{ kind: "complete", file: 0 },
+						],
+						1,
+					],
+				],
+			},
 		);
 	}, CHAOS ? 6 * 60_000 : 60_000);
 });
