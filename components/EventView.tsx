@@ -3,6 +3,7 @@ import { Box } from "ink";
 import { relativeTime, shortPath } from "../src/present.js";
 import { type EventLayout } from "./layout.js";
 import { Lines } from "./Line.js";
+import { SplitPane } from "./SplitPane.js";
 import { docOf, type EventLoc } from "./state.js";
 import { fitLine, seg, spread, type StyledLine } from "./styled.js";
 import { TracePanel } from "./TracePanel.js";
@@ -74,24 +75,7 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 		</Box>
 	);
 	const panel = <TracePanel data={loc.data} cursor={loc.traceCursor} focused={loc.panel === "trace"} width={layout.panelWidth} height={layout.panelLines} color={color} rule={!layout.side} />;
-	if (layout.side) {
-		const bar = Array.from({ length: layout.bodyLines }, () => [seg("│", "dim")]);
-		return (
-			<Box flexDirection="row" width={layout.width} height={layout.bodyLines}>
-				{text}
-				<Box flexDirection="column" width={1} height={layout.bodyLines}>
-					<Lines lines={bar} color={color} />
-				</Box>
-				{panel}
-			</Box>
-		);
-	}
-	return (
-		<Box flexDirection="column" width={layout.width} height={layout.bodyLines + 1 + layout.panelLines}>
-			{text}
-			{panel}
-		</Box>
-	);
+	return <SplitPane side={layout.side} width={layout.width} firstLines={layout.bodyLines} secondLines={layout.panelLines} color={color} first={text} second={panel} />;
 }
 
 /** "line 12–24 of 80" for the status bar. */

@@ -4,6 +4,7 @@ import type { Hit, IndexStatus } from "../src/model.js";
 import { HitList } from "./HitList.js";
 import { type SearchLayout } from "./layout.js";
 import { Lines } from "./Line.js";
+import { SplitPane } from "./SplitPane.js";
 import { Preview } from "./Preview.js";
 import { emptyLines, queryLine, titleLine } from "./search-view.js";
 import type { IndexingState } from "./service.js";
@@ -84,24 +85,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			rule={!layout.side}
 		/>
 	);
-	if (layout.side) {
-		const bar = Array.from({ length: layout.listLines }, () => [seg("│", "dim")]);
-		return (
-			<Box flexDirection="row" width={layout.width} height={layout.listLines}>
-				{list}
-				<Box flexDirection="column" width={1} height={layout.listLines}>
-					<Lines lines={bar} color={color} />
-				</Box>
-				{preview}
-			</Box>
-		);
-	}
-	return (
-		<Box flexDirection="column" width={layout.width} height={layout.listLines + 1 + layout.previewLines}>
-			{list}
-			{preview}
-		</Box>
-	);
+	return <SplitPane side={layout.side} width={layout.width} firstLines={layout.listLines} secondLines={layout.previewLines} color={color} first={list} second={preview} />;
 }
 
 /** A one-line notice used when the terminal is too small for any layout. */
