@@ -84,6 +84,14 @@ describe("pi-history search", () => {
 		expect(JSON.parse(r.stdout)).toHaveProperty("hits");
 	});
 
+	it("clamps out-of-range limits and snippet sizes instead of failing", () => {
+		const many = json(["search", "the", "--limit", "100000", "--snippet-chars", "99999999"]);
+		expect(many.hits.length).toBeLessThanOrEqual(50);
+		for (const h of many.hits) expect(h.snippet.length).toBeLessThanOrEqual(2000);
+		expect(json(["search", "the", "--limit", "-5"]).hits.length).toBe(1);
+		expect(run(["search", "the", "--limit", "abc"]).code).toBe(2);
+	});
+
 	it("prints readable text without color when NO_COLOR is set or stdout is not a terminal", () => {
 		const r = run(["search", "ECONNREFUSED", "--limit", "3"]);
 		expect(r.code).toBe(0);
