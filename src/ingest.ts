@@ -176,9 +176,10 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 		return { kind: status, lines: scan.lines, events: 0, bytes: scan.endOffset };
 	}
 	if (old) writer.removeSession(old.id);
-	// A session id another file already holds gets a path-derived id until assignPublicIds settles the rule.
-	const taken = store.prepare<[string], { id: number }>("SELECT id FROM sessions WHERE public_id = ?").get(header.id);
-	const publicId = taken ? `${header.id}~${createHash("sha1").update(file.path).digest("hex").slice(0, 8)}` : header.id;
+	// A session id another file already holds gets a provisional unique id until assignPublicIds settles the rule.
+	const taken = (id: string) => store.prepare<[string], { id: number }>("SELECT id FROM sessions WHERE public_id = ?").get(id) !== undefined;
+	let publicId = header.id;
+	for (let n = 0; taken(publicId); n++) publicId = `${header.id}~${createHash("sha1").update(`${file.path}#${n}`).digest("hex").slice(0, 8)}`;
 	const sessionId = Number(
 		store
 			.prepare("INSERT INTO sessions (file_id, public_id, header_id, version, cwd, created, parent_path) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -198,14 +199,16 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset };
 }
 
-/** Writes a scan into the index; the caller holds the write transaction and has checked the basis still holds. */
+/**
+ * Writes a scan into the index. The caller holds the write transaction, has checked the basis still holds, and
+ * rolls the whole transaction back if this throws: no savepoint per file, since FTS5 flushes its pending terms to
+ * a new segment at every savepoint (a third of a cold index went to that).
+ */
 export function applyScan(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult): FileOutcome {
-	return store.db.transaction((): FileOutcome => {
-		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
-		writer.beginFile();
-		if (scan.mode === "append" && basis.row && basis.session) return applyAppend(store, writer, basis.row, basis.session, scan);
-		return applyRebuild(store, writer, file, rootId, basis, scan);
-	})();
+	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
+	writer.beginFile();
+	if (scan.mode === "append" && basis.row && basis.session) return applyAppend(store, writer, basis.row, basis.session, scan);
+	return applyRebuild(store, writer, file, rootId, basis, scan);
 }
 
 /** True when the index already holds this exact version of the file. */
@@ -217,7 +220,7 @@ export function unchanged(basis: PlanBasis, file: { size: number; mtimeMs: numbe
 /**
  * Ingests one file inside the caller's write transaction: reads its rows, plans, reads the file, applies. The
  * decision is made from rows read inside the transaction, so two processes refreshing at once never apply the
- * same change twice.
+ * same change twice. Like applyScan, a throw means the caller rolls back.
  */
 export function ingestFile(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, full: boolean): FileOutcome {
 	const basis = planBasis(store, file.path);

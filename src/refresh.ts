@@ -35,20 +35,35 @@ const BATCH_MS = 1000;
  * never merged: the file whose path sorts first keeps the plain id, every other one is `<id>~<8 hex of its path>`.
  */
 export function assignPublicIds(store: IndexStore): void {
-	const groups = store
-		.prepare<[], { header_id: string }>("SELECT header_id FROM sessions GROUP BY header_id HAVING count(*) > 1 OR sum(public_id <> header_id) > 0")
-		.all();
-	for (const { header_id } of groups) {
-		const members = store
-			.prepare<[string], { id: number; public_id: string; path: string }>(
-				"SELECT s.id, s.public_id, f.path FROM sessions s JOIN files f ON f.id = s.file_id WHERE s.header_id = ? ORDER BY f.path",
-			)
-			.all(header_id);
-		const wanted = members.map((m, i) => (i === 0 ? header_id : `${header_id}~${createHash("sha1").update(m.path).digest("hex").slice(0, 8)}`));
-		if (members.every((m, i) => m.public_id === wanted[i])) continue;
-		for (const m of members) store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(`\u0000${m.id}`, m.id);
-		members.forEach((m, i) => store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(wanted[i], m.id));
+	const conflicted = store.prepare<[], { n: number }>("SELECT count(*) AS n FROM (SELECT header_id FROM sessions GROUP BY header_id HAVING count(*) > 1 OR sum(public_id <> header_id) > 0)").get();
+	if (!conflicted?.n) return;
+	// Decided over all sessions at once, so the result depends only on the set of files (a fresh build agrees):
+	// every header id goes to the first file claiming it; the others get derived ids that avoid every id in use,
+	// even a hostile header id that looks like a derived one.
+	const all = store.prepare<[], { id: number; public_id: string; header_id: string; path: string }>("SELECT s.id, s.public_id, s.header_id, f.path FROM sessions s JOIN files f ON f.id = s.file_id ORDER BY s.header_id, f.path").all();
+	const used = new Set<string>();
+	const wanted = new Map<number, string>();
+	const rest: typeof all = [];
+	for (const s of all) {
+		if (!used.has(s.header_id)) {
+			used.add(s.header_id);
+			wanted.set(s.id, s.header_id);
+		} else rest.push(s);
 	}
+	for (const s of rest) {
+		let candidate = `${s.header_id}~${shortHash(s.path)}`;
+		for (let n = 1; used.has(candidate); n++) candidate = `${s.header_id}~${shortHash(`${s.path}#${n}`)}`;
+		used.add(candidate);
+		wanted.set(s.id, candidate);
+	}
+	const changed = all.filter((s) => s.public_id !== wanted.get(s.id));
+	for (const s of changed) store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(`\u0000${s.id}`, s.id);
+	for (const s of changed) store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(wanted.get(s.id) as string, s.id);
+}
+
+/** 8 hex characters of a path's SHA-1: the suffix of a session id that another file already holds. */
+export function shortHash(text: string): string {
+	return createHash("sha1").update(text).digest("hex").slice(0, 8);
 }
 
 /** Resolves `parentSession` paths to indexed sessions: by path, else by file name, else by the session id in the name. */
@@ -182,36 +197,80 @@ class RefreshRun {
 		if (outcome.kind === "added") summary.sessionsAdded++;
 		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
 		if (outcome.kind === "appended") summary.sessionsAppended++;
+		summary.linesIngested += outcome.lines;
+		summary.eventsIngested += outcome.events;
+		summary.bytesRead += outcome.bytes;
+	}
+
+	// A batch's outcomes count only once its transaction committed; a failed batch is rolled back whole and its
+	// files are done again one per transaction, so that only a failing file is lost (and says why).
+	private batchStart = 0;
+	private batchOutcomes: Array<[DiscoveredFile, FileOutcome]> = [];
+	private touchedAtBatchStart = false;
+
+	private beginBatch(): void {
+		this.batchStart = this.done;
+		this.batchOutcomes = [];
+		this.touchedAtBatchStart = this.touched;
+	}
+
+	private committed(): void {
+		for (const [file, outcome] of this.batchOutcomes) this.record(file, outcome);
+		this.batchOutcomes = [];
+		this.options.onProgress?.(this.progress);
+	}
+
+	private rolledBack(): void {
+		this.done = this.batchStart;
+		this.touched = this.touchedAtBatchStart;
+		this.batchOutcomes = [];
+	}
+
+	/** Does one file's work inside the open write transaction; a throw means the caller rolls the batch back. */
+	apply(file: DiscoveredFile, work: () => FileOutcome): void {
+		const outcome = work();
 		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") {
 			// Written in the same transaction as the change: a refresh killed before the linking step below
 			// leaves the flag set, and the next refresh links even if it has nothing else to do.
 			if (!this.touched) this.store.setMeta("linked", "0");
 			this.touched = true;
 		}
-		summary.linesIngested += outcome.lines;
-		summary.eventsIngested += outcome.events;
-		summary.bytesRead += outcome.bytes;
-	}
-
-	/** Runs `work` for one file inside the batch transaction; a failure costs that file only (its savepoint rolls back). */
-	guarded(file: DiscoveredFile, work: () => FileOutcome): void {
-		let outcome: FileOutcome;
-		try {
-			outcome = work();
-		} catch (error) {
-			if (isBusyError(error)) throw error;
-			outcome = { kind: "error", lines: 0, events: 0, bytes: 0, error: `indexing failed: ${(error as Error).message}` };
-		}
-		this.record(file, outcome);
+		this.batchOutcomes.push([file, outcome]);
 		this.done++;
 	}
 
+	/** Redoes files [done, until) one per transaction after a failed batch; false when the index is busy. */
+	private isolate(until: number): boolean {
+		const full = this.options.full === true;
+		while (this.done < until) {
+			const file = this.changed[this.done] as DiscoveredFile;
+			this.beginBatch();
+			try {
+				this.store.db.transaction(() => this.apply(file, () => ingestFile(this.store, this.writer, file, this.rootIds.get(file.root) ?? null, full))).immediate();
+				this.committed();
+			} catch (error) {
+				this.rolledBack();
+				if (isBusyError(error)) return this.busy();
+				this.record(file, { kind: "error", lines: 0, events: 0, bytes: 0, error: `indexing failed: ${(error as Error).message}` });
+				this.done++;
+			}
+		}
+		return true;
+	}
+
+	private busy(): false {
+		this.summary.busy = true;
+		this.summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
+		return false;
+	}
+
 	/**
-	 * Runs one batch in a write transaction. Several files share a transaction (each in its own savepoint): FTS5
-	 * flushes a segment per commit, so per-file commits would spend most of a cold index merging tiny segments.
-	 * Batches stay short so other writers and the progress display get their turn. False when the index is busy.
+	 * Runs one batch in a write transaction. Several files share a transaction: FTS5 flushes a segment per commit
+	 * (and per savepoint), so per-file commits would spend most of a cold index merging tiny segments. Batches stay
+	 * short so other writers and the progress display get their turn. False when the index is busy.
 	 */
 	batch(step: () => boolean): boolean {
+		this.beginBatch();
 		try {
 			this.store.db
 				.transaction(() => {
@@ -226,12 +285,12 @@ class RefreshRun {
 				})
 				.immediate();
 		} catch (error) {
-			if (!isBusyError(error)) throw error;
-			this.summary.busy = true;
-			this.summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
-			return false;
+			const failedAt = this.done;
+			this.rolledBack();
+			if (isBusyError(error)) return this.busy();
+			return this.isolate(failedAt + 1);
 		}
-		this.options.onProgress?.(this.progress);
+		this.committed();
 		return true;
 	}
 
@@ -241,7 +300,7 @@ class RefreshRun {
 		while (this.done < this.changed.length && !this.overBudget()) {
 			const ok = this.batch(() => {
 				const file = this.changed[this.done] as DiscoveredFile;
-				this.guarded(file, () => ingestFile(this.store, this.writer, file, this.rootIds.get(file.root) ?? null, full));
+				this.apply(file, () => ingestFile(this.store, this.writer, file, this.rootIds.get(file.root) ?? null, full));
 				return true;
 			});
 			if (!ok) break;
@@ -277,36 +336,36 @@ class RefreshRun {
 		const commit = () => {
 			db.exec("COMMIT");
 			open = false;
-			this.options.onProgress?.(this.progress);
+			this.committed();
 		};
-		try {
-			while (this.done < n && !this.overBudget()) {
-				let scan: ScanResult;
+		while (this.done < n && !this.overBudget()) {
+			let scan: ScanResult;
+			try {
+				scan = await (pending[this.done] as Promise<ScanResult>);
+			} catch {
+				// The worker died (out of memory, killed): read the rest on this thread.
+				if (open) commit();
+				this.ingestSync();
+				return;
+			}
+			if (!open) {
 				try {
-					scan = await (pending[this.done] as Promise<ScanResult>);
-				} catch {
-					// The worker died (out of memory, killed): read the rest on this thread.
-					if (open) commit();
-					this.ingestSync();
-					return;
+					db.exec("BEGIN IMMEDIATE");
+				} catch (error) {
+					if (!isBusyError(error)) throw error;
+					this.busy();
+					break;
 				}
-				if (!open) {
-					try {
-						db.exec("BEGIN IMMEDIATE");
-					} catch (error) {
-						if (!isBusyError(error)) throw error;
-						this.summary.busy = true;
-						this.summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
-						break;
-					}
-					open = true;
-					batchBytes = 0;
-					batchStarted = Date.now();
-				}
-				const i = this.done;
-				const file = this.changed[i] as DiscoveredFile;
-				const rootId = this.rootIds.get(file.root) ?? null;
-				this.guarded(file, () => {
+				open = true;
+				this.beginBatch();
+				batchBytes = 0;
+				batchStarted = Date.now();
+			}
+			const i = this.done;
+			const file = this.changed[i] as DiscoveredFile;
+			const rootId = this.rootIds.get(file.root) ?? null;
+			try {
+				this.apply(file, () => {
 					const now = planBasis(this.store, file.path);
 					// Another process may have indexed this file since the plan was made: then read it again here.
 					if (!sameBasis(now, bases[i] as PlanBasis)) return ingestFile(this.store, this.writer, file, rootId, full);
@@ -316,17 +375,19 @@ class RefreshRun {
 					}
 					return applyScan(this.store, this.writer, file, rootId, now, scan);
 				});
-				inflight -= file.size;
-				pending[i] = undefined;
-				batchBytes += file.size;
-				if (batchBytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget()) commit();
-				submit();
+			} catch (error) {
+				db.exec("ROLLBACK");
+				open = false;
+				this.rolledBack();
+				if (isBusyError(error) || !this.isolate(i + 1)) break;
 			}
-			if (open) commit();
-		} catch (error) {
-			if (open) db.exec("ROLLBACK");
-			throw error;
+			inflight -= file.size;
+			pending[i] = undefined;
+			batchBytes += file.size;
+			if (open && (batchBytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget())) commit();
+			submit();
 		}
+		if (open) commit();
 	}
 
 	/** Ends a refresh that could not start. */
@@ -395,8 +456,8 @@ class RefreshRun {
 
 /** Work below this is not worth starting a worker thread for. */
 const PIPELINE_MIN_BYTES = 8 * 1024 * 1024;
-/** Bytes of files read ahead of the writer, at most: scans hold their FTS text until written (peak RSS). */
-const MAX_INFLIGHT_BYTES = 8 * 1024 * 1024;
+/** Bytes of files read ahead of the writer, at most: scans hold their FTS text until written (peak RSS 256–284 MB at 4 MB). */
+const MAX_INFLIGHT_BYTES = 4 * 1024 * 1024;
 
 /** Brings the index in line with the session files under `roots`, on this thread (DESIGN §4, I5–I9). */
 export function refresh(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): RefreshSummary {

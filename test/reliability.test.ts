@@ -4,6 +4,7 @@
  * the index equals a fresh build of the same files.
  */
 import { execFileSync, fork, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
 	appendFileSync,
 	cpSync,
@@ -537,6 +538,64 @@ describe("hostile session files", () => {
 	it("refuses nothing it cannot handle: an unchanged refresh afterwards touches nothing", () => {
 		expect(service.refresh().filesChanged).toBe(0);
 		expect(() => service.read({ sessionId: "bad-id", entryId: "i1" })).toThrow(NotFoundError);
+	});
+});
+
+describe("a write that fails in the middle of a batch", () => {
+	it("loses only the failing file, says why, and the next refresh indexes it", () => {
+		const dir = copyCorpus(fresh("inject"));
+		const index = join(dirname(dir), "inject.sqlite");
+		const s = openService(dir, index);
+		s.close();
+		// Fault injection in the real index file: inserting one particular entry fails (as a full disk would).
+		const victim = loadManifest(dir).files.find((f) => f.isSession && f.headerVersion === 3 && f.entries > 10) as Manifest["files"][number];
+		const db = new Database(index);
+		db.exec(`CREATE TRIGGER inject BEFORE INSERT ON events WHEN NEW.entry_id = '${victim.leafIdOnLoad}' BEGIN SELECT RAISE(ABORT, 'injected write failure'); END`);
+		db.close();
+		const again = openService(dir, index);
+		try {
+			const summary = again.refresh();
+			expect(summary.errors).toEqual([{ file: join(dir, victim.file), error: expect.stringMatching(/injected write failure/) }]);
+			const sessions = loadManifest(dir).files.filter((f) => f.isSession);
+			expect(again.status().sessions).toBe(sessions.length - 1);
+			checkInvariants(index, false);
+			const fix = new Database(index);
+			fix.exec("DROP TRIGGER inject");
+			fix.close();
+			// The failed file left no row behind, so the next refresh picks it up like a new one.
+			expect(again.refresh().sessionsAdded).toBe(1);
+			expect(again.status().sessions).toBe(sessions.length);
+		} finally {
+			again.close();
+		}
+		expectEqualsFreshBuild(dir, index);
+	});
+});
+
+describe("session ids that look like derived ones", () => {
+	it("never collide, whatever order the files are indexed in", () => {
+		for (const order of [["a", "b", "c"], ["c", "b", "a"]]) {
+			const dir = fresh(`ids-${order.join("")}`);
+			mkdirSync(dir, { recursive: true });
+			const line = (id: string, text: string) => `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", id: "m1", parentId: null, timestamp: "2026-01-01T00:00:01Z", message: { role: "user", content: text } })}\n`;
+			const hashOfB = createHash("sha1").update(join(dir, "b.jsonl")).digest("hex").slice(0, 8);
+			const content: Record<string, string> = { a: line("dup", "alpha file"), b: line("dup", "bravo file"), c: line(`dup~${hashOfB}`, "charlie file") };
+			const index = join(dirname(dir), `ids-${order.join("")}.sqlite`);
+			const s = openService(dir, index);
+			try {
+				for (const name of order) {
+					writeFileSync(join(dir, `${name}.jsonl`), content[name] as string);
+					expect(s.refresh().errors).toEqual([]);
+				}
+				const ids = ["alpha", "bravo", "charlie"].map((w) => s.search({ query: `${w} file` }).hits[0]?.sessionId);
+				expect(new Set(ids).size).toBe(3);
+				expect(ids[0]).toBe("dup");
+				expect(ids[2]).toBe(`dup~${hashOfB}`);
+			} finally {
+				s.close();
+			}
+			expectEqualsFreshBuild(dir, index);
+		}
 	});
 });
 
