@@ -1,7 +1,7 @@
-/** Draws one styled line: a <Text> that never wraps, with one nested <Text> per segment. */
+/** Draws one styled line: a single <Text> that never wraps, its segments styled with SGR escapes. */
 import { Text } from "ink";
 import type { StyledLine } from "./styled.js";
-import { toneProps } from "./theme.js";
+import { toneAnsi } from "./theme.js";
 
 /** Props of <Line/>. */
 export interface LineProps {
@@ -9,20 +9,18 @@ export interface LineProps {
 	color: boolean;
 }
 
-/** One screen line (already fitted to its width by the caller). */
+/**
+ * One screen line (already fitted to its width by the caller). One string with escapes instead of a nested
+ * <Text> per segment: Ink lays out and squashes every node on every frame, and the screen redraws per keystroke.
+ */
 export function Line({ line, color }: LineProps) {
 	if (line.length === 0) return <Text> </Text>;
-	return (
-		<Text wrap="truncate-end">
-			{line.map((s, i) => (
-				// Segments of a line never reorder, so the index is a stable key.
-				// biome-ignore lint/suspicious/noArrayIndexKey: see above
-				<Text key={i} {...toneProps(s.tone, color)} inverse={s.inverse === true}>
-					{s.text}
-				</Text>
-			))}
-		</Text>
-	);
+	let text = "";
+	for (const s of line) {
+		const open = toneAnsi(s.tone, color, s.inverse === true);
+		text += open ? `${open}${s.text}\u001b[0m` : s.text;
+	}
+	return <Text wrap="truncate-end">{text}</Text>;
 }
 
 /** Props of <Lines/>. */

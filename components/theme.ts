@@ -42,3 +42,17 @@ const MONO: Record<Tone, ToneProps> = {
 export function toneProps(tone: Tone | undefined, color: boolean): ToneProps {
 	return (color ? COLOR : MONO)[tone ?? "plain"];
 }
+
+const FG: Record<string, number> = { red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36, white: 37, gray: 90 };
+
+/** The SGR escape that starts a tone (and inverse), or "" for plain text. */
+export function toneAnsi(tone: Tone | undefined, color: boolean, inverse: boolean): string {
+	const p = toneProps(tone, color);
+	const codes: number[] = [];
+	if (p.bold) codes.push(1);
+	if (p.dimColor) codes.push(2);
+	if (p.underline) codes.push(4);
+	if (inverse) codes.push(7);
+	if (p.color && FG[p.color] !== undefined) codes.push(FG[p.color] as number);
+	return codes.length ? `\u001b[${codes.join(";")}m` : "";
+}
