@@ -25,6 +25,7 @@ import { formatReadForModel, formatSearchForModel, formatTraceForModel } from ".
 import { READ_LIMITS } from "./read.js";
 import { clamp, LIMITS, validateFilters } from "./search.js";
 import { HistoryService } from "./service.js";
+import { isBusyError } from "./store.js";
 
 /** Bounds of event_read for the model: 12,000 characters of 3-byte text still fit pi's 50 KB output limit. */
 export const MODEL_READ_LIMITS = {
@@ -106,11 +107,6 @@ type ReadArgs = Static<typeof ReadParams>;
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
-}
-
-function isBusyError(error: unknown): boolean {
-	const code = (error as { code?: unknown } | null)?.code;
-	return (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) || /database is locked|SQLITE_BUSY/i.test(messageOf(error));
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -12,7 +12,7 @@ import { applyScan, type FileOutcome, ingestFile, type PlanBasis, planBasis, pla
 import type { RefreshProgress, RefreshSummary } from "./model.js";
 import { ScanWorker } from "./scanner.js";
 import { SessionWriter } from "./session-writer.js";
-import type { IndexStore } from "./store.js";
+import { type IndexStore, isBusyError } from "./store.js";
 
 /** Options of a refresh. */
 export interface RefreshOptions {
@@ -100,12 +100,6 @@ function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<st
 		if (row) ids.set(obs.root.path, row.id);
 	}
 	return ids;
-}
-
-/** True for SQLite's "another connection holds the write lock" errors. */
-export function isBusyError(error: unknown): boolean {
-	const code = (error as { code?: string } | null)?.code ?? "";
-	return code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY") || code === "SQLITE_LOCKED";
 }
 
 /** One refresh from discovery to the freshness stamp; ingest runs synchronously or pipelined through a worker. */

@@ -73,6 +73,13 @@ export class IndexUnavailableError extends Error {
 	}
 }
 
+/** True when another connection holds the write lock (also when opening failed for that reason). */
+export function isBusyError(error: unknown): boolean {
+	const code = (error as { code?: unknown } | null)?.code;
+	if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) return true;
+	return error instanceof IndexUnavailableError && /database is locked|SQLITE_BUSY/i.test(error.message);
+}
+
 /** True for SQLite errors that mean the file is damaged or not a database. */
 export function isCorruptionError(error: unknown): boolean {
 	const code = (error as { code?: string } | null)?.code ?? "";
