@@ -5,11 +5,7 @@
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, posix, resolve, win32 } from "node:path";
-
-/** True for paths written the Windows way (`C:\…`, `C:/…`, `\\server\share`). */
-export function isWindowsPath(p: string): boolean {
-	return /^[A-Za-z]:([\\/]|$)/.test(p) || p.startsWith("\\\\");
-}
+import { isWindowsPath } from "./paths.js";
 
 /** Windows paths compare case-insensitively only on Windows itself; elsewhere they are compared literally. */
 const WINDOWS_CASE_INSENSITIVE = process.platform === "win32";

@@ -198,14 +198,14 @@ export function sessionSummary(s: SessionRow): SessionSummary {
 	return { id: s.public_id, cwd: s.cwd, ...(s.name ? { name: s.name } : {}), file: s.file };
 }
 
-/** A short description of an event for neighbors and traces. */
-export function eventBrief(e: EventRow, s: SessionRow, kind: SemanticKind | null = null): EventBrief {
+/** A short description of an event for neighbors and traces; its kind is that of its first fragment. */
+export function eventBrief(e: EventRow, s: SessionRow): EventBrief {
 	return {
 		sessionId: s.public_id,
 		entryId: e.entry_id,
 		entryType: e.type,
 		...(e.role ? { role: e.role } : {}),
-		kind,
+		kind: decodeFragments(e.id, e.frags)[0]?.kind ?? null,
 		timestamp: e.ts,
 		branchState: e.branch_state,
 		preview: e.preview,

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
-import { authorizationRoot, isWindowsPath } from "./authorize.js";
+import { authorizationRoot } from "./authorize.js";
 import { resolveConfig } from "./config.js";
 import { ArgumentError } from "./errors.js";
 import {
@@ -21,9 +21,10 @@ import {
 	type SemanticKind,
 	type TraceResult,
 } from "./model.js";
+import { isWindowsPath } from "./paths.js";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "./present-model.js";
-import { READ_LIMITS } from "./read.js";
-import { clamp, LIMITS, validateFilters } from "./search.js";
+import { clamp, LIMITS, READ_LIMITS } from "./bounds.js";
+import { validateFilters } from "./search.js";
 import { HistoryService } from "./service.js";
 import { isBusyError } from "./store.js";
 

@@ -5,7 +5,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { FULL_HASH_LIMIT, fullDigest, prefixHash } from "./fingerprint.js";
+import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "./fingerprint.js";
 import { completeLines } from "./lines.js";
 import type { SemanticKind } from "./model.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "./parse.js";
@@ -41,7 +41,8 @@ export interface ScanResult {
 	path: string;
 	/** The plan's mode, or "rebuild" when an append found the indexed prefix changed. */
 	mode: "append" | "rebuild";
-	fingerprint: { size: number; mtime: number; ctime: number; ino: number };
+	/** The file's stat when it was read, in the shape of a discovered file's (see sameFingerprint). */
+	fingerprint: Fingerprint;
 	/** Rebuild: the header, or null when the complete lines hold no session header (yet). */
 	header: SessionHeader | null;
 	entries: ScannedEntry[];
@@ -105,7 +106,7 @@ export function scanFile(plan: ScanPlan): ScanResult {
 	}
 	try {
 		const st = fstatSync(fd);
-		const fingerprint = { size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs, ino: st.ino };
+		const fingerprint = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 		if (plan.mode === "append" && plan.start !== undefined && plan.parserState && st.size >= plan.start) {
 			const prefix = prefixHash(fd, plan.start);
 			if (prefix.digest === plan.prefixHash) {
@@ -124,7 +125,7 @@ function failed(plan: ScanPlan, error: string): ScanResult {
 	return {
 		path: plan.path,
 		mode: plan.mode,
-		fingerprint: { size: -1, mtime: -1, ctime: -1, ino: -1 },
+		fingerprint: { size: -1, mtimeMs: -1, ctimeMs: -1, ino: -1 },
 		header: null,
 		entries: [],
 		endOffset: 0,

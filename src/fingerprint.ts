@@ -1,6 +1,27 @@
-/** Fingerprints of a file's indexed prefix: proves that a grown file only grew (I8). */
+/** Fingerprints of a file: its stat (unchanged?) and its indexed prefix (a grown file only grew, I8). */
 import { createHash, type Hash } from "node:crypto";
 import { readSync } from "node:fs";
+
+/** What says a file is unchanged without reading it: size, modification and change times, inode. */
+export interface Fingerprint {
+	size: number;
+	mtimeMs: number;
+	ctimeMs: number;
+	ino: number;
+}
+
+/** The fingerprint columns of an indexed file's row. */
+export interface FingerprintRow {
+	size: number;
+	mtime_ms: number;
+	ctime_ms: number;
+	ino: number;
+}
+
+/** True when the index row records exactly this fingerprint (a missing row never does). */
+export function sameFingerprint(row: FingerprintRow | undefined, file: Fingerprint): boolean {
+	return row !== undefined && row.size === file.size && row.mtime_ms === file.mtimeMs && row.ctime_ms === file.ctimeMs && row.ino === file.ino;
+}
 
 /** Prefixes up to this size are hashed whole; larger ones by a head and a tail sample. */
 export const FULL_HASH_LIMIT = 16 * 1024 * 1024;

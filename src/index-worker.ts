@@ -18,7 +18,7 @@ export type IndexMessage = { type: "progress"; progress: RefreshProgress } | { t
 export interface IndexRun {
 	/** "worker" normally; "in-process" when no compiled worker script exists (then refresh runs in 50 ms slices). */
 	mode: "worker" | "in-process";
-	/** Stops indexing (a refresh cut short keeps what it committed: one transaction per file). */
+	/** Stops indexing (a refresh cut short keeps the batches it committed; the rest waits for the next refresh). */
 	stop(): Promise<void>;
 }
 

@@ -1,11 +1,12 @@
 /**
  * Ingest of one session file: plan (skip, append after an intact prefix, or rebuild), read it with file-scan,
- * and apply the result in one savepoint (I6–I8). A file that cannot be read as a session keeps its last
- * known-good state (I7). Reading and writing are separate steps so the reading can run in a worker thread.
+ * and apply the result inside the caller's write transaction (I6–I8). A file that cannot be read as a session
+ * keeps its last known-good state (I7). Reading and writing are separate steps so the reading can run in a worker.
  */
 import { createHash } from "node:crypto";
 import type { DiscoveredFile } from "./discover.js";
 import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "./file-scan.js";
+import { type Fingerprint, type FingerprintRow, sameFingerprint } from "./fingerprint.js";
 import type { ParserState } from "./parse.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
@@ -21,12 +22,8 @@ export interface FileOutcome {
 }
 
 /** The files row the plan was made from; applying a scan first checks that it still holds. */
-export interface FileRow {
+export interface FileRow extends FingerprintRow {
 	id: number;
-	size: number;
-	mtime_ms: number;
-	ctime_ms: number;
-	ino: number;
 	indexed_bytes: number;
 	next_line: number;
 	prefix_hash: string | null;
@@ -60,10 +57,7 @@ export function sameBasis(a: PlanBasis, b: PlanBasis): boolean {
 	if (!ra || !rb) return ra === rb && a.session?.id === b.session?.id;
 	return (
 		ra.id === rb.id &&
-		ra.size === rb.size &&
-		ra.mtime_ms === rb.mtime_ms &&
-		ra.ctime_ms === rb.ctime_ms &&
-		ra.ino === rb.ino &&
+		sameFingerprint(ra, { size: rb.size, mtimeMs: rb.mtime_ms, ctimeMs: rb.ctime_ms, ino: rb.ino }) &&
 		ra.indexed_bytes === rb.indexed_bytes &&
 		ra.prefix_hash === rb.prefix_hash &&
 		ra.status === rb.status &&
@@ -149,7 +143,7 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			`UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, indexed_bytes = ?, next_line = ?, prefix_hash = ?, parser_state = ?,
 			skipped_lines = skipped_lines + ?, duplicate_entries = duplicate_entries + ?, note = coalesce(?, note), indexed_at = ? WHERE id = ?`,
 		)
-		.run(fp.size, fp.mtime, fp.ctime, fp.ino, scan.endOffset, scan.nextLineNo, scan.digest, JSON.stringify(scan.parserState), scan.skipped, duplicates, scanNote(scan, duplicates, conflicting), Date.now(), row.id);
+		.run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, scan.endOffset, scan.nextLineNo, scan.digest, JSON.stringify(scan.parserState), scan.skipped, duplicates, scanNote(scan, duplicates, conflicting), Date.now(), row.id);
 	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes };
 }
 
@@ -163,7 +157,7 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 		const empty = scan.endOffset === 0;
 		if (old) {
 			const note = empty ? "file is empty or its first line is incomplete; last indexed state kept" : "file no longer starts with a session header; last indexed state kept";
-			store.prepare("UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, note = ?, indexed_at = ? WHERE id = ?").run(fp.size, fp.mtime, fp.ctime, fp.ino, note, Date.now(), fileId);
+			store.prepare("UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, note = ?, indexed_at = ? WHERE id = ?").run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, note, Date.now(), fileId);
 			return { kind: "kept", lines: 0, events: 0, bytes: 0, note };
 		}
 		const status = empty ? "empty" : "not-session";
@@ -172,14 +166,14 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 				`UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, indexed_bytes = 0, next_line = 1, prefix_hash = NULL, parser_state = NULL,
 				status = ?, note = ?, header_id = NULL, indexed_at = ? WHERE id = ?`,
 			)
-			.run(fp.size, fp.mtime, fp.ctime, fp.ino, status, empty ? "no complete line yet" : "first line is not a session header", Date.now(), fileId);
+			.run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, status, empty ? "no complete line yet" : "first line is not a session header", Date.now(), fileId);
 		return { kind: status, lines: scan.lines, events: 0, bytes: scan.endOffset };
 	}
 	if (old) writer.removeSession(old.id);
 	// A session id another file already holds gets a provisional unique id until assignPublicIds settles the rule.
 	const taken = (id: string) => store.prepare<[string], { id: number }>("SELECT id FROM sessions WHERE public_id = ?").get(id) !== undefined;
 	let publicId = header.id;
-	for (let n = 0; taken(publicId); n++) publicId = `${header.id}~${createHash("sha1").update(`${file.path}#${n}`).digest("hex").slice(0, 8)}`;
+	for (let n = 0; taken(publicId); n++) publicId = `${header.id}~${shortHash(`${file.path}#${n}`)}`;
 	const sessionId = Number(
 		store
 			.prepare("INSERT INTO sessions (file_id, public_id, header_id, version, cwd, created, parent_path) VALUES (?, ?, ?, ?, ?, ?, ?)")
@@ -195,26 +189,34 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			`UPDATE files SET root_id = coalesce(?, root_id), size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, indexed_bytes = ?, next_line = ?, prefix_hash = ?,
 			parser_state = ?, status = 'ok', note = ?, header_id = ?, skipped_lines = ?, duplicate_entries = ?, indexed_at = ? WHERE id = ?`,
 		)
-		.run(rootId, fp.size, fp.mtime, fp.ctime, fp.ino, scan.endOffset, scan.nextLineNo, scan.digest, JSON.stringify(scan.parserState), note, header.id, scan.skipped, scan.duplicates, Date.now(), fileId);
+		.run(rootId, fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, scan.endOffset, scan.nextLineNo, scan.digest, JSON.stringify(scan.parserState), note, header.id, scan.skipped, scan.duplicates, Date.now(), fileId);
 	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset };
 }
 
+/** 8 hex characters of a text's SHA-1: the suffix of a session id that another file already holds. */
+export function shortHash(text: string): string {
+	return createHash("sha1").update(text).digest("hex").slice(0, 8);
+}
+
+const UNCHANGED: FileOutcome = { kind: "unchanged", lines: 0, events: 0, bytes: 0 };
+
+/** True when the index already holds this exact version of the file. */
+export function unchanged(basis: PlanBasis, file: Fingerprint): boolean {
+	return sameFingerprint(basis.row, file);
+}
+
 /**
- * Writes a scan into the index. The caller holds the write transaction, has checked the basis still holds, and
- * rolls the whole transaction back if this throws: no savepoint per file, since FTS5 flushes its pending terms to
- * a new segment at every savepoint (a third of a cold index went to that).
+ * Writes a scan into the index, unless the file it read is the version already indexed. The caller holds the
+ * write transaction, has checked the basis still holds, and rolls the whole transaction back if this throws: no
+ * savepoint per file, since FTS5 flushes its pending terms to a new segment at every savepoint (a third of a cold
+ * index went to that).
  */
-export function applyScan(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult): FileOutcome {
+export function applyScan(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult, full: boolean): FileOutcome {
 	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
+	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
 	writer.beginFile();
 	if (scan.mode === "append" && basis.row && basis.session) return applyAppend(store, writer, basis.row, basis.session, scan);
 	return applyRebuild(store, writer, file, rootId, basis, scan);
-}
-
-/** True when the index already holds this exact version of the file. */
-export function unchanged(basis: PlanBasis, file: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): boolean {
-	const r = basis.row;
-	return r !== undefined && r.size === file.size && r.mtime_ms === file.mtimeMs && r.ctime_ms === file.ctimeMs && r.ino === file.ino;
 }
 
 /**
@@ -224,10 +226,6 @@ export function unchanged(basis: PlanBasis, file: { size: number; mtimeMs: numbe
  */
 export function ingestFile(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, full: boolean): FileOutcome {
 	const basis = planBasis(store, file.path);
-	if (!full && unchanged(basis, file)) return { kind: "unchanged", lines: 0, events: 0, bytes: 0 };
-	const scan = scanFile(planFile(file.path, basis, full));
-	if (!full && scan.error === undefined && unchanged(basis, { size: scan.fingerprint.size, mtimeMs: scan.fingerprint.mtime, ctimeMs: scan.fingerprint.ctime, ino: scan.fingerprint.ino })) {
-		return { kind: "unchanged", lines: 0, events: 0, bytes: 0 };
-	}
-	return applyScan(store, writer, file, rootId, basis, scan);
+	if (!full && unchanged(basis, file)) return UNCHANGED;
+	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full)), full);
 }

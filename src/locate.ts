@@ -58,7 +58,7 @@ export function findEntryById(file: string, entryId: string): ParsedEntry | unde
 	try {
 		const needle = Buffer.from(JSON.stringify(entryId));
 		const parser = new SessionParser();
-		for (const line of iterate(completeLines(fd))) {
+		for (const line of completeLines(fd)) {
 			// Only lines that mention the id (and the header, which sets the version) are parsed.
 			if (parser.header && line.bytes.indexOf(needle) === -1) continue;
 			const outcome = parser.accept(line);
@@ -68,13 +68,5 @@ export function findEntryById(file: string, entryId: string): ParsedEntry | unde
 		return undefined;
 	} finally {
 		closeSync(fd);
-	}
-}
-
-function* iterate<T>(gen: Generator<T, unknown>): Generator<T> {
-	for (;;) {
-		const next = gen.next();
-		if (next.done) return;
-		yield next.value;
 	}
 }

@@ -1,8 +1,9 @@
 /** event_read: the exact source event, windows of its fragments, what was left out, and its neighbors (I10–I13). */
+import { clamp, READ_LIMITS } from "./bounds.js";
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "./catalog.js";
 import { ArgumentError, NotFoundError, SourceChangedError } from "./errors.js";
 import { readEntryAt } from "./locate.js";
-import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult, SemanticKind } from "./model.js";
+import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult } from "./model.js";
 import { describeEntry, projectEntry } from "./project.js";
 import type { IndexStore } from "./store.js";
 import { branchNeighbors, childrenOf } from "./tree.js";
@@ -10,14 +11,6 @@ import { Visibility } from "./visibility.js";
 
 /** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */
 export const FORK_CANDIDATE_LIMIT = 50;
-
-/** Bounds of a read (DESIGN §5); faces may clamp further. */
-export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }, neighbors: { default: 2, min: 0, max: 50 } } as const;
-
-function bounded(value: number | undefined, b: { default: number; min: number; max: number }): number {
-	if (value === undefined || !Number.isFinite(value)) return b.default;
-	return Math.min(b.max, Math.max(b.min, Math.trunc(value)));
-}
 
 /** Cuts text[offset, offset + max) without splitting a surrogate pair; the next window starts at range[1]. */
 export function windowOf(text: string, offset: number, max: number): { text: string; range: [number, number] } {
@@ -51,14 +44,10 @@ export function classificationOf(event: EventRow, session: SessionRow): Classifi
 	};
 }
 
-function kindOf(catalog: Catalog, event: EventRow): SemanticKind | null {
-	return catalog.fragments(event)[0]?.kind ?? null;
-}
-
 /** Neighbors of an event in branch or append order, hiding what the caller may not see. */
 export function neighborsOf(catalog: Catalog, visibility: Visibility, event: EventRow, session: SessionRow, order: "branch" | "append", before: number, after: number): Neighbors {
 	const events = catalog.eventsOfSession(session.id).filter((e) => visibility.allowsEvent(e, session));
-	const brief = (e: EventRow): EventBrief => eventBrief(e, session, kindOf(catalog, e));
+	const brief = (e: EventRow): EventBrief => eventBrief(e, session);
 	if (order === "append") {
 		const at = events.findIndex((e) => e.id === event.id);
 		return {
@@ -102,7 +91,7 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 	const entry = located.entry;
 	const projected = projectEntry(entry, session.cwd);
 	const { metadata, omitted } = describeEntry(entry);
-	const maxChars = bounded(request.maxChars, READ_LIMITS.maxChars);
+	const maxChars = clamp(request.maxChars, READ_LIMITS.maxChars);
 	const offset = Math.max(0, Math.trunc(request.offset ?? 0));
 	let fragments = projected.fragments;
 	if (request.fragmentId !== undefined) {
@@ -126,8 +115,8 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 	const notes: string[] = [];
 	if (located.relocated) notes.push("the source file was rewritten since indexing; the entry was found again by its id (refresh the index)");
 	const order = request.order === "append" ? "append" : "branch";
-	const before = bounded(request.before, READ_LIMITS.neighbors);
-	const after = bounded(request.after, READ_LIMITS.neighbors);
+	const before = clamp(request.before, READ_LIMITS.neighbors);
+	const after = clamp(request.after, READ_LIMITS.neighbors);
 	return {
 		event: {
 			sessionId: session.public_id,

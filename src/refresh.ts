@@ -2,13 +2,13 @@
  * Refresh: brings the index in line with the session files under the roots (DESIGN §4, I5–I9): discovery,
  * batched ingest of changed files, removal of files that are really gone, public ids and session lineage.
  */
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { SourceRoot } from "./config.js";
 import { type DiscoveredFile, discover, type RootObservation, underUnreadable } from "./discover.js";
 import type { ScanResult } from "./file-scan.js";
-import { applyScan, type FileOutcome, ingestFile, type PlanBasis, planBasis, planFile, sameBasis, unchanged } from "./ingest.js";
+import { sameFingerprint } from "./fingerprint.js";
+import { applyScan, type FileOutcome, ingestFile, type PlanBasis, planBasis, planFile, sameBasis, shortHash } from "./ingest.js";
 import type { RefreshProgress, RefreshSummary } from "./model.js";
 import { ScanWorker } from "./scanner.js";
 import { SessionWriter } from "./session-writer.js";
@@ -61,11 +61,6 @@ export function assignPublicIds(store: IndexStore): void {
 	for (const s of changed) store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(wanted.get(s.id) as string, s.id);
 }
 
-/** 8 hex characters of a path's SHA-1: the suffix of a session id that another file already holds. */
-export function shortHash(text: string): string {
-	return createHash("sha1").update(text).digest("hex").slice(0, 8);
-}
-
 /** Resolves `parentSession` paths to indexed sessions: by path, else by file name, else by the session id in the name. */
 export function resolveParents(store: IndexStore): void {
 	const children = store.prepare<[], { id: number; parent_path: string; parent_session: number | null }>("SELECT id, parent_path, parent_session FROM sessions WHERE parent_path IS NOT NULL").all();
@@ -87,6 +82,32 @@ export function resolveParents(store: IndexStore): void {
 		if (parent === child.id) parent = null;
 		if (parent !== child.parent_session) update.run(parent, child.id);
 	}
+}
+
+/** The indexed files rows, by path: what discovery is compared with. */
+function knownFiles(store: IndexStore): Map<string, KnownFile> {
+	const rows = store.prepare<[], KnownFile>("SELECT id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files").all();
+	return new Map(rows.map((r) => [r.path, r]));
+}
+
+interface KnownFile {
+	id: number;
+	path: string;
+	size: number;
+	mtime_ms: number;
+	ctime_ms: number;
+	ino: number;
+	root_id: number | null;
+}
+
+/** Discovered files whose fingerprint differs from the index (all of them with `full`). */
+function changedFiles(files: DiscoveredFile[], known: Map<string, KnownFile>, full: boolean): DiscoveredFile[] {
+	return full ? [...files] : files.filter((f) => !sameFingerprint(known.get(f.path), f));
+}
+
+/** Number of session files under `roots` that a refresh would read (a discovery pass, no parsing). */
+export function countPending(store: IndexStore, roots: SourceRoot[]): number {
+	return changedFiles(discover(roots).files, knownFiles(store), false).length;
 }
 
 function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<string, number> {
@@ -124,7 +145,7 @@ class RefreshRun {
 	files: DiscoveredFile[] = [];
 	observations: RootObservation[] = [];
 	rootIds = new Map<string, number>();
-	known = new Map<string, { id: number; path: string; root_id: number | null }>();
+	known = new Map<string, KnownFile>();
 	changed: DiscoveredFile[] = [];
 	progress: RefreshProgress;
 	touched = false;
@@ -161,15 +182,8 @@ class RefreshRun {
 			summary.notes.push("index busy: another process is writing it; searched what is indexed");
 			return false;
 		}
-		const rows = store
-			.prepare<[], { path: string; size: number; mtime_ms: number; ctime_ms: number; ino: number; root_id: number | null; id: number }>("SELECT id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files")
-			.all();
-		this.known = new Map(rows.map((r) => [r.path, r]));
-		const byPath = new Map(rows.map((r) => [r.path, r]));
-		this.changed = files.filter((f) => {
-			const r = byPath.get(f.path);
-			return options.full || !r || r.size !== f.size || r.mtime_ms !== f.mtimeMs || r.ctime_ms !== f.ctimeMs || r.ino !== f.ino;
-		});
+		this.known = knownFiles(store);
+		this.changed = changedFiles(files, this.known, options.full === true);
 		const priority = new Set(options.priority ?? []);
 		this.changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
 		this.progress = { phase: "ingest", filesDone: 0, filesTotal: this.changed.length, bytesDone: 0, bytesTotal: this.changed.reduce((n, f) => n + f.size, 0), startedAt: this.started };
@@ -363,11 +377,7 @@ class RefreshRun {
 					const now = planBasis(this.store, file.path);
 					// Another process may have indexed this file since the plan was made: then read it again here.
 					if (!sameBasis(now, bases[i] as PlanBasis)) return ingestFile(this.store, this.writer, file, rootId, full);
-					const fp = scan.fingerprint;
-					if (!full && scan.error === undefined && unchanged(now, { size: fp.size, mtimeMs: fp.mtime, ctimeMs: fp.ctime, ino: fp.ino })) {
-						return { kind: "unchanged", lines: 0, events: 0, bytes: 0 };
-					}
-					return applyScan(this.store, this.writer, file, rootId, now, scan);
+					return applyScan(this.store, this.writer, file, rootId, now, scan, full);
 				});
 			} catch (error) {
 				db.exec("ROLLBACK");
@@ -465,17 +475,15 @@ export function refresh(store: IndexStore, roots: SourceRoot[], options: Refresh
 export async function refreshPipelined(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
 	const run = new RefreshRun(store, roots, options);
 	if (!run.prepare()) return run.stop();
-	{
-		const scanner = run.progress.bytesTotal >= (options.workerThresholdBytes ?? PIPELINE_MIN_BYTES) ? ScanWorker.create() : null;
-		if (scanner) {
-			try {
-				await run.ingestPipelined(scanner);
-			} finally {
-				await scanner.close();
-			}
-		} else {
-			run.ingestSync();
+	const scanner = run.progress.bytesTotal >= (options.workerThresholdBytes ?? PIPELINE_MIN_BYTES) ? ScanWorker.create() : null;
+	if (scanner) {
+		try {
+			await run.ingestPipelined(scanner);
+		} finally {
+			await scanner.close();
 		}
+	} else {
+		run.ingestSync();
 	}
 	return run.finish();
 }

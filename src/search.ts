@@ -3,6 +3,7 @@
  * (sessionId, entryId), applies structured filters and visibility, and builds snippets from the source lines.
  */
 import { canonicalPathCached, isWithin } from "./authorize.js";
+import { clamp, LIMITS } from "./bounds.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "./catalog.js";
 import { ArgumentError } from "./errors.js";
 import { readEntryAt } from "./locate.js";
@@ -23,15 +24,6 @@ import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { buildSnippet } from "./snippet.js";
 import type { IndexStore } from "./store.js";
 import { Visibility } from "./visibility.js";
-
-/** Default and bounds of the limit and snippet size (DESIGN §5). */
-export const LIMITS = { limit: { default: 10, min: 1, max: 50 }, snippetChars: { default: 240, min: 40, max: 2000 } } as const;
-
-/** Clamps a number into [min, max], using `fallback` when it is missing or not a number. */
-export function clamp(value: number | undefined, bounds: { default: number; min: number; max: number }): number {
-	if (value === undefined || !Number.isFinite(value)) return bounds.default;
-	return Math.min(bounds.max, Math.max(bounds.min, Math.trunc(value)));
-}
 
 const SHIFT = Math.log2(FRAGMENT_SLOTS);
 const BM25_WEIGHTS = KIND_COLUMNS.map((c) => c.weight.toFixed(2)).join(", ");

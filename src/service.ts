@@ -1,8 +1,7 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
 import { statSync } from "node:fs";
 import type { ResolvedConfig } from "./config.js";
-import { discover } from "./discover.js";
-import { type RefreshOptions, refresh, refreshPipelined } from "./refresh.js";
+import { countPending, type RefreshOptions, refresh, refreshPipelined } from "./refresh.js";
 import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "./model.js";
 import { readEvent } from "./read.js";
 import { SCHEMA_VERSION } from "./schema.js";
@@ -147,17 +146,7 @@ export class HistoryService {
 
 	/** Number of session files whose fingerprint differs from the index (a discovery pass, no parsing). */
 	countPending(): number {
-		const { files } = discover(this.config.roots);
-		const known = new Map(
-			this.store
-				.prepare<[], { path: string; size: number; mtime_ms: number; ctime_ms: number; ino: number }>("SELECT path, size, mtime_ms, ctime_ms, ino FROM files")
-				.all()
-				.map((r) => [r.path, r]),
-		);
-		return files.filter((f) => {
-			const r = known.get(f.path);
-			return !r || r.size !== f.size || r.mtime_ms !== f.mtimeMs || r.ctime_ms !== f.ctimeMs || r.ino !== f.ino;
-		}).length;
+		return countPending(this.store, this.config.roots);
 	}
 
 	private takeNotes(): string[] {

@@ -83,7 +83,7 @@ export function isBusyError(error: unknown): boolean {
 /** True for SQLite errors that mean the file is damaged or not a database. */
 export function isCorruptionError(error: unknown): boolean {
 	const code = (error as { code?: string } | null)?.code ?? "";
-	return code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_IOERR_SHORT_READ";
+	return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "SQLITE_IOERR_SHORT_READ";
 }
 
 /** Moves an unusable index (and its WAL files) aside, so nothing is deleted and a new one can be built. */
@@ -140,13 +140,10 @@ function inspect(db: Database.Database): Verdict {
 	return "ok";
 }
 
-function configure(db: Database.Database, readonly: boolean, busyTimeoutMs: number): void {
-	db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-	if (!readonly) {
-		db.pragma("journal_mode = WAL");
-		// WAL + NORMAL: a crash loses at most the last transactions, never consistency; the index is rebuildable.
-		db.pragma("synchronous = NORMAL");
-	}
+/** Settings after open() set the busy timeout and WAL mode. */
+function configure(db: Database.Database, readonly: boolean): void {
+	// WAL + NORMAL: a crash loses at most the last transactions, never consistency; the index is rebuildable.
+	if (!readonly) db.pragma("synchronous = NORMAL");
 	db.pragma("cache_size = -16000");
 	db.pragma("temp_store = MEMORY");
 }
@@ -187,7 +184,7 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 		}
 		let verdict: Verdict;
 		try {
-			configure(db, readonly, busy);
+			configure(db, readonly);
 			verdict = inspect(db);
 		} catch (error) {
 			db.close();

@@ -10,6 +10,7 @@
  * The index uses FTS5's `ascii` tokenizer over these space-separated tokens, so what we emit is exactly what is
  * indexed, and a query goes through the same function: a phrase is a run of consecutive tokens.
  */
+import { isWindowsPath } from "./paths.js";
 
 /** One token of the derived stream, with the source span it came from (UTF-16 offsets). */
 export interface Token {
@@ -32,6 +33,7 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const ASCII_LOWER_ALNUM = /^[a-z0-9]+$/;
 const CAMEL_BOUNDARY = /[a-z0-9](?=[A-Z])|[A-Z](?=[A-Z][a-z])/g;
 const CAMEL_SEAM = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
+const ASCII_CAMEL_SEAM = new RegExp(CAMEL_SEAM.source, "g");
 const ASCII_SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/;
 const ASCII_SEPARATORS_ALL = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/g;
 
@@ -70,7 +72,6 @@ function camelParts(run: string): Array<[number, number]> | undefined {
 	parts.push([from, run.length]);
 	return parts;
 }
-
 
 function pushWord(out: Token[], run: string, start: number, withParts: boolean): void {
 	const whole = fold(run);
@@ -161,7 +162,6 @@ export function tokenize(text: string, withParts = true): Token[] {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/g;
-const ASCII_CAMEL_SEAM = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/g;
 
 const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
@@ -254,7 +254,7 @@ function fnv(text: string): string {
  * resolved and separators normalized; none for a relative or empty path.
  */
 export function scopeFolders(cwd: string): string[] {
-	const windows = /^[A-Za-z]:([\\/]|$)/.test(cwd) || cwd.startsWith("\\\\");
+	const windows = isWindowsPath(cwd);
 	if (!windows && !cwd.startsWith("/")) return [];
 	const sep = windows ? "\\" : "/";
 	const parts: string[] = [];

@@ -45,7 +45,7 @@ class Tracer {
 	node(e: EventRow, s: SessionRow): EventRef {
 		const ref = { sessionId: s.public_id, entryId: e.entry_id };
 		const key = refKey(ref);
-		if (!this.nodes[key]) this.nodes[key] = eventBrief(e, s, this.catalog.fragments(e)[0]?.kind ?? null);
+		if (!this.nodes[key]) this.nodes[key] = eventBrief(e, s);
 		return ref;
 	}
 

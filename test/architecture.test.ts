@@ -10,13 +10,13 @@ import { PROJECT_ROOT } from "./helpers/corpus.js";
 
 const LAYERS: Record<string, string[]> = {
 	// source: where files are and what their lines say
-	source: ["config", "discover", "lines", "parse", "fingerprint", "locate"],
+	source: ["paths", "config", "discover", "lines", "parse", "fingerprint", "locate"],
 	// project: pi entries → events, fragments, tokens, tree facts
 	project: ["model", "errors", "project", "tokens", "tree", "file-scan", "scan-worker"],
 	// index: the only layer that writes SQL
 	index: ["schema", "store", "session-writer", "ingest", "refresh", "scanner"],
 	// query: reads the index, answers search/read/trace for a caller
-	query: ["catalog", "visibility", "authorize", "query-parse", "snippet", "search", "read", "trace", "service"],
+	query: ["bounds", "catalog", "visibility", "authorize", "query-parse", "snippet", "search", "read", "trace", "service"],
 	// present: pure formatting
 	present: ["present", "present-model"],
 	// faces: composition roots

@@ -1,0 +1,20 @@
+/** Bounds of the numbers a request may carry (hits, snippet size, read window, neighbors) and clamping into them. */
+
+/** A number's default and its allowed range. */
+export interface Bounds {
+	default: number;
+	min: number;
+	max: number;
+}
+
+/** Default and bounds of a search's limit and snippet size (DESIGN §5). */
+export const LIMITS = { limit: { default: 10, min: 1, max: 50 }, snippetChars: { default: 240, min: 40, max: 2000 } } as const;
+
+/** Bounds of a read (DESIGN §5); faces may clamp further. */
+export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }, neighbors: { default: 2, min: 0, max: 50 } } as const;
+
+/** Clamps a number into [min, max] as an integer, using the default when it is missing or not a number. */
+export function clamp(value: number | undefined, bounds: Bounds): number {
+	if (value === undefined || !Number.isFinite(value)) return bounds.default;
+	return Math.min(bounds.max, Math.max(bounds.min, Math.trunc(value)));
+}
