@@ -3,7 +3,8 @@
  * targets of DESIGN §7 in fresh child processes, and prints one table; raw numbers go to <cache>/results.json.
  *
  *   npm run bench -- [--sizes small,medium,large | --quick] [--seed N] [--cache DIR] [--corpus DIR]
- *                    [--profile] [--runs N] [--rg-runs N] [--json PATH]
+ *                    [--profile] [--runs N] [--rg-runs N] [--json PATH] [--help | -h]
+ * (The `--` matters: without it npm takes the options as its own and the bench never sees them.)
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readSync, openSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -13,60 +14,35 @@ import { fileURLToPath } from "node:url";
 import { BENCH_DIST, type ChildResult, median, parseArgs, runChild } from "./child.js";
 import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
 import { type ProfileSummary, summarizeProfile } from "./profile.js";
-import { encodeCwd, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
+import type { ColdResult, FloorResult, QueryResult, RefreshResult, RgResult, TuiResult } from "./results.js";
+import { encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
 /** Named sizes: primary sessions (families) of the large kind. */
 const SIZES: Record<string, number> = { small: 250, medium: 1000, large: 2000 };
 
-/** DESIGN §7 targets. */
-const TARGET = { coldVsFloor: 4, peakRssMB: 300, noopMs: 150, appendMs: 50, rgSpeedup: 10, queryP95Ms: 50, indexVsCorpus: 0.6, keystrokeMs: 100 };
+/** DESIGN §7 targets, and the growth of cold ms per MB the bench still calls linear (DESIGN sets no number). */
+const TARGET = { coldVsFloor: 4, peakRssMB: 300, linearGrowth: 1.25, noopMs: 150, appendMs: 50, rgSpeedup: 10, queryP95Ms: 50, indexVsCorpus: 0.6, keystrokeMs: 100 };
 
-const HELP = `usage: npm run bench -- [options]
+const HELP = `usage: npm run bench -- [options]      (the -- passes the options to the bench instead of npm)
   --sizes LIST    comma-separated sizes: small (250 sessions), medium (1000), large (2000), or a number
-                  (default: small,medium,large)
+                  (default: small,medium,large); the largest is the one judged against the targets
   --quick         only the smallest size (same as --sizes small)
   --seed N        corpus seed (default 1)
   --cache DIR     corpus/index cache (default <repo>/.bench); a corpus is reused when seed, size and versions match
-  --corpus DIR    also measure an existing session directory (e.g. the shared generator's output)
-  --profile       also run the largest cold index under node --cpu-prof and summarize where time goes
+  --corpus DIR    also measure an existing session directory (e.g. the shared generator's output), shown as an
+                  extra column that is not judged against the targets
+  --profile       also run the largest generated size's cold index (sync and pipelined) under node --cpu-prof
+                  and summarize where time goes
   --runs N        runs per query of the mix (default 20)
   --rg-runs N     runs per rg comparison (default 5)
-  --json PATH     raw results (default <cache>/results.json)`;
+  --json PATH     raw results (default <cache>/results.json)
+  --help, -h      this text`;
 
-type FloorResult = { ms: number; cpuMs: number; files: number; bytes: number; lines: number; invalid: number };
-type ColdResult = {
-	mode: string;
-	unavailable?: string;
-	ms: number;
-	cpuMs: number;
-	summary: Record<string, number | boolean>;
-	sessions: number;
-	events: number;
-	fragments: number;
-	files: number;
-	sourceBytes: number;
-	liveBytes: { main: number; wal: number };
-	checkpointedBytes: { main: number; wal: number };
-	heapUsedAtEnd: number;
-};
-type Stats = { p50: number; p95: number; max: number; first: number; runs: number };
-type QueryResult = {
-	mix: Array<{ name: string; query: string; hits: number } & Stats>;
-	typing: Stats & { text: string; keystrokes: number; reps: number; slowestKey: { prefix: string; p50: number; max: number } | null; perKey: Array<{ prefix: string; p50: number; max: number; hits: number }> };
-};
-type RefreshResult = {
-	noopFirstMs: number;
-	noopFirstSummary: Record<string, number | boolean>;
-	noop: Stats;
-	append1: Array<{ file: string; bytes: number; ms: number; summary: Record<string, number | boolean>; visible: boolean; searchMs: number }>;
-	append100: { ms: number; summary: Record<string, number | boolean>; files: number } | null;
-	rewrites: Array<{ file: string; bytes: number; ms: number; summary: Record<string, number | boolean> }>;
-	noopAfterMs: number;
-};
-type TuiResult =
-	| { available: false; reason: string }
-	| (Stats & { available: true; text: string; keystrokes: number; stalled: number; reps: number; searchP50: number; renderP50: number; renderP95: number; slowestKey: { prefix: string; ms: number } | null; queryShown: boolean });
-type RgResult = { name: string; terms: string[]; p50: number; runs: number; files: number } | null;
+/** Options that take a value, and bare flags; anything else is a usage error (a typo must not start a long run). */
+const VALUE_OPTIONS = new Set(["sizes", "seed", "cache", "corpus", "runs", "rg-runs", "json"]);
+const FLAGS = new Set(["quick", "profile", "help"]);
+/** Our options that are not npm's own: `npm run bench --quick` hands them to the script as npm_config_* only. */
+const SWALLOWED_BY_NPM = ["quick", "sizes", "seed", "corpus", "profile", "runs", "rg-runs"];
 
 interface SizeResult {
 	label: string;
@@ -74,8 +50,8 @@ interface SizeResult {
 	floorRuns: Array<ChildResult<FloorResult>>;
 	floor: ChildResult<FloorResult>;
 	cold: ChildResult<ColdResult>;
-	/** The pipelined cold index (HistoryService.refreshAsync: reader thread + writer), when the core has it. */
-	coldPipelined: ChildResult<ColdResult> | null;
+	/** The pipelined cold index (HistoryService.refreshAsync: reader thread + writer). */
+	coldPipelined: ChildResult<ColdResult>;
 	query: ChildResult<QueryResult>;
 	tui: ChildResult<TuiResult>;
 	rg: RgResult[];
@@ -89,11 +65,17 @@ interface SizeResult {
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const REPO = resolve(BENCH_DIST, "..", "..");
 
-/** The commit measured, and how many files under src/ differ from it (others may be editing the core). */
-function sourceState(): { commit: string | null; dirtySrcFiles: number | null } {
+type SourceState = { commit: string | null; dirtySrcFiles: number | null };
+
+/** The commit measured, and how many files under src/ and components/ differ from it (others may be editing them). */
+function sourceState(): SourceState {
 	const head = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO, encoding: "utf8" });
 	const dirty = spawnSync("git", ["status", "--porcelain", "--", "src", "components"], { cwd: REPO, encoding: "utf8" });
 	return { commit: head.status === 0 ? head.stdout.trim() : null, dirtySrcFiles: dirty.status === 0 ? dirty.stdout.split("\n").filter(Boolean).length : null };
+}
+
+function sourceLine(source: SourceState): string {
+	return `source: commit ${source.commit ?? "?"}${source.dirtySrcFiles ? ` + ${source.dirtySrcFiles} uncommitted file(s) under src/ and components/` : ""}`;
 }
 
 function rgVersion(): string | null {
@@ -119,7 +101,7 @@ function rgPaths(corpus: Corpus, q: MixQuery): string[] {
 	if (!q.rgCwds || corpus.external) return [corpus.agentDir];
 	const dirs = q.rgCwds.map((cwd) => join(corpus.agentDir, "sessions", encodeCwd(cwd))).filter((d) => existsSync(d));
 	// The flat sessionDir mixes every cwd: rg cannot tell which of its files belong to the cwd, so it reads them all.
-	const flat = join(corpus.agentDir, "flat-sessions");
+	const flat = join(corpus.agentDir, FLAT_SESSIONS_DIR);
 	if (existsSync(flat)) dirs.push(flat);
 	return dirs;
 }
@@ -187,7 +169,7 @@ async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { 
 	log(`\n[${label}] ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.files.length} files`);
 	const floorRuns: Array<ChildResult<FloorResult>> = [];
 	// Twice: the first run also warms the page cache, the faster one is the floor (the index gets a warm cache too).
-	for (let i = 0; i < 2; i++) floorRuns.push(await runChild<FloorResult>("floor.js", corpus.roots));
+	for (let i = 0; i < 2; i++) floorRuns.push(await runChild("floor", "floor.js", corpus.roots));
 	const floor = floorRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
 	log(`  parse floor ${(floor.ms / 1000).toFixed(2)} s (${floor.lines} lines)`);
 
@@ -196,19 +178,18 @@ async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { 
 	const workerArgs = ["--index", indexPath, "--roots", corpus.roots.join(",")];
 	// The pipelined path first (what `pi-history index` and the TUI use), then the synchronous one (the Pi tools'
 	// budgeted refresh); the index the second run leaves behind is the one the queries read.
-	let coldPipelined: ChildResult<ColdResult> | null = await runChild<ColdResult>("measure-worker.js", ["cold", ...workerArgs, "--mode", "pipelined"]);
-	if (coldPipelined.unavailable) coldPipelined = null;
-	else log(`  cold index, pipelined ${(coldPipelined.ms / 1000).toFixed(2)} s, peak RSS ${(coldPipelined.maxRssBytes / 1e6).toFixed(0)} MB`);
+	const coldPipelined = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "pipelined"]);
+	log(`  cold index, pipelined ${(coldPipelined.ms / 1000).toFixed(2)} s, peak RSS ${(coldPipelined.maxRssBytes / 1e6).toFixed(0)} MB`);
 	removeIndex(indexPath);
-	const cold = await runChild<ColdResult>("measure-worker.js", ["cold", ...workerArgs, "--mode", "sync"]);
+	const cold = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "sync"]);
 	log(`  cold index, synchronous ${(cold.ms / 1000).toFixed(2)} s, peak RSS ${(cold.maxRssBytes / 1e6).toFixed(0)} MB, ${cold.events} events`);
 
-	const query = await runChild<QueryResult>("measure-worker.js", ["query", ...workerArgs, "--runs", String(opts.runs)]);
+	const query = await runChild("query", "measure-worker.js", ["query", ...workerArgs, "--runs", String(opts.runs)]);
 	log(`  query mix: worst p95 ${Math.max(...query.mix.map((q) => q.p95)).toFixed(1)} ms; typing (service) p95 ${query.typing.p95.toFixed(1)} ms`);
-	const tui = await runChild<TuiResult>("measure-worker.js", ["tui", ...workerArgs]);
-	log(tui.available ? `  typing through <App/>: p50 ${tui.p50.toFixed(0)} ms, p95 ${tui.p95.toFixed(0)} ms` : `  TUI not measured: ${tui.reason}`);
+	const tui = await runChild("tui", "measure-worker.js", ["tui", ...workerArgs]);
+	log(`  typing through <App/>: p50 ${tui.p50.toFixed(0)} ms, p95 ${tui.p95.toFixed(0)} ms`);
 	const rg = opts.rg ? measureRg(corpus, opts.rgRuns) : [];
-	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r?.p50 ?? 0)).toFixed(0)} ms`);
+	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r.p50)).toFixed(0)} ms`);
 
 	const mutations = pickMutations(corpus);
 	const mutated = [...new Set([...mutations.append1, ...mutations.append10, ...mutations.rewrite])];
@@ -216,19 +197,19 @@ async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { 
 	let refresh: ChildResult<RefreshResult>;
 	try {
 		const abs = (list: string[]) => list.map((f) => join(corpus.agentDir, f)).join(",");
-		refresh = await runChild<RefreshResult>("measure-worker.js", ["refresh", ...workerArgs, "--append1", abs(mutations.append1), "--append10", abs(mutations.append10), "--rewrite", abs(mutations.rewrite)]);
+		refresh = await runChild("refresh", "measure-worker.js", ["refresh", ...workerArgs, "--append1", abs(mutations.append1), "--append10", abs(mutations.append10), "--rewrite", abs(mutations.rewrite)]);
 	} finally {
 		restoreOriginals(corpus);
 	}
 	log(`  refresh: no-op ${refresh.noopFirstMs.toFixed(0)} ms (fresh process), one append p50 ${median(refresh.append1.map((a) => a.ms)).toFixed(1)} ms`);
 
 	const profiles: NonNullable<SizeResult["profiles"]> = [];
-	for (const mode of opts.profile ? (coldPipelined ? ["sync", "pipelined"] : ["sync"]) : []) {
+	for (const mode of opts.profile ? ["sync", "pipelined"] : []) {
 		const profDir = join(cacheDir, "profiles", `${label}-${mode}`);
 		rmSync(profDir, { recursive: true, force: true });
 		mkdirSync(profDir, { recursive: true });
 		removeIndex(indexPath);
-		const run = await runChild<ColdResult>("measure-worker.js", ["cold", ...workerArgs, "--mode", mode], ["--cpu-prof", "--cpu-prof-dir", profDir]);
+		const run = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", mode], ["--cpu-prof", "--cpu-prof-dir", profDir]);
 		// One profile per thread: CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile, thread 0 is the main thread.
 		const threads = readdirSync(profDir)
 			.filter((f) => f.endsWith(".cpuprofile"))
@@ -269,15 +250,30 @@ function rgSpeedups(r: SizeResult): number[] {
 	});
 }
 
+/** The size judged against the targets: the largest generated one (an external corpus is only shown beside it). */
+function judgedOf(results: SizeResult[]): SizeResult {
+	const generated = results.filter((r) => !r.corpus.external);
+	return (generated[generated.length - 1] ?? results[results.length - 1]) as SizeResult;
+}
+
+/** Every one of the single appends was ingested as an append of one event (no rebuild). */
+const allAppended = (r: SizeResult) => r.refresh.append1.every((a) => a.summary.sessionsAppended === 1 && a.summary.eventsIngested === 1 && a.summary.sessionsRebuilt === 0);
+/** Every one of the single appends was found by the search right after its refresh. */
+const allVisible = (r: SizeResult) => r.refresh.append1.every((a) => a.visible);
+
 function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
-	const last = results[results.length - 1] as SizeResult;
-	const base = results[0] as SizeResult;
+	const judged = judgedOf(results);
+	const base = (results.find((r) => !r.corpus.external) ?? judged) as SizeResult;
 	const rows: Row[] = [];
 	const each = (fn: (r: SizeResult) => string) => results.map(fn);
 	const section = (title: string) => rows.push({ metric: title, cells: results.map(() => ""), target: "", ratio: "", status: "" });
 	const verdict = (ok: boolean): "ok" | "MISS" => (ok ? "ok" : "MISS");
-	const coldPerMB = (r: SizeResult) => r.cold.ms / 1000 / (r.corpus.bytes / MB);
-	const floorPerMB = (r: SizeResult) => r.floor.ms / 1000 / (r.corpus.bytes / MB);
+	/** Growth vs the smallest generated size: only meaningful between corpora of the same generator. */
+	const growthOf = (r: SizeResult, perMB: (x: SizeResult) => number) => (r.corpus.external ? "" : ` (${f2(perMB(r) / perMB(base))})`);
+	const coldPerMB = (r: SizeResult) => r.cold.ms / (r.corpus.bytes / MB);
+	const pipelinedPerMB = (r: SizeResult) => r.coldPipelined.ms / (r.corpus.bytes / MB);
+	const floorPerMB = (r: SizeResult) => r.floor.ms / (r.corpus.bytes / MB);
+	const generatedSizes = results.filter((r) => !r.corpus.external).length;
 
 	section("corpus (pi SessionManager, deterministic)");
 	rows.push({ metric: "  primary sessions", cells: each((r) => (r.corpus.external ? "external" : thousands(r.corpus.families))) });
@@ -288,76 +284,63 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 
 	section("cold index (empty index; sync = HistoryService.refresh(), pipelined = refreshAsync())");
 	rows.push({ metric: "  parse floor s (read + JSON.parse every line)", cells: each((r) => f2(r.floor.ms / 1000)) });
-	const coldRatio = last.cold.ms / last.floor.ms;
+	const coldRatio = judged.cold.ms / judged.floor.ms;
 	rows.push({ metric: "  cold index s, synchronous refresh()", cells: each((r) => f2(r.cold.ms / 1000)), target: `≤ ${TARGET.coldVsFloor}× floor`, ratio: `${f1(coldRatio)}× floor`, status: verdict(coldRatio <= TARGET.coldVsFloor) });
-	if (results.some((r) => r.coldPipelined)) {
-		const p = last.coldPipelined;
-		const pr = p ? p.ms / last.floor.ms : Number.NaN;
-		rows.push({
-			metric: "  cold index s, pipelined refreshAsync()",
-			cells: each((r) => (r.coldPipelined ? f2(r.coldPipelined.ms / 1000) : "–")),
-			target: `≤ ${TARGET.coldVsFloor}× floor`,
-			ratio: p ? `${f1(pr)}× floor` : "",
-			status: p ? verdict(pr <= TARGET.coldVsFloor) : "",
-		});
-	}
-	rows.push({ metric: "  cold / floor (sync | pipelined)", cells: each((r) => `${f1(r.cold.ms / r.floor.ms)}×${r.coldPipelined ? ` | ${f1(r.coldPipelined.ms / r.floor.ms)}×` : ""}`) });
+	const pipelinedRatio = judged.coldPipelined.ms / judged.floor.ms;
 	rows.push({
-		metric: "  CPU s: floor | sync | pipelined (all threads)",
-		cells: each((r) => `${f2(r.floor.cpuMs / 1000)} | ${f2(r.cold.cpuMs / 1000)}${r.coldPipelined ? ` | ${f2(r.coldPipelined.cpuMs / 1000)}` : ""}`),
+		metric: "  cold index s, pipelined refreshAsync()",
+		cells: each((r) => f2(r.coldPipelined.ms / 1000)),
+		target: `≤ ${TARGET.coldVsFloor}× floor`,
+		ratio: `${f1(pipelinedRatio)}× floor`,
+		status: verdict(pipelinedRatio <= TARGET.coldVsFloor),
 	});
-	rows.push({ metric: "  cold / floor by CPU time (sync | pipelined)", cells: each((r) => `${f1(r.cold.cpuMs / r.floor.cpuMs)}×${r.coldPipelined ? ` | ${f1(r.coldPipelined.cpuMs / r.floor.cpuMs)}×` : ""}`) });
+	rows.push({ metric: "  cold / floor (sync | pipelined)", cells: each((r) => `${f1(r.cold.ms / r.floor.ms)}× | ${f1(r.coldPipelined.ms / r.floor.ms)}×`) });
+	rows.push({ metric: "  CPU s: floor | sync | pipelined (all threads)", cells: each((r) => `${f2(r.floor.cpuMs / 1000)} | ${f2(r.cold.cpuMs / 1000)} | ${f2(r.coldPipelined.cpuMs / 1000)}`) });
+	rows.push({ metric: "  cold / floor by CPU time (sync | pipelined)", cells: each((r) => `${f1(r.cold.cpuMs / r.floor.cpuMs)}× | ${f1(r.coldPipelined.cpuMs / r.floor.cpuMs)}×`) });
 	rows.push({ metric: "  cold MB/s, sync (floor MB/s)", cells: each((r) => `${f1(r.corpus.bytes / MB / (r.cold.ms / 1000))} (${f0(r.corpus.bytes / MB / (r.floor.ms / 1000))})`) });
-	const growth = coldPerMB(last) / coldPerMB(base);
+	const growth = coldPerMB(judged) / coldPerMB(base);
 	rows.push({
 		metric: "  cold ms per MB, sync (growth vs smallest)",
-		cells: each((r) => `${f1(coldPerMB(r) * 1000)} (${f2(coldPerMB(r) / coldPerMB(base))})`),
-		target: "linear (≈ 1.00)",
-		ratio: results.length > 1 ? `${f2(growth)}` : "",
-		status: results.length > 1 ? verdict(growth <= 1.25) : "",
+		cells: each((r) => `${f1(coldPerMB(r))}${growthOf(r, coldPerMB)}`),
+		target: `linear (growth ≤ ${f2(TARGET.linearGrowth)})`,
+		ratio: generatedSizes > 1 ? f2(growth) : "",
+		status: generatedSizes > 1 ? verdict(growth <= TARGET.linearGrowth) : "",
 	});
-	if (results.some((r) => r.coldPipelined)) {
-		const pPerMB = (r: SizeResult) => (r.coldPipelined ? r.coldPipelined.ms / (r.corpus.bytes / MB) : Number.NaN);
-		rows.push({ metric: "  cold ms per MB, pipelined (growth)", cells: each((r) => `${f1(pPerMB(r))} (${f2(pPerMB(r) / pPerMB(base))})`) });
-	}
-	rows.push({ metric: "  floor ms per MB (growth vs smallest)", cells: each((r) => `${f1(floorPerMB(r) * 1000)} (${f2(floorPerMB(r) / floorPerMB(base))})`) });
+	rows.push({ metric: "  cold ms per MB, pipelined (growth)", cells: each((r) => `${f1(pipelinedPerMB(r))}${growthOf(r, pipelinedPerMB)}`) });
+	rows.push({ metric: "  floor ms per MB (growth vs smallest)", cells: each((r) => `${f1(floorPerMB(r))}${growthOf(r, floorPerMB)}`) });
 	rows.push({ metric: "  events (events/s)", cells: each((r) => `${thousands(r.cold.events)} (${thousands(r.cold.events / (r.cold.ms / 1000))})`) });
 	rows.push({ metric: "  fragments (fragments/s)", cells: each((r) => `${thousands(r.cold.fragments)} (${thousands(r.cold.fragments / (r.cold.ms / 1000))})`) });
-	const rssOf = (r: SizeResult) => Math.max(r.cold.maxRssBytes, r.coldPipelined?.maxRssBytes ?? 0) / MB;
-	const rss = rssOf(last);
+	const rss = Math.max(judged.cold.maxRssBytes, judged.coldPipelined.maxRssBytes) / MB;
 	rows.push({
 		metric: "  peak RSS MB, cold index child (sync | pipelined)",
-		cells: each((r) => `${f0(r.cold.maxRssBytes / MB)}${r.coldPipelined ? ` | ${f0(r.coldPipelined.maxRssBytes / MB)}` : ""}`),
+		cells: each((r) => `${f0(r.cold.maxRssBytes / MB)} | ${f0(r.coldPipelined.maxRssBytes / MB)}`),
 		target: `≤ ${TARGET.peakRssMB} MB`,
 		ratio: `${f2(rss / TARGET.peakRssMB)}× target`,
 		status: verdict(rss <= TARGET.peakRssMB),
 	});
 	rows.push({ metric: "  peak RSS MB (parse floor child)", cells: each((r) => f0(r.floor.maxRssBytes / MB)) });
 	const idx = (r: SizeResult) => r.cold.checkpointedBytes.main + r.cold.checkpointedBytes.wal;
-	const idxRatio = idx(last) / last.corpus.bytes;
+	const idxRatio = idx(judged) / judged.corpus.bytes;
 	rows.push({ metric: "  index MB (file + wal, checkpointed)", cells: each((r) => f1(idx(r) / MB)), target: `≤ ${TARGET.indexVsCorpus}× corpus`, ratio: `${f2(idxRatio)}× corpus`, status: verdict(idxRatio <= TARGET.indexVsCorpus) });
 	rows.push({ metric: "  index / corpus", cells: each((r) => `${f2(idx(r) / r.corpus.bytes)}×`) });
 	rows.push({ metric: "  index MB right after refresh (file + wal)", cells: each((r) => f1((r.cold.liveBytes.main + r.cold.liveBytes.wal) / MB)) });
 
 	section("refresh");
-	rows.push({ metric: "  no-op, fresh process ms", cells: each((r) => ms(r.refresh.noopFirstMs)), target: `≤ ${TARGET.noopMs} ms`, ratio: `${f2(last.refresh.noopFirstMs / TARGET.noopMs)}× target`, status: verdict(last.refresh.noopFirstMs <= TARGET.noopMs) });
+	rows.push({ metric: "  no-op, fresh process ms", cells: each((r) => ms(r.refresh.noopFirstMs)), target: `≤ ${TARGET.noopMs} ms`, ratio: `${f2(judged.refresh.noopFirstMs / TARGET.noopMs)}× target`, status: verdict(judged.refresh.noopFirstMs <= TARGET.noopMs) });
 	rows.push({ metric: "  no-op, warm p50 / p95 ms", cells: each((r) => `${ms(r.refresh.noop.p50)} / ${ms(r.refresh.noop.p95)}`) });
 	const a1 = (r: SizeResult) => r.refresh.append1.map((a) => a.ms);
-	const a1p50 = median(a1(last));
+	const a1max = Math.max(...a1(judged));
 	rows.push({
-		metric: "  one appended entry: refresh p50 (max) ms",
+		metric: "  one appended entry visible: refresh p50 (max) ms",
 		cells: each((r) => `${ms(median(a1(r)))} (${ms(Math.max(...a1(r)))})`),
-		target: `≤ ${TARGET.appendMs} ms`,
-		ratio: `${f2(a1p50 / TARGET.appendMs)}× target`,
-		status: verdict(a1p50 <= TARGET.appendMs),
+		target: `max ≤ ${TARGET.appendMs} ms, all found`,
+		ratio: `${f2(a1max / TARGET.appendMs)}× target (max)`,
+		status: verdict(a1max <= TARGET.appendMs && allAppended(judged) && allVisible(judged)),
 	});
 	rows.push({ metric: "    file sizes KB of those 5 appends", cells: each((r) => r.refresh.append1.map((a) => f0(a.bytes / 1024)).join("/")) });
 	rows.push({
 		metric: "    ingested as an append; found by search (ms)",
-		cells: each((r) => {
-			const appended = r.refresh.append1.every((a) => a.summary.sessionsAppended === 1 && a.summary.eventsIngested === 1 && a.summary.sessionsRebuilt === 0);
-			return `${appended ? "yes" : "NO"}; ${r.refresh.append1.every((a) => a.visible) ? "yes" : "NO"} (${ms(median(r.refresh.append1.map((a) => a.searchMs)))})`;
-		}),
+		cells: each((r) => `${allAppended(r) ? "yes" : "NO"}; ${allVisible(r) ? "yes" : "NO"} (${ms(median(r.refresh.append1.map((a) => a.searchMs)))})`),
 	});
 	rows.push({
 		metric: "  100 appended entries in 10 files ms (events ingested)",
@@ -382,45 +365,32 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 			}),
 		});
 	});
-	const worstP95 = Math.max(...last.query.mix.map((q) => q.p95));
+	const worstP95 = Math.max(...judged.query.mix.map((q) => q.p95));
 	rows.push({ metric: "  worst p95 of the mix ms", cells: each((r) => ms(Math.max(...r.query.mix.map((q) => q.p95)))), target: `≤ ${TARGET.queryP95Ms} ms`, ratio: `${f2(worstP95 / TARGET.queryP95Ms)}× target`, status: verdict(worstP95 <= TARGET.queryP95Ms) });
 	rows.push({ metric: "  median p50 of the mix ms", cells: each((r) => ms(median(r.query.mix.map((q) => q.p50)))) });
 	if (rgAvailable) {
-		const sp = rgSpeedups(last);
-		const worst = Math.min(...sp);
-		rows.push({ metric: "  speedup vs rg: worst query", cells: each((r) => times(Math.min(...rgSpeedups(r)))), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: times(worst), status: verdict(worst >= TARGET.rgSpeedup) });
-		rows.push({ metric: "  speedup vs rg: median of mix", cells: each((r) => times(median(rgSpeedups(r)))), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: times(median(sp)), status: verdict(median(sp) >= TARGET.rgSpeedup) });
+		const sp = median(rgSpeedups(judged));
+		rows.push({ metric: "  speedup vs rg: worst query", cells: each((r) => times(Math.min(...rgSpeedups(r)))) });
+		rows.push({ metric: "  speedup vs rg: median of mix", cells: each((r) => times(median(rgSpeedups(r)))), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: times(sp), status: verdict(sp >= TARGET.rgSpeedup) });
 	} else {
-		rows.push({ metric: "  speedup vs rg", cells: each(() => "rg missing"), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: "apt-get install ripgrep", status: "" });
+		rows.push({ metric: "  speedup vs rg: median of mix", cells: each(() => "rg missing"), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: "apt-get install ripgrep", status: "" });
 	}
 
 	section(`search as you type ("${TYPED_QUERY}", one keystroke at a time)`);
-	rows.push({
-		metric: "  service only: search(prefix, limit 30) p50 / p95 / max ms",
-		cells: each((r) => `${ms(r.query.typing.p50)} / ${ms(r.query.typing.p95)} / ${ms(r.query.typing.max)}`),
-		target: `≤ ${TARGET.keystrokeMs} ms`,
-		ratio: `${f2(last.query.typing.p95 / TARGET.keystrokeMs)}× target (p95)`,
-		status: verdict(last.query.typing.p95 <= TARGET.keystrokeMs),
-	});
+	rows.push({ metric: "  service only: search(prefix, limit 30) p50 / p95 / max ms", cells: each((r) => `${ms(r.query.typing.p50)} / ${ms(r.query.typing.p95)} / ${ms(r.query.typing.max)}`) });
 	rows.push({ metric: "    slowest keystroke (p50 ms)", cells: each((r) => (r.query.typing.slowestKey ? `"${r.query.typing.slowestKey.prefix}" ${ms(r.query.typing.slowestKey.p50)}` : "–")) });
-	const tuiOk = (r: SizeResult): r is SizeResult & { tui: Extract<TuiResult, { available: true }> } => r.tui.available;
-	if (results.some(tuiOk)) {
-		const t = last.tui;
-		rows.push({
-			metric: "  TUI <App/> + Ink: keystroke → results frame p50 / p95 / max ms",
-			cells: each((r) => (tuiOk(r) ? `${ms(r.tui.p50)} / ${ms(r.tui.p95)} / ${ms(r.tui.max)}` : "–")),
-			target: `≤ ${TARGET.keystrokeMs} ms`,
-			ratio: t.available ? `${f2(t.p95 / TARGET.keystrokeMs)}× target (p95)` : "",
-			status: t.available ? verdict(t.p95 <= TARGET.keystrokeMs) : "",
-		});
-		rows.push({ metric: "    of which: the App's search p50, search end → frame p50 / p95 ms", cells: each((r) => (tuiOk(r) ? `${ms(r.tui.searchP50)}, ${ms(r.tui.renderP50)} / ${ms(r.tui.renderP95)}` : "–")) });
-		rows.push({ metric: "    slowest keystroke ms; keys measured (stalled); query shown", cells: each((r) => (tuiOk(r) ? `"${r.tui.slowestKey?.prefix ?? ""}" ${ms(r.tui.slowestKey?.ms ?? Number.NaN)}; ${r.tui.keystrokes} (${r.tui.stalled}); ${r.tui.queryShown ? "yes" : "NO"}` : "–")) });
-	} else {
-		rows.push({ metric: "  TUI <App/> render", cells: each((r) => (r.tui.available ? "" : "not measured")), target: "", ratio: "", status: "" });
-	}
+	rows.push({
+		metric: "  TUI <App/> + Ink: keystroke → results frame p50 / p95 / max ms",
+		cells: each((r) => `${ms(r.tui.p50)} / ${ms(r.tui.p95)} / ${ms(r.tui.max)}`),
+		target: `≤ ${TARGET.keystrokeMs} ms`,
+		ratio: `${f2(judged.tui.p95 / TARGET.keystrokeMs)}× target (p95)`,
+		status: verdict(judged.tui.p95 <= TARGET.keystrokeMs),
+	});
+	rows.push({ metric: "    of which: the App's search p50, search end → frame p50 / p95 ms", cells: each((r) => `${ms(r.tui.searchP50)}, ${ms(r.tui.renderP50)} / ${ms(r.tui.renderP95)}`) });
+	rows.push({ metric: "    slowest keystroke ms; keys measured (stalled); query shown", cells: each((r) => `"${r.tui.slowestKey?.prefix ?? ""}" ${ms(r.tui.slowestKey?.ms ?? Number.NaN)}; ${r.tui.keystrokes} (${r.tui.stalled}); ${r.tui.queryShown ? "yes" : "NO"}`) });
 
 	section("machine");
-	rows.push({ metric: "  1-min load average before → after (2 cores)", cells: each((r) => `${f1(r.load[0])} → ${f1(r.load[1])}`) });
+	rows.push({ metric: `  1-min load average before → after (${availableParallelism()} cores)`, cells: each((r) => `${f1(r.load[0])} → ${f1(r.load[1])}`) });
 	rows.push({ metric: "  wall s for this size's measurements", cells: each((r) => f1(r.wallMs / 1000)) });
 	return rows;
 }
@@ -431,7 +401,7 @@ function width(text: string): number {
 }
 
 function renderTable(results: SizeResult[], rows: Row[]): string {
-	const header = ["metric", ...results.map((r) => r.label), "target (DESIGN §7)", `${(results[results.length - 1] as SizeResult).label} vs target`, ""];
+	const header = ["metric", ...results.map((r) => r.label), "target (DESIGN §7)", `${judgedOf(results).label} vs target`, ""];
 	const body = rows.map((r) => [r.metric, ...r.cells, r.target ?? "", r.ratio ?? "", r.status ?? ""]);
 	const isSection = (b: string[]) => b.slice(1).every((c) => c === "");
 	// Section titles run across the table, so they do not widen the first column.
@@ -447,17 +417,45 @@ function renderTable(results: SizeResult[], rows: Row[]): string {
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-	const { options, flags } = parseArgs(process.argv.slice(2));
-	if (flags.has("help") || flags.has("h")) {
+	const { options, flags, rest } = parseArgs(process.argv.slice(2));
+	// A flag followed by a bare word (`--quick small`) took the word as its value: give it back.
+	for (const name of FLAGS) {
+		const value = options.get(name);
+		if (value === undefined) continue;
+		options.delete(name);
+		flags.add(name);
+		rest.push(value);
+	}
+	if (flags.has("help") || rest.includes("-h")) {
 		process.stdout.write(`${HELP}\n`);
 		return;
 	}
+	const swallowed = process.env.npm_lifecycle_event ? SWALLOWED_BY_NPM.filter((name) => process.env[`npm_config_${name.replace(/-/g, "_")}`] !== undefined && !options.has(name) && !flags.has(name)) : [];
+	if (swallowed.length > 0) {
+		const named = swallowed.map((n) => `--${n}`).join(" ");
+		process.stderr.write(`npm kept ${named} for itself: pass bench options after --, e.g. npm run bench -- ${named}\n`);
+		process.exitCode = 2;
+		return;
+	}
+	const unknown = [...rest, ...[...options.keys()].filter((k) => !VALUE_OPTIONS.has(k)).map((k) => `--${k}`), ...[...flags].filter((f) => !FLAGS.has(f) && !VALUE_OPTIONS.has(f)).map((f) => `--${f}`)];
+	const missingValue = [...flags].filter((f) => VALUE_OPTIONS.has(f)).map((f) => `--${f}`);
+	if (unknown.length > 0 || missingValue.length > 0) {
+		const problems = [...unknown.map((u) => `unknown argument ${u}`), ...missingValue.map((m) => `${m} needs a value`)];
+		process.stderr.write(`${problems.join("; ")}\n${HELP}\n`);
+		process.exitCode = 2;
+		return;
+	}
 	const sizeNames = flags.has("quick") ? ["small"] : (options.get("sizes") ?? "small,medium,large").split(",").map((s) => s.trim()).filter(Boolean);
-	const sizes = sizeNames.map((name) => {
-		const n = SIZES[name] ?? Number(name);
-		if (!Number.isInteger(n) || n < 1) throw new Error(`unknown size "${name}" (use small, medium, large or a number)`);
-		return { name: SIZES[name] ? name : `n${n}`, families: n };
-	});
+	if (sizeNames.length === 0) throw new Error("--sizes names no size");
+	// Smallest first: growth is relative to the smallest, and the largest is the one judged against the targets.
+	const sizes = sizeNames
+		.map((name) => {
+			const n = SIZES[name] ?? Number(name);
+			if (!Number.isInteger(n) || n < 1) throw new Error(`unknown size "${name}" (use small, medium, large or a number)`);
+			return { name: SIZES[name] ? name : `n${n}`, families: n };
+		})
+		.filter((s, i, all) => all.findIndex((o) => o.families === s.families) === i)
+		.sort((a, b) => a.families - b.families);
 	const seed = Number(options.get("seed") ?? "1");
 	const cacheDir = resolve(options.get("cache") ?? join(REPO, ".bench"));
 	const runs = Number(options.get("runs") ?? "20");
@@ -468,7 +466,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 	log(`pi-event-search bench: sizes ${sizes.map((s) => `${s.name}=${s.families}`).join(", ")}, seed ${seed}, cache ${cacheDir}`);
 	log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${availableParallelism()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${rg ?? "rg not installed"}`);
-	log(`source: commit ${source.commit ?? "?"}${source.dirtySrcFiles ? ` + ${source.dirtySrcFiles} uncommitted file(s) under src/ and components/` : ""}`);
+	log(sourceLine(source));
 	if (!rg) log("rg is not installed: the rg comparison is skipped (Debian/Ubuntu: apt-get install ripgrep)");
 
 	// Corpora first, so build time and measurement time are reported apart.
@@ -481,9 +479,10 @@ async function main(): Promise<void> {
 
 	const results: SizeResult[] = [];
 	const measureStarted = performance.now();
+	// The largest generated size is the one judged and the one profiled; an external corpus comes after it.
+	const largest = sizes.length - 1;
 	for (const [i, { label, corpus }] of corpora.entries()) {
-		const largest = i === corpora.length - 1 || (corpusExternal !== undefined && i === corpora.length - 2);
-		results.push(await measure(corpus, label, cacheDir, { runs, rgRuns, rg: rg !== null, profile: flags.has("profile") && largest }));
+		results.push(await measure(corpus, label, cacheDir, { runs, rgRuns, rg: rg !== null, profile: flags.has("profile") && i === largest }));
 	}
 	const measureMs = performance.now() - measureStarted;
 	const totalMs = performance.now() - started;
@@ -492,7 +491,7 @@ async function main(): Promise<void> {
 	process.stdout.write(`\n${table}\n`);
 	const builtNow = results.filter((r) => r.corpus.buildMs !== null).reduce((n, r) => n + (r.corpus.buildMs ?? 0), 0);
 	const builtOriginally = results.reduce((n, r) => n + (r.corpus.buildMs ?? r.corpus.originalBuildMs), 0);
-	process.stdout.write(`\nsource: commit ${source.commit ?? "?"}${source.dirtySrcFiles ? ` + ${source.dirtySrcFiles} uncommitted file(s) under src/ and components/` : ""}`);
+	process.stdout.write(`\n${sourceLine(source)}`);
 	process.stdout.write(
 		`\nwall: ${f1(totalMs / 1000)} s total = corpus ${f1(genMs / 1000)} s (${builtNow > 0 ? `built ${f1(builtNow / 1000)} s` : "all cached"}; building all from scratch took ${f1(builtOriginally / 1000)} s) + measurements ${f1(measureMs / 1000)} s\n`,
 	);

@@ -1,7 +1,10 @@
 /** How the bench talks to its child processes (one JSON result line on stdout), plus the small statistics it needs. */
 import { spawn } from "node:child_process";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ResolvedConfig, resolveConfig } from "../src/config.js";
+import type { ResultKind, ResultOf } from "./results.js";
 
 const MARK = "@@bench-result ";
 
@@ -13,16 +16,27 @@ export function maxRssBytes(): number {
 	return process.resourceUsage().maxRSS * 1024;
 }
 
-/** Prints a child's result for the parent; adds the child's peak RSS. */
-export function report(result: object): void {
-	process.stdout.write(`\n${MARK}${JSON.stringify({ ...result, maxRssBytes: maxRssBytes() })}\n`);
+/**
+ * The config every measuring child opens: exactly these session roots (an empty env and a home without pi settings
+ * keep the user's own out), so the parse floor and the index read the same files.
+ */
+export function benchConfig(roots: string[], indexPath?: string): ResolvedConfig {
+	return resolveConfig({ sessionsDirs: roots, indexPath, env: {}, home: join(tmpdir(), "pi-event-search-bench-home") });
 }
 
-/** Result of a child run: what it reported, its wall time as seen by the parent. */
+/** Prints a child's result of kind `kind` for the parent; adds the child's peak RSS. */
+export function report<K extends ResultKind>(kind: K, result: ResultOf[K]): void {
+	process.stdout.write(`\n${MARK}${JSON.stringify({ kind, result: { ...result, maxRssBytes: maxRssBytes() } })}\n`);
+}
+
+/** Result of a child run: what it reported, its peak RSS, its wall time as seen by the parent. */
 export type ChildResult<T> = T & { maxRssBytes: number; wallMs: number };
 
-/** Runs `node [nodeArgs] dist/bench/<script> [args]` and returns its reported result; stderr passes through. */
-export function runChild<T>(script: string, args: string[], nodeArgs: string[] = []): Promise<ChildResult<T>> {
+/**
+ * Runs `node [nodeArgs] dist/bench/<script> [args]` and returns the result it reported, which must be of `kind`;
+ * stderr passes through.
+ */
+export function runChild<K extends ResultKind>(kind: K, script: string, args: string[], nodeArgs: string[] = []): Promise<ChildResult<ResultOf[K]>> {
 	return new Promise((resolvePromise, reject) => {
 		const started = performance.now();
 		const child = spawn(process.execPath, [...nodeArgs, join(BENCH_DIST, script), ...args], { stdio: ["ignore", "pipe", "inherit"] });
@@ -38,7 +52,12 @@ export function runChild<T>(script: string, args: string[], nodeArgs: string[] =
 				reject(new Error(`${script} ${args.join(" ")} exited with ${code}${line ? "" : " without a result"}\n${out.slice(-2000)}`));
 				return;
 			}
-			resolvePromise({ ...(JSON.parse(line.slice(MARK.length)) as T & { maxRssBytes: number }), wallMs: performance.now() - started });
+			const reported = JSON.parse(line.slice(MARK.length)) as { kind: ResultKind; result: ResultOf[K] & { maxRssBytes: number } };
+			if (reported.kind !== kind) {
+				reject(new Error(`${script} ${args.join(" ")} reported a ${reported.kind} result, expected ${kind}`));
+				return;
+			}
+			resolvePromise({ ...reported.result, wallMs: performance.now() - started });
 		});
 	});
 }

@@ -17,7 +17,7 @@ if (!agentDir || !Number.isInteger(seed) || !Number.isInteger(from) || !Number.i
 	process.exit(2);
 }
 
-const world = installDeterminism(0);
+const world = installDeterminism();
 // pi resolves its sessions dir from this variable at call time (getAgentDir), so the default layout lands here.
 process.env.PI_CODING_AGENT_DIR = agentDir;
 delete process.env.PI_CODING_AGENT_SESSION_DIR;
@@ -33,4 +33,4 @@ for (let i = from; i < to; i++) {
 	families.push({ index: i, files: result.files.map((f) => relative(agentDir, f)), rare: result.rare });
 	if ((i - from) % 250 === 249) process.stderr.write(`  corpus: families ${from}..${i + 1} written (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
 }
-report({ families, overruns, ms: performance.now() - started });
+report("corpus", { families, overruns, ms: performance.now() - started });

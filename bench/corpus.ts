@@ -8,7 +8,7 @@ import { crc32, deflateSync } from "node:zlib";
 import type { AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { type DeterministicWorld, Rng, mixSeed } from "./determinism.js";
-import { CODE, COMMANDS, ERRORS, FILES, FUNCS, type Lang, MODELS, type ModelInfo, PROJECTS, type Project, PROMPTS, RARE_EVERY, RARE_IDENTIFIER, REPLIES } from "./vocabulary.js";
+import { CODE, COMMANDS, ERRORS, FILES, FLAT_SESSIONS_DIR, FUNCS, type Lang, MODELS, type ModelInfo, PROJECTS, type Project, PROMPTS, RARE_EVERY, RARE_IDENTIFIER, REPLIES } from "./vocabulary.js";
 
 type PiMessage = Parameters<SessionManager["appendMessage"]>[0];
 
@@ -39,7 +39,6 @@ export interface BuildContext {
 
 /** What one family produced. */
 export interface FamilyResult {
-	index: number;
 	files: string[];
 	/** True when the rare identifier was planted in this family. */
 	rare: boolean;
@@ -204,7 +203,7 @@ class Conversation {
 	}
 
 	/** A user prompt; sometimes plain-string content, sometimes with a pasted screenshot. */
-	user(c: Ctx, opts: { image?: boolean; text?: string } = {}): string {
+	user(c: Ctx, opts: { image?: boolean; text?: string } = {}): void {
 		this.tick(20_000, 240_000);
 		let text = opts.text ?? this.rng.pick(PROMPTS)(c);
 		const rare = this.rare();
@@ -214,7 +213,6 @@ class Conversation {
 		if (opts.image) content.push({ type: "image", mimeType: "image/png", data: pngOfSize(this.rng, this.rng.int(VOLUME.imageKB[0], VOLUME.imageKB[1]) * 768) });
 		const id = this.append(content.length === 1 && this.rng.chance(0.15) ? { role: "user", content: text, timestamp: now } : { role: "user", content, timestamp: now });
 		this.userIds.push(id);
-		return id;
 	}
 
 	private tool(c: Ctx, big: "write" | "read" | "bash" | undefined): { call: ToolCall; result: ToolResultMessage } {
@@ -291,10 +289,10 @@ class Conversation {
 	}
 
 	/** One prompt and the agent loop answering it: thinking, tool calls, tool results, a final reply. */
-	turn(opts: { image?: boolean; big?: "write" | "read" | "bash"; error?: boolean } = {}): string {
+	turn(opts: { image?: boolean; big?: "write" | "read" | "bash"; error?: boolean } = {}): void {
 		const r = this.rng;
 		const c = this.ctx();
-		let last = this.user(c, { image: opts.image });
+		this.user(c, { image: opts.image });
 		const steps = r.int(VOLUME.steps[0], VOLUME.steps[1]);
 		for (let s = 0; s < steps; s++) {
 			this.tick(1500, 30_000);
@@ -304,30 +302,32 @@ class Conversation {
 			const tools = [this.tool(c, s === 0 ? opts.big : undefined)];
 			if (r.chance(0.25)) tools.push(this.tool(c, undefined));
 			for (const t of tools) content.push(t.call);
-			last = this.append(this.assistant(content, "toolUse"));
+			this.append(this.assistant(content, "toolUse"));
 			for (const t of tools) {
 				this.tick(50, 9000);
 				t.result.timestamp = this.world.now();
-				last = this.append(t.result);
+				this.append(t.result);
 			}
 		}
 		this.tick(2000, 40_000);
-		if (opts.error) return this.append(this.assistant([], "error", `429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`));
+		if (opts.error) {
+			this.append(this.assistant([], "error", `429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`));
+			return;
+		}
 		const content: AssistantMessage["content"] = [];
 		if (r.chance(0.3)) content.push(this.thinking("Summarize what changed and what to verify."));
 		content.push({ type: "text", text: r.pick(REPLIES)(c) });
-		last = this.append(this.assistant(content, r.chance(0.02) ? "length" : "stop"));
-		return last;
+		this.append(this.assistant(content, r.chance(0.02) ? "length" : "stop"));
 	}
 
 	/** A `!command` the user ran in pi's editor (bashExecution), sometimes excluded from context or cancelled. */
-	bash(): string {
+	bash(): void {
 		const r = this.rng;
 		this.tick(5_000, 60_000);
 		const c = this.ctx();
 		const cancelled = r.chance(0.06);
 		const output = cancelled ? "^C\n" : `${logOfSize(r, c.lang, r.int(200, 4000))}\n`;
-		return this.append({ role: "bashExecution", command: c.cmd, output, exitCode: cancelled ? undefined : r.pick([0, 0, 0, 1]), cancelled, truncated: false, timestamp: this.world.now(), excludeFromContext: r.chance(0.2) ? true : undefined });
+		this.append({ role: "bashExecution", command: c.cmd, output, exitCode: cancelled ? undefined : r.pick([0, 0, 0, 1]), cancelled, truncated: false, timestamp: this.world.now(), excludeFromContext: r.chance(0.2) ? true : undefined });
 	}
 
 	/** A compaction keeping the last one or two user turns, with pi's summary layout. */
@@ -385,7 +385,7 @@ export function buildFamily(ctx: BuildContext, index: number): FamilyResult {
 	ctx.world.setNow(start + rng.int(0, FAMILY_GAP_MS / 6));
 	const project = rng.weighted(PROJECTS);
 	const flat = rng.chance(0.03);
-	const sm = flat ? SessionManager.create(project.cwd, ctx.flatDir) : SessionManager.create(project.cwd);
+	const sm = SessionManager.create(project.cwd, flat ? ctx.flatDir : undefined);
 	// Every RARE_EVERY-th family carries the rare identifier (armed for its second prompt), so each size has a
 	// known, proportional number of carriers whatever the seed.
 	const carrier = index % RARE_EVERY === RARE_EVERY - 3;
@@ -460,17 +460,17 @@ export function buildFamily(ctx: BuildContext, index: number): FamilyResult {
 	}
 	if (rng.chance(0.03)) {
 		ctx.world.advance(rng, 60_000, 1_200_000);
-		const next = flat ? SessionManager.create(project.cwd, ctx.flatDir) : SessionManager.create(project.cwd);
+		const next = SessionManager.create(project.cwd, flat ? ctx.flatDir : undefined);
 		next.newSession({ parentSession: primary });
 		child((cv) => {
 			cv.open("medium");
 			cv.turn();
 		}, next, project);
 	}
-	return { index, files, rare: rareCarrier.planted, endMs: ctx.world.now() };
+	return { files, rare: rareCarrier.planted, endMs: ctx.world.now() };
 }
 
 /** Where the flat (`sessionDir`-style) sessions go inside a corpus's agent dir. */
 export function flatDirOf(agentDir: string): string {
-	return join(agentDir, "flat-sessions");
+	return join(agentDir, FLAT_SESSIONS_DIR);
 }

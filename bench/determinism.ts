@@ -104,17 +104,18 @@ export interface DeterministicWorld {
 	advance(rng: Rng, lo: number, hi: number): number;
 	/** Restarts the id stream from `seed` (one stream per session family keeps families independent). */
 	reseedIds(seed: number): void;
-	/** The real Date constructor, for wall-clock needs of the builder itself. */
-	RealDate: DateConstructor;
 }
 
 let installed: DeterministicWorld | undefined;
 
-/** Replaces Date, crypto.randomUUID and crypto.getRandomValues with seeded versions; call before importing pi. */
-export function installDeterminism(startMs: number): DeterministicWorld {
+/**
+ * Replaces Date, crypto.randomUUID and crypto.getRandomValues with seeded versions; call before importing pi. The
+ * clock starts at 0: the builder sets it (setNow) before each family.
+ */
+export function installDeterminism(): DeterministicWorld {
 	if (installed) return installed;
 	const RealDate = Date;
-	let now = startMs;
+	let now = 0;
 	let ids = new Rng(1);
 	const randomUUID = (): `${string}-${string}-${string}-${string}-${string}` => {
 		const b = ids.bytes(16);
@@ -157,7 +158,6 @@ export function installDeterminism(startMs: number): DeterministicWorld {
 		reseedIds: (seed) => {
 			ids = new Rng(seed);
 		},
-		RealDate,
 	};
 	return installed;
 }

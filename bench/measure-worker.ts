@@ -7,28 +7,30 @@
  *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Database from "better-sqlite3";
-import { resolveConfig } from "../src/config.js";
+import type { ExplorerService } from "../components/service.js";
 import type { RefreshSummary } from "../src/model.js";
 import { HistoryService } from "../src/service.js";
-import { parseArgs, percentile, report } from "./child.js";
+import { benchConfig, parseArgs, percentile, report } from "./child.js";
+import type { RefreshBrief, Stats } from "./results.js";
 import { QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
+
+/** Times each keystroke of TYPED_QUERY is searched through the service (query task) and typed into <App/> (tui task). */
+const SERVICE_TYPING_REPS = 5;
+const TUI_TYPING_REPS = 3;
 
 const { options, rest } = parseArgs(process.argv.slice(2));
 const task = rest[0];
 const indexPath = options.get("index");
 const roots = (options.get("roots") ?? "").split(",").filter(Boolean);
 if (!task || !indexPath || roots.length === 0) {
-	process.stderr.write("usage: measure-worker.js cold|query|refresh --index PATH --roots DIR[,DIR]\n");
+	process.stderr.write("usage: measure-worker.js cold|query|tui|refresh --index PATH --roots DIR[,DIR] [task options]\n");
 	process.exit(2);
 }
 
-/** Opens the service on exactly these roots: an empty env and a home without pi settings keep the user's out. */
+/** Opens the service on exactly these roots (see benchConfig). */
 function openService(): HistoryService {
-	const config = resolveConfig({ sessionsDirs: roots, indexPath, env: {}, home: join(tmpdir(), "pi-event-search-bench-home") });
-	return HistoryService.open({ config });
+	return HistoryService.open({ config: benchConfig(roots, indexPath) });
 }
 
 function fileBytes(path: string): number {
@@ -44,7 +46,7 @@ function indexBytes(): { main: number; wal: number } {
 }
 
 /** The counters of a refresh summary worth keeping (notes and error lists can be long). */
-function brief(s: RefreshSummary): Record<string, number | boolean> {
+function brief(s: RefreshSummary): RefreshBrief {
 	return {
 		files: s.files,
 		filesChanged: s.filesChanged,
@@ -66,25 +68,18 @@ function timed<T>(run: () => T): { ms: number; value: T } {
 	return { ms: performance.now() - started, value };
 }
 
-/** HistoryService.refreshAsync (reader thread + writer), looked up at run time: the core is still moving. */
-type AsyncRefresh = (options?: object) => Promise<RefreshSummary>;
-function asyncRefreshOf(service: HistoryService): AsyncRefresh | null {
-	const fn = (service as unknown as { refreshAsync?: AsyncRefresh }).refreshAsync;
-	return typeof fn === "function" ? fn.bind(service) : null;
-}
-
+/** sync: HistoryService.refresh() (the Pi tools' budgeted refresh); pipelined: refreshAsync() (reader thread + writer). */
 async function cold(): Promise<void> {
-	const service = openService();
-	const mode = options.get("mode") ?? "sync";
-	const pipelined = mode === "pipelined" ? asyncRefreshOf(service) : null;
-	if (mode === "pipelined" && !pipelined) {
-		service.close();
-		report({ unavailable: "HistoryService.refreshAsync does not exist" });
-		return;
+	const modeOption = options.get("mode") ?? "sync";
+	if (modeOption !== "sync" && modeOption !== "pipelined") {
+		process.stderr.write(`unknown --mode ${modeOption} (sync or pipelined)\n`);
+		process.exit(2);
 	}
+	const mode: "sync" | "pipelined" = modeOption;
+	const service = openService();
 	const started = performance.now();
 	const cpuStart = process.cpuUsage();
-	const summary = pipelined ? await pipelined() : service.refresh();
+	const summary = mode === "pipelined" ? await service.refreshAsync() : service.refresh();
 	const refresh = { ms: performance.now() - started, value: summary };
 	// CPU time of all threads: less sensitive than wall time to other work on the machine.
 	const cpu = process.cpuUsage(cpuStart);
@@ -96,7 +91,7 @@ async function cold(): Promise<void> {
 	const db = new Database(indexPath as string);
 	db.pragma("wal_checkpoint(TRUNCATE)");
 	db.close();
-	report({
+	report("cold", {
 		mode,
 		ms: refresh.ms,
 		cpuMs: (cpu.user + cpu.system) / 1000,
@@ -112,7 +107,7 @@ async function cold(): Promise<void> {
 	});
 }
 
-function stats(values: number[]): { p50: number; p95: number; max: number; first: number; runs: number } {
+function stats(values: number[]): Stats {
 	return { p50: percentile(values, 50), p95: percentile(values, 95), max: Math.max(...values), first: values[0] ?? Number.NaN, runs: values.length };
 }
 
@@ -130,7 +125,7 @@ function query(): void {
 		return { name: q.name, query: q.query, filters: q.filters ?? null, hits, ...stats(times) };
 	});
 	// Search as you type: every keystroke of TYPED_QUERY issues a prefix search, as the TUI's query line does.
-	const reps = Number(options.get("typing-reps") ?? "5");
+	const reps = SERVICE_TYPING_REPS;
 	const perKey: Array<{ prefix: string; times: number[]; hits: number }> = [];
 	for (let i = 1; i <= TYPED_QUERY.length; i++) perKey.push({ prefix: TYPED_QUERY.slice(0, i), times: [], hits: 0 });
 	for (let r = 0; r < reps; r++) {
@@ -143,7 +138,7 @@ function query(): void {
 	const all = perKey.flatMap((k) => k.times);
 	const slowest = [...perKey].sort((a, b) => percentile(b.times, 50) - percentile(a.times, 50))[0];
 	service.close();
-	report({
+	report("query", {
 		mix,
 		typing: {
 			text: TYPED_QUERY,
@@ -197,7 +192,7 @@ async function refreshTask(): Promise<void> {
 		return { file, bytes: statSync(file).size, ms: r.ms, summary: brief(r.value), visible: s.value.hits.length > 0, searchMs: s.ms };
 	});
 
-	let hundred: { ms: number; summary: Record<string, number | boolean>; files: number } | null = null;
+	let hundred: { ms: number; summary: RefreshBrief; files: number } | null = null;
 	if (append10.length > 0) {
 		for (const file of append10) appendEntries(file, 10);
 		const r = timed(() => service.refresh());
@@ -217,44 +212,31 @@ async function refreshTask(): Promise<void> {
 
 	const noopAfter = timed(() => service.refresh());
 	service.close();
-	report({ noopFirstMs: noopFirst.ms, noopFirstSummary: brief(noopFirst.value), noop: stats(noop), append1: one, append100: hundred, rewrites, noopAfterMs: noopAfter.ms });
+	report("refresh", { noopFirstMs: noopFirst.ms, noopFirstSummary: brief(noopFirst.value), noop: stats(noop), append1: one, append100: hundred, rewrites, noopAfterMs: noopAfter.ms });
 }
 
 /**
  * Keystroke → results frame through the real explorer: renders components/App with ink-testing-library on the real
  * service and types TYPED_QUERY like a person who waits for each frame. A keystroke's time runs from writing the
  * key to the first frame written after the search it caused returned, so it includes the App's debounce, the
- * search, React and Ink. The App is loaded at run time; when it is missing or its props changed, say so.
+ * search, React and Ink. The App, React and Ink are imported here, not at the top, so the other tasks' children
+ * (the cold index's peak RSS above all) do not load them.
  */
 async function tui(): Promise<void> {
-	const reps = Number(options.get("typing-reps") ?? "3");
+	const reps = TUI_TYPING_REPS;
+	const [{ App }, { createElement }, { render }] = await Promise.all([import("../components/App.js"), import("react"), import("ink-testing-library")]);
 	const service = openService();
-	const appUrl = new URL("../components/App.js", import.meta.url);
-	type Frames = { frames: string[]; stdout: { write: (frame: string) => void }; stdin: { write: (data: string) => void }; unmount: () => void; lastFrame: () => string | undefined };
-	let render: (tree: unknown) => Frames;
-	let createElement: (type: unknown, props: object) => unknown;
-	let App: unknown;
-	try {
-		({ App } = (await import(appUrl.href)) as { App: unknown });
-		({ createElement } = (await import("react")) as unknown as { createElement: typeof createElement });
-		({ render } = (await import("ink-testing-library")) as unknown as { render: typeof render });
-		if (typeof App !== "function") throw new Error("components/App.js has no App export");
-	} catch (error) {
-		service.close();
-		report({ available: false, reason: (error as Error).message });
-		return;
-	}
 	const searches: Array<{ start: number; end: number; query: string }> = [];
 	const frameTimes: number[] = [];
-	const explorer = {
-		search: (request: Parameters<HistoryService["search"]>[0]) => {
+	const explorer: ExplorerService = {
+		search: (request) => {
 			const start = performance.now();
 			const result = service.search(request);
 			searches.push({ start, end: performance.now(), query: request.query });
 			return result;
 		},
-		read: (request: Parameters<HistoryService["read"]>[0]) => service.read(request),
-		trace: (request: Parameters<HistoryService["trace"]>[0]) => service.trace(request),
+		read: (request) => service.read(request),
+		trace: (request) => service.trace(request),
 		status: () => service.status(),
 	};
 	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -301,8 +283,7 @@ async function tui(): Promise<void> {
 	service.close();
 	const ms = keys.map((k) => k.ms);
 	const slowest = [...keys].sort((a, b) => b.ms - a.ms)[0];
-	report({
-		available: true,
+	report("tui", {
 		text: TYPED_QUERY,
 		keystrokes: keys.length,
 		stalled,

@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runChild } from "./child.js";
+import { FLAT_SESSIONS_DIR } from "./vocabulary.js";
 
 /** Bump when the builder's output changes, so cached corpora are rebuilt. */
 export const CORPUS_VERSION = 1;
@@ -14,7 +15,6 @@ export const CORPUS_VERSION = 1;
 /** A corpus on disk, as the bench measures it. */
 export interface Corpus {
 	key: string;
-	dir: string;
 	/** Where originals of mutated files are parked during a run; outside every session root. */
 	scratchDir: string;
 	/** pi's agent dir of the corpus; rg searches here. */
@@ -115,10 +115,9 @@ function fromStamp(key: string, dir: string, stamp: Stamp, buildMs: number | nul
 	const agentDir = join(dir, "agent");
 	return {
 		key,
-		dir,
 		scratchDir: dir,
 		agentDir,
-		roots: [join(agentDir, "sessions"), join(agentDir, "flat-sessions")],
+		roots: [join(agentDir, "sessions"), join(agentDir, FLAT_SESSIONS_DIR)],
 		families: stamp.families,
 		files: stamp.files,
 		bytes: stamp.bytes,
@@ -171,7 +170,7 @@ export async function ensureCorpus(cacheDir: string, seed: number, families: num
 	const started = performance.now();
 	const ranges = Array.from({ length: workers }, (_, w) => [Math.floor((families * w) / workers), Math.floor((families * (w + 1)) / workers)] as const);
 	const results = await Promise.all(
-		ranges.map(([from, to]) => runChild<{ families: Array<{ rare: boolean }>; overruns: number }>("corpus-worker.js", ["--agent-dir", agentDir, "--seed", String(seed), "--from", String(from), "--to", String(to)])),
+		ranges.map(([from, to]) => runChild("corpus", "corpus-worker.js", ["--agent-dir", agentDir, "--seed", String(seed), "--from", String(from), "--to", String(to)])),
 	);
 	const overruns = results.reduce((n, r) => n + r.overruns, 0);
 	if (overruns > 0) log(`  warning: ${overruns} famil(ies) overran their time slot; output may depend on the worker split`);
@@ -202,7 +201,6 @@ export function externalCorpus(root: string, scratchDir: string): Corpus {
 	const files = listJsonl(root).map((path) => ({ path, bytes: statSync(join(root, path)).size }));
 	return {
 		key: `external:${root}`,
-		dir: root,
 		scratchDir,
 		agentDir: root,
 		roots: [root],

@@ -30,6 +30,9 @@ export const PROJECTS: readonly Project[] = [
 	{ cwd: "/tmp/scratch", lang: "sh", w: 1 },
 ];
 
+/** Where a corpus keeps its flat (pi `sessionDir`-style) sessions, inside its agent dir: a second session root. */
+export const FLAT_SESSIONS_DIR = "flat-sessions";
+
 /** The directory name pi 0.73.1 derives from a cwd (getDefaultSessionDir): lossy, so lookups use header.cwd. */
 export function encodeCwd(cwd: string): string {
 	return `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`;
