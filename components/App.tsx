@@ -5,9 +5,10 @@
  */
 import { Box, useApp, useInput } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
-import type { IndexStatus, SearchResult } from "../src/model.js";
+import type { IndexStatus, SearchRequest, SearchResult } from "../src/model.js";
+import { errorText } from "../src/present.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
-import { type Scope, searchRequest } from "./filters.js";
+import { type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
 import { Line } from "./Line.js";
@@ -46,8 +47,9 @@ export interface AppProps {
 const EVENT_CACHE = 32;
 const RESULT_CACHE = 64;
 
-function errorText(error: unknown): string {
-	return (error as Error)?.message ?? String(error);
+/** The search the state asks for, from hit `offset` on (0: the first page). */
+function requestOf(s: State, offset: number): SearchRequest {
+	return searchRequest({ query: s.query, scope: s.scope, workspace: s.workspace, session: s.scopeSession, filters: s.filters, offset, now: Date.now() });
 }
 
 /** The interactive explorer. */
@@ -78,13 +80,14 @@ export function App(props: AppProps) {
 	// Each effect below is keyed on the sequence number or key the reducer bumps when it wants that load: the state
 	// of that render is the request, and a newer request bumps the key again (so the deps are deliberately narrow).
 
-	// Hits for the current query, scope and filters (debounced: the newest request wins, older answers are dropped).
-	// First pages are cached until the index changes, so Backspace through a query answers at once.
+	// Hits for the current query, scope and filters, after searchDelay (0 unless a caller sets one): the newest request
+	// wins and older answers are dropped. First pages are cached until the index changes, so Backspace through a
+	// query answers at once.
 	const firstSearch = useRef(true);
 	const results = useRef(new Map<string, SearchResult>());
 	const seq = state.results.seq;
 	useEffect(() => {
-		const request = searchRequest({ query: state.query, scope: state.scope, workspace: state.workspace, session: state.scopeSession, filters: state.filters, offset: 0, now: Date.now() });
+		const request = requestOf(state, 0);
 		const key = JSON.stringify({ ...request, filters: { ...request.filters, after: request.filters?.after?.slice(0, 13) } });
 		const cached = results.current.get(key);
 		if (cached) {
@@ -108,7 +111,7 @@ export function App(props: AppProps) {
 	const moreSeq = state.results.moreSeq;
 	useEffect(() => {
 		if (moreSeq === 0) return;
-		const request = searchRequest({ query: state.query, scope: state.scope, workspace: state.workspace, session: state.scopeSession, filters: state.filters, offset: state.results.hits.length, now: Date.now() });
+		const request = requestOf(state, state.results.hits.length);
 		const t = setTimeout(() => {
 			const out = runSearch(service, request);
 			dispatch("result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error });
@@ -230,10 +233,8 @@ export function App(props: AppProps) {
 	let body: ReactNode;
 	const o = state.overlay;
 	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
-	else if (o?.type === "filters") {
-		const tools = [...new Set(state.results.hits.map((h) => h.toolName).filter((t): t is string => typeof t === "string"))];
-		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={tools} />;
-	} else if (o?.type === "fork") body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
+	else if (o?.type === "filters") body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.results.hits)} />;
+	else if (o?.type === "fork") body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.wrap} color={color} />;
 	else body = <SearchBody state={state} layout={sLayout} now={now} color={color} indexing={indexing} status={status} />;
 

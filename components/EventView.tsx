@@ -1,6 +1,6 @@
 /** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
 import { Box } from "ink";
-import { relativeTime, shortPath } from "../src/present.js";
+import { relativeTime, sessionWhere } from "../src/present.js";
 import { type EventLayout } from "./layout.js";
 import { Lines } from "./Line.js";
 import { SplitPane } from "./SplitPane.js";
@@ -23,7 +23,7 @@ export function EventHeader({ loc, depth, width, now, color, banner }: EventHead
 	const lines: StyledLine[] = [];
 	const d = loc.data;
 	const node = d?.trace.node;
-	const where = node ? (node.session.name ? `${node.session.name} · ${shortPath(node.session.cwd)}` : shortPath(node.session.cwd)) : "";
+	const where = node ? sessionWhere(node.session) : "";
 	const left: StyledLine = [seg("◆ ", "accent"), seg(loc.ref.entryId, "title")];
 	if (node) left.push(seg(`  ${node.kind ?? node.entryType}`, "bold"), seg(`  ${where}`, "dim"));
 	if (banner && width >= 120) left.push(seg("  "), seg(banner, "banner"));
@@ -68,7 +68,8 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 	let lines: StyledLine[];
 	if (loc.error) lines = [[seg(loc.error, "error")], [seg("Esc goes back", "dim")]];
 	else if (!doc) lines = [[seg("reading the event from its session file…", "dim")]];
-	else lines = doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => fitLine(l.line, layout.bodyWidth));
+	// buildEventDoc fitted every line to the body width already.
+	else lines = doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => l.line);
 	const text = (
 		<Box flexDirection="column" width={layout.bodyWidth} height={layout.bodyLines} overflow="hidden">
 			<Lines lines={lines} color={color} height={layout.bodyLines} />

@@ -1,7 +1,7 @@
 /** Panels drawn in place of a screen's body: help, the filter picker and the fork candidates. */
 import { Box } from "ink";
 import { type Filters, filterFields } from "./filters.js";
-import { helpSections } from "./keymap.js";
+import { helpLines } from "./keymap.js";
 import { Lines } from "./Line.js";
 import { clampScroll } from "./list-window.js";
 import { fitLine, seg, type StyledLine } from "./styled.js";
@@ -22,28 +22,12 @@ function Frame({ width, height, color, lines }: OverlayFrame & { lines: StyledLi
 	);
 }
 
-/** The help text as lines (generated from the keymap), with a short guide first. */
-export function helpLines(width: number): StyledLine[] {
-	const out: StyledLine[] = [
-		[seg("pi-history — keys", "title")],
-		[seg("Find an event: type words; Tab goes to the hits; Enter opens the exact event.", "dim")],
-		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
-		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
-	];
-	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
-	for (const section of helpSections()) {
-		out.push([], [seg(section.title, "accent")]);
-		for (const [keys, help] of section.rows) out.push([seg(`  ${keys}`.padEnd(keyWidth), "key"), seg(help)]);
-	}
-	return out;
-}
-
 /** Props of <HelpOverlay/>. */
 export interface HelpOverlayProps extends OverlayFrame {
 	scroll: number;
 }
 
-/** The `?` help overlay. */
+/** The `?` help overlay (the reducer keeps `scroll` within the text; clamping here too keeps a resize safe). */
 export function HelpOverlay({ width, height, color, scroll }: HelpOverlayProps) {
 	const all = helpLines(width);
 	const top = clampScroll(scroll, height, all.length);
@@ -59,10 +43,10 @@ export interface FilterPickerProps extends OverlayFrame {
 	tools: string[];
 }
 
-/** The filter picker: one row per filter, ←/→ change the value. */
+/** The filter picker: one row per filter (its keys are in the status bar, generated from the keymap). */
 export function FilterPicker({ width, height, color, draft, row, tools }: FilterPickerProps) {
 	const fields = filterFields(tools);
-	const lines: StyledLine[] = [[seg("Filters", "title"), seg("  ↑/↓ choose · ←/→ change · x reset all · Enter apply · Esc cancel", "dim")], []];
+	const lines: StyledLine[] = [[seg("Filters", "title")], []];
 	fields.forEach((f, i) => {
 		const value = draft[f.key];
 		const selected = i === row;
@@ -80,9 +64,9 @@ export interface ForkPickerProps extends OverlayFrame {
 	cursor: number;
 }
 
-/** Fork candidates: every child (and forked session) with a one-line preview, to pick from. */
+/** Fork candidates: every child (and forked session) with a one-line preview, to pick from (keys: status bar). */
 export function ForkPicker({ width, height, color, title, candidates, cursor }: ForkPickerProps) {
-	const lines: StyledLine[] = [[seg("⑂ ", "warn"), seg(title, "title")], [seg("↑/↓ choose · Enter or 1–9 go · Esc close · [leaf path] is the branch pi would load", "dim")], []];
+	const lines: StyledLine[] = [[seg("⑂ ", "warn"), seg(title, "title")], [seg("[leaf path] is the branch pi would load", "dim")], []];
 	const room = Math.max(1, height - lines.length);
 	const top = Math.max(0, Math.min(cursor - Math.floor(room / 2), candidates.length - room));
 	candidates.slice(top, top + room).forEach((c, j) => {

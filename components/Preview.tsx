@@ -1,8 +1,9 @@
 /** The preview pane: the selected hit's exact text around the match, read from the source file. */
 import { Box } from "ink";
+import { useMemo } from "react";
 import type { Hit } from "../src/model.js";
 import { Lines } from "./Line.js";
-import { buildPreview, hitHighlights } from "./read-view.js";
+import { hitHighlights, previewBody, previewTitle } from "./read-view.js";
 import type { PreviewState } from "./state.js";
 import { fitLine, seg, type StyledLine } from "./styled.js";
 
@@ -28,19 +29,24 @@ function titleRule(title: StyledLine, width: number, rule: boolean): StyledLine 
 
 /** The preview pane with its title line. */
 export function Preview({ hit, preview, current, width, height, now, color, rule }: PreviewProps) {
+	const read = hit && current && preview && !preview.error ? preview.read : null;
+	// The text around the match is the costly part and does not depend on the clock, which changes every render.
+	const body = useMemo(() => {
+		if (!hit || !read) return null;
+		const b = previewBody(read, hitHighlights(hit), width, height);
+		return { at: b.at, lines: b.lines.map((l) => fitLine(l, width)) };
+	}, [hit, read, width, height]);
 	let title: StyledLine = [seg("preview", "dim")];
 	let lines: StyledLine[] = [];
 	if (!hit) {
 		lines = [];
 	} else if (!current || !preview) {
 		title = [seg("preview", "dim"), seg(" · reading…", "dim")];
-	} else if (preview.error || !preview.read) {
-		title = [seg("preview", "dim")];
+	} else if (!read || !body) {
 		lines = [[seg(`cannot read this event: ${preview.error ?? "unknown error"}`, "error")]];
 	} else {
-		const built = buildPreview(preview.read, hitHighlights(hit), width, height, now);
-		title = [...built.title, seg(" · Enter opens", "dim")];
-		lines = built.lines.map((l) => fitLine(l, width));
+		title = [...previewTitle(read, body.at, now), seg(" · Enter opens", "dim")];
+		lines = body.lines;
 	}
 	return (
 		<Box flexDirection="column" width={width} height={height + 1} overflow="hidden">

@@ -2,7 +2,8 @@
 import { Box } from "ink";
 import type { Hit, IndexStatus } from "../src/model.js";
 import { HitList } from "./HitList.js";
-import { type SearchLayout } from "./layout.js";
+import { keyFor } from "./keymap.js";
+import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Lines } from "./Line.js";
 import { SplitPane } from "./SplitPane.js";
 import { Preview } from "./Preview.js";
@@ -90,5 +91,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 
 /** A one-line notice used when the terminal is too small for any layout. */
 export function tooSmallLine(width: number) {
-	return fitLine([seg("make the terminal larger (at least 40×10) · q quits", "warn")], width);
+	// Keys still act while the notice shows, and focus may be on the query line, where q is text: name the key
+	// that quits there too, before the size (a narrow terminal cuts the end).
+	return fitLine([seg(`make the terminal larger · ${keyFor("query", "quit")} quits · at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}`, "warn")], width);
 }

@@ -9,7 +9,7 @@ export interface StatusBarProps {
 	width: number;
 	/** Left: a message (when set) or the index state. */
 	status: { text: string; tone: Tone };
-	/** Right: where you are, e.g. "hits 3/50+" or "stack 2". */
+	/** Right: where you are, e.g. "hits · hit 3 of 50+" or "lines 12–24 of 80 ↓ · event". */
 	where: string;
 	hints: Array<[string, string]>;
 	color: boolean;

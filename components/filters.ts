@@ -1,5 +1,5 @@
 /** Scope and filters: what the picker offers, how they read as chips, and the SearchRequest they become. */
-import { BRANCH_STATES, type BranchState, type SearchFilters, type SearchRequest, SEMANTIC_KINDS, type SemanticKind } from "../src/model.js";
+import { BRANCH_STATES, type BranchState, type Hit, type SearchFilters, type SearchRequest, SEMANTIC_KINDS, type SemanticKind } from "../src/model.js";
 import { shortPath } from "../src/present.js";
 
 /** Which sessions a search covers. */
@@ -66,9 +66,9 @@ export function cycleFilter(filters: Filters, field: FilterField, dir: 1 | -1): 
 	return out;
 }
 
-/** Number of filters set. */
-export function filterCount(filters: Filters): number {
-	return Object.values(filters).filter((v) => v !== undefined).length;
+/** Tool names seen in the hits, first-seen order (the picker offers them besides the common tools). */
+export function toolsIn(hits: readonly Pick<Hit, "toolName">[]): string[] {
+	return [...new Set(hits.map((h) => h.toolName).filter((t): t is string => typeof t === "string"))];
 }
 
 /** Short chip texts for the active filters, in picker order. */

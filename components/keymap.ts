@@ -2,10 +2,11 @@
  * The one place that names keys: every binding (key, the modes it works in, the action, its help text) lives in
  * BINDINGS, and the help overlay and the status-bar hints are generated from the same table.
  *
- * While the query line has focus only arrows, Home/End, page keys, Tab, Enter, Esc, Backspace and line-editing
- * Ctrl keys act: every printable key is text. Letter commands work once focus is on the list or an event.
+ * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace and
+ * line-editing Ctrl keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
 import type { Action, Mode } from "./state.js";
+import { seg, type StyledLine } from "./styled.js";
 
 /** The key fields of Ink's useInput we read (a subset, so tests can pass plain objects). */
 export interface KeyInfo {
@@ -67,8 +68,10 @@ export function keyName(input: string, key: KeyInfo): string | null {
 }
 
 const EVENT: Mode[] = ["event", "trace"];
+// Where no overlay is open and letters are commands: `?`, `y` and `q` act here. Not in the filter or fork picker,
+// where `?` would replace the picker and lose its draft or candidates.
+const SCREENS: Mode[] = ["list", "event", "trace"];
 const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
-const NOT_QUERY: Mode[] = ["list", "event", "trace", "help", "filters", "fork"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -143,10 +146,12 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
 	{ keys: ["esc", "?", "q", "enter"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
 
+	// Hit list, event view and trace panel.
+	{ keys: ["y"], modes: SCREENS, action: { type: "copy-ref" }, help: "copy the ref (sessionId entryId) to the clipboard (OSC 52)", hint: "copy ref", hintOrder: 10 },
+	{ keys: ["?"], modes: SCREENS, action: { type: "help" }, help: "this help", hint: "help", hintOrder: 6.5 },
+	{ keys: ["q"], modes: SCREENS, action: { type: "quit", code: 0 }, help: "quit", hint: "quit", hintOrder: 6.6 },
+
 	// Everywhere.
-	{ keys: ["y"], modes: ["list", "event", "trace"], action: { type: "copy-ref" }, help: "copy the ref (sessionId entryId) to the clipboard (OSC 52)", hint: "copy ref", hintOrder: 10 },
-	{ keys: ["?"], modes: NOT_QUERY.filter((m) => m !== "help"), action: { type: "help" }, help: "this help", hint: "help", hintOrder: 6.5 },
-	{ keys: ["q"], modes: ["list", "event", "trace"], action: { type: "quit", code: 0 }, help: "quit", hint: "quit", hintOrder: 6.6 },
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere" },
 ];
 
@@ -217,18 +222,45 @@ export function hintsFor(mode: Mode): Array<[string, string]> {
 	return out.sort((a, b) => a[2] - b[2]).map(([k, l]) => [k, l]);
 }
 
-/** Help sections: a title and the bindings of each group of modes. */
+/** The key that does `type` in `mode`, as the screen writes it ("Ctrl+C"), for text that names a key. */
+export function keyFor(mode: Mode, type: Action["type"]): string {
+	const key = BINDINGS.find((x) => x.action.type === type && x.modes.includes(mode))?.keys[0];
+	// Text naming a key the table does not bind would be wrong: fail where the tests see it.
+	if (key === undefined) throw new Error(`no key does ${type} in ${mode}`);
+	return prettyKey(key);
+}
+
+const sameModes = (b: Binding, modes: readonly Mode[]) => b.modes.length === modes.length && modes.every((m) => b.modes.includes(m));
+
+/** Help sections: a title and the bindings of each group of modes (each binding in exactly one section). */
 export function helpSections(): Array<{ title: string; rows: Array<[string, string]> }> {
 	const groups: Array<{ title: string; test: (b: Binding) => boolean }> = [
-		{ title: "Query line (typing searches as you type)", test: (b) => b.modes.length === 1 && b.modes[0] === "query" },
-		{ title: "Hit list", test: (b) => b.modes.length === 1 && b.modes[0] === "list" },
+		{ title: "Query line (typing searches as you type)", test: (b) => sameModes(b, ["query"]) },
+		{ title: "Hit list", test: (b) => sameModes(b, ["list"]) },
 		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
-		{ title: "Fork candidates", test: (b) => b.modes.length === 1 && b.modes[0] === "fork" },
-		{ title: "Filter picker", test: (b) => b.modes.length === 1 && b.modes[0] === "filters" },
-		{ title: "This help", test: (b) => b.modes.length === 1 && b.modes[0] === "help" },
-		{ title: "Everywhere", test: (b) => b.modes.length > 2 && !b.modes.every((m) => m === "event" || m === "trace") },
+		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
+		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
+		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
+		{ title: "Hit list, event view and trace panel", test: (b) => sameModes(b, SCREENS) },
+		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
 	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
+}
+
+/** The help overlay's text: a short guide, then every section of the table (the reducer clamps scrolling by its length). */
+export function helpLines(width: number): StyledLine[] {
+	const out: StyledLine[] = [
+		[seg("pi-history — keys", "title")],
+		[seg("Find an event: type words; Tab goes to the hits; Enter opens the exact event.", "dim")],
+		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
+		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
+	];
+	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
+	for (const section of helpSections()) {
+		out.push([], [seg(section.title, "accent")]);
+		for (const [keys, help] of section.rows) out.push([seg(`  ${keys}`.padEnd(keyWidth), "key"), seg(help)]);
+	}
+	return out;
 }
 
 /** Mode names as the help and status bar show them. */

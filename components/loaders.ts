@@ -1,5 +1,6 @@
 /** The reads behind each screen: what the explorer asks the service for an event view, a page and a preview. */
 import { type EventBrief, type EventRef, type FragmentWindow, type Hit, type ReadResult, refKey, type SearchRequest, type SearchResult, type TraceResult } from "../src/model.js";
+import { errorText } from "../src/present.js";
 import type { ExplorerService } from "./service.js";
 
 /** Characters of each fragment an event view shows first (the head). */
@@ -57,7 +58,7 @@ export function runSearch(service: ExplorerService, request: SearchRequest): { r
 	try {
 		return { result: service.search(request) };
 	} catch (error) {
-		return { error: (error as Error).message ?? String(error) };
+		return { error: errorText(error) };
 	}
 }
 
@@ -76,7 +77,7 @@ export function findForkAbove(service: ExplorerService, start: EventRef, maxStep
 	for (let steps = 1; steps <= maxSteps; steps++) {
 		const trace = service.trace(ref);
 		const parent = trace.edges.find((e) => e.rel === "parent");
-		if (!parent || !("entryId" in parent.to) || parent.to.entryId === null || !trace.nodes[`${parent.to.sessionId}/${parent.to.entryId}`]) return null;
+		if (!parent || !("entryId" in parent.to) || parent.to.entryId === null || !trace.nodes[refKey({ sessionId: parent.to.sessionId, entryId: parent.to.entryId })]) return null;
 		ref = { sessionId: parent.to.sessionId, entryId: parent.to.entryId };
 		if (seen.has(refKey(ref))) return null;
 		seen.add(refKey(ref));

@@ -7,7 +7,7 @@ import { relativeTime, shortPath } from "../src/present.js";
 import type { EventData } from "./loaders.js";
 import { PAGE_CHARS } from "./loaders.js";
 import { findRanges, fitLine, markRanges, seg, type StyledLine, type Tone } from "./styled.js";
-import { fit, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "./text-width.js";
+import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "./text-width.js";
 
 /** One line of the event document; `fragmentId` says which fragment it shows (paging acts on it). */
 export interface DocLine {
@@ -67,10 +67,11 @@ function isTruncationNote(o: OmittedPart): boolean {
 	return o.reason.startsWith("truncated payload");
 }
 
-/** Text lines of a fragment window, sanitized, highlighted and wrapped (or cut) to `width`. */
-export function textLines(text: string, highlights: readonly string[], width: number, wrap: boolean, tone: Tone = "plain"): StyledLine[] {
+/** Text lines of a fragment window, sanitized, highlighted and wrapped (or cut) to `width`; at most `limit` lines. */
+export function textLines(text: string, highlights: readonly string[], width: number, wrap: boolean, tone: Tone = "plain", limit = Number.POSITIVE_INFINITY): StyledLine[] {
 	const out: StyledLine[] = [];
 	for (const raw of text.split(/\r?\n/)) {
+		if (out.length >= limit) break;
 		const clean = sanitizeLine(raw.replace(/\t/g, "    "));
 		const ranges = findRanges(clean, highlights);
 		if (!wrap) {
@@ -78,7 +79,7 @@ export function textLines(text: string, highlights: readonly string[], width: nu
 			continue;
 		}
 		let at = 0;
-		for (const piece of wrapLine(clean, width)) {
+		for (const piece of wrapLine(clean, width, limit - out.length)) {
 			const local = ranges.map(([a, b]) => [a - at, b - at] as [number, number]).filter(([a, b]) => b > 0 && a < piece.length);
 			out.push(markRanges(piece, local.map(([a, b]) => [Math.max(0, a), Math.min(piece.length, b)]), tone));
 			at += piece.length;
@@ -219,18 +220,15 @@ export function locateMatch(text: string, highlights: readonly string[]): number
 	return Math.max(0, best);
 }
 
-/** The preview pane: a title line and `height` lines of the exact text around the match. */
-export function buildPreview(read: ReadResult, highlights: readonly string[], width: number, height: number, now: number): { title: StyledLine; lines: StyledLine[] } {
+/** The preview's text: `height` lines of the exact text around the match, and the character they start at (null without a fragment). */
+export function previewBody(read: ReadResult, highlights: readonly string[], width: number, height: number): { lines: StyledLine[]; at: number | null } {
 	const f = read.fragments[0];
-	const e = read.event;
-	const when = typeof e.timestamp === "string" ? relativeTime(e.timestamp, now) : "";
 	if (!f) {
-		const title: StyledLine = [seg("preview ", "dim"), seg(`${e.type} · ${when}`, "accent")];
-		const lines = flattenMetadata(e)
+		const lines = flattenMetadata(read.event)
 			.filter(([k]) => k !== "sessionId" && k !== "entryId")
 			.slice(0, height)
 			.map(([k, v]) => [seg(`${k}: `, "dim"), seg(truncate(oneLine(v), Math.max(4, width - stringWidth(k) - 2)))]);
-		return { title, lines };
+		return { lines, at: null };
 	}
 	const at = locateMatch(f.text, highlights);
 	// Start a line or two before the match; inside one very long line, start shortly before the match instead.
@@ -244,14 +242,21 @@ export function buildPreview(read: ReadResult, highlights: readonly string[], wi
 		prefix = "…";
 	}
 	const text = prefix + f.text.slice(start, start + Math.max(2000, height * width * 2));
-	const lines = textLines(text, highlights, width, true).slice(0, height);
-	const absolute = f.range[0] + start;
-	const where = f.totalChars > 0 ? ` · char ${num(absolute)} of ${num(f.totalChars)}` : "";
-	const title: StyledLine = [seg("preview ", "dim"), seg(f.id, "accent"), seg(`${where}${when ? ` · ${when}` : ""}`, "dim")];
-	return { title, lines };
+	return { lines: textLines(text, highlights, width, true, "plain", height), at: f.range[0] + start };
 }
 
-/** A fixed-width label column used by lists ("12m ago", "5d ago"). */
-export function timeColumn(iso: string, now: number): string {
-	return fit(relativeTime(iso, now), 8);
+/** The preview's title line: the fragment and where its text starts, or the event type without a fragment; the age. */
+export function previewTitle(read: ReadResult, at: number | null, now: number): StyledLine {
+	const f = read.fragments[0];
+	const e = read.event;
+	const when = typeof e.timestamp === "string" ? relativeTime(e.timestamp, now) : "";
+	if (!f || at === null) return [seg("preview ", "dim"), seg(`${e.type} · ${when}`, "accent")];
+	const where = f.totalChars > 0 ? ` · char ${num(at)} of ${num(f.totalChars)}` : "";
+	return [seg("preview ", "dim"), seg(f.id, "accent"), seg(`${where}${when ? ` · ${when}` : ""}`, "dim")];
+}
+
+/** The preview pane: a title line and `height` lines of the exact text around the match. */
+export function buildPreview(read: ReadResult, highlights: readonly string[], width: number, height: number, now: number): { title: StyledLine; lines: StyledLine[] } {
+	const body = previewBody(read, highlights, width, height);
+	return { title: previewTitle(read, body.at, now), lines: body.lines };
 }

@@ -1,7 +1,8 @@
 /** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
 import type { Hit, IndexStatus } from "../src/model.js";
-import { formatProgress, relativeTime, shortPath, stateMarks } from "../src/present.js";
+import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../src/present.js";
 import { filterChips, scopeChip, type Filters, type Scope, type ScopeSession } from "./filters.js";
+import { num } from "./read-view.js";
 import type { IndexingState } from "./service.js";
 import { fitLine, lineWidth, seg, spread, type StyledLine, type Tone } from "./styled.js";
 import { clusterWidth, clusters, sanitizeLine, stringWidth, truncate } from "./text-width.js";
@@ -23,20 +24,21 @@ export function normalizeSnippet(snippet: string, marks: Array<[number, number]>
 		text += sanitizeLine(c);
 	}
 	map[snippet.length] = text.length;
+	text = text.trimEnd();
 	const out: Array<[number, number]> = [];
 	for (const [a, b] of marks) {
 		const na = map[Math.min(a, snippet.length)] ?? 0;
-		const nb = map[Math.min(b, snippet.length)] ?? 0;
+		// A mark may end in the trailing space that was trimmed: it stays within the text.
+		const nb = Math.min(map[Math.min(b, snippet.length)] ?? 0, text.length);
 		if (nb > na) out.push([na, nb]);
 	}
-	return { text: text.trimEnd(), marks: out };
+	return { text, marks: out };
 }
 
 /** Where a hit comes from: the session's name, else its short cwd. */
 export function hitWhere(h: Hit): string {
 	// The short session id tells apart the copies a /fork leaves in several sessions (same text, same cwd).
-	const where = h.session.name ? `${h.session.name} · ${shortPath(h.session.cwd)}` : shortPath(h.session.cwd);
-	return `${where} · ${h.sessionId.slice(0, 8)}`;
+	return `${sessionWhere(h.session)} · ${h.sessionId.slice(0, 8)}`;
 }
 
 /** The flags that make a hit stand out: error, alternate branch, summarized, label. */
@@ -48,24 +50,10 @@ export function hitFlags(h: Hit): Array<{ text: string; tone: Tone }> {
 	return out;
 }
 
-function kindText(h: Hit): string {
-	const kind = h.kind ?? h.entryType;
-	return h.toolName ? `${kind} ${h.toolName}` : kind;
-}
-
 function snippetSegs(h: Hit): StyledLine {
 	const { text, marks } = normalizeSnippet(h.snippet || "", h.marks);
 	if (!text) return [seg("(no text: metadata event)", "dim")];
-	const out: StyledLine = [];
-	let at = 0;
-	for (const [a, b] of [...marks].sort((x, y) => x[0] - y[0])) {
-		if (a < at) continue;
-		if (a > at) out.push(seg(text.slice(at, a)));
-		out.push(seg(text.slice(a, b), "match"));
-		at = b;
-	}
-	if (at < text.length) out.push(seg(text.slice(at)));
-	return out;
+	return markSegments(text, marks).map((s) => seg(s.text, s.match ? "match" : "plain"));
 }
 
 /** Starts a snippet shortly before its first match when the match would fall off the line. */
@@ -110,7 +98,7 @@ function snippetAround(line: StyledLine, width: number): StyledLine {
 /** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
 export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2): StyledLine[] {
 	const marker = selected ? seg("▌", "accent") : seg(" ");
-	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(kindText(h), "bold")];
+	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(hitKind(h), "bold")];
 	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
 	const snippet = snippetSegs(h);
 	if (lines === 1) {
@@ -209,7 +197,7 @@ export function indexText(indexing: IndexingState, index: { sessions: number; ev
 	if (indexing.phase === "failed") return { text: `indexing failed: ${indexing.error ?? "unknown error"} (searching what is indexed)`, tone: "error" };
 	if (!index) return { text: "opening the index…", tone: "dim" };
 	const fresh = index.freshAt ? `fresh ${relativeTime(index.freshAt, now)}` : "never refreshed";
-	return { text: `${index.sessions} sessions · ${index.events.toLocaleString("en-US")} events · ${fresh}${indexing.summary ? ` · ${indexing.summary}` : ""}`, tone: "dim" };
+	return { text: `${index.sessions} sessions · ${num(index.events)} events · ${fresh}${indexing.summary ? ` · ${indexing.summary}` : ""}`, tone: "dim" };
 }
 
 /** The key hints line: "key label" pairs separated by dots, cut to the width. */

@@ -4,12 +4,13 @@
  * actions from App's effects; side effects the reducer asks for (copy, exit) are fields App acts on.
  */
 import { type EventRef, type FragmentWindow, type Hit, type IndexFreshness, type ReadResult, refKey, type SearchResult } from "../src/model.js";
-import { cycleFilter, type Filters, filterFields, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "./filters.js";
-import { type KeyInfo, keyToAction } from "./keymap.js";
-import { eventLayout, searchLayout, visibleHits } from "./layout.js";
+import { refOf } from "../src/present.js";
+import { cycleFilter, type Filters, filterFields, nextScope, PAGE_SIZE, type Scope, type ScopeSession, toolsIn } from "./filters.js";
+import { helpLines, type KeyInfo, keyToAction } from "./keymap.js";
+import { eventLayout, overlayLines, searchLayout, visibleHits } from "./layout.js";
 import { clampIndex, clampScroll, windowTop } from "./list-window.js";
 import { type EventData, HEAD_CHARS, PAGE_CHARS, TAIL_CHARS } from "./loaders.js";
-import { buildEventDoc, type EventDoc, hitHighlights, locateMatch } from "./read-view.js";
+import { buildEventDoc, type EventDoc, hitHighlights, locateMatch, num } from "./read-view.js";
 import type { Size } from "./service.js";
 import { clusters } from "./text-width.js";
 import { type Candidate, traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
@@ -59,7 +60,8 @@ export type Action =
 export interface Results {
 	/** Grows with every new search (query, scope, filters, index change); stale answers are dropped. */
 	seq: number;
-	status: "loading" | "ready" | "error";
+	/** Whether the answer to `seq` is still pending; a failed search is answered too, with `error` set. */
+	status: "loading" | "ready";
 	hits: Hit[];
 	notes: string[];
 	error: string | null;
@@ -192,12 +194,15 @@ export function topLoc(s: State): EventLoc | null {
 
 const docCache = new WeakMap<EventData, Map<string, EventDoc>>();
 
-/** The event document of a location at a width (cached per loaded data; the view and the reducer share it). */
+/**
+ * The event document of a location at a width (cached per loaded data; the view and the reducer share it). The key
+ * holds everything besides the data that the document depends on: App reuses one EventData when the same event is
+ * opened again from another search, whose highlights and match line differ.
+ */
 export function docOf(loc: EventLoc, width: number, wrap: boolean): EventDoc | null {
 	if (!loc.data) return null;
-	const key = `${width}|${wrap}|${JSON.stringify(loc.pages)}|${Object.entries(loc.pageWindows)
-		.map(([k, w]) => `${k}:${w.range[0]}`)
-		.join(",")}`;
+	const windows = Object.entries(loc.pageWindows).map(([k, w]) => `${k}:${w.range[0]}`);
+	const key = JSON.stringify([width, wrap, loc.highlights, loc.focusFragment, loc.pages, windows]);
 	let byKey = docCache.get(loc.data);
 	if (!byKey) {
 		byKey = new Map();
@@ -314,6 +319,12 @@ function scrollBy(s: State, loc: EventLoc, by: number): State {
 	return replaceTop(s, { ...loc, scroll: clampScroll(loc.scroll + by, layout.bodyLines, count) });
 }
 
+/** Scrolls help, clamped like the overlay draws it (so ↑ after holding ↓ past the end moves at once). */
+function helpScroll(s: State, scroll: number): State {
+	if (s.overlay?.type !== "help") return s;
+	return { ...s, overlay: { ...s.overlay, scroll: clampScroll(scroll, overlayLines(s.size), helpLines(s.size.columns).length) } };
+}
+
 function traceBy(s: State, loc: EventLoc, by: number): State {
 	const rows = loc.data ? traceRows(loc.data) : [];
 	return replaceTop(s, { ...loc, traceCursor: clampIndex(loc.traceCursor + by, rows.length) });
@@ -363,7 +374,7 @@ function pageFragment(s: State, loc: EventLoc, dir: 1 | -1): State {
 		offset = Math.max(0, current - PAGE_CHARS);
 	}
 	const { [fid]: _old, ...windows } = loc.pageWindows;
-	return withDocScroll(s, { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows }, fid, `${fid}: chars ${offset.toLocaleString("en-US")}–${Math.min(f.totalChars, offset + PAGE_CHARS).toLocaleString("en-US")} of ${f.totalChars.toLocaleString("en-US")}`);
+	return withDocScroll(s, { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows }, fid, `${fid}: chars ${num(offset)}–${num(Math.min(f.totalChars, offset + PAGE_CHARS))} of ${num(f.totalChars)}`);
 }
 
 function withDocScroll(s: State, loc: EventLoc, fid: string, note: string): State {
@@ -375,7 +386,7 @@ function withDocScroll(s: State, loc: EventLoc, fid: string, note: string): Stat
 
 function copyRef(s: State, ref: EventRef | null): State {
 	if (!ref) return info(s, "nothing selected to copy", "warn");
-	const text = `${ref.sessionId} ${ref.entryId}`;
+	const text = refOf(ref);
 	return { ...s, copy: { seq: (s.copy?.seq ?? 0) + 1, text }, message: { text: `copied ref ${text}  (pi-history read ${text})`, tone: "info" } };
 }
 
@@ -446,10 +457,9 @@ export function reduce(s: State, a: Action): State {
 				if (a.by < 0 && s.selected === 0) return { ...s, focus: "query" };
 				return withSelection(s, s.selected + a.by);
 			}
-			if (mode === "query") return a.by > 0 ? { ...s, focus: "list" } : s;
 			if (mode === "event" && loc) return scrollBy(s, loc, a.by);
 			if (mode === "trace" && loc) return traceBy(s, loc, a.by);
-			if (s.overlay?.type === "help") return { ...s, overlay: { ...s.overlay, scroll: Math.max(0, s.overlay.scroll + a.by) } };
+			if (s.overlay?.type === "help") return helpScroll(s, s.overlay.scroll + a.by);
 			if (s.overlay?.type === "filters") return { ...s, overlay: { ...s.overlay, row: clampIndex(s.overlay.row + a.by, filterFields().length) } };
 			if (s.overlay?.type === "fork") return { ...s, overlay: { ...s.overlay, cursor: clampIndex(s.overlay.cursor + a.by, s.overlay.candidates.length) } };
 			return s;
@@ -461,7 +471,7 @@ export function reduce(s: State, a: Action): State {
 			const el = eventLayout(s.size);
 			if (mode === "event" && loc) return scrollBy(s, loc, dir * Math.max(1, el.bodyLines - 2));
 			if (mode === "trace" && loc) return traceBy(s, loc, dir * Math.max(1, el.panelLines - 1));
-			if (s.overlay?.type === "help") return { ...s, overlay: { ...s.overlay, scroll: Math.max(0, s.overlay.scroll + dir * 10) } };
+			if (s.overlay?.type === "help") return helpScroll(s, s.overlay.scroll + dir * 10);
 			return s;
 		}
 		case "jump": {
@@ -485,7 +495,6 @@ export function reduce(s: State, a: Action): State {
 			}
 			if (s.overlay?.type === "fork") return reduce(s, { type: "pick", index: s.overlay.cursor });
 			if (s.overlay?.type === "filters") return newSearch({ ...s, filters: s.overlay.draft, overlay: null, selected: 0, top: 0 });
-			if (s.overlay?.type === "help") return { ...s, overlay: null };
 			return s;
 		}
 		case "pick": {
@@ -496,10 +505,7 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "back": {
 			if (s.overlay) return { ...s, overlay: null };
-			if (s.stack.length > 0) {
-				const stack = s.stack.slice(0, -1);
-				return { ...s, stack, message: stack.length === 0 ? null : s.message };
-			}
+			if (s.stack.length > 0) return { ...s, stack: s.stack.slice(0, -1) };
 			if (s.focus === "list") return { ...s, focus: "query" };
 			if (s.query !== "") return newSearch({ ...s, query: "", cursor: 0 });
 			return info(s, "q quits from the hit list (Tab goes there); Ctrl+C quits from anywhere");
@@ -528,7 +534,6 @@ export function reduce(s: State, a: Action): State {
 				case "fork-up":
 					return info({ ...s, seek: { seq: (s.seek?.seq ?? 0) + 1, from: loc.ref } }, "looking for the nearest fork above…");
 			}
-			return s;
 		}
 		case "toggle-panel":
 			return loc ? replaceTop(s, { ...loc, panel: loc.panel === "body" ? "trace" : "body" }) : s;
@@ -560,14 +565,13 @@ export function reduce(s: State, a: Action): State {
 			return Object.keys(s.filters).length === 0 ? info(s, "no filters set") : info(newSearch({ ...s, filters: {}, selected: 0, top: 0 }), "filters cleared");
 		case "filter-cycle": {
 			if (s.overlay?.type !== "filters") return s;
-			const tools = [...new Set(s.results.hits.map((h) => h.toolName).filter((t): t is string => typeof t === "string"))];
-			const field = filterFields(tools)[s.overlay.row];
+			const field = filterFields(toolsIn(s.results.hits))[s.overlay.row];
 			return field ? { ...s, overlay: { ...s.overlay, draft: cycleFilter(s.overlay.draft, field, a.dir) } } : s;
 		}
 		case "filter-reset":
 			return s.overlay?.type === "filters" ? { ...s, overlay: { ...s.overlay, draft: {} } } : s;
 		case "help":
-			return { ...s, overlay: s.overlay?.type === "help" ? null : { type: "help", scroll: 0 } };
+			return { ...s, overlay: { type: "help", scroll: 0 } };
 		case "copy-ref": {
 			if (mode === "list") {
 				const h = selectedHit(s);
@@ -599,7 +603,7 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "search-failed":
 			if (a.seq !== s.results.seq) return s;
-			return { ...s, results: { ...s.results, status: "error", error: a.error, loadingMore: false, exhausted: true } };
+			return { ...s, results: { ...s.results, status: "ready", error: a.error, loadingMore: false, exhausted: true } };
 		case "preview-done":
 			if (a.key !== previewKey(s)) return s;
 			return { ...s, preview: { key: a.key, read: a.read, error: a.error } };

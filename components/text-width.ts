@@ -54,17 +54,41 @@ export function clusterWidth(cluster: string): number {
 	return isWide(cluster.codePointAt(at) as number) ? 2 : 1;
 }
 
+const printable = (code: number) => code >= 0x20 && code <= 0x7e;
+
+/**
+ * Grapheme clusters of `s` with their offsets, produced as they are needed. No rule joins two printable ASCII
+ * characters into one cluster, so only the stretches around other characters go through Intl.Segmenter, which
+ * costs microseconds per cluster: mostly-ASCII tool output with a few "é" or a leading "…" stays cheap.
+ */
+function* clusterSpans(s: string): Generator<{ segment: string; index: number }> {
+	const n = s.length;
+	let i = 0;
+	while (i < n) {
+		if (printable(s.charCodeAt(i)) && (i + 1 === n || printable(s.charCodeAt(i + 1)))) {
+			yield { segment: s[i] as string, index: i };
+			i++;
+			continue;
+		}
+		// The stretch ends between two printable ASCII characters: a cluster boundary whatever surrounds them.
+		let j = i + 1;
+		while (j < n && !(printable(s.charCodeAt(j - 1)) && printable(s.charCodeAt(j)))) j++;
+		for (const x of segmenter.segment(s.slice(i, j))) yield { segment: x.segment, index: i + x.index };
+		i = j;
+	}
+}
+
 /** Grapheme clusters of a string (what a terminal draws as one glyph). */
 export function clusters(s: string): string[] {
 	if (ASCII.test(s)) return s.split("");
-	return Array.from(segmenter.segment(s), (x) => x.segment);
+	return Array.from(clusterSpans(s), (x) => x.segment);
 }
 
 /** Terminal cells a plain string (no escape sequences) takes. */
 export function stringWidth(s: string): number {
 	if (ASCII.test(s)) return s.length;
 	let w = 0;
-	for (const c of clusters(s)) w += clusterWidth(c);
+	for (const { segment } of clusterSpans(s)) w += clusterWidth(segment);
 	return w;
 }
 
@@ -111,47 +135,61 @@ export function fit(s: string, width: number): string {
 	return w < width ? t + " ".repeat(width - w) : t;
 }
 
-/** Takes clusters from the start of `s` while they fit in `width` cells; returns the taken part and the rest. */
-export function takeWidth(s: string, width: number): { head: string; rest: string } {
-	let w = 0;
-	let i = 0;
-	for (const c of clusters(s)) {
+/**
+ * Soft-wraps one line (no newlines) into pieces of at most `width` cells, preferring to break after a space, and
+ * stops after `maxLines` pieces (the preview needs only its first few lines of a long text).
+ * We wrap ourselves so that every line Ink draws already fits: Ink's own wrapping would change the frame height.
+ * One pass over the clusters, found as it goes: a line of a large tool result must not be measured again per piece.
+ */
+export function wrapLine(s: string, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
+	if (width <= 0) return [""];
+	if (ASCII.test(s)) return wrapAscii(s, width, maxLines);
+	const out: string[] = [];
+	let start = 0; // where the current piece starts
+	let end = 0; // where the clusters taken into it end
+	let w = 0; // cells from start to end
+	let space = -1; // offset of the piece's last space, or -1
+	for (const { segment: c, index } of clusterSpans(s)) {
 		const cw = clusterWidth(c);
-		if (w + cw > width) break;
+		// The piece is full (a cluster wider than the whole line still goes alone into an empty piece).
+		while (w + cw > width && end > start) {
+			if (space - start > (end - start) / 2 && s[end] !== " ") {
+				// Break after the space when that keeps more than half the piece and the next text starts a word.
+				out.push(s.slice(start, space + 1));
+				start = space + 1;
+				w = stringWidth(s.slice(start, end));
+			} else {
+				out.push(s.slice(start, end));
+				start = end;
+				w = 0;
+			}
+			space = -1;
+			if (out.length >= maxLines) return out;
+		}
+		const sp = c.lastIndexOf(" ");
+		if (sp !== -1) space = index + sp;
 		w += cw;
-		i += c.length;
+		end = index + c.length;
 	}
-	return { head: s.slice(0, i), rest: s.slice(i) };
+	if (end > start || out.length === 0) out.push(s.slice(start));
+	return out;
 }
 
-/**
- * Soft-wraps one line (no newlines) into pieces of at most `width` cells, preferring to break after a space.
- * We wrap ourselves so that every line Ink draws already fits: Ink's own wrapping would change the frame height.
- */
-export function wrapLine(s: string, width: number): string[] {
-	if (width <= 0) return [""];
-	if (stringWidth(s) <= width) return [s];
+/** wrapLine for printable ASCII: one character is one cell, so pieces are cut by index. */
+function wrapAscii(s: string, width: number, maxLines: number): string[] {
+	if (s.length <= width) return [s];
 	const out: string[] = [];
-	let rest = s;
-	while (rest.length > 0) {
-		if (stringWidth(rest) <= width) {
-			out.push(rest);
+	let start = 0;
+	while (start < s.length && out.length < maxLines) {
+		const end = start + width;
+		if (end >= s.length) {
+			out.push(s.slice(start));
 			break;
 		}
-		let { head, rest: tail } = takeWidth(rest, width);
-		if (head.length === 0) {
-			// A single cluster wider than the line (a wide glyph in a 1-cell column): emit it alone.
-			const first = clusters(rest)[0] as string;
-			head = first;
-			tail = rest.slice(first.length);
-		}
-		const space = head.lastIndexOf(" ");
-		if (space > head.length / 2 && tail.length > 0 && tail[0] !== " ") {
-			tail = head.slice(space + 1) + tail;
-			head = head.slice(0, space + 1);
-		}
-		out.push(head);
-		rest = tail;
+		const space = s.lastIndexOf(" ", end - 1) - start;
+		const cut = space > width / 2 && s[end] !== " " ? start + space + 1 : end;
+		out.push(s.slice(start, cut));
+		start = cut;
 	}
 	return out;
 }

@@ -3,7 +3,8 @@
  * tool, compaction, summary, label and fork links), the fork candidates, and where each walk key leads.
  */
 import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../src/model.js";
-import type { EventData } from "./loaders.js";
+import { briefKind } from "../src/present.js";
+import { type EventData, PATH_DEPTH } from "./loaders.js";
 import { seg, type StyledLine, type Tone } from "./styled.js";
 import { oneLine } from "./text-width.js";
 
@@ -37,11 +38,6 @@ export interface Candidate {
 function eventTarget(to: TraceEdge["to"]): EventRef | null {
 	if ("hidden" in to || "file" in to || to.entryId === null) return null;
 	return { sessionId: to.sessionId, entryId: to.entryId };
-}
-
-function kindOf(b: EventBrief | null | undefined): string {
-	if (!b) return "";
-	return b.kind ?? (b.role ? `${b.entryType}/${b.role}` : b.entryType);
 }
 
 function briefOf(data: EventData, ref: EventRef): EventBrief | null {
@@ -165,14 +161,14 @@ export function pathLine(data: EventData): StyledLine {
 	const up = data.read.neighbors.before;
 	const out: StyledLine = [seg("path ", "dim")];
 	if (up.length === 0) return [...out, seg("● root (this event)", "bold")];
-	const reachedRoot = up.length < 50;
+	const reachedRoot = up.length < PATH_DEPTH;
 	const tail = up.slice(-2);
 	const hidden = up.length - tail.length - (reachedRoot ? 1 : 0);
 	if (reachedRoot) {
 		out.push(seg(`⌂ ${up[0]?.entryId ?? ""}`, "dim"));
 		if (hidden > 0) out.push(seg(` › … ${hidden}`, "dim"));
 	} else {
-		// The read reaches 50 ancestors; beyond them the root is further up than we looked.
+		// The read reaches PATH_DEPTH ancestors; beyond them the root is further up than we looked.
 		out.push(seg(`⌂ … ${hidden}+`, "dim"));
 	}
 	for (const b of tail) {
@@ -205,7 +201,7 @@ function row(data: EventData, icon: string, rel: string, ref: EventRef, extra: s
 		icon,
 		rel,
 		id: ref.entryId,
-		text: textOverride ?? `${kindOf(b)}  ${oneLine(b?.preview ?? "")}`.trim(),
+		text: textOverride ?? `${b ? briefKind(b) : ""}  ${oneLine(b?.preview ?? "")}`.trim(),
 		tone,
 		marks,
 		target: { kind: "event", ref, brief: b },
@@ -213,13 +209,24 @@ function row(data: EventData, icon: string, rel: string, ref: EventRef, extra: s
 	};
 }
 
-/** The trace panel's rows, in the order a reader looks for them. */
-export function traceRows(data: EventData): TraceRow[] {
+const rowsCache = new WeakMap<EventData, readonly TraceRow[]>();
+
+/** The trace panel's rows, in the order a reader looks for them (built once per loaded event: every render and trace key asks). */
+export function traceRows(data: EventData): readonly TraceRow[] {
+	let rows = rowsCache.get(data);
+	if (!rows) {
+		rows = buildTraceRows(data);
+		rowsCache.set(data, rows);
+	}
+	return rows;
+}
+
+function buildTraceRows(data: EventData): TraceRow[] {
 	const rows: TraceRow[] = [];
 	const me = currentRef(data);
 	const up = data.read.neighbors.before;
-	const root = up.length > 1 && up.length < 50 ? up[0] : undefined;
-	if (root) rows.push(row(data, "⌂", "root", { sessionId: root.sessionId, entryId: root.entryId }, [], "dim", `${kindOf(root)}  ${oneLine(root.preview)}`));
+	const root = up.length > 1 && up.length < PATH_DEPTH ? up[0] : undefined;
+	if (root) rows.push(row(data, "⌂", "root", { sessionId: root.sessionId, entryId: root.entryId }, [], "dim", `${briefKind(root)}  ${oneLine(root.preview)}`));
 
 	const parent = edges(data, "parent")[0];
 	if (parent) {
@@ -247,8 +254,8 @@ export function traceRows(data: EventData): TraceRow[] {
 		const ref = eventTarget(e.to);
 		if (ref) rows.push(row(data, "⇄", "sibling", ref));
 	}
-	if (data.appendBefore) rows.push(row(data, "[", "append ↑", { sessionId: data.appendBefore.sessionId, entryId: data.appendBefore.entryId }, [], "dim", `${kindOf(data.appendBefore)}  ${oneLine(data.appendBefore.preview)}`));
-	if (data.appendAfter) rows.push(row(data, "]", "append ↓", { sessionId: data.appendAfter.sessionId, entryId: data.appendAfter.entryId }, [], "dim", `${kindOf(data.appendAfter)}  ${oneLine(data.appendAfter.preview)}`));
+	if (data.appendBefore) rows.push(row(data, "[", "append ↑", { sessionId: data.appendBefore.sessionId, entryId: data.appendBefore.entryId }, [], "dim", `${briefKind(data.appendBefore)}  ${oneLine(data.appendBefore.preview)}`));
+	if (data.appendAfter) rows.push(row(data, "]", "append ↓", { sessionId: data.appendAfter.sessionId, entryId: data.appendAfter.entryId }, [], "dim", `${briefKind(data.appendAfter)}  ${oneLine(data.appendAfter.preview)}`));
 
 	for (const e of data.trace.edges) {
 		if (e.rel === "parent" || e.rel === "child" || e.rel === "sibling" || e.rel === "toward-leaf") continue;
@@ -289,5 +296,5 @@ export function candidateLine(c: Candidate, index: number): StyledLine {
 	if (c.towardLeaf) marks.push(seg("[leaf path] ", "ok"));
 	if (b?.branchState === "alternate") marks.push(seg("[alternate] ", "warn"));
 	if (c.via === "forked session") marks.push(seg(`[forked session ${c.ref.sessionId.slice(0, 8)}] `, "accent"));
-	return [seg(`${index < 9 ? index + 1 : " "} `, "key"), seg(`${c.ref.entryId} `, "bold"), ...marks, seg(`${kindOf(b)}  `, "dim"), seg(oneLine(b?.preview ?? ""))];
+	return [seg(`${index < 9 ? index + 1 : " "} `, "key"), seg(`${c.ref.entryId} `, "bold"), ...marks, seg(`${b ? briefKind(b) : ""}  `, "dim"), seg(oneLine(b?.preview ?? ""))];
 }

@@ -2,7 +2,8 @@
  * Pure formatting of search, read and trace results for the model (the Pi tools' `content`): compact plain text
  * with refs it can pass on, bounded to pi's tool-output limits, saying where and how it was cut.
  */
-import type { EventBrief, Hit, ReadResult, SearchResult, TraceResult, TraceTarget } from "./model.js";
+import { type EventBrief, type Hit, type ReadResult, refKey, type SearchResult, type TraceResult, type TraceTarget } from "./model.js";
+import { briefKind, markSegments } from "./present.js";
 
 /** Pi's limits for tool output (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES); extension tools must enforce them themselves. */
 export const MODEL_OUTPUT_LIMITS = { maxBytes: 50 * 1024, maxLines: 2000 } as const;
@@ -121,14 +122,9 @@ function oneLine(s: string): string {
 
 /** A snippet with its matches wrapped in «»; whitespace flattened, nothing else changed. */
 export function markMatches(snippet: string, marks: Array<[number, number]>): string {
-	let out = "";
-	let at = 0;
-	for (const [a, b] of [...marks].sort((x, y) => x[0] - y[0])) {
-		if (a < at || b > snippet.length || b <= a) continue;
-		out += `${snippet.slice(at, a)}«${snippet.slice(a, b)}»`;
-		at = b;
-	}
-	return oneLine(out + snippet.slice(at));
+	// Empty marks would read as «» to the model.
+	const segs = markSegments(snippet, marks.filter(([a, b]) => b > a));
+	return oneLine(segs.map((s) => (s.match ? `«${s.text}»` : s.text)).join(""));
 }
 
 /** An ISO timestamp without milliseconds (still valid for the after/before filters). */
@@ -145,7 +141,7 @@ function stateOf(x: { branchState: string; selectionState: string }): string {
 }
 
 function kindOf(h: Hit): string {
-	const what = h.kind ?? (h.role ? `${h.entryType}/${h.role}` : h.entryType);
+	const what = briefKind(h);
 	const extras = [h.toolName, h.isError ? "error" : undefined].filter((x): x is string => !!x);
 	return extras.length ? `${what} (${extras.join(", ")})` : what;
 }
@@ -199,7 +195,7 @@ export function formatSearchForModel(result: SearchResult, view: SearchView, lim
 
 function briefText(b: EventBrief, sameSession: string): string {
 	const ref = b.sessionId === sameSession ? `entryId=${b.entryId}` : `sessionId=${b.sessionId} entryId=${b.entryId}`;
-	const what = b.kind ?? (b.role ? `${b.entryType}/${b.role}` : b.entryType);
+	const what = briefKind(b);
 	const branch = b.branchState === "selected" ? "" : ` (${b.branchState} branch)`;
 	return `${ref} ${what}${branch} · ${shortTime(b.timestamp)} · ${quoted(oneLine(b.preview))}`;
 }
@@ -297,7 +293,7 @@ function targetRef(to: TraceTarget, sameSession: string): string {
 export function formatTraceForModel(trace: TraceResult, limits: OutputLimits = MODEL_OUTPUT_LIMITS): ModelText {
 	const budget = new Budget(limits);
 	const node = trace.node;
-	const what = node.kind ?? (node.role ? `${node.entryType}/${node.role}` : node.entryType);
+	const what = briefKind(node);
 	budget.add(
 		`trace of sessionId=${node.sessionId} entryId=${node.entryId}: ${what} · ${shortTime(node.timestamp)} · ${stateOf(node.classification)}`,
 		`${sessionText(node.session)} · ${quoted(oneLine(node.preview))}`,
@@ -308,7 +304,7 @@ export function formatTraceForModel(trace: TraceResult, limits: OutputLimits = M
 	let shown = 0;
 	for (const edge of trace.edges) {
 		const to = edge.to;
-		const brief = "entryId" in to && to.entryId !== null ? trace.nodes[`${to.sessionId}/${to.entryId}`] : undefined;
+		const brief = "entryId" in to && to.entryId !== null ? trace.nodes[refKey({ sessionId: to.sessionId, entryId: to.entryId })] : undefined;
 		const arrow = edge.direction === "in" ? "<-" : "->";
 		const preview = brief ? ` · ${brief.kind ?? brief.entryType}${brief.branchState === "selected" ? "" : ` (${brief.branchState} branch)`} · ${quoted(oneLine(brief.preview))}` : "";
 		const note = edge.note ? ` (${oneLine(edge.note)})` : "";

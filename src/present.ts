@@ -1,5 +1,5 @@
 /** Pure formatting shared by the faces: relative times, short paths, highlighted snippets, and text for people and models. */
-import type { EventBrief, Hit, IndexStatus, ReadResult, RefreshProgress, RefreshSummary, SearchResult, TraceResult, TraceTarget } from "./model.js";
+import { type EventBrief, type Hit, type IndexStatus, type ReadResult, type RefreshProgress, type RefreshSummary, refKey, type SearchResult, type SessionSummary, type TraceResult, type TraceTarget } from "./model.js";
 
 /** Terminal styles; identity functions when color is off. */
 export interface Style {
@@ -69,10 +69,27 @@ export function refOf(h: { sessionId: string; entryId: string }): string {
 	return `${h.sessionId} ${h.entryId}`;
 }
 
-/** A one-line label of what kind of event a hit is: kind, tool and role. */
+/** A one-line label of what kind of event a hit is: kind and tool. */
 export function hitKind(h: Hit): string {
 	const kind = h.kind ?? h.entryType;
 	return h.toolName ? `${kind} ${h.toolName}` : kind;
+}
+
+/** What kind of event a brief (or a hit) is: its semantic kind, else its entry type with the role when it has one. */
+export function briefKind(b: Pick<EventBrief, "kind" | "role" | "entryType">): string {
+	return b.kind ?? (b.role ? `${b.entryType}/${b.role}` : b.entryType);
+}
+
+/** Where a session is: its name and short cwd, or the short cwd alone. */
+export function sessionWhere(session: Pick<SessionSummary, "name" | "cwd">): string {
+	return session.name ? `${session.name} · ${shortPath(session.cwd)}` : shortPath(session.cwd);
+}
+
+/** The message of a thrown value (anything can be thrown, null included); `withStack` prefers its stack trace. */
+export function errorText(error: unknown, withStack = false): string {
+	const e = error as { message?: unknown; stack?: unknown } | null | undefined;
+	if (withStack && typeof e?.stack === "string") return e.stack;
+	return typeof e?.message === "string" ? e.message : String(error);
 }
 
 /** Marks for branch and selection state that a reader should notice (off the selected path, summarized). */
@@ -88,7 +105,7 @@ export function stateMarks(h: { branchState: string; selectionState: string }): 
 export function formatSearch(result: SearchResult, style: Style, now = Date.now()): string {
 	const lines: string[] = [];
 	result.hits.forEach((h, i) => {
-		const where = h.session.name ? `${h.session.name} · ${shortPath(h.session.cwd)}` : shortPath(h.session.cwd);
+		const where = sessionWhere(h.session);
 		const flags = [...(h.isError ? [style.error("error")] : []), ...stateMarks(h).map((m) => style.warn(m))];
 		lines.push(`${style.dim(`${i + 1}.`)} ${style.bold(hitKind(h))}  ${relativeTime(h.timestamp, now)}  ${where}${flags.length ? `  ${flags.join(" ")}` : ""}`);
 		if (h.snippet) lines.push(`   ${highlight(h.snippet, h.marks, style.match).replace(/\n/g, " ")}`);
@@ -99,7 +116,7 @@ export function formatSearch(result: SearchResult, style: Style, now = Date.now(
 }
 
 function briefLine(b: EventBrief, style: Style): string {
-	const what = b.kind ?? (b.role ? `${b.entryType}/${b.role}` : b.entryType);
+	const what = briefKind(b);
 	const mark = b.branchState === "alternate" ? style.warn(" (alternate)") : "";
 	return `${style.dim(b.entryId)} ${what}${mark}  ${b.preview}`;
 }
@@ -142,7 +159,7 @@ export function targetText(to: TraceTarget): string {
 export function formatTrace(trace: TraceResult, style: Style): string {
 	const lines = [style.bold(`${trace.node.sessionId} ${trace.node.entryId}`) + `  ${trace.node.entryType}  ${trace.node.preview}`];
 	for (const e of trace.edges) {
-		const node = "entryId" in e.to && e.to.entryId !== null && "sessionId" in e.to ? trace.nodes[`${e.to.sessionId}/${e.to.entryId}`] : undefined;
+		const node = "entryId" in e.to && e.to.entryId !== null && "sessionId" in e.to ? trace.nodes[refKey({ sessionId: e.to.sessionId, entryId: e.to.entryId })] : undefined;
 		const arrow = e.direction === "in" ? "←" : "→";
 		lines.push(`${arrow} ${style.accent(e.rel.padEnd(19))} ${targetText(e.to)} ${style.dim(`[${e.provenance}]`)}${node ? `  ${node.preview}` : ""}${e.note ? style.dim(`  (${e.note})`) : ""}`);
 	}

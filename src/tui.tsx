@@ -19,6 +19,7 @@ import { type ResolvedConfig, resolveConfig } from "./config.js";
 import { discover } from "./discover.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "./index-worker.js";
 import type { RefreshSummary } from "./model.js";
+import { errorText } from "./present.js";
 import { HistoryService } from "./service.js";
 
 /** Options of the interactive explorer. */
@@ -220,7 +221,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			// the renderer itself may be what failed
 		}
 		restore();
-		process.stderr.write(`pi-history: ${(error as Error)?.stack ?? String(error)}\n`);
+		process.stderr.write(`pi-history: ${errorText(error, true)}\n`);
 		process.exit(1);
 	};
 	const signals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
@@ -233,7 +234,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	} catch (error) {
 		code = 1;
 		restore();
-		process.stderr.write(`pi-history: ${(error as Error)?.message ?? String(error)}\n`);
+		process.stderr.write(`pi-history: ${errorText(error)}\n`);
 	} finally {
 		restore();
 		out.off("resize", onResize);

@@ -10,7 +10,7 @@ import { HitList } from "../components/HitList.js";
 import { EventBody } from "../components/EventView.js";
 import { eventLayout } from "../components/layout.js";
 import { stringWidth } from "../components/text-width.js";
-import { toneProps } from "../components/theme.js";
+import { toneAnsi } from "../components/theme.js";
 import { initialState, reduce, topLoc } from "../components/state.js";
 import type { HistoryService } from "../src/service.js";
 import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
@@ -244,12 +244,25 @@ describe("terminal craft", () => {
 		await waitForFrame(r, "make the terminal larger");
 	});
 
+	it("names Ctrl+C as the way out when the terminal is too small, since q may be text there", async () => {
+		const exits: number[] = [];
+		const r = app({ size: { columns: 80, rows: 8 }, onExit: (c) => exits.push(c) });
+		const f = await waitForFrame(r, "make the terminal larger");
+		expect(f).toContain("Ctrl+C quits");
+		await press(r, "q");
+		expect(exits).toEqual([]);
+		await press(r, KEYS.ctrlC);
+		expect(exits).toEqual([130]);
+	});
+
 	it("sets no color under NO_COLOR, and the selection stays visible without it", () => {
 		// ink-testing-library's stdout is not a TTY, so chalk draws no escapes here at all: the colors themselves
 		// are checked on the theme, and in the real terminal by the tmux test.
 		const tones = ["plain", "dim", "bold", "match", "error", "warn", "accent", "ok", "key", "title", "banner"] as const;
-		for (const t of tones) expect(toneProps(t, false).color).toBeUndefined();
-		expect(toneProps("error", true).color).toBe("red");
+		// Foreground color codes in a tone's SGR escape (30–37, 90–97); 31 is red.
+		const colors = (t: (typeof tones)[number], color: boolean) => toneAnsi(t, color, false).replace(/^\u001b\[|m$/g, "").split(";").filter((c) => /^[39]\d$/.test(c));
+		for (const t of tones) expect(colors(t, false)).toEqual([]);
+		expect(colors("error", true)).toEqual(["31"]);
 		const mono = render(<HitList hits={makeHits(3)} selected={1} top={0} width={60} height={6} hitLines={2} now={NOW} color={false} empty={[]} />);
 		expect(frame(mono).split("\n").filter((l) => l.startsWith("▌"))).toHaveLength(2);
 	});

@@ -1,6 +1,6 @@
 /** The keymap as a table: key press × mode → action; the help and hints come from the same table. */
 import { describe, expect, it } from "vitest";
-import { BINDINGS, helpSections, hintsFor, type KeyInfo, keyName, keyToAction, prettyKey } from "../components/keymap.js";
+import { BINDINGS, helpSections, hintsFor, type KeyInfo, keyFor, keyName, keyToAction, prettyKey } from "../components/keymap.js";
 import type { Action, Mode } from "../components/state.js";
 
 const K = (k: KeyInfo): KeyInfo => k;
@@ -113,6 +113,38 @@ describe("keyToAction", () => {
 		for (const b of BINDINGS) for (const m of b.modes) for (const k of b.keys) seen.set(`${m} ${k}`, (seen.get(`${m} ${k}`) ?? 0) + 1);
 		// ctrl+c in the query line is listed twice on purpose (once in the query section of help, once in "Everywhere").
 		expect([...seen].filter(([k, n]) => n > 1 && k !== "query ctrl+c")).toEqual([]);
+	});
+});
+
+describe("where keys act", () => {
+	const ALL_MODES: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
+
+	it("keeps the filter and fork pickers open on ? (help would replace them and lose the draft or the candidates)", () => {
+		expect(keyToAction("filters", "?", K({}))).toBeNull();
+		expect(keyToAction("fork", "?", K({}))).toBeNull();
+	});
+
+	it("binds in the query line only the non-text keys its module comment names (no ↑, no PgUp)", () => {
+		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
+		for (const k of keys) expect(["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace"].includes(k) || k.startsWith("ctrl+"), k).toBe(true);
+		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
+		expect(keyToAction("query", "", K({ pageUp: true }))).toBeNull();
+	});
+
+	it("titles help sections by where their keys act", () => {
+		const sections = new Map(helpSections().map((s) => [s.title, s.rows.map(([k]) => k)]));
+		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
+		expect(everywhere?.[1]).toEqual(["Ctrl+C"]);
+		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
+		expect(sections.get("Hit list, event view and trace panel")).toEqual(["y", "?", "q"]);
+		for (const m of ["list", "event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
+		for (const k of ["y", "?", "q"]) expect(keyToAction("query", k, K({}))).toEqual({ type: "insert", text: k });
+	});
+
+	it("names the key of an action for text that mentions it", () => {
+		expect(keyFor("query", "quit")).toBe("Ctrl+C");
+		expect(keyFor("list", "quit")).toBe("q");
+		expect(() => keyFor("query", "walk")).toThrow();
 	});
 });
 

@@ -1,9 +1,10 @@
 /** The reducer, table-driven: query editing, list window and paging, the back stack, the walk, scope and filters. */
 import { describe, expect, it } from "vitest";
-import type { KeyInfo } from "../components/keymap.js";
+import { helpLines, type KeyInfo } from "../components/keymap.js";
+import { eventLayout, overlayLines } from "../components/layout.js";
 import { type Action, docOf, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
 import type { SearchResult } from "../src/model.js";
-import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
+import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
 
 const SIZE = { columns: 80, rows: 24 }; // 5 hits visible, two lines each
 
@@ -136,6 +137,28 @@ describe("event view and back stack", () => {
 		expect(modeOf(s)).toBe("query");
 	});
 
+	it("highlights the new search's match when an event is opened again from another search", () => {
+		// App's event cache hands the reducer the same EventData object both times.
+		const data = makeEventData("x", { text: `about foo here\n${"filler\n".repeat(60)}then bar here\n${"filler\n".repeat(20)}` });
+		const hitFor = (word: string) => makeHit({ entryId: "x", snippet: `about ${word} here`, marks: [[6, 9]] });
+		const shown = (st: State) => {
+			const loc = topLoc(st) as NonNullable<ReturnType<typeof topLoc>>;
+			const doc = docOf(loc, eventLayoutWidth(st), st.wrap);
+			return { scroll: loc.scroll, matches: (doc?.lines ?? []).flatMap((l) => l.line.filter((x) => x.tone === "match").map((x) => x.text)) };
+		};
+		let s = initialState({ size: SIZE, query: "foo" });
+		s = { ...reduce(s, { type: "search-done", seq: s.results.seq, more: 0, result: { ...result(0), hits: [hitFor("foo")] } }), focus: "list" };
+		s = run(s, { type: "open" }, { type: "event-done", key: "s1/x", data, error: null });
+		expect(shown(s)).toEqual({ scroll: 0, matches: ["foo"] });
+		s = run(s, key("", { escape: true }), key("/"), key("u", { ctrl: true }), key("b"), key("a"), key("r"));
+		s = run(s, { type: "search-done", seq: s.results.seq, more: 0, result: { ...result(0), hits: [hitFor("bar")] } }, key("", { tab: true }), key("", { return: true }));
+		s = reduce(s, { type: "event-done", key: "s1/x", data, error: null });
+		const again = shown(s);
+		expect(again.matches).toEqual(["bar"]);
+		// The view opens at the new match (line 62 of the document), not at the top where "foo" was.
+		expect(again.scroll).toBeGreaterThan(50);
+	});
+
 	it("Esc in the query line clears it; with an empty query it only explains how to quit", () => {
 		const s = { ...initialState({ size: SIZE }), query: "abc", cursor: 3 };
 		expect(reduce(s, { type: "back" }).query).toBe("");
@@ -158,6 +181,10 @@ describe("event view and back stack", () => {
 		expect(page).toBeLessThanOrEqual(10000);
 	});
 });
+
+function eventLayoutWidth(s: State): number {
+	return eventLayout(s.size).bodyWidth;
+}
 
 describe("walk", () => {
 	const opened = (data: ReturnType<typeof makeEventData>) => {
@@ -271,6 +298,28 @@ describe("scope, filters, copy, quit", () => {
 		expect(s.filters).toEqual({ kind: "user.text" });
 		s = reduce(s, { type: "clear-filters" });
 		expect(s.filters).toEqual({});
+	});
+
+	it("keeps the filter picker and its draft when ? is pressed there", () => {
+		let s = run(withHits(3), key("F", { shift: true }), key("", { rightArrow: true }));
+		const draft = s.overlay?.type === "filters" ? s.overlay.draft : null;
+		expect(draft).toEqual({ kind: "user.text" });
+		s = reduce(s, key("?"));
+		expect(modeOf(s)).toBe("filters");
+		expect(s.overlay?.type === "filters" && s.overlay.draft).toEqual(draft);
+	});
+
+	it("stops scrolling help at its end, so ↑ after holding ↓ moves at once", () => {
+		let s = reduce(withHits(3), key("?"));
+		expect(modeOf(s)).toBe("help");
+		for (let i = 0; i < 500; i++) s = reduce(s, key("", { downArrow: true }));
+		const last = helpLines(SIZE.columns).length - overlayLines(SIZE);
+		expect(last).toBeGreaterThan(0);
+		expect(s.overlay?.type === "help" && s.overlay.scroll).toBe(last);
+		s = reduce(s, key("", { upArrow: true }));
+		expect(s.overlay?.type === "help" && s.overlay.scroll).toBe(last - 1);
+		s = run(s, key("", { pageDown: true }), key("", { pageDown: true }));
+		expect(s.overlay?.type === "help" && s.overlay.scroll).toBe(last);
 	});
 
 	it("copies the selected ref and quits with the code asked for", () => {

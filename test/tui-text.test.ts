@@ -1,9 +1,10 @@
 /** Cell widths, truncation and wrapping: CJK, emoji and control characters must never break a line's width. */
 import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
-import { queryLine, normalizeSnippet } from "../components/search-view.js";
+import { hitRows, normalizeSnippet, queryLine } from "../components/search-view.js";
 import { fitLine, lineText, lineWidth, markRanges, findRanges, seg } from "../components/styled.js";
 import { clusters, fit, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
+import { makeHit } from "./helpers/ink.js";
 
 const SAMPLES = [
 	"plain ascii",
@@ -38,6 +39,11 @@ describe("stringWidth", () => {
 	it("keeps grapheme clusters together", () => {
 		expect(clusters("e\u0301x")).toEqual(["e\u0301", "x"]);
 	});
+
+	// ASCII runs skip the segmenter: the clusters must still be the segmenter's, also where ASCII meets other text.
+	it.each([...SAMPLES, "…abc", "ab\u0301cd", "x\r\ny", "a\u200d🐢b", "\u0600ab", "🇯🇵🇯🇵 ok", "#\ufe0f\u20e3x", "ab\u0903c"])("splits %j like Intl.Segmenter", (s) => {
+		expect(clusters(s)).toEqual(Array.from(new Intl.Segmenter().segment(s), (x) => x.segment));
+	});
 });
 
 describe("truncate and fit", () => {
@@ -69,6 +75,25 @@ describe("wrapLine", () => {
 		expect(wrapLine(s, w)).toEqual(out);
 	});
 
+	// Hand-written lines per script: the one-pass wrap must break exactly where the earlier per-piece wrap did.
+	it.each<[string, string, number, string[]]>([
+		["ascii, breaking after a space", "fix the flaky test in ci", 10, ["fix the ", "flaky test", " in ci"]],
+		["ascii, one long word", "supercalifragilistic", 8, ["supercal", "ifragili", "stic"]],
+		["wide CJK with ascii", "银色水獭 finished", 6, ["银色水", "獭 fin", "ished"]],
+		["wide CJK in an odd width", "青铜狐狸", 3, ["青", "铜", "狐", "狸"]],
+		["a wide glyph wider than the line goes alone", "青a", 1, ["青", "a"]],
+		["combining marks stay on their letter", "e\u0301cole e\u0301te\u0301", 5, ["e\u0301cole", " e\u0301te\u0301"]],
+		["combining marks, breaking after a space", "cre\u0300me bru\u0302le\u0301e", 8, ["cre\u0300me ", "bru\u0302le\u0301e"]],
+		["emoji and a ZWJ family", "🐢⚡ done 👨‍👩‍👧", 4, ["🐢⚡", " don", "e 👨‍👩‍👧"]],
+	])("%s: %j at %i", (_name, s, w, out) => {
+		expect(wrapLine(s, w)).toEqual(out);
+	});
+
+	it("stops after maxLines pieces (the preview needs only its first lines)", () => {
+		expect(wrapLine("abcdefghij", 4, 2)).toEqual(["abcd", "efgh"]);
+		expect(wrapLine(`…${"é".repeat(10)}`, 3, 2)).toEqual(["…éé", "ééé"]);
+	});
+
 	it.each(SAMPLES)("never exceeds the width and loses nothing: %s", (s) => {
 		const clean = sanitizeLine(s);
 		for (let w = 2; w <= 12; w++) {
@@ -83,6 +108,13 @@ describe("sanitizing", () => {
 	it("makes escape sequences and control characters visible instead of executing them", () => {
 		expect(sanitizeLine("\u001b[31mred\u001b[0m\u0007")).toBe("␛[31mred␛[0m␇");
 		expect(oneLine("a\n\n  b\tc")).toBe("a b c");
+	});
+
+	it("keeps a mark that ends in trimmed trailing whitespace on its word", () => {
+		const { text, marks } = normalizeSnippet("fix bar ", [[4, 8]]);
+		expect(marks.map(([a, b]) => text.slice(a, b))).toEqual(["bar"]);
+		const [, snippetLine] = hitRows(makeHit({ snippet: "fix bar ", marks: [[4, 8]] }), 60, 0, false, 2);
+		expect(snippetLine?.filter((s) => s.tone === "match").map((s) => s.text)).toEqual(["bar"]);
 	});
 
 	it("keeps snippet marks on the same text after whitespace is collapsed", () => {

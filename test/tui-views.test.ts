@@ -5,7 +5,8 @@ import { eventLayout, frameHeight, searchLayout, visibleHits } from "../componen
 import { clampScroll, positionText, windowTop } from "../components/list-window.js";
 import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/read-view.js";
 import { emptyLines, hitRows, indexText } from "../components/search-view.js";
-import { IDLE_INDEXING } from "../components/service.js";
+import { runSearch } from "../components/loaders.js";
+import { type ExplorerService, IDLE_INDEXING } from "../components/service.js";
 import { lineText, lineWidth } from "../components/styled.js";
 import { stringWidth } from "../components/text-width.js";
 import { forkCandidates, pathLine, traceRows } from "../components/trace-rows.js";
@@ -263,6 +264,14 @@ describe("hit rows and empty states", () => {
 			"s (on the hit list) widens the scope to all sessions.",
 			"x (on the hit list) clears the filters; F changes them.",
 		]);
+	});
+
+	it("shows a search that threw null as a failed search instead of crashing", () => {
+		const throwsNull = { search: () => { throw null; } } as unknown as ExplorerService;
+		const out = runSearch(throwsNull, searchRequest({ query: "x", scope: "all", workspace: null, session: null, filters: {}, offset: 0, now }));
+		expect(out).toEqual({ error: "null" });
+		const lines = emptyLines({ loading: false, error: "error" in out ? out.error : null, query: "x", notes: [], scope: "all", filters: {}, indexEvents: 10, indexing: IDLE_INDEXING, status: null });
+		expect(lines[0]?.text).toBe("search failed: null");
 	});
 
 	it("shows indexing progress, then counts and freshness", () => {
