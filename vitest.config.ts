@@ -7,5 +7,7 @@ export default defineConfig({
 		hookTimeout: 60_000,
 		include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
 		exclude: ["**/node_modules/**", "dist/**"],
+		// Tests that run the CLI, workers or child processes use dist/: rebuild it once when a source is newer.
+		globalSetup: ["test/support/global-setup.ts"],
 	},
 });

@@ -1,11 +1,12 @@
 /** The built CLI as a user runs it: real process, real index file, the fixture corpus. */
-import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copyCorpus, loadManifest, type Manifest, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { CLI } from "./helpers/build.js";
+import { copyCorpus, fixtureEntry, loadManifest, type Manifest, needleById, tempDir } from "./helpers/corpus.js";
 
-const CLI = join(PROJECT_ROOT, "dist", "src", "cli.js");
+// dist/ is brought up to date by vitest's globalSetup (test/support/global-setup.ts).
 let tmp: ReturnType<typeof tempDir>;
 let corpus: string;
 let index: string;
@@ -25,7 +26,6 @@ const json = (args: string[]) => {
 };
 
 beforeAll(() => {
-	if (!existsSync(CLI)) execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: PROJECT_ROOT });
 	tmp = tempDir();
 	corpus = copyCorpus(join(tmp.dir, "corpus"));
 	index = join(tmp.dir, "index.sqlite");
@@ -56,7 +56,7 @@ describe("pi-history index and status", () => {
 
 describe("pi-history search", () => {
 	it("prints the DESIGN §5 JSON", () => {
-		const needle = manifest.needles.find((n) => n.id === "N00002") as Manifest["needles"][number];
+		const needle = needleById(manifest, "N00002");
 		const r = json(["search", `"${needle.text}"`, "--limit", "50"]);
 		expect(r.hits.map((h: { entryId: string }) => h.entryId)).toEqual(needle.occurrences.map((o) => o.entryId));
 		const hit = r.hits[0];
@@ -117,11 +117,16 @@ describe("pi-history read and trace", () => {
 		const pair = manifest.toolPairsSample[0] as Manifest["toolPairsSample"][number];
 		const trace = json(["trace", pair.sessionId, pair.resultEntryId]);
 		expect(trace.edges).toContainEqual(expect.objectContaining({ rel: "tool-result-for", to: { sessionId: pair.sessionId, entryId: pair.callEntryId }, provenance: "recorded" }));
+		// Ground truth: the tool result as pi wrote it in the fixture file.
+		const entry = fixtureEntry<{ message: { content: Array<{ type: string; text: string }> } }>(corpus, pair.file, pair.resultEntryId);
+		const source = entry.message.content[0]?.text as string;
+		expect(source.length).toBeGreaterThan(0);
 		const read = json(["read", pair.sessionId, pair.resultEntryId]);
-		expect(read.fragments[0].kind).toBe("tool.result");
-		expect(read.source).toMatchObject({ file: expect.stringContaining(".jsonl"), line: expect.any(Number), byteOffset: expect.any(Number), byteLength: expect.any(Number) });
+		expect(read.fragments[0]).toMatchObject({ kind: "tool.result", text: source });
+		expect(read.source).toMatchObject({ file: join(corpus, pair.file), line: expect.any(Number), byteOffset: expect.any(Number), byteLength: expect.any(Number) });
 		const text = run(["read", pair.sessionId, pair.resultEntryId]);
-		expect(text.stdout).toContain(read.fragments[0].text.split("\n")[0]);
+		expect(text.code).toBe(0);
+		for (const line of source.split("\n")) expect(text.stdout).toContain(line);
 		expect(run(["trace", pair.sessionId, pair.resultEntryId]).stdout).toMatch(/tool-result-for/);
 	});
 });

@@ -3,12 +3,13 @@
  * calling our tools over a history written by pi's own SessionManager. Every assertion reads what pi wrote.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxText, fauxToolCall } from "@mariozechner/pi-ai";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
+import { hitRefs } from "./helpers/tool-output.js";
 import { CALL_IDS } from "./support/faux-model.js";
 
 /** Runs a command with stdin closed (pi -p reads piped stdin to its end); rejects on a non-zero exit or a hang. */
@@ -47,22 +48,15 @@ interface Planted {
 
 type Line = { type: string; id?: string; parentId?: string | null; message?: { role: string; toolCallId?: string; isError?: boolean; content: unknown } };
 
-function readJsonl(file: string): Line[] {
-	return readFileSync(file, "utf8")
-		.split("\n")
-		.filter((l) => l.trim())
-		.map((l) => JSON.parse(l) as Line);
-}
-
 function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
 	return (content as Array<{ type: string; text?: string }>).map((c) => (c.type === "text" ? (c.text ?? "") : "")).join("\n");
 }
 
-/** `sessionId entryId` pairs of the hit lines of an event_search text. */
-function refsOf(text: string): string[] {
-	return [...text.matchAll(/^ {3}sessionId=(\S+) entryId=(\S+)/gm)].map((m) => `${m[1]} ${m[2]}`);
-}
+/** `sessionId/entryId` refs of the hit lines of an event_search text. */
+const refsOf = hitRefs;
+/** The ref of an event, as refsOf lists it. */
+const ref = (sessionId: string, entryId: string | undefined) => `${sessionId}/${entryId}`;
 
 describe("pi extension end to end (real pi CLI, faux model)", () => {
 	const tmp = tempDir("pes-e2e-");
@@ -123,7 +117,7 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		const ownDir = join(agentDir, "sessions", readdirSync(join(agentDir, "sessions")).find((d) => d.endsWith("-ws-app--")) ?? "");
 		const files = readdirSync(ownDir).filter((f) => f.endsWith(".jsonl"));
 		expect(files).toHaveLength(1);
-		lines = readJsonl(join(ownDir, files[0] as string));
+		lines = readEntries(join(ownDir, files[0] as string)) as Line[];
 		ownSessionId = (lines[0] as { id?: string }).id ?? "";
 	}, 60_000);
 
@@ -143,8 +137,8 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		const result = toolResult(CALL_IDS.search);
 		expect(result.isError).toBe(false);
 		const refs = refsOf(result.text);
-		expect(refs).toContain(`${planted.workspace.sessionId} ${planted.workspace.entryId}`);
-		expect(refs).toContain(`${planted.nested.sessionId} ${planted.nested.entryId}`);
+		expect(refs).toContain(ref(planted.workspace.sessionId, planted.workspace.entryId));
+		expect(refs).toContain(ref(planted.nested.sessionId, planted.nested.entryId));
 		for (const absent of [planted.other, planted.prefix]) expect(result.text).not.toContain(absent.sessionId);
 		expect(result.text).toContain(`«${NEEDLE}»`);
 		expect(result.text).toContain('session "Nightly build"');
@@ -155,14 +149,14 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 
 	it("leaves the caller's own session out by default", () => {
 		const result = toolResult(CALL_IDS.search);
-		expect(refsOf(result.text).filter((r) => r.startsWith(`${ownSessionId} `))).toEqual([]);
+		expect(refsOf(result.text).filter((r) => r.startsWith(`${ownSessionId}/`))).toEqual([]);
 		expect(result.text).toContain(`your current session ${ownSessionId} is excluded`);
 	});
 
 	it("reads the exact source text of the returned ref", () => {
 		const search = toolResult(CALL_IDS.search);
 		const [first] = refsOf(search.text);
-		const source = Object.values(planted).find((p) => `${p.sessionId} ${p.entryId}` === first);
+		const source = Object.values(planted).find((p) => ref(p.sessionId, p.entryId) === first);
 		expect(source, `first ref ${first} is one of the planted events`).toBeDefined();
 		const read = toolResult(CALL_IDS.read);
 		expect(read.isError).toBe(false);
@@ -172,7 +166,7 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 
 	it("traces the returned ref to its recorded parent", () => {
 		const [first] = refsOf(toolResult(CALL_IDS.search).text);
-		const source = Object.values(planted).find((p) => `${p.sessionId} ${p.entryId}` === first) as Planted;
+		const source = Object.values(planted).find((p) => ref(p.sessionId, p.entryId) === first) as Planted;
 		const trace = toolResult(CALL_IDS.trace);
 		expect(trace.isError).toBe(false);
 		expect(trace.text).toContain(`trace of sessionId=${source.sessionId} entryId=${source.entryId}`);
@@ -188,9 +182,9 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		const invoking = messages.find((l) => l.message?.role === "assistant" && JSON.stringify(l.message.content).includes(CALL_IDS.searchOwn));
 		expect(plantedTurn?.id).toBeDefined();
 		expect(invoking?.id).toBeDefined();
-		expect(refs).toContain(`${ownSessionId} ${plantedTurn?.id}`);
-		expect(refs).not.toContain(`${ownSessionId} ${invoking?.id}`);
-		expect(refs.every((r) => r.startsWith(`${ownSessionId} `))).toBe(true);
+		expect(refs).toContain(ref(ownSessionId, plantedTurn?.id));
+		expect(refs).not.toContain(ref(ownSessionId, invoking?.id));
+		expect(refs.every((r) => r.startsWith(`${ownSessionId}/`))).toBe(true);
 		expect(result.text).toContain("including your current session");
 	});
 

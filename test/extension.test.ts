@@ -2,7 +2,7 @@
  * The extension factory with a fake pi registrar, its tools executed directly against a real index of the fixture
  * corpus. Ground truth: the generator's manifest and the session files pi's SessionManager wrote.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import type { AgentToolResult, ExtensionContext, Theme, ToolDefinition } from "@mariozechner/pi-coding-agent";
@@ -13,7 +13,8 @@ import { resolveConfig } from "../src/config.js";
 import { createExtension, type ExtensionDeps, type ExtensionRegistrar } from "../src/extension.js";
 import { SEMANTIC_KINDS } from "../src/model.js";
 import { HistoryService } from "../src/service.js";
-import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
+import { copyCorpus, fixtureEntry, loadManifest, needleById, openService, tempDir } from "./helpers/corpus.js";
+import { hitRefs } from "./helpers/tool-output.js";
 
 // Tools of different parameter types live in one map.
 type AnyTool = ToolDefinition<any, any>;
@@ -22,11 +23,7 @@ type Handler = (event: unknown, ctx: ExtensionContext) => unknown;
 const WORKSPACE = "/home/alice/code/payments-api";
 const manifest = loadManifest();
 
-function needle(id: string) {
-	const n = manifest.needles.find((x) => x.id === id);
-	if (!n) throw new Error(`no needle ${id}`);
-	return n;
-}
+const needle = (id: string) => needleById(manifest, id);
 
 function occurrence(id: string, sessionId?: string) {
 	const o = needle(id).occurrences.find((x) => !sessionId || x.sessionId === sessionId);
@@ -64,14 +61,6 @@ function text(result: AgentToolResult<unknown>): string {
 	return result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 }
 
-/** Entry ids of a session file in file order, and each entry as pi wrote it. */
-function fileEntries(corpus: string, rel: string): Array<{ id?: string; message?: { content?: unknown } }> {
-	return readFileSync(join(corpus, rel), "utf8")
-		.split("\n")
-		.filter((l) => l.trim())
-		.map((l) => JSON.parse(l) as { id?: string });
-}
-
 describe("pi extension tools over the fixture corpus", () => {
 	const tmp = tempDir("pes-ext-");
 	const corpus = join(tmp.dir, "corpus");
@@ -86,7 +75,7 @@ describe("pi extension tools over the fixture corpus", () => {
 		if (!tool) throw new Error(`tool ${name} not registered`);
 		return (await tool.execute(`call-${name}`, params, undefined, undefined, ctx)) as AgentToolResult<unknown>;
 	};
-	const refs = (result: AgentToolResult<unknown>) => [...text(result).matchAll(/^ {3}sessionId=(\S+) entryId=(\S+)/gm)].map((m) => `${m[1]}/${m[2]}`);
+	const refs = (result: AgentToolResult<unknown>) => hitRefs(text(result));
 
 	beforeAll(() => {
 		copyCorpus(corpus);
@@ -168,8 +157,7 @@ describe("pi extension tools over the fixture corpus", () => {
 	describe("the caller's current session", () => {
 		const o = occurrence("N00007", "019be2c2-9f33-7094-a319-1274f826a4f8");
 		const current = (leafOffset: number) => {
-			const entries = fileEntries(corpus, o.file);
-			const leaf = entries[o.line - 1 + leafOffset]?.id ?? null;
+			const leaf = fixtureEntry<{ id: string }>(corpus, o.file, o.line + leafOffset).id;
 			return ctxFor(WORKSPACE, { id: o.sessionId, file: join(corpus, o.file), leaf });
 		};
 		const own = (result: AgentToolResult<unknown>) => refs(result).filter((r) => r.startsWith(`${o.sessionId}/`));
@@ -195,7 +183,7 @@ describe("pi extension tools over the fixture corpus", () => {
 
 	it("reads the exact source text and continues a long fragment where the output was cut", async () => {
 		const o = occurrence("N00009", "019be2c2-9f33-7094-a319-1274f826a4f8");
-		const entry = fileEntries(corpus, o.file)[o.line - 1] as { id: string; message: { content: Array<{ text: string }> } };
+		const entry = fixtureEntry<{ id: string; message: { content: Array<{ text: string }> } }>(corpus, o.file, o.line);
 		expect(entry.id).toBe(o.entryId);
 		const source = entry.message.content[0]?.text ?? "";
 		expect(source.length).toBeGreaterThan(100_000);
@@ -213,7 +201,8 @@ describe("pi extension tools over the fixture corpus", () => {
 
 	it("reads a short assistant text whole, between fragment markers", async () => {
 		const o = occurrence("N00003", "019be2c2-9f33-7094-a319-1274f826a4f8");
-		const entry = fileEntries(corpus, o.file)[o.line - 1] as { message: { content: Array<{ type: string; text: string }> } };
+		const entry = fixtureEntry<{ id: string; message: { content: Array<{ type: string; text: string }> } }>(corpus, o.file, o.line);
+		expect(entry.id).toBe(o.entryId);
 		const source = entry.message.content.find((c) => c.type === "text" && c.text.includes(needle("N00003").text))?.text ?? "";
 		const result = await call("event_read", { sessionId: o.sessionId, entryId: o.entryId });
 		expect(text(result)).toContain(`---\n${source}\n--- end`);

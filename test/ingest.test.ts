@@ -4,11 +4,10 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQuery } from "../src/query-parse.js";
 import type { HistoryService } from "../src/service.js";
-import { copyCorpus, KIND_OF, loadManifest, type Manifest, type Occurrence, openService, tempDir } from "./helpers/corpus.js";
+import { type IndexedCorpus, indexedCorpus, KIND_OF, type Manifest, type Occurrence } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";
 
-
-let tmp: ReturnType<typeof tempDir>;
+let indexed: IndexedCorpus;
 let corpus: string;
 let indexPath: string;
 let service: HistoryService;
@@ -16,19 +15,14 @@ let manifest: Manifest;
 let db: Database.Database;
 
 beforeAll(() => {
-	tmp = tempDir();
-	corpus = copyCorpus(join(tmp.dir, "corpus"));
-	indexPath = join(tmp.dir, "index.sqlite");
-	manifest = loadManifest(corpus);
-	service = openService(corpus, indexPath);
-	service.refresh();
+	indexed = indexedCorpus();
+	({ corpus, indexPath, service, manifest } = indexed);
 	db = new Database(indexPath, { readonly: true });
 });
 
 afterAll(() => {
 	db.close();
-	service.close();
-	tmp.cleanup();
+	indexed.cleanup();
 });
 
 function eventFor(o: Occurrence): { id: number; entry_id: string } | undefined {
@@ -179,6 +173,6 @@ describe("incremental refresh", () => {
 		writeFileSync(file, `${migrated.join("\n")}\n`);
 		const summary = service.refresh();
 		expect(summary.sessionsRebuilt).toBe(1);
-		expectEqualsFreshBuild(corpus, indexPath, join(tmp.dir, "fresh.sqlite"));
+		expectEqualsFreshBuild(corpus, indexPath, join(indexed.dir, "fresh.sqlite"));
 	});
 });

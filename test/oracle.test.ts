@@ -2,34 +2,28 @@
  * Selection state against pi's own code: buildSessionContext decides what the model sees (our `direct`), and
  * collectEntriesForBranchSummary decides what a branch summary describes (part of our `summarized`).
  */
-import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { collectEntriesForBranchSummary, type SessionEntry, SessionManager } from "@mariozechner/pi-coding-agent";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadManifest, type Manifest, openService, tempDir } from "./helpers/corpus.js";
-import { CORPUS_DIR } from "./helpers/corpus.js";
+import { type IndexedCorpus, indexedCorpus, type Manifest } from "./helpers/corpus.js";
 import { piContext } from "./helpers/oracle.js";
 
-let tmp: ReturnType<typeof tempDir>;
+let indexed: IndexedCorpus;
 let db: Database.Database;
 let manifest: Manifest;
 let corpus: string;
 
 beforeAll(() => {
-	tmp = tempDir();
-	corpus = join(tmp.dir, "corpus");
-	cpSync(CORPUS_DIR, corpus, { recursive: true });
-	manifest = loadManifest(corpus);
-	const service = openService(corpus, join(tmp.dir, "index.sqlite"));
-	service.refresh();
-	service.close();
-	db = new Database(join(tmp.dir, "index.sqlite"), { readonly: true });
+	indexed = indexedCorpus();
+	({ corpus, manifest } = indexed);
+	indexed.service.close();
+	db = new Database(indexed.indexPath, { readonly: true });
 });
 
 afterAll(() => {
 	db.close();
-	tmp.cleanup();
+	indexed.cleanup();
 });
 
 type Row = { entry_id: string; selection_state: string; summarized_prov: string | null; branch_state: string };
@@ -82,7 +76,7 @@ describe("selection state follows pi's buildSessionContext", () => {
 			const { fileEntries } = piContext(file);
 			const summaries = fileEntries.map((e, i) => [e, i] as const).filter(([e]) => e.type === "branch_summary");
 			if (summaries.length === 0) continue;
-			const sm = SessionManager.open(file, join(tmp.dir, "unused-session-dir"));
+			const sm = SessionManager.open(file, join(indexed.dir, "unused-session-dir"));
 			const ours = new Map(ourEvents(file).map((r) => [r.entry_id, r]));
 			for (const [summary, i] of summaries) {
 				const oldLeaf = fileEntries[i - 1] as SessionEntry;

@@ -43,9 +43,26 @@ describe("projectEntry: one event per entry, fragments by semantic kind", () => 
 		expect(frags(raw)).toEqual(expected);
 	});
 
-	it("gives deterministic fragment ids for the same bytes", () => {
-		const raw = { type: "message", message: { role: "assistant", content: [{ type: "text", text: "a" }, { type: "toolCall", id: "c", name: "read", arguments: { path: "x" } }] } };
-		expect(projectEntry(entry(raw)).fragments).toEqual(projectEntry(entry(JSON.parse(JSON.stringify(raw)))).fragments);
+	it("leaves the entry it projects untouched", () => {
+		const raw = {
+			type: "message",
+			message: { role: "assistant", content: [{ type: "thinking", thinking: "t" }, { type: "text", text: "a" }, { type: "toolCall", id: "c", name: "read", arguments: { path: "x", edits: [{ oldText: "o" }] } }] },
+		};
+		const before = structuredClone(raw);
+		const deepFreeze = (v: unknown): void => {
+			if (v && typeof v === "object") {
+				for (const x of Object.values(v)) deepFreeze(x);
+				Object.freeze(v);
+			}
+		};
+		deepFreeze(raw);
+		// Frozen: any write into the entry throws (ES modules are strict); afterwards it is still what pi wrote.
+		const projected = projectEntry(entry(raw), "/w");
+		expect(projected.fragments.map((f) => [f.id, f.text])).toEqual([
+			["assistant.text:1", "a"],
+			["tool.call:2", "read\npath: x\nedits[0].oldText: o"],
+		]);
+		expect(raw).toEqual(before);
 	});
 
 	it.each([

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError, SourceChangedError } from "../src/errors.js";
 import type { EventBrief, TraceResult } from "../src/model.js";
 import type { HistoryService } from "../src/service.js";
-import { copyCorpus, loadManifest, type Manifest, openService, tempDir } from "./helpers/corpus.js";
+import { copyCorpus, fixtureEntry, loadManifest, type Manifest, needleAs, openService, readEntries, tempDir } from "./helpers/corpus.js";
 import { assistant, createSession, SessionManager, toolResult, user } from "./helpers/pi-sessions.js";
 
 let tmp: ReturnType<typeof tempDir>;
@@ -169,10 +169,8 @@ describe("trace", () => {
 	it("handles the dangling parentId pi's /clone leaves when it drops a label: the entry is found in the parent session", () => {
 		const manifest = loadManifest();
 		const f = manifest.files.find((x) => x.danglingParentId) as Manifest["files"][number];
-		const line = readFileSync(join(tmp.dir, "corpus", f.file), "utf8")
-			.split("\n")
-			.find((l) => l.includes(`"parentId":"${f.danglingParentId}"`)) as string;
-		const orphan = JSON.parse(line).id as string;
+		const orphan = readEntries(join(tmp.dir, "corpus", f.file)).find((e) => e.parentId === f.danglingParentId)?.id as string;
+		expect(orphan).toEqual(expect.any(String));
 		const t = service.trace({ sessionId: f.sessionId as string, entryId: orphan });
 		const parent = t.edges.find((e) => e.rel === "parent");
 		expect(parent?.provenance).toBe("derived");
@@ -201,10 +199,7 @@ describe("exact reads", () => {
 			const call = service.trace({ sessionId: pair.sessionId, entryId: pair.callEntryId });
 			expect(edgeTo(call, "tool-result-for", "in")).toContain(pair.resultEntryId);
 
-			const line = readFileSync(join(corpusDir, pair.file), "utf8")
-				.split("\n")
-				.find((l) => l.includes(`"id":"${pair.resultEntryId}"`)) as string;
-			const source = JSON.parse(line).message as { content: Array<{ type: string; text?: string }>; toolName: string; isError: boolean };
+			const source = fixtureEntry<{ message: { content: Array<{ type: string; text?: string }> } }>(corpusDir, pair.file, pair.resultEntryId).message;
 			const first = service.read({ sessionId: pair.sessionId, entryId: pair.resultEntryId, maxChars: 1000 });
 			expect((first.event.message as { toolName: string }).toolName).toBe(pair.toolName);
 			expect((first.event.message as { isError: boolean }).isError).toBe(pair.isError);
@@ -229,14 +224,26 @@ describe("exact reads", () => {
 
 	it("names what it leaves out: images with type and size, thinking, signatures, details", () => {
 		const manifest = loadManifest();
-		const thinking = manifest.needles.find((n) => n.plantedAs === "assistant.thinking")?.occurrences[0];
-		const r = service.read({ sessionId: thinking?.sessionId as string, entryId: thinking?.entryId as string });
+		const needle = needleAs(manifest, "assistant.thinking");
+		const thinking = needle.occurrences[0] as Manifest["needles"][number]["occurrences"][number];
+		const r = service.read({ sessionId: thinking.sessionId, entryId: thinking.entryId as string });
 		expect(r.omitted.map((o) => o.reason).join(" ")).toMatch(/thinking/);
-		expect(JSON.stringify(r)).not.toContain(manifest.needles.find((n) => n.plantedAs === "assistant.thinking")?.text);
-		expect(r.source).toMatchObject({ line: thinking?.line });
-		const image = service.search({ query: "", filters: { roles: ["user"] }, limit: 50 });
-		const withImage = image.hits.map((h) => service.read({ sessionId: h.sessionId, entryId: h.entryId })).find((x) => x.omitted.some((o) => o.reason === "image"));
-		expect(withImage?.omitted.find((o) => o.reason === "image")).toMatchObject({ mimeType: expect.stringMatching(/^image\//), bytes: expect.any(Number) });
+		expect(JSON.stringify(r)).not.toContain(needle.text);
+		expect(r.source).toMatchObject({ line: thinking.line });
+		// Ground truth for images: the first user message in the fixture files that carries image blocks.
+		type Block = { type: string; data?: string; mimeType?: string };
+		type Entry = { id?: string; type: string; message?: { role: string; content: unknown } };
+		const withImage = manifest.files
+			.filter((f) => f.isSession && f.headerVersion === 3)
+			.flatMap((f) => readEntries(join(tmp.dir, "corpus", f.file), { skipInvalid: true }).map((e) => ({ f, e: e as Entry })))
+			.find(({ e }) => e.type === "message" && e.message?.role === "user" && Array.isArray(e.message.content) && (e.message.content as Block[]).some((b) => b.type === "image"));
+		if (!withImage) throw new Error("the corpus has no user message with an image");
+		const blocks = withImage.e.message?.content as Block[];
+		const images = blocks.flatMap((b, i) => (b.type === "image" ? [{ path: `message.content.${i}`, reason: "image", mimeType: b.mimeType, bytes: Buffer.from(b.data as string, "base64").length }] : []));
+		expect(images.every((x) => x.bytes > 0 && /^image\//.test(x.mimeType as string))).toBe(true);
+		const read = service.read({ sessionId: withImage.f.sessionId as string, entryId: withImage.e.id as string });
+		expect(read.omitted.filter((o) => o.reason === "image")).toEqual(images);
+		expect(JSON.stringify(read)).not.toContain((blocks.find((b) => b.type === "image") as Block).data);
 	});
 
 	it("reads v1 entries by their synthetic ids, in a linear chain", () => {

@@ -3,11 +3,11 @@
  * ../shared/real-sessions when that folder exists (they are never committed here). Ground truth: the files'
  * own lines and pi's buildSessionContext.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryService } from "../src/service.js";
-import { openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { fixtureEntry, openService, PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
 import { piContext } from "./helpers/oracle.js";
 
 const REAL = process.env.PI_EVENT_SEARCH_REAL_SESSIONS ?? resolve(PROJECT_ROOT, "..", "shared", "real-sessions");
@@ -29,23 +29,14 @@ describe.skipIf(!present)("real pi sessions", () => {
 	});
 
 	/** Object lines after the header, as pi would load them. */
-	const entriesOf = (file: string) =>
-		readFileSync(join(REAL, file), "utf8")
-			.split("\n")
-			.slice(1)
-			.flatMap((l) => {
-				try {
-					const v = JSON.parse(l);
-					return v && typeof v === "object" && !Array.isArray(v) && v.type !== "session" ? [v as Record<string, unknown>] : [];
-				} catch {
-					return [];
-				}
-			});
+	const entriesOf = (file: string) => readEntries(join(REAL, file), { skipInvalid: true }).filter((e) => e.type !== "session");
+	/** The header line of a file. */
+	const headerOf = (file: string) => fixtureEntry<{ id: string; version?: number }>(REAL, file, 1);
 
 	it("indexes every file as one session with every entry", () => {
 		expect(service.status().sessions).toBe(files.length);
 		for (const file of files) {
-			const header = JSON.parse(readFileSync(join(REAL, file), "utf8").split("\n")[0] as string) as { id: string };
+			const header = headerOf(file);
 			const events = service.search({ query: "", filters: { sessionIds: [header.id] }, limit: 1 }).index;
 			expect(events.sessions).toBe(files.length);
 			const n = entriesOf(file).length;
@@ -58,7 +49,7 @@ describe.skipIf(!present)("real pi sessions", () => {
 	it("gives exactly pi's context entries `direct` (v1 compactions with firstKeptEntryIndex included)", () => {
 		for (const file of files) {
 			const path = join(REAL, file);
-			const header = JSON.parse(readFileSync(path, "utf8").split("\n")[0] as string) as { id: string; version?: number };
+			const header = headerOf(file);
 			const { fileEntries, direct } = piContext(path);
 			const all = [];
 			for (let offset = 0; ; offset += 50) {

@@ -3,12 +3,11 @@
  * damaged or locked index, hostile session files. After every fault: no crash, a clear note, nothing lost, and
  * the index equals a fresh build of the same files.
  */
-import { execFileSync, fork, spawn, spawnSync } from "node:child_process";
+import { fork, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
 	appendFileSync,
 	cpSync,
-	existsSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
@@ -25,17 +24,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError } from "../src/errors.js";
 import type { HistoryService } from "../src/service.js";
 import { IndexUnavailableError } from "../src/store.js";
-import { CORPUS_DIR, copyCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { CLI } from "./helpers/build.js";
+import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild as equalsFreshBuild } from "./helpers/dump.js";
-import { SessionManager } from "./helpers/pi-sessions.js";
+import { assistant, SessionManager, user } from "./helpers/pi-sessions.js";
 
+// The child processes and the CLI run dist/, brought up to date by vitest's globalSetup (test/support/global-setup.ts).
 let tmp: ReturnType<typeof tempDir>;
 let counter = 0;
+const cleanups: Array<() => void> = [];
 beforeAll(() => {
-	if (!existsSync(join(PROJECT_ROOT, "dist", "src", "scan-worker.js"))) execFileSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: PROJECT_ROOT });
 	tmp = tempDir("pes-rel-");
 });
-afterAll(() => tmp.cleanup());
+afterAll(() => {
+	for (const c of cleanups.splice(0)) c();
+	tmp.cleanup();
+});
 
 function fresh(dir: string) {
 	return join(tmp.dir, `w${counter++}`, dir);
@@ -94,13 +98,10 @@ describe("files changing under the indexer", () => {
 	let manifest: Manifest;
 
 	beforeAll(() => {
-		dir = copyCorpus(fresh("corpus"));
-		manifest = loadManifest(dir);
-		index = join(dirname(dir), "index.sqlite");
-		service = openService(dir, index);
-		service.refresh();
+		const c = indexedCorpus("pes-rel-changing-");
+		cleanups.push(c.cleanup);
+		({ corpus: dir, indexPath: index, service, manifest } = c);
 	});
-	afterAll(() => service.close());
 
 	it("keeps up with a writer appending (with torn writes) to many sessions while refreshes run back to back", async () => {
 		const targets = manifest.files.filter((f) => f.isSession && f.headerVersion === 3).map((f) => join(dir, f.file));
@@ -255,13 +256,12 @@ describe("kill -9 during write transactions", () => {
 });
 
 describe("the index file", () => {
+	/** An indexed copy of the corpus with its service closed, so the test opens its own. */
 	function builtIndex(name: string): { dir: string; index: string } {
-		const dir = copyCorpus(fresh(name));
-		const index = join(dirname(dir), "index.sqlite");
-		const s = openService(dir, index);
-		s.refresh();
-		s.close();
-		return { dir, index };
+		const c = indexedCorpus(`pes-rel-${name}-`);
+		c.service.close();
+		cleanups.push(c.cleanup);
+		return { dir: c.corpus, index: c.indexPath };
 	}
 
 	it("moves a corrupt index aside and rebuilds it; searches keep answering", () => {
@@ -317,7 +317,7 @@ describe("the index file", () => {
 
 	it("says clearly why when the index location cannot be created", () => {
 		expect(() => openService(CORPUS_DIR, "/proc/pes-no-such/index.sqlite")).toThrow(IndexUnavailableError);
-		const r = spawnSync(process.execPath, [join(PROJECT_ROOT, "dist/src/cli.js"), "status", "--sessions-dir", CORPUS_DIR, "--index", "/proc/pes-no-such/index.sqlite"], { encoding: "utf8" });
+		const r = spawnSync(process.execPath, [CLI, "status", "--sessions-dir", CORPUS_DIR, "--index", "/proc/pes-no-such/index.sqlite"], { encoding: "utf8" });
 		expect(r.status).toBe(1);
 		expect(r.stderr.trim().split("\n")).toHaveLength(1);
 		expect(r.stderr).toMatch(/cannot create the index directory/);
@@ -363,25 +363,34 @@ describe("the index file", () => {
 
 	it("keeps searching while another process holds the write lock; the refresh reports the index busy", async () => {
 		const { dir, index } = builtIndex("locked");
+		// The holder keeps its write transaction open until it is told to let go (a line on its stdin).
 		const holder = spawn(
 			process.execPath,
-			["-e", `const D=require("better-sqlite3"); const db=new D(${JSON.stringify(index)}); db.exec("BEGIN IMMEDIATE"); process.stdout.write("locked"); setTimeout(()=>{db.exec("ROLLBACK"); db.close()}, 3000);`],
-			{ cwd: PROJECT_ROOT, stdio: ["ignore", "pipe", "inherit"] },
+			[
+				"-e",
+				`const D=require("better-sqlite3"); const db=new D(${JSON.stringify(index)}); db.exec("BEGIN IMMEDIATE"); process.stdout.write("locked"); process.stdin.once("data", () => { db.exec("ROLLBACK"); db.close(); process.exit(0); });`,
+			],
+			{ cwd: PROJECT_ROOT, stdio: ["pipe", "pipe", "inherit"] },
 		);
+		const exited = new Promise<number | null>((resolve) => holder.once("exit", resolve));
 		await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
 		appendFileSync(sessionFiles(dir)[3] as string, `${JSON.stringify({ type: "session_info", id: "lockedxx", parentId: null, timestamp: "2026-11-30T00:00:00Z", name: "written while locked" })}\n`);
 		const s = openService(dir, index);
 		try {
-			const started = Date.now();
+			// The refresh comes back, busy, while the lock is still held: it does not wait for the other writer.
 			const summary = s.refresh();
 			expect(summary.busy).toBe(true);
 			expect(summary.notes.join(" ")).toMatch(/index busy/);
-			expect(Date.now() - started).toBeLessThan(2500);
+			expect(holder.exitCode).toBeNull();
 			expect(s.search({ query: "handleWebhook" }).hits.length).toBeGreaterThan(0);
-			await new Promise((resolve) => holder.once("exit", resolve));
+			expect(s.search({ query: '"written while locked"' }).hits).toEqual([]);
+			expect(holder.exitCode).toBeNull();
+			holder.stdin.end("release\n");
+			expect(await exited).toBe(0);
 			expect(s.refresh().busy).toBeUndefined();
 			expect(s.search({ query: '"written while locked"' }).hits.length).toBe(1);
 		} finally {
+			if (holder.exitCode === null) holder.kill();
 			s.close();
 		}
 	});
@@ -513,7 +522,13 @@ describe("hostile session files", () => {
 		expect(service.read({ sessionId: "tree", entryId: "dang", before: 5 }).neighbors.before).toEqual([]);
 		expect(service.search({ query: "saffron-first" }).hits.length).toBe(1);
 		expect(service.search({ query: "saffron-second" }).hits).toEqual([]);
-		expect(service.status().errors.length + 1).toBeGreaterThan(0);
+		// None of this is a failure of the file: it is indexed, not listed among errors, and the kept duplicate is noted.
+		expect(service.status().errors.map((e) => e.file)).not.toContain(join(dir, "tree.jsonl"));
+		const db = new Database(index, { readonly: true });
+		const file = db.prepare("SELECT status, note, duplicate_entries FROM files WHERE path = ?").get(join(dir, "tree.jsonl")) as { status: string; note: string; duplicate_entries: number };
+		db.close();
+		expect(file).toMatchObject({ status: "ok", duplicate_entries: 1 });
+		expect(file.note).toMatch(/1 duplicate id\(s\) with different content \(first kept\)/);
 	});
 
 	it("never merges two files that claim one session id, and reports the conflict", () => {
@@ -604,19 +619,10 @@ describe("authorization across fork lineage", () => {
 		const base = fresh("lineage");
 		const sessions = join(base, "s");
 		const outside = SessionManager.create("/secret/project", sessions);
-		outside.appendMessage({ role: "user", content: [{ type: "text", text: "secret plan nightjar-secret" }], timestamp: 1 });
-		const leaf = outside.appendMessage({
-			role: "assistant",
-			content: [{ type: "text", text: "ok" }],
-			api: "anthropic-messages",
-			provider: "anthropic",
-			model: "m",
-			usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-			stopReason: "stop",
-			timestamp: 2,
-		});
+		outside.appendMessage(user("secret plan nightjar-secret"));
+		const leaf = outside.appendMessage(assistant("ok"));
 		const child = SessionManager.forkFrom(outside.getSessionFile() as string, "/work/mine", sessions);
-		const own = child.appendMessage({ role: "user", content: [{ type: "text", text: "continuing in my workspace" }], timestamp: 3 });
+		const own = child.appendMessage(user("continuing in my workspace"));
 		const s = openService(sessions, join(base, "i.sqlite"));
 		s.refresh();
 		const caller = { root: "/work/mine" };

@@ -4,36 +4,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArgumentError } from "../src/errors.js";
 import type { Hit, SearchFilters } from "../src/model.js";
 import type { HistoryService } from "../src/service.js";
-import { copyCorpus, KIND_OF, loadManifest, type Manifest, type Needle, type Occurrence, openService, tempDir } from "./helpers/corpus.js";
+import { fixtureEntry, type IndexedCorpus, indexedCorpus, KIND_OF, type Manifest, type Needle, needleById, type Occurrence } from "./helpers/corpus.js";
 
-let tmp: ReturnType<typeof tempDir>;
+let indexed: IndexedCorpus;
 let corpus: string;
 let service: HistoryService;
 let manifest: Manifest;
 
 beforeAll(() => {
-	tmp = tempDir();
-	corpus = copyCorpus(join(tmp.dir, "corpus"));
-	manifest = loadManifest(corpus);
-	service = openService(corpus, join(tmp.dir, "index.sqlite"));
-	service.refresh();
+	indexed = indexedCorpus();
+	({ corpus, service, manifest } = indexed);
 });
-afterAll(() => {
-	service.close();
-	tmp.cleanup();
-});
+afterAll(() => indexed.cleanup());
 
-const needle = (id: string) => manifest.needles.find((n) => n.id === id) as Needle;
+const needle = (id: string) => needleById(manifest, id);
 const byPlanted = (p: string) => manifest.needles.filter((n) => n.plantedAs === p);
 /** Our entry id of an occurrence: pi's id, or the synthetic `L<line>` of a v1 entry. */
 const entryOf = (o: Occurrence) => o.entryId ?? `L${o.line}`;
 const refs = (hits: Hit[]) => hits.map((h) => `${h.sessionId}/${h.entryId}`).sort();
 const find = (query: string, filters: SearchFilters = {}, limit = 50) => service.search({ query, filters, limit });
 /** The raw JSON of the entry an occurrence points at, read straight from the fixture file. */
-function rawEntry(o: Occurrence): Record<string, unknown> {
-	const line = readFileSync(join(corpus, o.file), "utf8").split("\n")[o.line - 1] as string;
-	return JSON.parse(line) as Record<string, unknown>;
-}
+const rawEntry = (o: Occurrence) => fixtureEntry(corpus, o.file, o.line);
 
 describe("search against the generator's ground truth", () => {
 	it("finds every searchable occurrence of every `found` needle, as a phrase, within limit 50", () => {
@@ -89,28 +80,66 @@ describe("search against the generator's ground truth", () => {
 	});
 
 	it("coalesces fragments into one hit per event, and the limit counts events", () => {
+		// An assistant turn whose text ("I'll run `cargo test`") and tool call ("cargo clippy …") both say "cargo".
+		const o = needle("N00049").occurrences[0] as Occurrence;
+		const entry = rawEntry(o) as { message: { role: string; content: Array<{ type: string; text?: string; name?: string; arguments?: unknown }> } };
+		const word = /(?<![A-Za-z0-9])cargo(?![A-Za-z0-9])/i;
+		const fragmentsWithWord = entry.message.content.filter((b) => (b.type === "text" && word.test(b.text ?? "")) || (b.type === "toolCall" && word.test(`${b.name}\n${JSON.stringify(b.arguments)}`))).length;
+		expect([entry.message.role, fragmentsWithWord]).toEqual(["assistant", 2]);
+		const inSession = find("cargo", { sessionIds: [o.sessionId] }, 50).hits;
+		expect(new Set(refs(inSession)).size).toBe(inSession.length);
+		const mine = inSession.filter((h) => h.entryId === o.entryId);
+		expect(mine).toHaveLength(1);
+		expect(mine[0]?.matchedFragments).toBe(fragmentsWithWord);
+		// The session has more matching fragments than events; a limit of 3 still gives 3 distinct events.
+		expect(inSession.length).toBeGreaterThan(3);
+		const top3 = find("cargo", { sessionIds: [o.sessionId] }, 3).hits;
+		expect(top3).toHaveLength(3);
+		expect(new Set(refs(top3)).size).toBe(3);
+
 		const hits = find("webhook", {}, 50).hits;
 		expect(new Set(refs(hits)).size).toBe(hits.length);
 		expect(find("webhook", {}, 3).hits).toHaveLength(3);
-		expect(hits.some((h) => h.matchedFragments > 1) || hits.every((h) => h.matchedFragments === 1)).toBe(true);
 	});
 
-	it("ranks copies of a forked entry after every distinct event", () => {
-		// Tool errors like this one were copied into four files by /fork, /clone and --fork.
+	it("ranks copies of a forked entry after every distinct event; one copy keeps its place", () => {
+		// Ground truth from the files: /fork, /clone and --fork copy an entry byte for byte (same id, same line) into
+		// other session files. Every fixture line with the phrase is one expected hit; lines equal in id and bytes
+		// are one family.
+		const phrase = "exact text";
+		const hasPhrase = /(?<![A-Za-z0-9])exact text(?![A-Za-z0-9])/i;
+		const family = new Map<string, string>();
+		const expected: string[] = [];
+		for (const f of manifest.files.filter((x) => x.isSession)) {
+			for (const line of readFileSync(join(corpus, f.file), "utf8").split("\n")) {
+				if (!hasPhrase.test(line)) continue;
+				const id = (JSON.parse(line) as { id: string }).id;
+				expected.push(`${f.sessionId}/${id}`);
+				family.set(`${f.sessionId}/${id}`, line);
+			}
+		}
+		const sizes = new Map<string, number>();
+		for (const k of family.values()) sizes.set(k, (sizes.get(k) ?? 0) + 1);
+		// N00002's tool error was copied into four files; other families have two copies or one.
 		const n = needle("N00002");
-		const copies = find("exact text", {}, 50).hits;
-		const seen = new Map<string, number>();
-		let lastDistinct = -1;
-		let firstCopy = Number.POSITIVE_INFINITY;
-		copies.forEach((h, i) => {
-			const k = `${h.entryId}:${h.snippet}`;
-			seen.set(k, (seen.get(k) ?? 0) + 1);
-			if ((seen.get(k) ?? 0) === 1) lastDistinct = i;
-			else firstCopy = Math.min(firstCopy, i);
+		expect(new Set(n.occurrences.map((o) => family.get(`${o.sessionId}/${o.entryId}`))).size).toBe(1);
+		expect(sizes.get(family.get(`${n.occurrences[0]?.sessionId}/${n.occurrences[0]?.entryId}`) as string)).toBe(n.occurrences.length);
+		expect([...sizes.values()].some((x) => x === 1)).toBe(true);
+
+		const hits = find(`"${phrase}"`, {}, 50).hits;
+		expect(refs(hits)).toEqual(expected.sort());
+		const firstSeen = new Set<string>();
+		const leading: number[] = [];
+		const copies: number[] = [];
+		hits.forEach((h, i) => {
+			const k = family.get(`${h.sessionId}/${h.entryId}`) as string;
+			(firstSeen.has(k) ? copies : leading).push(i);
+			firstSeen.add(k);
 		});
-		expect(copies.length).toBeGreaterThan(n.occurrences.length);
-		expect(Number.isFinite(firstCopy)).toBe(true);
-		expect(lastDistinct).toBeLessThan(firstCopy);
+		expect(leading).toHaveLength(sizes.size);
+		expect(copies).toHaveLength(hits.length - sizes.size);
+		expect(copies.length).toBeGreaterThan(0);
+		expect(Math.max(...leading)).toBeLessThan(Math.min(...copies));
 	});
 
 	it("matches identifier parts, paths, error codes, CJK substrings and emoji", () => {
@@ -214,10 +243,8 @@ describe("filters (each combinable with a query)", () => {
 	it("file evidence from read/edit/write calls", () => {
 		// Ground truth from the fixture itself: an edit call's path argument.
 		const pair = manifest.toolPairsSample.find((p) => p.toolName === "edit") as Manifest["toolPairsSample"][number];
-		const line = readFileSync(join(corpus, pair.file), "utf8")
-			.split("\n")
-			.find((l) => l.includes(`"id":"${pair.callEntryId}"`)) as string;
-		const block = (JSON.parse(line).message.content as Array<{ type: string; id?: string; arguments?: { path: string } }>).find((b) => b.id === pair.toolCallId);
+		const call = fixtureEntry<{ message: { content: Array<{ type: string; id?: string; arguments?: { path: string } }> } }>(corpus, pair.file, pair.callEntryId);
+		const block = call.message.content.find((b) => b.id === pair.toolCallId);
 		const path = block?.arguments?.path as string;
 		const hits = find("", { files: [path], sessionIds: [pair.sessionId] }, 50).hits;
 		expect(hits.map((h) => h.entryId)).toContain(pair.callEntryId);

@@ -6,26 +6,23 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveConfig } from "../src/config.js";
 import { type IndexMessage, startIndexing, workerScript } from "../src/index-worker.js";
-import { HistoryService } from "../src/service.js";
 import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/tui.js";
-import { CORPUS_DIR, copyCorpus, tempDir } from "./helpers/corpus.js";
+import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, tempDir } from "./helpers/corpus.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
 	for (const c of cleanups.splice(0)) c();
 });
 
+/** Session files of the corpus, per the generator's manifest. */
+const SESSIONS = loadManifest().files.filter((f) => f.isSession).length;
+
 function corpusCopy() {
-	const t = tempDir("pes-tui-worker-");
-	cleanups.push(t.cleanup);
-	copyCorpus(join(t.dir, "corpus"));
-	const config = resolveConfig({ sessionsDirs: [join(t.dir, "corpus")], indexPath: join(t.dir, "index.sqlite"), env: {}, home: tmpdir() });
 	// The UI opens (and so creates) the index first; the worker then writes through its own connection.
-	const reader = HistoryService.open({ config });
-	cleanups.push(() => reader.close());
-	return { config, reader };
+	const c = indexedCorpus("pes-tui-worker-", { refresh: false });
+	cleanups.push(c.cleanup);
+	return { config: c.config, reader: c.service };
 }
 
 function collect(run: (listener: (m: IndexMessage) => void) => void): Promise<IndexMessage[]> {
@@ -41,6 +38,7 @@ function collect(run: (listener: (m: IndexMessage) => void) => void): Promise<In
 describe("indexing off the UI thread", () => {
 	it.skipIf(workerScript() === null)("indexes in a worker thread while the UI's own connection reads the result", async () => {
 		const { config, reader } = corpusCopy();
+		expect(SESSIONS).toBeGreaterThan(0);
 		expect(reader.search({ query: "" }).index.sessions).toBe(0);
 		let mode = "";
 		const messages = await collect((listener) => {
@@ -49,9 +47,9 @@ describe("indexing off the UI thread", () => {
 		expect(mode).toBe("worker");
 		const done = messages.at(-1);
 		if (done?.type !== "done") throw new Error(`indexing failed: ${JSON.stringify(done)}`);
-		expect(done.summary.sessionsAdded).toBe(30);
+		expect(done.summary.sessionsAdded).toBe(SESSIONS);
 		expect(messages.some((m) => m.type === "progress" && m.progress.filesTotal > 0)).toBe(true);
-		expect(reader.search({ query: "" }).index.sessions).toBe(30);
+		expect(reader.search({ query: "" }).index.sessions).toBe(SESSIONS);
 	});
 
 	it("indexes in slices on the main thread when there is no compiled worker", async () => {
@@ -62,7 +60,7 @@ describe("indexing off the UI thread", () => {
 		});
 		expect(mode).toBe("in-process");
 		expect(messages.at(-1)?.type).toBe("done");
-		expect(reader.search({ query: "" }).index.sessions).toBe(30);
+		expect(reader.search({ query: "" }).index.sessions).toBe(SESSIONS);
 	});
 
 	it("turns worker messages into the state the status bar shows, announcing new data", () => {

@@ -3,31 +3,24 @@
  * open the exact event, walk parent / sibling / fork candidates, back to the same hit, scope, help, resize, and
  * quit with the shell screen restored. Queries come from the corpus manifest, so the answers are known.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { stringWidth } from "../components/text-width.js";
-import { copyCorpus, loadManifest, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { CLI } from "./helpers/build.js";
+import { copyCorpus, loadManifest, needleById, tempDir } from "./helpers/corpus.js";
 import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
 
-const CLI = join(PROJECT_ROOT, "dist", "src", "cli.js");
+// dist/ is brought up to date by vitest's globalSetup (test/support/global-setup.ts).
 const manifest = loadManifest();
-const abandoned = manifest.needles.find((n) => n.plantedAs === "user.text(abandoned-branch)" && n.text.startsWith("lunar"));
+/** An abandoned-branch needle ("lunar-pangolin-00033") whose first 9 characters match exactly its 2 occurrences. */
+const abandoned = needleById(manifest, "N00033");
 
 let dir = "";
 let done = () => {};
 let session: TmuxSession | null = null;
 const timings: Array<[string, number]> = [];
 
-/** Builds dist/ when it is missing or older than the sources (npm test builds first; a bare vitest run may not). */
-function ensureBuilt(): void {
-	const stale = () => execFileSync("find", [join(PROJECT_ROOT, "src"), join(PROJECT_ROOT, "components"), "-name", "*.ts*", "-newer", CLI], { encoding: "utf8" }).trim() !== "";
-	if (!existsSync(CLI) || stale()) {
-		spawnSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: PROJECT_ROOT, stdio: "ignore" });
-	}
-	if (!existsSync(CLI) || statSync(CLI).size === 0) throw new Error("dist/src/cli.js could not be built");
-}
 
 function start(size: { columns: number; rows: number }, extraEnv = "", flags = ""): TmuxSession {
 	const cmd = `printf '__SHELL__\\n'; env -u CI ${extraEnv} node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
@@ -52,7 +45,6 @@ function expectFits(screen: string, columns: number, rows: number) {
 
 describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 	beforeAll(() => {
-		ensureBuilt();
 		const t = tempDir("pes-tui-e2e-");
 		dir = t.dir;
 		done = t.cleanup;
@@ -72,7 +64,8 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 	});
 
 	it("searches, opens, walks the tree, comes back, cycles scope, shows help, resizes and quits cleanly", async () => {
-		if (!abandoned) throw new Error("fixture needle missing");
+		expect(abandoned.plantedAs).toBe("user.text(abandoned-branch)");
+		expect(abandoned.occurrences).toHaveLength(2);
 		const s = start({ columns: 100, rows: 30 });
 		await timed("start → first frame", () => s.waitFor("recent events"));
 

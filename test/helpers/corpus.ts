@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { resolveConfig } from "../../src/config.js";
+import { type ResolvedConfig, resolveConfig } from "../../src/config.js";
 import { HistoryService } from "../../src/service.js";
 
 /** Root of the project checkout. */
@@ -75,10 +75,101 @@ export function copyCorpus(target: string, from = CORPUS_DIR): string {
 	return target;
 }
 
+/** The configuration of a service over `sessionsDir` with its index in `indexPath` (no user env, no user home). */
+export function testConfig(sessionsDir: string | string[], indexPath: string): ResolvedConfig {
+	const sessionsDirs = Array.isArray(sessionsDir) ? sessionsDir : [sessionsDir];
+	return resolveConfig({ sessionsDirs, indexPath, env: {}, home: tmpdir() });
+}
+
 /** A service over `sessionsDir` with its index in `indexPath` (real SQLite file). */
 export function openService(sessionsDir: string | string[], indexPath: string): HistoryService {
-	const sessionsDirs = Array.isArray(sessionsDir) ? sessionsDir : [sessionsDir];
-	return HistoryService.open({ config: resolveConfig({ sessionsDirs, indexPath, env: {}, home: tmpdir() }) });
+	return HistoryService.open({ config: testConfig(sessionsDir, indexPath) });
+}
+
+/** The fixture corpus in a temp dir with a service over it; `cleanup` closes the service and removes the dir. */
+export interface IndexedCorpus {
+	/** The temp dir holding the corpus copy and the index. */
+	dir: string;
+	/** The sessions dir the service indexes: the copy, or the committed corpus itself with `copy: false`. */
+	corpus: string;
+	indexPath: string;
+	config: ResolvedConfig;
+	manifest: Manifest;
+	service: HistoryService;
+	cleanup: () => void;
+}
+
+/**
+ * Copies the fixture corpus into a fresh temp dir (unless `copy` is false: read-only tests may index the committed
+ * corpus in place), opens a service with its index next to it and, unless `refresh` is false, indexes it.
+ */
+export function indexedCorpus(prefix = "pes-test-", options: { copy?: boolean; refresh?: boolean } = {}): IndexedCorpus {
+	const tmp = tempDir(prefix);
+	const corpus = options.copy === false ? CORPUS_DIR : copyCorpus(join(tmp.dir, "corpus"));
+	const indexPath = join(tmp.dir, "index.sqlite");
+	const config = testConfig(corpus, indexPath);
+	const service = HistoryService.open({ config });
+	if (options.refresh !== false) service.refresh();
+	const cleanup = () => {
+		service.close();
+		tmp.cleanup();
+	};
+	return { dir: tmp.dir, corpus, indexPath, config, manifest: loadManifest(corpus), service, cleanup };
+}
+
+/** The manifest's needle `id`; throws when the fixture has no such needle. */
+export function needleById(manifest: Manifest, id: string): Needle {
+	const n = manifest.needles.find((x) => x.id === id);
+	if (!n) throw new Error(`the corpus manifest has no needle ${id}`);
+	return n;
+}
+
+/** The `index`-th needle planted as `plantedAs` (manifest order); throws when there are not that many. */
+export function needleAs(manifest: Manifest, plantedAs: string, index = 0): Needle {
+	const n = manifest.needles.filter((x) => x.plantedAs === plantedAs)[index];
+	if (!n) throw new Error(`the corpus manifest has no needle #${index} planted as ${plantedAs}`);
+	return n;
+}
+
+/** A JSONL line as pi wrote it, parsed. */
+export type RawEntry = Record<string, unknown>;
+
+/**
+ * Every line of a JSONL file, parsed, in file order (blank lines left out). Lines that are not JSON objects throw,
+ * unless `skipInvalid` (real files may hold torn or damaged lines; pi's loader skips those too).
+ */
+export function readEntries(path: string, options: { skipInvalid?: boolean } = {}): RawEntry[] {
+	return readFileSync(path, "utf8")
+		.split("\n")
+		.filter((l) => l.trim())
+		.flatMap((l) => {
+			let v: unknown;
+			try {
+				v = JSON.parse(l);
+			} catch (error) {
+				if (options.skipInvalid) return [];
+				throw error;
+			}
+			if (v && typeof v === "object" && !Array.isArray(v)) return [v as RawEntry];
+			if (options.skipInvalid) return [];
+			throw new Error(`${path}: a line is not a JSON object: ${l.slice(0, 80)}`);
+		});
+}
+
+/**
+ * One entry of `file` (relative to `dir`) straight from the file: by 1-based line number, or by entry id.
+ * Throws when the line is missing or no entry has the id.
+ */
+export function fixtureEntry<T = RawEntry>(dir: string, file: string, at: number | string): T {
+	const path = join(dir, file);
+	if (typeof at === "number") {
+		const line = readFileSync(path, "utf8").split("\n")[at - 1];
+		if (!line?.trim()) throw new Error(`${path} has no line ${at}`);
+		return JSON.parse(line) as T;
+	}
+	const entry = readEntries(path, { skipInvalid: true }).find((e) => e.id === at);
+	if (!entry) throw new Error(`${path} has no entry ${at}`);
+	return entry as T;
 }
 
 /** The generator's occurrence kinds → our semantic kinds (label text is a filter, not a fragment). */

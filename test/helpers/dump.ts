@@ -34,12 +34,18 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 	}
 }
 
+/** Asserts that the index files `actual` and `expected` hold the same logical contents, table by table. */
+export function expectSameIndex(actual: string, expected: string, label?: string): void {
+	const a = dumpIndex(actual);
+	const b = dumpIndex(expected);
+	expect(Object.keys(a).sort()).toEqual(Object.keys(b).sort());
+	for (const key of Object.keys(b)) expect(a[key], label ? `${key} ${label}` : key).toEqual(b[key]);
+}
+
 /** Asserts that the index at `index` holds exactly what a fresh full build of `sessions` (into `freshIndex`) holds. */
 export function expectEqualsFreshBuild(sessions: string, index: string, freshIndex: string): void {
 	const other = openService(sessions, freshIndex);
 	other.refresh();
 	other.close();
-	const a = dumpIndex(index);
-	const b = dumpIndex(freshIndex);
-	for (const key of Object.keys(b)) expect(a[key], key).toEqual(b[key]);
+	expectSameIndex(index, freshIndex);
 }

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const dist = join(fileURLToPath(new URL("../../dist/src/", import.meta.url)));
+const dist = join(fileURLToPath(new URL("../../dist/src", import.meta.url)));
 const { resolveConfig } = await import(join(dist, "config.js"));
 const { HistoryService } = await import(join(dist, "service.js"));
 const [dir, index, full] = process.argv.slice(2);
