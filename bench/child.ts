@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ResolvedConfig, resolveConfig } from "../src/config.js";
+import { type ResolvedConfig, resolveConfig } from "../src/shared/config.js";
 import type { ResultKind, ResultOf } from "./results.js";
 
 const MARK = "@@bench-result ";

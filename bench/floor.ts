@@ -5,7 +5,7 @@
  *   node dist/bench/floor.js ROOT...
  */
 import { readFileSync } from "node:fs";
-import { discover } from "../src/discover.js";
+import { discover } from "../src/source/discover.js";
 import { benchConfig, report } from "./child.js";
 
 const roots = process.argv.slice(2);

@@ -8,9 +8,9 @@
  */
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { ExplorerService } from "../components/service.js";
-import type { RefreshSummary } from "../src/model.js";
-import { HistoryService } from "../src/service.js";
+import type { ExplorerService } from "../components/explorer-service.js";
+import type { RefreshSummary } from "../src/shared/types.js";
+import { HistoryService } from "../src/service/service.js";
 import { benchConfig, parseArgs, percentile, report } from "./child.js";
 import type { RefreshBrief, Stats } from "./results.js";
 import { QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";

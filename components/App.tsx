@@ -5,8 +5,8 @@
  */
 import { Box, useApp, useInput } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
-import type { IndexStatus, SearchRequest, SearchResult } from "../src/model.js";
-import { errorText } from "../src/present.js";
+import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
+import { errorText } from "../src/present/text.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
@@ -16,7 +16,7 @@ import { type EventData, findForkAbove, loadEvent, loadPage, loadPreview, runSea
 import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { indexText } from "./search-view.js";
-import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./service.js";
+import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { initialState, modeOf, previewKey, reduce, selectedHit, type State, topLoc } from "./state.js";
 import { StatusBar } from "./StatusBar.js";
 

@@ -1,6 +1,6 @@
 /** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
 import { Box } from "ink";
-import { relativeTime, sessionWhere } from "../src/present.js";
+import { relativeTime, sessionWhere } from "../src/present/text.js";
 import { type EventLayout } from "./layout.js";
 import { Lines } from "./Line.js";
 import { SplitPane } from "./SplitPane.js";

@@ -1,6 +1,6 @@
 /** The windowed hit list: one or two lines per hit, the selected one marked, an empty state when there are none. */
 import { Box } from "ink";
-import type { Hit } from "../src/model.js";
+import type { Hit } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { visibleRange } from "./list-window.js";
 import { hitRows } from "./search-view.js";

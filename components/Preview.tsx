@@ -1,7 +1,7 @@
 /** The preview pane: the selected hit's exact text around the match, read from the source file. */
 import { Box } from "ink";
 import { useMemo } from "react";
-import type { Hit } from "../src/model.js";
+import type { Hit } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { hitHighlights, previewBody, previewTitle } from "./read-view.js";
 import type { PreviewState } from "./state.js";

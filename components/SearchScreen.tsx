@@ -1,6 +1,6 @@
 /** The search screen: title with chips and the query line on top, the hit list and the preview below. */
 import { Box } from "ink";
-import type { Hit, IndexStatus } from "../src/model.js";
+import type { Hit, IndexStatus } from "../src/shared/types.js";
 import { HitList } from "./HitList.js";
 import { keyFor } from "./keymap.js";
 import { MIN_SIZE, type SearchLayout } from "./layout.js";
@@ -8,7 +8,7 @@ import { Lines } from "./Line.js";
 import { SplitPane } from "./SplitPane.js";
 import { Preview } from "./Preview.js";
 import { emptyLines, queryLine, titleLine } from "./search-view.js";
-import type { IndexingState } from "./service.js";
+import type { IndexingState } from "./explorer-service.js";
 import { previewKey, selectedHit, type State } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 

@@ -1,6 +1,6 @@
 /** Scope and filters: what the picker offers, how they read as chips, and the SearchRequest they become. */
-import { BRANCH_STATES, type BranchState, type Hit, type SearchFilters, type SearchRequest, SEMANTIC_KINDS, type SemanticKind } from "../src/model.js";
-import { shortPath } from "../src/present.js";
+import { BRANCH_STATES, type BranchState, type Hit, type SearchFilters, type SearchRequest, SEMANTIC_KINDS, type SemanticKind } from "../src/shared/types.js";
+import { shortPath } from "../src/present/text.js";
 
 /** Which sessions a search covers. */
 export type Scope = "all" | "workspace" | "session";

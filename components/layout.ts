@@ -1,5 +1,5 @@
 /** Pane sizes for every screen, from the terminal size alone (pure, so the reducer and the views agree). */
-import type { Size } from "./service.js";
+import type { Size } from "./explorer-service.js";
 
 /** Below this the explorer shows a "make the terminal larger" line instead of a layout that cannot fit. */
 export const MIN_SIZE: Size = { columns: 40, rows: 10 };

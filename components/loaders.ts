@@ -1,7 +1,7 @@
 /** The reads behind each screen: what the explorer asks the service for an event view, a page and a preview. */
-import { type EventBrief, type EventRef, type FragmentWindow, type Hit, type ReadResult, refKey, type SearchRequest, type SearchResult, type TraceResult } from "../src/model.js";
-import { errorText } from "../src/present.js";
-import type { ExplorerService } from "./service.js";
+import { type EventBrief, type EventRef, type FragmentWindow, type Hit, type ReadResult, refKey, type SearchRequest, type SearchResult, type TraceResult } from "../src/shared/types.js";
+import { errorText } from "../src/present/text.js";
+import type { ExplorerService } from "./explorer-service.js";
 
 /** Characters of each fragment an event view shows first (the head). */
 export const HEAD_CHARS = 4000;

@@ -2,8 +2,8 @@
  * Exact reads as screen lines: the event view's document (fragments in content order, omitted parts named where
  * they were, head and tail of large fragments, metadata, source) and the search screen's preview around a match.
  */
-import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/model.js";
-import { relativeTime, shortPath } from "../src/present.js";
+import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/shared/types.js";
+import { relativeTime, shortPath } from "../src/present/text.js";
 import type { EventData } from "./loaders.js";
 import { PAGE_CHARS } from "./loaders.js";
 import { findRanges, fitLine, markRanges, seg, type StyledLine, type Tone } from "./styled.js";

@@ -1,9 +1,9 @@
 /** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
-import type { Hit, IndexStatus } from "../src/model.js";
-import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../src/present.js";
+import type { Hit, IndexStatus } from "../src/shared/types.js";
+import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../src/present/text.js";
 import { filterChips, scopeChip, type Filters, type Scope, type ScopeSession } from "./filters.js";
 import { num } from "./read-view.js";
-import type { IndexingState } from "./service.js";
+import type { IndexingState } from "./explorer-service.js";
 import { fitLine, lineWidth, seg, spread, type StyledLine, type Tone } from "./styled.js";
 import { clusterWidth, clusters, sanitizeLine, stringWidth, truncate } from "./text-width.js";
 

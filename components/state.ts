@@ -3,15 +3,15 @@
  * against the state they act on (two keys in one stdin chunk must not see a stale mode). Data arrives as `*-done`
  * actions from App's effects; side effects the reducer asks for (copy, exit) are fields App acts on.
  */
-import { type EventRef, type FragmentWindow, type Hit, type IndexFreshness, type ReadResult, refKey, type SearchResult } from "../src/model.js";
-import { refOf } from "../src/present.js";
+import { type EventRef, type FragmentWindow, type Hit, type IndexFreshness, type ReadResult, refKey, type SearchResult } from "../src/shared/types.js";
+import { refOf } from "../src/present/text.js";
 import { cycleFilter, type Filters, filterFields, nextScope, PAGE_SIZE, type Scope, type ScopeSession, toolsIn } from "./filters.js";
 import { helpLines, type KeyInfo, keyToAction } from "./keymap.js";
 import { eventLayout, overlayLines, searchLayout, visibleHits } from "./layout.js";
 import { clampIndex, clampScroll, windowTop } from "./list-window.js";
 import { type EventData, HEAD_CHARS, PAGE_CHARS, TAIL_CHARS } from "./loaders.js";
 import { buildEventDoc, type EventDoc, hitHighlights, locateMatch, num } from "./read-view.js";
-import type { Size } from "./service.js";
+import type { Size } from "./explorer-service.js";
 import { clusters } from "./text-width.js";
 import { type Candidate, traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 

@@ -2,8 +2,8 @@
  * The tree walk as data: the trace panel's rows (path from the root, parent, children, siblings, append neighbors,
  * tool, compaction, summary, label and fork links), the fork candidates, and where each walk key leads.
  */
-import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../src/model.js";
-import { briefKind } from "../src/present.js";
+import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../src/shared/types.js";
+import { briefKind } from "../src/present/text.js";
 import { type EventData, PATH_DEPTH } from "./loaders.js";
 import { seg, type StyledLine, type Tone } from "./styled.js";
 import { oneLine } from "./text-width.js";

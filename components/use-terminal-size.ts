@@ -1,7 +1,7 @@
 /** The terminal size from Ink's stdout, updated on 'resize' (80×24 when stdout does not say). */
 import { useStdout } from "ink";
 import { useEffect, useState } from "react";
-import type { Size } from "./service.js";
+import type { Size } from "./explorer-service.js";
 
 /** Size of the terminal Ink draws on; re-renders the caller when it changes. */
 export function useTerminalSize(fallback: Size = { columns: 80, rows: 24 }): Size {

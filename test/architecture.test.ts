@@ -12,15 +12,15 @@ const LAYERS: Record<string, string[]> = {
 	// source: where files are and what their lines say
 	source: ["paths", "config", "discover", "lines", "parse", "fingerprint", "locate"],
 	// project: pi entries → events, fragments, tokens, tree facts
-	project: ["model", "errors", "project", "tokens", "tree", "file-scan", "scan-worker"],
+	project: ["types", "errors", "entry", "tokens", "tree", "file-scan", "scan-thread-entry"],
 	// index: the only layer that writes SQL
-	index: ["schema", "store", "session-writer", "ingest", "refresh", "scanner"],
+	index: ["schema", "store", "session-writer", "ingest", "refresh", "scan-thread"],
 	// query: reads the index, answers search/read/trace for a caller
 	query: ["bounds", "catalog", "visibility", "authorize", "query-parse", "snippet", "search", "read", "trace", "service"],
 	// present: pure formatting
-	present: ["present", "present-model"],
+	present: ["text", "model-text"],
 	// faces: composition roots
-	faces: ["cli", "tui", "extension", "index-worker"],
+	faces: ["main", "explorer", "index", "refresh-thread"],
 };
 const ORDER = ["source", "project", "index", "query", "present", "faces"];
 const layerOf = new Map(Object.entries(LAYERS).flatMap(([layer, mods]) => mods.map((m) => [m, layer] as const)));
@@ -34,7 +34,7 @@ function imports(file: string): string[] {
 }
 
 function files(dir: string): string[] {
-	return readdirSync(join(PROJECT_ROOT, dir))
+	return readdirSync(join(PROJECT_ROOT, dir), { recursive: true, encoding: "utf8" })
 		.filter((f) => /\.(ts|tsx)$/.test(f))
 		.map((f) => join(PROJECT_ROOT, dir, f));
 }
@@ -80,7 +80,7 @@ describe("architecture", () => {
 	it("lets components import only the model, the presenters, each other, ink and react", () => {
 		for (const f of files("components")) {
 			for (const spec of imports(f)) {
-				const ok = spec.startsWith("./") || spec === "../src/model.js" || spec === "../src/present.js" || ["ink", "react", "react/jsx-runtime"].includes(spec) || spec.startsWith("node:");
+				const ok = spec.startsWith("./") || spec === "../src/shared/types.js" || spec === "../src/present/text.js" || ["ink", "react", "react/jsx-runtime"].includes(spec) || spec.startsWith("node:");
 				expect(ok, `${moduleName(f)} imports ${spec}`).toBe(true);
 			}
 		}
@@ -88,6 +88,6 @@ describe("architecture", () => {
 
 	it("has exactly one default export, the pi extension", () => {
 		const withDefault = [...files("src"), ...files("components")].filter((f) => /^export default /m.test(readFileSync(f, "utf8")));
-		expect(withDefault.map(moduleName)).toEqual(["extension"]);
+		expect(withDefault.map(moduleName)).toEqual(["index"]);
 	});
 });

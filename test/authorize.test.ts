@@ -1,10 +1,10 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizationRoot, canonicalPath, isWithin } from "../src/authorize.js";
-import { NotFoundError } from "../src/errors.js";
-import type { Caller } from "../src/model.js";
-import type { HistoryService } from "../src/service.js";
+import { authorizationRoot, canonicalPath, isWithin } from "../src/query/authorize.js";
+import { NotFoundError } from "../src/shared/errors.js";
+import type { Caller } from "../src/shared/types.js";
+import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { assistant, createSession, user } from "./helpers/pi-sessions.js";
 

@@ -12,7 +12,7 @@ import { eventLayout } from "../components/layout.js";
 import { stringWidth } from "../components/text-width.js";
 import { toneAnsi } from "../components/theme.js";
 import { initialState, reduce, topLoc } from "../components/state.js";
-import type { HistoryService } from "../src/service.js";
+import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
 import { frame, KEYS, makeEventData, makeHits, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveConfig } from "../src/config.js";
+import { resolveConfig } from "../src/shared/config.js";
 import { tempDir } from "./helpers/corpus.js";
 
 let tmp: ReturnType<typeof tempDir>;

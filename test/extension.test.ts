@@ -9,10 +9,10 @@ import type { AgentToolResult, ExtensionContext, Theme, ToolDefinition } from "@
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveConfig } from "../src/config.js";
-import { createExtension, type ExtensionDeps, type ExtensionRegistrar } from "../src/extension.js";
-import { SEMANTIC_KINDS } from "../src/model.js";
-import { HistoryService } from "../src/service.js";
+import { resolveConfig } from "../src/shared/config.js";
+import { createExtension, type ExtensionDeps, type ExtensionRegistrar } from "../src/extension/index.js";
+import { SEMANTIC_KINDS } from "../src/shared/types.js";
+import { HistoryService } from "../src/service/service.js";
 import { copyCorpus, fixtureEntry, loadManifest, needleById, openService, tempDir } from "./helpers/corpus.js";
 import { hitRefs } from "./helpers/tool-output.js";
 

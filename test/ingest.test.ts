@@ -2,8 +2,8 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseQuery } from "../src/query-parse.js";
-import type { HistoryService } from "../src/service.js";
+import { parseQuery } from "../src/query/query-parse.js";
+import type { HistoryService } from "../src/service/service.js";
 import { type IndexedCorpus, indexedCorpus, KIND_OF, type Manifest, type Occurrence } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";
 

@@ -21,8 +21,8 @@ type Service = {
 };
 
 async function openBuilt(dir: string, index: string): Promise<Service> {
-	const { resolveConfig } = (await import(join(DIST, "config.js"))) as typeof import("../src/config.js");
-	const { HistoryService } = (await import(join(DIST, "service.js"))) as { HistoryService: { open(o: object): Service } };
+	const { resolveConfig } = (await import(join(DIST, "shared", "config.js"))) as typeof import("../src/shared/config.js");
+	const { HistoryService } = (await import(join(DIST, "service", "service.js"))) as { HistoryService: { open(o: object): Service } };
 	return HistoryService.open({ config: resolveConfig({ sessionsDirs: [dir], indexPath: index, env: {}, home: tmp.dir }) });
 }
 

@@ -1,7 +1,7 @@
 /** Model-facing text of search, read and trace results: refs, marks, exact text, and honest cuts within pi's limits. */
 import { describe, expect, it } from "vitest";
-import type { EventBrief, FragmentWindow, Hit, ReadResult, SearchResult, TraceEdge, TraceResult } from "../src/model.js";
-import { formatReadForModel, formatSearchForModel, formatTraceForModel, MODEL_OUTPUT_LIMITS, markMatches, type OutputLimits } from "../src/present-model.js";
+import type { EventBrief, FragmentWindow, Hit, ReadResult, SearchResult, TraceEdge, TraceResult } from "../src/shared/types.js";
+import { formatReadForModel, formatSearchForModel, formatTraceForModel, MODEL_OUTPUT_LIMITS, markMatches, type OutputLimits } from "../src/present/model-text.js";
 
 const S = "019be2c2-9f33-7094-a319-1274f826a4f8";
 const OTHER = "019c51a8-d146-712e-8e2a-8eef6dd726ff";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { scanEntry } from "../src/file-scan.js";
-import type { ParsedEntry } from "../src/parse.js";
-import { boundFragment, describeEntry, FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT, normalizeArguments, projectEntry } from "../src/project.js";
+import { scanEntry } from "../src/project/file-scan.js";
+import type { ParsedEntry } from "../src/source/parse.js";
+import { boundFragment, describeEntry, FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT, normalizeArguments, projectEntry } from "../src/project/entry.js";
 
 const entry = (raw: Record<string, unknown>): ParsedEntry => ({
 	id: (raw.id as string) ?? "x",

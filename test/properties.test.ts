@@ -4,11 +4,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalPath, isWithin } from "../src/authorize.js";
-import { completeLines } from "../src/lines.js";
-import { SessionParser } from "../src/parse.js";
-import { parseQuery } from "../src/query-parse.js";
-import { documentText, GAP_TOKEN, tokenize } from "../src/tokens.js";
+import { canonicalPath, isWithin } from "../src/query/authorize.js";
+import { completeLines } from "../src/source/lines.js";
+import { SessionParser } from "../src/source/parse.js";
+import { parseQuery } from "../src/query/query-parse.js";
+import { documentText, GAP_TOKEN, tokenize } from "../src/project/tokens.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectSameIndex } from "./helpers/dump.js";
 

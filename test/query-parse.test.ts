@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_TERMS, parseQuery } from "../src/query-parse.js";
+import { MAX_TERMS, parseQuery } from "../src/query/query-parse.js";
 
 describe("parseQuery", () => {
 	it.each([

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotFoundError, SourceChangedError } from "../src/errors.js";
-import type { EventBrief, TraceResult } from "../src/model.js";
-import type { HistoryService } from "../src/service.js";
+import { NotFoundError, SourceChangedError } from "../src/shared/errors.js";
+import type { EventBrief, TraceResult } from "../src/shared/types.js";
+import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, fixtureEntry, loadManifest, type Manifest, needleAs, openService, readEntries, tempDir } from "./helpers/corpus.js";
 import { assistant, createSession, SessionManager, toolResult, user } from "./helpers/pi-sessions.js";
 

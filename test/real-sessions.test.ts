@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { HistoryService } from "../src/service.js";
+import type { HistoryService } from "../src/service/service.js";
 import { fixtureEntry, openService, PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
 import { piContext } from "./helpers/oracle.js";
 

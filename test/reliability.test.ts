@@ -21,9 +21,9 @@ import {
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotFoundError } from "../src/errors.js";
-import type { HistoryService } from "../src/service.js";
-import { IndexUnavailableError } from "../src/store.js";
+import { NotFoundError } from "../src/shared/errors.js";
+import type { HistoryService } from "../src/service/service.js";
+import { IndexUnavailableError } from "../src/index/store.js";
 import { CLI } from "./helpers/build.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild as equalsFreshBuild } from "./helpers/dump.js";

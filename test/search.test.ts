@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ArgumentError } from "../src/errors.js";
-import type { Hit, SearchFilters } from "../src/model.js";
-import type { HistoryService } from "../src/service.js";
+import { ArgumentError } from "../src/shared/errors.js";
+import type { Hit, SearchFilters } from "../src/shared/types.js";
+import type { HistoryService } from "../src/service/service.js";
 import { fixtureEntry, type IndexedCorpus, indexedCorpus, KIND_OF, type Manifest, type Needle, needleById, type Occurrence } from "./helpers/corpus.js";
 
 let indexed: IndexedCorpus;

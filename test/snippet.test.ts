@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "../src/query-parse.js";
-import { buildSnippet, CUT } from "../src/snippet.js";
+import { parseQuery } from "../src/query/query-parse.js";
+import { buildSnippet, CUT } from "../src/query/snippet.js";
 
 const marked = (text: string, query: string, max = 80, omitted: [number, number] | null = null) => {
 	const s = buildSnippet(text, parseQuery(query).terms, max, omitted);

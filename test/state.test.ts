@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { helpLines, type KeyInfo } from "../components/keymap.js";
 import { eventLayout, overlayLines } from "../components/layout.js";
 import { type Action, docOf, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
-import type { SearchResult } from "../src/model.js";
+import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
 
 const SIZE = { columns: 80, rows: 24 }; // 5 hits visible, two lines each

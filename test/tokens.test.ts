@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentText, GAP_TOKEN, queryTokens, tokenize } from "../src/tokens.js";
+import { documentText, GAP_TOKEN, queryTokens, tokenize } from "../src/project/tokens.js";
 
 const texts = (s: string) => tokenize(s).map((t) => [t.text, t.role]);
 

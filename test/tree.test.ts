@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { branchNeighbors, childrenOf, classifyTree, type TreeNode } from "../src/tree.js";
+import { branchNeighbors, childrenOf, classifyTree, type TreeNode } from "../src/project/tree.js";
 
 const n = (id: string, parentId: string | null, type = "message", extra: Partial<TreeNode> = {}): TreeNode => ({
 	id,

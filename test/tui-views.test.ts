@@ -6,7 +6,7 @@ import { clampScroll, positionText, windowTop } from "../components/list-window.
 import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/read-view.js";
 import { emptyLines, hitRows, indexText } from "../components/search-view.js";
 import { runSearch } from "../components/loaders.js";
-import { type ExplorerService, IDLE_INDEXING } from "../components/service.js";
+import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
 import { lineText, lineWidth } from "../components/styled.js";
 import { stringWidth } from "../components/text-width.js";
 import { forkCandidates, pathLine, traceRows } from "../components/trace-rows.js";

@@ -9,7 +9,7 @@ import { findForkAbove, loadEvent, loadPreview } from "../components/loaders.js"
 import { buildEventDoc, buildPreview, hitHighlights } from "../components/read-view.js";
 import { lineText } from "../components/styled.js";
 import { pathLine, walkChild, walkParent, walkSibling } from "../components/trace-rows.js";
-import type { HistoryService } from "../src/service.js";
+import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
 
 const manifest = loadManifest();

@@ -6,8 +6,8 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type IndexMessage, startIndexing, workerScript } from "../src/index-worker.js";
-import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/tui.js";
+import { type IndexMessage, startIndexing, workerScript } from "../src/service/refresh-thread.js";
+import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/cli/explorer.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, tempDir } from "./helpers/corpus.js";
 
 const cleanups: Array<() => void> = [];

@@ -11,7 +11,7 @@ import { PROJECT_ROOT } from "./corpus.js";
 /** The compiled sources. */
 export const DIST = join(PROJECT_ROOT, "dist", "src");
 /** The built `pi-history` CLI. */
-export const CLI = join(DIST, "cli.js");
+export const CLI = join(DIST, "cli", "main.js");
 
 /** Folders whose TypeScript is compiled into dist/ and run from there by tests. */
 const SOURCES = ["src", "components"];

@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ResolvedConfig, resolveConfig } from "../../src/config.js";
-import { HistoryService } from "../../src/service.js";
+import { type ResolvedConfig, resolveConfig } from "../../src/shared/config.js";
+import { HistoryService } from "../../src/service/service.js";
 
 /** Root of the project checkout. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

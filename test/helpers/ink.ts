@@ -2,7 +2,7 @@
 import { stripVTControlCharacters } from "node:util";
 import type { render } from "ink-testing-library";
 import type { EventData } from "../../components/loaders.js";
-import type { EventBrief, Hit, ReadResult, TraceEdge, TraceResult } from "../../src/model.js";
+import type { EventBrief, Hit, ReadResult, TraceEdge, TraceResult } from "../../src/shared/types.js";
 
 /** What ink-testing-library's render returns. */
 export type Rendered = ReturnType<typeof render>;

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const dist = join(fileURLToPath(new URL("../../dist/src", import.meta.url)));
-const { resolveConfig } = await import(join(dist, "config.js"));
-const { HistoryService } = await import(join(dist, "service.js"));
+const { resolveConfig } = await import(join(dist, "shared", "config.js"));
+const { HistoryService } = await import(join(dist, "service", "service.js"));
 const [dir, index, full] = process.argv.slice(2);
 const service = HistoryService.open({ config: resolveConfig({ sessionsDirs: [dir], indexPath: index, env: {}, home: "/nonexistent" }), busyTimeoutMs: 10_000 });
 process.send?.("started");

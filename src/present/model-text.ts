@@ -2,8 +2,8 @@
  * Pure formatting of search, read and trace results for the model (the Pi tools' `content`): compact plain text
  * with refs it can pass on, bounded to pi's tool-output limits, saying where and how it was cut.
  */
-import { type EventBrief, type Hit, type ReadResult, refKey, type SearchResult, type TraceResult, type TraceTarget } from "./model.js";
-import { briefKind, markSegments } from "./present.js";
+import { type EventBrief, type Hit, type ReadResult, refKey, type SearchResult, type TraceResult, type TraceTarget } from "../shared/types.js";
+import { briefKind, markSegments } from "./text.js";
 
 /** Pi's limits for tool output (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES); extension tools must enforce them themselves. */
 export const MODEL_OUTPUT_LIMITS = { maxBytes: 50 * 1024, maxLines: 2000 } as const;

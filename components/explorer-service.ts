@@ -1,5 +1,5 @@
 /** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
-import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/model.js";
+import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
 
 /** The slice of HistoryService the TUI uses; tests pass the real service or a small fake with the same shape. */
 export interface ExplorerService {

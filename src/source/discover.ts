@@ -1,7 +1,7 @@
 /** Finds session files (`*.jsonl`) under the configured roots, and says which parts of each root were observed. */
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { SourceRoot } from "./config.js";
+import type { SourceRoot } from "../shared/config.js";
 
 /** A candidate session file with the stat fields that fingerprint it. */
 export interface DiscoveredFile {

@@ -4,13 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import type { SourceRoot } from "./config.js";
-import { type DiscoveredFile, discover, type RootObservation, underUnreadable } from "./discover.js";
-import type { ScanResult } from "./file-scan.js";
-import { sameFingerprint } from "./fingerprint.js";
+import type { SourceRoot } from "../shared/config.js";
+import { type DiscoveredFile, discover, type RootObservation, underUnreadable } from "../source/discover.js";
+import type { ScanResult } from "../project/file-scan.js";
+import { sameFingerprint } from "../source/fingerprint.js";
 import { applyScan, type FileOutcome, ingestFile, type PlanBasis, planBasis, planFile, sameBasis, shortHash } from "./ingest.js";
-import type { RefreshProgress, RefreshSummary } from "./model.js";
-import { ScanWorker } from "./scanner.js";
+import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
+import { ScanWorker } from "../project/scan-thread.js";
 import { SessionWriter } from "./session-writer.js";
 import { type IndexStore, isBusyError } from "./store.js";
 

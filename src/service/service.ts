@@ -1,13 +1,13 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
 import { statSync } from "node:fs";
-import type { ResolvedConfig } from "./config.js";
-import { countPending, type RefreshOptions, refresh, refreshPipelined } from "./refresh.js";
-import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "./model.js";
-import { readEvent } from "./read.js";
-import { SCHEMA_VERSION } from "./schema.js";
-import { search } from "./search.js";
-import { IndexStore, type OpenOptions, isCorruptionError, moveAside, openStore } from "./store.js";
-import { traceEvent } from "./trace.js";
+import type { ResolvedConfig } from "../shared/config.js";
+import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
+import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "../shared/types.js";
+import { readEvent } from "../query/read.js";
+import { SCHEMA_VERSION } from "../index/schema.js";
+import { search } from "../query/search.js";
+import { IndexStore, type OpenOptions, isCorruptionError, moveAside, openStore } from "../index/store.js";
+import { traceEvent } from "../query/trace.js";
 
 /** Options of HistoryService.open. */
 export interface ServiceOptions extends OpenOptions {

@@ -7,9 +7,9 @@ import { resolve } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
-import { authorizationRoot } from "./authorize.js";
-import { resolveConfig } from "./config.js";
-import { ArgumentError } from "./errors.js";
+import { authorizationRoot } from "../query/authorize.js";
+import { resolveConfig } from "../shared/config.js";
+import { ArgumentError } from "../shared/errors.js";
 import {
 	BRANCH_STATES,
 	type Caller,
@@ -20,13 +20,13 @@ import {
 	type SearchResult,
 	type SemanticKind,
 	type TraceResult,
-} from "./model.js";
-import { isWindowsPath } from "./paths.js";
-import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "./present-model.js";
-import { clamp, LIMITS, READ_LIMITS } from "./bounds.js";
-import { validateFilters } from "./search.js";
-import { HistoryService } from "./service.js";
-import { isBusyError } from "./store.js";
+} from "../shared/types.js";
+import { isWindowsPath } from "../shared/paths.js";
+import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
+import { clamp, LIMITS, READ_LIMITS } from "../shared/bounds.js";
+import { validateFilters } from "../query/search.js";
+import { HistoryService } from "../service/service.js";
+import { isBusyError } from "../index/store.js";
 
 /** Bounds of event_read for the model: 12,000 characters of 3-byte text still fit pi's 50 KB output limit. */
 export const MODEL_READ_LIMITS = {

@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import type { ResolvedConfig } from "./config.js";
-import type { RefreshProgress, RefreshSummary } from "./model.js";
+import type { ResolvedConfig } from "../shared/config.js";
+import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
 import { HistoryService } from "./service.js";
 
 /** What the indexer reports. */
@@ -37,7 +37,7 @@ interface WorkerInput {
 export function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
 	if (self.pathname.endsWith(".js")) return self;
-	const built = new URL("../dist/src/index-worker.js", self);
+	const built = new URL("../../dist/src/service/refresh-thread.js", self);
 	return existsSync(fileURLToPath(built)) ? built : null;
 }
 

@@ -1,7 +1,7 @@
 /** Projects one parsed pi entry into an event: typed metadata, searchable fragments, links and file evidence. */
 import { isAbsolute, posix, win32 } from "node:path";
-import type { ContextRole, OmittedPart, SemanticKind } from "./model.js";
-import type { ParsedEntry } from "./parse.js";
+import type { ContextRole, OmittedPart, SemanticKind } from "../shared/types.js";
+import type { ParsedEntry } from "../source/parse.js";
 
 /** One searchable part of an entry, with its full source text. */
 export interface Fragment {

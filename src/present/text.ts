@@ -1,5 +1,5 @@
 /** Pure formatting shared by the faces: relative times, short paths, highlighted snippets, and text for people and models. */
-import { type EventBrief, type Hit, type IndexStatus, type ReadResult, type RefreshProgress, type RefreshSummary, refKey, type SearchResult, type SessionSummary, type TraceResult, type TraceTarget } from "./model.js";
+import { type EventBrief, type Hit, type IndexStatus, type ReadResult, type RefreshProgress, type RefreshSummary, refKey, type SearchResult, type SessionSummary, type TraceResult, type TraceTarget } from "../shared/types.js";
 
 /** Terminal styles; identity functions when color is off. */
 export interface Style {

@@ -2,11 +2,11 @@
  * event_trace: the typed relationships of one event (I15), each recorded (read from the file), derived
  * (computed from recorded facts) or inferred (heuristic), with bounded previews of the nodes at the other end.
  */
-import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "./catalog.js";
-import { ArgumentError } from "./errors.js";
-import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "./model.js";
+import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { ArgumentError } from "../shared/errors.js";
+import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "../shared/types.js";
 import { classificationOf, visibleEvent } from "./read.js";
-import type { IndexStore } from "./store.js";
+import type { IndexStore } from "../index/store.js";
 import { Visibility } from "./visibility.js";
 
 /** Edges of one relation kind listed before the rest is summarized in a note. */

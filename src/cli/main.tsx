@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
-import { resolveConfig } from "./config.js";
-import { ArgumentError, NotFoundError, SourceChangedError } from "./errors.js";
-import { IndexUnavailableError } from "./store.js";
-import type { SearchFilters } from "./model.js";
-import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "./present.js";
-import { HistoryService } from "./service.js";
-import { runTui } from "./tui.js";
+import { resolveConfig } from "../shared/config.js";
+import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import { IndexUnavailableError } from "../index/store.js";
+import type { SearchFilters } from "../shared/types.js";
+import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "../present/text.js";
+import { HistoryService } from "../service/service.js";
+import { runTui } from "./explorer.js";
 
 const help = `
 	Usage

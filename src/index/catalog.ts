@@ -1,6 +1,6 @@
 /** Reads sessions and events from the index by identity; the query layer's only way to rows. */
-import type { Locator } from "./locate.js";
-import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "./model.js";
+import type { Locator } from "../source/locate.js";
+import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "../shared/types.js";
 import { FRAGMENT_SLOTS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 

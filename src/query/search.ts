@@ -3,10 +3,10 @@
  * (sessionId, entryId), applies structured filters and visibility, and builds snippets from the source lines.
  */
 import { canonicalPathCached, isWithin } from "./authorize.js";
-import { clamp, LIMITS } from "./bounds.js";
-import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "./catalog.js";
-import { ArgumentError } from "./errors.js";
-import { readEntryAt } from "./locate.js";
+import { clamp, LIMITS } from "../shared/bounds.js";
+import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { ArgumentError } from "../shared/errors.js";
+import { readEntryAt } from "../source/locate.js";
 import {
 	BRANCH_STATES,
 	type Hit,
@@ -16,13 +16,13 @@ import {
 	type SearchRequest,
 	type SearchResult,
 	type SemanticKind,
-} from "./model.js";
-import { projectEntry } from "./project.js";
+} from "../shared/types.js";
+import { projectEntry } from "../project/entry.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
-import { scopeFolders, scopeToken } from "./tokens.js";
-import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { scopeFolders, scopeToken } from "../project/tokens.js";
+import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "../index/schema.js";
 import { buildSnippet } from "./snippet.js";
-import type { IndexStore } from "./store.js";
+import type { IndexStore } from "../index/store.js";
 import { Visibility } from "./visibility.js";
 
 const SHIFT = Math.log2(FRAGMENT_SLOTS);

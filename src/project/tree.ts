@@ -1,5 +1,5 @@
 /** Tree facts of one session: materialized leaf, roots, and per-entry branch and selection state (I12–I14). */
-import type { BranchState, Provenance, SelectionState } from "./model.js";
+import type { BranchState, Provenance, SelectionState } from "../shared/types.js";
 
 /** What classification needs to know about an entry, in append order. */
 export interface TreeNode {

@@ -1,6 +1,6 @@
 /** Bounded snippets with marked matches (I19, I20): whitespace normalized, cut at word edges, never across an omission. */
 import type { QueryTerm } from "./query-parse.js";
-import { type Token, tokenize } from "./tokens.js";
+import { type Token, tokenize } from "../project/tokens.js";
 
 /** A snippet and the [start, end) offsets (UTF-16 code units of `snippet`) of every match span in it. */
 export interface Snippet {

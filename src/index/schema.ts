@@ -1,5 +1,5 @@
 /** The index schema: tables, FTS5 layout and the schema version kept in `user_version`. */
-import type { SemanticKind } from "./model.js";
+import type { SemanticKind } from "../shared/types.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
 export const SCHEMA_VERSION = 3;

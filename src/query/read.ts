@@ -1,12 +1,12 @@
 /** event_read: the exact source event, windows of its fragments, what was left out, and its neighbors (I10–I13). */
-import { clamp, READ_LIMITS } from "./bounds.js";
-import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "./catalog.js";
-import { ArgumentError, NotFoundError, SourceChangedError } from "./errors.js";
-import { readEntryAt } from "./locate.js";
-import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult } from "./model.js";
-import { describeEntry, projectEntry } from "./project.js";
-import type { IndexStore } from "./store.js";
-import { branchNeighbors, childrenOf } from "./tree.js";
+import { clamp, READ_LIMITS } from "../shared/bounds.js";
+import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import { readEntryAt } from "../source/locate.js";
+import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult } from "../shared/types.js";
+import { describeEntry, projectEntry } from "../project/entry.js";
+import type { IndexStore } from "../index/store.js";
+import { branchNeighbors, childrenOf } from "../project/tree.js";
 import { Visibility } from "./visibility.js";
 
 /** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */

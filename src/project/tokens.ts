@@ -10,7 +10,7 @@
  * The index uses FTS5's `ascii` tokenizer over these space-separated tokens, so what we emit is exactly what is
  * indexed, and a query goes through the same function: a phrase is a run of consecutive tokens.
  */
-import { isWindowsPath } from "./paths.js";
+import { isWindowsPath } from "../shared/paths.js";
 
 /** One token of the derived stream, with the source span it came from (UTF-16 offsets). */
 export interface Token {

@@ -10,17 +10,17 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
-import { App } from "../components/App.js";
-import type { Scope } from "../components/filters.js";
-import { IDLE_INDEXING, type IndexingState } from "../components/service.js";
-import { useTerminalSize } from "../components/use-terminal-size.js";
-import { authorizationRoot } from "./authorize.js";
-import { type ResolvedConfig, resolveConfig } from "./config.js";
-import { discover } from "./discover.js";
-import { type IndexMessage, type IndexRun, startIndexing } from "./index-worker.js";
-import type { RefreshSummary } from "./model.js";
-import { errorText } from "./present.js";
-import { HistoryService } from "./service.js";
+import { App } from "../../components/App.js";
+import type { Scope } from "../../components/filters.js";
+import { IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
+import { useTerminalSize } from "../../components/use-terminal-size.js";
+import { authorizationRoot } from "../query/authorize.js";
+import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
+import { discover } from "../source/discover.js";
+import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
+import type { RefreshSummary } from "../shared/types.js";
+import { errorText } from "../present/text.js";
+import { HistoryService } from "../service/service.js";
 
 /** Options of the interactive explorer. */
 export interface TuiOptions {

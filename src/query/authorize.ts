@@ -5,7 +5,7 @@
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, posix, resolve, win32 } from "node:path";
-import { isWindowsPath } from "./paths.js";
+import { isWindowsPath } from "../shared/paths.js";
 
 /** Windows paths compare case-insensitively only on Windows itself; elsewhere they are compared literally. */
 const WINDOWS_CASE_INSENSITIVE = process.platform === "win32";

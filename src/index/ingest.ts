@@ -4,10 +4,10 @@
  * keeps its last known-good state (I7). Reading and writing are separate steps so the reading can run in a worker.
  */
 import { createHash } from "node:crypto";
-import type { DiscoveredFile } from "./discover.js";
-import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "./file-scan.js";
-import { type Fingerprint, type FingerprintRow, sameFingerprint } from "./fingerprint.js";
-import type { ParserState } from "./parse.js";
+import type { DiscoveredFile } from "../source/discover.js";
+import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "../project/file-scan.js";
+import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
+import type { ParserState } from "../source/parse.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 

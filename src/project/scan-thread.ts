@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ScanPlan, ScanResult } from "./file-scan.js";
 
-const WORKER_URL = new URL("./scan-worker.js", import.meta.url);
+const WORKER_URL = new URL("./scan-thread-entry.js", import.meta.url);
 
 /** One scan worker; results come back in whatever order they finish, matched by id. */
 export class ScanWorker {
