@@ -7,7 +7,7 @@
  * (The `--` matters: without it npm takes the options as its own and the bench never sees them.)
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readSync, openSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +21,17 @@ import { encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } f
 const SIZES: Record<string, number> = { small: 250, medium: 1000, large: 2000 };
 
 /** DESIGN §7 targets, and the growth of cold ms per MB the bench still calls linear (DESIGN sets no number). */
-const TARGET = { coldVsFloor: 4, peakRssMB: 300, linearGrowth: 1.25, noopMs: 150, appendMs: 50, rgSpeedup: 10, queryP95Ms: 50, indexVsCorpus: 0.6, keystrokeMs: 100 };
+const TARGET = {
+	coldVsFloor: 4,
+	peakRssMB: 300,
+	linearGrowth: 1.25,
+	noopMs: 150,
+	appendMs: 50,
+	rgSpeedup: 10,
+	queryP95Ms: 50,
+	indexVsCorpus: 0.6,
+	keystrokeMs: 100,
+};
 
 const HELP = `usage: npm run bench -- [options]      (the -- passes the options to the bench instead of npm)
   --sizes LIST    comma-separated sizes: small (250 sessions), medium (1000), large (2000), or a number
@@ -142,9 +152,7 @@ function appendable(file: string): boolean {
 
 /** Files the refresh measurements mutate, spread over the size distribution; deterministic for a corpus. */
 function pickMutations(corpus: Corpus): { append1: string[]; append10: string[]; rewrite: string[] } {
-	const candidates = corpus.files
-		.filter((f) => appendable(join(corpus.agentDir, f.path)))
-		.sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
+	const candidates = corpus.files.filter((f) => appendable(join(corpus.agentDir, f.path))).sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
 	const taken = new Set<number>();
 	const at = (q: number): string => {
 		let i = Math.round(q * (candidates.length - 1));
@@ -163,7 +171,12 @@ function removeIndex(path: string): void {
 	for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
 }
 
-async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean }): Promise<SizeResult> {
+async function measure(
+	corpus: Corpus,
+	label: string,
+	cacheDir: string,
+	opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean },
+): Promise<SizeResult> {
 	const started = performance.now();
 	const loadBefore = loadavg()[0] ?? 0;
 	log(`\n[${label}] ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.files.length} files`);
@@ -197,7 +210,16 @@ async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { 
 	let refresh: ChildResult<RefreshResult>;
 	try {
 		const abs = (list: string[]) => list.map((f) => join(corpus.agentDir, f)).join(",");
-		refresh = await runChild("refresh", "measure-worker.js", ["refresh", ...workerArgs, "--append1", abs(mutations.append1), "--append10", abs(mutations.append10), "--rewrite", abs(mutations.rewrite)]);
+		refresh = await runChild("refresh", "measure-worker.js", [
+			"refresh",
+			...workerArgs,
+			"--append1",
+			abs(mutations.append1),
+			"--append10",
+			abs(mutations.append10),
+			"--rewrite",
+			abs(mutations.rewrite),
+		]);
 	} finally {
 		restoreOriginals(corpus);
 	}
@@ -215,12 +237,30 @@ async function measure(corpus: Corpus, label: string, cacheDir: string, opts: { 
 			.filter((f) => f.endsWith(".cpuprofile"))
 			.map((f) => ({ f, tid: Number(f.split(".")[4] ?? "0") }))
 			.sort((a, b) => a.tid - b.tid)
-			.map(({ f, tid }) => ({ thread: tid === 0 ? "main thread" : `worker thread ${tid}`, file: join(profDir, f), summary: summarizeProfile(join(profDir, f), 25) }));
+			.map(({ f, tid }) => ({
+				thread: tid === 0 ? "main thread" : `worker thread ${tid}`,
+				file: join(profDir, f),
+				summary: summarizeProfile(join(profDir, f), 25),
+			}));
 		profiles.push({ mode, wallMs: run.ms, threads });
 		log(`  profiled cold index (${mode}): ${(run.ms / 1000).toFixed(2)} s under the profiler, ${threads.length} thread profile(s) in ${profDir}`);
 	}
 	const { files, ...rest } = corpus;
-	return { label, corpus: { ...rest, fileCount: files.length }, floorRuns, floor, cold, coldPipelined, query, tui, rg, refresh, profiles, wallMs: performance.now() - started, load: [loadBefore, loadavg()[0] ?? 0] };
+	return {
+		label,
+		corpus: { ...rest, fileCount: files.length },
+		floorRuns,
+		floor,
+		cold,
+		coldPipelined,
+		query,
+		tui,
+		rg,
+		refresh,
+		profiles,
+		wallMs: performance.now() - started,
+		load: [loadBefore, loadavg()[0] ?? 0],
+	};
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -257,7 +297,8 @@ function judgedOf(results: SizeResult[]): SizeResult {
 }
 
 /** Every one of the single appends was ingested as an append of one event (no rebuild). */
-const allAppended = (r: SizeResult) => r.refresh.append1.every((a) => a.summary.sessionsAppended === 1 && a.summary.eventsIngested === 1 && a.summary.sessionsRebuilt === 0);
+const allAppended = (r: SizeResult) =>
+	r.refresh.append1.every((a) => a.summary.sessionsAppended === 1 && a.summary.eventsIngested === 1 && a.summary.sessionsRebuilt === 0);
 /** Every one of the single appends was found by the search right after its refresh. */
 const allVisible = (r: SizeResult) => r.refresh.append1.every((a) => a.visible);
 
@@ -280,12 +321,21 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	rows.push({ metric: "  session files", cells: each((r) => thousands(r.corpus.fileCount)) });
 	rows.push({ metric: "  corpus MB", cells: each((r) => f1(r.corpus.bytes / MB)) });
 	rows.push({ metric: "  lines (headers + entries)", cells: each((r) => thousands(r.corpus.lines)) });
-	rows.push({ metric: "  build s (this run | when cached)", cells: each((r) => (r.corpus.external ? "–" : r.corpus.buildMs !== null ? f1(r.corpus.buildMs / 1000) : `cached | ${f1(r.corpus.originalBuildMs / 1000)}`)) });
+	rows.push({
+		metric: "  build s (this run | when cached)",
+		cells: each((r) => (r.corpus.external ? "–" : r.corpus.buildMs !== null ? f1(r.corpus.buildMs / 1000) : `cached | ${f1(r.corpus.originalBuildMs / 1000)}`)),
+	});
 
 	section("cold index (empty index; sync = HistoryService.refresh(), pipelined = refreshAsync())");
 	rows.push({ metric: "  parse floor s (read + JSON.parse every line)", cells: each((r) => f2(r.floor.ms / 1000)) });
 	const coldRatio = judged.cold.ms / judged.floor.ms;
-	rows.push({ metric: "  cold index s, synchronous refresh()", cells: each((r) => f2(r.cold.ms / 1000)), target: `≤ ${TARGET.coldVsFloor}× floor`, ratio: `${f1(coldRatio)}× floor`, status: verdict(coldRatio <= TARGET.coldVsFloor) });
+	rows.push({
+		metric: "  cold index s, synchronous refresh()",
+		cells: each((r) => f2(r.cold.ms / 1000)),
+		target: `≤ ${TARGET.coldVsFloor}× floor`,
+		ratio: `${f1(coldRatio)}× floor`,
+		status: verdict(coldRatio <= TARGET.coldVsFloor),
+	});
 	const pipelinedRatio = judged.coldPipelined.ms / judged.floor.ms;
 	rows.push({
 		metric: "  cold index s, pipelined refreshAsync()",
@@ -295,9 +345,18 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		status: verdict(pipelinedRatio <= TARGET.coldVsFloor),
 	});
 	rows.push({ metric: "  cold / floor (sync | pipelined)", cells: each((r) => `${f1(r.cold.ms / r.floor.ms)}× | ${f1(r.coldPipelined.ms / r.floor.ms)}×`) });
-	rows.push({ metric: "  CPU s: floor | sync | pipelined (all threads)", cells: each((r) => `${f2(r.floor.cpuMs / 1000)} | ${f2(r.cold.cpuMs / 1000)} | ${f2(r.coldPipelined.cpuMs / 1000)}`) });
-	rows.push({ metric: "  cold / floor by CPU time (sync | pipelined)", cells: each((r) => `${f1(r.cold.cpuMs / r.floor.cpuMs)}× | ${f1(r.coldPipelined.cpuMs / r.floor.cpuMs)}×`) });
-	rows.push({ metric: "  cold MB/s, sync (floor MB/s)", cells: each((r) => `${f1(r.corpus.bytes / MB / (r.cold.ms / 1000))} (${f0(r.corpus.bytes / MB / (r.floor.ms / 1000))})`) });
+	rows.push({
+		metric: "  CPU s: floor | sync | pipelined (all threads)",
+		cells: each((r) => `${f2(r.floor.cpuMs / 1000)} | ${f2(r.cold.cpuMs / 1000)} | ${f2(r.coldPipelined.cpuMs / 1000)}`),
+	});
+	rows.push({
+		metric: "  cold / floor by CPU time (sync | pipelined)",
+		cells: each((r) => `${f1(r.cold.cpuMs / r.floor.cpuMs)}× | ${f1(r.coldPipelined.cpuMs / r.floor.cpuMs)}×`),
+	});
+	rows.push({
+		metric: "  cold MB/s, sync (floor MB/s)",
+		cells: each((r) => `${f1(r.corpus.bytes / MB / (r.cold.ms / 1000))} (${f0(r.corpus.bytes / MB / (r.floor.ms / 1000))})`),
+	});
 	const growth = coldPerMB(judged) / coldPerMB(base);
 	rows.push({
 		metric: "  cold ms per MB, sync (growth vs smallest)",
@@ -309,7 +368,10 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	rows.push({ metric: "  cold ms per MB, pipelined (growth)", cells: each((r) => `${f1(pipelinedPerMB(r))}${growthOf(r, pipelinedPerMB)}`) });
 	rows.push({ metric: "  floor ms per MB (growth vs smallest)", cells: each((r) => `${f1(floorPerMB(r))}${growthOf(r, floorPerMB)}`) });
 	rows.push({ metric: "  events (events/s)", cells: each((r) => `${thousands(r.cold.events)} (${thousands(r.cold.events / (r.cold.ms / 1000))})`) });
-	rows.push({ metric: "  fragments (fragments/s)", cells: each((r) => `${thousands(r.cold.fragments)} (${thousands(r.cold.fragments / (r.cold.ms / 1000))})`) });
+	rows.push({
+		metric: "  fragments (fragments/s)",
+		cells: each((r) => `${thousands(r.cold.fragments)} (${thousands(r.cold.fragments / (r.cold.ms / 1000))})`),
+	});
 	const rss = Math.max(judged.cold.maxRssBytes, judged.coldPipelined.maxRssBytes) / MB;
 	rows.push({
 		metric: "  peak RSS MB, cold index child (sync | pipelined)",
@@ -321,12 +383,24 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	rows.push({ metric: "  peak RSS MB (parse floor child)", cells: each((r) => f0(r.floor.maxRssBytes / MB)) });
 	const idx = (r: SizeResult) => r.cold.checkpointedBytes.main + r.cold.checkpointedBytes.wal;
 	const idxRatio = idx(judged) / judged.corpus.bytes;
-	rows.push({ metric: "  index MB (file + wal, checkpointed)", cells: each((r) => f1(idx(r) / MB)), target: `≤ ${TARGET.indexVsCorpus}× corpus`, ratio: `${f2(idxRatio)}× corpus`, status: verdict(idxRatio <= TARGET.indexVsCorpus) });
+	rows.push({
+		metric: "  index MB (file + wal, checkpointed)",
+		cells: each((r) => f1(idx(r) / MB)),
+		target: `≤ ${TARGET.indexVsCorpus}× corpus`,
+		ratio: `${f2(idxRatio)}× corpus`,
+		status: verdict(idxRatio <= TARGET.indexVsCorpus),
+	});
 	rows.push({ metric: "  index / corpus", cells: each((r) => `${f2(idx(r) / r.corpus.bytes)}×`) });
 	rows.push({ metric: "  index MB right after refresh (file + wal)", cells: each((r) => f1((r.cold.liveBytes.main + r.cold.liveBytes.wal) / MB)) });
 
 	section("refresh");
-	rows.push({ metric: "  no-op, fresh process ms", cells: each((r) => ms(r.refresh.noopFirstMs)), target: `≤ ${TARGET.noopMs} ms`, ratio: `${f2(judged.refresh.noopFirstMs / TARGET.noopMs)}× target`, status: verdict(judged.refresh.noopFirstMs <= TARGET.noopMs) });
+	rows.push({
+		metric: "  no-op, fresh process ms",
+		cells: each((r) => ms(r.refresh.noopFirstMs)),
+		target: `≤ ${TARGET.noopMs} ms`,
+		ratio: `${f2(judged.refresh.noopFirstMs / TARGET.noopMs)}× target`,
+		status: verdict(judged.refresh.noopFirstMs <= TARGET.noopMs),
+	});
 	rows.push({ metric: "  no-op, warm p50 / p95 ms", cells: each((r) => `${ms(r.refresh.noop.p50)} / ${ms(r.refresh.noop.p95)}`) });
 	const a1 = (r: SizeResult) => r.refresh.append1.map((a) => a.ms);
 	const a1max = Math.max(...a1(judged));
@@ -366,19 +440,43 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		});
 	});
 	const worstP95 = Math.max(...judged.query.mix.map((q) => q.p95));
-	rows.push({ metric: "  worst p95 of the mix ms", cells: each((r) => ms(Math.max(...r.query.mix.map((q) => q.p95)))), target: `≤ ${TARGET.queryP95Ms} ms`, ratio: `${f2(worstP95 / TARGET.queryP95Ms)}× target`, status: verdict(worstP95 <= TARGET.queryP95Ms) });
+	rows.push({
+		metric: "  worst p95 of the mix ms",
+		cells: each((r) => ms(Math.max(...r.query.mix.map((q) => q.p95)))),
+		target: `≤ ${TARGET.queryP95Ms} ms`,
+		ratio: `${f2(worstP95 / TARGET.queryP95Ms)}× target`,
+		status: verdict(worstP95 <= TARGET.queryP95Ms),
+	});
 	rows.push({ metric: "  median p50 of the mix ms", cells: each((r) => ms(median(r.query.mix.map((q) => q.p50)))) });
 	if (rgAvailable) {
 		const sp = median(rgSpeedups(judged));
 		rows.push({ metric: "  speedup vs rg: worst query", cells: each((r) => times(Math.min(...rgSpeedups(r)))) });
-		rows.push({ metric: "  speedup vs rg: median of mix", cells: each((r) => times(median(rgSpeedups(r)))), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: times(sp), status: verdict(sp >= TARGET.rgSpeedup) });
+		rows.push({
+			metric: "  speedup vs rg: median of mix",
+			cells: each((r) => times(median(rgSpeedups(r)))),
+			target: `≥ ${TARGET.rgSpeedup}× rg`,
+			ratio: times(sp),
+			status: verdict(sp >= TARGET.rgSpeedup),
+		});
 	} else {
-		rows.push({ metric: "  speedup vs rg: median of mix", cells: each(() => "rg missing"), target: `≥ ${TARGET.rgSpeedup}× rg`, ratio: "apt-get install ripgrep", status: "" });
+		rows.push({
+			metric: "  speedup vs rg: median of mix",
+			cells: each(() => "rg missing"),
+			target: `≥ ${TARGET.rgSpeedup}× rg`,
+			ratio: "apt-get install ripgrep",
+			status: "",
+		});
 	}
 
 	section(`search as you type ("${TYPED_QUERY}", one keystroke at a time)`);
-	rows.push({ metric: "  service only: search(prefix, limit 30) p50 / p95 / max ms", cells: each((r) => `${ms(r.query.typing.p50)} / ${ms(r.query.typing.p95)} / ${ms(r.query.typing.max)}`) });
-	rows.push({ metric: "    slowest keystroke (p50 ms)", cells: each((r) => (r.query.typing.slowestKey ? `"${r.query.typing.slowestKey.prefix}" ${ms(r.query.typing.slowestKey.p50)}` : "–")) });
+	rows.push({
+		metric: "  service only: search(prefix, limit 30) p50 / p95 / max ms",
+		cells: each((r) => `${ms(r.query.typing.p50)} / ${ms(r.query.typing.p95)} / ${ms(r.query.typing.max)}`),
+	});
+	rows.push({
+		metric: "    slowest keystroke (p50 ms)",
+		cells: each((r) => (r.query.typing.slowestKey ? `"${r.query.typing.slowestKey.prefix}" ${ms(r.query.typing.slowestKey.p50)}` : "–")),
+	});
 	rows.push({
 		metric: "  TUI <App/> + Ink: keystroke → results frame p50 / p95 / max ms",
 		cells: each((r) => `${ms(r.tui.p50)} / ${ms(r.tui.p95)} / ${ms(r.tui.max)}`),
@@ -386,8 +484,17 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		ratio: `${f2(judged.tui.p95 / TARGET.keystrokeMs)}× target (p95)`,
 		status: verdict(judged.tui.p95 <= TARGET.keystrokeMs),
 	});
-	rows.push({ metric: "    of which: the App's search p50, search end → frame p50 / p95 ms", cells: each((r) => `${ms(r.tui.searchP50)}, ${ms(r.tui.renderP50)} / ${ms(r.tui.renderP95)}`) });
-	rows.push({ metric: "    slowest keystroke ms; keys measured (stalled); query shown", cells: each((r) => `"${r.tui.slowestKey?.prefix ?? ""}" ${ms(r.tui.slowestKey?.ms ?? Number.NaN)}; ${r.tui.keystrokes} (${r.tui.stalled}); ${r.tui.queryShown ? "yes" : "NO"}`) });
+	rows.push({
+		metric: "    of which: the App's search p50, search end → frame p50 / p95 ms",
+		cells: each((r) => `${ms(r.tui.searchP50)}, ${ms(r.tui.renderP50)} / ${ms(r.tui.renderP95)}`),
+	});
+	rows.push({
+		metric: "    slowest keystroke ms; keys measured (stalled); query shown",
+		cells: each(
+			(r) =>
+				`"${r.tui.slowestKey?.prefix ?? ""}" ${ms(r.tui.slowestKey?.ms ?? Number.NaN)}; ${r.tui.keystrokes} (${r.tui.stalled}); ${r.tui.queryShown ? "yes" : "NO"}`,
+		),
+	});
 
 	section("machine");
 	rows.push({ metric: `  1-min load average before → after (${availableParallelism()} cores)`, cells: each((r) => `${f1(r.load[0])} → ${f1(r.load[1])}`) });
@@ -407,7 +514,11 @@ function renderTable(results: SizeResult[], rows: Row[]): string {
 	// Section titles run across the table, so they do not widen the first column.
 	const widths = header.map((h, i) => Math.max(width(h), ...body.filter((b) => !isSection(b)).map((b) => width(b[i] ?? ""))));
 	const pad = (c: string, i: number) => " ".repeat(Math.max(0, (widths[i] as number) - width(c)));
-	const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c + pad(c, i) : pad(c, i) + c)).join(" │ ").trimEnd();
+	const line = (cells: string[]) =>
+		cells
+			.map((c, i) => (i === 0 ? c + pad(c, i) : pad(c, i) + c))
+			.join(" │ ")
+			.trimEnd();
 	const sep = widths.map((w) => "─".repeat(w)).join("─┼─");
 	return [line(header), sep, ...body.map((b) => (isSection(b) ? (b[0] as string) : line(b)))].join("\n");
 }
@@ -430,14 +541,20 @@ async function main(): Promise<void> {
 		process.stdout.write(`${HELP}\n`);
 		return;
 	}
-	const swallowed = process.env.npm_lifecycle_event ? SWALLOWED_BY_NPM.filter((name) => process.env[`npm_config_${name.replace(/-/g, "_")}`] !== undefined && !options.has(name) && !flags.has(name)) : [];
+	const swallowed = process.env.npm_lifecycle_event
+		? SWALLOWED_BY_NPM.filter((name) => process.env[`npm_config_${name.replace(/-/g, "_")}`] !== undefined && !options.has(name) && !flags.has(name))
+		: [];
 	if (swallowed.length > 0) {
 		const named = swallowed.map((n) => `--${n}`).join(" ");
 		process.stderr.write(`npm kept ${named} for itself: pass bench options after --, e.g. npm run bench -- ${named}\n`);
 		process.exitCode = 2;
 		return;
 	}
-	const unknown = [...rest, ...[...options.keys()].filter((k) => !VALUE_OPTIONS.has(k)).map((k) => `--${k}`), ...[...flags].filter((f) => !FLAGS.has(f) && !VALUE_OPTIONS.has(f)).map((f) => `--${f}`)];
+	const unknown = [
+		...rest,
+		...[...options.keys()].filter((k) => !VALUE_OPTIONS.has(k)).map((k) => `--${k}`),
+		...[...flags].filter((f) => !FLAGS.has(f) && !VALUE_OPTIONS.has(f)).map((f) => `--${f}`),
+	];
 	const missingValue = [...flags].filter((f) => VALUE_OPTIONS.has(f)).map((f) => `--${f}`);
 	if (unknown.length > 0 || missingValue.length > 0) {
 		const problems = [...unknown.map((u) => `unknown argument ${u}`), ...missingValue.map((m) => `${m} needs a value`)];
@@ -445,7 +562,12 @@ async function main(): Promise<void> {
 		process.exitCode = 2;
 		return;
 	}
-	const sizeNames = flags.has("quick") ? ["small"] : (options.get("sizes") ?? "small,medium,large").split(",").map((s) => s.trim()).filter(Boolean);
+	const sizeNames = flags.has("quick")
+		? ["small"]
+		: (options.get("sizes") ?? "small,medium,large")
+				.split(",")
+				.map((s) => s.trim())
+				.filter(Boolean);
 	if (sizeNames.length === 0) throw new Error("--sizes names no size");
 	// Smallest first: growth is relative to the smallest, and the largest is the one judged against the targets.
 	const sizes = sizeNames
@@ -465,7 +587,9 @@ async function main(): Promise<void> {
 	mkdirSync(cacheDir, { recursive: true });
 	const started = performance.now();
 	log(`pi-event-search bench: sizes ${sizes.map((s) => `${s.name}=${s.families}`).join(", ")}, seed ${seed}, cache ${cacheDir}`);
-	log(`machine: ${cpus()[0]?.model ?? "cpu"} ×${availableParallelism()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${rg ?? "rg not installed"}`);
+	log(
+		`machine: ${cpus()[0]?.model ?? "cpu"} ×${availableParallelism()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${rg ?? "rg not installed"}`,
+	);
 	log(sourceLine(source));
 	if (!rg) log("rg is not installed: the rg comparison is skipped (Debian/Ubuntu: apt-get install ripgrep)");
 
@@ -503,7 +627,9 @@ async function main(): Promise<void> {
 					process.stdout.write(`  ${title}:\n`);
 					for (const row of list.slice(0, n)) process.stdout.write(`    ${f1(row.share * 100).padStart(5)}%  ${f0(row.ms).padStart(6)} ms  ${row.name}\n`);
 				};
-				process.stdout.write(`\ncold index profile, ${r.label}, ${prof.mode} (${f1(prof.wallMs / 1000)} s under the profiler), ${t.thread}: ${f1(p.totalMs / 1000)} s sampled\n  ${t.file}\n`);
+				process.stdout.write(
+					`\ncold index profile, ${r.label}, ${prof.mode} (${f1(prof.wallMs / 1000)} s under the profiler), ${t.thread}: ${f1(p.totalMs / 1000)} s sampled\n  ${t.file}\n`,
+				);
 				rowsOf("self time by file", p.selfByFile, 10);
 				rowsOf("self time by function", p.selfByFunction, 15);
 				rowsOf("inclusive time by function", p.inclusiveByFunction, 20);

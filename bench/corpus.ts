@@ -7,8 +7,24 @@ import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import type { AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall, ToolResultMessage } from "@mariozechner/pi-ai";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { type DeterministicWorld, Rng, mixSeed } from "./determinism.js";
-import { CODE, COMMANDS, ERRORS, FILES, FLAT_SESSIONS_DIR, FUNCS, type Lang, MODELS, type ModelInfo, PROJECTS, type Project, PROMPTS, RARE_EVERY, RARE_IDENTIFIER, REPLIES } from "./vocabulary.js";
+import { type DeterministicWorld, mixSeed, Rng } from "./determinism.js";
+import {
+	CODE,
+	COMMANDS,
+	ERRORS,
+	FILES,
+	FLAT_SESSIONS_DIR,
+	FUNCS,
+	type Lang,
+	MODELS,
+	type ModelInfo,
+	PROJECTS,
+	PROMPTS,
+	type Project,
+	RARE_EVERY,
+	RARE_IDENTIFIER,
+	REPLIES,
+} from "./vocabulary.js";
 
 type PiMessage = Parameters<SessionManager["appendMessage"]>[0];
 
@@ -76,7 +92,12 @@ function pngOfSize(rng: Rng, bytes: number): string {
 	ihdr.writeUInt32BE(side, 4);
 	ihdr[8] = 8;
 	ihdr[9] = 2;
-	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 1 })), chunk("IEND", Buffer.alloc(0))]);
+	const png = Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk("IHDR", ihdr),
+		chunk("IDAT", deflateSync(raw, { level: 1 })),
+		chunk("IEND", Buffer.alloc(0)),
+	]);
 	return png.toString("base64");
 }
 
@@ -101,7 +122,10 @@ function logOfSize(rng: Rng, lang: Lang, bytes: number): string {
 	while (size < bytes) {
 		t += rng.int(0, 3);
 		const level = rng.chance(0.06) ? "ERROR" : rng.chance(0.15) ? "WARN" : "INFO";
-		const msg = level === "ERROR" ? rng.pick(ERRORS) : `${rng.pick(FUNCS)} ${rng.pick(["ok", "done", "retrying", "queued", "flushed"])} in ${rng.int(1, 900)}ms (${rng.pick(FILES[lang])})`;
+		const msg =
+			level === "ERROR"
+				? rng.pick(ERRORS)
+				: `${rng.pick(FUNCS)} ${rng.pick(["ok", "done", "retrying", "queued", "flushed"])} in ${rng.int(1, 900)}ms (${rng.pick(FILES[lang])})`;
 		const line = `${new Date(t * 1000).toISOString()} ${level.padEnd(5)} ${msg}`;
 		lines.push(line);
 		size += Buffer.byteLength(line) + 1;
@@ -159,7 +183,16 @@ class Conversation {
 			case "anthropic":
 				return { type: "thinking", thinking: text, thinkingSignature: r.chars(r.int(280, 1200), B64) };
 			case "responses":
-				return { type: "thinking", thinking: text, thinkingSignature: JSON.stringify({ type: "reasoning", id: `rs_${r.chars(48, HEX)}`, encrypted_content: r.chars(r.int(600, 2400), B64), summary: [{ type: "summary_text", text }] }) };
+				return {
+					type: "thinking",
+					thinking: text,
+					thinkingSignature: JSON.stringify({
+						type: "reasoning",
+						id: `rs_${r.chars(48, HEX)}`,
+						encrypted_content: r.chars(r.int(600, 2400), B64),
+						summary: [{ type: "summary_text", text }],
+					}),
+				};
 			case "completions":
 				return { type: "thinking", thinking: text, thinkingSignature: "reasoning_content" };
 			default:
@@ -173,7 +206,13 @@ class Conversation {
 		const output = r.int(20, 2500);
 		const cacheRead = r.chance(0.75) ? r.int(4000, 120_000) : 0;
 		const price = this.model.provider === "anthropic" ? [3, 15] : [1.25, 10];
-		const cost = { input: (input * (price[0] as number)) / 1e6, output: (output * (price[1] as number)) / 1e6, cacheRead: (cacheRead * (price[0] as number) * 0.1) / 1e6, cacheWrite: 0, total: 0 };
+		const cost = {
+			input: (input * (price[0] as number)) / 1e6,
+			output: (output * (price[1] as number)) / 1e6,
+			cacheRead: (cacheRead * (price[0] as number) * 0.1) / 1e6,
+			cacheWrite: 0,
+			total: 0,
+		};
 		cost.total = cost.input + cost.output + cost.cacheRead;
 		const msg: AssistantMessage = {
 			role: "assistant",
@@ -211,7 +250,9 @@ class Conversation {
 		const now = this.world.now();
 		const content: Array<TextContent | ImageContent> = [{ type: "text", text }];
 		if (opts.image) content.push({ type: "image", mimeType: "image/png", data: pngOfSize(this.rng, this.rng.int(VOLUME.imageKB[0], VOLUME.imageKB[1]) * 768) });
-		const id = this.append(content.length === 1 && this.rng.chance(0.15) ? { role: "user", content: text, timestamp: now } : { role: "user", content, timestamp: now });
+		const id = this.append(
+			content.length === 1 && this.rng.chance(0.15) ? { role: "user", content: text, timestamp: now } : { role: "user", content, timestamp: now },
+		);
 		this.userIds.push(id);
 	}
 
@@ -231,7 +272,10 @@ class Conversation {
 				if (fails) content = text(`ENOENT: no such file or directory, access '${this.project.cwd}/${file}'`);
 				else if (!big && r.chance(0.04)) {
 					args = { path: "docs/screenshot.png" };
-					content = [{ type: "text", text: "Read image file [image/png]" }, { type: "image", mimeType: "image/png", data: pngOfSize(r, r.int(VOLUME.imageKB[0], VOLUME.imageKB[1]) * 768) }];
+					content = [
+						{ type: "text", text: "Read image file [image/png]" },
+						{ type: "image", mimeType: "image/png", data: pngOfSize(r, r.int(VOLUME.imageKB[0], VOLUME.imageKB[1]) * 768) },
+					];
 				} else {
 					const kb = big ? r.int(VOLUME.bigKB[0], VOLUME.bigKB[1]) : r.int(VOLUME.readKB[0], VOLUME.readKB[1]);
 					const body = codeOfSize(r, c.lang, kb * 1024);
@@ -241,11 +285,13 @@ class Conversation {
 			}
 			case "bash": {
 				args = r.chance(0.25) ? { command: c.cmd, timeout: r.pick([30, 60, 120]) } : { command: c.cmd };
-				if (fails) content = text(`${c.err}\n    at ${c.func} (${file}:${r.int(10, 400)}:${r.int(3, 40)})\n\nCommand exited with code ${r.pick([1, 1, 2, 137])}`);
+				if (fails)
+					content = text(`${c.err}\n    at ${c.func} (${file}:${r.int(10, 400)}:${r.int(3, 40)})\n\nCommand exited with code ${r.pick([1, 1, 2, 137])}`);
 				else {
 					const kb = big ? r.int(VOLUME.bigKB[0], VOLUME.bigKB[1]) : r.int(VOLUME.bashKB[0], VOLUME.bashKB[1]);
 					content = text(kb > 0 ? logOfSize(r, c.lang, kb * 1024) : `✓ ${c.func} (${r.int(2, 80)} ms)\n${r.int(1, 60)} passed`);
-					if (big) details = { truncation: { truncated: true, truncatedBy: "bytes", outputBytes: kb * 1024 }, fullOutputPath: `/tmp/pi-bash-${r.chars(16, HEX)}.log` };
+					if (big)
+						details = { truncation: { truncated: true, truncatedBy: "bytes", outputBytes: kb * 1024 }, fullOutputPath: `/tmp/pi-bash-${r.chars(16, HEX)}.log` };
 				}
 				break;
 			}
@@ -271,7 +317,11 @@ class Conversation {
 			}
 			case "grep": {
 				args = { pattern: c.func, path: "src" };
-				content = text(fails ? "Path not found: src" : Array.from({ length: r.int(1, 10) }, () => `${r.pick(FILES[c.lang])}:${r.int(1, 500)}: ${r.pick(CODE[c.lang])}`).join("\n"));
+				content = text(
+					fails
+						? "Path not found: src"
+						: Array.from({ length: r.int(1, 10) }, () => `${r.pick(FILES[c.lang])}:${r.int(1, 500)}: ${r.pick(CODE[c.lang])}`).join("\n"),
+				);
 				break;
 			}
 			case "find":
@@ -297,8 +347,17 @@ class Conversation {
 		for (let s = 0; s < steps; s++) {
 			this.tick(1500, 30_000);
 			const content: AssistantMessage["content"] = [];
-			if (r.chance(0.55)) content.push(this.thinking(`${c.err} points at ${c.func}. ${r.pick(["Probably a missing await.", "Could be the pool size.", "The retry loop has no jitter.", "Maybe the migration did not run."])} Check ${r.pick(FILES[c.lang])} first.`));
-			if (r.chance(0.45)) content.push({ type: "text", text: r.pick([`Let me look at \`${c.file}\`.`, `Running \`${c.cmd}\` to reproduce.`, "Checking the failing test.", "先看一下日志。"]) });
+			if (r.chance(0.55))
+				content.push(
+					this.thinking(
+						`${c.err} points at ${c.func}. ${r.pick(["Probably a missing await.", "Could be the pool size.", "The retry loop has no jitter.", "Maybe the migration did not run."])} Check ${r.pick(FILES[c.lang])} first.`,
+					),
+				);
+			if (r.chance(0.45))
+				content.push({
+					type: "text",
+					text: r.pick([`Let me look at \`${c.file}\`.`, `Running \`${c.cmd}\` to reproduce.`, "Checking the failing test.", "先看一下日志。"]),
+				});
 			const tools = [this.tool(c, s === 0 ? opts.big : undefined)];
 			if (r.chance(0.25)) tools.push(this.tool(c, undefined));
 			for (const t of tools) content.push(t.call);
@@ -311,7 +370,13 @@ class Conversation {
 		}
 		this.tick(2000, 40_000);
 		if (opts.error) {
-			this.append(this.assistant([], "error", `429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`));
+			this.append(
+				this.assistant(
+					[],
+					"error",
+					`429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}`,
+				),
+			);
 			return;
 		}
 		const content: AssistantMessage["content"] = [];
@@ -327,7 +392,16 @@ class Conversation {
 		const c = this.ctx();
 		const cancelled = r.chance(0.06);
 		const output = cancelled ? "^C\n" : `${logOfSize(r, c.lang, r.int(200, 4000))}\n`;
-		this.append({ role: "bashExecution", command: c.cmd, output, exitCode: cancelled ? undefined : r.pick([0, 0, 0, 1]), cancelled, truncated: false, timestamp: this.world.now(), excludeFromContext: r.chance(0.2) ? true : undefined });
+		this.append({
+			role: "bashExecution",
+			command: c.cmd,
+			output,
+			exitCode: cancelled ? undefined : r.pick([0, 0, 0, 1]),
+			cancelled,
+			truncated: false,
+			timestamp: this.world.now(),
+			excludeFromContext: r.chance(0.2) ? true : undefined,
+		});
 	}
 
 	/** A compaction keeping the last one or two user turns, with pi's summary layout. */
@@ -359,7 +433,9 @@ class Conversation {
 
 	name(): void {
 		this.tick(200, 3000);
-		this.sm.appendSessionInfo(this.rng.pick(["Fix webhook retries", "Dashboard 内存泄漏", "Proxy pool exhaustion", "Invoice parser cleanup 🧾", "Migration 0042", "検索クエリの改善"]));
+		this.sm.appendSessionInfo(
+			this.rng.pick(["Fix webhook retries", "Dashboard 内存泄漏", "Proxy pool exhaustion", "Invoice parser cleanup 🧾", "Migration 0042", "検索クエリの改善"]),
+		);
 	}
 
 	label(): void {
@@ -438,9 +514,13 @@ export function buildFamily(ctx: BuildContext, index: number): FamilyResult {
 		const at = rng.pick(users).parentId;
 		if (at) {
 			src.createBranchedSession(at);
-			child((cv) => {
-				for (let i = rng.int(1, 2); i > 0; i--) cv.turn();
-			}, src, project);
+			child(
+				(cv) => {
+					for (let i = rng.int(1, 2); i > 0; i--) cv.turn();
+				},
+				src,
+				project,
+			);
 		}
 	}
 	if (rng.chance(0.05)) {
@@ -462,10 +542,14 @@ export function buildFamily(ctx: BuildContext, index: number): FamilyResult {
 		ctx.world.advance(rng, 60_000, 1_200_000);
 		const next = SessionManager.create(project.cwd, flat ? ctx.flatDir : undefined);
 		next.newSession({ parentSession: primary });
-		child((cv) => {
-			cv.open("medium");
-			cv.turn();
-		}, next, project);
+		child(
+			(cv) => {
+				cv.open("medium");
+				cv.turn();
+			},
+			next,
+			project,
+		);
 	}
 	return { files, rare: rareCarrier.planted, endMs: ctx.world.now() };
 }

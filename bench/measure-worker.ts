@@ -9,8 +9,8 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { ExplorerService } from "../components/explorer-service.js";
-import type { RefreshSummary } from "../src/shared/types.js";
 import { HistoryService } from "../src/service/service.js";
+import type { RefreshSummary } from "../src/shared/types.js";
 import { benchConfig, parseArgs, percentile, report } from "./child.js";
 import type { RefreshBrief, Stats } from "./results.js";
 import { QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
@@ -169,7 +169,12 @@ async function refreshTask(): Promise<void> {
 		const sm = SessionManager.open(file);
 		const token = `benchappend${process.pid}x${seq++}`;
 		for (let i = 0; i < n; i++) {
-			if (i % 2 === 0) sm.appendMessage({ role: "user", content: [{ type: "text", text: `Follow-up ${i}: does ${token} still fail with ECONNREFUSED?` }], timestamp: Date.now() });
+			if (i % 2 === 0)
+				sm.appendMessage({
+					role: "user",
+					content: [{ type: "text", text: `Follow-up ${i}: does ${token} still fail with ECONNREFUSED?` }],
+					timestamp: Date.now(),
+				});
 			else
 				sm.appendMessage({
 					role: "assistant",
@@ -212,7 +217,15 @@ async function refreshTask(): Promise<void> {
 
 	const noopAfter = timed(() => service.refresh());
 	service.close();
-	report("refresh", { noopFirstMs: noopFirst.ms, noopFirstSummary: brief(noopFirst.value), noop: stats(noop), append1: one, append100: hundred, rewrites, noopAfterMs: noopAfter.ms });
+	report("refresh", {
+		noopFirstMs: noopFirst.ms,
+		noopFirstSummary: brief(noopFirst.value),
+		noop: stats(noop),
+		append1: one,
+		append100: hundred,
+		rewrites,
+		noopAfterMs: noopAfter.ms,
+	});
 }
 
 /**
@@ -289,9 +302,18 @@ async function tui(): Promise<void> {
 		stalled,
 		reps,
 		...stats(ms),
-		searchP50: percentile(keys.map((k) => k.searchMs), 50),
-		renderP50: percentile(keys.map((k) => k.renderMs), 50),
-		renderP95: percentile(keys.map((k) => k.renderMs), 95),
+		searchP50: percentile(
+			keys.map((k) => k.searchMs),
+			50,
+		),
+		renderP50: percentile(
+			keys.map((k) => k.renderMs),
+			50,
+		),
+		renderP95: percentile(
+			keys.map((k) => k.renderMs),
+			95,
+		),
 		slowestKey: slowest ? { prefix: slowest.prefix, ms: slowest.ms } : null,
 		// A sanity check that the keystrokes reached the query line.
 		queryShown: lastFrame.includes(TYPED_QUERY),

@@ -170,7 +170,9 @@ export async function ensureCorpus(cacheDir: string, seed: number, families: num
 	const started = performance.now();
 	const ranges = Array.from({ length: workers }, (_, w) => [Math.floor((families * w) / workers), Math.floor((families * (w + 1)) / workers)] as const);
 	const results = await Promise.all(
-		ranges.map(([from, to]) => runChild("corpus", "corpus-worker.js", ["--agent-dir", agentDir, "--seed", String(seed), "--from", String(from), "--to", String(to)])),
+		ranges.map(([from, to]) =>
+			runChild("corpus", "corpus-worker.js", ["--agent-dir", agentDir, "--seed", String(seed), "--from", String(from), "--to", String(to)]),
+		),
 	);
 	const overruns = results.reduce((n, r) => n + r.overruns, 0);
 	if (overruns > 0) log(`  warning: ${overruns} famil(ies) overran their time slot; output may depend on the worker split`);

@@ -35,7 +35,12 @@ function fileOf(url: string): string {
 	if (!url) return "(native / vm)";
 	const clean = url.replace(/^file:\/\//, "");
 	const nm = clean.lastIndexOf("/node_modules/");
-	if (nm !== -1) return clean.slice(nm + 14).split("/").slice(0, clean.slice(nm + 14).startsWith("@") ? 2 : 1).join("/");
+	if (nm !== -1)
+		return clean
+			.slice(nm + 14)
+			.split("/")
+			.slice(0, clean.slice(nm + 14).startsWith("@") ? 2 : 1)
+			.join("/");
 	const dist = clean.lastIndexOf("/dist/");
 	if (dist !== -1) return clean.slice(dist + 6);
 	return clean;
@@ -85,7 +90,13 @@ export function summarizeProfile(path: string, top = 20): ProfileSummary {
 		}
 	});
 	// The bench's own frames and the runtime's entry frames include everything; they say nothing about the core.
-	const boring = (k: string) => k.startsWith("(root)") || k.startsWith("(program)") || k.startsWith("evaluate") || k.includes("node:internal") || k.includes(" bench/");
+	const boring = (k: string) =>
+		k.startsWith("(root)") || k.startsWith("(program)") || k.startsWith("evaluate") || k.includes("node:internal") || k.includes(" bench/");
 	const interesting = new Map([...inclusive].filter(([k]) => !boring(k)));
-	return { totalMs: total / 1000, selfByFunction: rows(self, total, top), inclusiveByFunction: rows(interesting, total, top), selfByFile: rows(files, total, top) };
+	return {
+		totalMs: total / 1000,
+		selfByFunction: rows(self, total, top),
+		inclusiveByFunction: rows(interesting, total, top),
+		selfByFile: rows(files, total, top),
+	};
 }

@@ -71,8 +71,20 @@ export const QUERY_MIX: readonly MixQuery[] = [
 		rg: ["retry_with_backoff"],
 		rgCwds: ["/home/dev/src/acme-payments", "/home/dev/src/acme-payments/services/billing"],
 	},
-	{ name: "kind filter", label: "kind filter  ECONNREFUSED kind=tool.result", query: "ECONNREFUSED", filters: { kinds: ["tool.result"] }, rg: ["ECONNREFUSED"] },
-	{ name: "branch filter", label: "branch filter  migration branch=alternate", query: "migration", filters: { branchStates: ["alternate"] }, rg: ["migration"] },
+	{
+		name: "kind filter",
+		label: "kind filter  ECONNREFUSED kind=tool.result",
+		query: "ECONNREFUSED",
+		filters: { kinds: ["tool.result"] },
+		rg: ["ECONNREFUSED"],
+	},
+	{
+		name: "branch filter",
+		label: "branch filter  migration branch=alternate",
+		query: "migration",
+		filters: { branchStates: ["alternate"] },
+		rg: ["migration"],
+	},
 ];
 
 /** What the search-as-you-type measurement types, one keystroke at a time. */
@@ -80,8 +92,25 @@ export const TYPED_QUERY = "handleWebhook ECONNREFUSED";
 
 /** Source files per language, as an agent reads and edits them. */
 export const FILES: Record<Lang, readonly string[]> = {
-	ts: ["src/server.ts", "src/webhooks/handler.ts", "src/billing/invoice.ts", "src/lib/retry.ts", "src/db/migrate.ts", "test/webhooks.test.ts", "src/config.ts", "package.json"],
-	tsx: ["src/App.tsx", "src/charts/Sparkline.tsx", "src/hooks/useChartData.ts", "src/api/client.ts", "src/pages/Settings.tsx", "vite.config.ts", "package.json"],
+	ts: [
+		"src/server.ts",
+		"src/webhooks/handler.ts",
+		"src/billing/invoice.ts",
+		"src/lib/retry.ts",
+		"src/db/migrate.ts",
+		"test/webhooks.test.ts",
+		"src/config.ts",
+		"package.json",
+	],
+	tsx: [
+		"src/App.tsx",
+		"src/charts/Sparkline.tsx",
+		"src/hooks/useChartData.ts",
+		"src/api/client.ts",
+		"src/pages/Settings.tsx",
+		"vite.config.ts",
+		"package.json",
+	],
 	py: ["pipeline/ingest.py", "pipeline/dedupe.py", "pipeline/sinks/warehouse.py", "tests/test_dedupe.py", "pyproject.toml"],
 	go: ["cmd/proxy/main.go", "internal/proxy/handler.go", "internal/proxy/pool.go", "internal/proxy/pool_test.go", "go.mod"],
 	rs: ["src/main.rs", "src/index/postings.rs", "src/query/tokenize.rs", "src/server.rs", "Cargo.toml", "tests/query.rs"],
@@ -91,7 +120,23 @@ export const FILES: Record<Lang, readonly string[]> = {
 };
 
 /** Function names the conversations revolve around; snake and camel case on purpose. */
-export const FUNCS = ["handleWebhook", "retry_with_backoff", "retryWithBackoff", "parseInvoice", "settleBatch", "flushQueue", "useChartData", "renderSparkline", "dedupe_events", "load_events", "ServeHTTP", "acquireConn", "tokenize_query", "merge_postings", "applyMigration"];
+export const FUNCS = [
+	"handleWebhook",
+	"retry_with_backoff",
+	"retryWithBackoff",
+	"parseInvoice",
+	"settleBatch",
+	"flushQueue",
+	"useChartData",
+	"renderSparkline",
+	"dedupe_events",
+	"load_events",
+	"ServeHTTP",
+	"acquireConn",
+	"tokenize_query",
+	"merge_postings",
+	"applyMigration",
+];
 
 /** Error lines as tools and test runners print them. */
 export const ERRORS = [
@@ -107,7 +152,7 @@ export const ERRORS = [
 	"panic: runtime error: invalid memory address or nil pointer dereference",
 	"dial tcp 10.0.3.7:8443: i/o timeout",
 	"error[E0599]: no method named `merge_postings` found for struct `Index`",
-	"Error: relation \"invoices\" does not exist (migration 0042 not applied)",
+	'Error: relation "invoices" does not exist (migration 0042 not applied)',
 	"npm ERR! code E401 Unable to authenticate",
 	"Error: Request failed with status code 429 (rate limited), retry_with_backoff gave up after 5 attempts",
 ];
@@ -119,34 +164,34 @@ export const CODE: Record<Lang, readonly string[]> = {
 		"  const event = await verifySignature(req, process.env.WEBHOOK_SECRET);",
 		"  return retryWithBackoff(() => queue.publish(event), { attempts: 5, baseMs: 200 });",
 		"}",
-		"const invoice = parseInvoice(payload) ?? raise(new ValidationError(\"invoice\"));",
+		'const invoice = parseInvoice(payload) ?? raise(new ValidationError("invoice"));',
 		"for (const item of batch) await settleBatch(item.accountId, item.cents);",
-		"if (err.code === \"ECONNREFUSED\") logger.warn({ err }, \"database not reachable, retrying\");",
-		"export const migrations = [\"0041_add_currency\", \"0042_invoices\", \"0043_webhook_log\"];",
-		"import { Pool } from \"pg\";",
+		'if (err.code === "ECONNREFUSED") logger.warn({ err }, "database not reachable, retrying");',
+		'export const migrations = ["0041_add_currency", "0042_invoices", "0043_webhook_log"];',
+		'import { Pool } from "pg";',
 		"  await applyMigration(pool, name);",
-		"type Cents = number & { readonly __brand: \"cents\" };",
+		'type Cents = number & { readonly __brand: "cents" };',
 		"// keep idempotency keys for 24h so webhook retries are safe",
 	],
 	tsx: [
 		"export function Sparkline({ points }: { points: number[] }) {",
 		"  const data = useChartData(points, { smooth: true });",
-		"  return <svg viewBox=\"0 0 120 24\">{renderSparkline(data)}</svg>;",
+		'  return <svg viewBox="0 0 120 24">{renderSparkline(data)}</svg>;',
 		"}",
-		"const [range, setRange] = useState<\"7d\" | \"30d\">(\"7d\");",
+		'const [range, setRange] = useState<"7d" | "30d">("7d");',
 		"useEffect(() => { void refetch(); }, [range]);",
-		"<Button variant=\"ghost\" onClick={() => setOpen(false)}>Cancel</Button>",
+		'<Button variant="ghost" onClick={() => setOpen(false)}>Cancel</Button>',
 		"export default defineConfig({ plugins: [react()] });",
 	],
 	py: [
 		"def dedupe_events(events: list[dict]) -> list[dict]:",
 		"    seen: set[str] = set()",
-		"    return [e for e in events if not (e[\"event_id\"] in seen or seen.add(e[\"event_id\"]))]",
-		"df = load_events(path, columns=[\"event_id\", \"ts\", \"amount\"])",
+		'    return [e for e in events if not (e["event_id"] in seen or seen.add(e["event_id"]))]',
+		'df = load_events(path, columns=["event_id", "ts", "amount"])',
 		"@retry_with_backoff(attempts=5, base=0.2)",
 		"def write_batch(rows):",
-		"    warehouse.copy_into(\"events_raw\", rows)",
-		"logger.info(\"loaded %d events\", len(df))",
+		'    warehouse.copy_into("events_raw", rows)',
+		'logger.info("loaded %d events", len(df))',
 	],
 	go: [
 		"func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {",
@@ -154,7 +199,7 @@ export const CODE: Record<Lang, readonly string[]> = {
 		"\tif err != nil { http.Error(w, err.Error(), http.StatusBadGateway); return }",
 		"\tdefer conn.Release()",
 		"}",
-		"var ErrPoolExhausted = errors.New(\"pool exhausted\")",
+		'var ErrPoolExhausted = errors.New("pool exhausted")',
 		"ctx, cancel := context.WithTimeout(ctx, 2*time.Second)",
 	],
 	rs: [
@@ -166,9 +211,22 @@ export const CODE: Record<Lang, readonly string[]> = {
 		"#[derive(Debug, Clone, PartialEq)]",
 		"impl Searcher for BM25 { fn score(&self, tf: f32, df: f32) -> f32 { todo!() } }",
 	],
-	hcl: ["resource \"aws_db_instance\" \"ledger\" {", "  engine = \"postgres\"", "  instance_class = var.db_class", "}", "module \"network\" {", "  source = \"../modules/network\""],
+	hcl: [
+		'resource "aws_db_instance" "ledger" {',
+		'  engine = "postgres"',
+		"  instance_class = var.db_class",
+		"}",
+		'module "network" {',
+		'  source = "../modules/network"',
+	],
 	md: ["# Weekly notes", "- look at webhook retry storms", "- 内存泄漏 in the dashboard worker?", "## Ideas", "A search index over agent sessions would help."],
-	sh: ["#!/usr/bin/env bash", "set -euo pipefail", "for i in $(seq 1 50); do curl -fsS localhost:8080/healthz || true; done", "ts,route,status,ms", "1754301123,/webhooks/stripe,503,10012"],
+	sh: [
+		"#!/usr/bin/env bash",
+		"set -euo pipefail",
+		"for i in $(seq 1 50); do curl -fsS localhost:8080/healthz || true; done",
+		"ts,route,status,ms",
+		"1754301123,/webhooks/stripe,503,10012",
+	],
 };
 
 /** Shell commands per language. */

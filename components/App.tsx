@@ -5,20 +5,20 @@
  */
 import { Box, useApp, useInput } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
-import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { errorText } from "../src/present/text.js";
+import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
+import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
-import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
 import { Line } from "./Line.js";
+import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
 import { type EventData, findForkAbove, loadEvent, loadPage, loadPreview, runSearch } from "./loaders.js";
 import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
-import { indexText } from "./search-view.js";
-import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { initialState, modeOf, previewKey, reduce, selectedHit, type State, topLoc } from "./state.js";
 import { StatusBar } from "./StatusBar.js";
+import { indexText } from "./search-view.js";
+import { initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
 
 /** Props of <App/>. */
 export interface AppProps {
@@ -55,14 +55,17 @@ function requestOf(s: State, offset: number): SearchRequest {
 /** The interactive explorer. */
 export function App(props: AppProps) {
 	const { service, color = true, indexing = IDLE_INDEXING, banner = null } = props;
-	const [state, dispatch] = useReducer(reduce, props, (p: AppProps): State =>
-		initialState({
-			size: p.size,
-			workspace: p.workspace ?? null,
-			...(p.initialScope ? { scope: p.initialScope } : {}),
-			...(p.initialQuery ? { query: p.initialQuery } : {}),
-			...(p.initialMessage ? { message: p.initialMessage } : {}),
-		}),
+	const [state, dispatch] = useReducer(
+		reduce,
+		props,
+		(p: AppProps): State =>
+			initialState({
+				size: p.size,
+				workspace: p.workspace ?? null,
+				...(p.initialScope ? { scope: p.initialScope } : {}),
+				...(p.initialQuery ? { query: p.initialQuery } : {}),
+				...(p.initialMessage ? { message: p.initialMessage } : {}),
+			}),
 	);
 	const { exit } = useApp();
 	const now = props.now ?? Date.now();
@@ -233,8 +236,10 @@ export function App(props: AppProps) {
 	let body: ReactNode;
 	const o = state.overlay;
 	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
-	else if (o?.type === "filters") body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.results.hits)} />;
-	else if (o?.type === "fork") body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
+	else if (o?.type === "filters")
+		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.results.hits)} />;
+	else if (o?.type === "fork")
+		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.wrap} color={color} />;
 	else body = <SearchBody state={state} layout={sLayout} now={now} color={color} indexing={indexing} status={status} />;
 
@@ -244,11 +249,20 @@ export function App(props: AppProps) {
 		: r.hits.length > 0
 			? `${MODE_NAMES[mode]} · hit ${state.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
 			: MODE_NAMES[mode];
-	const statusText = state.message ? { text: state.message.text, tone: state.message.tone === "error" ? ("error" as const) : state.message.tone === "warn" ? ("warn" as const) : ("accent" as const) } : indexText(indexing, r.index, now);
+	const statusText = state.message
+		? {
+				text: state.message.text,
+				tone: state.message.tone === "error" ? ("error" as const) : state.message.tone === "warn" ? ("warn" as const) : ("accent" as const),
+			}
+		: indexText(indexing, r.index, now);
 
 	return (
 		<Box flexDirection="column" width={size.columns} height={height} overflow="hidden">
-			{top ? <EventHeader loc={top} depth={state.stack.length} width={size.columns} now={now} color={color} banner={banner} /> : <SearchHeader state={state} width={size.columns} banner={banner} color={color} />}
+			{top ? (
+				<EventHeader loc={top} depth={state.stack.length} width={size.columns} now={now} color={color} banner={banner} />
+			) : (
+				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />
+			)}
 			<Box flexDirection="column" width={size.columns} height={bodyHeight} overflow="hidden">
 				{body}
 			</Box>

@@ -1,11 +1,11 @@
 /** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
 import { Box } from "ink";
 import { relativeTime, sessionWhere } from "../src/present/text.js";
-import { type EventLayout } from "./layout.js";
 import { Lines } from "./Line.js";
+import type { EventLayout } from "./layout.js";
 import { SplitPane } from "./SplitPane.js";
 import { docOf, type EventLoc } from "./state.js";
-import { fitLine, seg, spread, type StyledLine } from "./styled.js";
+import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 import { TracePanel } from "./TracePanel.js";
 
 /** Props of <EventHeader/>. */
@@ -43,7 +43,8 @@ export function EventHeader({ loc, depth, width, now, color, banner }: EventHead
 		const c = d.read.classification;
 		meta.push(seg(" · "), seg(c.branchState, c.branchState === "alternate" ? "warn" : c.branchState === "selected" ? "ok" : "dim"));
 		meta.push(seg(" · "), seg(c.selectionState, c.selectionState === "summarized" ? "warn" : "dim"));
-		if (msg?.isError === true || typeof (e as { message?: { errorMessage?: unknown } }).message?.errorMessage === "string") meta.push(seg(" · "), seg("✗ error", "error"));
+		if (msg?.isError === true || typeof (e as { message?: { errorMessage?: unknown } }).message?.errorMessage === "string")
+			meta.push(seg(" · "), seg("✗ error", "error"));
 		if (typeof msg?.model === "string") meta.push(seg(` · ${msg.model}`, "dim"));
 		lines.push(fitLine(meta, width));
 	}
@@ -75,8 +76,28 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 			<Lines lines={lines} color={color} height={layout.bodyLines} />
 		</Box>
 	);
-	const panel = <TracePanel data={loc.data} cursor={loc.traceCursor} focused={loc.panel === "trace"} width={layout.panelWidth} height={layout.panelLines} color={color} rule={!layout.side} />;
-	return <SplitPane side={layout.side} width={layout.width} firstLines={layout.bodyLines} secondLines={layout.panelLines} color={color} first={text} second={panel} />;
+	const panel = (
+		<TracePanel
+			data={loc.data}
+			cursor={loc.traceCursor}
+			focused={loc.panel === "trace"}
+			width={layout.panelWidth}
+			height={layout.panelLines}
+			color={color}
+			rule={!layout.side}
+		/>
+	);
+	return (
+		<SplitPane
+			side={layout.side}
+			width={layout.width}
+			firstLines={layout.bodyLines}
+			secondLines={layout.panelLines}
+			color={color}
+			first={text}
+			second={panel}
+		/>
+	);
 }
 
 /** "line 12–24 of 80" for the status bar. */

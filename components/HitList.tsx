@@ -4,7 +4,7 @@ import type { Hit } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { visibleRange } from "./list-window.js";
 import { hitRows } from "./search-view.js";
-import { fitLine, seg, type StyledLine, type Tone } from "./styled.js";
+import { fitLine, type StyledLine, seg, type Tone } from "./styled.js";
 
 /** Props of <HitList/>. */
 export interface HitListProps {

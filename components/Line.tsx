@@ -33,7 +33,8 @@ export interface LinesProps {
 
 /** A column of lines, padded to `height`. */
 export function Lines({ lines, color, height }: LinesProps) {
-	const rows = height === undefined ? lines : [...lines.slice(0, height), ...Array.from({ length: Math.max(0, height - lines.length) }, () => [] as StyledLine)];
+	const rows =
+		height === undefined ? lines : [...lines.slice(0, height), ...Array.from({ length: Math.max(0, height - lines.length) }, () => [] as StyledLine)];
 	return (
 		<>
 			{rows.map((l, i) => (

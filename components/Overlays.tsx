@@ -4,7 +4,7 @@ import { type Filters, filterFields } from "./filters.js";
 import { helpLines } from "./keymap.js";
 import { Lines } from "./Line.js";
 import { clampScroll } from "./list-window.js";
-import { fitLine, seg, type StyledLine } from "./styled.js";
+import { fitLine, type StyledLine, seg } from "./styled.js";
 import { type Candidate, candidateLine } from "./trace-rows.js";
 
 /** Props shared by the overlays. */
@@ -32,7 +32,8 @@ export function HelpOverlay({ width, height, color, scroll }: HelpOverlayProps) 
 	const all = helpLines(width);
 	const top = clampScroll(scroll, height, all.length);
 	const lines = all.slice(top, top + height);
-	if (all.length > height && top + height < all.length && lines.length > 0) lines[lines.length - 1] = [seg(`  ↓ ${all.length - top - height} more lines (↓/PgDn)`, "dim")];
+	if (all.length > height && top + height < all.length && lines.length > 0)
+		lines[lines.length - 1] = [seg(`  ↓ ${all.length - top - height} more lines (↓/PgDn)`, "dim")];
 	return <Frame width={width} height={height} color={color} lines={lines} />;
 }
 
@@ -51,7 +52,13 @@ export function FilterPicker({ width, height, color, draft, row, tools }: Filter
 		const value = draft[f.key];
 		const selected = i === row;
 		const shown = f.show(value);
-		lines.push([seg(selected ? "▌ " : "  ", "accent"), seg(f.label.padEnd(8), selected ? "bold" : "dim"), seg("‹ ", "dim"), seg(shown, value === undefined ? "dim" : "warn", selected), seg(" ›", "dim")]);
+		lines.push([
+			seg(selected ? "▌ " : "  ", "accent"),
+			seg(f.label.padEnd(8), selected ? "bold" : "dim"),
+			seg("‹ ", "dim"),
+			seg(shown, value === undefined ? "dim" : "warn", selected),
+			seg(" ›", "dim"),
+		]);
 	});
 	lines.push([], [seg("Every filter narrows the hits; the query line still applies.", "dim")]);
 	return <Frame width={width} height={height} color={color} lines={lines} />;

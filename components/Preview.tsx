@@ -5,7 +5,7 @@ import type { Hit } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { hitHighlights, previewBody, previewTitle } from "./read-view.js";
 import type { PreviewState } from "./state.js";
-import { fitLine, seg, type StyledLine } from "./styled.js";
+import { fitLine, type StyledLine, seg } from "./styled.js";
 
 /** Props of <Preview/>. */
 export interface PreviewProps {

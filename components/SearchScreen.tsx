@@ -1,15 +1,15 @@
 /** The search screen: title with chips and the query line on top, the hit list and the preview below. */
 import { Box } from "ink";
 import type { Hit, IndexStatus } from "../src/shared/types.js";
+import type { IndexingState } from "./explorer-service.js";
 import { HitList } from "./HitList.js";
 import { keyFor } from "./keymap.js";
-import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Lines } from "./Line.js";
-import { SplitPane } from "./SplitPane.js";
+import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Preview } from "./Preview.js";
+import { SplitPane } from "./SplitPane.js";
 import { emptyLines, queryLine, titleLine } from "./search-view.js";
-import type { IndexingState } from "./explorer-service.js";
-import { previewKey, selectedHit, type State } from "./state.js";
+import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
 /** Placeholder of an empty query line. */
@@ -73,7 +73,19 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 		indexing,
 		status,
 	});
-	const list = <HitList hits={r.hits} selected={state.selected} top={state.top} width={layout.listWidth} height={layout.listLines} hitLines={layout.hitLines} now={now} color={color} empty={empty} />;
+	const list = (
+		<HitList
+			hits={r.hits}
+			selected={state.selected}
+			top={state.top}
+			width={layout.listWidth}
+			height={layout.listLines}
+			hitLines={layout.hitLines}
+			now={now}
+			color={color}
+			empty={empty}
+		/>
+	);
 	const preview = (
 		<Preview
 			hit={hit}
@@ -86,7 +98,17 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			rule={!layout.side}
 		/>
 	);
-	return <SplitPane side={layout.side} width={layout.width} firstLines={layout.listLines} secondLines={layout.previewLines} color={color} first={list} second={preview} />;
+	return (
+		<SplitPane
+			side={layout.side}
+			width={layout.width}
+			firstLines={layout.listLines}
+			secondLines={layout.previewLines}
+			color={color}
+			first={list}
+			second={preview}
+		/>
+	);
 }
 
 /** A one-line notice used when the terminal is too small for any layout. */

@@ -2,7 +2,7 @@
 import { Box } from "ink";
 import { Lines } from "./Line.js";
 import { hintLine } from "./search-view.js";
-import { fitLine, seg, spread, type StyledLine, type Tone } from "./styled.js";
+import { fitLine, type StyledLine, seg, spread, type Tone } from "./styled.js";
 
 /** Props of <StatusBar/>. */
 export interface StatusBarProps {

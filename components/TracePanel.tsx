@@ -2,7 +2,7 @@
 import { Box } from "ink";
 import { Lines } from "./Line.js";
 import type { EventData } from "./loaders.js";
-import { fitLine, seg, type StyledLine } from "./styled.js";
+import { fitLine, type StyledLine, seg } from "./styled.js";
 import { pathLine, traceRowLine, traceRows } from "./trace-rows.js";
 
 /** Props of <TracePanel/>. */
@@ -42,12 +42,15 @@ export function TracePanel({ data, cursor, focused, width, height, color, rule }
 			const selected = i === cursor;
 			const marker = selected ? seg(focused ? "▌" : "›", focused ? "accent" : "dim") : seg(" ");
 			const line = traceRowLine(r);
-			lines.push(fitLine([marker, ...(selected && focused ? line.map((s) => ({ ...s, inverse: true })) : line)], width, selected && focused, selected && focused));
+			lines.push(
+				fitLine([marker, ...(selected && focused ? line.map((s) => ({ ...s, inverse: true })) : line)], width, selected && focused, selected && focused),
+			);
 		}
 		if (rows.length > height && height > 0) {
 			const last = lines.length - 1;
 			const more = `${rows.length - Math.min(rows.length, top + height)} more ↓`;
-			if (top + height < rows.length && lines[last]) lines[last] = fitLine([...(lines[last] as StyledLine)], width - more.length - 1, true).concat(seg(` ${more}`, "dim"));
+			if (top + height < rows.length && lines[last])
+				lines[last] = fitLine([...(lines[last] as StyledLine)], width - more.length - 1, true).concat(seg(` ${more}`, "dim"));
 		}
 	}
 	return (

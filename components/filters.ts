@@ -1,6 +1,7 @@
 /** Scope and filters: what the picker offers, how they read as chips, and the SearchRequest they become. */
-import { BRANCH_STATES, type BranchState, type Hit, type SearchFilters, type SearchRequest, SEMANTIC_KINDS, type SemanticKind } from "../src/shared/types.js";
+
 import { shortPath } from "../src/present/text.js";
+import { BRANCH_STATES, type BranchState, type Hit, SEMANTIC_KINDS, type SearchFilters, type SearchRequest, type SemanticKind } from "../src/shared/types.js";
 
 /** Which sessions a search covers. */
 export type Scope = "all" | "workspace" | "session";
@@ -58,7 +59,10 @@ export function filterFields(tools: readonly string[] = []): FilterField[] {
 /** Steps a filter row to its next (dir 1) or previous (dir -1) value, wrapping around. */
 export function cycleFilter(filters: Filters, field: FilterField, dir: 1 | -1): Filters {
 	const current = filters[field.key];
-	const at = Math.max(0, field.values.findIndex((v) => v === current));
+	const at = Math.max(
+		0,
+		field.values.findIndex((v) => v === current),
+	);
 	const next = field.values[(at + dir + field.values.length) % field.values.length];
 	const out: Filters = { ...filters };
 	if (next === undefined) delete out[field.key];

@@ -44,7 +44,16 @@ export function searchLayout(size: Size): SearchLayout {
 	if (side) {
 		const listWidth = Math.floor(width * 0.55);
 		const body = Math.max(1, height - SEARCH_FIXED);
-		return { width, height, side, listWidth, listLines: body, hitLines: body >= 6 ? 2 : 1, previewWidth: width - listWidth - 1, previewLines: Math.max(0, body - 1) };
+		return {
+			width,
+			height,
+			side,
+			listWidth,
+			listLines: body,
+			hitLines: body >= 6 ? 2 : 1,
+			previewWidth: width - listWidth - 1,
+			previewLines: Math.max(0, body - 1),
+		};
 	}
 	const body = Math.max(2, height - SEARCH_FIXED - 1);
 	let preview = Math.max(2, Math.floor(body * 0.4));

@@ -1,6 +1,17 @@
 /** The reads behind each screen: what the explorer asks the service for an event view, a page and a preview. */
-import { type EventBrief, type EventRef, type FragmentWindow, type Hit, type ReadResult, refKey, type SearchRequest, type SearchResult, type TraceResult } from "../src/shared/types.js";
+
 import { errorText } from "../src/present/text.js";
+import {
+	type EventBrief,
+	type EventRef,
+	type FragmentWindow,
+	type Hit,
+	type ReadResult,
+	refKey,
+	type SearchRequest,
+	type SearchResult,
+	type TraceResult,
+} from "../src/shared/types.js";
 import type { ExplorerService } from "./explorer-service.js";
 
 /** Characters of each fragment an event view shows first (the head). */
@@ -33,7 +44,8 @@ export function loadEvent(service: ExplorerService, ref: EventRef): EventData {
 	for (const f of read.fragments) {
 		if (f.range[1] >= f.totalChars) continue;
 		const offset = Math.max(f.range[1], f.totalChars - TAIL_CHARS);
-		const tail = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId: f.id, offset, maxChars: TAIL_CHARS, before: 0, after: 0 }).fragments[0];
+		const tail = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId: f.id, offset, maxChars: TAIL_CHARS, before: 0, after: 0 })
+			.fragments[0];
 		if (tail) tails[f.id] = tail;
 	}
 	return { read, trace, appendBefore: append.neighbors.before.at(-1) ?? null, appendAfter: append.neighbors.after[0] ?? null, tails };
@@ -77,12 +89,20 @@ export function findForkAbove(service: ExplorerService, start: EventRef, maxStep
 	for (let steps = 1; steps <= maxSteps; steps++) {
 		const trace = service.trace(ref);
 		const parent = trace.edges.find((e) => e.rel === "parent");
-		if (!parent || !("entryId" in parent.to) || parent.to.entryId === null || !trace.nodes[refKey({ sessionId: parent.to.sessionId, entryId: parent.to.entryId })]) return null;
+		if (
+			!parent ||
+			!("entryId" in parent.to) ||
+			parent.to.entryId === null ||
+			!trace.nodes[refKey({ sessionId: parent.to.sessionId, entryId: parent.to.entryId })]
+		)
+			return null;
 		ref = { sessionId: parent.to.sessionId, entryId: parent.to.entryId };
 		if (seen.has(refKey(ref))) return null;
 		seen.add(refKey(ref));
 		const up = service.trace(ref);
-		const branches = up.edges.filter((e) => e.rel === "child" || (e.rel === "fork-of" && e.direction === "in" && "entryId" in e.to && e.to.entryId !== null)).length;
+		const branches = up.edges.filter(
+			(e) => e.rel === "child" || (e.rel === "fork-of" && e.direction === "in" && "entryId" in e.to && e.to.entryId !== null),
+		).length;
 		if (branches > 1) return { ref, steps, branches };
 	}
 	return null;

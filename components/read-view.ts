@@ -2,11 +2,12 @@
  * Exact reads as screen lines: the event view's document (fragments in content order, omitted parts named where
  * they were, head and tail of large fragments, metadata, source) and the search screen's preview around a match.
  */
-import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/shared/types.js";
+
 import { relativeTime, shortPath } from "../src/present/text.js";
+import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/shared/types.js";
 import type { EventData } from "./loaders.js";
 import { PAGE_CHARS } from "./loaders.js";
-import { findRanges, fitLine, markRanges, seg, type StyledLine, type Tone } from "./styled.js";
+import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "./styled.js";
 import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "./text-width.js";
 
 /** One line of the event document; `fragmentId` says which fragment it shows (paging acts on it). */
@@ -58,7 +59,8 @@ export function blockIndex(idOrPath: string): number | null {
 export function omittedText(o: OmittedPart): string {
 	const size = o.bytes !== undefined ? bytes(o.bytes) : o.chars !== undefined ? `${num(o.chars)} chars` : "";
 	if (o.reason === "image") return `image ${o.mimeType ?? ""}${size ? ` · ${size}` : ""} · not shown`.replace(/ {2,}/g, " ");
-	if (o.reason.startsWith("thinking")) return `thinking hidden${size ? ` · ${size}` : ""} · ${o.reason.replace(/^thinking\s*/, "").replace(/^\((.*)\)$/, "$1") || "private reasoning"}`;
+	if (o.reason.startsWith("thinking"))
+		return `thinking hidden${size ? ` · ${size}` : ""} · ${o.reason.replace(/^thinking\s*/, "").replace(/^\((.*)\)$/, "$1") || "private reasoning"}`;
 	if (o.reason === "signature") return `signature${size ? ` · ${size}` : ""} · not shown`;
 	return `${o.reason}${size ? ` · ${size}` : ""}`;
 }
@@ -68,20 +70,39 @@ function isTruncationNote(o: OmittedPart): boolean {
 }
 
 /** Text lines of a fragment window, sanitized, highlighted and wrapped (or cut) to `width`; at most `limit` lines. */
-export function textLines(text: string, highlights: readonly string[], width: number, wrap: boolean, tone: Tone = "plain", limit = Number.POSITIVE_INFINITY): StyledLine[] {
+export function textLines(
+	text: string,
+	highlights: readonly string[],
+	width: number,
+	wrap: boolean,
+	tone: Tone = "plain",
+	limit = Number.POSITIVE_INFINITY,
+): StyledLine[] {
 	const out: StyledLine[] = [];
 	for (const raw of text.split(/\r?\n/)) {
 		if (out.length >= limit) break;
 		const clean = sanitizeLine(raw.replace(/\t/g, "    "));
 		const ranges = findRanges(clean, highlights);
 		if (!wrap) {
-			out.push(markRanges(truncate(clean, width), ranges.filter(([a]) => a < clean.length), tone));
+			out.push(
+				markRanges(
+					truncate(clean, width),
+					ranges.filter(([a]) => a < clean.length),
+					tone,
+				),
+			);
 			continue;
 		}
 		let at = 0;
 		for (const piece of wrapLine(clean, width, limit - out.length)) {
 			const local = ranges.map(([a, b]) => [a - at, b - at] as [number, number]).filter(([a, b]) => b > 0 && a < piece.length);
-			out.push(markRanges(piece, local.map(([a, b]) => [Math.max(0, a), Math.min(piece.length, b)]), tone));
+			out.push(
+				markRanges(
+					piece,
+					local.map(([a, b]) => [Math.max(0, a), Math.min(piece.length, b)]),
+					tone,
+				),
+			);
 			at += piece.length;
 		}
 	}
@@ -103,7 +124,7 @@ export function flattenMetadata(value: Record<string, unknown>, prefix = "", out
 	for (const [key, v] of Object.entries(value)) {
 		const path = prefix ? `${prefix}.${key}` : key;
 		if (v !== null && typeof v === "object" && !Array.isArray(v) && prefix.split(".").length < 4) flattenMetadata(v as Record<string, unknown>, path, out);
-		else out.push([path, typeof v === "string" ? v : JSON.stringify(v) ?? String(v)]);
+		else out.push([path, typeof v === "string" ? v : (JSON.stringify(v) ?? String(v))]);
 	}
 	return out;
 }
@@ -155,7 +176,8 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 		push(rule(label, width), f.id);
 		const body = (text: string) => {
 			for (const l of textLines(text, options.highlights, width, options.wrap)) {
-				if (matchLine === null && (options.focusFragment === null || options.focusFragment === f.id) && l.some((s) => s.tone === "match")) matchLine = lines.length;
+				if (matchLine === null && (options.focusFragment === null || options.focusFragment === f.id) && l.some((s) => s.tone === "match"))
+					matchLine = lines.length;
 				push(l, f.id);
 			}
 		};
@@ -187,14 +209,29 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 	push(rule("metadata", width, "dim"));
 	const c = read.classification;
 	const summarized = c.summarizedBy ? ` by ${c.summarizedBy.entryId} (${c.summarizedBy.provenance})` : "";
-	push([seg("branch ", "dim"), seg(c.branchState, c.branchState === "alternate" ? "warn" : "plain"), seg(" · selection ", "dim"), seg(`${c.selectionState}${summarized}`), seg(" · ", "dim"), seg(c.contextRole)]);
-	push([seg("materialized leaf ", "dim"), seg(c.materializedLeafId ?? "unknown"), seg(c.onMaterializedLeafPath ? " · this event is on its path" : " · this event is off its path", "dim")]);
+	push([
+		seg("branch ", "dim"),
+		seg(c.branchState, c.branchState === "alternate" ? "warn" : "plain"),
+		seg(" · selection ", "dim"),
+		seg(`${c.selectionState}${summarized}`),
+		seg(" · ", "dim"),
+		seg(c.contextRole),
+	]);
+	push([
+		seg("materialized leaf ", "dim"),
+		seg(c.materializedLeafId ?? "unknown"),
+		seg(c.onMaterializedLeafPath ? " · this event is on its path" : " · this event is off its path", "dim"),
+	]);
 	for (const [k, v] of flattenMetadata(read.event)) {
 		// Identity is in the header; `id` repeats entryId.
 		if (k === "sessionId" || k === "entryId") continue;
 		push([seg(`${k}: `, "dim"), seg(truncate(oneLine(v), Math.max(10, width - stringWidth(k) - 2)))]);
 	}
-	push([seg("source ", "dim"), seg(`${shortPath(read.source.file, 2)}:${read.source.line}`), seg(` · byte ${num(read.source.byteOffset)} · ${bytes(read.source.byteLength)}`, "dim")]);
+	push([
+		seg("source ", "dim"),
+		seg(`${shortPath(read.source.file, 2)}:${read.source.line}`),
+		seg(` · byte ${num(read.source.byteOffset)} · ${bytes(read.source.byteLength)}`, "dim"),
+	]);
 	push([seg("session ", "dim"), seg(read.session.id), seg(` · ${read.session.name ?? shortPath(read.session.cwd, 3)}`, "dim")]);
 	return { lines, anchors, matchLine };
 }
@@ -256,7 +293,13 @@ export function previewTitle(read: ReadResult, at: number | null, now: number): 
 }
 
 /** The preview pane: a title line and `height` lines of the exact text around the match. */
-export function buildPreview(read: ReadResult, highlights: readonly string[], width: number, height: number, now: number): { title: StyledLine; lines: StyledLine[] } {
+export function buildPreview(
+	read: ReadResult,
+	highlights: readonly string[],
+	width: number,
+	height: number,
+	now: number,
+): { title: StyledLine; lines: StyledLine[] } {
 	const body = previewBody(read, highlights, width, height);
 	return { title: previewTitle(read, body.at, now), lines: body.lines };
 }

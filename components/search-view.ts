@@ -1,11 +1,12 @@
 /** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
-import type { Hit, IndexStatus } from "../src/shared/types.js";
+
 import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../src/present/text.js";
-import { filterChips, scopeChip, type Filters, type Scope, type ScopeSession } from "./filters.js";
-import { num } from "./read-view.js";
+import type { Hit, IndexStatus } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
-import { fitLine, lineWidth, seg, spread, type StyledLine, type Tone } from "./styled.js";
-import { clusterWidth, clusters, sanitizeLine, stringWidth, truncate } from "./text-width.js";
+import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "./filters.js";
+import { num } from "./read-view.js";
+import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "./styled.js";
+import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "./text-width.js";
 
 /** A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow. */
 export function normalizeSnippet(snippet: string, marks: Array<[number, number]>): { text: string; marks: Array<[number, number]> } {
@@ -167,11 +168,18 @@ export function emptyLines(input: {
 	indexing: IndexingState;
 	status: IndexStatus | null;
 }): Array<{ text: string; tone: Tone }> {
-	if (input.error) return [{ text: `search failed: ${input.error}`, tone: "error" }, { text: "change the query, or press x (on the list) to clear filters", tone: "dim" }];
+	if (input.error)
+		return [
+			{ text: `search failed: ${input.error}`, tone: "error" },
+			{ text: "change the query, or press x (on the list) to clear filters", tone: "dim" },
+		];
 	if (input.loading && input.indexEvents === null) return [{ text: "searching…", tone: "dim" }];
 	if ((input.indexEvents ?? 0) === 0 && input.query.trim() === "" && Object.keys(input.filters).length === 0 && input.scope === "all") {
 		if (input.indexing.phase === "indexing" || input.indexing.phase === "idle") {
-			return [{ text: "Indexing your Pi history…", tone: "bold" }, { text: "hits appear as soon as the first files are indexed; you can type a query now", tone: "dim" }];
+			return [
+				{ text: "Indexing your Pi history…", tone: "bold" },
+				{ text: "hits appear as soon as the first files are indexed; you can type a query now", tone: "dim" },
+			];
 		}
 		const roots = input.status?.roots.map((r) => r.path) ?? [];
 		return [
@@ -180,9 +188,12 @@ export function emptyLines(input: {
 			{ text: "Run pi once, pass --sessions-dir DIR, or start with --demo to explore the sample history.", tone: "dim" },
 		];
 	}
-	const out: Array<{ text: string; tone: Tone }> = [{ text: input.query.trim() ? `No hits for “${input.query.trim()}”.` : "No events match the scope and filters.", tone: "bold" }];
+	const out: Array<{ text: string; tone: Tone }> = [
+		{ text: input.query.trim() ? `No hits for “${input.query.trim()}”.` : "No events match the scope and filters.", tone: "bold" },
+	];
 	// The core names filters as the CLI does; here the cwd and session filters are the scope.
-	for (const n of input.notes) out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
+	for (const n of input.notes)
+		out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
 	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
 	if (input.scope !== "all") out.push({ text: "s (on the hit list) widens the scope to all sessions.", tone: "dim" });
 	if (Object.keys(input.filters).length > 0) out.push({ text: "x (on the hit list) clears the filters; F changes them.", tone: "dim" });
@@ -191,7 +202,11 @@ export function emptyLines(input: {
 }
 
 /** The index part of the status line: progress while indexing, else counts and freshness. */
-export function indexText(indexing: IndexingState, index: { sessions: number; events: number; freshAt: string | null } | null, now: number): { text: string; tone: Tone } {
+export function indexText(
+	indexing: IndexingState,
+	index: { sessions: number; events: number; freshAt: string | null } | null,
+	now: number,
+): { text: string; tone: Tone } {
 	if (indexing.phase === "indexing" && indexing.progress) return { text: formatProgress(indexing.progress, now), tone: "accent" };
 	if (indexing.phase === "indexing") return { text: "indexing: looking for session files…", tone: "accent" };
 	if (indexing.phase === "failed") return { text: `indexing failed: ${indexing.error ?? "unknown error"} (searching what is indexed)`, tone: "error" };

@@ -3,15 +3,16 @@
  * against the state they act on (two keys in one stdin chunk must not see a stale mode). Data arrives as `*-done`
  * actions from App's effects; side effects the reducer asks for (copy, exit) are fields App acts on.
  */
-import { type EventRef, type FragmentWindow, type Hit, type IndexFreshness, type ReadResult, refKey, type SearchResult } from "../src/shared/types.js";
+
 import { refOf } from "../src/present/text.js";
+import { type EventRef, type FragmentWindow, type Hit, type IndexFreshness, type ReadResult, refKey, type SearchResult } from "../src/shared/types.js";
+import type { Size } from "./explorer-service.js";
 import { cycleFilter, type Filters, filterFields, nextScope, PAGE_SIZE, type Scope, type ScopeSession, toolsIn } from "./filters.js";
 import { helpLines, type KeyInfo, keyToAction } from "./keymap.js";
 import { eventLayout, overlayLines, searchLayout, visibleHits } from "./layout.js";
 import { clampIndex, clampScroll, windowTop } from "./list-window.js";
 import { type EventData, HEAD_CHARS, PAGE_CHARS, TAIL_CHARS } from "./loaders.js";
 import { buildEventDoc, type EventDoc, hitHighlights, locateMatch, num } from "./read-view.js";
-import type { Size } from "./explorer-service.js";
 import { clusters } from "./text-width.js";
 import { type Candidate, traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 
@@ -101,7 +102,10 @@ export interface EventLoc {
 }
 
 /** A panel drawn over the screen's body. */
-export type Overlay = { type: "help"; scroll: number } | { type: "filters"; row: number; draft: Filters } | { type: "fork"; title: string; candidates: Candidate[]; cursor: number };
+export type Overlay =
+	| { type: "help"; scroll: number }
+	| { type: "filters"; row: number; draft: Filters }
+	| { type: "fork"; title: string; candidates: Candidate[]; cursor: number };
 
 /** A one-line message in the status bar. */
 export interface Message {
@@ -210,7 +214,14 @@ export function docOf(loc: EventLoc, width: number, wrap: boolean): EventDoc | n
 	}
 	let doc = byKey.get(key);
 	if (!doc) {
-		doc = buildEventDoc(loc.data, { pages: loc.pages, pageWindows: loc.pageWindows, highlights: loc.highlights, focusFragment: loc.focusFragment, width, wrap });
+		doc = buildEventDoc(loc.data, {
+			pages: loc.pages,
+			pageWindows: loc.pageWindows,
+			highlights: loc.highlights,
+			focusFragment: loc.focusFragment,
+			width,
+			wrap,
+		});
 		if (byKey.size > 8) byKey.clear();
 		byKey.set(key, doc);
 	}
@@ -272,7 +283,8 @@ function replaceTop(s: State, loc: EventLoc): State {
 
 function openHit(s: State): State {
 	const hit = selectedHit(s);
-	if (!hit) return info(s, s.results.status === "loading" ? "still searching…" : "no hit to open: type a query, or press s / F to widen the scope and filters", "warn");
+	if (!hit)
+		return info(s, s.results.status === "loading" ? "still searching…" : "no hit to open: type a query, or press s / F to widen the scope and filters", "warn");
 	const highlights = hitHighlights(hit);
 	const loc = newLoc({ ref: { sessionId: hit.sessionId, entryId: hit.entryId }, highlights, focusFragment: hit.fragmentId });
 	return push({ ...s, focus: "list" }, { ...loc, pages: matchPage(s, highlights) });
@@ -298,7 +310,19 @@ function goTarget(s: State, target: WalkTarget, note?: string): State {
 	if (target.kind === "session") {
 		const session = { id: target.sessionId, label: target.sessionId.slice(0, 8) };
 		return newSearch(
-			{ ...s, stack: [], overlay: null, scope: "session", scopeSession: session, query: "", cursor: 0, focus: "list", selected: 0, top: 0, message: { text: `showing session ${target.sessionId}; s changes the scope`, tone: "info" } },
+			{
+				...s,
+				stack: [],
+				overlay: null,
+				scope: "session",
+				scopeSession: session,
+				query: "",
+				cursor: 0,
+				focus: "list",
+				selected: 0,
+				top: 0,
+				message: { text: `showing session ${target.sessionId}; s changes the scope`, tone: "info" },
+			},
 			null,
 		);
 	}
@@ -308,7 +332,19 @@ function goTarget(s: State, target: WalkTarget, note?: string): State {
 
 function applyWalk(s: State, outcome: WalkOutcome): State {
 	if ("go" in outcome) return goTarget(s, outcome.go, outcome.note);
-	if ("choose" in outcome) return { ...s, overlay: { type: "fork", title: outcome.title, candidates: outcome.choose, cursor: Math.max(0, outcome.choose.findIndex((c) => c.towardLeaf)) } };
+	if ("choose" in outcome)
+		return {
+			...s,
+			overlay: {
+				type: "fork",
+				title: outcome.title,
+				candidates: outcome.choose,
+				cursor: Math.max(
+					0,
+					outcome.choose.findIndex((c) => c.towardLeaf),
+				),
+			},
+		};
 	return info(s, outcome.message, "warn");
 }
 
@@ -337,7 +373,10 @@ function placed(s: State, loc: EventLoc): EventLoc {
 	if (!doc) return loc;
 	const anchor = doc.matchLine ?? (loc.focusFragment ? doc.anchors[loc.focusFragment] : undefined) ?? 0;
 	// Keep the fragment's header line in view when the match is near it.
-	const start = loc.focusFragment && doc.anchors[loc.focusFragment] !== undefined && anchor - (doc.anchors[loc.focusFragment] as number) < layout.bodyLines - 2 ? (doc.anchors[loc.focusFragment] as number) : anchor - 2;
+	const start =
+		loc.focusFragment && doc.anchors[loc.focusFragment] !== undefined && anchor - (doc.anchors[loc.focusFragment] as number) < layout.bodyLines - 2
+			? (doc.anchors[loc.focusFragment] as number)
+			: anchor - 2;
 	return { ...loc, scroll: clampScroll(start, layout.bodyLines, doc.lines.length), placed: true };
 }
 
@@ -374,7 +413,12 @@ function pageFragment(s: State, loc: EventLoc, dir: 1 | -1): State {
 		offset = Math.max(0, current - PAGE_CHARS);
 	}
 	const { [fid]: _old, ...windows } = loc.pageWindows;
-	return withDocScroll(s, { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows }, fid, `${fid}: chars ${num(offset)}–${num(Math.min(f.totalChars, offset + PAGE_CHARS))} of ${num(f.totalChars)}`);
+	return withDocScroll(
+		s,
+		{ ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows },
+		fid,
+		`${fid}: chars ${num(offset)}–${num(Math.min(f.totalChars, offset + PAGE_CHARS))} of ${num(f.totalChars)}`,
+	);
 }
 
 function withDocScroll(s: State, loc: EventLoc, fid: string, note: string): State {
@@ -501,7 +545,11 @@ export function reduce(s: State, a: Action): State {
 			if (s.overlay?.type !== "fork") return s;
 			const c = s.overlay.candidates[a.index];
 			if (!c) return info(s, `there is no branch ${a.index + 1}`, "warn");
-			return goTarget({ ...s, overlay: null }, { kind: "event", ref: c.ref, brief: c.brief }, c.via === "forked session" ? "crossed into the forked session" : undefined);
+			return goTarget(
+				{ ...s, overlay: null },
+				{ kind: "event", ref: c.ref, brief: c.brief },
+				c.via === "forked session" ? "crossed into the forked session" : undefined,
+			);
 		}
 		case "back": {
 			if (s.overlay) return { ...s, overlay: null };
@@ -547,7 +595,12 @@ export function reduce(s: State, a: Action): State {
 			// "This session" is the selected hit's session, remembered from the moment there was one (the
 			// workspace step in between may have no hits at all).
 			const hit = selectedHit(s);
-			const session = s.scope === "session" && s.scopeSession ? s.scopeSession : hit ? { id: hit.sessionId, label: hit.session.name ?? hit.sessionId.slice(0, 8) } : s.scopeSession;
+			const session =
+				s.scope === "session" && s.scopeSession
+					? s.scopeSession
+					: hit
+						? { id: hit.sessionId, label: hit.session.name ?? hit.sessionId.slice(0, 8) }
+						: s.scopeSession;
 			const scope = nextScope(s.scope, s.workspace !== null, session !== null);
 			const next = { ...s, scope, scopeSession: session, selected: 0, top: 0 };
 			const what = scope === "all" ? "all sessions" : scope === "workspace" ? `sessions under ${s.workspace}` : `session ${session?.id ?? ""}`;
@@ -592,14 +645,32 @@ export function reduce(s: State, a: Action): State {
 				if (a.more !== r.moreSeq) return s;
 				const seen = new Set(r.hits.map((h) => refKey(h)));
 				const fresh = a.result.hits.filter((h) => !seen.has(refKey(h)));
-				return maybeMore({ ...s, results: { ...r, hits: [...r.hits, ...fresh], exhausted: a.result.hits.length < PAGE_SIZE || fresh.length === 0, loadingMore: false } });
+				return maybeMore({
+					...s,
+					results: { ...r, hits: [...r.hits, ...fresh], exhausted: a.result.hits.length < PAGE_SIZE || fresh.length === 0, loadingMore: false },
+				});
 			}
 			const hits = a.result.hits;
 			const keepAt = r.keep ? hits.findIndex((h) => refKey(h) === r.keep) : -1;
-			const results: Results = { ...r, status: "ready", hits, notes: a.result.notes, error: null, exhausted: hits.length < PAGE_SIZE, loadingMore: false, index: a.result.index, keep: null };
+			const results: Results = {
+				...r,
+				status: "ready",
+				hits,
+				notes: a.result.notes,
+				error: null,
+				exhausted: hits.length < PAGE_SIZE,
+				loadingMore: false,
+				index: a.result.index,
+				keep: null,
+			};
 			const sel = keepAt >= 0 ? keepAt : r.keep ? Math.min(s.selected, Math.max(0, hits.length - 1)) : 0;
 			const layout = searchLayout(s.size);
-			return { ...s, results, selected: clampIndex(sel, hits.length), top: windowTop(clampIndex(sel, hits.length), keepAt >= 0 || r.keep ? s.top : 0, visibleHits(layout), hits.length) };
+			return {
+				...s,
+				results,
+				selected: clampIndex(sel, hits.length),
+				top: windowTop(clampIndex(sel, hits.length), keepAt >= 0 || r.keep ? s.top : 0, visibleHits(layout), hits.length),
+			};
 		}
 		case "search-failed":
 			if (a.seq !== s.results.seq) return s;

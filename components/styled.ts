@@ -1,5 +1,5 @@
 /** Styled lines as data: segments with a tone, fitted to a width. Screens are built from these, then drawn by <Line/>. */
-import { clusterWidth, clusters, stringWidth } from "./text-width.js";
+import { clusters, clusterWidth, stringWidth } from "./text-width.js";
 
 /** What a segment means; the theme decides how that looks (colors, or none under NO_COLOR). */
 export type Tone = "plain" | "dim" | "bold" | "match" | "error" | "warn" | "accent" | "ok" | "key" | "title" | "banner";

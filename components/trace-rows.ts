@@ -2,10 +2,11 @@
  * The tree walk as data: the trace panel's rows (path from the root, parent, children, siblings, append neighbors,
  * tool, compaction, summary, label and fork links), the fork candidates, and where each walk key leads.
  */
-import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../src/shared/types.js";
+
 import { briefKind } from "../src/present/text.js";
+import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../src/shared/types.js";
 import { type EventData, PATH_DEPTH } from "./loaders.js";
-import { seg, type StyledLine, type Tone } from "./styled.js";
+import { type StyledLine, seg, type Tone } from "./styled.js";
 import { oneLine } from "./text-width.js";
 
 /** Something the walk can go to: an event, or a whole session (opens the search scoped to it). */
@@ -60,7 +61,9 @@ export function currentRef(data: EventData): EventRef {
 /** The child on the root → materialized-leaf path, when this event is on it. */
 function towardLeafChild(data: EventData): EventRef | null {
 	const me = currentRef(data);
-	const children = edges(data, "child").map((e) => eventTarget(e.to)).filter((r): r is EventRef => r !== null);
+	const children = edges(data, "child")
+		.map((e) => eventTarget(e.to))
+		.filter((r): r is EventRef => r !== null);
 	for (const e of edges(data, "toward-leaf")) {
 		const to = eventTarget(e.to);
 		if (to && !sameRef(to, me) && children.some((c) => sameRef(c, to))) return to;
@@ -110,9 +113,14 @@ export function walkChild(data: EventData): WalkOutcome {
 		return { message: "no children: this branch ends here" };
 	}
 	const only = candidates.length === 1 ? candidates[0] : undefined;
-	if (only) return { go: { kind: "event", ref: only.ref, brief: only.brief }, ...(only.via === "forked session" ? { note: "crossed into the forked session" } : {}) };
+	if (only)
+		return { go: { kind: "event", ref: only.ref, brief: only.brief }, ...(only.via === "forked session" ? { note: "crossed into the forked session" } : {}) };
 	const toward = candidates.find((c) => c.towardLeaf);
-	if (toward) return { go: { kind: "event", ref: toward.ref, brief: toward.brief }, note: `fork: followed the materialized-leaf path; ${candidates.length - 1} other branch(es) here, f lists them` };
+	if (toward)
+		return {
+			go: { kind: "event", ref: toward.ref, brief: toward.brief },
+			note: `fork: followed the materialized-leaf path; ${candidates.length - 1} other branch(es) here, f lists them`,
+		};
 	return { choose: candidates, title: `fork: ${candidates.length} branches continue from here` };
 }
 
@@ -120,7 +128,10 @@ export function walkChild(data: EventData): WalkOutcome {
 export function walkForks(data: EventData): WalkOutcome {
 	const candidates = forkCandidates(data);
 	if (candidates.length === 0) return { message: "no children to choose from: this branch ends here" };
-	return { choose: candidates, title: candidates.length > 1 ? `fork: ${candidates.length} branches continue from here` : "one child continues from here (not a fork)" };
+	return {
+		choose: candidates,
+		title: candidates.length > 1 ? `fork: ${candidates.length} branches continue from here` : "one child continues from here (not a fork)",
+	};
 }
 
 /** Siblings in timestamp order with this event among them; index of this event. */
@@ -153,7 +164,10 @@ export function walkSibling(data: EventData, dir: 1 | -1): WalkOutcome {
 export function walkAppend(data: EventData, dir: 1 | -1): WalkOutcome {
 	const b = dir === 1 ? data.appendAfter : data.appendBefore;
 	if (!b) return { message: dir === 1 ? "last entry of the file" : "first entry of the file" };
-	return { go: { kind: "event", ref: { sessionId: b.sessionId, entryId: b.entryId }, brief: b }, note: "append order: the entry written just " + (dir === 1 ? "after" : "before") + " this one (may be another branch)" };
+	return {
+		go: { kind: "event", ref: { sessionId: b.sessionId, entryId: b.entryId }, brief: b },
+		note: "append order: the entry written just " + (dir === 1 ? "after" : "before") + " this one (may be another branch)",
+	};
 }
 
 /** The collapsed path from the root: root › … n › grandparent › parent › here. */
@@ -192,7 +206,16 @@ const REL_LABEL: Partial<Record<TraceEdge["rel"], { out: string; in: string }>> 
 	"file-changed": { out: "file changed", in: "file changed" },
 };
 
-function row(data: EventData, icon: string, rel: string, ref: EventRef, extra: string[] = [], tone: Tone = "plain", textOverride?: string, note?: string): TraceRow {
+function row(
+	data: EventData,
+	icon: string,
+	rel: string,
+	ref: EventRef,
+	extra: string[] = [],
+	tone: Tone = "plain",
+	textOverride?: string,
+	note?: string,
+): TraceRow {
 	const b = briefOf(data, ref);
 	const marks = [...extra];
 	if (b?.branchState === "alternate") marks.push("alternate");
@@ -245,7 +268,15 @@ function buildTraceRows(data: EventData): TraceRow[] {
 	}
 	if (children.length === 0) {
 		const leaf = data.trace.node.classification.materializedLeafId === me.entryId;
-		rows.push({ icon: "↓", rel: "child", id: "", text: leaf ? "none: this is the materialized leaf" : "none: this branch ends here", tone: "dim", marks: [], target: null });
+		rows.push({
+			icon: "↓",
+			rel: "child",
+			id: "",
+			text: leaf ? "none: this is the materialized leaf" : "none: this branch ends here",
+			tone: "dim",
+			marks: [],
+			target: null,
+		});
 	} else if (children.length > 1) {
 		rows.push({ icon: "⑂", rel: "fork", id: "", text: `${children.length} branches continue here (f to choose)`, tone: "warn", marks: [], target: null });
 	}
@@ -254,8 +285,30 @@ function buildTraceRows(data: EventData): TraceRow[] {
 		const ref = eventTarget(e.to);
 		if (ref) rows.push(row(data, "⇄", "sibling", ref));
 	}
-	if (data.appendBefore) rows.push(row(data, "[", "append ↑", { sessionId: data.appendBefore.sessionId, entryId: data.appendBefore.entryId }, [], "dim", `${briefKind(data.appendBefore)}  ${oneLine(data.appendBefore.preview)}`));
-	if (data.appendAfter) rows.push(row(data, "]", "append ↓", { sessionId: data.appendAfter.sessionId, entryId: data.appendAfter.entryId }, [], "dim", `${briefKind(data.appendAfter)}  ${oneLine(data.appendAfter.preview)}`));
+	if (data.appendBefore)
+		rows.push(
+			row(
+				data,
+				"[",
+				"append ↑",
+				{ sessionId: data.appendBefore.sessionId, entryId: data.appendBefore.entryId },
+				[],
+				"dim",
+				`${briefKind(data.appendBefore)}  ${oneLine(data.appendBefore.preview)}`,
+			),
+		);
+	if (data.appendAfter)
+		rows.push(
+			row(
+				data,
+				"]",
+				"append ↓",
+				{ sessionId: data.appendAfter.sessionId, entryId: data.appendAfter.entryId },
+				[],
+				"dim",
+				`${briefKind(data.appendAfter)}  ${oneLine(data.appendAfter.preview)}`,
+			),
+		);
 
 	for (const e of data.trace.edges) {
 		if (e.rel === "parent" || e.rel === "child" || e.rel === "sibling" || e.rel === "toward-leaf") continue;
@@ -272,7 +325,15 @@ function buildTraceRows(data: EventData): TraceRow[] {
 			rows.push({ icon: "⑂", rel: label, id: "", text: e.note ?? "not available", tone: "dim", marks: [], target: null });
 		} else {
 			const sessionId = e.to.sessionId;
-			rows.push({ icon: inbound ? "←" : "→", rel: label, id: sessionId.slice(0, 8), text: `session ${sessionId}${e.note ? ` (${e.note})` : ""}`, tone: "accent", marks: [], target: { kind: "session", sessionId } });
+			rows.push({
+				icon: inbound ? "←" : "→",
+				rel: label,
+				id: sessionId.slice(0, 8),
+				text: `session ${sessionId}${e.note ? ` (${e.note})` : ""}`,
+				tone: "accent",
+				marks: [],
+				target: { kind: "session", sessionId },
+			});
 		}
 	}
 	for (const n of data.trace.notes) rows.push({ icon: "·", rel: "note", id: "", text: n, tone: "dim", marks: [], target: null });
@@ -296,5 +357,11 @@ export function candidateLine(c: Candidate, index: number): StyledLine {
 	if (c.towardLeaf) marks.push(seg("[leaf path] ", "ok"));
 	if (b?.branchState === "alternate") marks.push(seg("[alternate] ", "warn"));
 	if (c.via === "forked session") marks.push(seg(`[forked session ${c.ref.sessionId.slice(0, 8)}] `, "accent"));
-	return [seg(`${index < 9 ? index + 1 : " "} `, "key"), seg(`${c.ref.entryId} `, "bold"), ...marks, seg(`${b ? briefKind(b) : ""}  `, "dim"), seg(oneLine(b?.preview ?? ""))];
+	return [
+		seg(`${index < 9 ? index + 1 : " "} `, "key"),
+		seg(`${c.ref.entryId} `, "bold"),
+		...marks,
+		seg(`${b ? briefKind(b) : ""}  `, "dim"),
+		seg(oneLine(b?.preview ?? "")),
+	];
 }

@@ -9,10 +9,11 @@ export function useTerminalSize(fallback: Size = { columns: 80, rows: 24 }): Siz
 	const read = (): Size => ({ columns: stdout.columns || fallback.columns, rows: stdout.rows || fallback.rows });
 	const [size, setSize] = useState(read);
 	useEffect(() => {
-		const onResize = () => setSize((prev) => {
-			const next = read();
-			return prev.columns === next.columns && prev.rows === next.rows ? prev : next;
-		});
+		const onResize = () =>
+			setSize((prev) => {
+				const next = read();
+				return prev.columns === next.columns && prev.rows === next.rows ? prev : next;
+			});
 		stdout.on("resize", onResize);
 		return () => {
 			stdout.off("resize", onResize);

@@ -71,8 +71,14 @@ describe("architecture", () => {
 			const specs = imports(f);
 			if (specs.includes("better-sqlite3")) expect(["store"], `${me} imports better-sqlite3`).toContain(me);
 			if (layerOf.get(me) !== "faces") {
-				expect(specs.filter((s) => ["ink", "react", "ink-text-input"].includes(s) || s.startsWith("../components")), me).toEqual([]);
-				expect(specs.filter((s) => s.startsWith("@mariozechner/") || s === "typebox"), me).toEqual([]);
+				expect(
+					specs.filter((s) => ["ink", "react", "ink-text-input"].includes(s) || s.startsWith("../components")),
+					me,
+				).toEqual([]);
+				expect(
+					specs.filter((s) => s.startsWith("@mariozechner/") || s === "typebox"),
+					me,
+				).toEqual([]);
 			}
 		}
 	});
@@ -80,7 +86,12 @@ describe("architecture", () => {
 	it("lets components import only the model, the presenters, each other, ink and react", () => {
 		for (const f of files("components")) {
 			for (const spec of imports(f)) {
-				const ok = spec.startsWith("./") || spec === "../src/shared/types.js" || spec === "../src/present/text.js" || ["ink", "react", "react/jsx-runtime"].includes(spec) || spec.startsWith("node:");
+				const ok =
+					spec.startsWith("./") ||
+					spec === "../src/shared/types.js" ||
+					spec === "../src/present/text.js" ||
+					["ink", "react", "react/jsx-runtime"].includes(spec) ||
+					spec.startsWith("node:");
 				expect(ok, `${moduleName(f)} imports ${spec}`).toBe(true);
 			}
 		}

@@ -2,9 +2,9 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizationRoot, canonicalPath, isWithin } from "../src/query/authorize.js";
+import type { HistoryService } from "../src/service/service.js";
 import { NotFoundError } from "../src/shared/errors.js";
 import type { Caller } from "../src/shared/types.js";
-import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { assistant, createSession, user } from "./helpers/pi-sessions.js";
 
@@ -88,7 +88,11 @@ describe("authorized search, read and trace", () => {
 		for (const [name, cwd] of Object.entries(cwds)) {
 			const sm = createSession(cwd, dir);
 			const entries = [sm.appendMessage(user(`${name}: where is ${NEEDLE}?`)), sm.appendMessage(assistant(`${name}: ${NEEDLE} is in the config`))];
-			if (name === "current") entries.push(sm.appendMessage(user(`current: the invoking turn about ${NEEDLE}`)), sm.appendMessage(assistant(`current: calling event_search for ${NEEDLE}`)));
+			if (name === "current")
+				entries.push(
+					sm.appendMessage(user(`current: the invoking turn about ${NEEDLE}`)),
+					sm.appendMessage(assistant(`current: calling event_search for ${NEEDLE}`)),
+				);
 			sessions[name] = { id: sm.getSessionId(), entries };
 		}
 		service = openService(dir, join(base, "index.sqlite"));
@@ -100,7 +104,8 @@ describe("authorized search, read and trace", () => {
 	});
 
 	const caller = (): Caller => ({ root, currentSessionId: sessions.current?.id, cutoffEntryId: sessions.current?.entries[3] });
-	const visibleSessions = (filters = {}) => [...new Set(service.search({ query: NEEDLE, filters, caller: caller(), limit: 50 }).hits.map((h) => h.sessionId))].sort();
+	const visibleSessions = (filters = {}) =>
+		[...new Set(service.search({ query: NEEDLE, filters, caller: caller(), limit: 50 }).hits.map((h) => h.sessionId))].sort();
 
 	it("returns only sessions whose cwd is the root or under it; the current session is excluded", () => {
 		// linkedIn was created through a symlink into the workspace: its real cwd is inside, so it is visible.

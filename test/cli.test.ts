@@ -38,7 +38,11 @@ describe("pi-history index and status", () => {
 		const summary = json(["index"]);
 		expect(summary.sessionsAdded).toBe(manifest.files.filter((f) => f.isSession).length);
 		const status = json(["status"]);
-		expect(status).toMatchObject({ sessions: summary.sessionsAdded, files: manifest.files.length, events: manifest.files.filter((f) => f.isSession).reduce((n, f) => n + f.entries, 0) });
+		expect(status).toMatchObject({
+			sessions: summary.sessionsAdded,
+			files: manifest.files.length,
+			events: manifest.files.filter((f) => f.isSession).reduce((n, f) => n + f.entries, 0),
+		});
 		for (const key of ["fragments", "sourceBytes", "indexBytes", "freshAt", "errors"]) expect(status).toHaveProperty(key);
 		expect(status.indexBytes).toBeGreaterThan(0);
 	});
@@ -60,7 +64,22 @@ describe("pi-history search", () => {
 		const r = json(["search", `"${needle.text}"`, "--limit", "50"]);
 		expect(r.hits.map((h: { entryId: string }) => h.entryId)).toEqual(needle.occurrences.map((o) => o.entryId));
 		const hit = r.hits[0];
-		for (const key of ["sessionId", "entryId", "fragmentId", "entryType", "kind", "timestamp", "branchState", "contextRole", "selectionState", "score", "matchedFragments", "snippet", "marks", "session"]) {
+		for (const key of [
+			"sessionId",
+			"entryId",
+			"fragmentId",
+			"entryType",
+			"kind",
+			"timestamp",
+			"branchState",
+			"contextRole",
+			"selectionState",
+			"score",
+			"matchedFragments",
+			"snippet",
+			"marks",
+			"session",
+		]) {
 			expect(hit).toHaveProperty(key);
 		}
 		expect(r.index).toMatchObject({ sessions: expect.any(Number), events: expect.any(Number), pending: 0 });
@@ -100,7 +119,13 @@ describe("pi-history search", () => {
 	});
 
 	it("exits 2 with a one-line cause for bad usage, 1 for a missing event", () => {
-		for (const args of [["search", "x", "--kind", "bogus"], ["search", "x", "--after", "yesterday"], ["frobnicate"], ["search", "x", "--no-such-flag"], ["read", "only-one-arg"]]) {
+		for (const args of [
+			["search", "x", "--kind", "bogus"],
+			["search", "x", "--after", "yesterday"],
+			["frobnicate"],
+			["search", "x", "--no-such-flag"],
+			["read", "only-one-arg"],
+		]) {
 			const r = run(args);
 			expect(r.code, args.join(" ")).toBe(2);
 			expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(3);
@@ -116,14 +141,21 @@ describe("pi-history read and trace", () => {
 	it("reads and traces a tool pair, as JSON and as text", () => {
 		const pair = manifest.toolPairsSample[0] as Manifest["toolPairsSample"][number];
 		const trace = json(["trace", pair.sessionId, pair.resultEntryId]);
-		expect(trace.edges).toContainEqual(expect.objectContaining({ rel: "tool-result-for", to: { sessionId: pair.sessionId, entryId: pair.callEntryId }, provenance: "recorded" }));
+		expect(trace.edges).toContainEqual(
+			expect.objectContaining({ rel: "tool-result-for", to: { sessionId: pair.sessionId, entryId: pair.callEntryId }, provenance: "recorded" }),
+		);
 		// Ground truth: the tool result as pi wrote it in the fixture file.
 		const entry = fixtureEntry<{ message: { content: Array<{ type: string; text: string }> } }>(corpus, pair.file, pair.resultEntryId);
 		const source = entry.message.content[0]?.text as string;
 		expect(source.length).toBeGreaterThan(0);
 		const read = json(["read", pair.sessionId, pair.resultEntryId]);
 		expect(read.fragments[0]).toMatchObject({ kind: "tool.result", text: source });
-		expect(read.source).toMatchObject({ file: join(corpus, pair.file), line: expect.any(Number), byteOffset: expect.any(Number), byteLength: expect.any(Number) });
+		expect(read.source).toMatchObject({
+			file: join(corpus, pair.file),
+			line: expect.any(Number),
+			byteOffset: expect.any(Number),
+			byteLength: expect.any(Number),
+		});
 		const text = run(["read", pair.sessionId, pair.resultEntryId]);
 		expect(text.code).toBe(0);
 		for (const line of source.split("\n")) expect(text.stdout).toContain(line);

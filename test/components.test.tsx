@@ -6,12 +6,12 @@ import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { App, type AppProps } from "../components/App.js";
-import { HitList } from "../components/HitList.js";
 import { EventBody } from "../components/EventView.js";
+import { HitList } from "../components/HitList.js";
 import { eventLayout } from "../components/layout.js";
+import { initialState, reduce, topLoc } from "../components/state.js";
 import { stringWidth } from "../components/text-width.js";
 import { toneAnsi } from "../components/theme.js";
-import { initialState, reduce, topLoc } from "../components/state.js";
 import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
 import { frame, KEYS, makeEventData, makeHits, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
@@ -39,7 +39,18 @@ afterAll(() => {
 });
 
 function app(overrides: Partial<AppProps> = {}): Rendered {
-	return render(<App service={service} size={{ columns: 100, rows: 30 }} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} workspace="/home/alice/code/payments-api" {...overrides} />);
+	return render(
+		<App
+			service={service}
+			size={{ columns: 100, rows: 30 }}
+			now={NOW}
+			color={false}
+			searchDelayMs={0}
+			previewDelayMs={0}
+			workspace="/home/alice/code/payments-api"
+			{...overrides}
+		/>,
+	);
 }
 
 /** Every line fits the width and the frame stays below the terminal's height. */
@@ -207,7 +218,12 @@ describe("event view and tree walk", () => {
 	});
 
 	it("renders the event body within its pane at every size", () => {
-		let s = reduce(initialState({ size: { columns: 80, rows: 24 } }), { type: "search-done", seq: 1, more: 0, result: { hits: makeHits(1), notes: [], index: { sessions: 1, events: 1, freshAt: null, pending: 0 } } });
+		let s = reduce(initialState({ size: { columns: 80, rows: 24 } }), {
+			type: "search-done",
+			seq: 1,
+			more: 0,
+			result: { hits: makeHits(1), notes: [], index: { sessions: 1, events: 1, freshAt: null, pending: 0 } },
+		});
 		s = reduce(s, { type: "open" });
 		s = reduce(s, { type: "event-done", key: "s1/e0", data: makeEventData("e0", { text: "銀色のカワウソ ".repeat(40) }), error: null });
 		const loc = topLoc(s);
@@ -260,10 +276,18 @@ describe("terminal craft", () => {
 		// are checked on the theme, and in the real terminal by the tmux test.
 		const tones = ["plain", "dim", "bold", "match", "error", "warn", "accent", "ok", "key", "title", "banner"] as const;
 		// Foreground color codes in a tone's SGR escape (30–37, 90–97); 31 is red.
-		const colors = (t: (typeof tones)[number], color: boolean) => toneAnsi(t, color, false).replace(/^\u001b\[|m$/g, "").split(";").filter((c) => /^[39]\d$/.test(c));
+		const colors = (t: (typeof tones)[number], color: boolean) =>
+			toneAnsi(t, color, false)
+				.replace(/^\u001b\[|m$/g, "")
+				.split(";")
+				.filter((c) => /^[39]\d$/.test(c));
 		for (const t of tones) expect(colors(t, false)).toEqual([]);
 		expect(colors("error", true)).toEqual(["31"]);
 		const mono = render(<HitList hits={makeHits(3)} selected={1} top={0} width={60} height={6} hitLines={2} now={NOW} color={false} empty={[]} />);
-		expect(frame(mono).split("\n").filter((l) => l.startsWith("▌"))).toHaveLength(2);
+		expect(
+			frame(mono)
+				.split("\n")
+				.filter((l) => l.startsWith("▌")),
+		).toHaveLength(2);
 	});
 });

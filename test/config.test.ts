@@ -61,7 +61,9 @@ describe("resolveConfig: where sessions and the index live", () => {
 			["extra", "/abs/b"],
 		]);
 		expect(c.indexPath).toBe("/env/index.sqlite");
-		expect(resolveConfig({ env: { PI_EVENT_SEARCH_INDEX: "/env/index.sqlite" }, home, cwd: tmp.dir, indexPath: "here.sqlite" }).indexPath).toBe(join(tmp.dir, "here.sqlite"));
+		expect(resolveConfig({ env: { PI_EVENT_SEARCH_INDEX: "/env/index.sqlite" }, home, cwd: tmp.dir, indexPath: "here.sqlite" }).indexPath).toBe(
+			join(tmp.dir, "here.sqlite"),
+		);
 	});
 
 	it("reports a broken config file and a relative workspace root instead of failing", () => {

@@ -13,7 +13,11 @@ import { hitRefs } from "./helpers/tool-output.js";
 import { CALL_IDS } from "./support/faux-model.js";
 
 /** Runs a command with stdin closed (pi -p reads piped stdin to its end); rejects on a non-zero exit or a hang. */
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ stdout: string; stderr: string }> {
+function run(
+	command: string,
+	args: string[],
+	options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<{ stdout: string; stderr: string }> {
 	return new Promise((resolvePromise, reject) => {
 		const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
 		let stdout = "";
@@ -79,7 +83,11 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		delete env.PI_EVENT_SEARCH_INDEX;
 		delete env.PI_CODING_AGENT_SESSION_DIR;
 		const extensions = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model.ts"), "-e", join(PROJECT_ROOT, "src", "extension", "index.ts")];
-		return run(process.execPath, [PI_CLI, "--offline", "-p", "--provider", "faux", "--model", "faux-1", ...extensions, ...args], { cwd: callerCwd, env, timeoutMs: 20_000 });
+		return run(process.execPath, [PI_CLI, "--offline", "-p", "--provider", "faux", "--model", "faux-1", ...extensions, ...args], {
+			cwd: callerCwd,
+			env,
+			timeoutMs: 20_000,
+		});
 	};
 
 	/** Writes one session with pi's SessionManager: a user question and an assistant answer (or tool result) with `text`. */
@@ -91,8 +99,17 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		if (how === "answer") {
 			entryId = sm.appendMessage(fauxAssistantMessage(text));
 		} else {
-			parentId = sm.appendMessage(fauxAssistantMessage([fauxText("Running the tests."), fauxToolCall("bash", { command: "npm test" }, { id: "call_bash_1" })], { stopReason: "toolUse" }));
-			entryId = sm.appendMessage({ role: "toolResult", toolCallId: "call_bash_1", toolName: "bash", content: [{ type: "text", text }], isError: true, timestamp: Date.now() });
+			parentId = sm.appendMessage(
+				fauxAssistantMessage([fauxText("Running the tests."), fauxToolCall("bash", { command: "npm test" }, { id: "call_bash_1" })], { stopReason: "toolUse" }),
+			);
+			entryId = sm.appendMessage({
+				role: "toolResult",
+				toolCallId: "call_bash_1",
+				toolName: "bash",
+				content: [{ type: "text", text }],
+				isError: true,
+				timestamp: Date.now(),
+			});
 			sm.appendMessage(fauxAssistantMessage("The tests fail."));
 		}
 		if (name) sm.appendSessionInfo(name);
@@ -103,7 +120,12 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		mkdirSync(join(workspace, ".git"), { recursive: true });
 		for (const dir of [home, callerCwd, nested, otherWorkspace, prefixSibling]) mkdirSync(dir, { recursive: true });
 		planted = {
-			workspace: writeSession(workspace, `The nightly build fails with ${NEEDLE} because the cache key is stale.\nFix: bump the cache version.`, "answer", "Nightly build"),
+			workspace: writeSession(
+				workspace,
+				`The nightly build fails with ${NEEDLE} because the cache key is stale.\nFix: bump the cache version.`,
+				"answer",
+				"Nightly build",
+			),
 			nested: writeSession(nested, `FAIL test/api.test.ts\nError: ${NEEDLE} at connect (src/db.ts:42)`, "toolResult"),
 			other: writeSession(otherWorkspace, `Other project: ${NEEDLE} seen here too.`, "answer"),
 			prefix: writeSession(prefixSibling, `Old checkout: ${NEEDLE} as well.`, "answer"),

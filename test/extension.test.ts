@@ -9,10 +9,10 @@ import type { AgentToolResult, ExtensionContext, Theme, ToolDefinition } from "@
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveConfig } from "../src/shared/config.js";
 import { createExtension, type ExtensionDeps, type ExtensionRegistrar } from "../src/extension/index.js";
-import { SEMANTIC_KINDS } from "../src/shared/types.js";
 import { HistoryService } from "../src/service/service.js";
+import { resolveConfig } from "../src/shared/config.js";
+import { SEMANTIC_KINDS } from "../src/shared/types.js";
 import { copyCorpus, fixtureEntry, loadManifest, needleById, openService, tempDir } from "./helpers/corpus.js";
 import { hitRefs } from "./helpers/tool-output.js";
 
@@ -165,7 +165,9 @@ describe("pi extension tools over the fixture corpus", () => {
 		it("is excluded by default while its forks in the workspace are found", async () => {
 			const result = await call("event_search", { query: needle("N00007").text }, current(5));
 			expect(own(result)).toEqual([]);
-			const others = needle("N00007").occurrences.filter((x) => x.sessionId !== o.sessionId).map((x) => `${x.sessionId}/${x.entryId}`);
+			const others = needle("N00007")
+				.occurrences.filter((x) => x.sessionId !== o.sessionId)
+				.map((x) => `${x.sessionId}/${x.entryId}`);
 			expect(refs(result).sort()).toEqual(others.sort());
 			expect(text(result)).toContain(`your current session ${o.sessionId} is excluded (pass sessionId=${o.sessionId}`);
 		});
@@ -226,7 +228,9 @@ describe("pi extension tools over the fixture corpus", () => {
 		await expect(call("event_read", { sessionId: "019be2c2-9f33-7094-a319-1274f826a4f8" })).rejects.toThrow(/entryId is required/);
 		await expect(call("event_trace", { entryId: "be96970a" })).rejects.toThrow(/sessionId is required/);
 		await expect(call("event_read", { sessionId: "019be2c2-9f33-7094-a319-1274f826a4f8", entryId: "be96970a", order: "sideways" })).rejects.toThrow(/order/);
-		await expect(call("event_read", { sessionId: "019be2c2-9f33-7094-a319-1274f826a4f8", entryId: "be96970a", offset: 100 })).rejects.toThrow(/pass fragmentId too/);
+		await expect(call("event_read", { sessionId: "019be2c2-9f33-7094-a319-1274f826a4f8", entryId: "be96970a", offset: 100 })).rejects.toThrow(
+			/pass fragmentId too/,
+		);
 	});
 
 	it("clamps out-of-range numbers instead of rejecting them", async () => {
@@ -305,7 +309,10 @@ describe("pi extension tools over the fixture corpus", () => {
 		expect(summary).toContain("1 hit");
 		expect(summary).toContain(o.entryId);
 		const failed: AgentToolResult<unknown> = { content: [{ type: "text", text: "no event x/y in the index" }], details: {} };
-		const errorLine = search.renderResult?.(failed, { expanded: false, isPartial: false }, theme, { ...(context as object), isError: true } as never).render(200).join("\n");
+		const errorLine = search
+			.renderResult?.(failed, { expanded: false, isPartial: false }, theme, { ...(context as object), isError: true } as never)
+			.render(200)
+			.join("\n");
 		expect(errorLine).toContain("no event x/y");
 	});
 });

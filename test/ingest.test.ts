@@ -29,19 +29,23 @@ function eventFor(o: Occurrence): { id: number; entry_id: string } | undefined {
 	const file = join(corpus, o.file);
 	if (o.entryId !== null) {
 		return db
-			.prepare("SELECT e.id, e.entry_id FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? AND e.entry_id = ?")
+			.prepare(
+				"SELECT e.id, e.entry_id FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? AND e.entry_id = ?",
+			)
 			.get(file, o.entryId) as { id: number; entry_id: string } | undefined;
 	}
 	// v1 entries have no ids in the file: the manifest names the line.
-	return db.prepare("SELECT e.id, e.entry_id FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? AND e.line = ?").get(file, o.line) as
-		| { id: number; entry_id: string }
-		| undefined;
+	return db
+		.prepare("SELECT e.id, e.entry_id FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? AND e.line = ?")
+		.get(file, o.line) as { id: number; entry_id: string } | undefined;
 }
 
 function matchingKinds(eventId: number, text: string): string[] {
 	const match = parseQuery(`"${text}"`).match as string;
 	const frags = (db.prepare("SELECT frags FROM events WHERE id = ?").get(eventId) as { frags: string }).frags.split(" ");
-	const rows = db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?").all(match, eventId * 1024, eventId * 1024 + 1023) as Array<{ rowid: number }>;
+	const rows = db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?").all(match, eventId * 1024, eventId * 1024 + 1023) as Array<{
+		rowid: number;
+	}>;
 	return rows.map((r) => (frags[r.rowid % 1024] as string).replace(/:.*$/, ""));
 }
 
@@ -53,9 +57,9 @@ describe("ingest of the fixture corpus", () => {
 		expect(status.files).toBe(manifest.files.length);
 		expect(status.events).toBe(sessions.reduce((n, f) => n + f.entries, 0));
 		for (const f of sessions) {
-			const row = db.prepare("SELECT s.entries, s.leaf_entry, s.header_id FROM sessions s JOIN files fl ON fl.id = s.file_id WHERE fl.path = ?").get(join(corpus, f.file)) as
-				| { entries: number; leaf_entry: string; header_id: string }
-				| undefined;
+			const row = db
+				.prepare("SELECT s.entries, s.leaf_entry, s.header_id FROM sessions s JOIN files fl ON fl.id = s.file_id WHERE fl.path = ?")
+				.get(join(corpus, f.file)) as { entries: number; leaf_entry: string; header_id: string } | undefined;
 			expect(row, f.file).toBeDefined();
 			expect(row?.entries, f.file).toBe(f.entries);
 			expect(row?.header_id).toBe(f.sessionId);
@@ -92,7 +96,9 @@ describe("ingest of the fixture corpus", () => {
 			const match = parseQuery(`"${needle.text}"`).match as string;
 			expect(db.prepare("SELECT rowid FROM fts WHERE fts MATCH ?").all(match)).toEqual([]);
 			for (const o of needle.occurrences) {
-				const row = db.prepare("SELECT e.label FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.header_id = ? AND e.entry_id = ?").get(o.sessionId, o.entryId) as { label: string };
+				const row = db
+					.prepare("SELECT e.label FROM events e JOIN sessions s ON s.id = e.session_id WHERE s.header_id = ? AND e.entry_id = ?")
+					.get(o.sessionId, o.entryId) as { label: string };
 				expect(row.label).toBe(needle.text);
 			}
 		}
@@ -102,7 +108,9 @@ describe("ingest of the fixture corpus", () => {
 		let checked = 0;
 		for (const f of manifest.files.filter((x) => x.isSession)) {
 			const row = db
-				.prepare("SELECT s.parent_path, p.path AS parent_file FROM sessions s JOIN files fl ON fl.id = s.file_id LEFT JOIN sessions ps ON ps.id = s.parent_session LEFT JOIN files p ON p.id = ps.file_id WHERE fl.path = ?")
+				.prepare(
+					"SELECT s.parent_path, p.path AS parent_file FROM sessions s JOIN files fl ON fl.id = s.file_id LEFT JOIN sessions ps ON ps.id = s.parent_session LEFT JOIN files p ON p.id = ps.file_id WHERE fl.path = ?",
+				)
 				.get(join(corpus, f.file)) as { parent_path: string | null; parent_file: string | null };
 			if (f.parentSessionRel) {
 				expect(existsSync(row.parent_path as string), "the recorded path is from another machine").toBe(false);
@@ -121,14 +129,20 @@ describe("ingest of the fixture corpus", () => {
 		const torn = manifest.files.find((f) => f.quirks.some((q) => q.startsWith("truncated-last-line")));
 		expect(dup && torn).toBeTruthy();
 		const fileRow = (f: { file: string }) =>
-			db.prepare("SELECT f.duplicate_entries, f.indexed_bytes, f.note, s.entries FROM files f JOIN sessions s ON s.file_id = f.id WHERE f.path = ?").get(join(corpus, f.file)) as {
+			db
+				.prepare("SELECT f.duplicate_entries, f.indexed_bytes, f.note, s.entries FROM files f JOIN sessions s ON s.file_id = f.id WHERE f.path = ?")
+				.get(join(corpus, f.file)) as {
 				duplicate_entries: number;
 				indexed_bytes: number;
 				note: string | null;
 				entries: number;
 			};
 		// The second header line is ignored; the session is indexed once with the manifest's entries.
-		expect(readFileSync(join(corpus, (dup as { file: string }).file), "utf8").split("\n").filter((l) => l.includes('"type":"session"')).length).toBe(2);
+		expect(
+			readFileSync(join(corpus, (dup as { file: string }).file), "utf8")
+				.split("\n")
+				.filter((l) => l.includes('"type":"session"')).length,
+		).toBe(2);
 		expect(fileRow(dup as { file: string }).entries).toBe((dup as { entries: number }).entries);
 		const tornBytes = readFileSync(join(corpus, (torn as { file: string }).file));
 		expect(fileRow(torn as { file: string }).indexed_bytes).toBe(tornBytes.lastIndexOf(10) + 1);

@@ -126,7 +126,8 @@ describe("where keys act", () => {
 
 	it("binds in the query line only the non-text keys its module comment names (no ↑, no PgUp)", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
-		for (const k of keys) expect(["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace"].includes(k) || k.startsWith("ctrl+"), k).toBe(true);
+		for (const k of keys)
+			expect(["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace"].includes(k) || k.startsWith("ctrl+"), k).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
 		expect(keyToAction("query", "", K({ pageUp: true }))).toBeNull();
 	});

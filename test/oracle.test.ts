@@ -30,7 +30,9 @@ type Row = { entry_id: string; selection_state: string; summarized_prov: string 
 
 function ourEvents(file: string): Row[] {
 	return db
-		.prepare("SELECT e.entry_id, e.selection_state, e.summarized_prov, e.branch_state FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY e.seq")
+		.prepare(
+			"SELECT e.entry_id, e.selection_state, e.summarized_prov, e.branch_state FROM events e JOIN sessions s ON s.id = e.session_id JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY e.seq",
+		)
 		.all(file) as Row[];
 }
 
@@ -45,7 +47,10 @@ describe("selection state follows pi's buildSessionContext", () => {
 			const unique = [...new Map(fileEntries.map((e) => [e.id, e])).keys()];
 			const toOurs = new Map(unique.map((id, i) => [id, (f.headerVersion === 1 ? ours[i]?.entry_id : id) as string]));
 			const expected = [...direct].map((id) => toOurs.get(id)).sort();
-			const actual = ours.filter((r) => r.selection_state === "direct").map((r) => r.entry_id).sort();
+			const actual = ours
+				.filter((r) => r.selection_state === "direct")
+				.map((r) => r.entry_id)
+				.sort();
 			expect(actual, f.file).toEqual(expected);
 			sessions++;
 		}
@@ -57,7 +62,11 @@ describe("selection state follows pi's buildSessionContext", () => {
 		for (const f of manifest.files.filter((x) => x.isSession && x.headerVersion !== 1)) {
 			const file = join(corpus, f.file);
 			const { direct, path } = piContext(file);
-			const producing = (e: SessionEntry) => e.type === "message" || e.type === "custom_message" || e.type === "compaction" || (e.type === "branch_summary" && Boolean((e as { summary?: string }).summary));
+			const producing = (e: SessionEntry) =>
+				e.type === "message" ||
+				e.type === "custom_message" ||
+				e.type === "compaction" ||
+				(e.type === "branch_summary" && Boolean((e as { summary?: string }).summary));
 			const replaced = path.filter((e) => producing(e) && !direct.has(e.id)).map((e) => e.id);
 			const ours = new Map(ourEvents(file).map((r) => [r.entry_id, r]));
 			for (const id of replaced) {

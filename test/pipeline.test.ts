@@ -34,7 +34,10 @@ describe("pipelined refresh", () => {
 		expect((await piped.refreshAsync({ workerThresholdBytes: 0 })).filesChanged).toBe(manifest.files.length);
 		const sessions = manifest.files.filter((f) => f.isSession && f.headerVersion === 3);
 		for (const f of sessions.slice(0, 5)) {
-			appendFileSync(join(corpus, f.file), `${JSON.stringify({ type: "label", id: `pl${f.entries}`, parentId: f.leafIdOnLoad, timestamp: "2026-11-30T00:00:00.000Z", targetId: f.leafIdOnLoad, label: "pipelined" })}\n`);
+			appendFileSync(
+				join(corpus, f.file),
+				`${JSON.stringify({ type: "label", id: `pl${f.entries}`, parentId: f.leafIdOnLoad, timestamp: "2026-11-30T00:00:00.000Z", targetId: f.leafIdOnLoad, label: "pipelined" })}\n`,
+			);
 		}
 		const rewritten = join(corpus, (sessions[6] as Manifest["files"][number]).file);
 		writeFileSync(rewritten, readFileSync(rewritten, "utf8").replace('"version":3', '"version":3,"note":"rewritten"'));

@@ -1,7 +1,14 @@
 /** Model-facing text of search, read and trace results: refs, marks, exact text, and honest cuts within pi's limits. */
 import { describe, expect, it } from "vitest";
+import {
+	formatReadForModel,
+	formatSearchForModel,
+	formatTraceForModel,
+	MODEL_OUTPUT_LIMITS,
+	markMatches,
+	type OutputLimits,
+} from "../src/present/model-text.js";
 import type { EventBrief, FragmentWindow, Hit, ReadResult, SearchResult, TraceEdge, TraceResult } from "../src/shared/types.js";
-import { formatReadForModel, formatSearchForModel, formatTraceForModel, MODEL_OUTPUT_LIMITS, markMatches, type OutputLimits } from "../src/present/model-text.js";
 
 const S = "019be2c2-9f33-7094-a319-1274f826a4f8";
 const OTHER = "019c51a8-d146-712e-8e2a-8eef6dd726ff";
@@ -36,7 +43,17 @@ function searchResult(hits: Hit[], notes: string[] = [], pending = 0): SearchRes
 const view = { query: "ECONNREFUSED", root: "/home/alice/code/payments-api", currentSessionId: "01aa-own", includesCurrent: false };
 
 function brief(over: Partial<EventBrief> = {}): EventBrief {
-	return { sessionId: S, entryId: "ff3da104", entryType: "message", role: "assistant", kind: "tool.call", timestamp: "2026-01-21T22:55:00.000Z", branchState: "selected", preview: "edit src/retry.ts", ...over };
+	return {
+		sessionId: S,
+		entryId: "ff3da104",
+		entryType: "message",
+		role: "assistant",
+		kind: "tool.call",
+		timestamp: "2026-01-21T22:55:00.000Z",
+		branchState: "selected",
+		preview: "edit src/retry.ts",
+		...over,
+	};
 }
 
 function fragment(text: string, over: Partial<FragmentWindow> = {}): FragmentWindow {
@@ -45,7 +62,14 @@ function fragment(text: string, over: Partial<FragmentWindow> = {}): FragmentWin
 
 function readResult(fragments: FragmentWindow[], over: Partial<ReadResult> = {}): ReadResult {
 	return {
-		event: { sessionId: S, entryId: "be96970a", parentId: "ff3da104", type: "message", timestamp: "2026-01-21T22:55:01.123Z", message: { role: "toolResult", toolName: "bash", isError: true } },
+		event: {
+			sessionId: S,
+			entryId: "be96970a",
+			parentId: "ff3da104",
+			type: "message",
+			timestamp: "2026-01-21T22:55:01.123Z",
+			message: { role: "toolResult", toolName: "bash", isError: true },
+		},
 		fragments,
 		omitted: [],
 		source: { file: "/home/alice/.pi/agent/sessions/x.jsonl", line: 6, byteOffset: 1200, byteLength: 442 },
@@ -59,7 +83,11 @@ function readResult(fragments: FragmentWindow[], over: Partial<ReadResult> = {})
 
 function traceResult(edges: TraceEdge[], nodes: EventBrief[] = []): TraceResult {
 	return {
-		node: { ...brief({ entryId: "be96970a", kind: "tool.result", role: "toolResult", preview: "ECONNREFUSED" }), classification: readResult([]).classification, session: { id: S, cwd: "/w", name: "Fix retries", file: "/x.jsonl" } },
+		node: {
+			...brief({ entryId: "be96970a", kind: "tool.result", role: "toolResult", preview: "ECONNREFUSED" }),
+			classification: readResult([]).classification,
+			session: { id: S, cwd: "/w", name: "Fix retries", file: "/x.jsonl" },
+		},
 		edges,
 		nodes: Object.fromEntries(nodes.map((n) => [`${n.sessionId}/${n.entryId}`, n])),
 		notes: [],
@@ -74,9 +102,26 @@ function within(text: string, limits: OutputLimits) {
 describe("markMatches", () => {
 	it.each([
 		{ name: "one match", snippet: "a retryWithBackoff b", marks: [[2, 18]] as Array<[number, number]>, want: "a «retryWithBackoff» b" },
-		{ name: "marks out of order", snippet: "x ab y cd", marks: [[7, 9], [2, 4]] as Array<[number, number]>, want: "x «ab» y «cd»" },
+		{
+			name: "marks out of order",
+			snippet: "x ab y cd",
+			marks: [
+				[7, 9],
+				[2, 4],
+			] as Array<[number, number]>,
+			want: "x «ab» y «cd»",
+		},
 		{ name: "whitespace flattened", snippet: "line one\n\tline  two", marks: [[5, 8]] as Array<[number, number]>, want: "line «one» line two" },
-		{ name: "overlapping and out-of-range marks ignored", snippet: "abcdef", marks: [[0, 3], [2, 4], [5, 99]] as Array<[number, number]>, want: "«abc»def" },
+		{
+			name: "overlapping and out-of-range marks ignored",
+			snippet: "abcdef",
+			marks: [
+				[0, 3],
+				[2, 4],
+				[5, 99],
+			] as Array<[number, number]>,
+			want: "«abc»def",
+		},
 		{ name: "no marks", snippet: "plain", marks: [] as Array<[number, number]>, want: "plain" },
 	])("$name", ({ snippet, marks, want }) => {
 		expect(markMatches(snippet, marks)).toBe(want);
@@ -100,21 +145,42 @@ describe("formatSearchForModel", () => {
 		},
 		{
 			name: "an empty result explains itself with the core's notes and pending files",
-			result: searchResult([], ["no hits with the kind filter; there are hits without it", "searched sessions whose cwd is under /home/alice/code/payments-api"], 3),
+			result: searchResult(
+				[],
+				["no hits with the kind filter; there are hits without it", "searched sessions whose cwd is under /home/alice/code/payments-api"],
+				3,
+			),
 			view,
 			contains: ['No hits for "ECONNREFUSED"', "- no hits with the kind filter; there are hits without it", "3 session file(s) not indexed yet"],
 			absent: ["Next:", "sessionId=01aa-own entryId"],
 		},
 		{
 			name: "the caller's own session, targeted by id, is named as included",
-			result: searchResult([hit({ sessionId: "01aa-own", isError: false, toolName: undefined, matchedFragments: 3, session: { id: "01aa-own", cwd: "/w/app", file: "/o.jsonl" } })]),
+			result: searchResult([
+				hit({ sessionId: "01aa-own", isError: false, toolName: undefined, matchedFragments: 3, session: { id: "01aa-own", cwd: "/w/app", file: "/o.jsonl" } }),
+			]),
 			view: { ...view, includesCurrent: true },
-			contains: ["including your current session 01aa-own up to the message that called this tool", "1. tool.result · ", "fragmentId=tool.result:0 (3 matching parts)", "cwd /w/app"],
+			contains: [
+				"including your current session 01aa-own up to the message that called this tool",
+				"1. tool.result · ",
+				"fragmentId=tool.result:0 (3 matching parts)",
+				"cwd /w/app",
+			],
 			absent: ["is excluded", "(bash"],
 		},
 		{
 			name: "an alternate, summarized event says so",
-			result: searchResult([hit({ branchState: "alternate", selectionState: "not-selected", kind: null, entryType: "label", role: undefined, toolName: undefined, isError: undefined })]),
+			result: searchResult([
+				hit({
+					branchState: "alternate",
+					selectionState: "not-selected",
+					kind: null,
+					entryType: "label",
+					role: undefined,
+					toolName: undefined,
+					isError: undefined,
+				}),
+			]),
 			view: { query: "", root: "/w", includesCurrent: false },
 			contains: ["1 hit for the filters in sessions under /w.", "1. label · ", "branchState=alternate selectionState=not-selected"],
 			absent: ["current session"],
@@ -166,7 +232,13 @@ describe("formatReadForModel", () => {
 			read: readResult([fragment("x")], {
 				omitted: [{ path: "message.content[1]", reason: "image", bytes: 2048, mimeType: "image/png" }],
 				notes: ["the source file was rewritten since indexing"],
-				neighbors: { order: "append", before: [brief()], after: [brief({ sessionId: OTHER, entryId: "77", branchState: "alternate", kind: null, role: "user", preview: "next\nline" })], forkCandidates: [brief({ entryId: "f0rk" })], note: "file order" },
+				neighbors: {
+					order: "append",
+					before: [brief()],
+					after: [brief({ sessionId: OTHER, entryId: "77", branchState: "alternate", kind: null, role: "user", preview: "next\nline" })],
+					forkCandidates: [brief({ entryId: "f0rk" })],
+					note: "file order",
+				},
 			}),
 			contains: [
 				"- the source file was rewritten since indexing",
@@ -191,7 +263,13 @@ describe("formatReadForModel", () => {
 		{ name: "lines", limits: MODEL_OUTPUT_LIMITS, text: "x\n".repeat(6000) },
 	])("cuts a fragment within the $name limit at an offset it names, without splitting a character", ({ limits, text }) => {
 		const start = 500;
-		const out = formatReadForModel(readResult([fragment(text, { range: [start, start + text.length], totalChars: start + text.length + 10, truncated: true }), fragment("second", { id: "tool.result:1" })]), limits);
+		const out = formatReadForModel(
+			readResult([
+				fragment(text, { range: [start, start + text.length], totalChars: start + text.length + 10, truncated: true }),
+				fragment("second", { id: "tool.result:1" }),
+			]),
+			limits,
+		);
 		within(out.text, limits);
 		expect(out.truncated).toBe(true);
 		const m = /continue with event_read fragmentId=tool\.result:0 offset=(\d+); not shown: fragment\(s\) tool\.result:1/.exec(out.text);
@@ -207,14 +285,26 @@ describe("formatReadForModel", () => {
 describe("formatTraceForModel", () => {
 	const nodes = [brief(), brief({ sessionId: OTHER, entryId: "aa11", kind: "user.text", preview: "fork point", branchState: "alternate" })];
 	it.each([
-		{ name: "same-session event", edge: { rel: "parent", to: { sessionId: S, entryId: "ff3da104" }, provenance: "recorded" }, want: '- parent -> entryId=ff3da104 [recorded] · tool.call · "edit src/retry.ts"' },
+		{
+			name: "same-session event",
+			edge: { rel: "parent", to: { sessionId: S, entryId: "ff3da104" }, provenance: "recorded" },
+			want: '- parent -> entryId=ff3da104 [recorded] · tool.call · "edit src/retry.ts"',
+		},
 		{
 			name: "event of another session, incoming",
 			edge: { rel: "fork-of", to: { sessionId: OTHER, entryId: "aa11" }, provenance: "derived", direction: "in", note: "copied" },
 			want: `- fork-of <- sessionId=${OTHER} entryId=aa11 [derived] · user.text (alternate branch) · "fork point" (copied)`,
 		},
-		{ name: "whole session", edge: { rel: "session-parent", to: { sessionId: OTHER, entryId: null }, provenance: "recorded" }, want: `- session-parent -> session sessionId=${OTHER} [recorded]` },
-		{ name: "file", edge: { rel: "file-changed", to: { file: "/w/src/retry.ts" }, provenance: "inferred" }, want: "- file-changed -> file /w/src/retry.ts [inferred]" },
+		{
+			name: "whole session",
+			edge: { rel: "session-parent", to: { sessionId: OTHER, entryId: null }, provenance: "recorded" },
+			want: `- session-parent -> session sessionId=${OTHER} [recorded]`,
+		},
+		{
+			name: "file",
+			edge: { rel: "file-changed", to: { file: "/w/src/retry.ts" }, provenance: "inferred" },
+			want: "- file-changed -> file /w/src/retry.ts [inferred]",
+		},
 		{ name: "hidden", edge: { rel: "fork-of", to: { hidden: true }, provenance: "recorded" }, want: "- fork-of -> (not available) [recorded]" },
 	] as Array<{ name: string; edge: TraceEdge; want: string }>)("$name", ({ edge, want }) => {
 		const out = formatTraceForModel(traceResult([edge], nodes));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { boundFragment, describeEntry, FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT, normalizeArguments, projectEntry } from "../src/project/entry.js";
 import { scanEntry } from "../src/project/file-scan.js";
 import type { ParsedEntry } from "../src/source/parse.js";
-import { boundFragment, describeEntry, FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT, normalizeArguments, projectEntry } from "../src/project/entry.js";
 
 const entry = (raw: Record<string, unknown>): ParsedEntry => ({
 	id: (raw.id as string) ?? "x",
@@ -19,19 +19,86 @@ const frags = (raw: Record<string, unknown>) => projectEntry(entry(raw)).fragmen
 // Shapes as pi 0.73.1 writes them (docs/pi-format.md §5–6).
 describe("projectEntry: one event per entry, fragments by semantic kind", () => {
 	it.each([
-		["user text blocks", { type: "message", message: { role: "user", content: [{ type: "text", text: "hi" }, { type: "image", data: "AAAA", mimeType: "image/png" }, { type: "text", text: "there" }] } }, [["user.text:0", "hi"], ["user.text:2", "there"]]],
+		[
+			"user text blocks",
+			{
+				type: "message",
+				message: {
+					role: "user",
+					content: [
+						{ type: "text", text: "hi" },
+						{ type: "image", data: "AAAA", mimeType: "image/png" },
+						{ type: "text", text: "there" },
+					],
+				},
+			},
+			[
+				["user.text:0", "hi"],
+				["user.text:2", "there"],
+			],
+		],
 		["user string content", { type: "message", message: { role: "user", content: "plain" } }, [["user.text:0", "plain"]]],
 		[
 			"assistant text and tool calls, never thinking",
-			{ type: "message", message: { role: "assistant", content: [{ type: "thinking", thinking: "secret plan", thinkingSignature: "sig" }, { type: "text", text: "Looking." }, { type: "toolCall", id: "c1", name: "bash", arguments: { command: "npm test" } }] } },
-			[["assistant.text:1", "Looking."], ["tool.call:2", "bash\ncommand: npm test"]],
+			{
+				type: "message",
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "thinking", thinking: "secret plan", thinkingSignature: "sig" },
+						{ type: "text", text: "Looking." },
+						{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "npm test" } },
+					],
+				},
+			},
+			[
+				["assistant.text:1", "Looking."],
+				["tool.call:2", "bash\ncommand: npm test"],
+			],
 		],
-		["assistant error reply", { type: "message", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "529 overloaded" } }, [["assistant.error:0", "529 overloaded"]]],
-		["tool result text only, no details", { type: "message", message: { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "file body" }], details: { secret: "d" }, isError: false } }, [["tool.result:0", "file body"]]],
-		["bash execution", { type: "message", message: { role: "bashExecution", command: "ls", output: "a\nb", exitCode: 1 } }, [["bash.command:0", "ls"], ["bash.output:0", "a\nb"]]],
-		["v3 custom role and v2 hookMessage", { type: "message", message: { role: "hookMessage", customType: "x", content: "hook text" } }, [["custom.message:0", "hook text"]]],
-		["custom_message entry", { type: "custom_message", customType: "note", content: [{ type: "text", text: "visible" }], display: true, details: { k: "hidden" } }, [["custom.message:0", "visible"]]],
-		["compaction summary", { type: "compaction", summary: "## Goal", firstKeptEntryId: "a", tokensBefore: 1, details: { readFiles: ["a.ts"] } }, [["summary.compaction:0", "## Goal"]]],
+		[
+			"assistant error reply",
+			{ type: "message", message: { role: "assistant", content: [], stopReason: "error", errorMessage: "529 overloaded" } },
+			[["assistant.error:0", "529 overloaded"]],
+		],
+		[
+			"tool result text only, no details",
+			{
+				type: "message",
+				message: {
+					role: "toolResult",
+					toolCallId: "c1",
+					toolName: "read",
+					content: [{ type: "text", text: "file body" }],
+					details: { secret: "d" },
+					isError: false,
+				},
+			},
+			[["tool.result:0", "file body"]],
+		],
+		[
+			"bash execution",
+			{ type: "message", message: { role: "bashExecution", command: "ls", output: "a\nb", exitCode: 1 } },
+			[
+				["bash.command:0", "ls"],
+				["bash.output:0", "a\nb"],
+			],
+		],
+		[
+			"v3 custom role and v2 hookMessage",
+			{ type: "message", message: { role: "hookMessage", customType: "x", content: "hook text" } },
+			[["custom.message:0", "hook text"]],
+		],
+		[
+			"custom_message entry",
+			{ type: "custom_message", customType: "note", content: [{ type: "text", text: "visible" }], display: true, details: { k: "hidden" } },
+			[["custom.message:0", "visible"]],
+		],
+		[
+			"compaction summary",
+			{ type: "compaction", summary: "## Goal", firstKeptEntryId: "a", tokensBefore: 1, details: { readFiles: ["a.ts"] } },
+			[["summary.compaction:0", "## Goal"]],
+		],
 		["branch summary", { type: "branch_summary", fromId: "b", summary: "explored" }, [["summary.branch:0", "explored"]]],
 		["session name", { type: "session_info", name: "Fix webhook" }, [["session.name:0", "Fix webhook"]]],
 		["custom entry data is never searchable", { type: "custom", customType: "state", data: { note: "secret" } }, []],
@@ -46,7 +113,14 @@ describe("projectEntry: one event per entry, fragments by semantic kind", () => 
 	it("leaves the entry it projects untouched", () => {
 		const raw = {
 			type: "message",
-			message: { role: "assistant", content: [{ type: "thinking", thinking: "t" }, { type: "text", text: "a" }, { type: "toolCall", id: "c", name: "read", arguments: { path: "x", edits: [{ oldText: "o" }] } }] },
+			message: {
+				role: "assistant",
+				content: [
+					{ type: "thinking", thinking: "t" },
+					{ type: "text", text: "a" },
+					{ type: "toolCall", id: "c", name: "read", arguments: { path: "x", edits: [{ oldText: "o" }] } },
+				],
+			},
 		};
 		const before = structuredClone(raw);
 		const deepFreeze = (v: unknown): void => {
@@ -76,14 +150,26 @@ describe("projectEntry: one event per entry, fragments by semantic kind", () => 
 
 	it("infers file evidence from read/edit/write calls and summary details, resolving relative paths", () => {
 		const call = projectEntry(
-			entry({ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "1", name: "read", arguments: { path: "src/a.ts" } }, { type: "toolCall", id: "2", name: "edit", arguments: { path: "/abs/b.ts" } }] } }),
+			entry({
+				type: "message",
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "toolCall", id: "1", name: "read", arguments: { path: "src/a.ts" } },
+						{ type: "toolCall", id: "2", name: "edit", arguments: { path: "/abs/b.ts" } },
+					],
+				},
+			}),
 			"/work/p",
 		);
 		expect(call.files).toEqual([
 			{ path: "/work/p/src/a.ts", rel: "read", via: "tool.call:0" },
 			{ path: "/abs/b.ts", rel: "changed", via: "tool.call:1" },
 		]);
-		const summary = projectEntry(entry({ type: "compaction", summary: "s", firstKeptEntryId: "a", details: { readFiles: ["x.ts"], modifiedFiles: ["y.ts"] } }), "C:\\w");
+		const summary = projectEntry(
+			entry({ type: "compaction", summary: "s", firstKeptEntryId: "a", details: { readFiles: ["x.ts"], modifiedFiles: ["y.ts"] } }),
+			"C:\\w",
+		);
 		expect(summary.files.map((f) => [f.path, f.rel])).toEqual([
 			["C:\\w\\x.ts", "read"],
 			["C:\\w\\y.ts", "changed"],
@@ -93,7 +179,9 @@ describe("projectEntry: one event per entry, fragments by semantic kind", () => 
 
 describe("arguments, bounds and omissions", () => {
 	it("flattens nested tool arguments into readable key: value lines", () => {
-		expect(normalizeArguments({ path: "a.ts", edits: [{ oldText: "x", newText: "y" }], n: 3, on: true })).toBe("path: a.ts\nedits[0].oldText: x\nedits[0].newText: y\nn: 3\non: true");
+		expect(normalizeArguments({ path: "a.ts", edits: [{ oldText: "x", newText: "y" }], n: 3, on: true })).toBe(
+			"path: a.ts\nedits[0].oldText: x\nedits[0].newText: y\nn: 3\non: true",
+		);
 		expect(normalizeArguments('{"command":"ls"}')).toBe("command: ls");
 		expect(normalizeArguments("not json")).toBe("not json");
 	});
@@ -115,7 +203,10 @@ describe("arguments, bounds and omissions", () => {
 				message: {
 					role: "assistant",
 					model: "claude",
-					content: [{ type: "thinking", thinking: "abc", thinkingSignature: "SIG" }, { type: "text", text: "t", textSignature: "TS" }],
+					content: [
+						{ type: "thinking", thinking: "abc", thinkingSignature: "SIG" },
+						{ type: "text", text: "t", textSignature: "TS" },
+					],
 					usage: { input: 1 },
 				},
 			}),
@@ -134,7 +225,10 @@ describe("arguments, bounds and omissions", () => {
 	});
 
 	it("never indexes the results of pi-event-search's own tools, but still reads them", () => {
-		const raw = { type: "message", message: { role: "toolResult", toolCallId: "c", toolName: "event_search", content: [{ type: "text", text: "3 hits: …" }], isError: false } };
+		const raw = {
+			type: "message",
+			message: { role: "toolResult", toolCallId: "c", toolName: "event_search", content: [{ type: "text", text: "3 hits: …" }], isError: false },
+		};
 		expect(scanEntry(entry(raw), "/w").fts).toEqual([]);
 		expect(frags(raw)).toEqual([["tool.result:0", "3 hits: …"]]);
 	});

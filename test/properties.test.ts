@@ -1,14 +1,14 @@
 /** Property-based tests (fast-check): line reader, parser, query escaping, path boundary, and refresh ≡ fresh build. */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { documentText, GAP_TOKEN, tokenize } from "../src/project/tokens.js";
 import { canonicalPath, isWithin } from "../src/query/authorize.js";
+import { parseQuery } from "../src/query/query-parse.js";
 import { completeLines } from "../src/source/lines.js";
 import { SessionParser } from "../src/source/parse.js";
-import { parseQuery } from "../src/query/query-parse.js";
-import { documentText, GAP_TOKEN, tokenize } from "../src/project/tokens.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectSameIndex } from "./helpers/dump.js";
 
@@ -58,8 +58,16 @@ describe("line reader", () => {
 });
 
 const entryLine = fc.oneof(
-	fc.record({ type: fc.constantFrom("message", "label", "custom", "weird_future_type"), id: fc.stringMatching(/^[0-9a-f]{1,8}$/), parentId: fc.option(fc.stringMatching(/^[0-9a-f]{1,8}$/)) }).map((o) => JSON.stringify(o)),
-	fc.record({ type: fc.constant("message"), message: fc.record({ role: fc.constantFrom("user", "assistant", "toolResult", "robot") }) }).map((o) => JSON.stringify(o)),
+	fc
+		.record({
+			type: fc.constantFrom("message", "label", "custom", "weird_future_type"),
+			id: fc.stringMatching(/^[0-9a-f]{1,8}$/),
+			parentId: fc.option(fc.stringMatching(/^[0-9a-f]{1,8}$/)),
+		})
+		.map((o) => JSON.stringify(o)),
+	fc
+		.record({ type: fc.constant("message"), message: fc.record({ role: fc.constantFrom("user", "assistant", "toolResult", "robot") }) })
+		.map((o) => JSON.stringify(o)),
 	fc.string(),
 	fc.constantFrom("", "{", "[1,2]", "null", "42", '{"type":"session","id":"dup"}', "\u0000\u0001"),
 );
@@ -68,7 +76,13 @@ describe("session parser (v1–v3)", () => {
 	it("never throws, never returns duplicate synthetic ids, and is deterministic for the same bytes", () => {
 		fc.assert(
 			fc.property(fc.constantFrom(undefined, 1, 2, 3, 7, "x"), fc.array(entryLine, { maxLength: 40 }), (version, body) => {
-				const header = JSON.stringify({ type: "session", id: "s1", cwd: "/w", timestamp: "2026-01-01T00:00:00Z", ...(version === undefined ? {} : { version }) });
+				const header = JSON.stringify({
+					type: "session",
+					id: "s1",
+					cwd: "/w",
+					timestamp: "2026-01-01T00:00:00Z",
+					...(version === undefined ? {} : { version }),
+				});
 				const parse = () => {
 					const p = new SessionParser();
 					return [header, ...body].map((text, i) => p.accept({ lineNo: i + 1, offset: 0, length: text.length + 1, bytes: Buffer.from(text) }));
@@ -104,7 +118,25 @@ describe("document text", () => {
 	it("is tokenized by FTS5 exactly into tokenize()'s main stream, so documents and queries meet", () => {
 		// A hand-checked case first: FTS5 sees the words in order, then the GAP token, then the camelCase parts.
 		expect(fts5Tokens(documentText("Call handleWebhook: ECONNREFUSED"))).toEqual(["call", "handlewebhook", "econnrefused", GAP_TOKEN, "handle", "webhook"]);
-		const pieces = fc.constantFrom("handleWebhook", "ECONNREFUSED", "検索エンジン", "カワウソ00001", "🐢⚡", "café", "Ｅrror", "ジン", " ", "\n", "/", "_", "-", "x", "\u3000", "İ", "ß");
+		const pieces = fc.constantFrom(
+			"handleWebhook",
+			"ECONNREFUSED",
+			"検索エンジン",
+			"カワウソ00001",
+			"🐢⚡",
+			"café",
+			"Ｅrror",
+			"ジン",
+			" ",
+			"\n",
+			"/",
+			"_",
+			"-",
+			"x",
+			"\u3000",
+			"İ",
+			"ß",
+		);
 		fc.assert(
 			fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 6 }), fc.string({ unit: "grapheme", maxLength: 4 })), { maxLength: 20 }), (parts) => {
 				const text = parts.join("");
@@ -127,12 +159,20 @@ describe("query parser", () => {
 
 	it("turns any input into a MATCH expression FTS5 accepts (or none at all)", () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 60 }), fc.constantFrom('NEAR("a" "b", 2)', "a:b", "^x*", '"""', "(a OR b) AND NOT c", "'; drop table t; --")), fc.boolean(), (input, prefix) => {
-				const q = parseQuery(input, { prefix });
-				if (q.match === null) return;
-				expect(q.match).toMatch(/^"(?:[^"]|"")*"(?: \*)?(?: AND "(?:[^"]|"")*"(?: \*)?)*$/);
-				expect(() => db.prepare("SELECT rowid FROM t WHERE t MATCH ?").all(q.match)).not.toThrow();
-			}),
+			fc.property(
+				fc.oneof(
+					fc.string({ maxLength: 200 }),
+					fc.string({ unit: "grapheme", maxLength: 60 }),
+					fc.constantFrom('NEAR("a" "b", 2)', "a:b", "^x*", '"""', "(a OR b) AND NOT c", "'; drop table t; --"),
+				),
+				fc.boolean(),
+				(input, prefix) => {
+					const q = parseQuery(input, { prefix });
+					if (q.match === null) return;
+					expect(q.match).toMatch(/^"(?:[^"]|"")*"(?: \*)?(?: AND "(?:[^"]|"")*"(?: \*)?)*$/);
+					expect(() => db.prepare("SELECT rowid FROM t WHERE t MATCH ?").all(q.match)).not.toThrow();
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});
@@ -201,11 +241,43 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 		const ts = new Date(Date.UTC(2026, 0, 1) + Math.floor(r() * 1e9)).toISOString();
 		const pick = r();
 		let entry: Record<string, unknown>;
-		if (pick < 0.35) entry = { type: "message", id, parentId: parent, timestamp: ts, message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } };
+		if (pick < 0.35)
+			entry = { type: "message", id, parentId: parent, timestamp: ts, message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } };
 		else if (pick < 0.7)
-			entry = { type: "message", id, parentId: parent, timestamp: ts, message: { role: "assistant", content: [{ type: "text", text }, { type: "toolCall", id: `c${id}`, name: "read", arguments: { path: `src/${WORDS[0]}.ts` } }], stopReason: "toolUse", timestamp: 1 } };
-		else if (pick < 0.8) entry = { type: "label", id, parentId: parent, timestamp: ts, targetId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id, label: r() < 0.8 ? text : undefined };
-		else if (pick < 0.88) entry = { type: "compaction", id, parentId: parent, timestamp: ts, summary: text, firstKeptEntryId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id, tokensBefore: 1 };
+			entry = {
+				type: "message",
+				id,
+				parentId: parent,
+				timestamp: ts,
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "text", text },
+						{ type: "toolCall", id: `c${id}`, name: "read", arguments: { path: `src/${WORDS[0]}.ts` } },
+					],
+					stopReason: "toolUse",
+					timestamp: 1,
+				},
+			};
+		else if (pick < 0.8)
+			entry = {
+				type: "label",
+				id,
+				parentId: parent,
+				timestamp: ts,
+				targetId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id,
+				label: r() < 0.8 ? text : undefined,
+			};
+		else if (pick < 0.88)
+			entry = {
+				type: "compaction",
+				id,
+				parentId: parent,
+				timestamp: ts,
+				summary: text,
+				firstKeptEntryId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id,
+				tokensBefore: 1,
+			};
 		else if (pick < 0.95) entry = { type: "branch_summary", id, parentId: parent, timestamp: ts, fromId: parent ?? "root", summary: text };
 		else entry = { type: "session_info", id, parentId: parent, timestamp: ts, name: text };
 		out.push(JSON.stringify(entry));
@@ -215,7 +287,13 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 }
 
 function header(seed: number): string {
-	return JSON.stringify({ type: "session", version: 3, id: `s-${seed % 2}-${Math.floor(seed / 2) % 5}`, timestamp: "2026-01-01T00:00:00.000Z", cwd: `/w/p${seed % 3}` });
+	return JSON.stringify({
+		type: "session",
+		version: 3,
+		id: `s-${seed % 2}-${Math.floor(seed / 2) % 5}`,
+		timestamp: "2026-01-01T00:00:00.000Z",
+		cwd: `/w/p${seed % 3}`,
+	});
 }
 
 function idsIn(file: string): string[] {
@@ -302,45 +380,49 @@ function apply(dir: string, op: Op): void {
 }
 
 describe("refresh equals a fresh full build", () => {
-	it("after any sequence of appends, torn writes, completions, truncations, rewrites, deletions and creations", () => {
-		let run = 0;
-		fc.assert(
-			fc.property(fc.array(opArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (ops, refreshEvery) => {
-				const base = join(tmp.dir, `eq-${run++}`);
-				const dir = join(base, "sessions");
-				mkdirSync(dir, { recursive: true });
-				for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${f}.jsonl`), `${[header(f * 7), ...entryLines([], 3, f + 11)].join("\n")}\n`);
-				const live = openService(dir, join(base, "live.sqlite"));
-				try {
-					live.refresh();
-					ops.forEach((op, i) => {
-						apply(dir, op);
-						if ((i + 1) % refreshEvery === 0) live.refresh();
-					});
-					live.refresh();
-				} finally {
-					live.close();
-				}
-				const fresh = openService(dir, join(base, "fresh.sqlite"));
-				fresh.refresh();
-				fresh.close();
-				expectSameIndex(join(base, "live.sqlite"), join(base, "fresh.sqlite"), `after ${JSON.stringify(ops)}`);
-				rmSync(base, { recursive: true, force: true });
-			}),
-			// `npm run chaos` runs the same property for up to five minutes.
-			{
-				...(CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 }),
-				// Found by `npm run chaos`: an appended duplicate of an indexed entry moved the session's time span.
-				examples: [
-					[
+	it(
+		"after any sequence of appends, torn writes, completions, truncations, rewrites, deletions and creations",
+		() => {
+			let run = 0;
+			fc.assert(
+				fc.property(fc.array(opArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (ops, refreshEvery) => {
+					const base = join(tmp.dir, `eq-${run++}`);
+					const dir = join(base, "sessions");
+					mkdirSync(dir, { recursive: true });
+					for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${f}.jsonl`), `${[header(f * 7), ...entryLines([], 3, f + 11)].join("\n")}\n`);
+					const live = openService(dir, join(base, "live.sqlite"));
+					try {
+						live.refresh();
+						ops.forEach((op, i) => {
+							apply(dir, op);
+							if ((i + 1) % refreshEvery === 0) live.refresh();
+						});
+						live.refresh();
+					} finally {
+						live.close();
+					}
+					const fresh = openService(dir, join(base, "fresh.sqlite"));
+					fresh.refresh();
+					fresh.close();
+					expectSameIndex(join(base, "live.sqlite"), join(base, "fresh.sqlite"), `after ${JSON.stringify(ops)}`);
+					rmSync(base, { recursive: true, force: true });
+				}),
+				// `npm run chaos` runs the same property for up to five minutes.
+				{
+					...(CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 }),
+					// Found by `npm run chaos`: an appended duplicate of an indexed entry moved the session's time span.
+					examples: [
 						[
-							{ kind: "append", file: 2, count: 1, seed: 13 },
-							{ kind: "complete", file: 0 },
+							[
+								{ kind: "append", file: 2, count: 1, seed: 13 },
+								{ kind: "complete", file: 0 },
+							],
+							1,
 						],
-						1,
 					],
-				],
-			},
-		);
-	}, CHAOS ? 6 * 60_000 : 60_000);
+				},
+			);
+		},
+		CHAOS ? 6 * 60_000 : 60_000,
+	);
 });

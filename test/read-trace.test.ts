@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HistoryService } from "../src/service/service.js";
 import { NotFoundError, SourceChangedError } from "../src/shared/errors.js";
 import type { EventBrief, TraceResult } from "../src/shared/types.js";
-import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, fixtureEntry, loadManifest, type Manifest, needleAs, openService, readEntries, tempDir } from "./helpers/corpus.js";
 import { assistant, createSession, SessionManager, toolResult, user } from "./helpers/pi-sessions.js";
 
@@ -35,7 +35,9 @@ beforeAll(() => {
 	// A compaction that keeps E onward, then more turns.
 	ids.K = sm.appendCompaction("Summary: the retry loop ignores max attempts", ids.E, 1234, { readFiles: ["src/retry.ts"], modifiedFiles: [] });
 	ids.G = sm.appendMessage(user("G: fix it"));
-	ids.H = sm.appendMessage(assistant("H: fixed", [{ id: "call_1", name: "edit", arguments: { path: "src/retry.ts", edits: [{ oldText: "a", newText: "b" }] } }]));
+	ids.H = sm.appendMessage(
+		assistant("H: fixed", [{ id: "call_1", name: "edit", arguments: { path: "src/retry.ts", edits: [{ oldText: "a", newText: "b" }] } }]),
+	);
 	ids.R = sm.appendMessage(toolResult("call_1", "edit", "Successfully replaced 1 block(s) in src/retry.ts."));
 	ids.L = sm.appendLabelChange(ids.F, "root-cause");
 	seedSession = sm.getSessionId();
@@ -147,7 +149,9 @@ describe("trace", () => {
 		expect(edgeTo(service.trace({ sessionId: seedSession, entryId: ids.R as string }), "tool-result-for")).toEqual([ids.H]);
 		const call = service.trace({ sessionId: seedSession, entryId: ids.H as string });
 		expect(edgeTo(call, "tool-result-for", "in")).toEqual([ids.R]);
-		expect(call.edges.filter((e) => e.rel === "file-changed")).toEqual([expect.objectContaining({ to: { file: "/work/seed/src/retry.ts" }, provenance: "inferred" })]);
+		expect(call.edges.filter((e) => e.rel === "file-changed")).toEqual([
+			expect.objectContaining({ to: { file: "/work/seed/src/retry.ts" }, provenance: "inferred" }),
+		]);
 	});
 
 	it("follows a /fork child to its parent session and back (derived fork point)", () => {
@@ -236,10 +240,20 @@ describe("exact reads", () => {
 		const withImage = manifest.files
 			.filter((f) => f.isSession && f.headerVersion === 3)
 			.flatMap((f) => readEntries(join(tmp.dir, "corpus", f.file), { skipInvalid: true }).map((e) => ({ f, e: e as Entry })))
-			.find(({ e }) => e.type === "message" && e.message?.role === "user" && Array.isArray(e.message.content) && (e.message.content as Block[]).some((b) => b.type === "image"));
+			.find(
+				({ e }) =>
+					e.type === "message" &&
+					e.message?.role === "user" &&
+					Array.isArray(e.message.content) &&
+					(e.message.content as Block[]).some((b) => b.type === "image"),
+			);
 		if (!withImage) throw new Error("the corpus has no user message with an image");
 		const blocks = withImage.e.message?.content as Block[];
-		const images = blocks.flatMap((b, i) => (b.type === "image" ? [{ path: `message.content.${i}`, reason: "image", mimeType: b.mimeType, bytes: Buffer.from(b.data as string, "base64").length }] : []));
+		const images = blocks.flatMap((b, i) =>
+			b.type === "image"
+				? [{ path: `message.content.${i}`, reason: "image", mimeType: b.mimeType, bytes: Buffer.from(b.data as string, "base64").length }]
+				: [],
+		);
 		expect(images.every((x) => x.bytes > 0 && /^image\//.test(x.mimeType as string))).toBe(true);
 		const read = service.read({ sessionId: withImage.f.sessionId as string, entryId: withImage.e.id as string });
 		expect(read.omitted.filter((o) => o.reason === "image")).toEqual(images);
@@ -284,7 +298,13 @@ describe("exact reads", () => {
 		expect(r.fragments[0]?.text).toBe("G: fix it");
 		expect(r.notes.join(" ")).toMatch(/rewritten/);
 		// The entry is gone from the file: a clear error, not some other line.
-		writeFileSync(seedFile, before.split("\n").filter((l) => !l.includes(`"id":"${ids.G}"`)).join("\n"));
+		writeFileSync(
+			seedFile,
+			before
+				.split("\n")
+				.filter((l) => !l.includes(`"id":"${ids.G}"`))
+				.join("\n"),
+		);
 		expect(() => service.read({ sessionId: seedSession, entryId: ids.G as string })).toThrow(SourceChangedError);
 		service.refresh();
 		expect(() => service.read({ sessionId: seedSession, entryId: ids.G as string })).toThrow(NotFoundError);

@@ -41,7 +41,8 @@ describe.skipIf(!present)("real pi sessions", () => {
 			expect(events.sessions).toBe(files.length);
 			const n = entriesOf(file).length;
 			const hits = [];
-			for (let offset = 0; offset < n + 50; offset += 50) hits.push(...service.search({ query: "", filters: { sessionIds: [header.id] }, limit: 50, offset }).hits);
+			for (let offset = 0; offset < n + 50; offset += 50)
+				hits.push(...service.search({ query: "", filters: { sessionIds: [header.id] }, limit: 50, offset }).hits);
 			expect(hits.length, file).toBe(n);
 		}
 	});
@@ -61,7 +62,10 @@ describe.skipIf(!present)("real pi sessions", () => {
 			const ours = all.map((h) => h.entryId).sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
 			const toOurs = new Map(fileEntries.map((e, i) => [e.id, (header.version ?? 1) < 2 ? ours[i] : e.id]));
 			const expected = [...direct].map((id) => toOurs.get(id)).sort();
-			const actual = all.filter((h) => h.selectionState === "direct").map((h) => h.entryId).sort();
+			const actual = all
+				.filter((h) => h.selectionState === "direct")
+				.map((h) => h.entryId)
+				.sort();
 			expect(actual, file).toEqual(expected);
 		}
 	});
@@ -75,7 +79,9 @@ describe.skipIf(!present)("real pi sessions", () => {
 				const first = Array.isArray(m.content) ? (m.content[0] as { type?: string; text?: string } | undefined) : undefined;
 				return first?.type === "text" ? first.text : undefined;
 			};
-			const text = entriesOf(file).map(textOf).find((t) => t !== undefined && t.trim().length >= 20) as string;
+			const text = entriesOf(file)
+				.map(textOf)
+				.find((t) => t !== undefined && t.trim().length >= 20) as string;
 			expect(text, file).toBeDefined();
 			// Six words, or for CJK prompts without spaces, the first ten characters (any 2+ character substring matches).
 			const words = text.trim().split(/\s+/);
@@ -83,7 +89,12 @@ describe.skipIf(!present)("real pi sessions", () => {
 			const phrase = cjk && words.length < 7 ? text.trim().slice(0, 10) : words.slice(0, 6).join(" ");
 			const hits = service.search({ query: `"${phrase}"`, limit: 50 }).hits;
 			expect(hits.length, `${file}: "${phrase}"`).toBeGreaterThan(0);
-			const read = service.read({ sessionId: hits[0]?.sessionId as string, entryId: hits[0]?.entryId as string, fragmentId: hits[0]?.fragmentId as string, maxChars: 1_000_000 });
+			const read = service.read({
+				sessionId: hits[0]?.sessionId as string,
+				entryId: hits[0]?.entryId as string,
+				fragmentId: hits[0]?.fragmentId as string,
+				maxChars: 1_000_000,
+			});
 			expect(read.fragments[0]?.text).toBe(text);
 			expect(JSON.stringify(read)).not.toMatch(/"thinking":"|thinkingSignature":"/);
 		}

@@ -5,25 +5,13 @@
  */
 import { fork, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-	appendFileSync,
-	cpSync,
-	mkdirSync,
-	readdirSync,
-	readFileSync,
-	renameSync,
-	rmSync,
-	statSync,
-	truncateSync,
-	utimesSync,
-	writeFileSync,
-} from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotFoundError } from "../src/shared/errors.js";
-import type { HistoryService } from "../src/service/service.js";
 import { IndexUnavailableError } from "../src/index/store.js";
+import type { HistoryService } from "../src/service/service.js";
+import { NotFoundError } from "../src/shared/errors.js";
 import { CLI } from "./helpers/build.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild as equalsFreshBuild } from "./helpers/dump.js";
@@ -57,11 +45,16 @@ function checkInvariants(index: string, deep = true): void {
 		expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
 		const orphanEvents = db.prepare("SELECT count(*) AS n FROM events e LEFT JOIN sessions s ON s.id = e.session_id WHERE s.id IS NULL").get() as { n: number };
 		expect(orphanEvents.n).toBe(0);
-		const counts = db.prepare("SELECT s.id, s.entries, (SELECT count(*) FROM events e WHERE e.session_id = s.id) AS n FROM sessions s").all() as Array<{ entries: number; n: number }>;
+		const counts = db.prepare("SELECT s.id, s.entries, (SELECT count(*) FROM events e WHERE e.session_id = s.id) AS n FROM sessions s").all() as Array<{
+			entries: number;
+			n: number;
+		}>;
 		for (const c of counts) expect(c.n).toBe(c.entries);
 		const orphanCalls = db.prepare("SELECT count(*) AS n FROM tool_calls t LEFT JOIN events e ON e.id = t.event_id WHERE e.id IS NULL").get() as { n: number };
 		expect(orphanCalls.n).toBe(0);
-		const sessionsWithoutFile = db.prepare("SELECT count(*) AS n FROM sessions s LEFT JOIN files f ON f.id = s.file_id WHERE f.id IS NULL").get() as { n: number };
+		const sessionsWithoutFile = db.prepare("SELECT count(*) AS n FROM sessions s LEFT JOIN files f ON f.id = s.file_id WHERE f.id IS NULL").get() as {
+			n: number;
+		};
 		expect(sessionsWithoutFile.n).toBe(0);
 		const fts = new Database(index);
 		try {
@@ -72,7 +65,9 @@ function checkInvariants(index: string, deep = true): void {
 		}
 		if (!deep) return;
 		db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, fts, 'instance')");
-		const strayTokens = db.prepare("SELECT count(*) AS n FROM temp.v v LEFT JOIN events e ON e.id = v.doc / 1024 WHERE e.id IS NULL OR v.doc % 1024 >= e.nfrags").get() as { n: number };
+		const strayTokens = db
+			.prepare("SELECT count(*) AS n FROM temp.v v LEFT JOIN events e ON e.id = v.doc / 1024 WHERE e.id IS NULL OR v.doc % 1024 >= e.nfrags")
+			.get() as { n: number };
 		expect(strayTokens.n).toBe(0);
 	} finally {
 		db.close();
@@ -374,7 +369,10 @@ describe("the index file", () => {
 		);
 		const exited = new Promise<number | null>((resolve) => holder.once("exit", resolve));
 		await new Promise<void>((resolve) => holder.stdout.once("data", () => resolve()));
-		appendFileSync(sessionFiles(dir)[3] as string, `${JSON.stringify({ type: "session_info", id: "lockedxx", parentId: null, timestamp: "2026-11-30T00:00:00Z", name: "written while locked" })}\n`);
+		appendFileSync(
+			sessionFiles(dir)[3] as string,
+			`${JSON.stringify({ type: "session_info", id: "lockedxx", parentId: null, timestamp: "2026-11-30T00:00:00Z", name: "written while locked" })}\n`,
+		);
 		const s = openService(dir, index);
 		try {
 			// The refresh comes back, busy, while the lock is still held: it does not wait for the other writer.
@@ -400,9 +398,16 @@ describe("hostile session files", () => {
 	let dir: string;
 	let index: string;
 	let service: HistoryService;
-	const H = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-02-01T00:00:00.000Z", cwd: "/hostile", ...extra });
+	const H = (id: string, extra: Record<string, unknown> = {}) =>
+		JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-02-01T00:00:00.000Z", cwd: "/hostile", ...extra });
 	const msg = (id: string, parentId: string | null, text: string, role = "user") =>
-		JSON.stringify({ type: "message", id, parentId, timestamp: "2026-02-01T00:00:01.000Z", message: { role, content: [{ type: "text", text }], timestamp: 1 } });
+		JSON.stringify({
+			type: "message",
+			id,
+			parentId,
+			timestamp: "2026-02-01T00:00:01.000Z",
+			message: { role, content: [{ type: "text", text }], timestamp: 1 },
+		});
 	const write = (name: string, lines: Array<string | Buffer>) => {
 		const parts = lines.map((l) => (typeof l === "string" ? Buffer.from(`${l}\n`) : Buffer.concat([l, Buffer.from("\n")])));
 		writeFileSync(join(dir, name), Buffer.concat(parts));
@@ -422,9 +427,16 @@ describe("hostile session files", () => {
 		// Invalid UTF-8 inside and outside strings, NUL bytes, non-object lines, deep nesting.
 		write("bytes.jsonl", [
 			H("bytes"),
-			Buffer.concat([Buffer.from('{"type":"message","id":"b1","parentId":null,"timestamp":"2026-02-01T00:00:00Z","message":{"role":"user","content":"broken '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' bytes fennel-utf8"}}')]),
+			Buffer.concat([
+				Buffer.from('{"type":"message","id":"b1","parentId":null,"timestamp":"2026-02-01T00:00:00Z","message":{"role":"user","content":"broken '),
+				Buffer.from([0xff, 0xfe, 0xc3]),
+				Buffer.from(' bytes fennel-utf8"}}'),
+			]),
 			Buffer.from([0xff, 0x00, 0x7b, 0x00]),
-			'{"type":"message","id":"b2","parentId":"b1","timestamp":"2026-02-01T00:00:00Z","message":{"role":"user","content":"nul \u0000 inside"}}'.replace("\\u0000", "\u0000"),
+			'{"type":"message","id":"b2","parentId":"b1","timestamp":"2026-02-01T00:00:00Z","message":{"role":"user","content":"nul \u0000 inside"}}'.replace(
+				"\\u0000",
+				"\u0000",
+			),
 			"42",
 			"[1,2,3]",
 			'"just a string"',
@@ -433,8 +445,14 @@ describe("hostile session files", () => {
 			msg("b4", "b3", "after the deep line comes granite-deep-77"),
 		]);
 		// Headers with missing or wrong-typed fields.
-		write("no-cwd.jsonl", [JSON.stringify({ type: "session", version: 3, id: "nocwd", timestamp: "2026-02-01T00:00:00Z" }), msg("c1", null, "no cwd header amber-nocwd")]);
-		write("bad-version.jsonl", [JSON.stringify({ type: "session", version: "3", id: "badversion", cwd: 42 }), msg("v1", null, "string version cobalt-version")]);
+		write("no-cwd.jsonl", [
+			JSON.stringify({ type: "session", version: 3, id: "nocwd", timestamp: "2026-02-01T00:00:00Z" }),
+			msg("c1", null, "no cwd header amber-nocwd"),
+		]);
+		write("bad-version.jsonl", [
+			JSON.stringify({ type: "session", version: "3", id: "badversion", cwd: 42 }),
+			msg("v1", null, "string version cobalt-version"),
+		]);
 		write("bad-id.jsonl", [JSON.stringify({ type: "session", version: 3, id: 123, cwd: "/x" }), msg("i1", null, "numeric id never indexed")]);
 		// Unknown types and roles, cycles, self parents, dangling parents, duplicate ids with different content.
 		write("tree.jsonl", [
@@ -454,7 +472,8 @@ describe("hostile session files", () => {
 		write("same-id-b.jsonl", [H("twin"), msg("t1", null, "twin b says ochre-twin-b")]);
 		// 100,000 children of one node.
 		const kids: string[] = [H("fanout"), msg("root", null, "the parent of a crowd")];
-		for (let i = 0; i < 100_000; i++) kids.push(JSON.stringify({ type: "label", id: `k${i}`, parentId: "root", timestamp: "2026-02-01T00:00:02Z", targetId: "root", label: `l${i}` }));
+		for (let i = 0; i < 100_000; i++)
+			kids.push(JSON.stringify({ type: "label", id: `k${i}`, parentId: "root", timestamp: "2026-02-01T00:00:02Z", targetId: "root", label: `l${i}` }));
 		write("fanout.jsonl", kids);
 		// 10,000 tiny sessions.
 		const tiny = join(dir, "tiny");
@@ -525,7 +544,11 @@ describe("hostile session files", () => {
 		// None of this is a failure of the file: it is indexed, not listed among errors, and the kept duplicate is noted.
 		expect(service.status().errors.map((e) => e.file)).not.toContain(join(dir, "tree.jsonl"));
 		const db = new Database(index, { readonly: true });
-		const file = db.prepare("SELECT status, note, duplicate_entries FROM files WHERE path = ?").get(join(dir, "tree.jsonl")) as { status: string; note: string; duplicate_entries: number };
+		const file = db.prepare("SELECT status, note, duplicate_entries FROM files WHERE path = ?").get(join(dir, "tree.jsonl")) as {
+			status: string;
+			note: string;
+			duplicate_entries: number;
+		};
 		db.close();
 		expect(file).toMatchObject({ status: "ok", duplicate_entries: 1 });
 		expect(file.note).toMatch(/1 duplicate id\(s\) with different content \(first kept\)/);
@@ -537,8 +560,13 @@ describe("hostile session files", () => {
 		// The documented rule: the path that sorts first keeps the id.
 		expect(a?.sessionId).toBe("twin");
 		expect(b?.sessionId).toMatch(/^twin~[0-9a-f]{8}$/);
-		expect(service.status().conflicts).toEqual([expect.objectContaining({ sessionId: "twin", files: [expect.stringMatching(/same-id-a/), expect.stringMatching(/same-id-b/)] })]);
-		for (const h of [a, b]) expect(service.read({ sessionId: h?.sessionId as string, entryId: "t1" }).fragments[0]?.text).toBe(h === a ? "twin a says ochre-twin-a" : "twin b says ochre-twin-b");
+		expect(service.status().conflicts).toEqual([
+			expect.objectContaining({ sessionId: "twin", files: [expect.stringMatching(/same-id-a/), expect.stringMatching(/same-id-b/)] }),
+		]);
+		for (const h of [a, b])
+			expect(service.read({ sessionId: h?.sessionId as string, entryId: "t1" }).fragments[0]?.text).toBe(
+				h === a ? "twin a says ochre-twin-a" : "twin b says ochre-twin-b",
+			);
 	});
 
 	it("bounds reads and traces of a node with 100,000 children", () => {
@@ -565,7 +593,9 @@ describe("a write that fails in the middle of a batch", () => {
 		// Fault injection in the real index file: inserting one particular entry fails (as a full disk would).
 		const victim = loadManifest(dir).files.find((f) => f.isSession && f.headerVersion === 3 && f.entries > 10) as Manifest["files"][number];
 		const db = new Database(index);
-		db.exec(`CREATE TRIGGER inject BEFORE INSERT ON events WHEN NEW.entry_id = '${victim.leafIdOnLoad}' BEGIN SELECT RAISE(ABORT, 'injected write failure'); END`);
+		db.exec(
+			`CREATE TRIGGER inject BEFORE INSERT ON events WHEN NEW.entry_id = '${victim.leafIdOnLoad}' BEGIN SELECT RAISE(ABORT, 'injected write failure'); END`,
+		);
 		db.close();
 		const again = openService(dir, index);
 		try {
@@ -589,10 +619,14 @@ describe("a write that fails in the middle of a batch", () => {
 
 describe("session ids that look like derived ones", () => {
 	it("never collide, whatever order the files are indexed in", () => {
-		for (const order of [["a", "b", "c"], ["c", "b", "a"]]) {
+		for (const order of [
+			["a", "b", "c"],
+			["c", "b", "a"],
+		]) {
 			const dir = fresh(`ids-${order.join("")}`);
 			mkdirSync(dir, { recursive: true });
-			const line = (id: string, text: string) => `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", id: "m1", parentId: null, timestamp: "2026-01-01T00:00:01Z", message: { role: "user", content: text } })}\n`;
+			const line = (id: string, text: string) =>
+				`${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", id: "m1", parentId: null, timestamp: "2026-01-01T00:00:01Z", message: { role: "user", content: text } })}\n`;
 			const hashOfB = createHash("sha1").update(join(dir, "b.jsonl")).digest("hex").slice(0, 8);
 			const content: Record<string, string> = { a: line("dup", "alpha file"), b: line("dup", "bravo file"), c: line(`dup~${hashOfB}`, "charlie file") };
 			const index = join(dirname(dir), `ids-${order.join("")}.sqlite`);

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HistoryService } from "../src/service/service.js";
 import { ArgumentError } from "../src/shared/errors.js";
 import type { Hit, SearchFilters } from "../src/shared/types.js";
-import type { HistoryService } from "../src/service/service.js";
 import { fixtureEntry, type IndexedCorpus, indexedCorpus, KIND_OF, type Manifest, type Needle, needleById, type Occurrence } from "./helpers/corpus.js";
 
 let indexed: IndexedCorpus;
@@ -84,7 +84,9 @@ describe("search against the generator's ground truth", () => {
 		const o = needle("N00049").occurrences[0] as Occurrence;
 		const entry = rawEntry(o) as { message: { role: string; content: Array<{ type: string; text?: string; name?: string; arguments?: unknown }> } };
 		const word = /(?<![A-Za-z0-9])cargo(?![A-Za-z0-9])/i;
-		const fragmentsWithWord = entry.message.content.filter((b) => (b.type === "text" && word.test(b.text ?? "")) || (b.type === "toolCall" && word.test(`${b.name}\n${JSON.stringify(b.arguments)}`))).length;
+		const fragmentsWithWord = entry.message.content.filter(
+			(b) => (b.type === "text" && word.test(b.text ?? "")) || (b.type === "toolCall" && word.test(`${b.name}\n${JSON.stringify(b.arguments)}`)),
+		).length;
 		expect([entry.message.role, fragmentsWithWord]).toEqual(["assistant", 2]);
 		const inSession = find("cargo", { sessionIds: [o.sessionId] }, 50).hits;
 		expect(new Set(refs(inSession)).size).toBe(inSession.length);
@@ -243,7 +245,11 @@ describe("filters (each combinable with a query)", () => {
 	it("file evidence from read/edit/write calls", () => {
 		// Ground truth from the fixture itself: an edit call's path argument.
 		const pair = manifest.toolPairsSample.find((p) => p.toolName === "edit") as Manifest["toolPairsSample"][number];
-		const call = fixtureEntry<{ message: { content: Array<{ type: string; id?: string; arguments?: { path: string } }> } }>(corpus, pair.file, pair.callEntryId);
+		const call = fixtureEntry<{ message: { content: Array<{ type: string; id?: string; arguments?: { path: string } }> } }>(
+			corpus,
+			pair.file,
+			pair.callEntryId,
+		);
 		const block = call.message.content.find((b) => b.id === pair.toolCallId);
 		const path = block?.arguments?.path as string;
 		const hits = find("", { files: [path], sessionIds: [pair.sessionId] }, 50).hits;

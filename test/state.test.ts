@@ -151,7 +151,12 @@ describe("event view and back stack", () => {
 		s = run(s, { type: "open" }, { type: "event-done", key: "s1/x", data, error: null });
 		expect(shown(s)).toEqual({ scroll: 0, matches: ["foo"] });
 		s = run(s, key("", { escape: true }), key("/"), key("u", { ctrl: true }), key("b"), key("a"), key("r"));
-		s = run(s, { type: "search-done", seq: s.results.seq, more: 0, result: { ...result(0), hits: [hitFor("bar")] } }, key("", { tab: true }), key("", { return: true }));
+		s = run(
+			s,
+			{ type: "search-done", seq: s.results.seq, more: 0, result: { ...result(0), hits: [hitFor("bar")] } },
+			key("", { tab: true }),
+			key("", { return: true }),
+		);
 		s = reduce(s, { type: "event-done", key: "s1/x", data, error: null });
 		const again = shown(s);
 		expect(again.matches).toEqual(["bar"]);
@@ -189,22 +194,43 @@ function eventLayoutWidth(s: State): number {
 describe("walk", () => {
 	const opened = (data: ReturnType<typeof makeEventData>) => {
 		const s = reduce(withHits(1), { type: "open" });
-		return reduce({ ...s, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: `s1/${data.trace.node.entryId}`, ref: { sessionId: "s1", entryId: data.trace.node.entryId } }] }, {
-			type: "event-done",
-			key: `s1/${data.trace.node.entryId}`,
-			data,
-			error: null,
-		});
+		return reduce(
+			{
+				...s,
+				stack: [
+					{
+						...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>),
+						key: `s1/${data.trace.node.entryId}`,
+						ref: { sessionId: "s1", entryId: data.trace.node.entryId },
+					},
+				],
+			},
+			{
+				type: "event-done",
+				key: `s1/${data.trace.node.entryId}`,
+				data,
+				error: null,
+			},
+		);
 	};
 
 	it.each<[string, ReturnType<typeof makeEventData>, Action, string | null, RegExp | null]>([
 		["parent", makeEventData("c", { edges: [edge("parent", "p")], nodes: [brief("p")] }), { type: "walk", to: "parent" }, "p", null],
 		["no parent at the root", makeEventData("r"), { type: "walk", to: "parent" }, null, /root of the session/],
-		["dangling parent", makeEventData("c", { edges: [edge("parent", "gone", { note: "dangling" })] }), { type: "walk", to: "parent" }, null, /not in the index/],
+		[
+			"dangling parent",
+			makeEventData("c", { edges: [edge("parent", "gone", { note: "dangling" })] }),
+			{ type: "walk", to: "parent" },
+			null,
+			/not in the index/,
+		],
 		["only child", makeEventData("p", { edges: [edge("child", "c")], nodes: [brief("c")] }), { type: "walk", to: "child" }, "c", null],
 		[
 			"child toward the leaf at a fork",
-			makeEventData("p", { edges: [edge("child", "a"), edge("child", "b"), edge("toward-leaf", "b")], nodes: [brief("a", { branchState: "alternate" }), brief("b")] }),
+			makeEventData("p", {
+				edges: [edge("child", "a"), edge("child", "b"), edge("toward-leaf", "b")],
+				nodes: [brief("a", { branchState: "alternate" }), brief("b")],
+			}),
 			{ type: "walk", to: "child" },
 			"b",
 			/1 other branch/,
@@ -213,7 +239,10 @@ describe("walk", () => {
 		["branch end", makeEventData("x", { branchState: "alternate" }), { type: "walk", to: "child" }, null, /branch ends here/],
 		[
 			"next sibling by time",
-			makeEventData("b", { edges: [edge("sibling", "a"), edge("sibling", "c")], nodes: [brief("a", { timestamp: "2025-12-31T00:00:00Z" }), brief("c", { timestamp: "2026-01-03T00:00:00Z" })] }),
+			makeEventData("b", {
+				edges: [edge("sibling", "a"), edge("sibling", "c")],
+				nodes: [brief("a", { timestamp: "2025-12-31T00:00:00Z" }), brief("c", { timestamp: "2026-01-03T00:00:00Z" })],
+			}),
 			{ type: "walk", to: "next-sibling" },
 			"c",
 			/sibling 3 of 3/,
@@ -243,7 +272,11 @@ describe("walk", () => {
 		});
 		let s = reduce(opened(data), { type: "walk", to: "child" });
 		expect(modeOf(s)).toBe("fork");
-		expect(s.overlay?.type === "fork" && s.overlay.candidates.map((c) => `${c.via}:${c.ref.sessionId}/${c.ref.entryId}`)).toEqual(["child:s1/a", "child:s1/b", "forked session:s2/f1"]);
+		expect(s.overlay?.type === "fork" && s.overlay.candidates.map((c) => `${c.via}:${c.ref.sessionId}/${c.ref.entryId}`)).toEqual([
+			"child:s1/a",
+			"child:s1/b",
+			"forked session:s2/f1",
+		]);
 		s = reduce(s, { type: "pick", index: 2 });
 		expect(topLoc(s)?.ref).toEqual({ sessionId: "s2", entryId: "f1" });
 		expect(s.message?.text).toMatch(/forked session/);
@@ -333,7 +366,10 @@ describe("large fragments and resize", () => {
 	it("pages forward from the head, back, and back to head and tail", () => {
 		const data = makeEventData("big", { text: "a".repeat(4000), totalChars: 20000 });
 		let s = reduce(withHits(1), { type: "open" });
-		s = reduce({ ...s, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] }, { type: "event-done", key: "s1/big", data, error: null });
+		s = reduce(
+			{ ...s, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
+			{ type: "event-done", key: "s1/big", data, error: null },
+		);
 		s = reduce(s, { type: "page-fragment", dir: 1 });
 		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
 		s = reduce(s, { type: "page-fragment", dir: 1 });

@@ -5,16 +5,81 @@ const texts = (s: string) => tokenize(s).map((t) => [t.text, t.role]);
 
 describe("tokenize", () => {
 	it.each([
-		["plain words fold to lower case", "Hello World", [["hello", "whole"], ["world", "whole"]]],
-		["camelCase keeps the whole word, then its parts", "handleWebhook", [["handlewebhook", "whole"], ["handle", "part"], ["webhook", "part"]]],
-		["acronym seams split before the last capital", "XMLHttpRequest", [["xmlhttprequest", "whole"], ["xml", "part"], ["http", "part"], ["request", "part"]]],
-		["snake_case splits on the underscore", "retry_with_backoff", [["retry", "whole"], ["with", "whole"], ["backoff", "whole"]]],
+		[
+			"plain words fold to lower case",
+			"Hello World",
+			[
+				["hello", "whole"],
+				["world", "whole"],
+			],
+		],
+		[
+			"camelCase keeps the whole word, then its parts",
+			"handleWebhook",
+			[
+				["handlewebhook", "whole"],
+				["handle", "part"],
+				["webhook", "part"],
+			],
+		],
+		[
+			"acronym seams split before the last capital",
+			"XMLHttpRequest",
+			[
+				["xmlhttprequest", "whole"],
+				["xml", "part"],
+				["http", "part"],
+				["request", "part"],
+			],
+		],
+		[
+			"snake_case splits on the underscore",
+			"retry_with_backoff",
+			[
+				["retry", "whole"],
+				["with", "whole"],
+				["backoff", "whole"],
+			],
+		],
 		["error codes stay one word", "ECONNREFUSED", [["econnrefused", "whole"]]],
-		["paths split on separators", "src/App.tsx", [["src", "whole"], ["app", "whole"], ["tsx", "whole"]]],
-		["diacritics and full-width forms fold", "Ｅrror café", [["error", "whole"], ["cafe", "whole"]]],
-		["CJK runs become overlapping bigrams", "検索エンジン", [["検索", "cjk"], ["索エ", "cjk"], ["エン", "cjk"], ["ンジ", "cjk"], ["ジン", "cjk"]]],
+		[
+			"paths split on separators",
+			"src/App.tsx",
+			[
+				["src", "whole"],
+				["app", "whole"],
+				["tsx", "whole"],
+			],
+		],
+		[
+			"diacritics and full-width forms fold",
+			"Ｅrror café",
+			[
+				["error", "whole"],
+				["cafe", "whole"],
+			],
+		],
+		[
+			"CJK runs become overlapping bigrams",
+			"検索エンジン",
+			[
+				["検索", "cjk"],
+				["索エ", "cjk"],
+				["エン", "cjk"],
+				["ンジ", "cjk"],
+				["ジン", "cjk"],
+			],
+		],
 		["a lone CJK character stays itself", "猫", [["猫", "cjk"]]],
-		["CJK next to digits splits into segments", "水獭00010号", [["水獭", "cjk"], ["00010", "whole"], ["号", "cjk"]]],
+		[
+			"CJK next to digits splits into segments",
+			"水獭00010号",
+			[
+				["水獭", "cjk"],
+				["00010", "whole"],
+				["号", "cjk"],
+			],
+		],
 	])("%s", (_name, input, expected) => {
 		expect(texts(input)).toEqual(expected);
 	});

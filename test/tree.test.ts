@@ -31,7 +31,15 @@ describe("classifyTree", () => {
 	});
 
 	it("follows pi's compaction rule: before firstKept is summarized, from firstKept on is direct", () => {
-		const nodes = [n("m", null, "model_change"), n("u1", "m"), n("a1", "u1"), n("u2", "a1"), n("a2", "u2"), n("c", "a2", "compaction", { refId: "u2" }), n("u3", "c")];
+		const nodes = [
+			n("m", null, "model_change"),
+			n("u1", "m"),
+			n("a1", "u1"),
+			n("u2", "a1"),
+			n("a2", "u2"),
+			n("c", "a2", "compaction", { refId: "u2" }),
+			n("u3", "c"),
+		];
 		const facts = classifyTree(nodes, "u3");
 		const sel = (id: string) => facts.states.get(id)?.selectionState;
 		expect([sel("u1"), sel("a1")]).toEqual(["summarized", "summarized"]);

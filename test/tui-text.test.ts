@@ -2,7 +2,7 @@
 import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
 import { hitRows, normalizeSnippet, queryLine } from "../components/search-view.js";
-import { fitLine, lineText, lineWidth, markRanges, findRanges, seg } from "../components/styled.js";
+import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/styled.js";
 import { clusters, fit, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
 import { makeHit } from "./helpers/ink.js";
 
@@ -41,9 +41,12 @@ describe("stringWidth", () => {
 	});
 
 	// ASCII runs skip the segmenter: the clusters must still be the segmenter's, also where ASCII meets other text.
-	it.each([...SAMPLES, "…abc", "ab\u0301cd", "x\r\ny", "a\u200d🐢b", "\u0600ab", "🇯🇵🇯🇵 ok", "#\ufe0f\u20e3x", "ab\u0903c"])("splits %j like Intl.Segmenter", (s) => {
-		expect(clusters(s)).toEqual(Array.from(new Intl.Segmenter().segment(s), (x) => x.segment));
-	});
+	it.each([...SAMPLES, "…abc", "ab\u0301cd", "x\r\ny", "a\u200d🐢b", "\u0600ab", "🇯🇵🇯🇵 ok", "#\ufe0f\u20e3x", "ab\u0903c"])(
+		"splits %j like Intl.Segmenter",
+		(s) => {
+			expect(clusters(s)).toEqual(Array.from(new Intl.Segmenter().segment(s), (x) => x.segment));
+		},
+	);
 });
 
 describe("truncate and fit", () => {

@@ -1,12 +1,12 @@
 /** Pure view logic: layout, list windows, scope and filter requests, the event document, trace rows and hit rows. */
 import { describe, expect, it } from "vitest";
+import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
 import { cycleFilter, filterChips, filterFields, nextScope, searchRequest } from "../components/filters.js";
 import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/layout.js";
 import { clampScroll, positionText, windowTop } from "../components/list-window.js";
+import { runSearch } from "../components/loaders.js";
 import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/read-view.js";
 import { emptyLines, hitRows, indexText } from "../components/search-view.js";
-import { runSearch } from "../components/loaders.js";
-import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
 import { lineText, lineWidth } from "../components/styled.js";
 import { stringWidth } from "../components/text-width.js";
 import { forkCandidates, pathLine, traceRows } from "../components/trace-rows.js";
@@ -69,15 +69,40 @@ describe("list window", () => {
 describe("scope and filters", () => {
 	const now = Date.parse("2026-06-10T00:00:00Z");
 	it.each<[Parameters<typeof searchRequest>[0], object]>([
-		[{ query: "flaky", scope: "all", workspace: "/w", session: null, filters: {}, offset: 0, now }, { query: "flaky", prefix: true, filters: {}, limit: 50 }],
-		[{ query: "fix f", scope: "all", workspace: "/w", session: null, filters: {}, offset: 0, now }, { query: "fix f", prefix: false, filters: {}, limit: 50 }],
-		[{ query: "", scope: "workspace", workspace: "/w", session: null, filters: {}, offset: 50, now }, { query: "", prefix: false, filters: { cwds: ["/w"] }, limit: 50, offset: 50 }],
 		[
-			{ query: "x", scope: "session", workspace: null, session: { id: "s9", label: "s9" }, filters: { kind: "tool.result", error: true, since: "7d", tool: "bash", role: "toolResult", branch: "alternate" }, offset: 0, now },
+			{ query: "flaky", scope: "all", workspace: "/w", session: null, filters: {}, offset: 0, now },
+			{ query: "flaky", prefix: true, filters: {}, limit: 50 },
+		],
+		[
+			{ query: "fix f", scope: "all", workspace: "/w", session: null, filters: {}, offset: 0, now },
+			{ query: "fix f", prefix: false, filters: {}, limit: 50 },
+		],
+		[
+			{ query: "", scope: "workspace", workspace: "/w", session: null, filters: {}, offset: 50, now },
+			{ query: "", prefix: false, filters: { cwds: ["/w"] }, limit: 50, offset: 50 },
+		],
+		[
+			{
+				query: "x",
+				scope: "session",
+				workspace: null,
+				session: { id: "s9", label: "s9" },
+				filters: { kind: "tool.result", error: true, since: "7d", tool: "bash", role: "toolResult", branch: "alternate" },
+				offset: 0,
+				now,
+			},
 			{
 				query: "x",
 				prefix: false,
-				filters: { sessionIds: ["s9"], kinds: ["tool.result"], isError: true, after: "2026-06-03T00:00:00.000Z", tools: ["bash"], roles: ["toolResult"], branchStates: ["alternate"] },
+				filters: {
+					sessionIds: ["s9"],
+					kinds: ["tool.result"],
+					isError: true,
+					after: "2026-06-03T00:00:00.000Z",
+					tools: ["bash"],
+					roles: ["toolResult"],
+					branchStates: ["alternate"],
+				},
 				limit: 50,
 			},
 		],
@@ -138,7 +163,9 @@ describe("event document", () => {
 		const data = makeEventData("e", { text: "HEAD", totalChars: 10_000 });
 		data.tails = { "user.text:0": { id: "user.text:0", kind: "user.text", text: "TAIL", range: [9996, 10_000], totalChars: 10_000, truncated: true } };
 		data.read.fragments = [{ id: "user.text:0", kind: "user.text", text: "HEAD", range: [0, 4], totalChars: 10_000, truncated: true }];
-		const headTail = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 80, wrap: true }).lines.map((l) => lineText(l.line));
+		const headTail = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 80, wrap: true }).lines.map((l) =>
+			lineText(l.line),
+		);
 		expect(headTail.join("\n")).toMatch(/HEAD\n {2}⋯ 9,992 chars not shown \(4–9,996\) · n next page ⋯\nTAIL/);
 		const paged = buildEventDoc(data, {
 			pages: { "user.text:0": 4000 },
@@ -196,7 +223,14 @@ describe("trace rows", () => {
 			edge("fork-of", "f", { sessionId: "s2", direction: "in" }),
 			{ rel: "file-read", to: { file: "/w/a.ts" }, provenance: "inferred", note: "from read" },
 		],
-		nodes: [brief("p"), brief("k1", { branchState: "alternate" }), brief("k2"), brief("s"), brief("call", { kind: "tool.call" }), brief("f", { sessionId: "s2" })],
+		nodes: [
+			brief("p"),
+			brief("k1", { branchState: "alternate" }),
+			brief("k2"),
+			brief("s"),
+			brief("call", { kind: "tool.call" }),
+			brief("f", { sessionId: "s2" }),
+		],
 	});
 	// A session-only edge (entryId null), as the core writes for a parent session.
 	data.trace.edges[6] = { rel: "session-parent", to: { sessionId: "s0", entryId: null }, provenance: "recorded", note: "header parentSession" };
@@ -237,7 +271,16 @@ describe("hit rows and empty states", () => {
 		[40, 2],
 		[100, 1],
 	])("fits a CJK, error, alternate hit into %i cells (%i lines)", (width, lines) => {
-		const hit = makeHit({ isError: true, branchState: "alternate", selectionState: "summarized", snippet: "银色水獭00010号 failed with ECONNREFUSED", marks: [[0, 11]], label: "repro", toolName: "bash", kind: "tool.result" });
+		const hit = makeHit({
+			isError: true,
+			branchState: "alternate",
+			selectionState: "summarized",
+			snippet: "银色水獭00010号 failed with ECONNREFUSED",
+			marks: [[0, 11]],
+			label: "repro",
+			toolName: "bash",
+			kind: "tool.result",
+		});
 		const rows = hitRows(hit, width, now, true, lines);
 		expect(rows).toHaveLength(lines);
 		for (const r of rows) expect(stringWidth(lineText(r))).toBeLessThanOrEqual(width);
@@ -256,7 +299,15 @@ describe("hit rows and empty states", () => {
 		const base = { loading: false, error: null, notes: [], scope: "all" as const, filters: {}, status: null };
 		const none = emptyLines({ ...base, query: "", indexEvents: 0, indexing: { ...IDLE_INDEXING, phase: "done" } });
 		expect(none.map((l) => l.text).join(" ")).toMatch(/--demo/);
-		const miss = emptyLines({ ...base, query: "zzz", scope: "workspace", filters: { error: true }, indexEvents: 10, indexing: IDLE_INDEXING, notes: ["no hits with the cwd filter; there are hits without it"] });
+		const miss = emptyLines({
+			...base,
+			query: "zzz",
+			scope: "workspace",
+			filters: { error: true },
+			indexEvents: 10,
+			indexing: IDLE_INDEXING,
+			notes: ["no hits with the cwd filter; there are hits without it"],
+		});
 		expect(miss.map((l) => l.text)).toEqual([
 			"No hits for “zzz”.",
 			"no hits with this workspace scope; there are hits without it",
@@ -267,16 +318,32 @@ describe("hit rows and empty states", () => {
 	});
 
 	it("shows a search that threw null as a failed search instead of crashing", () => {
-		const throwsNull = { search: () => { throw null; } } as unknown as ExplorerService;
+		const throwsNull = {
+			search: () => {
+				throw null;
+			},
+		} as unknown as ExplorerService;
 		const out = runSearch(throwsNull, searchRequest({ query: "x", scope: "all", workspace: null, session: null, filters: {}, offset: 0, now }));
 		expect(out).toEqual({ error: "null" });
-		const lines = emptyLines({ loading: false, error: "error" in out ? out.error : null, query: "x", notes: [], scope: "all", filters: {}, indexEvents: 10, indexing: IDLE_INDEXING, status: null });
+		const lines = emptyLines({
+			loading: false,
+			error: "error" in out ? out.error : null,
+			query: "x",
+			notes: [],
+			scope: "all",
+			filters: {},
+			indexEvents: 10,
+			indexing: IDLE_INDEXING,
+			status: null,
+		});
 		expect(lines[0]?.text).toBe("search failed: null");
 	});
 
 	it("shows indexing progress, then counts and freshness", () => {
 		const progress = { phase: "ingest" as const, filesDone: 3, filesTotal: 10, bytesDone: 2e6, bytesTotal: 8e6, startedAt: now - 1000 };
 		expect(indexText({ ...IDLE_INDEXING, phase: "indexing", progress }, null, now).text).toBe("indexing 3/10 files · 2/8 MB · 2.0 MB/s · ETA 3s");
-		expect(indexText({ ...IDLE_INDEXING, phase: "done" }, { sessions: 3, events: 1200, freshAt: "2026-01-01T00:04:00Z" }, now).text).toBe("3 sessions · 1,200 events · fresh 1m ago");
+		expect(indexText({ ...IDLE_INDEXING, phase: "done" }, { sessions: 3, events: 1200, freshAt: "2026-01-01T00:04:00Z" }, now).text).toBe(
+			"3 sessions · 1,200 events · fresh 1m ago",
+		);
 	});
 });

@@ -6,8 +6,8 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type IndexMessage, startIndexing, workerScript } from "../src/service/refresh-thread.js";
 import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/cli/explorer.js";
+import { type IndexMessage, startIndexing, workerScript } from "../src/service/refresh-thread.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, tempDir } from "./helpers/corpus.js";
 
 const cleanups: Array<() => void> = [];
@@ -70,7 +70,24 @@ describe("indexing off the UI thread", () => {
 		expect(store.get().phase).toBe("indexing");
 		store.handle({ type: "progress", progress: { phase: "ingest", filesDone: 1, filesTotal: 3, bytesDone: 10, bytesTotal: 30, startedAt: Date.now() } });
 		expect(store.get().progress?.filesDone).toBe(1);
-		store.handle({ type: "done", summary: { files: 3, filesChanged: 3, sessionsAdded: 3, sessionsRebuilt: 0, sessionsAppended: 0, sessionsRemoved: 0, linesIngested: 9, eventsIngested: 9, bytesRead: 30, errors: [], notes: [], pending: 0, ms: 1200 } });
+		store.handle({
+			type: "done",
+			summary: {
+				files: 3,
+				filesChanged: 3,
+				sessionsAdded: 3,
+				sessionsRebuilt: 0,
+				sessionsAppended: 0,
+				sessionsRemoved: 0,
+				linesIngested: 9,
+				eventsIngested: 9,
+				bytesRead: 30,
+				errors: [],
+				notes: [],
+				pending: 0,
+				ms: 1200,
+			},
+		});
 		expect(store.get()).toMatchObject({ phase: "done", summary: "indexed 3 changed file(s) in 1.2s", progress: null });
 		expect(seen.at(-1)).toBeGreaterThan(seen[0] ?? 0);
 		store.handle({ type: "error", message: "disk full" });
@@ -78,7 +95,21 @@ describe("indexing off the UI thread", () => {
 	});
 
 	it("says when the index was already up to date, or busy with another writer", () => {
-		const summary = { files: 3, filesChanged: 0, sessionsAdded: 0, sessionsRebuilt: 0, sessionsAppended: 0, sessionsRemoved: 0, linesIngested: 0, eventsIngested: 0, bytesRead: 0, errors: [], notes: [], pending: 0, ms: 5 };
+		const summary = {
+			files: 3,
+			filesChanged: 0,
+			sessionsAdded: 0,
+			sessionsRebuilt: 0,
+			sessionsAppended: 0,
+			sessionsRemoved: 0,
+			linesIngested: 0,
+			eventsIngested: 0,
+			bytesRead: 0,
+			errors: [],
+			notes: [],
+			pending: 0,
+			ms: 5,
+		};
 		expect(refreshLine(summary)).toBe("index up to date");
 		expect(refreshLine({ ...summary, busy: true })).toMatch(/^index busy/);
 	});
@@ -120,7 +151,10 @@ describe("which history the explorer opens", () => {
 
 	it("never swaps an explicit --sessions-dir for the demo", () => {
 		const agent = emptyAgentDir();
-		const choice = chooseHistory({ demo: false, color: false, sessionsDirs: [join(agent, "sessions")], indexPath: join(agent, "i.sqlite") }, { PI_CODING_AGENT_DIR: agent });
+		const choice = chooseHistory(
+			{ demo: false, color: false, sessionsDirs: [join(agent, "sessions")], indexPath: join(agent, "i.sqlite") },
+			{ PI_CODING_AGENT_DIR: agent },
+		);
 		expect(choice.demo).toBe(false);
 	});
 

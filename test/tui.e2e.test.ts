@@ -21,7 +21,6 @@ let done = () => {};
 let session: TmuxSession | null = null;
 const timings: Array<[string, number]> = [];
 
-
 function start(size: { columns: number; rows: number }, extraEnv = "", flags = ""): TmuxSession {
 	const cmd = `printf '__SHELL__\\n'; env -u CI ${extraEnv} node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
 	session = TmuxSession.start(cmd, size, dir);

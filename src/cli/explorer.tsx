@@ -11,16 +11,16 @@ import { fileURLToPath } from "node:url";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { App } from "../../components/App.js";
-import type { Scope } from "../../components/filters.js";
 import { IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
+import type { Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
-import { authorizationRoot } from "../query/authorize.js";
-import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
-import { discover } from "../source/discover.js";
-import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
-import type { RefreshSummary } from "../shared/types.js";
 import { errorText } from "../present/text.js";
+import { authorizationRoot } from "../query/authorize.js";
+import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
 import { HistoryService } from "../service/service.js";
+import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
+import type { RefreshSummary } from "../shared/types.js";
+import { discover } from "../source/discover.js";
 
 /** Options of the interactive explorer. */
 export interface TuiOptions {
@@ -72,7 +72,9 @@ export function chooseHistory(options: TuiOptions, env: NodeJS.ProcessEnv = proc
 	const tag = createHash("sha256").update(demo).digest("hex").slice(0, 8);
 	const demoConfig = resolveConfig({ sessionsDirs: [demo], indexPath: join(tmpdir(), `pi-event-search-demo-${tag}`, "index.sqlite"), env });
 	const roots = config.roots.map((r) => r.path).join(", ");
-	const notice = options.demo ? "demo: the bundled sample history (--demo)" : `no Pi sessions under ${roots}: exploring the bundled demo history (--demo forces it)`;
+	const notice = options.demo
+		? "demo: the bundled sample history (--demo)"
+		: `no Pi sessions under ${roots}: exploring the bundled demo history (--demo forces it)`;
 	return { config: demoConfig, banner: "DEMO history", notice, demo: true };
 }
 
@@ -203,7 +205,16 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	out.on("resize", onResize);
 	let code = 0;
 	const instance = render(
-		<Main service={service} store={store} banner={choice.banner} notice={choice.notice ?? null} workspace={workspace} initialScope={options.workspace ? "workspace" : "all"} color={options.color} onExit={(c) => (code = c)} />,
+		<Main
+			service={service}
+			store={store}
+			banner={choice.banner}
+			notice={choice.notice ?? null}
+			workspace={workspace}
+			initialScope={options.workspace ? "workspace" : "all"}
+			color={options.color}
+			onExit={(c) => (code = c)}
+		/>,
 		{ exitOnCtrlC: false, patchConsole: false },
 	);
 	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.

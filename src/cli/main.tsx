@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
-import { resolveConfig } from "../shared/config.js";
-import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { IndexUnavailableError } from "../index/store.js";
-import type { SearchFilters } from "../shared/types.js";
 import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "../present/text.js";
 import { HistoryService } from "../service/service.js";
+import { resolveConfig } from "../shared/config.js";
+import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import type { SearchFilters } from "../shared/types.js";
 import { runTui } from "./explorer.js";
 
 const help = `
@@ -89,7 +89,10 @@ const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.i
 const style = makeStyle(color);
 
 function list(values: string[] | undefined): string[] | undefined {
-	const out = (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+	const out = (values ?? [])
+		.flatMap((v) => v.split(","))
+		.map((v) => v.trim())
+		.filter(Boolean);
 	return out.length ? out : undefined;
 }
 
@@ -154,7 +157,13 @@ async function refreshWithProgress(service: HistoryService, full: boolean) {
 async function run(): Promise<number> {
 	const [command, ...args] = cli.input;
 	if (command === undefined) {
-		return runTui({ demo: flags.demo === true, sessionsDirs: flags.sessionsDir, indexPath: flags.index, workspace: flags.workspace, color: flags.color !== false && !process.env.NO_COLOR });
+		return runTui({
+			demo: flags.demo === true,
+			sessionsDirs: flags.sessionsDir,
+			indexPath: flags.index,
+			workspace: flags.workspace,
+			color: flags.color !== false && !process.env.NO_COLOR,
+		});
 	}
 	switch (command) {
 		case "index": {

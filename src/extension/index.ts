@@ -7,9 +7,15 @@ import { resolve } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
+import { isBusyError } from "../index/store.js";
+import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
 import { authorizationRoot } from "../query/authorize.js";
+import { validateFilters } from "../query/search.js";
+import { HistoryService } from "../service/service.js";
+import { clamp, LIMITS, READ_LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
+import { isWindowsPath } from "../shared/paths.js";
 import {
 	BRANCH_STATES,
 	type Caller,
@@ -21,12 +27,6 @@ import {
 	type SemanticKind,
 	type TraceResult,
 } from "../shared/types.js";
-import { isWindowsPath } from "../shared/paths.js";
-import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
-import { clamp, LIMITS, READ_LIMITS } from "../shared/bounds.js";
-import { validateFilters } from "../query/search.js";
-import { HistoryService } from "../service/service.js";
-import { isBusyError } from "../index/store.js";
 
 /** Bounds of event_read for the model: 12,000 characters of 3-byte text still fit pi's 50 KB output limit. */
 export const MODEL_READ_LIMITS = {
@@ -63,7 +63,9 @@ const SearchParams = Type.Object({
 	query: Type.String({ description: 'Plain words (all must match) and "quoted phrases"; no operators. May be "" when a filter is given.' }),
 	limit: Type.Optional(Type.Number({ description: `Maximum hits (default ${LIMITS.limit.default}, clamped to ${LIMITS.limit.min}-${LIMITS.limit.max})` })),
 	snippetChars: Type.Optional(
-		Type.Number({ description: `Snippet length in characters (default ${LIMITS.snippetChars.default}, clamped to ${LIMITS.snippetChars.min}-${LIMITS.snippetChars.max})` }),
+		Type.Number({
+			description: `Snippet length in characters (default ${LIMITS.snippetChars.default}, clamped to ${LIMITS.snippetChars.min}-${LIMITS.snippetChars.max})`,
+		}),
 	),
 	sessionId: Type.Optional(Type.String({ description: "Only this session. Your current session is searched only when you pass its id here." })),
 	cwd: Type.Optional(Type.String({ description: "Only sessions started in this directory or below it (relative to your cwd; never outside the workspace)" })),
@@ -78,7 +80,10 @@ const SearchParams = Type.Object({
 	isError: Type.Optional(Type.Boolean({ description: "true: only failed tool results and error replies; false: leave them out" })),
 	branchState: Type.Optional(stringEnum(BRANCH_STATES, "selected: on the path pi loads; alternate: an abandoned branch (e.g. after /tree)")),
 	selectionState: Type.Optional(
-		stringEnum(SELECTION_STATES, "direct: in the model context as is; summarized: replaced by a compaction or branch summary; not-selected: on an alternate branch"),
+		stringEnum(
+			SELECTION_STATES,
+			"direct: in the model context as is; summarized: replaced by a compaction or branch summary; not-selected: on an alternate branch",
+		),
 	),
 	file: Type.Optional(Type.String({ description: "Only events that read or changed this file (path or path suffix)" })),
 	label: Type.Optional(Type.String({ description: "Only events whose label contains this text" })),
@@ -94,10 +99,16 @@ const ReadParams = Type.Object({
 	fragmentId: Type.Optional(Type.String({ description: "Only this fragment (e.g. tool.result:0); needed to continue a cut text with offset" })),
 	offset: Type.Optional(Type.Number({ description: "Character offset into the fragment given by fragmentId (to continue where a text was cut)" })),
 	maxChars: Type.Optional(
-		Type.Number({ description: `Characters per fragment (default ${MODEL_READ_LIMITS.maxChars.default}, clamped to ${MODEL_READ_LIMITS.maxChars.min}-${MODEL_READ_LIMITS.maxChars.max})` }),
+		Type.Number({
+			description: `Characters per fragment (default ${MODEL_READ_LIMITS.maxChars.default}, clamped to ${MODEL_READ_LIMITS.maxChars.min}-${MODEL_READ_LIMITS.maxChars.max})`,
+		}),
 	),
-	before: Type.Optional(Type.Number({ description: `Neighbor events listed before it (default ${MODEL_READ_LIMITS.neighbors.default}, max ${MODEL_READ_LIMITS.neighbors.max})` })),
-	after: Type.Optional(Type.Number({ description: `Neighbor events listed after it (default ${MODEL_READ_LIMITS.neighbors.default}, max ${MODEL_READ_LIMITS.neighbors.max})` })),
+	before: Type.Optional(
+		Type.Number({ description: `Neighbor events listed before it (default ${MODEL_READ_LIMITS.neighbors.default}, max ${MODEL_READ_LIMITS.neighbors.max})` }),
+	),
+	after: Type.Optional(
+		Type.Number({ description: `Neighbor events listed after it (default ${MODEL_READ_LIMITS.neighbors.default}, max ${MODEL_READ_LIMITS.neighbors.max})` }),
+	),
 	order: Type.Optional(stringEnum(["branch", "append"] as const, "Neighbor order: branch follows parent links (default); append is file order")),
 });
 
@@ -115,7 +126,8 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 function requireId(value: unknown, name: string): string {
-	if (typeof value !== "string" || value.trim() === "") throw new ArgumentError(`${name} is required: pass it exactly as event_search or event_trace returned it`);
+	if (typeof value !== "string" || value.trim() === "")
+		throw new ArgumentError(`${name} is required: pass it exactly as event_search or event_trace returned it`);
 	return value.trim();
 }
 
@@ -288,7 +300,13 @@ function resultText(result: AgentToolResult<unknown>): string {
 }
 
 /** The error line, or the full model text when expanded, under a short summary. */
-function renderOutcome(result: AgentToolResult<unknown>, options: ToolRenderResultOptions, theme: Theme, context: { lastComponent: Component | undefined; isError: boolean }, summary: () => string): Component {
+function renderOutcome(
+	result: AgentToolResult<unknown>,
+	options: ToolRenderResultOptions,
+	theme: Theme,
+	context: { lastComponent: Component | undefined; isError: boolean },
+	summary: () => string,
+): Component {
 	if (options.isPartial) return component(context, theme.fg("warning", "…"));
 	if (context.isError) return component(context, theme.fg("error", resultText(result).split("\n")[0] ?? "error"));
 	const head = summary();
@@ -330,7 +348,11 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 		const log = deps.log ?? ((message: string) => void (debug ? process.stderr.write(`[pi-event-search] ${message}\n`) : undefined));
 		const index = new IndexHandle(
 			deps.openService ?? ((cwd) => HistoryService.open({ config: resolveConfig({ cwd }), busyTimeoutMs: 250 })),
-			{ call: deps.callBudgetMs ?? REFRESH_BUDGETS.call, background: deps.backgroundBudgetMs ?? REFRESH_BUDGETS.background, delay: deps.backgroundDelayMs ?? 50 },
+			{
+				call: deps.callBudgetMs ?? REFRESH_BUDGETS.call,
+				background: deps.backgroundBudgetMs ?? REFRESH_BUDGETS.background,
+				delay: deps.backgroundDelayMs ?? 50,
+			},
 			log,
 		);
 
@@ -373,7 +395,10 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 				const filters = Object.entries(args)
 					.filter(([k, v]) => k !== "query" && v !== undefined)
 					.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : String(v)}`);
-				return component(context, `${theme.fg("toolTitle", theme.bold("event_search "))}${theme.fg("accent", JSON.stringify(args.query ?? ""))}${filters.length ? theme.fg("muted", ` ${filters.join(" ")}`) : ""}`);
+				return component(
+					context,
+					`${theme.fg("toolTitle", theme.bold("event_search "))}${theme.fg("accent", JSON.stringify(args.query ?? ""))}${filters.length ? theme.fg("muted", ` ${filters.join(" ")}`) : ""}`,
+				);
 			},
 			renderResult(result, options, theme, context) {
 				return renderOutcome(result, options, theme, context, () => {
@@ -400,7 +425,8 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 				throwIfAborted(signal);
 				const sessionId = requireId(params.sessionId, "sessionId");
 				const entryId = requireId(params.entryId, "entryId");
-				if (params.order !== undefined && params.order !== "branch" && params.order !== "append") throw new ArgumentError(`order must be "branch" or "append", not "${String(params.order)}"`);
+				if (params.order !== undefined && params.order !== "branch" && params.order !== "append")
+					throw new ArgumentError(`order must be "branch" or "append", not "${String(params.order)}"`);
 				if (params.offset && !params.fragmentId) throw new ArgumentError("offset applies to one fragment: pass fragmentId too (e.g. tool.result:0)");
 				const { service, caller, notes, pending } = await index.forCall(ctx);
 				let result: ReadResult;
@@ -424,7 +450,10 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			},
 			renderCall(args, theme, context) {
 				const extra = [args.fragmentId, args.offset ? `@${args.offset}` : undefined].filter(Boolean).join(" ");
-				return component(context, `${theme.fg("toolTitle", theme.bold("event_read "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}${extra ? theme.fg("muted", ` ${extra}`) : ""}`);
+				return component(
+					context,
+					`${theme.fg("toolTitle", theme.bold("event_read "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
+				);
 			},
 			renderResult(result, options, theme, context) {
 				return renderOutcome(result, options, theme, context, () => {
@@ -461,7 +490,10 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 				return textResult(formatTraceForModel(result).text, result);
 			},
 			renderCall(args, theme, context) {
-				return component(context, `${theme.fg("toolTitle", theme.bold("event_trace "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}`);
+				return component(
+					context,
+					`${theme.fg("toolTitle", theme.bold("event_trace "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}`,
+				);
 			},
 			renderResult(result, options, theme, context) {
 				return renderOutcome(result, options, theme, context, () => {

@@ -1,6 +1,7 @@
 /** Reads sessions and events from the index by identity; the query layer's only way to rows. */
-import type { Locator } from "../source/locate.js";
+
 import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "../shared/types.js";
+import type { Locator } from "../source/locate.js";
 import { FRAGMENT_SLOTS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 
@@ -77,7 +78,13 @@ export function decodeFragments(eventId: number, frags: string): FragmentRow[] {
 	return frags.split(" ").map((spec, position) => {
 		const [frag, omit] = spec.split("@") as [string, string | undefined];
 		const [a, b] = omit ? omit.split("-").map(Number) : [null, null];
-		return { id: eventId * FRAGMENT_SLOTS + position, frag, kind: frag.slice(0, frag.lastIndexOf(":")) as SemanticKind, omit_start: a ?? null, omit_end: b ?? null };
+		return {
+			id: eventId * FRAGMENT_SLOTS + position,
+			frag,
+			kind: frag.slice(0, frag.lastIndexOf(":")) as SemanticKind,
+			omit_start: a ?? null,
+			omit_end: b ?? null,
+		};
 	});
 }
 
@@ -145,7 +152,9 @@ export class Catalog {
 	/** The event whose assistant message carries tool call `callId`. */
 	callEvent(session: number, callId: string): { event: EventRow; name: string; frag: string } | undefined {
 		const row = this.store
-			.prepare<[number, string], { event_id: number; name: string; frag: string }>("SELECT event_id, name, frag FROM tool_calls WHERE session_id = ? AND call_id = ? ORDER BY event_id LIMIT 1")
+			.prepare<[number, string], { event_id: number; name: string; frag: string }>(
+				"SELECT event_id, name, frag FROM tool_calls WHERE session_id = ? AND call_id = ? ORDER BY event_id LIMIT 1",
+			)
 			.get(session, callId);
 		if (!row) return undefined;
 		const event = this.event(row.event_id);
@@ -154,12 +163,16 @@ export class Catalog {
 
 	/** Tool calls made by an event. */
 	callsOf(eventId: number): Array<{ call_id: string; name: string; frag: string }> {
-		return this.store.prepare<[number], { call_id: string; name: string; frag: string }>("SELECT call_id, name, frag FROM tool_calls WHERE event_id = ?").all(eventId);
+		return this.store
+			.prepare<[number], { call_id: string; name: string; frag: string }>("SELECT call_id, name, frag FROM tool_calls WHERE event_id = ?")
+			.all(eventId);
 	}
 
 	/** File evidence of an event. */
 	filesOf(eventId: number): Array<{ path: string; rel: "read" | "changed"; via: string }> {
-		return this.store.prepare<[number], { path: string; rel: "read" | "changed"; via: string }>("SELECT path, rel, via FROM file_evidence WHERE event_id = ?").all(eventId);
+		return this.store
+			.prepare<[number], { path: string; rel: "read" | "changed"; via: string }>("SELECT path, rel, via FROM file_evidence WHERE event_id = ?")
+			.all(eventId);
 	}
 
 	/** Fragments of an event, in projection order. */

@@ -4,8 +4,8 @@
  * keeps its last known-good state (I7). Reading and writing are separate steps so the reading can run in a worker.
  */
 import { createHash } from "node:crypto";
-import type { DiscoveredFile } from "../source/discover.js";
 import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "../project/file-scan.js";
+import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
 import type { ParserState } from "../source/parse.js";
 import type { SessionWriter } from "./session-writer.js";
@@ -45,7 +45,11 @@ export interface PlanBasis {
 
 /** Reads the files and sessions rows of a path. */
 export function planBasis(store: IndexStore, path: string): PlanBasis {
-	const row = store.prepare<[string], FileRow>("SELECT id, size, mtime_ms, ctime_ms, ino, indexed_bytes, next_line, prefix_hash, parser_state, status FROM files WHERE path = ?").get(path);
+	const row = store
+		.prepare<[string], FileRow>(
+			"SELECT id, size, mtime_ms, ctime_ms, ino, indexed_bytes, next_line, prefix_hash, parser_state, status FROM files WHERE path = ?",
+		)
+		.get(path);
 	const session = row ? store.prepare<[number], SessionRow>("SELECT id, cwd, leaf_entry FROM sessions WHERE file_id = ?").get(row.id) : undefined;
 	return { row, session };
 }
@@ -143,7 +147,21 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			`UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, indexed_bytes = ?, next_line = ?, prefix_hash = ?, parser_state = ?,
 			skipped_lines = skipped_lines + ?, duplicate_entries = duplicate_entries + ?, note = coalesce(?, note), indexed_at = ? WHERE id = ?`,
 		)
-		.run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, scan.endOffset, scan.nextLineNo, scan.digest, JSON.stringify(scan.parserState), scan.skipped, duplicates, scanNote(scan, duplicates, conflicting), Date.now(), row.id);
+		.run(
+			fp.size,
+			fp.mtimeMs,
+			fp.ctimeMs,
+			fp.ino,
+			scan.endOffset,
+			scan.nextLineNo,
+			scan.digest,
+			JSON.stringify(scan.parserState),
+			scan.skipped,
+			duplicates,
+			scanNote(scan, duplicates, conflicting),
+			Date.now(),
+			row.id,
+		);
 	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes };
 }
 
@@ -156,8 +174,12 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 		// No header among the complete lines: not a session (yet). A session indexed before keeps its state (I7).
 		const empty = scan.endOffset === 0;
 		if (old) {
-			const note = empty ? "file is empty or its first line is incomplete; last indexed state kept" : "file no longer starts with a session header; last indexed state kept";
-			store.prepare("UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, note = ?, indexed_at = ? WHERE id = ?").run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, note, Date.now(), fileId);
+			const note = empty
+				? "file is empty or its first line is incomplete; last indexed state kept"
+				: "file no longer starts with a session header; last indexed state kept";
+			store
+				.prepare("UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, note = ?, indexed_at = ? WHERE id = ?")
+				.run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, note, Date.now(), fileId);
 			return { kind: "kept", lines: 0, events: 0, bytes: 0, note };
 		}
 		const status = empty ? "empty" : "not-session";
@@ -182,14 +204,32 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 	const staged = scan.entries.map((scanned, seq) => writer.stage(sessionId, seq, scanned));
 	writer.commit(sessionId, staged, scan.leaf);
 	const facts = sessionFacts(staged);
-	store.prepare("UPDATE sessions SET leaf_entry = ?, entries = ?, name = ?, first_ms = ?, last_ms = ? WHERE id = ?").run(scan.leaf, staged.length, facts.name ?? null, facts.firstMs, facts.lastMs, sessionId);
+	store
+		.prepare("UPDATE sessions SET leaf_entry = ?, entries = ?, name = ?, first_ms = ?, last_ms = ? WHERE id = ?")
+		.run(scan.leaf, staged.length, facts.name ?? null, facts.firstMs, facts.lastMs, sessionId);
 	const note = [header.notes.length ? header.notes.join("; ") : null, scanNote(scan, scan.duplicates, scan.conflicting)].filter(Boolean).join("; ") || null;
 	store
 		.prepare(
 			`UPDATE files SET root_id = coalesce(?, root_id), size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, indexed_bytes = ?, next_line = ?, prefix_hash = ?,
 			parser_state = ?, status = 'ok', note = ?, header_id = ?, skipped_lines = ?, duplicate_entries = ?, indexed_at = ? WHERE id = ?`,
 		)
-		.run(rootId, fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, scan.endOffset, scan.nextLineNo, scan.digest, JSON.stringify(scan.parserState), note, header.id, scan.skipped, scan.duplicates, Date.now(), fileId);
+		.run(
+			rootId,
+			fp.size,
+			fp.mtimeMs,
+			fp.ctimeMs,
+			fp.ino,
+			scan.endOffset,
+			scan.nextLineNo,
+			scan.digest,
+			JSON.stringify(scan.parserState),
+			note,
+			header.id,
+			scan.skipped,
+			scan.duplicates,
+			Date.now(),
+			fileId,
+		);
 	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset };
 }
 
@@ -211,7 +251,15 @@ export function unchanged(basis: PlanBasis, file: Fingerprint): boolean {
  * savepoint per file, since FTS5 flushes its pending terms to a new segment at every savepoint (a third of a cold
  * index went to that).
  */
-export function applyScan(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult, full: boolean): FileOutcome {
+export function applyScan(
+	store: IndexStore,
+	writer: SessionWriter,
+	file: DiscoveredFile,
+	rootId: number | null,
+	basis: PlanBasis,
+	scan: ScanResult,
+	full: boolean,
+): FileOutcome {
 	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
 	writer.beginFile();

@@ -4,13 +4,13 @@
  */
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import type { SourceRoot } from "../shared/config.js";
-import { type DiscoveredFile, discover, type RootObservation, underUnreadable } from "../source/discover.js";
 import type { ScanResult } from "../project/file-scan.js";
+import { ScanWorker } from "../project/scan-thread.js";
+import type { SourceRoot } from "../shared/config.js";
+import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
+import { type DiscoveredFile, discover, type RootObservation, underUnreadable } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
 import { applyScan, type FileOutcome, ingestFile, type PlanBasis, planBasis, planFile, sameBasis, shortHash } from "./ingest.js";
-import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
-import { ScanWorker } from "../project/scan-thread.js";
 import { SessionWriter } from "./session-writer.js";
 import { type IndexStore, isBusyError } from "./store.js";
 
@@ -35,12 +35,20 @@ const BATCH_MS = 1000;
  * never merged: the file whose path sorts first keeps the plain id, every other one is `<id>~<8 hex of its path>`.
  */
 export function assignPublicIds(store: IndexStore): void {
-	const conflicted = store.prepare<[], { n: number }>("SELECT count(*) AS n FROM (SELECT header_id FROM sessions GROUP BY header_id HAVING count(*) > 1 OR sum(public_id <> header_id) > 0)").get();
+	const conflicted = store
+		.prepare<[], { n: number }>(
+			"SELECT count(*) AS n FROM (SELECT header_id FROM sessions GROUP BY header_id HAVING count(*) > 1 OR sum(public_id <> header_id) > 0)",
+		)
+		.get();
 	if (!conflicted?.n) return;
 	// Decided over all sessions at once, so the result depends only on the set of files (a fresh build agrees):
 	// every header id goes to the first file claiming it; the others get derived ids that avoid every id in use,
 	// even a hostile header id that looks like a derived one.
-	const all = store.prepare<[], { id: number; public_id: string; header_id: string; path: string }>("SELECT s.id, s.public_id, s.header_id, f.path FROM sessions s JOIN files f ON f.id = s.file_id ORDER BY s.header_id, f.path").all();
+	const all = store
+		.prepare<[], { id: number; public_id: string; header_id: string; path: string }>(
+			"SELECT s.id, s.public_id, s.header_id, f.path FROM sessions s JOIN files f ON f.id = s.file_id ORDER BY s.header_id, f.path",
+		)
+		.all();
 	const used = new Set<string>();
 	const wanted = new Map<number, string>();
 	const rest: typeof all = [];
@@ -63,9 +71,17 @@ export function assignPublicIds(store: IndexStore): void {
 
 /** Resolves `parentSession` paths to indexed sessions: by path, else by file name, else by the session id in the name. */
 export function resolveParents(store: IndexStore): void {
-	const children = store.prepare<[], { id: number; parent_path: string; parent_session: number | null }>("SELECT id, parent_path, parent_session FROM sessions WHERE parent_path IS NOT NULL").all();
+	const children = store
+		.prepare<[], { id: number; parent_path: string; parent_session: number | null }>(
+			"SELECT id, parent_path, parent_session FROM sessions WHERE parent_path IS NOT NULL",
+		)
+		.all();
 	if (children.length === 0) return;
-	const all = store.prepare<[], { id: number; path: string; header_id: string }>("SELECT s.id, f.path, s.header_id FROM sessions s JOIN files f ON f.id = s.file_id ORDER BY f.path").all();
+	const all = store
+		.prepare<[], { id: number; path: string; header_id: string }>(
+			"SELECT s.id, f.path, s.header_id FROM sessions s JOIN files f ON f.id = s.file_id ORDER BY f.path",
+		)
+		.all();
 	const byPath = new Map(all.map((s) => [s.path, s.id]));
 	const byName = new Map<string, number>();
 	const byHeader = new Map<string, number>();
@@ -115,7 +131,9 @@ function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<st
 	const now = Date.now();
 	for (const obs of observations) {
 		store
-			.prepare("INSERT INTO roots (path, kind, present, observed_at) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, present = excluded.present, observed_at = excluded.observed_at")
+			.prepare(
+				"INSERT INTO roots (path, kind, present, observed_at) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, present = excluded.present, observed_at = excluded.observed_at",
+			)
 			.run(obs.root.path, obs.root.kind, obs.present ? 1 : 0, now);
 		const row = store.prepare<[string], { id: number }>("SELECT id FROM roots WHERE path = ?").get(obs.root.path);
 		if (row) ids.set(obs.root.path, row.id);
@@ -172,7 +190,8 @@ class RefreshRun {
 		this.observations = observations;
 		summary.files = files.length;
 		for (const obs of observations) {
-			if (!obs.present && obs.root.kind !== "default") summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
+			if (!obs.present && obs.root.kind !== "default")
+				summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
 		}
 		try {
 			this.rootIds = store.db.transaction(() => upsertRoots(store, observations)).immediate();
@@ -186,7 +205,14 @@ class RefreshRun {
 		this.changed = changedFiles(files, this.known, options.full === true);
 		const priority = new Set(options.priority ?? []);
 		this.changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
-		this.progress = { phase: "ingest", filesDone: 0, filesTotal: this.changed.length, bytesDone: 0, bytesTotal: this.changed.reduce((n, f) => n + f.size, 0), startedAt: this.started };
+		this.progress = {
+			phase: "ingest",
+			filesDone: 0,
+			filesTotal: this.changed.length,
+			bytesDone: 0,
+			bytesTotal: this.changed.reduce((n, f) => n + f.size, 0),
+			startedAt: this.started,
+		};
 		options.onProgress?.(this.progress);
 		return true;
 	}
@@ -254,7 +280,9 @@ class RefreshRun {
 			const file = this.changed[this.done] as DiscoveredFile;
 			this.beginBatch();
 			try {
-				this.store.db.transaction(() => this.apply(file, () => ingestFile(this.store, this.writer, file, this.rootIds.get(file.root) ?? null, full))).immediate();
+				this.store.db
+					.transaction(() => this.apply(file, () => ingestFile(this.store, this.writer, file, this.rootIds.get(file.root) ?? null, full)))
+					.immediate();
 				this.committed();
 			} catch (error) {
 				this.rolledBack();

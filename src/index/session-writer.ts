@@ -1,8 +1,8 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
 import type { ScannedEntry } from "../project/file-scan.js";
+import { classifyTree, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
-import { classifyTree, type TreeNode } from "../project/tree.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
@@ -56,10 +56,14 @@ export class SessionWriter {
 			kinds |= 1 << (KIND_COLUMN_INDEX.get(f.kind) as number);
 		});
 		for (const call of scanned.ev.toolCalls) {
-			this.store.prepare("INSERT INTO tool_calls (event_id, session_id, call_id, name, frag) VALUES (?, ?, ?, ?, ?)").run(eventId, sessionId, call.id, call.name, call.fragmentId);
+			this.store
+				.prepare("INSERT INTO tool_calls (event_id, session_id, call_id, name, frag) VALUES (?, ?, ?, ?, ?)")
+				.run(eventId, sessionId, call.id, call.name, call.fragmentId);
 		}
 		for (const file of scanned.ev.files) {
-			this.store.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)").run(eventId, sessionId, file.path, file.rel, file.via);
+			this.store
+				.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)")
+				.run(eventId, sessionId, file.path, file.rel, file.via);
 		}
 		return { ...scanned, eventId, seq, kinds };
 	}
@@ -72,15 +76,24 @@ export class SessionWriter {
 				FROM events WHERE session_id = ? ORDER BY id`,
 			)
 			.all(sessionId);
-		const nodes: TreeNode[] = existing.map((r) => ({ id: r.entry_id, parentId: r.parent_id, type: r.type, refId: r.ref_id, messageProducing: r.msg_producing === 1 }));
-		for (const s of staged) nodes.push({ id: s.entry.id, parentId: s.entry.parentId, type: s.ev.type, refId: s.ev.refId, messageProducing: s.ev.messageProducing });
+		const nodes: TreeNode[] = existing.map((r) => ({
+			id: r.entry_id,
+			parentId: r.parent_id,
+			type: r.type,
+			refId: r.ref_id,
+			messageProducing: r.msg_producing === 1,
+		}));
+		for (const s of staged)
+			nodes.push({ id: s.entry.id, parentId: s.entry.parentId, type: s.ev.type, refId: s.ev.refId, messageProducing: s.ev.messageProducing });
 		const facts = classifyTree(nodes, leafId);
 		// The latest label entry for a target wins, in file order; a label without text clears it.
 		const labels = new Map<string, string | null>();
 		for (const r of existing) if (r.type === "label" && r.ref_id !== null) labels.set(r.ref_id, r.label);
 		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
 
-		const update = this.store.prepare("UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, cur_label = ? WHERE id = ?");
+		const update = this.store.prepare(
+			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, cur_label = ? WHERE id = ?",
+		);
 		for (const r of existing) {
 			const st = facts.states.get(r.entry_id);
 			const branch = st?.branchState ?? "unknown";

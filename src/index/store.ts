@@ -165,7 +165,10 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 		try {
 			makeDirectories(dirname(path));
 		} catch (error) {
-			throw new IndexUnavailableError(`cannot create the index directory ${dirname(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, path);
+			throw new IndexUnavailableError(
+				`cannot create the index directory ${dirname(path)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+				path,
+			);
 		}
 	} else if (!existsSync(path)) {
 		throw new IndexUnavailableError(`no index at ${path}; run \`pi-history index\` first`, path);
@@ -200,7 +203,8 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			return new IndexStore(db, path, readonly, notes);
 		}
 		db.close();
-		if (readonly) throw new IndexUnavailableError(`the index ${path} is ${verdict === "empty" ? "empty" : `of another kind (${verdict})`}; run \`pi-history index\``, path);
+		if (readonly)
+			throw new IndexUnavailableError(`the index ${path} is ${verdict === "empty" ? "empty" : `of another kind (${verdict})`}; run \`pi-history index\``, path);
 		const why = verdict === "foreign" ? "foreign" : "old";
 		const moved = moveAside(path, why);
 		notes.push(

@@ -123,7 +123,10 @@ function oneLine(s: string): string {
 /** A snippet with its matches wrapped in «»; whitespace flattened, nothing else changed. */
 export function markMatches(snippet: string, marks: Array<[number, number]>): string {
 	// Empty marks would read as «» to the model.
-	const segs = markSegments(snippet, marks.filter(([a, b]) => b > a));
+	const segs = markSegments(
+		snippet,
+		marks.filter(([a, b]) => b > a),
+	);
 	return oneLine(segs.map((s) => (s.match ? `«${s.text}»` : s.text)).join(""));
 }
 
@@ -187,9 +190,16 @@ export function formatSearchForModel(result: SearchResult, view: SearchView, lim
 		if (!budget.add(...lines)) break;
 		shown++;
 	}
-	if (n > 0) budget.add(indexLine(result.index), "Next: event_read {sessionId, entryId, fragmentId} for the exact text; event_trace {sessionId, entryId} for its relations.");
+	if (n > 0)
+		budget.add(
+			indexLine(result.index),
+			"Next: event_read {sessionId, entryId, fragmentId} for the exact text; event_trace {sessionId, entryId} for its relations.",
+		);
 	else budget.add(indexLine(result.index));
-	const notice = shown < n ? `[output cut at ${shown} of ${n} hits to stay within ${limits.maxBytes / 1024} KB / ${limits.maxLines} lines; lower limit or snippetChars, or add filters]` : undefined;
+	const notice =
+		shown < n
+			? `[output cut at ${shown} of ${n} hits to stay within ${limits.maxBytes / 1024} KB / ${limits.maxLines} lines; lower limit or snippetChars, or add filters]`
+			: undefined;
 	return budget.finish(notice);
 }
 
@@ -300,17 +310,26 @@ export function formatTraceForModel(trace: TraceResult, limits: OutputLimits = M
 	);
 	const notes = notesBlock(trace.notes);
 	if (notes.length) budget.add(...notes);
-	budget.add(trace.edges.length ? `${trace.edges.length} edge(s) (refs are in the same session unless a sessionId is shown):` : "no relationships recorded or derived for this event");
+	budget.add(
+		trace.edges.length
+			? `${trace.edges.length} edge(s) (refs are in the same session unless a sessionId is shown):`
+			: "no relationships recorded or derived for this event",
+	);
 	let shown = 0;
 	for (const edge of trace.edges) {
 		const to = edge.to;
 		const brief = "entryId" in to && to.entryId !== null ? trace.nodes[refKey({ sessionId: to.sessionId, entryId: to.entryId })] : undefined;
 		const arrow = edge.direction === "in" ? "<-" : "->";
-		const preview = brief ? ` · ${brief.kind ?? brief.entryType}${brief.branchState === "selected" ? "" : ` (${brief.branchState} branch)`} · ${quoted(oneLine(brief.preview))}` : "";
+		const preview = brief
+			? ` · ${brief.kind ?? brief.entryType}${brief.branchState === "selected" ? "" : ` (${brief.branchState} branch)`} · ${quoted(oneLine(brief.preview))}`
+			: "";
 		const note = edge.note ? ` (${oneLine(edge.note)})` : "";
 		if (!budget.add(`- ${edge.rel} ${arrow} ${targetRef(to, node.sessionId)} [${edge.provenance}]${preview}${note}`)) break;
 		shown++;
 	}
-	const notice = shown < trace.edges.length ? `[output cut at ${shown} of ${trace.edges.length} edges to stay within ${limits.maxBytes / 1024} KB / ${limits.maxLines} lines]` : undefined;
+	const notice =
+		shown < trace.edges.length
+			? `[output cut at ${shown} of ${trace.edges.length} edges to stay within ${limits.maxBytes / 1024} KB / ${limits.maxLines} lines]`
+			: undefined;
 	return budget.finish(notice);
 }

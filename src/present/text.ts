@@ -1,5 +1,17 @@
 /** Pure formatting shared by the faces: relative times, short paths, highlighted snippets, and text for people and models. */
-import { type EventBrief, type Hit, type IndexStatus, type ReadResult, type RefreshProgress, type RefreshSummary, refKey, type SearchResult, type SessionSummary, type TraceResult, type TraceTarget } from "../shared/types.js";
+import {
+	type EventBrief,
+	type Hit,
+	type IndexStatus,
+	type ReadResult,
+	type RefreshProgress,
+	type RefreshSummary,
+	refKey,
+	type SearchResult,
+	type SessionSummary,
+	type TraceResult,
+	type TraceTarget,
+} from "../shared/types.js";
 
 /** Terminal styles; identity functions when color is off. */
 export interface Style {
@@ -19,7 +31,14 @@ export function makeStyle(color: boolean): Style {
 		const id = (s: string) => s;
 		return { bold: id, dim: id, match: id, error: id, accent: id, warn: id };
 	}
-	return { bold: wrap("1", "22"), dim: wrap("2", "22"), match: wrap("1;33", "22;39"), error: wrap("31", "39"), accent: wrap("36", "39"), warn: wrap("33", "39") };
+	return {
+		bold: wrap("1", "22"),
+		dim: wrap("2", "22"),
+		match: wrap("1;33", "22;39"),
+		error: wrap("31", "39"),
+		accent: wrap("36", "39"),
+		warn: wrap("33", "39"),
+	};
 }
 
 /** "3m ago", "2h ago", "5d ago", or the date for anything older than a month. */
@@ -124,7 +143,9 @@ function briefLine(b: EventBrief, style: Style): string {
 /** Human text for an exact read. */
 export function formatRead(read: ReadResult, style: Style): string {
 	const e = read.event;
-	const meta: string[] = [`${e.type}${typeof (e.message as { role?: string } | undefined)?.role === "string" ? `/${(e.message as { role: string }).role}` : ""}`];
+	const meta: string[] = [
+		`${e.type}${typeof (e.message as { role?: string } | undefined)?.role === "string" ? `/${(e.message as { role: string }).role}` : ""}`,
+	];
 	if (typeof e.timestamp === "string") meta.push(e.timestamp);
 	const c = read.classification;
 	meta.push(`${c.branchState} · ${c.selectionState} · ${c.contextRole}`);
@@ -136,7 +157,8 @@ export function formatRead(read: ReadResult, style: Style): string {
 	}
 	if (read.omitted.length) {
 		lines.push("", style.dim("omitted:"));
-		for (const o of read.omitted) lines.push(style.dim(`  ${o.path}: ${o.reason}${o.mimeType ? ` ${o.mimeType}` : ""}${o.bytes !== undefined ? ` (${o.bytes} bytes)` : ""}`));
+		for (const o of read.omitted)
+			lines.push(style.dim(`  ${o.path}: ${o.reason}${o.mimeType ? ` ${o.mimeType}` : ""}${o.bytes !== undefined ? ` (${o.bytes} bytes)` : ""}`));
 	}
 	const n = read.neighbors;
 	if (n.before.length || n.after.length || n.forkCandidates.length) {
@@ -159,9 +181,12 @@ export function targetText(to: TraceTarget): string {
 export function formatTrace(trace: TraceResult, style: Style): string {
 	const lines = [style.bold(`${trace.node.sessionId} ${trace.node.entryId}`) + `  ${trace.node.entryType}  ${trace.node.preview}`];
 	for (const e of trace.edges) {
-		const node = "entryId" in e.to && e.to.entryId !== null && "sessionId" in e.to ? trace.nodes[refKey({ sessionId: e.to.sessionId, entryId: e.to.entryId })] : undefined;
+		const node =
+			"entryId" in e.to && e.to.entryId !== null && "sessionId" in e.to ? trace.nodes[refKey({ sessionId: e.to.sessionId, entryId: e.to.entryId })] : undefined;
 		const arrow = e.direction === "in" ? "←" : "→";
-		lines.push(`${arrow} ${style.accent(e.rel.padEnd(19))} ${targetText(e.to)} ${style.dim(`[${e.provenance}]`)}${node ? `  ${node.preview}` : ""}${e.note ? style.dim(`  (${e.note})`) : ""}`);
+		lines.push(
+			`${arrow} ${style.accent(e.rel.padEnd(19))} ${targetText(e.to)} ${style.dim(`[${e.provenance}]`)}${node ? `  ${node.preview}` : ""}${e.note ? style.dim(`  (${e.note})`) : ""}`,
+		);
 	}
 	for (const n of trace.notes) lines.push(style.dim(`note: ${n}`));
 	return lines.join("\n");

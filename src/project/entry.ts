@@ -372,7 +372,8 @@ function omitContent(content: unknown, path: string, out: OmittedPart[]): void {
 		} else if (block.type === "thinking") {
 			const reason = block.redacted === true ? "thinking (redacted)" : "thinking (private reasoning, never shown or indexed)";
 			out.push({ path: `${at}.thinking`, reason, chars: typeof block.thinking === "string" ? block.thinking.length : 0 });
-			if (typeof block.thinkingSignature === "string") out.push({ path: `${at}.thinkingSignature`, reason: "signature", bytes: block.thinkingSignature.length });
+			if (typeof block.thinkingSignature === "string")
+				out.push({ path: `${at}.thinkingSignature`, reason: "signature", bytes: block.thinkingSignature.length });
 		} else {
 			for (const sig of ["textSignature", "thoughtSignature"]) {
 				if (typeof block[sig] === "string") out.push({ path: `${at}.${sig}`, reason: "signature", bytes: (block[sig] as string).length });
@@ -390,7 +391,12 @@ export function describeEntry(entry: ParsedEntry): { metadata: Record<string, un
 		for (const [key, value] of Object.entries(source)) {
 			if (PAYLOAD_FIELDS.has(key)) continue;
 			const size = jsonBytes(value);
-			if (size > METADATA_FIELD_LIMIT) omitted.push({ path: `${prefix}${key}`, reason: Number.isFinite(size) ? "large field" : "too deeply nested", ...(Number.isFinite(size) ? { bytes: size } : {}) });
+			if (size > METADATA_FIELD_LIMIT)
+				omitted.push({
+					path: `${prefix}${key}`,
+					reason: Number.isFinite(size) ? "large field" : "too deeply nested",
+					...(Number.isFinite(size) ? { bytes: size } : {}),
+				});
 			else target[key] = value;
 		}
 	};
@@ -400,10 +406,12 @@ export function describeEntry(entry: ParsedEntry): { metadata: Record<string, un
 		copyScalars(raw.message, "message.", message);
 		metadata.message = message;
 		omitContent(raw.message.content, "message.content", omitted);
-		if (raw.message.details !== undefined) omitted.push({ path: "message.details", reason: "details (tool payload, not shown)", bytes: jsonBytes(raw.message.details) });
+		if (raw.message.details !== undefined)
+			omitted.push({ path: "message.details", reason: "details (tool payload, not shown)", bytes: jsonBytes(raw.message.details) });
 	}
 	if (entry.type === "custom_message") omitContent(raw.content, "content", omitted);
 	if (raw.details !== undefined) omitted.push({ path: "details", reason: "details (extension payload, not shown)", bytes: jsonBytes(raw.details) });
-	if (entry.type === "custom" && raw.data !== undefined) omitted.push({ path: "data", reason: "custom data (extension state, never searchable)", bytes: jsonBytes(raw.data) });
+	if (entry.type === "custom" && raw.data !== undefined)
+		omitted.push({ path: "data", reason: "custom data (extension state, never searchable)", bytes: jsonBytes(raw.data) });
 	return { metadata, omitted };
 }

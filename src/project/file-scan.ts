@@ -5,12 +5,12 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, fstatSync, openSync } from "node:fs";
+import { FRAGMENT_SLOTS } from "../index/schema.js";
+import type { SemanticKind } from "../shared/types.js";
 import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "../source/fingerprint.js";
 import { completeLines } from "../source/lines.js";
-import type { SemanticKind } from "../shared/types.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "../source/parse.js";
 import { boundFragment, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./entry.js";
-import { FRAGMENT_SLOTS } from "../index/schema.js";
 import { documentText, GAP_TOKEN, scopeFolders, scopeToken } from "./tokens.js";
 
 /** What to read: from the start (rebuild), or after an indexed prefix that must still be intact (append). */

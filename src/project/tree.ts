@@ -166,7 +166,9 @@ export function branchNeighbors(
 	before: number,
 	after: number,
 ): BranchNeighbors {
-	const up = ancestry(target, byId).slice(1, 1 + before).reverse();
+	const up = ancestry(target, byId)
+		.slice(1, 1 + before)
+		.reverse();
 	const down: string[] = [];
 	const candidates: string[] = [];
 	let stopped = false;

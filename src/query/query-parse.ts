@@ -3,7 +3,7 @@
  * FTS5 operators, column filters, `*`, `^`, NEAR, parentheses and SQL are just characters, and the MATCH expression
  * is built only from quoted tokens that our own tokenizer produced, so it cannot be an FTS5 syntax error.
  */
-import { type Token, queryTokens } from "../project/tokens.js";
+import { queryTokens, type Token } from "../project/tokens.js";
 
 /** One term of a query: a word (or a run of words joined by punctuation, like a path) or a quoted phrase. */
 export interface QueryTerm {

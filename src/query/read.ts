@@ -1,12 +1,13 @@
 /** event_read: the exact source event, windows of its fragments, what was left out, and its neighbors (I10–I13). */
-import { clamp, READ_LIMITS } from "../shared/bounds.js";
+
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
-import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
-import { readEntryAt } from "../source/locate.js";
-import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult } from "../shared/types.js";
-import { describeEntry, projectEntry } from "../project/entry.js";
 import type { IndexStore } from "../index/store.js";
+import { describeEntry, projectEntry } from "../project/entry.js";
 import { branchNeighbors, childrenOf } from "../project/tree.js";
+import { clamp, READ_LIMITS } from "../shared/bounds.js";
+import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult } from "../shared/types.js";
+import { readEntryAt } from "../source/locate.js";
 import { Visibility } from "./visibility.js";
 
 /** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */
@@ -37,7 +38,13 @@ export function classificationOf(event: EventRow, session: SessionRow): Classifi
 		contextRole: event.context_role,
 		selectionState: event.selection_state,
 		...(event.summarized_by
-			? { summarizedBy: { sessionId: session.public_id, entryId: event.summarized_by, provenance: event.summarized_prov === "derived" ? "derived" : "recorded" } }
+			? {
+					summarizedBy: {
+						sessionId: session.public_id,
+						entryId: event.summarized_by,
+						provenance: event.summarized_prov === "derived" ? "derived" : "recorded",
+					},
+				}
 			: {}),
 		onMaterializedLeafPath: event.branch_state === "selected",
 		materializedLeafId: session.leaf_entry,
@@ -45,7 +52,15 @@ export function classificationOf(event: EventRow, session: SessionRow): Classifi
 }
 
 /** Neighbors of an event in branch or append order, hiding what the caller may not see. */
-export function neighborsOf(catalog: Catalog, visibility: Visibility, event: EventRow, session: SessionRow, order: "branch" | "append", before: number, after: number): Neighbors {
+export function neighborsOf(
+	catalog: Catalog,
+	visibility: Visibility,
+	event: EventRow,
+	session: SessionRow,
+	order: "branch" | "append",
+	before: number,
+	after: number,
+): Neighbors {
 	const events = catalog.eventsOfSession(session.id).filter((e) => visibility.allowsEvent(e, session));
 	const brief = (e: EventRow): EventBrief => eventBrief(e, session);
 	if (order === "append") {
@@ -68,7 +83,11 @@ export function neighborsOf(catalog: Catalog, visibility: Visibility, event: Eve
 		before,
 		after,
 	);
-	const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is EventRow => e !== undefined).map(brief);
+	const pick = (ids: string[]) =>
+		ids
+			.map((id) => byId.get(id))
+			.filter((e): e is EventRow => e !== undefined)
+			.map(brief);
 	const candidates = walk.forkCandidates.slice(0, FORK_CANDIDATE_LIMIT);
 	const more = walk.forkCandidates.length - candidates.length;
 	const note = walk.stoppedAtFork
@@ -109,7 +128,11 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 		const truncated = w.range[0] > 0 || w.range[1] < f.text.length;
 		windows.push({ id: f.id, kind: f.kind, text: w.text, range: w.range, totalChars: f.text.length, truncated });
 		if (truncated) {
-			parts.push({ path: f.path, reason: `truncated payload: characters ${w.range[0]}–${w.range[1]} of ${f.text.length} shown; read on with fragmentId and offset`, chars: f.text.length });
+			parts.push({
+				path: f.path,
+				reason: `truncated payload: characters ${w.range[0]}–${w.range[1]} of ${f.text.length} shown; read on with fragmentId and offset`,
+				chars: f.text.length,
+			});
 		}
 	}
 	const notes: string[] = [];

@@ -2,11 +2,14 @@
  * event_search: ranks matching fragments with bm25 (per-kind weights), coalesces them into one hit per
  * (sessionId, entryId), applies structured filters and visibility, and builds snippets from the source lines.
  */
-import { canonicalPathCached, isWithin } from "./authorize.js";
-import { clamp, LIMITS } from "../shared/bounds.js";
+
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "../index/schema.js";
+import type { IndexStore } from "../index/store.js";
+import { projectEntry } from "../project/entry.js";
+import { scopeFolders, scopeToken } from "../project/tokens.js";
+import { clamp, LIMITS } from "../shared/bounds.js";
 import { ArgumentError } from "../shared/errors.js";
-import { readEntryAt } from "../source/locate.js";
 import {
 	BRANCH_STATES,
 	type Hit,
@@ -17,12 +20,10 @@ import {
 	type SearchResult,
 	type SemanticKind,
 } from "../shared/types.js";
-import { projectEntry } from "../project/entry.js";
+import { readEntryAt } from "../source/locate.js";
+import { canonicalPathCached, isWithin } from "./authorize.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
-import { scopeFolders, scopeToken } from "../project/tokens.js";
-import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "../index/schema.js";
 import { buildSnippet } from "./snippet.js";
-import type { IndexStore } from "../index/store.js";
 import { Visibility } from "./visibility.js";
 
 const SHIFT = Math.log2(FRAGMENT_SLOTS);
@@ -258,14 +259,25 @@ function runSearch(store: IndexStore, parsed: ParsedQuery, filters: SearchFilter
 }
 
 /** Reads the hit's fragment text from the source and builds its snippet; falls back to the indexed preview. */
-function snippetFor(catalog: Catalog, event: EventRow, session: SessionRow, fragment: FragmentRow | undefined, parsed: ParsedQuery, chars: number): { snippet: string; marks: Array<[number, number]>; note?: string } {
-	const fallback = () => ({ snippet: event.preview.length > chars ? `${event.preview.slice(0, chars - 1)}…` : event.preview, marks: [] as Array<[number, number]> });
+function snippetFor(
+	catalog: Catalog,
+	event: EventRow,
+	session: SessionRow,
+	fragment: FragmentRow | undefined,
+	parsed: ParsedQuery,
+	chars: number,
+): { snippet: string; marks: Array<[number, number]>; note?: string } {
+	const fallback = () => ({
+		snippet: event.preview.length > chars ? `${event.preview.slice(0, chars - 1)}…` : event.preview,
+		marks: [] as Array<[number, number]>,
+	});
 	const located = readEntryAt(catalog.locator(event, session));
 	if (!located.ok) return { ...fallback(), note: located.detail };
 	const projected = projectEntry(located.entry, session.cwd);
 	const target = fragment ? projected.fragments.find((f) => f.id === fragment.frag) : projected.fragments[0];
 	if (!target) return fallback();
-	const omitted = fragment && fragment.omit_start !== null && fragment.omit_end !== null ? ([fragment.omit_start, fragment.omit_end] as [number, number]) : null;
+	const omitted =
+		fragment && fragment.omit_start !== null && fragment.omit_end !== null ? ([fragment.omit_start, fragment.omit_end] as [number, number]) : null;
 	return buildSnippet(target.text, parsed.terms, chars, omitted);
 }
 

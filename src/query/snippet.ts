@@ -1,6 +1,7 @@
 /** Bounded snippets with marked matches (I19, I20): whitespace normalized, cut at word edges, never across an omission. */
-import type { QueryTerm } from "./query-parse.js";
+
 import { type Token, tokenize } from "../project/tokens.js";
+import type { QueryTerm } from "./query-parse.js";
 
 /** A snippet and the [start, end) offsets (UTF-16 code units of `snippet`) of every match span in it. */
 export interface Snippet {
@@ -103,7 +104,12 @@ function normalize(text: string, marks: Array<[number, number]>): Snippet {
  */
 export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null): Snippet {
 	const budget = Math.max(16, maxChars);
-	const segments: Array<[number, number]> = omitted ? [[0, omitted[0]], [omitted[1], text.length]] : [[0, text.length]];
+	const segments: Array<[number, number]> = omitted
+		? [
+				[0, omitted[0]],
+				[omitted[1], text.length],
+			]
+		: [[0, text.length]];
 	let best: { seg: [number, number]; start: number; score: number; count: number; focus: Match } | null = null;
 	for (const seg of segments) {
 		const matches = findMatches(text, terms, seg[0], seg[1]);
@@ -146,9 +152,7 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 		if (ws > 0 && (!focus || end - tail.length + ws >= focus.end)) end = end - tail.length + ws;
 	}
 	const window = text.slice(start, end);
-	const marks = best
-		? findMatches(text, terms, start, end).map((m) => [m.start - start, m.end - start] as [number, number])
-		: [];
+	const marks = best ? findMatches(text, terms, start, end).map((m) => [m.start - start, m.end - start] as [number, number]) : [];
 	const norm = normalize(window, marks);
 	if (norm.snippet.length === 0) prefix = prefix.trimEnd();
 	return { snippet: prefix + norm.snippet + suffix, marks: mergeMarks(norm.marks.map(([a, b]) => [a + prefix.length, b + prefix.length])) };

@@ -3,10 +3,10 @@
  * (computed from recorded facts) or inferred (heuristic), with bounded previews of the nodes at the other end.
  */
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
+import type { IndexStore } from "../index/store.js";
 import { ArgumentError } from "../shared/errors.js";
 import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "../shared/types.js";
 import { classificationOf, visibleEvent } from "./read.js";
-import type { IndexStore } from "../index/store.js";
 import { Visibility } from "./visibility.js";
 
 /** Edges of one relation kind listed before the rest is summarized in a note. */
@@ -54,7 +54,13 @@ class Tracer {
 	}
 
 	/** Adds up to TRACE_EDGE_LIMIT edges of one kind and says how many more there were. */
-	addMany(rel: TraceEdge["rel"], rows: EventRow[], s: SessionRow, provenance: TraceEdge["provenance"], extra: { direction?: "in" | "out"; note?: string } = {}): void {
+	addMany(
+		rel: TraceEdge["rel"],
+		rows: EventRow[],
+		s: SessionRow,
+		provenance: TraceEdge["provenance"],
+		extra: { direction?: "in" | "out"; note?: string } = {},
+	): void {
 		for (const e of rows.slice(0, TRACE_EDGE_LIMIT)) this.add(rel, this.node(e, s), provenance, extra);
 		if (rows.length > TRACE_EDGE_LIMIT) this.notes.push(`${rows.length - TRACE_EDGE_LIMIT} more ${rel} edge(s) not listed`);
 	}
@@ -112,31 +118,43 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 					note: "the recorded parentId is missing from this file (pi's /fork and /clone drop label entries); the entry exists in the parent session",
 				});
 			} else {
-				t.add("parent", { sessionId: session.public_id, entryId: event.parent_id }, "recorded", { note: "dangling: no entry with this id in the session; the event is a root of its own branch" });
+				t.add("parent", { sessionId: session.public_id, entryId: event.parent_id }, "recorded", {
+					note: "dangling: no entry with this id in the session; the event is a root of its own branch",
+				});
 			}
 		}
 	}
 	const children = childrenOf(event.entry_id);
 	t.addMany("child", children, session, "recorded");
 	if (event.parent_id !== null && byId.has(event.parent_id)) {
-		t.addMany("sibling", childrenOf(event.parent_id).filter((e) => e.id !== event.id), session, "derived", { note: "shares the parent" });
+		t.addMany(
+			"sibling",
+			childrenOf(event.parent_id).filter((e) => e.id !== event.id),
+			session,
+			"derived",
+			{ note: "shares the parent" },
+		);
 	}
 	if (event.branch_state === "selected") {
 		const next = children.find((c) => c.branch_state === "selected");
 		if (next) t.add("toward-leaf", t.node(next, session), "derived", { note: "next entry on the root → materialized-leaf path" });
 	} else if (event.parent_id !== null && byId.has(event.parent_id)) {
-		t.add("toward-leaf", t.node(byId.get(event.parent_id) as EventRow, session), "derived", { note: "this branch is not on the materialized-leaf path; the way there goes up" });
+		t.add("toward-leaf", t.node(byId.get(event.parent_id) as EventRow, session), "derived", {
+			note: "this branch is not on the materialized-leaf path; the way there goes up",
+		});
 	}
 
 	// Tool calls and results.
 	if (event.tool_call_id) {
 		const call = catalog.callEvent(session.id, event.tool_call_id);
-		if (call && visibility.allowsEvent(call.event, session)) t.add("tool-result-for", t.node(call.event, session), "recorded", { note: `result of ${call.frag} (${call.name}), toolCallId ${event.tool_call_id}` });
+		if (call && visibility.allowsEvent(call.event, session))
+			t.add("tool-result-for", t.node(call.event, session), "recorded", { note: `result of ${call.frag} (${call.name}), toolCallId ${event.tool_call_id}` });
 		else t.notes.push(`toolCallId ${event.tool_call_id}: the calling entry is not in the index`);
 	}
 	for (const call of catalog.callsOf(event.id)) {
 		const results = catalog.resultsForCall(session.id, call.call_id).filter((r) => visibility.allowsEvent(r, session));
-		for (const r of results) t.add("tool-result-for", t.node(r, session), "recorded", { direction: "in", note: `answers ${call.frag} (${call.name}), toolCallId ${call.call_id}` });
+		for (const r of results)
+			t.add("tool-result-for", t.node(r, session), "recorded", { direction: "in", note: `answers ${call.frag} (${call.name}), toolCallId ${call.call_id}` });
 		if (results.length === 0) t.notes.push(`${call.frag} (${call.name}) has no recorded result`);
 	}
 
@@ -150,11 +168,15 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		const from = event.ref_id ?? event.parent_id;
 		const point = from ? byId.get(from) : undefined;
 		if (point) t.add("branch-summary-from", t.node(point, session), "recorded", { note: "the branch point the summary was attached to (fromId)" });
-		else if (from) t.add("branch-summary-from", { sessionId: session.public_id, entryId: from }, "recorded", { note: from === "root" ? "summary at the root" : "fromId is not in this session" });
+		else if (from)
+			t.add("branch-summary-from", { sessionId: session.public_id, entryId: from }, "recorded", {
+				note: from === "root" ? "summary at the root" : "fromId is not in this session",
+			});
 	}
 	const replaced = events.filter((e) => e.summarized_by === event.entry_id);
 	if (event.type === "compaction") t.addMany("compacts", replaced, session, "derived", { note: "replaced by this compaction's summary in the model context" });
-	if (event.type === "branch_summary") t.addMany("branch-summary-from", replaced, session, "derived", { note: "part of the abandoned branch this summary describes" });
+	if (event.type === "branch_summary")
+		t.addMany("branch-summary-from", replaced, session, "derived", { note: "part of the abandoned branch this summary describes" });
 	if (event.type === "label" && event.ref_id) {
 		const target = byId.get(event.ref_id);
 		const note = event.label === null ? "clears the label" : `label "${event.label}"`;
@@ -163,9 +185,12 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	}
 	for (const r of catalog.referrers(session.id, event.entry_id)) {
 		if (!visibility.allowsEvent(r, session) || r.id === event.id) continue;
-		if (r.type === "compaction") t.add("compacts", t.node(r, session), "recorded", { direction: "in", note: "this entry is the first one kept by that compaction" });
-		if (r.type === "branch_summary") t.add("branch-summary-from", t.node(r, session), "recorded", { direction: "in", note: "a branch summary was attached here" });
-		if (r.type === "label" && r.label !== null && r.label === event.cur_label) t.add("labels", t.node(r, session), "recorded", { direction: "in", note: `current label "${r.label}"` });
+		if (r.type === "compaction")
+			t.add("compacts", t.node(r, session), "recorded", { direction: "in", note: "this entry is the first one kept by that compaction" });
+		if (r.type === "branch_summary")
+			t.add("branch-summary-from", t.node(r, session), "recorded", { direction: "in", note: "a branch summary was attached here" });
+		if (r.type === "label" && r.label !== null && r.label === event.cur_label)
+			t.add("labels", t.node(r, session), "recorded", { direction: "in", note: `current label "${r.label}"` });
 	}
 	if (event.summarized_by && event.type !== "compaction") {
 		const by = byId.get(event.summarized_by);
@@ -197,7 +222,8 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		const fork = t.forkInfo(child, session);
 		if (fork.forkPoint === event.entry_id) {
 			const first = fork.firstOwn ? catalog.eventByEntry(child.id, fork.firstOwn) : undefined;
-			if (first && visibility.allowsEvent(first, child)) t.add("fork-of", t.node(first, child), "derived", { direction: "in", note: "a forked session continues from here" });
+			if (first && visibility.allowsEvent(first, child))
+				t.add("fork-of", t.node(first, child), "derived", { direction: "in", note: "a forked session continues from here" });
 			else t.add("fork-of", { sessionId: child.public_id, entryId: null }, "derived", { direction: "in", note: "a forked session branched here" });
 		}
 	}

@@ -1,7 +1,8 @@
 /** What one caller may see: sessions under its authorization root, and its own session only up to the cutoff (I16, I17). */
-import { Authorizer } from "./authorize.js";
+
 import type { Catalog, EventRow, SessionRow } from "../index/catalog.js";
 import type { Caller } from "../shared/types.js";
+import { Authorizer } from "./authorize.js";
 
 /** Visibility rules of one request; trusted callers (the human CLI and TUI) see everything. */
 export class Visibility {

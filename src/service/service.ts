@@ -1,13 +1,13 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
 import { statSync } from "node:fs";
-import type { ResolvedConfig } from "../shared/config.js";
 import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
-import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult, Caller } from "../shared/types.js";
-import { readEvent } from "../query/read.js";
 import { SCHEMA_VERSION } from "../index/schema.js";
+import { type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
-import { IndexStore, type OpenOptions, isCorruptionError, moveAside, openStore } from "../index/store.js";
 import { traceEvent } from "../query/trace.js";
+import type { ResolvedConfig } from "../shared/config.js";
+import type { Caller, EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
 
 /** Options of HistoryService.open. */
 export interface ServiceOptions extends OpenOptions {
@@ -106,7 +106,9 @@ export class HistoryService {
 			const one = <T>(sql: string) => s.prepare<[], T>(sql).get() as T;
 			const files = one<{ n: number; bytes: number | null }>("SELECT count(*) AS n, sum(CASE WHEN size > 0 THEN size ELSE 0 END) AS bytes FROM files");
 			const errors = s
-				.prepare<[], { path: string; note: string | null; status: string }>("SELECT path, note, status FROM files WHERE status = 'error' OR note LIKE 'cannot read%' OR note LIKE '%last indexed state kept%' ORDER BY path")
+				.prepare<[], { path: string; note: string | null; status: string }>(
+					"SELECT path, note, status FROM files WHERE status = 'error' OR note LIKE 'cannot read%' OR note LIKE '%last indexed state kept%' ORDER BY path",
+				)
 				.all()
 				.map((r) => ({ file: r.path, error: r.note ?? r.status }));
 			const conflicts = s
@@ -136,7 +138,10 @@ export class HistoryService {
 				sourceBytes: files.bytes ?? 0,
 				indexBytes,
 				freshAt: s.meta("freshAt"),
-				roots: s.prepare<[], { path: string; kind: string; present: number }>("SELECT path, kind, present FROM roots ORDER BY id").all().map((r) => ({ path: r.path, kind: r.kind, present: r.present === 1 })),
+				roots: s
+					.prepare<[], { path: string; kind: string; present: number }>("SELECT path, kind, present FROM roots ORDER BY id")
+					.all()
+					.map((r) => ({ path: r.path, kind: r.kind, present: r.present === 1 })),
 				errors,
 				conflicts,
 				schemaVersion: SCHEMA_VERSION,

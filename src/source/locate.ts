@@ -16,9 +16,7 @@ export interface Locator {
 }
 
 /** The entry at a locator, found again elsewhere in the file, or why not. */
-export type Located =
-	| { ok: true; entry: ParsedEntry; relocated: boolean }
-	| { ok: false; reason: "missing-file" | "changed"; detail: string };
+export type Located = { ok: true; entry: ParsedEntry; relocated: boolean } | { ok: false; reason: "missing-file" | "changed"; detail: string };
 
 /** Reads the entry at `loc`; when pi rewrote the file, finds the same entry id again (never for synthetic v1 ids). */
 export function readEntryAt(loc: Locator): Located {

@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ResolvedConfig, resolveConfig } from "../../src/shared/config.js";
 import { HistoryService } from "../../src/service/service.js";
+import { type ResolvedConfig, resolveConfig } from "../../src/shared/config.js";
 
 /** Root of the project checkout. */
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -54,7 +54,15 @@ export interface Manifest {
 		parentSessionRel: string | null;
 	}>;
 	needles: Needle[];
-	toolPairsSample: Array<{ file: string; sessionId: string; toolCallId: string; toolName: string; callEntryId: string; resultEntryId: string; isError: boolean }>;
+	toolPairsSample: Array<{
+		file: string;
+		sessionId: string;
+		toolCallId: string;
+		toolName: string;
+		callEntryId: string;
+		resultEntryId: string;
+		isError: boolean;
+	}>;
 	cwds: Array<{ cwd: string; gitRoot: string | null; nestedUnder: string | null }>;
 }
 

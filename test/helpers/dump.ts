@@ -20,11 +20,21 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 				FROM events e JOIN sessions s ON s.id = e.session_id ORDER BY s.public_id, e.seq`,
 			)
 			.all();
-		const calls = db.prepare("SELECT s.public_id AS session, e.entry_id, t.call_id, t.name, t.frag FROM tool_calls t JOIN events e ON e.id = t.event_id JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3").all();
-		const files = db.prepare("SELECT s.public_id AS session, e.entry_id, fe.path, fe.rel, fe.via FROM file_evidence fe JOIN events e ON e.id = fe.event_id JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 4, 5").all();
+		const calls = db
+			.prepare(
+				"SELECT s.public_id AS session, e.entry_id, t.call_id, t.name, t.frag FROM tool_calls t JOIN events e ON e.id = t.event_id JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3",
+			)
+			.all();
+		const files = db
+			.prepare(
+				"SELECT s.public_id AS session, e.entry_id, fe.path, fe.rel, fe.via FROM file_evidence fe JOIN events e ON e.id = fe.event_id JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 4, 5",
+			)
+			.all();
 		db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, fts, 'instance')");
 		const tokens = db
-			.prepare("SELECT s.public_id AS session, e.entry_id, v.doc % 1024 AS position, v.term, v.col, v.offset FROM temp.vocab v JOIN events e ON e.id = v.doc / 1024 JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 5, 6, 4")
+			.prepare(
+				"SELECT s.public_id AS session, e.entry_id, v.doc % 1024 AS position, v.term, v.col, v.offset FROM temp.vocab v JOIN events e ON e.id = v.doc / 1024 JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 5, 6, 4",
+			)
 			.all();
 		const ftsRows = db.prepare("SELECT count(*) AS n FROM fts").all();
 		const fileRows = db.prepare("SELECT path, status, header_id, indexed_bytes FROM files ORDER BY path").all();

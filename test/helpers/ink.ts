@@ -63,7 +63,6 @@ export async function waitForFrame(r: Rendered, test: string | RegExp | ((f: str
 // ---------------------------------------------------------------------------------------------------------------
 // Plain data factories for reducer and view tests (props in, frames out: no database involved).
 
-
 /** A hit with sensible defaults. */
 export function makeHit(overrides: Partial<Hit> = {}): Hit {
 	const sessionId = overrides.sessionId ?? "s1";
@@ -94,20 +93,54 @@ export function makeHits(n: number, from = 0): Hit[] {
 
 /** An event brief. */
 export function brief(entryId: string, overrides: Partial<EventBrief> = {}): EventBrief {
-	return { sessionId: "s1", entryId, entryType: "message", kind: "user.text", timestamp: "2026-01-01T00:00:00.000Z", branchState: "selected", preview: `preview of ${entryId}`, ...overrides };
+	return {
+		sessionId: "s1",
+		entryId,
+		entryType: "message",
+		kind: "user.text",
+		timestamp: "2026-01-01T00:00:00.000Z",
+		branchState: "selected",
+		preview: `preview of ${entryId}`,
+		...overrides,
+	};
 }
 
 /** Loaded event data for `entryId`, with trace edges and nodes, a text of `text`, and the given ancestors. */
 export function makeEventData(
 	entryId: string,
-	options: { edges?: TraceEdge[]; nodes?: EventBrief[]; text?: string; totalChars?: number; ancestors?: EventBrief[]; leaf?: string; appendBefore?: EventBrief; appendAfter?: EventBrief; branchState?: "selected" | "alternate" } = {},
+	options: {
+		edges?: TraceEdge[];
+		nodes?: EventBrief[];
+		text?: string;
+		totalChars?: number;
+		ancestors?: EventBrief[];
+		leaf?: string;
+		appendBefore?: EventBrief;
+		appendAfter?: EventBrief;
+		branchState?: "selected" | "alternate";
+	} = {},
 ): EventData {
 	const text = options.text ?? "hello world";
 	const self = brief(entryId, { branchState: options.branchState ?? "selected" });
-	const classification = { branchState: self.branchState, contextRole: "conversation" as const, selectionState: "direct" as const, onMaterializedLeafPath: self.branchState === "selected", materializedLeafId: options.leaf ?? "leaf" };
+	const classification = {
+		branchState: self.branchState,
+		contextRole: "conversation" as const,
+		selectionState: "direct" as const,
+		onMaterializedLeafPath: self.branchState === "selected",
+		materializedLeafId: options.leaf ?? "leaf",
+	};
 	const read: ReadResult = {
 		event: { sessionId: "s1", entryId, type: "message", timestamp: self.timestamp, message: { role: "user" } },
-		fragments: [{ id: "user.text:0", kind: "user.text", text, range: [0, text.length], totalChars: options.totalChars ?? text.length, truncated: (options.totalChars ?? text.length) > text.length }],
+		fragments: [
+			{
+				id: "user.text:0",
+				kind: "user.text",
+				text,
+				range: [0, text.length],
+				totalChars: options.totalChars ?? text.length,
+				truncated: (options.totalChars ?? text.length) > text.length,
+			},
+		],
 		omitted: [],
 		source: { file: "/x/s1.jsonl", line: 3, byteOffset: 100, byteLength: 200 },
 		neighbors: { order: "branch", before: options.ancestors ?? [], after: [], forkCandidates: [] },
@@ -124,5 +157,10 @@ export function makeEventData(
 /** A trace edge to an event of session s1 (or another session). */
 export function edge(rel: TraceEdge["rel"], entryId: string, extra: Partial<TraceEdge> & { sessionId?: string } = {}): TraceEdge {
 	const { sessionId, ...rest } = extra;
-	return { rel, to: { sessionId: sessionId ?? "s1", entryId }, provenance: rel === "sibling" || rel === "toward-leaf" || rel === "fork-of" ? "derived" : "recorded", ...rest };
+	return {
+		rel,
+		to: { sessionId: sessionId ?? "s1", entryId },
+		provenance: rel === "sibling" || rel === "toward-leaf" || rel === "fork-of" ? "derived" : "recorded",
+		...rest,
+	};
 }

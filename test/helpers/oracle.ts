@@ -35,4 +35,3 @@ export function piContext(file: string) {
 	}
 	return { fileEntries, direct, path };
 }
-

@@ -5,7 +5,23 @@ import { appendFileSync, readFileSync } from "node:fs";
 
 const [ms, ...files] = process.argv.slice(2);
 const until = Date.now() + Number(ms);
-const leaf = new Map(files.map((f) => [f, readFileSync(f, "utf8").trim().split("\n").map((l) => { try { return JSON.parse(l).id; } catch { return null; } }).filter(Boolean).at(-1) ?? null]));
+const leaf = new Map(
+	files.map((f) => [
+		f,
+		readFileSync(f, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => {
+				try {
+					return JSON.parse(l).id;
+				} catch {
+					return null;
+				}
+			})
+			.filter(Boolean)
+			.at(-1) ?? null,
+	]),
+);
 let n = 0;
 while (Date.now() < until) {
 	const file = files[n % files.length];

@@ -2,8 +2,9 @@
  * Test-only pi extension: a scripted model (pi-ai's faux provider) that drives our tools the way a model would,
  * reading refs out of the previous tool results' text. Env: PES_E2E_SCRIPT (plant | tools), PES_E2E_NEEDLE.
  */
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+
 import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 
 /** Tool call ids of the "tools" script, so the test can find each result in the session file. */
 export const CALL_IDS = {
@@ -27,7 +28,9 @@ function script(name: string, needle: string): FauxResponseStep[] {
 		return [fauxAssistantMessage(`Noted: the nightly build failed with ${needle}; I will keep it in mind.`)];
 	}
 	return [
-		fauxAssistantMessage([fauxText("Searching the history."), fauxToolCall("event_search", { query: needle }, { id: CALL_IDS.search })], { stopReason: "toolUse" }),
+		fauxAssistantMessage([fauxText("Searching the history."), fauxToolCall("event_search", { query: needle }, { id: CALL_IDS.search })], {
+			stopReason: "toolUse",
+		}),
 		(context) => {
 			// Like a model: take the first ref of the answer and look at it closely.
 			const text = resultText(context, CALL_IDS.search);
@@ -45,7 +48,9 @@ function script(name: string, needle: string): FauxResponseStep[] {
 		(context) => {
 			const own = /your current session (\S+) is excluded/.exec(resultText(context, CALL_IDS.search));
 			if (!own) return fauxAssistantMessage("the search result did not name my session");
-			return fauxAssistantMessage([fauxToolCall("event_search", { query: needle, sessionId: own[1], limit: 50 }, { id: CALL_IDS.searchOwn })], { stopReason: "toolUse" });
+			return fauxAssistantMessage([fauxToolCall("event_search", { query: needle, sessionId: own[1], limit: 50 }, { id: CALL_IDS.searchOwn })], {
+				stopReason: "toolUse",
+			});
 		},
 		fauxAssistantMessage(
 			[
@@ -72,7 +77,15 @@ export default function fauxModel(pi: ExtensionAPI): void {
 		apiKey: "faux-key",
 		api: "pes-faux",
 		models: [
-			{ id: "faux-1", name: "Faux", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 },
+			{
+				id: "faux-1",
+				name: "Faux",
+				reasoning: false,
+				input: ["text"],
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+				contextWindow: 128000,
+				maxTokens: 4096,
+			},
 		],
 	});
 }
