@@ -16,11 +16,11 @@ const LAYERS: Record<string, string[]> = {
 	// index: the only layer that writes SQL
 	index: ["schema", "store", "session-writer", "ingest", "refresh", "scan-thread"],
 	// query: reads the index, answers search/read/trace for a caller
-	query: ["bounds", "catalog", "visibility", "authorize", "query-parse", "snippet", "search", "read", "trace", "service"],
+	query: ["bounds", "catalog", "visibility", "authorize", "query-parse", "snippet", "search", "session-hits", "read", "trace", "service"],
 	// present: pure formatting
-	present: ["text", "model-text"],
+	present: ["text", "model-text", "session-search-text"],
 	// faces: composition roots
-	faces: ["main", "explorer", "index", "refresh-thread"],
+	faces: ["main", "explorer", "index", "refresh-thread", "runtime", "session-search", "session-search-tool"],
 };
 const ORDER = ["source", "project", "index", "query", "present", "faces"];
 const layerOf = new Map(Object.entries(LAYERS).flatMap(([layer, mods]) => mods.map((m) => [m, layer] as const)));
@@ -97,8 +97,16 @@ describe("architecture", () => {
 		}
 	});
 
-	it("has exactly one default export, the pi extension", () => {
+	it("lets the pi extension entries reach the core only through the service facade, shared and present", () => {
+		for (const f of files("src/extension")) {
+			for (const spec of imports(f).filter((s) => s.startsWith("../"))) {
+				expect(/^\.\.\/(service|shared|present)\//.test(spec), `${moduleName(f)} imports ${spec}`).toBe(true);
+			}
+		}
+	});
+
+	it("has default exports only on the pi extension entries (the main one and session_search)", () => {
 		const withDefault = [...files("src"), ...files("components")].filter((f) => /^export default /m.test(readFileSync(f, "utf8")));
-		expect(withDefault.map(moduleName)).toEqual(["index"]);
+		expect(withDefault.map(moduleName).sort()).toEqual(["index", "session-search"]);
 	});
 });

@@ -4,21 +4,15 @@
  * A composition root: it wires the core, pi's session state and the model-facing formatting, nothing more.
  */
 import { resolve } from "node:path";
-import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
-import { type Component, Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
-import { isBusyError } from "../index/store.js";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
-import { authorizationRoot } from "../query/authorize.js";
-import { validateFilters } from "../query/search.js";
-import { HistoryService } from "../service/service.js";
+import { checkFilters } from "../service/service.js";
 import { clamp, LIMITS, READ_LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import { isWindowsPath } from "../shared/paths.js";
 import {
 	BRANCH_STATES,
-	type Caller,
 	type ReadResult,
 	SELECTION_STATES,
 	SEMANTIC_KINDS,
@@ -27,35 +21,27 @@ import {
 	type SemanticKind,
 	type TraceResult,
 } from "../shared/types.js";
+import {
+	component,
+	createIndexHandle,
+	type ExtensionDeps,
+	type ExtensionRegistrar,
+	extensionLog,
+	renderOutcome,
+	shortId,
+	textResult,
+	throwIfAborted,
+	watchSessions,
+} from "./runtime.js";
+import { offerSessionSearch } from "./session-search-tool.js";
+
+export { type ExtensionDeps, type ExtensionRegistrar, REFRESH_BUDGETS } from "./runtime.js";
 
 /** Bounds of event_read for the model: 12,000 characters of 3-byte text still fit pi's 50 KB output limit. */
 export const MODEL_READ_LIMITS = {
 	maxChars: { default: READ_LIMITS.maxChars.default, min: 1, max: 12_000 },
 	neighbors: { default: READ_LIMITS.neighbors.default, min: 0, max: 20 },
 } as const;
-
-/** Time budgets of index refreshes, in milliseconds. */
-export const REFRESH_BUDGETS = { call: 1500, background: 200, shutdown: 300 } as const;
-
-/** What the extension needs from pi: registering tools and listening to session events. */
-export type ExtensionRegistrar = Pick<ExtensionAPI, "registerTool" | "on">;
-
-/** Replaceable collaborators, for tests; the default export uses the real ones. */
-export interface ExtensionDeps {
-	/** Opens the core for a caller in `cwd`; default: the shared index named by resolveConfig(). */
-	openService?: (cwd: string) => HistoryService;
-	/** Refresh budget of a tool call (ms). */
-	callBudgetMs?: number;
-	/** Refresh budget of one background chunk (ms); chunks repeat until nothing is pending. */
-	backgroundBudgetMs?: number;
-	/** Delay before a background refresh starts (ms), so pi finishes what it is doing first. */
-	backgroundDelayMs?: number;
-	/** Where background failures are reported besides the next tool result. */
-	log?: (message: string) => void;
-}
-
-/** The parts of pi's ExtensionContext the tools read. */
-type CallerContext = Pick<ExtensionContext, "cwd" | "sessionManager">;
 
 const stringEnum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
 
@@ -117,14 +103,6 @@ const TraceParams = Type.Object(RefParams);
 type SearchArgs = Static<typeof SearchParams>;
 type ReadArgs = Static<typeof ReadParams>;
 
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-	if (signal?.aborted) throw new Error("aborted");
-}
-
 function requireId(value: unknown, name: string): string {
 	if (typeof value !== "string" || value.trim() === "")
 		throw new ArgumentError(`${name} is required: pass it exactly as event_search or event_trace returned it`);
@@ -152,7 +130,7 @@ function searchFilters(args: SearchArgs, cwd: string): SearchFilters {
 		labels: args.label ? [args.label] : undefined,
 	};
 	for (const key of Object.keys(filters) as Array<keyof SearchFilters>) if (filters[key] === undefined) delete filters[key];
-	validateFilters(filters);
+	checkFilters(filters);
 	return filters;
 }
 
@@ -162,155 +140,6 @@ function prepareSearchArgs(args: unknown): SearchArgs {
 	const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
 	for (const key of ["kinds", "types", "roles", "tools"]) if (typeof out[key] === "string") out[key] = [out[key]];
 	return out as SearchArgs;
-}
-
-/** The index of this pi process: opened lazily, refreshed before each call and in the background, closed at shutdown. */
-class IndexHandle {
-	private service: HistoryService | null = null;
-	private timer: ReturnType<typeof setTimeout> | null = null;
-	private readonly priority = new Set<string>();
-	private cwd = process.cwd();
-	private backgroundError: string | null = null;
-
-	constructor(
-		private readonly openService: (cwd: string) => HistoryService,
-		private readonly budgets: { call: number; background: number; delay: number },
-		private readonly log: (message: string) => void,
-	) {}
-
-	private open(cwd: string): HistoryService {
-		this.service ??= this.openService(cwd);
-		return this.service;
-	}
-
-	/** Opens the index, retrying briefly while another process creates it. */
-	private async openForCall(cwd: string): Promise<HistoryService> {
-		for (let attempt = 1; ; attempt++) {
-			try {
-				return this.open(cwd);
-			} catch (error) {
-				if (attempt >= 3 || !isBusyError(error)) throw error;
-				await new Promise((r) => setTimeout(r, 100 * attempt));
-			}
-		}
-	}
-
-	/** Refreshes within the call budget (own session first) and names the caller; never fails on a busy index. */
-	async forCall(ctx: CallerContext): Promise<{ service: HistoryService; caller: Caller; notes: string[]; pending: number }> {
-		this.cwd = ctx.cwd;
-		const service = await this.openForCall(ctx.cwd);
-		const sm = ctx.sessionManager;
-		const file = sm.getSessionFile();
-		const notes: string[] = [];
-		if (this.backgroundError) {
-			notes.push(`background indexing failed earlier: ${this.backgroundError}`);
-			this.backgroundError = null;
-		}
-		let pending = service.pending;
-		try {
-			const summary = service.refresh({ budgetMs: this.budgets.call, priority: file ? [file] : [] });
-			pending = summary.pending;
-			if (summary.busy) notes.push("index busy: another process (the history TUI or another pi) is writing it; answered from what is already indexed");
-			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, this.budgets.delay);
-		} catch (error) {
-			if (!isBusyError(error)) this.log(`refresh failed: ${messageOf(error)}`);
-			notes.push(
-				isBusyError(error)
-					? "index busy: another process is writing it; answered from what is already indexed"
-					: `the index could not be refreshed (${messageOf(error)}); answered from what is already indexed`,
-			);
-		}
-		const currentSessionId = sm.getSessionId() || sm.getHeader()?.id || undefined;
-		const cutoffEntryId = sm.getLeafId() ?? undefined;
-		const caller: Caller = {
-			root: authorizationRoot(ctx.cwd, service.config.workspaceRoot),
-			...(currentSessionId ? { currentSessionId } : {}),
-			...(cutoffEntryId ? { cutoffEntryId } : {}),
-		};
-		return { service, caller, notes, pending };
-	}
-
-	/** Schedules a background refresh (the given session file first) without delaying pi. */
-	schedule(ctx?: CallerContext, delay = this.budgets.delay): void {
-		if (ctx) {
-			this.cwd = ctx.cwd;
-			const file = ctx.sessionManager.getSessionFile();
-			if (file) this.priority.add(file);
-		}
-		if (this.timer) return;
-		this.timer = setTimeout(() => this.runBackground(), delay);
-		// Never keep pi alive for indexing: whatever is left is picked up by the next refresh.
-		this.timer.unref?.();
-	}
-
-	// better-sqlite3 is synchronous: short budgeted chunks with pauses keep pi's event loop responsive.
-	private runBackground(): void {
-		this.timer = null;
-		try {
-			const summary = this.open(this.cwd).refresh({ budgetMs: this.budgets.background, priority: [...this.priority] });
-			if (!summary.busy) this.priority.clear();
-			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, 25);
-		} catch (error) {
-			if (isBusyError(error)) return;
-			this.backgroundError = messageOf(error);
-			this.log(`background refresh failed: ${this.backgroundError}`);
-		}
-	}
-
-	/** Stops background work, indexes the ending session once more if the process lives on, and closes the index. */
-	shutdown(ctx: CallerContext, budgetMs: number): void {
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = null;
-		const service = this.service;
-		this.service = null;
-		if (!service) return;
-		const file = ctx.sessionManager.getSessionFile();
-		const last = setImmediate(() => {
-			try {
-				service.refresh({ budgetMs, priority: file ? [file] : [] });
-			} catch (error) {
-				if (!isBusyError(error)) this.log(`final refresh failed: ${messageOf(error)}`);
-			} finally {
-				service.close();
-			}
-		});
-		last.unref?.();
-	}
-}
-
-function textResult<T>(text: string, details: T): AgentToolResult<T> {
-	return { content: [{ type: "text", text }], details };
-}
-
-function component(context: { lastComponent: Component | undefined }, text: string): Component {
-	if (context.lastComponent instanceof Text) {
-		context.lastComponent.setText(text);
-		return context.lastComponent;
-	}
-	return new Text(text, 0, 0);
-}
-
-function shortId(id: string): string {
-	return id.length > 13 ? `${id.slice(0, 8)}…` : id;
-}
-
-function resultText(result: AgentToolResult<unknown>): string {
-	const first = result.content.find((c) => c.type === "text");
-	return first && first.type === "text" ? first.text : "";
-}
-
-/** The error line, or the full model text when expanded, under a short summary. */
-function renderOutcome(
-	result: AgentToolResult<unknown>,
-	options: ToolRenderResultOptions,
-	theme: Theme,
-	context: { lastComponent: Component | undefined; isError: boolean },
-	summary: () => string,
-): Component {
-	if (options.isPartial) return component(context, theme.fg("warning", "…"));
-	if (context.isError) return component(context, theme.fg("error", resultText(result).split("\n")[0] ?? "error"));
-	const head = summary();
-	return component(context, options.expanded ? `${head}\n${theme.fg("toolOutput", resultText(result))}` : head);
 }
 
 function isSearchResult(d: unknown): d is SearchResult {
@@ -344,17 +173,8 @@ const GUIDELINES = [
 /** Builds the extension factory; tests pass their own index, budgets and log. */
 export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistrar) => void {
 	return (pi) => {
-		const debug = process.env.PI_EVENT_SEARCH_DEBUG;
-		const log = deps.log ?? ((message: string) => void (debug ? process.stderr.write(`[pi-event-search] ${message}\n`) : undefined));
-		const index = new IndexHandle(
-			deps.openService ?? ((cwd) => HistoryService.open({ config: resolveConfig({ cwd }), busyTimeoutMs: 250 })),
-			{
-				call: deps.callBudgetMs ?? REFRESH_BUDGETS.call,
-				background: deps.backgroundBudgetMs ?? REFRESH_BUDGETS.background,
-				delay: deps.backgroundDelayMs ?? 50,
-			},
-			log,
-		);
+		const log = extensionLog(deps);
+		const index = createIndexHandle(deps, log);
 
 		pi.registerTool({
 			name: "event_search",
@@ -507,24 +327,9 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			},
 		});
 
-		const later = (_event: unknown, ctx: CallerContext) => {
-			try {
-				index.schedule(ctx);
-			} catch (error) {
-				log(`scheduling a refresh failed: ${messageOf(error)}`);
-			}
-		};
-		pi.on("session_start", later);
-		pi.on("agent_end", later);
-		pi.on("session_compact", later);
-		pi.on("session_tree", later);
-		pi.on("session_shutdown", (_event, ctx) => {
-			try {
-				index.shutdown(ctx, REFRESH_BUDGETS.shutdown);
-			} catch (error) {
-				log(`closing the index failed: ${messageOf(error)}`);
-			}
-		});
+		watchSessions(pi, index, log);
+		// Off by default: hermes and session-search-lite declare the same name, and pi keeps only one tool per name.
+		if (deps.sessionSearchTool ?? resolveConfig({ cwd: process.cwd() }).sessionSearchTool) offerSessionSearch(pi, index, log);
 	};
 }
 

@@ -10,6 +10,8 @@ export class IndexStore {
 	private readonly statements = new Map<string, Database.Statement>();
 	/** When this is a private copy of an index on a read-only location: the original path, and the copy's folder. */
 	copyOf: { path: string; dir: string } | null = null;
+	/** True when this open created the index (there was none, or an unusable one was moved aside). */
+	created = false;
 
 	constructor(
 		readonly db: Database.Database,
@@ -200,7 +202,9 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 		if (verdict === "ok") return new IndexStore(db, path, readonly, notes);
 		if (verdict === "empty" && !readonly) {
 			create(db);
-			return new IndexStore(db, path, readonly, notes);
+			const store = new IndexStore(db, path, readonly, notes);
+			store.created = true;
+			return store;
 		}
 		db.close();
 		if (readonly)

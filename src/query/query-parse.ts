@@ -72,6 +72,8 @@ export function parseQuery(input: string, options: { prefix?: boolean } = {}): P
 	// Control characters are never part of indexed words.
 	text = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ");
 	const pieces = split(text);
+	// While typing (prefix mode) an open phrase is normal, not worth a note.
+	if (options.prefix !== true && pieces.some((p) => p.phrase && !p.closed)) notes.push("unbalanced quote: the phrase after it runs to the end of the query");
 	const endsOpen = text.length > 0 && !/\s$/.test(text) && !text.endsWith('"');
 	const terms: QueryTerm[] = [];
 	let dropped = 0;

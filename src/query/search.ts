@@ -46,6 +46,8 @@ export function validateFilters(filters: SearchFilters): void {
 	check(filters.selectionStates, SELECTION_STATES, "selection state");
 	if (filters.after) parseTime(filters.after, "after");
 	if (filters.before) parseTime(filters.before, "before");
+	if (filters.startedAfter) parseTime(filters.startedAfter, "after");
+	if (filters.startedBefore) parseTime(filters.startedBefore, "before");
 }
 
 function likeEscape(s: string): string {
@@ -68,15 +70,20 @@ interface Allowed {
 
 /** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
 function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): Allowed {
-	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || visibility.currentSession !== null;
+	const started = filters.startedAfter || filters.startedBefore;
+	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || started || visibility.currentSession !== null;
 	if (!restrict) return { ids: null, scope: null };
 	const wantIds = filters.sessionIds?.length ? new Set(filters.sessionIds) : null;
 	const cwds = (filters.cwds ?? []).map((c) => canonicalPathCached(c) ?? c);
+	const from = filters.startedAfter ? parseTime(filters.startedAfter, "after") : -Infinity;
+	const to = filters.startedBefore ? parseTime(filters.startedBefore, "before") : Infinity;
 	const out: number[] = [];
 	const folders: string[][] = [];
 	for (const s of catalog.sessions()) {
 		if (!visibility.allowsSession(s)) continue;
 		if (wantIds && !wantIds.has(s.public_id)) continue;
+		// A session without a readable start time is outside every start-time range.
+		if (started && !(Date.parse(s.created) >= from && Date.parse(s.created) <= to)) continue;
 		// The caller's own session only when asked for by id (I17).
 		if (s.id === visibility.currentSession && !wantIds?.has(s.public_id)) continue;
 		if (cwds.length) {
@@ -325,7 +332,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 			branchState: event.branch_state,
 			contextRole: event.context_role,
 			selectionState: event.selection_state,
-			score: c.fid === null ? 0 : Math.round(-c.best * 1000) / 1000,
+			score: c.fid === null ? 0 : request.rawScores ? c.best : Math.round(-c.best * 1000) / 1000,
 			matchedFragments: c.n,
 			snippet: snip.snippet,
 			marks: snip.marks,
@@ -357,7 +364,12 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["selectionStates", "selection"],
 	["files", "file"],
 	["labels", "label"],
+	["startedAfter", "after"],
+	["startedBefore", "before"],
 ];
+
+/** How an empty result says that the caller's own session, left out by default, has hits (I17). */
+export const CURRENT_SESSION_NOTE = "your current session has hits";
 
 function countMatches(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters): number {
 	const allowed = allowedSessions(catalog, visibility, filters);
@@ -379,7 +391,7 @@ function explainEmpty(store: IndexStore, catalog: Catalog, visibility: Visibilit
 	if (visibility.currentSession !== null && !filters.sessionIds?.length) {
 		const current = catalog.session(visibility.currentSession);
 		if (current && countMatches(store, catalog, visibility, parsed, { ...filters, sessionIds: [current.public_id] }) > 0) {
-			notes.push(`your current session has hits; it is excluded unless you pass sessionId ${current.public_id}`);
+			notes.push(`${CURRENT_SESSION_NOTE}; it is excluded unless you pass sessionId ${current.public_id}`);
 		}
 	}
 	if (!visibility.trusted && visibility.caller) notes.push(`searched sessions whose cwd is under ${visibility.caller.root}`);

@@ -2,12 +2,34 @@
 import { statSync } from "node:fs";
 import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
 import { SCHEMA_VERSION } from "../index/schema.js";
-import { type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { type IndexStore, isBusyError, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
-import { search } from "../query/search.js";
+import { search, validateFilters } from "../query/search.js";
+import { sessionSearch } from "../query/session-hits.js";
 import { traceEvent } from "../query/trace.js";
 import type { ResolvedConfig } from "../shared/config.js";
-import type { Caller, EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
+import type {
+	Caller,
+	EventRef,
+	IndexStatus,
+	ReadRequest,
+	ReadResult,
+	RefreshSummary,
+	SearchRequest,
+	SearchResult,
+	SessionSearchRequest,
+	SessionSearchResult,
+	TraceResult,
+} from "../shared/types.js";
+
+// What the faces need from the layers behind the facade, so they import this module only.
+/** True when another connection holds the index's write lock (a refresh should say "busy", not fail). */
+export const isIndexBusy: (error: unknown) => boolean = isBusyError;
+/** The authorization root of a model-facing caller in `cwd` (I16). */
+export const workspaceRootOf: (cwd: string, configured?: string) => string = authorizationRoot;
+/** Checks search filters against the vocabularies; throws ArgumentError naming the allowed values. */
+export const checkFilters: typeof validateFilters = validateFilters;
 
 /** Options of HistoryService.open. */
 export interface ServiceOptions extends OpenOptions {
@@ -87,6 +109,18 @@ export class HistoryService {
 		const result = this.recover(() => search(this.store, request, this.pendingFiles));
 		result.notes.unshift(...this.takeNotes());
 		return result;
+	}
+
+	/** Answers a `session_search` (seed 003) with our ranking and rules. */
+	sessionSearch(request: SessionSearchRequest): SessionSearchResult {
+		const result = this.recover(() => sessionSearch(this.store, request, this.pendingFiles));
+		result.notes.unshift(...this.takeNotes());
+		return result;
+	}
+
+	/** True when opening created the index (there was none yet, or an unusable one was moved aside). */
+	get created(): boolean {
+		return this.store.created;
 	}
 
 	/** Reads one event exactly from its source. */

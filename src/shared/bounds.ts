@@ -10,6 +10,9 @@ export interface Bounds {
 /** Default and bounds of a search's limit and snippet size (DESIGN §5). */
 export const LIMITS = { limit: { default: 10, min: 1, max: 50 }, snippetChars: { default: 240, min: 40, max: 2000 } } as const;
 
+/** Default and bounds of `session_search` (seed 003): limit 5 (max 50), snippet 200 (max 2000) characters. */
+export const SESSION_SEARCH_LIMITS = { limit: { default: 5, min: 1, max: 50 }, snippetChars: { default: 200, min: 40, max: 2000 } } as const;
+
 /** Bounds of a read (DESIGN §5); faces may clamp further. */
 export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }, neighbors: { default: 2, min: 0, max: 50 } } as const;
 

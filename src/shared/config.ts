@@ -15,6 +15,8 @@ export interface FileConfig {
 	sessionDirs?: string[];
 	index?: string;
 	workspaceRoot?: string;
+	/** Also register the `session_search` tool (seed 003's contract) from the main extension entry. */
+	sessionSearchTool?: boolean;
 }
 
 /** Everything a face needs to know about locations, resolved once. */
@@ -24,6 +26,8 @@ export interface ResolvedConfig {
 	indexPath: string;
 	configFile: string;
 	workspaceRoot?: string;
+	/** `"sessionSearchTool": true` in our config file: the main extension also offers `session_search`. */
+	sessionSearchTool: boolean;
 	notes: string[];
 }
 
@@ -110,5 +114,10 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 		if (isAbsolute(expanded)) workspaceRoot = expanded;
 		else notes.push(`${configFile}: workspaceRoot must be an absolute path, ignored`);
 	}
-	return { agentDir, roots, indexPath, configFile, workspaceRoot, notes };
+	let sessionSearchTool = false;
+	if (fileConfig.sessionSearchTool !== undefined) {
+		if (typeof fileConfig.sessionSearchTool === "boolean") sessionSearchTool = fileConfig.sessionSearchTool;
+		else notes.push(`${configFile}: sessionSearchTool must be true or false, ignored`);
+	}
+	return { agentDir, roots, indexPath, configFile, workspaceRoot, sessionSearchTool, notes };
 }

@@ -114,6 +114,10 @@ export interface SearchFilters {
 	selectionStates?: SelectionState[];
 	files?: string[];
 	labels?: string[];
+	/** Only sessions whose header timestamp (start time) is at or after this ISO date. */
+	startedAfter?: string;
+	/** Only sessions whose header timestamp (start time) is at or before this ISO date. */
+	startedBefore?: string;
 }
 
 /** Who asks, for the model-facing tools: authorization root and current-session cutoff (I16, I17). */
@@ -137,6 +141,8 @@ export interface SearchRequest {
 	/** Interactive mode: the last unfinished term matches as a prefix. */
 	prefix?: boolean;
 	caller?: Caller;
+	/** `score` is bm25() as SQLite returns it (negative, lower is better) instead of the rounded, positive relevance. */
+	rawScores?: boolean;
 }
 
 /** Freshness of the index as seen by a query. */
@@ -253,6 +259,36 @@ export interface TraceResult {
 	node: EventBrief & { classification: Classification; session: SessionSummary };
 	edges: TraceEdge[];
 	nodes: Record<string, EventBrief>;
+	notes: string[];
+}
+
+/** A `session_search` request (seed 003): one query, an exact session cwd and a session start-time range. */
+export interface SessionSearchRequest {
+	query: string;
+	limit: number;
+	snippetChars: number;
+	/** Exact match on the session's working directory (not its subtree). */
+	cwd?: string;
+	/** ISO bounds compared with the session's start time. */
+	after?: string;
+	before?: string;
+	caller: Caller;
+}
+
+/** One `session_search` hit: the seed's field names and order, score as raw bm25 (negative, lower is better). */
+export interface SessionSearchHit {
+	session_id: string;
+	cwd: string | null;
+	started_at: string | null;
+	role: string;
+	timestamp: string | null;
+	snippet: string;
+	score: number;
+}
+
+/** The answer to a `session_search`: hits in rank order and notes about the query. */
+export interface SessionSearchResult {
+	hits: SessionSearchHit[];
 	notes: string[];
 }
 
