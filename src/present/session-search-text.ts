@@ -114,9 +114,10 @@ function queryEcho(query: string): string {
 	return q.length > MAX_QUERY_ECHO ? `${q.slice(0, MAX_QUERY_ECHO - 1)}…` : q;
 }
 
-/** `score -1.8703`: the raw bm25 value, negative, lower is better. */
-function scoreText(score: number): string {
-	return Number.isFinite(score) ? score.toFixed(4) : String(score);
+/** `score -1.8703`: the raw bm25 value, negative, lower is better; tiny values (few sessions) keep 4 significant digits. */
+export function scoreText(score: number): string {
+	if (!Number.isFinite(score)) return String(score);
+	return score === 0 || Math.abs(score) >= 0.001 ? score.toFixed(4) : score.toPrecision(4);
 }
 
 /** The two lines of one hit: `- id | cwd | timestamp | role | score x` and the indented snippet. */

@@ -1,6 +1,7 @@
 /**
  * Test-only pi extension: a scripted model (pi-ai's faux provider) that drives our tools the way a model would,
- * reading refs out of the previous tool results' text. Env: PES_E2E_SCRIPT (plant | tools), PES_E2E_NEEDLE.
+ * reading refs out of the previous tool results' text. Env: PES_E2E_SCRIPT (plant | tools | calls), PES_E2E_NEEDLE,
+ * PES_E2E_CALLS (for "calls": a JSON list of turns, each a list of tool calls `{name, args, id}`).
  */
 
 import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
@@ -23,7 +24,34 @@ function resultText(context: Context, toolCallId: string): string {
 	throw new Error(`no tool result for ${toolCallId} in the context`);
 }
 
+/** One scripted tool call of the "calls" script. */
+export interface ScriptedCall {
+	name: string;
+	args: Record<string, unknown>;
+	id: string;
+}
+
+/** Each turn's calls in one assistant message, then a reply naming every tool pi offered. */
+function callsScript(turns: ScriptedCall[][]): FauxResponseStep[] {
+	return [
+		...turns.map((calls) =>
+			fauxAssistantMessage(
+				calls.map((c) => fauxToolCall(c.name, c.args, { id: c.id })),
+				{ stopReason: "toolUse" },
+			),
+		),
+		(context: Context) =>
+			fauxAssistantMessage(
+				`done tools=${(context.tools ?? [])
+					.map((t) => t.name)
+					.sort()
+					.join(",")}`,
+			),
+	];
+}
+
 function script(name: string, needle: string): FauxResponseStep[] {
+	if (name === "calls") return callsScript(JSON.parse(process.env.PES_E2E_CALLS ?? "[]") as ScriptedCall[][]);
 	if (name === "plant") {
 		return [fauxAssistantMessage(`Noted: the nightly build failed with ${needle}; I will keep it in mind.`)];
 	}
