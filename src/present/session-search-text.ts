@@ -55,7 +55,11 @@ function numberOf(value: unknown): number | undefined {
 }
 
 function clampArg(value: unknown, bounds: Bounds): number {
-	return clamp(numberOf(value), bounds);
+	const n = numberOf(value);
+	// Infinity is out of range, not missing: it clamps to the nearer bound like any other large number.
+	if (n === Number.POSITIVE_INFINITY) return bounds.max;
+	if (n === Number.NEGATIVE_INFINITY) return bounds.min;
+	return clamp(n, bounds);
 }
 
 function textArg(value: unknown): string | undefined {
