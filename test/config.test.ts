@@ -74,4 +74,16 @@ describe("resolveConfig: where sessions and the index live", () => {
 		expect(c.workspaceRoot).toBeUndefined();
 		expect(c.notes.join(" ")).toMatch(/absolute/);
 	});
+
+	it.each<[string, unknown, boolean, RegExp | null]>([
+		["off when the file does not say", {}, false, null],
+		["on with true", { sessionSearchTool: true }, true, null],
+		["off with false", { sessionSearchTool: false }, false, null],
+		["off, with a note, for anything but a boolean", { sessionSearchTool: "yes" }, false, /sessionSearchTool must be true or false/],
+	])("reads sessionSearchTool: %s", (_name, file, expected, note) => {
+		writeFileSync(join(home, ".pi", "agent", "pi-event-search", "config.json"), JSON.stringify(file));
+		const c = resolveConfig({ env: {}, home, cwd: tmp.dir });
+		expect(c.sessionSearchTool).toBe(expected);
+		if (note) expect(c.notes.join(" ")).toMatch(note);
+	});
 });
