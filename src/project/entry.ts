@@ -136,8 +136,11 @@ function resolveEvidencePath(path: string, cwd: string): string {
 	return posix.join(cwd, path);
 }
 
-/** pi-event-search's own tools: their results quote other events, so they are readable but never indexed. */
-export const OWN_TOOLS = new Set(["event_search", "event_read", "event_trace"]);
+/**
+ * Tools whose results quote other events (ours, and session_search of ours, hermes or session-search-lite): readable
+ * but never indexed, or every search would find copies of earlier hits.
+ */
+export const OWN_TOOLS = new Set(["event_search", "event_read", "event_trace", "session_search"]);
 const READ_TOOLS = new Set(["read"]);
 const CHANGE_TOOLS = new Set(["edit", "write", "multi_edit"]);
 
