@@ -3,18 +3,27 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "./corpus.js";
 
-/** One pi installation to run: the Node binary and pi's cli.js. */
+/** One pi installation to run, with the scripted model and our package as that pi loads them. */
 export interface PiRunner {
 	label: string;
 	node: string;
 	cli: string;
+	/** Environment to start from (e.g. the right Node first on PATH). */
+	env: NodeJS.ProcessEnv;
+	/** The scripted-model extension written for this pi's pi-ai. */
+	fauxModel: string;
+	/** Our package directory as this pi loads it: `<packageDir>/src/extension/*.ts`. */
+	packageDir: string;
 }
 
-/** pi 0.73.1 from our devDependencies, on the Node running the tests. */
+/** pi 0.73.1 from our devDependencies, on the Node running the tests, loading this checkout. */
 export const PI_073: PiRunner = {
 	label: "pi 0.73.1",
 	node: process.execPath,
 	cli: join(PROJECT_ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js"),
+	env: process.env,
+	fauxModel: join(PROJECT_ROOT, "test", "support", "faux-model.ts"),
+	packageDir: PROJECT_ROOT,
 };
 
 /** What a pi run printed and how it ended. */

@@ -6,6 +6,7 @@
 
 import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { callsFromEnv, callsScript } from "./faux-calls.js";
 
 /** Tool call ids of the "tools" script, so the test can find each result in the session file. */
 export const CALL_IDS = {
@@ -24,34 +25,8 @@ function resultText(context: Context, toolCallId: string): string {
 	throw new Error(`no tool result for ${toolCallId} in the context`);
 }
 
-/** One scripted tool call of the "calls" script. */
-export interface ScriptedCall {
-	name: string;
-	args: Record<string, unknown>;
-	id: string;
-}
-
-/** Each turn's calls in one assistant message, then a reply naming every tool pi offered. */
-function callsScript(turns: ScriptedCall[][]): FauxResponseStep[] {
-	return [
-		...turns.map((calls) =>
-			fauxAssistantMessage(
-				calls.map((c) => fauxToolCall(c.name, c.args, { id: c.id })),
-				{ stopReason: "toolUse" },
-			),
-		),
-		(context: Context) =>
-			fauxAssistantMessage(
-				`done tools=${(context.tools ?? [])
-					.map((t) => t.name)
-					.sort()
-					.join(",")}`,
-			),
-	];
-}
-
 function script(name: string, needle: string): FauxResponseStep[] {
-	if (name === "calls") return callsScript(JSON.parse(process.env.PES_E2E_CALLS ?? "[]") as ScriptedCall[][]);
+	if (name === "calls") return callsScript({ fauxAssistantMessage, fauxToolCall }, callsFromEnv()) as FauxResponseStep[];
 	if (name === "plant") {
 		return [fauxAssistantMessage(`Noted: the nightly build failed with ${needle}; I will keep it in mind.`)];
 	}
