@@ -22,8 +22,21 @@ export function callsFromEnv(): ScriptedCall[][] {
 	return JSON.parse(process.env.PES_E2E_CALLS ?? "[]") as ScriptedCall[][];
 }
 
+/** What the scripted model sees of a request: pi 0.73.1 passes the tools, pi 1.6 lists them in its system message. */
+export interface FauxRequest {
+	tools?: Array<{ name: string }>;
+	messages?: Array<{ role: string; sections?: { tools?: string } }>;
+}
+
+/** Names of the tools pi offered in this request, sorted. */
+export function offeredTools(context: FauxRequest): string[] {
+	if (context.tools) return context.tools.map((t) => t.name).sort();
+	const listed = context.messages?.find((m) => m.role === "system")?.sections?.tools ?? "";
+	return [...listed.matchAll(/^- ([\w-]+):/gm)].map((m) => m[1] as string).sort();
+}
+
 /** Each turn as one assistant message of tool calls, then `done tools=<sorted names of the tools pi offered>`. */
-export function callsScript<M, C>(faux: FauxHelpers<M, C>, turns: ScriptedCall[][]): Array<M | ((context: { tools?: Array<{ name: string }> }) => M)> {
+export function callsScript<M, C>(faux: FauxHelpers<M, C>, turns: ScriptedCall[][]): Array<M | ((context: FauxRequest) => M)> {
 	return [
 		...turns.map((calls) =>
 			faux.fauxAssistantMessage(
@@ -31,12 +44,6 @@ export function callsScript<M, C>(faux: FauxHelpers<M, C>, turns: ScriptedCall[]
 				{ stopReason: "toolUse" },
 			),
 		),
-		(context) =>
-			faux.fauxAssistantMessage(
-				`done tools=${(context.tools ?? [])
-					.map((t) => t.name)
-					.sort()
-					.join(",")}`,
-			),
+		(context) => faux.fauxAssistantMessage(`done tools=${offeredTools(context).join(",")}`),
 	];
 }
