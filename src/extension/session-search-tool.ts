@@ -150,7 +150,14 @@ export function offerSessionSearch(pi: ExtensionRegistrar, index: IndexHandle, l
 	pi.on("session_start", (_event, ctx) => {
 		if (decided) return;
 		decided = true;
-		const taken = pi.getAllTools?.().find((t) => t.name === SESSION_SEARCH_TOOL);
+		let taken: { name: string; description: string } | undefined;
+		try {
+			taken = pi.getAllTools?.().find((t) => t.name === SESSION_SEARCH_TOOL);
+		} catch (error) {
+			// Unable to tell whether the name is free: stay out rather than shadow someone else's tool.
+			log(`session_search not registered: cannot list pi's tools (${messageOf(error)})`);
+			return;
+		}
 		if (taken?.description.includes(OURS)) {
 			log("session_search is already registered by our other extension entry");
 			return;
