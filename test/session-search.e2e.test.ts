@@ -174,6 +174,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 						{ name: "session_search", args: { query: "numbat" }, id: "twoBlocks" },
 						{ name: "session_search", args: { query: "zebracorn" }, id: "empty" },
 						{ name: "session_search", args: { query: '"trigram tokenizer' }, id: "unbalanced" },
+						{ name: "session_search", args: { query: "trigram tokenizer", after: "last tuesday" }, id: "badDate" },
 					],
 				],
 				"What did we learn about the trigram tokenizer?",
@@ -264,7 +265,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			expect(details("twoBlocks").results[0]?.role).toBe("assistant");
 		});
 
-		it("returns an empty result as a normal answer, and notes an unbalanced quote", () => {
+		it("returns an empty result as a normal answer, and notes an unbalanced quote or a date that is not ISO", () => {
 			const empty = result("empty");
 			expect(empty.isError).toBe(false);
 			expect(empty.details).toEqual({ count: 0, results: [] });
@@ -275,6 +276,11 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			expect(unbalanced.isError).toBe(false);
 			expect(unbalanced.text).toMatch(/^note: unbalanced quote/m);
 			expect(details("unbalanced").results.map((h) => h.session_id)).toEqual([planted.trigram.sessionId]);
+			// A date that is not ISO is the input's fault: zero hits and a note, not a failed call.
+			const badDate = result("badDate");
+			expect(badDate.isError).toBe(false);
+			expect(badDate.details).toEqual({ count: 0, results: [] });
+			expect(badDate.text).toMatch(/^note: after must be an ISO date .*"last tuesday"; nothing searched$/m);
 		});
 
 		it("is absent from the main extension unless our config enables it", async () => {
