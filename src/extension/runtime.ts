@@ -5,7 +5,7 @@
  */
 import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
-import { HistoryService, isIndexBusy, workspaceRootOf } from "../service/service.js";
+import { HistoryService, isBusyError, workspaceRoot } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import type { Caller, RefreshSummary } from "../shared/types.js";
 
@@ -82,7 +82,7 @@ export class IndexHandle {
 			try {
 				return this.open(cwd);
 			} catch (error) {
-				if (attempt >= 3 || !isIndexBusy(error)) throw error;
+				if (attempt >= 3 || !isBusyError(error)) throw error;
 				await new Promise((r) => setTimeout(r, 100 * attempt));
 			}
 		}
@@ -108,14 +108,14 @@ export class IndexHandle {
 			if (summary.busy) notes.push("index busy: another process (the history TUI or another pi) is writing it; answered from what is already indexed");
 			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, this.budgets.delay);
 		} catch (error) {
-			if (!isIndexBusy(error)) this.log(`refresh failed: ${messageOf(error)}`);
+			if (!isBusyError(error)) this.log(`refresh failed: ${messageOf(error)}`);
 			refresh = {
 				ran: false,
-				reason: isIndexBusy(error) ? "the index is busy (another process is writing it)" : `refreshing failed (${messageOf(error)})`,
+				reason: isBusyError(error) ? "the index is busy (another process is writing it)" : `refreshing failed (${messageOf(error)})`,
 				pending,
 			};
 			notes.push(
-				isIndexBusy(error)
+				isBusyError(error)
 					? "index busy: another process is writing it; answered from what is already indexed"
 					: `the index could not be refreshed (${messageOf(error)}); answered from what is already indexed`,
 			);
@@ -123,7 +123,7 @@ export class IndexHandle {
 		const currentSessionId = sm.getSessionId() || sm.getHeader()?.id || undefined;
 		const cutoffEntryId = sm.getLeafId() ?? undefined;
 		const caller: Caller = {
-			root: workspaceRootOf(ctx.cwd, service.config.workspaceRoot),
+			root: workspaceRoot(ctx.cwd, service.config.workspaceRoot),
 			...(currentSessionId ? { currentSessionId } : {}),
 			...(cutoffEntryId ? { cutoffEntryId } : {}),
 		};
@@ -151,7 +151,7 @@ export class IndexHandle {
 			if (!summary.busy) this.priority.clear();
 			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, 25);
 		} catch (error) {
-			if (isIndexBusy(error)) return;
+			if (isBusyError(error)) return;
 			this.backgroundError = messageOf(error);
 			this.log(`background refresh failed: ${this.backgroundError}`);
 		}
@@ -169,7 +169,7 @@ export class IndexHandle {
 			try {
 				service.refresh({ budgetMs, priority: file ? [file] : [] });
 			} catch (error) {
-				if (!isIndexBusy(error)) this.log(`final refresh failed: ${messageOf(error)}`);
+				if (!isBusyError(error)) this.log(`final refresh failed: ${messageOf(error)}`);
 			} finally {
 				service.close();
 			}

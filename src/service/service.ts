@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
 import { SCHEMA_VERSION } from "../index/schema.js";
-import { type IndexStore, isBusyError, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { isBusyError as busy, type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
 import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
 import { search, validateFilters } from "../query/search.js";
@@ -16,6 +16,7 @@ import type {
 	ReadRequest,
 	ReadResult,
 	RefreshSummary,
+	SearchFilters,
 	SearchRequest,
 	SearchResult,
 	SessionSearchRequest,
@@ -23,13 +24,20 @@ import type {
 	TraceResult,
 } from "../shared/types.js";
 
-// What the faces need from the layers behind the facade, so they import this module only.
-/** True when another connection holds the index's write lock (a refresh should say "busy", not fail). */
-export const isIndexBusy: (error: unknown) => boolean = isBusyError;
-/** The authorization root of a model-facing caller in `cwd` (I16). */
-export const workspaceRootOf: (cwd: string, configured?: string) => string = authorizationRoot;
+/** True when another connection holds the index's write lock: the caller may try again shortly. */
+export function isBusyError(error: unknown): boolean {
+	return busy(error);
+}
+
+/** The folder a caller working in `cwd` may search: the configured root, else its git worktree, else `cwd` (I16). */
+export function workspaceRoot(cwd: string, configuredRoot?: string): string {
+	return authorizationRoot(cwd, configuredRoot);
+}
+
 /** Checks search filters against the vocabularies; throws ArgumentError naming the allowed values. */
-export const checkFilters: typeof validateFilters = validateFilters;
+export function checkFilters(filters: SearchFilters): void {
+	validateFilters(filters);
+}
 
 /** Options of HistoryService.open. */
 export interface ServiceOptions extends OpenOptions {
