@@ -283,42 +283,70 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			expect(badDate.text).toMatch(/^note: after must be an ISO date .*"last tuesday"; nothing searched$/m);
 		});
 
+		/** Runs `body` with `"sessionSearchTool": true` in our config file, and turns it off again. */
+		const withToolEnabled = async (body: () => Promise<void>) => {
+			mkdirSync(join(agentDir, "pi-event-search"), { recursive: true });
+			writeFileSync(configFile, JSON.stringify({ sessionSearchTool: true }));
+			try {
+				await body();
+			} finally {
+				writeFileSync(configFile, "{}");
+			}
+		};
+
 		it("is absent from the main extension unless our config enables it", async () => {
 			const off = await pi([MAIN_ENTRY], [], "which tools?");
 			expect(off.code, off.stderr).toBe(0);
 			expect(off.stdout).toContain("done tools=");
 			expect(off.stdout).toContain("event_search");
 			expect(off.stdout).not.toContain("session_search");
+		}, 60_000);
 
-			mkdirSync(join(agentDir, "pi-event-search"), { recursive: true });
-			writeFileSync(configFile, JSON.stringify({ sessionSearchTool: true }));
-			try {
-				const on = await pi([MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer", limit: 50 }, id: "viaConfig" }]], "search");
-				expect(on.code, on.stderr).toBe(0);
-				expect(on.stdout).toMatch(/done tools=.*event_search.*session_search/);
-				const r = recorded().get("viaConfig");
-				expect(r?.isError).toBe(false);
-				const hits = ((r?.details ?? { results: [] }) as Details).results;
-				expect(hits.map((h) => h.session_id)).toContain(planted.trigram.sessionId);
-				// The first run's session_search results quote the planted text; they are never indexed themselves.
-				expect(hits.filter((h) => h.role === "toolResult")).toEqual([]);
-			} finally {
-				writeFileSync(configFile, "{}");
-			}
-		}, 30_000);
+		it(
+			"is offered by the main extension when our config enables it",
+			() =>
+				withToolEnabled(async () => {
+					const on = await pi([MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer", limit: 50 }, id: "viaConfig" }]], "search");
+					expect(on.code, on.stderr).toBe(0);
+					expect(on.stdout).toMatch(/done tools=.*event_search.*session_search/);
+					const r = recorded().get("viaConfig");
+					expect(r?.isError).toBe(false);
+					const hits = ((r?.details ?? { results: [] }) as Details).results;
+					expect(hits.map((h) => h.session_id)).toContain(planted.trigram.sessionId);
+					// The first run's session_search results quote the planted text; they are never indexed themselves.
+					expect(hits.filter((h) => h.role === "toolResult")).toEqual([]);
+				}),
+			60_000,
+		);
 
-		it("leaves the name to hermes / session-search-lite when one is loaded, and says so once", async () => {
-			writeFileSync(configFile, JSON.stringify({ sessionSearchTool: true }));
-			try {
-				// Ours loads first (pi would keep the first), and both of our entries want the tool.
-				const run = await pi([SS_ENTRY, HERMES, MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "withHermes" }]], "search");
-				expect(run.code, run.stderr).toBe(0);
-				expect(recorded().get("withHermes")?.text).toBe(FAKE_HERMES_ANSWER);
-				expect(run.stderr.match(/session_search is already provided by .*fake-hermes\.ts/g)).toHaveLength(1);
-			} finally {
-				writeFileSync(configFile, "{}");
-			}
-		}, 30_000);
+		it(
+			"registers one session_search, without a warning, when both of our entries want it",
+			() =>
+				withToolEnabled(async () => {
+					const both = await pi([SS_ENTRY, MAIN_ENTRY], [], "which tools?");
+					expect(both.code, both.stderr).toBe(0);
+					expect(both.stdout).toMatch(/done tools=.*session_search/);
+					expect(both.stderr).not.toMatch(/already provided/);
+				}),
+			60_000,
+		);
+
+		it(
+			"leaves the name to hermes / session-search-lite when one is loaded, and says so once",
+			() =>
+				withToolEnabled(async () => {
+					// Ours loads first (pi would keep the first), and both of our entries want the tool.
+					const run = await pi(
+						[SS_ENTRY, HERMES, MAIN_ENTRY],
+						[[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "withHermes" }]],
+						"search",
+					);
+					expect(run.code, run.stderr).toBe(0);
+					expect(recorded().get("withHermes")?.text).toBe(FAKE_HERMES_ANSWER);
+					expect(run.stderr.match(/session_search is already provided by .*fake-hermes\.ts/g)).toHaveLength(1);
+				}),
+			60_000,
+		);
 
 		it("fails the call (isError) only when the index cannot be opened, with the seed's wording", async () => {
 			const blocker = join(base, "not-a-dir");
@@ -331,7 +359,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			expect(r?.isError).toBe(true);
 			expect(r?.text).toMatch(/^session index not openable: /);
 			expect(existsSync(join(blocker, "index.sqlite"))).toBe(false);
-		}, 30_000);
+		}, 60_000);
 	});
 }
 
