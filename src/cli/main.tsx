@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
-import { IndexUnavailableError } from "../index/store.js";
 import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "../present/text.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
-import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters } from "../shared/types.js";
 import { runTui } from "./explorer.js";
 
@@ -103,24 +103,25 @@ function count(value: number | undefined, flag: string): number | undefined {
 }
 
 function filtersFromFlags(): SearchFilters {
-	const cwds = list(flags.cwd);
-	const filters: SearchFilters = {
-		sessionIds: list(flags.session),
-		cwds: flags.workspace ? [...(cwds ?? []), flags.workspace] : cwds,
-		kinds: list(flags.kind) as SearchFilters["kinds"],
-		types: list(flags.type),
-		roles: list(flags.role),
-		tools: list(flags.tool),
-		after: flags.after,
-		before: flags.before,
-		isError: flags.error,
-		branchStates: list(flags.branch) as SearchFilters["branchStates"],
-		selectionStates: list(flags.selection) as SearchFilters["selectionStates"],
-		files: list(flags.file),
-		labels: list(flags.label),
-	};
-	if (cwds && flags.workspace) throw new ArgumentError("use either --cwd or --workspace, not both");
-	return filters;
+	return searchFilters(
+		{
+			sessionIds: list(flags.session),
+			cwds: list(flags.cwd),
+			workspace: flags.workspace,
+			kinds: list(flags.kind),
+			types: list(flags.type),
+			roles: list(flags.role),
+			tools: list(flags.tool),
+			after: flags.after,
+			before: flags.before,
+			isError: flags.error,
+			branchStates: list(flags.branch),
+			selectionStates: list(flags.selection),
+			files: list(flags.file),
+			labels: list(flags.label),
+		},
+		process.cwd(),
+	);
 }
 
 function write(text: string): void {

@@ -3,19 +3,15 @@
  * authorized by workspace (I16) and blind to the caller's own invoking message and everything after it (I17).
  * A composition root: it wires the core, pi's session state and the model-facing formatting, nothing more.
  */
-import { resolve } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
-import { isBusyError } from "../index/store.js";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
-import { authorizationRoot } from "../query/authorize.js";
-import { validateFilters } from "../query/search.js";
-import { HistoryService } from "../service/service.js";
+import { HistoryService, isBusyError, workspaceRoot } from "../service/service.js";
 import { clamp, LIMITS, READ_LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
-import { isWindowsPath } from "../shared/paths.js";
+import { searchFilters } from "../shared/filters.js";
 import {
 	BRANCH_STATES,
 	type Caller,
@@ -24,7 +20,6 @@ import {
 	SEMANTIC_KINDS,
 	type SearchFilters,
 	type SearchResult,
-	type SemanticKind,
 	type TraceResult,
 } from "../shared/types.js";
 
@@ -132,28 +127,27 @@ function requireId(value: unknown, name: string): string {
 }
 
 /** Maps the tool arguments to the core's filters; throws ArgumentError for what the core cannot take. */
-function searchFilters(args: SearchArgs, cwd: string): SearchFilters {
-	const list = (v: string[] | undefined) => (v?.length ? v : undefined);
-	const filters: SearchFilters = {
-		sessionIds: args.sessionId ? [args.sessionId] : undefined,
-		// A relative cwd means the caller's; the root still bounds what it can reach (the core's Visibility).
-		cwds: args.cwd ? [isWindowsPath(args.cwd) ? args.cwd : resolve(cwd, args.cwd)] : undefined,
-		// Checked against the vocabulary by validateFilters below.
-		kinds: list(args.kinds) as SemanticKind[] | undefined,
-		types: list(args.types),
-		roles: list(args.roles),
-		tools: list(args.tools),
-		after: args.after || undefined,
-		before: args.before || undefined,
-		isError: typeof args.isError === "boolean" ? args.isError : undefined,
-		branchStates: args.branchState ? [args.branchState] : undefined,
-		selectionStates: args.selectionState ? [args.selectionState] : undefined,
-		files: args.file ? [args.file] : undefined,
-		labels: args.label ? [args.label] : undefined,
-	};
-	for (const key of Object.keys(filters) as Array<keyof SearchFilters>) if (filters[key] === undefined) delete filters[key];
-	validateFilters(filters);
-	return filters;
+function toolFilters(args: SearchArgs, cwd: string): SearchFilters {
+	const one = (v: string | undefined) => (v ? [v] : undefined);
+	// A relative cwd means the caller's; the root still bounds what it can reach (the core's Visibility).
+	return searchFilters(
+		{
+			sessionIds: one(args.sessionId),
+			cwds: one(args.cwd),
+			kinds: args.kinds,
+			types: args.types,
+			roles: args.roles,
+			tools: args.tools,
+			after: args.after,
+			before: args.before,
+			isError: args.isError,
+			branchStates: one(args.branchState),
+			selectionStates: one(args.selectionState),
+			files: one(args.file),
+			labels: one(args.label),
+		},
+		cwd,
+	);
 }
 
 /** Wraps single values the model sent where lists are expected (`kinds: "tool.result"`). */
@@ -223,7 +217,7 @@ class IndexHandle {
 		const currentSessionId = sm.getSessionId() || sm.getHeader()?.id || undefined;
 		const cutoffEntryId = sm.getLeafId() ?? undefined;
 		const caller: Caller = {
-			root: authorizationRoot(ctx.cwd, service.config.workspaceRoot),
+			root: workspaceRoot(ctx.cwd, service.config.workspaceRoot),
 			...(currentSessionId ? { currentSessionId } : {}),
 			...(cutoffEntryId ? { cutoffEntryId } : {}),
 		};
@@ -370,7 +364,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			async execute(_toolCallId, params, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				if (typeof params.query !== "string") throw new ArgumentError('query must be a string (use "" to list events by filters only)');
-				const filters = searchFilters(params, ctx.cwd);
+				const filters = toolFilters(params, ctx.cwd);
 				if (params.query.trim() === "" && Object.keys(filters).length === 0) {
 					throw new ArgumentError("query is empty and no filter is set: give words to search for, or at least one filter (kinds, tools, after, sessionId, …)");
 				}

@@ -9,32 +9,13 @@ import type { IndexStore } from "../index/store.js";
 import { projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
-import { ArgumentError } from "../shared/errors.js";
-import { BRANCH_STATES, type Hit, SELECTION_STATES, SEMANTIC_KINDS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
+import { parseTime, validateFilters } from "../shared/filters.js";
+import type { Hit, SearchFilters, SearchRequest, SearchResult } from "../shared/types.js";
 import { readEntryAt } from "../source/locate.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
 import { buildSnippet } from "./snippet.js";
 import { Visibility } from "./visibility.js";
-
-/** Parses an ISO date or date-time; throws ArgumentError otherwise. */
-export function parseTime(value: string, flag: string): number {
-	const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-	if (!Number.isFinite(ms)) throw new ArgumentError(`${flag} must be an ISO date such as 2026-01-31 or 2026-01-31T12:00:00Z, not "${value}"`);
-	return ms;
-}
-
-/** Checks filter values against the vocabularies; throws ArgumentError naming the allowed values. */
-export function validateFilters(filters: SearchFilters): void {
-	const check = <T extends string>(values: string[] | undefined, allowed: readonly T[], name: string) => {
-		for (const v of values ?? []) if (!allowed.includes(v as T)) throw new ArgumentError(`unknown ${name} "${v}"; use one of: ${allowed.join(", ")}`);
-	};
-	check(filters.kinds, SEMANTIC_KINDS, "kind");
-	check(filters.branchStates, BRANCH_STATES, "branch state");
-	check(filters.selectionStates, SELECTION_STATES, "selection state");
-	if (filters.after) parseTime(filters.after, "after");
-	if (filters.before) parseTime(filters.before, "before");
-}
 
 /** Sessions a search may return: row ids (null when every session is allowed) and a scope token that prefilters them. */
 interface Allowed {

@@ -1,12 +1,29 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
 import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
 import { indexStatus } from "../index/status.js";
-import { type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { isBusyError as busy, type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
 import { traceEvent } from "../query/trace.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type { Caller, EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
+import { discover } from "../source/discover.js";
+
+/** True when another connection holds the index's write lock: the caller may try again shortly. */
+export function isBusyError(error: unknown): boolean {
+	return busy(error);
+}
+
+/** The folder a caller working in `cwd` may search: the configured root, else its git worktree, else `cwd` (I16). */
+export function workspaceRoot(cwd: string, configuredRoot?: string): string {
+	return authorizationRoot(cwd, configuredRoot);
+}
+
+/** True when the configured session roots hold at least one session file (a discovery pass, no index). */
+export function hasSessionFiles(config: ResolvedConfig): boolean {
+	return discover(config.roots).files.length > 0;
+}
 
 /** Options of HistoryService.open. */
 export interface ServiceOptions extends OpenOptions {
