@@ -24,7 +24,8 @@ export const RULES: readonly Rule[] = [
 	{ id: "sql-text", description: "only src/index holds SQL text in its string and template literals" },
 	{
 		id: "face-imports",
-		description: "the faces (src/cli, src/extension) import only src/service, src/shared, src/present, their own folder and packages (src/cli also renders components/)",
+		description:
+			"the faces (src/cli, src/extension) import only src/service, src/shared, src/present, their own folder and packages (src/cli also renders components/)",
 	},
 	{ id: "component-imports", description: "components/ import only src/shared/types, src/present, their own folder and packages: never below the service" },
 	{ id: "no-dist-path", description: "no module in src/ names a dist/ path: code never runs its own build output" },
@@ -122,10 +123,13 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 				if (INK_REACT.test(spec) && place.folder !== "components" && place.folder !== "cli") report("ink-react", `imports ${spec}`);
 				continue;
 			}
-			const target = normalize(join(dirname(file), spec)).split(sep).join("/");
+			const target = normalize(join(dirname(file), spec))
+				.split(sep)
+				.join("/");
 			const to = placeOf(target);
 			if (to === null) {
-				if (inSrc || place.folder === "components") report(place.folder === "components" ? "component-imports" : "face-imports", `imports ${spec} outside src/ and components/`);
+				if (inSrc || place.folder === "components")
+					report(place.folder === "components" ? "component-imports" : "face-imports", `imports ${spec} outside src/ and components/`);
 				continue;
 			}
 			if (place.folder === "components") {
@@ -134,12 +138,12 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 				continue;
 			}
 			if (FACE_FOLDERS.has(place.folder)) {
-				const ok =
-					["service", "shared", "present", place.folder].includes(to.folder) || (place.folder === "cli" && to.folder === "components");
+				const ok = ["service", "shared", "present", place.folder].includes(to.folder) || (place.folder === "cli" && to.folder === "components");
 				if (!ok) report("face-imports", `imports ${spec} (${to.folder})`);
 				continue;
 			}
-			if (place.layer !== null && to.layer !== null && to.layer > place.layer) report("layer-order", `${place.folder} imports ${spec} (${to.folder} comes later)`);
+			if (place.layer !== null && to.layer !== null && to.layer > place.layer)
+				report("layer-order", `${place.folder} imports ${spec} (${to.folder} comes later)`);
 		}
 
 		for (const literal of literalsOf(source)) {
@@ -150,4 +154,3 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 	}
 	return { files, violations };
 }
-
