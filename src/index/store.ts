@@ -20,7 +20,7 @@ export class IndexStore {
 	) {}
 
 	/** A prepared statement, compiled once per connection. */
-	prepare<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+	prepare<P extends unknown[] | Record<string, unknown> = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
 		let stmt = this.statements.get(sql);
 		if (!stmt) {
 			stmt = this.db.prepare(sql);
