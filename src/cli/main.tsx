@@ -7,7 +7,7 @@ import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters } from "../shared/types.js";
-import { runTui } from "./explorer.js";
+import { chooseHistory, runTui } from "./explorer.js";
 
 const help = `
 	Usage
@@ -26,7 +26,7 @@ const help = `
 	  --workspace DIR      only sessions whose cwd is DIR or below it
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
-	  --demo               explore the bundled demo history
+	  --demo               use the bundled demo history (explorer and commands)
 	  --help, --version
 
 	Search options
@@ -133,7 +133,8 @@ function note(text: string): void {
 }
 
 function openService(busyTimeoutMs?: number): HistoryService {
-	const config = resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
+	// --demo: the bundled sample history (and its own index in the temp dir), for the commands as for the explorer.
+	const config = flags.demo ? chooseHistory({ demo: true, color: false }).config : resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
 	return HistoryService.open({ config, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
 }
