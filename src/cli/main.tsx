@@ -38,7 +38,8 @@ const help = `
 	  --no-refresh         search the index as it is
 
 	Read options
-	  --fragment ID  --offset N  --max-chars N  --before N  --after N
+	  --fragment ID  --offset N  --max-chars N
+	  --neighbors-before N  --neighbors-after N   neighbor events listed around it
 	  --order branch|append
 
 	Kinds: user.text assistant.text assistant.error tool.call tool.result bash.command
@@ -81,6 +82,8 @@ const cli = meow(help, {
 		offset: { type: "number" },
 		maxChars: { type: "number" },
 		order: { type: "string" },
+		neighborsBefore: { type: "number" },
+		neighborsAfter: { type: "number" },
 	},
 });
 
@@ -100,6 +103,20 @@ function count(value: number | undefined, flag: string): number | undefined {
 	if (value === undefined) return undefined;
 	if (!Number.isFinite(value)) throw new ArgumentError(`--${flag} must be a number`);
 	return value;
+}
+
+/**
+ * `read`'s neighbor count on one side. `--before`/`--after` are dates in `search`; in `read` they were neighbor
+ * counts, so `read` now names them `--neighbors-before`/`--neighbors-after` and keeps the old names as aliases.
+ */
+function neighbors(side: "before" | "after"): number | undefined {
+	const named = side === "before" ? flags.neighborsBefore : flags.neighborsAfter;
+	const flag = `neighbors-${side}`;
+	if (named !== undefined) return count(named, flag);
+	const old = flags[side];
+	if (old === undefined) return undefined;
+	note(`note: read --${side} N is deprecated; use --${flag} N`);
+	return count(Number(old), side);
 }
 
 function filtersFromFlags(): SearchFilters {
@@ -229,8 +246,8 @@ async function run(): Promise<number> {
 						fragmentId: flags.fragment,
 						offset: count(flags.offset, "offset"),
 						maxChars: count(flags.maxChars, "max-chars"),
-						before: count(flags.before === undefined ? undefined : Number(flags.before), "before"),
-						after: count(flags.after === undefined ? undefined : Number(flags.after), "after"),
+						before: neighbors("before"),
+						after: neighbors("after"),
 						order: flags.order as "branch" | "append" | undefined,
 					});
 					write(flags.json ? JSON.stringify(read, null, 2) : formatRead(read, style));
