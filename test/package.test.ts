@@ -141,6 +141,12 @@ describe("the packed package", () => {
 			expect(files).toContain(entry);
 			expect(reachable(entry, files).missing).toEqual([]);
 		}
+		// No stale build output ships: every packed module of dist/ has its source in this checkout.
+		const orphans = [...files]
+			.filter((f) => /^dist\/.*\.js$/.test(f))
+			.filter((f) => !existsSync(join(PROJECT_ROOT, f.replace(/^dist\//, "").replace(/\.js$/, ".ts"))))
+			.filter((f) => !existsSync(join(PROJECT_ROOT, f.replace(/^dist\//, "").replace(/\.js$/, ".tsx"))));
+		expect(orphans).toEqual([]);
 		// Nothing of the test suite or the bench ships.
 		expect([...files].filter((f) => /^(test|bench|dist\/test|dist\/bench)\//.test(f))).toEqual([]);
 	});
