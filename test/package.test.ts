@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,7 +57,11 @@ function install(tarball: string): string {
 	const hash = createHash("sha256").update(bytes).digest("hex");
 	const dir = join(tmpdir(), `pes-pack-install-${hash.slice(0, 16)}`);
 	const bin = join(dir, "node_modules", ".bin", "pi-history");
-	if (existsSync(bin)) return dir;
+	pruneInstalls(dir);
+	if (existsSync(bin)) {
+		utimesSync(dir, new Date(), new Date());
+		return dir;
+	}
 	const work = `${dir}.tmp-${process.pid}`;
 	rmSync(work, { recursive: true, force: true });
 	mkdirSync(work, { recursive: true });
@@ -88,6 +92,20 @@ function install(tarball: string): string {
 	rmSync(dir, { recursive: true, force: true });
 	renameSync(work, dir);
 	return dir;
+}
+
+/** Each install is ~60 MB: drop the ones of other tarballs that no run (of any checkout) used in the last hour. */
+function pruneInstalls(keep: string): void {
+	const base = dirname(keep);
+	for (const name of readdirSync(base)) {
+		const dir = join(base, name);
+		if (!/^pes-pack-install-[0-9a-f]{16}$/.test(name) || dir === keep) continue;
+		try {
+			if (Date.now() - statSync(dir).mtimeMs > 3_600_000) rmSync(dir, { recursive: true, force: true });
+		} catch {
+			// another run removed it
+		}
+	}
 }
 
 /** Relative modules reachable from `entry` (a path inside the package), as package paths. */
