@@ -19,7 +19,8 @@ import {
 import { SESSION_SEARCH_LIMITS } from "../shared/bounds.js";
 import { isWindowsPath } from "../shared/paths.js";
 import type { SessionSearchResult } from "../shared/types.js";
-import { type CallState, component, type ExtensionRegistrar, type IndexHandle, messageOf, renderOutcome, textResult, throwIfAborted } from "./runtime.js";
+import { type CallState, type IndexHandle, messageOf } from "./index-handle.js";
+import { component, type ExtensionRegistrar, renderOutcome, textResult, throwIfAborted } from "./runtime.js";
 
 /** The tool name hermes and session-search-lite declare. */
 export const SESSION_SEARCH_TOOL = "session_search";

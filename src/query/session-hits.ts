@@ -5,8 +5,9 @@
  */
 import { Catalog } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
+import { parseTime } from "../shared/filters.js";
 import type { SearchFilters, SessionSearchHit, SessionSearchRequest, SessionSearchResult } from "../shared/types.js";
-import { CURRENT_SESSION_NOTE, parseTime, search } from "./search.js";
+import { CURRENT_SESSION_NOTE, search } from "./search.js";
 
 /** The ISO bounds that parse, and a note for each one that does not (the input is at fault, not the index). */
 function timeFilters(request: SessionSearchRequest): { filters: SearchFilters; notes: string[] } {
