@@ -185,6 +185,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 
 		afterAll(() => {
 			// PES_KEEP=1 keeps the run's agent dir and sessions for a look after a failure.
+			runner.cleanup?.();
 			if (!process.env.PES_KEEP) tmp.cleanup();
 			else console.log(tmp.dir);
 		});

@@ -14,6 +14,8 @@ export interface PiRunner {
 	fauxModel: string;
 	/** Our package directory as this pi loads it: `<packageDir>/src/extension/*.ts`. */
 	packageDir: string;
+	/** Removes what preparing this pi left behind (e.g. a staged copy of the package). */
+	cleanup?: () => void;
 }
 
 /** pi 0.73.1 from our devDependencies, on the Node running the tests, loading this checkout. */
