@@ -12,9 +12,12 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_DIST, type ChildResult, median, parseArgs, runChild } from "./child.js";
+import { renderHugeTable, runHuge } from "./huge-run.js";
+import { renderPeerTable } from "./peer-table.js";
 import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
 import { type ProfileSummary, summarizeProfile } from "./profile.js";
-import type { ColdResult, FloorResult, QueryResult, RefreshResult, RgResult, TuiResult } from "./results.js";
+import type { ColdResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult } from "./results.js";
+import { f0, f1, f2, MB, ms, renderGrid, thousands, times } from "./table.js";
 import { encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
 /** Named sizes: primary sessions (families) of the large kind. */
@@ -43,16 +46,24 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
                   extra column that is not judged against the targets
   --profile       also run the largest generated size's cold index (sync and pipelined) under node --cpu-prof
                   and summarize where time goes
+  --no-peer       skip the FTS5 trigram peer (built over the same fragments, queried with the same mix,
+                  scored with ours on the recall needles; printed as a second table for the largest size)
+  --huge          also the size-independent rows (several minutes, ~1.7 GB of scratch files written and deleted
+                  one at a time under the cache): a 1,000,000-entry session (cold index, one append + refresh,
+                  read + trace of its middle entry), a 500 MB single line (index, search, read), a 1 GB line
+                  that never ends (refresh, grow, refresh); time and the child's peak RSS for each
+  --huge-only     only those rows (no corpus sizes)
+  --huge-scale F  shrink those inputs by F in (0, 1] to try the bench quickly; the table marks it SCALED
   --runs N        runs per query of the mix (default 20)
   --rg-runs N     runs per rg comparison (default 5)
   --json PATH     raw results (default <cache>/results.json)
   --help, -h      this text`;
 
 /** Options that take a value, and bare flags; anything else is a usage error (a typo must not start a long run). */
-const VALUE_OPTIONS = new Set(["sizes", "seed", "cache", "corpus", "runs", "rg-runs", "json"]);
-const FLAGS = new Set(["quick", "profile", "help"]);
+const VALUE_OPTIONS = new Set(["sizes", "seed", "cache", "corpus", "runs", "rg-runs", "json", "huge-scale"]);
+const FLAGS = new Set(["quick", "profile", "help", "no-peer", "huge", "huge-only"]);
 /** Our options that are not npm's own: `npm run bench --quick` hands them to the script as npm_config_* only. */
-const SWALLOWED_BY_NPM = ["quick", "sizes", "seed", "corpus", "profile", "runs", "rg-runs"];
+const SWALLOWED_BY_NPM = ["quick", "sizes", "seed", "corpus", "profile", "runs", "rg-runs", "no-peer", "huge", "huge-only", "huge-scale"];
 
 interface SizeResult {
 	label: string;
@@ -65,6 +76,8 @@ interface SizeResult {
 	query: ChildResult<QueryResult>;
 	tui: ChildResult<TuiResult>;
 	rg: RgResult[];
+	/** The FTS5 trigram peer over the same fragments (null with --no-peer). */
+	trigram: ChildResult<TrigramResult> | null;
 	refresh: ChildResult<RefreshResult>;
 	profiles?: Array<{ mode: string; wallMs: number; threads: Array<{ thread: string; file: string; summary: ProfileSummary }> }>;
 	wallMs: number;
@@ -175,7 +188,7 @@ async function measure(
 	corpus: Corpus,
 	label: string,
 	cacheDir: string,
-	opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean },
+	opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean; peer: boolean },
 ): Promise<SizeResult> {
 	const started = performance.now();
 	const loadBefore = loadavg()[0] ?? 0;
@@ -203,6 +216,15 @@ async function measure(
 	log(`  typing through <App/>: p50 ${tui.p50.toFixed(0)} ms, p95 ${tui.p95.toFixed(0)} ms`);
 	const rg = opts.rg ? measureRg(corpus, opts.rgRuns) : [];
 	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r.p50)).toFixed(0)} ms`);
+	let trigram: ChildResult<TrigramResult> | null = null;
+	if (opts.peer) {
+		const peerPath = join(cacheDir, `peer-trigram-${corpus.external ? "external" : corpus.key}.sqlite`);
+		trigram = await runChild("trigram", "trigram-worker.js", ["--peer", peerPath, ...workerArgs, "--runs", String(opts.runs)]);
+		log(
+			`  FTS5 trigram peer: build ${(trigram.buildMs / 1000).toFixed(2)} s, ${(trigram.bytes / 1e6).toFixed(0)} MB, median of mix ${median(trigram.mix.map((q) => q.p50)).toFixed(1)} ms`,
+		);
+		removeIndex(peerPath);
+	}
 
 	const mutations = pickMutations(corpus);
 	const mutated = [...new Set([...mutations.append1, ...mutations.append10, ...mutations.rewrite])];
@@ -256,6 +278,7 @@ async function measure(
 		query,
 		tui,
 		rg,
+		trigram,
 		refresh,
 		profiles,
 		wallMs: performance.now() - started,
@@ -266,14 +289,6 @@ async function measure(
 // ---------------------------------------------------------------------------------------------------------------
 // The table
 // ---------------------------------------------------------------------------------------------------------------
-
-const MB = 1e6;
-const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "–");
-const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
-const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
-const thousands = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "–");
-const ms = (n: number) => (!Number.isFinite(n) ? "–" : n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-const times = (n: number) => (Number.isFinite(n) ? `${n >= 10 ? n.toFixed(0) : n.toFixed(1)}×` : "–");
 
 interface Row {
 	metric: string;
@@ -502,25 +517,12 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	return rows;
 }
 
-/** Terminal columns of a string: CJK and fullwidth characters take two, so the CJK row stays aligned. */
-function width(text: string): number {
-	return text.length + (text.match(/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g)?.length ?? 0);
-}
-
 function renderTable(results: SizeResult[], rows: Row[]): string {
 	const header = ["metric", ...results.map((r) => r.label), "target (DESIGN §7)", `${judgedOf(results).label} vs target`, ""];
-	const body = rows.map((r) => [r.metric, ...r.cells, r.target ?? "", r.ratio ?? "", r.status ?? ""]);
-	const isSection = (b: string[]) => b.slice(1).every((c) => c === "");
-	// Section titles run across the table, so they do not widen the first column.
-	const widths = header.map((h, i) => Math.max(width(h), ...body.filter((b) => !isSection(b)).map((b) => width(b[i] ?? ""))));
-	const pad = (c: string, i: number) => " ".repeat(Math.max(0, (widths[i] as number) - width(c)));
-	const line = (cells: string[]) =>
-		cells
-			.map((c, i) => (i === 0 ? c + pad(c, i) : pad(c, i) + c))
-			.join(" │ ")
-			.trimEnd();
-	const sep = widths.map((w) => "─".repeat(w)).join("─┼─");
-	return [line(header), sep, ...body.map((b) => (isSection(b) ? (b[0] as string) : line(b)))].join("\n");
+	return renderGrid(
+		header,
+		rows.map((r) => [r.metric, ...r.cells, r.target ?? "", r.ratio ?? "", r.status ?? ""]),
+	);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -596,9 +598,10 @@ async function main(): Promise<void> {
 	// Corpora first, so build time and measurement time are reported apart.
 	const corpora: Array<{ label: string; corpus: Corpus }> = [];
 	const genStarted = performance.now();
-	for (const s of sizes) corpora.push({ label: s.name, corpus: await ensureCorpus(cacheDir, seed, s.families, log) });
+	const hugeOnly = flags.has("huge-only");
+	for (const s of hugeOnly ? [] : sizes) corpora.push({ label: s.name, corpus: await ensureCorpus(cacheDir, seed, s.families, log) });
 	const corpusExternal = options.get("corpus");
-	if (corpusExternal) corpora.push({ label: "external", corpus: externalCorpus(resolve(corpusExternal), join(cacheDir, "external-scratch")) });
+	if (corpusExternal && !hugeOnly) corpora.push({ label: "external", corpus: externalCorpus(resolve(corpusExternal), join(cacheDir, "external-scratch")) });
 	const genMs = performance.now() - genStarted;
 
 	const results: SizeResult[] = [];
@@ -606,13 +609,24 @@ async function main(): Promise<void> {
 	// The largest generated size is the one judged and the one profiled; an external corpus comes after it.
 	const largest = sizes.length - 1;
 	for (const [i, { label, corpus }] of corpora.entries()) {
-		results.push(await measure(corpus, label, cacheDir, { runs, rgRuns, rg: rg !== null, profile: flags.has("profile") && i === largest }));
+		results.push(
+			await measure(corpus, label, cacheDir, { runs, rgRuns, rg: rg !== null, profile: flags.has("profile") && i === largest, peer: !flags.has("no-peer") }),
+		);
 	}
+	const hugeScale = Number(options.get("huge-scale") ?? "1");
+	if (!(hugeScale > 0 && hugeScale <= 1)) throw new Error("--huge-scale takes a number in (0, 1]");
+	const huge = flags.has("huge") || hugeOnly ? await runHuge(cacheDir, hugeScale, log) : null;
 	const measureMs = performance.now() - measureStarted;
 	const totalMs = performance.now() - started;
 
-	const table = renderTable(results, buildRows(results, rg !== null));
-	process.stdout.write(`\n${table}\n`);
+	if (results.length > 0) process.stdout.write(`\n${renderTable(results, buildRows(results, rg !== null))}\n`);
+	const judged = results.length > 0 ? judgedOf(results) : null;
+	if (judged?.trigram) {
+		process.stdout.write(
+			`\n${renderPeerTable({ label: judged.label, corpusBytes: judged.corpus.bytes, cold: judged.cold, query: judged.query, rg: judged.rg, trigram: judged.trigram })}\n`,
+		);
+	}
+	if (huge) process.stdout.write(`\n${renderHugeTable(huge)}\n`);
 	const builtNow = results.filter((r) => r.corpus.buildMs !== null).reduce((n, r) => n + (r.corpus.buildMs ?? 0), 0);
 	const builtOriginally = results.reduce((n, r) => n + (r.corpus.buildMs ?? r.corpus.originalBuildMs), 0);
 	process.stdout.write(`\n${sourceLine(source)}`);
@@ -649,6 +663,7 @@ async function main(): Promise<void> {
 				targets: TARGET,
 				wall: { totalMs, corpusMs: genMs, corpusBuiltNowMs: builtNow, corpusBuildFromScratchMs: builtOriginally, measureMs },
 				results,
+				huge,
 			},
 			null,
 			1,
