@@ -75,6 +75,12 @@ export type TuiResult = Stats & {
 	searchP50: number;
 	renderP50: number;
 	renderP95: number;
+	/** Keystroke → first frame whose query line shows the new text (null when no frame did). */
+	echo: Stats | null;
+	/** render(<App/>) → its first frame, per rep. */
+	firstFrameMs: Stats | null;
+	/** Process start → the first frame of the first rep: imports of App, React, Ink and opening the service included. */
+	firstFrameFromStartMs: number;
 	slowestKey: { prefix: string; ms: number } | null;
 	queryShown: boolean;
 };
