@@ -1,7 +1,7 @@
 /**
  * Child process that measures the index through HistoryService, the same core every face uses. One task per run,
  * so each starts in a fresh process (cold caches, its own peak RSS):
- *   measure-worker.js cold    --index P --roots A,B [--mode sync|pipelined]   cold index into an empty index file
+ *   measure-worker.js cold    --index P --roots A,B [--mode sync|pipelined] [--fts-config k=v,…]   cold index into an empty index file
  *   measure-worker.js query   --index P --roots A,B [--runs N]                query mix and search-as-you-type
  *   measure-worker.js tui     --index P --roots A,B                           keystroke → frame through <App/>
  *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
@@ -77,6 +77,19 @@ async function cold(): Promise<void> {
 	}
 	const mode: "sync" | "pipelined" = modeOption;
 	const service = openService();
+	// --fts-config automerge=16,crisismerge=64: FTS5 settings tried before changing schema.ts (they persist in the
+	// index; FTS5 rereads them when they change, so a second connection may set them under the service's).
+	const ftsConfig = (options.get("fts-config") ?? "").split(",").filter(Boolean);
+	if (ftsConfig.length > 0) {
+		const db = new Database(indexPath as string);
+		for (const kv of ftsConfig) {
+			const [key, value] = kv.split("=");
+			// FTS5 rejects a REAL value, and better-sqlite3 binds every number as one: write the integer literal.
+			if (!/^[a-z]+$/.test(key ?? "") || !Number.isInteger(Number(value))) throw new Error(`bad --fts-config ${kv}`);
+			db.exec(`INSERT INTO fts(fts, rank) VALUES ('${key}', ${Number(value)})`);
+		}
+		db.close();
+	}
 	const started = performance.now();
 	const cpuStart = process.cpuUsage();
 	const summary = mode === "pipelined" ? await service.refreshAsync() : service.refresh();
