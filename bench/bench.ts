@@ -400,6 +400,10 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		status: verdict(rss <= TARGET.peakRssMB),
 	});
 	rows.push({ metric: "  peak RSS MB (parse floor child)", cells: each((r) => f0(r.floor.maxRssBytes / MB)) });
+	rows.push({
+		metric: "  MB written by the build (WAL, pages; sync | pipelined)",
+		cells: each((r) => `${f0((r.cold.writtenBytes ?? Number.NaN) / MB)} | ${f0((r.coldPipelined.writtenBytes ?? Number.NaN) / MB)}`),
+	});
 	const idx = (r: SizeResult) => r.cold.checkpointedBytes.main + r.cold.checkpointedBytes.wal;
 	const idxRatio = idx(judged) / judged.corpus.bytes;
 	rows.push({

@@ -23,6 +23,8 @@ export interface ColdResult {
 	mode: "sync" | "pipelined";
 	ms: number;
 	cpuMs: number;
+	/** Bytes the build wrote (WAL, pages, checkpoints), Linux only. */
+	writtenBytes: number | null;
 	summary: RefreshBrief;
 	sessions: number;
 	events: number;
