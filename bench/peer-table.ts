@@ -66,16 +66,16 @@ export function renderPeerTable(p: PeerInputs): string {
 	rows.push(["  median p50 of the mix ms", ms(oursMedian), ms(peerMedian), ms(rgMedian), times(peerMedian / oursMedian)]);
 	const worst = (xs: Array<{ p95: number }>) => Math.max(...xs.map((x) => x.p95));
 	rows.push(["  worst p95 of the mix ms", ms(worst(p.query.mix)), ms(worst(t.mix)), "–", times(worst(t.mix) / worst(p.query.mix))]);
-	section("recall on the needles: events found / events whose indexed text holds it (+ extra matches); ms for all");
+	section("recall on the needles (events holding it, scored in ≤ 40 sessions): found share (+ extra events); top-10 p50 ms");
 	for (const n of t.needles) {
-		const cell = (s: { found: number; recall: number; extra: number; ms: number }, note = "") =>
+		const cell = (s: { recall: number; extra: number; ms: number }, note = "") =>
 			`${pct(s.recall)}${s.extra ? ` (+${thousands(s.extra)})` : ""}${note}, ${ms(s.ms)}`;
 		rows.push([
-			`  ${n.label}: ${thousands(n.truth)} events`,
-			cell(n.ours, n.ours.capped ? " capped" : ""),
+			`  ${n.label}: ${thousands(n.sampled)} of ${thousands(n.truth)} events`,
+			cell(n.ours),
 			cell(n.peer, n.peerHow.startsWith("LIKE") ? " LIKE scan" : ""),
 			"–",
-			"",
+			times(n.peer.ms / n.ours.ms),
 		]);
 	}
 	return renderGrid(["peers", "ours", "FTS5 trigram", "rg", "trigram ÷ ours"], rows);

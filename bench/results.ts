@@ -102,9 +102,13 @@ export interface NeedleResult {
 	label: string;
 	/** Events whose indexed text holds the needle (bench/trigram-worker.ts contains()). */
 	truth: number;
+	/** Of those, the events in the sampled sessions, on which recall and extra matches are scored. */
+	sampled: number;
+	sessions: number;
 	peerHow: string;
+	/** ms: the first ten (by rank; LIKE: the newest ten), median of 5. */
 	peer: NeedleScore;
-	ours: NeedleScore & { capped: boolean };
+	ours: NeedleScore;
 }
 
 /** trigram-worker.js: the FTS5 trigram peer built over the same fragments, its query mix and the needles. */

@@ -5,7 +5,7 @@
  *   trigram-worker.js --peer P --index OURS --roots A,B [--runs N]
  * It builds P from scratch (timed: parse + project + insert, as our cold index is), runs the query mix on it, then
  * measures recall on the needles (bench/vocabulary.ts NEEDLES) for the peer and for our index through
- * HistoryService, against a ground truth computed here from the fragment text.
+ * HistoryService, against a ground truth computed here from the fragment text (on a sample of sessions).
  * The peer's SQL lives here: the bench is not part of src's layering, and the peer is not our index.
  */
 import { closeSync, openSync, rmSync, statSync } from "node:fs";
@@ -15,7 +15,7 @@ import { HistoryService } from "../src/service/service.js";
 import { discover } from "../src/source/discover.js";
 import { completeLines } from "../src/source/lines.js";
 import { SessionParser } from "../src/source/parse.js";
-import { benchConfig, maxRssBytes, parseArgs, percentile, report } from "./child.js";
+import { benchConfig, maxRssBytes, median, parseArgs, percentile, report } from "./child.js";
 import type { NeedleResult } from "./results.js";
 import { NEEDLES, type Needle, QUERY_MIX } from "./vocabulary.js";
 
@@ -31,8 +31,11 @@ if (!peerPath || !ourIndex || roots.length === 0) {
 
 /** Rows per transaction: large enough that commits do not dominate, as a peer tuned for bulk loads would do. */
 const BATCH_ROWS = 5000;
-/** Our hits are paged 50 at a time (the service's maximum limit) up to this many, for recall. */
-const RECALL_CAP = 5000;
+/**
+ * Recall is scored on the truth's events in at most this many sessions (evenly spaced in path order): ours are
+ * listed per session (every hit, 50 per page, the service's maximum), so the cost stays bounded on the large size.
+ */
+const SAMPLE_SESSIONS = 40;
 
 for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(peerPath + suffix, { force: true });
 const db = new Database(peerPath);
@@ -135,6 +138,12 @@ const mix = QUERY_MIX.map((q) => {
 	return { name: q.name, match: q.trigram.match, unsupported: q.trigram.unsupported ?? null, hits, ...stats(times) };
 });
 
+function timeOf(run: () => unknown): number {
+	const t0 = performance.now();
+	run();
+	return performance.now() - t0;
+}
+
 // ---- recall on the needles -----------------------------------------------------------------------------------
 const WORD = /[A-Za-z0-9]+/g;
 const CAMEL = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
@@ -154,12 +163,25 @@ function contains(text: string, needle: Needle): boolean {
 	return false;
 }
 
-/** How the peer answers a needle: a trigram MATCH for ≥ 3 characters, else LIKE (a scan of the stored text). */
-function peerQuery(needle: Needle): { sql: string; param: string; how: string } {
+/**
+ * How the peer answers a needle: a trigram MATCH for ≥ 3 characters, else LIKE (a scan of the stored text); `top`
+ * is the query a user waits for (ten by rank, or the ten newest for LIKE, which has no rank).
+ */
+function peerQuery(needle: Needle): { all: string; top: string; param: string; how: string } {
 	const short = [...needle.text].length < 3;
 	return short
-		? { sql: "SELECT rowid FROM t WHERE text LIKE ?", param: `%${needle.text}%`, how: "LIKE (scan)" }
-		: { sql: "SELECT rowid FROM t WHERE t MATCH ?", param: `"${needle.text}"`, how: "MATCH substring" };
+		? {
+				all: "SELECT rowid FROM t WHERE text LIKE ?",
+				top: "SELECT rowid FROM t WHERE text LIKE ? ORDER BY rowid DESC LIMIT 10",
+				param: `%${needle.text}%`,
+				how: "LIKE (scan)",
+			}
+		: {
+				all: "SELECT rowid FROM t WHERE t MATCH ?",
+				top: "SELECT rowid FROM t WHERE t MATCH ? ORDER BY rank LIMIT 10",
+				param: `"${needle.text}"`,
+				how: "MATCH substring",
+			};
 }
 
 const keyOf = db.prepare<[number], { path: string; entry_id: string }>(
@@ -179,36 +201,61 @@ for (const row of db.prepare("SELECT rowid AS id, text FROM t").iterate() as Ite
 }
 
 const service = HistoryService.open({ config: benchConfig(roots, ourIndex) });
+// Our session ids by file, to list a session's hits with the sessionIds filter (read from our index's catalog).
+const ours = new Database(ourIndex, { readonly: true });
+const sessionOf = new Map(
+	(ours.prepare("SELECT f.path, s.public_id FROM sessions s JOIN files f ON f.id = s.file_id").all() as Array<{ path: string; public_id: string }>).map((r) => [
+		r.path,
+		r.public_id,
+	]),
+);
+ours.close();
+const fileOfKey = (key: string) => key.slice(0, key.indexOf("\t"));
 const needles: NeedleResult[] = NEEDLES.map((needle, i) => {
-	const want = truth[i] as Set<string>;
+	const all = truth[i] as Set<string>;
+	const files = [...new Set([...all].map(fileOfKey))].sort();
+	const step = Math.max(1, files.length / SAMPLE_SESSIONS);
+	const sampled = new Set(Array.from({ length: Math.min(files.length, SAMPLE_SESSIONS) }, (_, k) => files[Math.floor(k * step)] as string));
+	const want = new Set([...all].filter((k) => sampled.has(fileOfKey(k))));
 	const score = (found: Set<string>) => {
 		let hit = 0;
-		for (const k of found) if (want.has(k)) hit++;
-		return { found: found.size, recall: want.size ? hit / want.size : Number.NaN, extra: found.size - hit };
+		let extra = 0;
+		for (const k of found) {
+			if (!sampled.has(fileOfKey(k))) continue;
+			if (want.has(k)) hit++;
+			else extra++;
+		}
+		return { found: hit + extra, recall: want.size ? hit / want.size : Number.NaN, extra };
 	};
 	const pq = peerQuery(needle);
-	const t0 = performance.now();
-	const rows = db.prepare(pq.sql).all(pq.param) as Array<{ rowid: number }>;
-	const peerMs = performance.now() - t0;
 	const peerFound = new Set<string>();
-	for (const r of rows) {
+	for (const r of db.prepare(pq.all).all(pq.param) as Array<{ rowid: number }>) {
 		const k = keyOf.get(r.rowid) as { path: string; entry_id: string };
 		peerFound.add(`${k.path}\t${k.entry_id}`);
 	}
 	const ourFound = new Set<string>();
-	let capped = false;
-	const t1 = performance.now();
-	for (let offset = 0; ; offset += 50) {
-		const page = service.search({ query: needle.text, prefix: needle.truth === "prefix", limit: 50, offset });
-		for (const h of page.hits) ourFound.add(`${h.session.file}\t${h.entryId}`);
-		if (page.hits.length < 50) break;
-		if (offset + 50 >= RECALL_CAP) {
-			capped = true;
-			break;
+	for (const file of sampled) {
+		const sessionId = sessionOf.get(file);
+		if (!sessionId) continue;
+		for (let offset = 0; ; offset += 50) {
+			const page = service.search({ query: needle.text, prefix: needle.truth === "prefix", filters: { sessionIds: [sessionId] }, limit: 50, offset });
+			for (const h of page.hits) ourFound.add(`${h.session.file}\t${h.entryId}`);
+			if (page.hits.length < 50) break;
 		}
 	}
-	const ourMs = performance.now() - t1;
-	return { label: needle.label, truth: want.size, peerHow: pq.how, peer: { ...score(peerFound), ms: peerMs }, ours: { ...score(ourFound), ms: ourMs, capped } };
+	// The wait for the first ten, as each side would answer a person.
+	const top = db.prepare(pq.top);
+	const peerMs = median(Array.from({ length: 5 }, () => timeOf(() => top.all(pq.param))));
+	const ourMs = median(Array.from({ length: 5 }, () => timeOf(() => service.search({ query: needle.text, prefix: needle.truth === "prefix", limit: 10 }))));
+	return {
+		label: needle.label,
+		truth: all.size,
+		sampled: want.size,
+		sessions: sampled.size,
+		peerHow: pq.how,
+		peer: { ...score(peerFound), ms: peerMs },
+		ours: { ...score(ourFound), ms: ourMs },
+	};
 });
 service.close();
 db.close();
