@@ -610,7 +610,9 @@ async function main(): Promise<void> {
 	const source = sourceState();
 	mkdirSync(cacheDir, { recursive: true });
 	const started = performance.now();
-	log(`pi-event-search bench: sizes ${sizes.map((s) => `${s.name}=${s.families}`).join(", ")}, seed ${seed}, cache ${cacheDir}`);
+	log(
+		`pi-event-search bench: ${flags.has("huge-only") ? "size-independent rows only" : `sizes ${sizes.map((s) => `${s.name}=${s.families}`).join(", ")}`}, seed ${seed}, cache ${cacheDir}`,
+	);
 	log(
 		`machine: ${cpus()[0]?.model ?? "cpu"} ×${availableParallelism()}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${rg ?? "rg not installed"}`,
 	);

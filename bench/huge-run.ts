@@ -100,6 +100,7 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 /** The size-independent table: one row per measurement, time and the peak RSS of the child that did it. */
 export function renderHugeTable(h: HugeResults): string {
 	const rows: string[][] = [];
+	const judged = new Set<object>();
 	const verdict = (okTime: boolean | null, rss: number) => ((okTime ?? true) && rss <= TARGET.rssMB * MB ? "ok" : "MISS");
 	const timeTarget = `≤ ${TARGET.ms} ms, ≤ ${TARGET.rssMB} MB`;
 	const rssTarget = `≤ ${TARGET.rssMB} MB`;
@@ -115,7 +116,16 @@ export function renderHugeTable(h: HugeResults): string {
 			return;
 		}
 		const status = o.r.error ? "MISS" : verdict(timeMs ? timeMs(o.r) <= TARGET.ms : null, o.r.maxRssBytes);
-		rows.push([metric, `${time(o.r)}${o.r.error ? ` (${o.r.error})` : ""}`, f0(o.r.maxRssBytes / MB), timeMs ? timeTarget : rssTarget, status]);
+		// A second row from the same child repeats its peak RSS without judging it again.
+		const again = judged.has(o.r);
+		judged.add(o.r);
+		rows.push([
+			metric,
+			`${time(o.r)}${o.r.error ? ` (${o.r.error})` : ""}`,
+			f0(o.r.maxRssBytes / MB),
+			timeMs ? timeTarget : again ? "" : rssTarget,
+			timeMs || !again ? status : "",
+		]);
 	};
 	const scaleNote = h.scale === 1 ? "" : ` — SCALED ×${h.scale}, not the DESIGN sizes`;
 	rows.push([`linear session: ${thousands(h.linear.entries)} entries, ${f0(h.linear.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
@@ -155,11 +165,7 @@ export function renderHugeTable(h: HugeResults): string {
 	);
 	rows.push([`unfinished last line: ${f0(h.unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
 	row("  refresh over it", h.unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);
-	row(
-		"  grows 1 MB, refresh again",
-		h.unfinished.refresh,
-		(r) => `${ms(r.grownMs ?? Number.NaN)} ms`,
-		(r) => r.grownMs ?? Number.POSITIVE_INFINITY,
-	);
+	// DESIGN §7 bounds only the memory here; the time says whether each refresh reads the whole line again.
+	row("  grows 1 MB, refresh again", h.unfinished.refresh, (r) => `${ms(r.grownMs ?? Number.NaN)} ms`, null);
 	return renderGrid(["size-independent (DESIGN §7)", "time", "peak RSS MB", "target", ""], rows);
 }
