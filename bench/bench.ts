@@ -48,8 +48,8 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
                   extra column that is not judged against the targets
   --profile       also run the largest generated size's cold index (sync and pipelined) under node --cpu-prof
                   and summarize where time goes
-  --no-peer       skip the FTS5 trigram peer (built over the same fragments, queried with the same mix,
-                  scored with ours on the recall needles; printed as a second table for the largest size)
+  --no-peer       skip the FTS5 trigram peer, which otherwise runs on the largest size: built over the same
+                  fragments, queried with the same mix, scored with ours on the recall needles (second table)
   --huge          also the size-independent rows (several minutes, ~1.7 GB of scratch files written and deleted
                   one at a time under the cache): a 1,000,000-entry session (cold index, one append + refresh,
                   read + trace of its middle entry), a 500 MB single line (index, search, read), a 1 GB line
@@ -634,7 +634,13 @@ async function main(): Promise<void> {
 	const largest = sizes.length - 1;
 	for (const [i, { label, corpus }] of corpora.entries()) {
 		results.push(
-			await measure(corpus, label, cacheDir, { runs, rgRuns, rg: rg !== null, profile: flags.has("profile") && i === largest, peer: !flags.has("no-peer") }),
+			await measure(corpus, label, cacheDir, {
+				runs,
+				rgRuns,
+				rg: rg !== null,
+				profile: flags.has("profile") && i === largest,
+				peer: !flags.has("no-peer") && i === largest,
+			}),
 		);
 	}
 	const hugeScale = Number(options.get("huge-scale") ?? "1");
