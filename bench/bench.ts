@@ -50,8 +50,8 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
                   and summarize where time goes
   --no-peer       skip the FTS5 trigram peer, which otherwise runs on the largest size: built over the same
                   fragments, queried with the same mix, scored with ours on the recall needles (second table)
-  --huge          also the size-independent rows (several minutes, ~1.7 GB of scratch files written and deleted
-                  one at a time under the cache): a 1,000,000-entry session (cold index, one append + refresh,
+  --huge          also the size-independent rows (~11 min and children up to 4.4 GB RSS today; up to 1 GB of
+                  scratch files at a time under the cache, deleted after): a 1,000,000-entry session (cold index, one append + refresh,
                   read + trace of its middle entry), a 500 MB single line (index, search, read), a 1 GB line
                   that never ends (refresh, grow, refresh); time and the child's peak RSS for each
   --huge-only     only those rows (no corpus sizes)
