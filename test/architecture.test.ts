@@ -18,7 +18,7 @@ const LAYERS: Record<string, string[]> = {
 	// query: reads the index, answers search/read/trace for a caller
 	query: ["bounds", "catalog", "visibility", "authorize", "query-parse", "snippet", "search", "read", "trace", "service"],
 	// present: pure formatting
-	present: ["text", "model-text"],
+	present: ["text", "model-text", "terminal-safe"],
 	// faces: composition roots
 	faces: ["main", "explorer", "index", "refresh-thread"],
 };

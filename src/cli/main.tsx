@@ -2,7 +2,7 @@
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
 import { IndexUnavailableError } from "../index/store.js";
-import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "../present/text.js";
+import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle, neutralize, safeJson } from "../present/text.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
@@ -128,7 +128,8 @@ function write(text: string): void {
 }
 
 function note(text: string): void {
-	process.stderr.write(`${text}\n`);
+	// Notes and errors carry file paths and session text: never raw to the terminal (I21).
+	process.stderr.write(`${neutralize(text)}\n`);
 }
 
 function openService(busyTimeoutMs?: number): HistoryService {
@@ -171,7 +172,7 @@ async function run(): Promise<number> {
 			const service = openService(30_000);
 			try {
 				const summary = await refreshWithProgress(service, flags.full === true);
-				if (flags.json) write(JSON.stringify(summary, null, 2));
+				if (flags.json) write(safeJson(summary, 2));
 				else write(formatRefresh(summary));
 				return 0;
 			} finally {
@@ -182,7 +183,7 @@ async function run(): Promise<number> {
 			const service = openService();
 			try {
 				const status = { ...service.status(), pending: service.countPending() };
-				if (flags.json) write(JSON.stringify(status, null, 2));
+				if (flags.json) write(safeJson(status, 2));
 				else write(`${formatStatus(status)}\npending     ${status.pending} file(s) changed since the last refresh`);
 				return 0;
 			} finally {
@@ -204,7 +205,7 @@ async function run(): Promise<number> {
 					limit: count(flags.limit, "limit"),
 					snippetChars: count(flags.snippetChars, "snippet-chars"),
 				});
-				if (flags.json) write(JSON.stringify(result, null, 2));
+				if (flags.json) write(safeJson(result, 2));
 				else write(formatSearch(result, style));
 				for (const n of result.notes) note(`note: ${n}`);
 				return 0;
@@ -231,10 +232,10 @@ async function run(): Promise<number> {
 						after: count(flags.after === undefined ? undefined : Number(flags.after), "after"),
 						order: flags.order as "branch" | "append" | undefined,
 					});
-					write(flags.json ? JSON.stringify(read, null, 2) : formatRead(read, style));
+					write(flags.json ? safeJson(read, 2) : formatRead(read, style));
 				} else {
 					const trace = service.trace({ sessionId, entryId });
-					write(flags.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, style));
+					write(flags.json ? safeJson(trace, 2) : formatTrace(trace, style));
 				}
 				return 0;
 			} finally {
