@@ -48,23 +48,6 @@ describe("the index file", () => {
 		checkInvariants(index);
 	});
 
-	it("moves a foreign SQLite file aside instead of using it", () => {
-		const dir = copyCorpus(fresh("foreign"));
-		const index = join(dirname(dir), "index.sqlite");
-		const db = new Database(index);
-		db.exec("CREATE TABLE precious (x TEXT); INSERT INTO precious VALUES ('keep me')");
-		db.close();
-		const s = openService(dir, index);
-		expect(s.notes.join(" ")).toMatch(/not a pi-event-search index/);
-		s.refresh();
-		expect(s.search({ query: "handleWebhook" }).hits.length).toBeGreaterThan(0);
-		s.close();
-		const aside = readdirSync(dirname(index)).find((f) => f.includes(".foreign-")) as string;
-		const kept = new Database(join(dirname(index), aside), { readonly: true });
-		expect(kept.prepare("SELECT x FROM precious").get()).toEqual({ x: "keep me" });
-		kept.close();
-	});
-
 	it("rebuilds an index of an older schema version", () => {
 		const { dir, index } = builtIndex("old");
 		const db = new Database(index);
@@ -79,7 +62,7 @@ describe("the index file", () => {
 
 	it("says clearly why when the index location cannot be created", () => {
 		expect(() => openService(CORPUS_DIR, "/proc/pes-no-such/index.sqlite")).toThrow(IndexUnavailableError);
-		const r = spawnSync(process.execPath, [CLI, "status", "--sessions-dir", CORPUS_DIR, "--index", "/proc/pes-no-such/index.sqlite"], { encoding: "utf8" });
+		const r = spawnSync(process.execPath, [CLI, "index", "--sessions-dir", CORPUS_DIR, "--index", "/proc/pes-no-such/index.sqlite"], { encoding: "utf8" });
 		expect(r.status).toBe(1);
 		expect(r.stderr.trim().split("\n")).toHaveLength(1);
 		expect(r.stderr).toMatch(/cannot create the index directory/);

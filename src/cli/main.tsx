@@ -132,10 +132,11 @@ function note(text: string): void {
 	process.stderr.write(`${neutralize(text)}\n`);
 }
 
-function openService(busyTimeoutMs?: number): HistoryService {
+/** Opens the index; `readonly` (status, --no-refresh) never writes it, nor creates it (I22). */
+function openService(options: { busyTimeoutMs?: number; readonly?: boolean } = {}): HistoryService {
 	const config = resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
-	return HistoryService.open({ config, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
+	return HistoryService.open({ config, ...options });
 }
 
 async function refreshWithProgress(service: HistoryService, full: boolean) {
@@ -169,7 +170,7 @@ async function run(): Promise<number> {
 	switch (command) {
 		case "index": {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
-			const service = openService(30_000);
+			const service = openService({ busyTimeoutMs: 30_000 });
 			try {
 				const summary = await refreshWithProgress(service, flags.full === true);
 				if (flags.json) write(safeJson(summary, 2));
@@ -180,7 +181,7 @@ async function run(): Promise<number> {
 			}
 		}
 		case "status": {
-			const service = openService();
+			const service = openService({ readonly: true });
 			try {
 				const status = { ...service.status(), pending: service.countPending() };
 				if (flags.json) write(safeJson(status, 2));
@@ -192,7 +193,7 @@ async function run(): Promise<number> {
 		}
 		case "search": {
 			const filters = filtersFromFlags();
-			const service = openService();
+			const service = openService({ readonly: flags.refresh === false });
 			try {
 				if (flags.refresh !== false) {
 					const summary = await refreshWithProgress(service, false);
@@ -218,7 +219,7 @@ async function run(): Promise<number> {
 			const [sessionId, entryId, ...extra] = args;
 			if (!sessionId || !entryId || extra.length) throw new ArgumentError(`usage: pi-history ${command} <sessionId> <entryId>`);
 			if (flags.order !== undefined && flags.order !== "branch" && flags.order !== "append") throw new ArgumentError("--order must be branch or append");
-			const service = openService();
+			const service = openService({ readonly: flags.refresh === false });
 			try {
 				if (flags.refresh !== false) service.refresh({ budgetMs: 2000 });
 				if (command === "read") {

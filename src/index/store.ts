@@ -1,5 +1,9 @@
-/** Opens the index file: WAL, busy timeout, schema version check, corrupt or foreign files moved aside and rebuilt. */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+/**
+ * Opens the index file: WAL, busy timeout, schema version check. Never touches a file that is not ours (I22): the
+ * file's header is read before SQLite opens it, and only our own index (our application_id, or anything at our
+ * default location) is ever moved aside and rebuilt.
+ */
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
@@ -60,6 +64,8 @@ export interface OpenOptions {
 	readonly?: boolean;
 	/** Milliseconds a writer waits for another writer before the refresh reports "index busy". */
 	busyTimeoutMs?: number;
+	/** The path is our own default location: a file there that is not a usable index may be moved aside. */
+	ownedLocation?: boolean;
 }
 
 /** Thrown when the index cannot be opened or created at all. */
@@ -109,12 +115,48 @@ function isReadonlyError(error: unknown): boolean {
  */
 function openReadonlyCopy(path: string, options: OpenOptions, why: string): IndexStore {
 	const dir = mkdtempSync(join(tmpdir(), "pi-event-search-ro-"));
-	const copy = join(dir, "index.sqlite");
-	for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
-	const store = openStore(copy, { ...options, readonly: true });
-	store.copyOf = { path, dir };
-	store.notes.push(`the index location is read-only (${why}); searching a copy of the index as it is, without refreshing`);
-	return store;
+	try {
+		const copy = join(dir, "index.sqlite");
+		for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
+		const store = openStore(copy, { ...options, readonly: true });
+		store.copyOf = { path, dir };
+		store.notes.push(`the index location is read-only (${why}); searching a copy of the index as it is, without refreshing`);
+		return store;
+	} catch (error) {
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
+}
+
+/** What is at the index path, judged from the file system and the first 100 bytes alone (no SQLite open). */
+type FileKind = "missing" | "empty" | "directory" | "special" | "ours" | "sqlite" | "other";
+
+const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+/** Reads what kind of file is at `path` without opening it for writing. */
+export function fileKind(path: string): FileKind {
+	let size: number;
+	try {
+		const st = statSync(path);
+		if (st.isDirectory()) return "directory";
+		if (!st.isFile()) return "special";
+		size = st.size;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+		throw error;
+	}
+	if (size === 0) return "empty";
+	const header = Buffer.alloc(100);
+	const fd = openSync(path, "r");
+	let n: number;
+	try {
+		n = readSync(fd, header, 0, 100, 0);
+	} finally {
+		closeSync(fd);
+	}
+	if (n < 100 || header.toString("latin1", 0, 16) !== SQLITE_MAGIC) return "other";
+	// The application_id lives at offset 68 of the database header (big-endian).
+	return header.readInt32BE(68) === APPLICATION_ID ? "ours" : "sqlite";
 }
 
 /** mkdir -p, one level at a time (Node's recursive mkdir never returns on some pseudo file systems such as /proc). */
@@ -134,7 +176,7 @@ function inspect(db: Database.Database): Verdict {
 	const appId = db.pragma("application_id", { simple: true }) as number;
 	const version = db.pragma("user_version", { simple: true }) as number;
 	const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
-	if (appId === 0 && version === 0 && tables.n === 0) return "empty";
+	if ((appId === 0 || appId === APPLICATION_ID) && version === 0 && tables.n === 0) return "empty";
 	if (appId !== APPLICATION_ID) return "foreign";
 	if (version !== SCHEMA_VERSION) return "old-version";
 	return "ok";
@@ -156,7 +198,37 @@ function create(db: Database.Database): void {
 	}).immediate();
 }
 
-/** Opens (or creates) the index at `path`; an unusable file is moved aside with a note and rebuilt. */
+/** A one-line refusal to use a file that is not ours (I22); the file is left exactly as it is. */
+function refuse(path: string, kind: FileKind): IndexUnavailableError {
+	const what =
+		kind === "directory"
+			? "is a directory; the index must be a file path"
+			: kind === "special"
+				? "is not a regular file"
+				: kind === "sqlite"
+					? "is another program's SQLite database, not a pi-event-search index; left it untouched"
+					: "is not a pi-event-search index; left it untouched";
+	return new IndexUnavailableError(`${path} ${what} (choose another --index path)`, path);
+}
+
+/**
+ * Decides, before SQLite touches the file, whether `path` may be used (I22). Our own index, a new or empty file are
+ * used; anything else at our default location is moved aside (it can only be a damaged index of ours, even with its
+ * header destroyed); anywhere else it is refused and left byte for byte as it was.
+ */
+function claim(path: string, options: OpenOptions, notes: string[]): void {
+	const kind = fileKind(path);
+	if (kind === "missing" || kind === "empty" || kind === "ours") return;
+	if (kind === "directory" || kind === "special" || options.readonly || !options.ownedLocation) throw refuse(path, kind);
+	const moved = moveAside(path, kind === "sqlite" ? "foreign" : "corrupt");
+	notes.push(
+		kind === "sqlite"
+			? `${path} was not a pi-event-search index; moved it to ${moved} and built a new index`
+			: `the index was damaged (not an SQLite file); moved it to ${moved} and rebuilt it`,
+	);
+}
+
+/** Opens (or creates) the index at `path`; a damaged index of ours is moved aside with a note and rebuilt. */
 export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	const readonly = options.readonly === true;
 	const busy = options.busyTimeoutMs ?? 5000;
@@ -175,9 +247,13 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	}
 	for (let attempt = 0; attempt < 2; attempt++) {
 		let db: Database.Database | undefined;
+		claim(path, options, notes);
 		try {
+			const isNew = !readonly && ["missing", "empty"].includes(fileKind(path));
 			db = new Database(path, { readonly, fileMustExist: readonly });
 			db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+			// Our mark goes into a new file's header first, so even a file left by a crash right now is known as ours.
+			if (isNew) db.pragma(`application_id = ${APPLICATION_ID}`);
 			// Opening succeeds on a read-only location; the first write would not. Find out now.
 			if (!readonly) db.pragma("journal_mode = WAL");
 		} catch (error) {

@@ -32,7 +32,7 @@ export class HistoryService {
 	static open(options: ServiceOptions): HistoryService {
 		// A writer that holds the lock longer than this makes a refresh report "index busy" instead of waiting:
 		// searches read the WAL snapshot and never wait. `pi-history index` asks for a longer wait.
-		const withDefaults = { busyTimeoutMs: 250, ...options };
+		const withDefaults = { busyTimeoutMs: 250, ownedLocation: options.config.indexIsDefault, ...options };
 		return new HistoryService(openStore(options.config.indexPath, withDefaults), options.config, withDefaults);
 	}
 
