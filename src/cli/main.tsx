@@ -2,11 +2,23 @@
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
 import { IndexUnavailableError } from "../index/store.js";
-import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle, neutralize, safeJson } from "../present/text.js";
+import {
+	errorText,
+	formatProgress,
+	formatRead,
+	formatRefresh,
+	formatSearch,
+	formatStatus,
+	formatTrace,
+	makeStyle,
+	neutralize,
+	safeJson,
+} from "../present/text.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import type { SearchFilters } from "../shared/types.js";
+import { checkArgs } from "./args.js";
 import { runTui } from "./explorer.js";
 
 const help = `
@@ -49,40 +61,48 @@ const help = `
 	Exit codes: 0 success (zero hits is success), 1 runtime error, 2 usage error
 `;
 
-const cli = meow(help, {
-	importMeta: import.meta,
-	allowUnknownFlags: false,
-	booleanDefault: undefined,
-	flags: {
-		sessionsDir: { type: "string", isMultiple: true },
-		index: { type: "string" },
-		workspace: { type: "string" },
-		json: { type: "boolean" },
-		color: { type: "boolean" },
-		demo: { type: "boolean" },
-		full: { type: "boolean" },
-		refresh: { type: "boolean" },
-		limit: { type: "number" },
-		snippetChars: { type: "number" },
-		session: { type: "string", isMultiple: true },
-		cwd: { type: "string", isMultiple: true },
-		kind: { type: "string", isMultiple: true },
-		type: { type: "string", isMultiple: true },
-		role: { type: "string", isMultiple: true },
-		tool: { type: "string", isMultiple: true },
-		after: { type: "string" },
-		before: { type: "string" },
-		error: { type: "boolean" },
-		branch: { type: "string", isMultiple: true },
-		selection: { type: "string", isMultiple: true },
-		file: { type: "string", isMultiple: true },
-		label: { type: "string", isMultiple: true },
-		fragment: { type: "string" },
-		offset: { type: "number" },
-		maxChars: { type: "number" },
-		order: { type: "string" },
-	},
-});
+const FLAGS = {
+	sessionsDir: { type: "string", isMultiple: true },
+	index: { type: "string" },
+	workspace: { type: "string" },
+	json: { type: "boolean" },
+	color: { type: "boolean" },
+	demo: { type: "boolean" },
+	full: { type: "boolean" },
+	refresh: { type: "boolean" },
+	limit: { type: "number" },
+	snippetChars: { type: "number" },
+	session: { type: "string", isMultiple: true },
+	cwd: { type: "string", isMultiple: true },
+	kind: { type: "string", isMultiple: true },
+	type: { type: "string", isMultiple: true },
+	role: { type: "string", isMultiple: true },
+	tool: { type: "string", isMultiple: true },
+	after: { type: "string" },
+	before: { type: "string" },
+	error: { type: "boolean" },
+	branch: { type: "string", isMultiple: true },
+	selection: { type: "string", isMultiple: true },
+	file: { type: "string", isMultiple: true },
+	label: { type: "string", isMultiple: true },
+	fragment: { type: "string" },
+	offset: { type: "number" },
+	maxChars: { type: "number" },
+	order: { type: "string" },
+} as const;
+
+/** Parses the command line; a usage error is one line and exit 2, never a stack trace, and nothing is opened. */
+function parseArgs() {
+	try {
+		checkArgs(process.argv.slice(2), FLAGS);
+		return meow(help, { importMeta: import.meta, allowUnknownFlags: false, booleanDefault: undefined, flags: FLAGS });
+	} catch (error) {
+		process.stderr.write(`pi-history: ${neutralize(errorText(error).split("\n")[0] ?? "")}\n`);
+		process.exit(2);
+	}
+}
+
+const cli = parseArgs();
 
 const flags = cli.flags;
 const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
