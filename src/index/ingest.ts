@@ -171,12 +171,13 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 	const fp = scan.fingerprint;
 	const header = scan.header;
 	if (header === null) {
-		// No header among the complete lines: not a session (yet). A session indexed before keeps its state (I7).
+		// No header among the complete lines: not a session (yet). A file cut inside its header line is what a fresh
+		// build would see as no session, so its old session goes; a file whose first line is something else cannot be
+		// parsed safely and keeps its last known-good state (I7).
 		const empty = scan.endOffset === 0;
-		if (old) {
-			const note = empty
-				? "file is empty or its first line is incomplete; last indexed state kept"
-				: "file no longer starts with a session header; last indexed state kept";
+		if (old && empty) writer.removeSession(old.id);
+		else if (old) {
+			const note = "file no longer starts with a session header; last indexed state kept";
 			store
 				.prepare("UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, note = ?, indexed_at = ? WHERE id = ?")
 				.run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, note, Date.now(), fileId);

@@ -2,7 +2,7 @@
  * Refresh: brings the index in line with the session files under the roots (DESIGN §4, I5–I9): discovery,
  * batched ingest of changed files, removal of files that are really gone, public ids and session lineage.
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { ScanResult } from "../project/file-scan.js";
 import { ScanWorker } from "../project/scan-thread.js";
@@ -453,7 +453,9 @@ class RefreshRun {
 				if (discovered.has(row.path) || row.root_id === null) continue;
 				const obs = obsByRootId.get(row.root_id);
 				if (!obs || !obs.present || underUnreadable(row.path, obs)) continue;
-				if (existsSync(row.path)) continue;
+				// Only a regular file that discovery missed (created meanwhile) is kept: a directory, FIFO, device or a
+				// symlink to one at a session path is no session, exactly as a fresh build sees it.
+				if (isRegularFile(row.path)) continue;
 				try {
 					remove.immediate(row);
 					this.touched = true;
@@ -483,6 +485,14 @@ class RefreshRun {
 		this.options.onProgress?.(this.progress);
 		summary.ms = Date.now() - this.started;
 		return summary;
+	}
+}
+
+function isRegularFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
 	}
 }
 

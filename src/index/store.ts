@@ -7,6 +7,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import type { RefreshSummary } from "../shared/types.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
 /** An open index with a per-connection statement cache. */
@@ -14,6 +15,8 @@ export class IndexStore {
 	private readonly statements = new Map<string, Database.Statement>();
 	/** When this is a private copy of an index on a read-only location: the original path, and the copy's folder. */
 	copyOf: { path: string; dir: string } | null = null;
+	/** When opened, another process may have had the index open (its -shm existed): damage may be a WAL deleted under it. */
+	sharedAtOpen = false;
 
 	constructor(
 		readonly db: Database.Database,
@@ -92,6 +95,40 @@ export function isCorruptionError(error: unknown): boolean {
 	return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "SQLITE_IOERR_SHORT_READ";
 }
 
+/**
+ * True for a write that failed for a reason outside the index (a full disk, a read-only file, an I/O error such as
+ * a WAL deleted under a running reader): the index as it is still answers, it just cannot be brought up to date.
+ */
+export function isWriteFault(error: unknown): boolean {
+	const code = (error as { code?: string } | null)?.code ?? "";
+	return (
+		code === "SQLITE_FULL" ||
+		code.startsWith("SQLITE_READONLY") ||
+		(code.startsWith("SQLITE_IOERR") && code !== "SQLITE_IOERR_SHORT_READ") ||
+		code === "SQLITE_CANTOPEN"
+	);
+}
+
+/** An empty refresh summary that says why nothing was refreshed. */
+export function notRefreshed(error: unknown): RefreshSummary {
+	const why = (error as Error).message ?? String(error);
+	return {
+		files: 0,
+		filesChanged: 0,
+		sessionsAdded: 0,
+		sessionsRebuilt: 0,
+		sessionsAppended: 0,
+		sessionsRemoved: 0,
+		linesIngested: 0,
+		eventsIngested: 0,
+		bytesRead: 0,
+		errors: [],
+		notes: [`index not refreshed (${why}); answered from what is indexed`],
+		pending: 0,
+		ms: 0,
+	};
+}
+
 /** Moves an unusable index (and its WAL files) aside, so nothing is deleted and a new one can be built. */
 export function moveAside(path: string, why: string): string {
 	const stamp = new Date().toISOString().replace(/[:.]/g, "-");
@@ -113,19 +150,43 @@ function isReadonlyError(error: unknown): boolean {
  * A read-only location (a read-only mount, a backup disk): SQLite cannot open a WAL database there at all, so
  * search a private copy of it, and never refresh.
  */
-function openReadonlyCopy(path: string, options: OpenOptions, why: string): IndexStore {
+function openReadonlyCopy(path: string, options: OpenOptions, why: string, readonlyError = true, withWal = true): IndexStore {
 	const dir = mkdtempSync(join(tmpdir(), "pi-event-search-ro-"));
 	try {
 		const copy = join(dir, "index.sqlite");
-		for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
+		for (const suffix of withWal ? ["", "-wal"] : [""]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
 		const store = openStore(copy, { ...options, readonly: true });
 		store.copyOf = { path, dir };
-		store.notes.push(`the index location is read-only (${why}); searching a copy of the index as it is, without refreshing`);
+		store.notes.push(
+			withWal
+				? `the index location ${readonlyError ? "is read-only" : "cannot be written"} (${why}); searching a copy of the index as it is, without refreshing`
+				: `the index's WAL was deleted while another process had it open; searching the index as last checkpointed, without refreshing (it refreshes again once that process closes it)`,
+		);
 		return store;
 	} catch (error) {
 		rmSync(dir, { recursive: true, force: true });
 		throw error;
 	}
+}
+
+/**
+ * A private read-only copy of the index's main file alone, when that file is sound: the damage was in a WAL
+ * deleted or replaced under a running process, so the index as last checkpointed still answers. Null otherwise.
+ */
+export function openWithoutWal(path: string, options: OpenOptions): IndexStore | null {
+	let store: IndexStore;
+	try {
+		store = openReadonlyCopy(path, options, "WAL deleted", false, false);
+	} catch {
+		return null;
+	}
+	try {
+		if (store.db.pragma("quick_check", { simple: true }) === "ok") return store;
+	} catch {
+		// damaged too
+	}
+	store.close();
+	return null;
 }
 
 /** What is at the index path, judged from the file system and the first 100 bytes alone (no SQLite open). */
@@ -248,6 +309,7 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		let db: Database.Database | undefined;
 		claim(path, options, notes);
+		const shared = existsSync(`${path}-shm`);
 		try {
 			const isNew = !readonly && ["missing", "empty"].includes(fileKind(path));
 			db = new Database(path, { readonly, fileMustExist: readonly });
@@ -259,6 +321,8 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 		} catch (error) {
 			db?.close();
 			if (!readonly && existsSync(path) && isReadonlyError(error)) return openReadonlyCopy(path, options, (error as Error).message);
+			// A full disk cannot even hold the WAL's shared-memory file: search a copy elsewhere, as for a read-only place.
+			if (!readonly && existsSync(path) && isWriteFault(error)) return openReadonlyCopy(path, options, (error as Error).message, false);
 			throw new IndexUnavailableError(`cannot open the index ${path}: ${(error as Error).message}`, path);
 		}
 		let verdict: Verdict;
@@ -270,10 +334,16 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			if (!isCorruptionError(error) || readonly) {
 				throw new IndexUnavailableError(`cannot read the index ${path}: ${(error as Error).message}`, path);
 			}
+			const fallback = shared ? openWithoutWal(path, options) : null;
+			if (fallback) return fallback;
 			notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moveAside(path, "corrupt")} and rebuilt it`);
 			continue;
 		}
-		if (verdict === "ok") return new IndexStore(db, path, readonly, notes);
+		if (verdict === "ok") {
+			const store = new IndexStore(db, path, readonly, notes);
+			store.sharedAtOpen = shared;
+			return store;
+		}
 		if (verdict === "empty" && !readonly) {
 			create(db);
 			return new IndexStore(db, path, readonly, notes);
