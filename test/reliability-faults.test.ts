@@ -183,3 +183,33 @@ describe("write faults: the index answers from what it holds", () => {
 		}
 	});
 });
+
+describe("what could not be read is listed", () => {
+	// An unreadable folder needs a user that permissions apply to: root reads everything, so this runs as nobody.
+	it.skipIf(!isRoot)("unreadable subdirectories and skipped unparseable lines appear in the refresh notes and in status", () => {
+		const sessions = sessionsDir(2);
+		appendFileSync(join(sessions, "s1.jsonl"), "{not json at all\n");
+		const locked = join(sessions, "locked");
+		mkdirSync(locked);
+		writeFileSync(join(locked, "hidden.jsonl"), `${header("hidden")}\n`);
+		const home = join(dirname(sessions), "index-home");
+		mkdirSync(home);
+		for (let d = dirname(sessions); d !== "/tmp" && d !== dirname(d); d = dirname(d)) chmodSync(d, 0o755);
+		chmodSync(home, 0o777);
+		for (const f of ["s0.jsonl", "s1.jsonl"]) chmodSync(join(sessions, f), 0o644);
+		chmodSync(locked, 0o000);
+		const index = join(home, "index.sqlite");
+		const refresh = cli(sessions, index, ["index"], 65534);
+		expect(refresh.status, refresh.stderr).toBe(0);
+		expect(refresh.stdout).toContain(`cannot list ${locked}`);
+		expect(refresh.stdout).toMatch(/s1\.jsonl: 1 unparseable line\(s\) skipped/);
+		const status = JSON.parse(cli(sessions, index, ["status", "--json"], 65534).stdout) as { errors: Array<{ file: string; error: string }> };
+		expect(status.errors).toEqual(
+			expect.arrayContaining([
+				{ file: join(sessions, "s1.jsonl"), error: expect.stringMatching(/1 unparseable line\(s\) skipped/) },
+				{ file: locked, error: expect.stringMatching(/cannot list/) },
+			]),
+		);
+		chmodSync(locked, 0o755);
+	});
+});

@@ -162,7 +162,8 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			Date.now(),
 			row.id,
 		);
-	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes };
+	const skipped = scan.skipped > 0 ? { note: `${scan.skipped} unparseable line(s) skipped` } : {};
+	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes, ...skipped };
 }
 
 function applyRebuild(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult): FileOutcome {
@@ -231,7 +232,8 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			Date.now(),
 			fileId,
 		);
-	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset };
+	const skipped = scan.skipped > 0 ? { note: `${scan.skipped} unparseable line(s) skipped` } : {};
+	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset, ...skipped };
 }
 
 /** 8 hex characters of a text's SHA-1: the suffix of a session id that another file already holds. */

@@ -192,9 +192,17 @@ class RefreshRun {
 		for (const obs of observations) {
 			if (!obs.present && obs.root.kind !== "default")
 				summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
+			for (const dir of obs.unreadable) summary.notes.push(`cannot list ${dir}; its sessions are kept as last indexed`);
 		}
+		const unreadable = JSON.stringify(observations.flatMap((o) => o.unreadable));
 		try {
-			this.rootIds = store.db.transaction(() => upsertRoots(store, observations)).immediate();
+			this.rootIds = store.db
+				.transaction(() => {
+					// status lists them until a refresh can read them again.
+					store.setMeta("unreadableDirs", unreadable);
+					return upsertRoots(store, observations);
+				})
+				.immediate();
 		} catch (error) {
 			if (!isBusyError(error)) throw error;
 			summary.busy = true;
@@ -227,7 +235,7 @@ class RefreshRun {
 		progress.bytesDone += file.size;
 		if (outcome.kind !== "unchanged") summary.filesChanged++;
 		if (outcome.kind === "error") summary.errors.push({ file: file.path, error: outcome.error ?? "error" });
-		if (outcome.kind === "kept" && outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
+		if (outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
 		if (outcome.kind === "added") summary.sessionsAdded++;
 		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
 		if (outcome.kind === "appended") summary.sessionsAppended++;
