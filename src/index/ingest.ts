@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "../project/file-scan.js";
 import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
+import { MAX_LINE_BYTES } from "../source/lines.js";
 import type { ParserState } from "../source/parse.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
@@ -98,7 +99,9 @@ function sessionFacts(staged: ScannedEntry[]): { firstMs: number | null; lastMs:
 
 function scanNote(scan: ScanResult, duplicates: number, conflicting: number): string | null {
 	const parts: string[] = [];
-	if (scan.skipped > 0) parts.push(`${scan.skipped} unparseable line(s) skipped`);
+	const oversize = scan.oversize ?? 0;
+	if (scan.skipped > oversize) parts.push(`${scan.skipped - oversize} unparseable line(s) skipped`);
+	if (oversize > 0) parts.push(`${oversize} line(s) over ${MAX_LINE_BYTES / 1024 / 1024} MB skipped (too big to read)`);
 	if (duplicates > 0) parts.push(`${duplicates} duplicate entr${duplicates === 1 ? "y" : "ies"} collapsed`);
 	if (conflicting > 0) parts.push(`${conflicting} duplicate id(s) with different content (first kept)`);
 	return parts.length ? parts.join("; ") : null;
@@ -162,7 +165,7 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			Date.now(),
 			row.id,
 		);
-	const skipped = scan.skipped > 0 ? { note: `${scan.skipped} unparseable line(s) skipped` } : {};
+	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
 	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes, ...skipped };
 }
 
@@ -232,7 +235,7 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			Date.now(),
 			fileId,
 		);
-	const skipped = scan.skipped > 0 ? { note: `${scan.skipped} unparseable line(s) skipped` } : {};
+	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
 	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset, ...skipped };
 }
 
