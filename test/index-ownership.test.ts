@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IndexUnavailableError } from "../src/index/store.js";
 import { HistoryService } from "../src/service/service.js";
 import { resolveConfig } from "../src/shared/config.js";
+import { IndexUnavailableError } from "../src/shared/errors.js";
 import { CLI } from "./helpers/build.js";
 import { CORPUS_DIR, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 

@@ -8,8 +8,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { IndexUnavailableError } from "../src/index/store.js";
-import { NotFoundError } from "../src/shared/errors.js";
+import { IndexUnavailableError, NotFoundError } from "../src/shared/errors.js";
 import { CLI } from "./helpers/build.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT } from "./helpers/corpus.js";
 import { assistant, SessionManager, user } from "./helpers/pi-sessions.js";

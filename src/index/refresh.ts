@@ -460,7 +460,7 @@ class RefreshRun {
 			for (const row of this.known.values()) {
 				if (discovered.has(row.path) || row.root_id === null) continue;
 				const obs = obsByRootId.get(row.root_id);
-				if (!obs || !obs.present || underUnreadable(row.path, obs)) continue;
+				if (!obs?.present || underUnreadable(row.path, obs)) continue;
 				// Only a regular file that discovery missed (created meanwhile) is kept: a directory, FIFO, device or a
 				// symlink to one at a session path is no session, exactly as a fresh build sees it.
 				if (isRegularFile(row.path)) continue;

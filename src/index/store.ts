@@ -7,6 +7,7 @@ import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import { IndexUnavailableError } from "../shared/errors.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
@@ -26,7 +27,7 @@ export class IndexStore {
 	) {}
 
 	/** A prepared statement, compiled once per connection. */
-	prepare<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+	prepare<P extends unknown[] | Record<string, unknown> = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
 		let stmt = this.statements.get(sql);
 		if (!stmt) {
 			stmt = this.db.prepare(sql);
@@ -69,17 +70,6 @@ export interface OpenOptions {
 	busyTimeoutMs?: number;
 	/** The path is our own default location: a file there that is not a usable index may be moved aside. */
 	ownedLocation?: boolean;
-}
-
-/** Thrown when the index cannot be opened or created at all. */
-export class IndexUnavailableError extends Error {
-	constructor(
-		message: string,
-		readonly path: string,
-	) {
-		super(message);
-		this.name = "IndexUnavailableError";
-	}
 }
 
 /** True when another connection holds the write lock (also when opening failed for that reason). */
