@@ -6,6 +6,7 @@
 import type { AgentToolResult, ExtensionAPI, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
+import { neutralizeLine as safe, safeJson } from "../present/terminal-safe.js";
 import { HistoryService } from "../service/service.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
@@ -50,7 +51,9 @@ function component(context: { lastComponent: Component | undefined }, text: stri
 	return new Text(text, 0, 0);
 }
 
-function shortId(id: string): string {
+/** A short id for pi's screen (ids come from session files: controls made visible, I21). */
+function shortId(raw: string): string {
+	const id = safe(raw);
 	return id.length > 13 ? `${id.slice(0, 8)}…` : id;
 }
 
@@ -68,7 +71,7 @@ function renderOutcome(
 	summary: () => string,
 ): Component {
 	if (options.isPartial) return component(context, theme.fg("warning", "…"));
-	if (context.isError) return component(context, theme.fg("error", resultText(result).split("\n")[0] ?? "error"));
+	if (context.isError) return component(context, theme.fg("error", safe(resultText(result).split("\n")[0] ?? "error")));
 	const head = summary();
 	return component(context, options.expanded ? `${head}\n${theme.fg("toolOutput", resultText(result))}` : head);
 }
@@ -154,10 +157,10 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			renderCall(args, theme, context) {
 				const filters = Object.entries(args)
 					.filter(([k, v]) => k !== "query" && v !== undefined)
-					.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : String(v)}`);
+					.map(([k, v]) => safe(`${k}=${Array.isArray(v) ? v.join(",") : String(v)}`));
 				return component(
 					context,
-					`${theme.fg("toolTitle", theme.bold("event_search "))}${theme.fg("accent", JSON.stringify(args.query ?? ""))}${filters.length ? theme.fg("muted", ` ${filters.join(" ")}`) : ""}`,
+					`${theme.fg("toolTitle", theme.bold("event_search "))}${theme.fg("accent", safeJson(args.query ?? ""))}${filters.length ? theme.fg("muted", ` ${filters.join(" ")}`) : ""}`,
 				);
 			},
 			renderResult(result, options, theme, context) {
@@ -165,7 +168,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					const d = result.details;
 					if (!isSearchResult(d)) return theme.fg("muted", "no result");
 					const n = d.hits.length;
-					const top = d.hits.slice(0, 3).map((h) => `${h.kind ?? h.entryType} ${shortId(h.sessionId)}/${h.entryId}`);
+					const top = d.hits.slice(0, 3).map((h) => safe(`${h.kind ?? h.entryType} ${shortId(h.sessionId)}/${h.entryId}`));
 					const pending = d.index.pending > 0 ? theme.fg("warning", ` · ${d.index.pending} pending`) : "";
 					return `${theme.fg(n ? "success" : "muted", `${n} hit${n === 1 ? "" : "s"}`)}${top.length ? theme.fg("dim", ` · ${top.join(" · ")}`) : ""}${pending}`;
 				});
@@ -209,10 +212,10 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 				return textResult(formatReadForModel(result).text, result);
 			},
 			renderCall(args, theme, context) {
-				const extra = [args.fragmentId, args.offset ? `@${args.offset}` : undefined].filter(Boolean).join(" ");
+				const extra = safe([args.fragmentId, args.offset ? `@${args.offset}` : undefined].filter(Boolean).join(" "));
 				return component(
 					context,
-					`${theme.fg("toolTitle", theme.bold("event_read "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
+					`${theme.fg("toolTitle", theme.bold("event_read "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${safe(args.entryId ?? "?")}`)}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
 				);
 			},
 			renderResult(result, options, theme, context) {
@@ -221,7 +224,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					if (!isReadResult(d)) return theme.fg("muted", "no result");
 					const chars = d.fragments.reduce((n, f) => n + f.text.length, 0);
 					const cut = d.fragments.some((f) => f.truncated) ? theme.fg("warning", " · cut") : "";
-					return `${theme.fg("success", String(d.event.type))} ${theme.fg("dim", `${shortId(d.session.id)}/${d.event.entryId}`)} · ${d.fragments.length} fragment(s), ${chars} chars${d.omitted.length ? ` · ${d.omitted.length} omitted` : ""}${cut}`;
+					return `${theme.fg("success", safe(String(d.event.type)))} ${theme.fg("dim", `${shortId(d.session.id)}/${safe(d.event.entryId)}`)} · ${d.fragments.length} fragment(s), ${chars} chars${d.omitted.length ? ` · ${d.omitted.length} omitted` : ""}${cut}`;
 				});
 			},
 		});
@@ -252,7 +255,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			renderCall(args, theme, context) {
 				return component(
 					context,
-					`${theme.fg("toolTitle", theme.bold("event_trace "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}`,
+					`${theme.fg("toolTitle", theme.bold("event_trace "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${safe(args.entryId ?? "?")}`)}`,
 				);
 			},
 			renderResult(result, options, theme, context) {
@@ -261,7 +264,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					if (!isTraceResult(d)) return theme.fg("muted", "no result");
 					const rels = new Map<string, number>();
 					for (const e of d.edges) rels.set(e.rel, (rels.get(e.rel) ?? 0) + 1);
-					const list = [...rels].map(([rel, n]) => (n > 1 ? `${rel}×${n}` : rel)).join(", ");
+					const list = safe([...rels].map(([rel, n]) => (n > 1 ? `${rel}×${n}` : rel)).join(", "));
 					return `${theme.fg("success", `${d.edges.length} edge(s)`)}${list ? theme.fg("dim", ` · ${list}`) : ""}`;
 				});
 			},

@@ -12,6 +12,9 @@ import {
 	type TraceResult,
 	type TraceTarget,
 } from "../shared/types.js";
+import { neutralizeDeep } from "./terminal-safe.js";
+
+export { neutralize, neutralizeDeep, neutralizeLine, safeJson } from "./terminal-safe.js";
 
 /** Terminal styles; identity functions when color is off. */
 export interface Style {
@@ -120,8 +123,9 @@ export function stateMarks(h: { branchState: string; selectionState: string }): 
 	return out;
 }
 
-/** Human text for a search result. */
-export function formatSearch(result: SearchResult, style: Style, now = Date.now()): string {
+/** Human text for a search result (session text neutralized, I21). */
+export function formatSearch(raw: SearchResult, style: Style, now = Date.now()): string {
+	const result = neutralizeDeep(raw);
 	const lines: string[] = [];
 	result.hits.forEach((h, i) => {
 		const where = sessionWhere(h.session);
@@ -141,7 +145,8 @@ function briefLine(b: EventBrief, style: Style): string {
 }
 
 /** Human text for an exact read. */
-export function formatRead(read: ReadResult, style: Style): string {
+export function formatRead(raw: ReadResult, style: Style): string {
+	const read = neutralizeDeep(raw);
 	const e = read.event;
 	const meta: string[] = [
 		`${e.type}${typeof (e.message as { role?: string } | undefined)?.role === "string" ? `/${(e.message as { role: string }).role}` : ""}`,
@@ -178,7 +183,8 @@ export function targetText(to: TraceTarget): string {
 }
 
 /** Human text for a trace. */
-export function formatTrace(trace: TraceResult, style: Style): string {
+export function formatTrace(raw: TraceResult, style: Style): string {
+	const trace = neutralizeDeep(raw);
 	const lines = [`${style.bold(`${trace.node.sessionId} ${trace.node.entryId}`)}  ${trace.node.entryType}  ${trace.node.preview}`];
 	for (const e of trace.edges) {
 		const node =
@@ -193,7 +199,8 @@ export function formatTrace(trace: TraceResult, style: Style): string {
 }
 
 /** Human text for status. */
-export function formatStatus(s: IndexStatus): string {
+export function formatStatus(raw: IndexStatus): string {
+	const s = neutralizeDeep(raw);
 	const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 	const lines = [
 		`index       ${s.index} (${mb(s.indexBytes)}, schema ${s.schemaVersion})`,
@@ -216,7 +223,8 @@ export function formatProgress(p: RefreshProgress, now = Date.now()): string {
 }
 
 /** Human text for a refresh summary. */
-export function formatRefresh(r: RefreshSummary): string {
+export function formatRefresh(raw: RefreshSummary): string {
+	const r = neutralizeDeep(raw);
 	const parts = [`${r.files} files`, `${r.filesChanged} changed`];
 	if (r.sessionsAdded) parts.push(`${r.sessionsAdded} added`);
 	if (r.sessionsAppended) parts.push(`${r.sessionsAppended} appended`);

@@ -52,6 +52,8 @@ export interface ScanResult {
 	digest: string;
 	lines: number;
 	skipped: number;
+	/** Lines over MAX_LINE_BYTES among the skipped ones. */
+	oversize?: number;
 	duplicates: number;
 	conflicting: number;
 	/** Id on the last entry line (pi's materialized leaf), duplicates included. */
@@ -166,6 +168,13 @@ function read(
 			break;
 		}
 		const line = next.value;
+		if (line.oversize) {
+			// Too long to become a JavaScript string: counted, never parsed (its entry is not indexed).
+			result.lines++;
+			result.skipped++;
+			result.oversize = (result.oversize ?? 0) + 1;
+			continue;
+		}
 		const outcome = parser.accept(line);
 		if (outcome.kind === "skip" && outcome.reason === "no-header") {
 			end = { endOffset: line.offset, nextLineNo: line.lineNo };

@@ -1,5 +1,5 @@
 /** Streaming reader of complete `\n`-terminated lines with byte offsets; a torn last line is left for later (I6). */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** One complete line: its bytes without the `\n`, where it starts, and its length including the `\n`. */
 export interface RawLine {
@@ -9,6 +9,8 @@ export interface RawLine {
 	/** Bytes from `offset` up to and including the terminating `\n`. */
 	length: number;
 	bytes: Buffer;
+	/** The line is longer than MAX_LINE_BYTES: it was not read, `bytes` is empty, and it is counted as skipped. */
+	oversize?: boolean;
 }
 
 /** Where a scan stopped: the byte after the last complete line, and what was left unterminated. */
@@ -19,6 +21,28 @@ export interface ScanEnd {
 }
 
 const CHUNK = 1 << 20;
+
+/**
+ * An unfinished line is kept in memory only this far; beyond it the scan looks ahead for the line's end without
+ * keeping the bytes, so a file growing without a newline costs a bounded amount of memory on every refresh.
+ */
+export const UNFINISHED_PROBE_BYTES = 16 * 1024 * 1024;
+
+/** Longest line read whole (its JSON must become one JavaScript string); a longer one is skipped and counted. */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** Position of the next `\n` at or after `from` (before `limit`), or -1, reading through `chunk` without keeping anything. */
+function nextNewline(fd: number, from: number, limit: number, chunk: Buffer): number {
+	let position = from;
+	while (position < limit) {
+		const read = readSync(fd, chunk, 0, Math.min(chunk.length, limit - position), position);
+		if (read === 0) return -1;
+		const nl = chunk.indexOf(10);
+		if (nl !== -1 && nl < read) return position + nl;
+		position += read;
+	}
+	return -1;
+}
 
 /**
  * Yields complete lines of `fd` starting at byte `start`; returns where the scan ended.
@@ -61,6 +85,23 @@ export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = N
 			pendingBytes += rest.length;
 		}
 		position += read;
+		if (pendingBytes > UNFINISHED_PROBE_BYTES) {
+			// A long line so far: find its end before keeping more of it.
+			const nl = nextNewline(fd, position, limit, chunk);
+			if (nl === -1) {
+				// Unfinished (or cut by `limit`): left for later, as a torn line, without holding its bytes.
+				return { endOffset: lineStart, nextLineNo: lineNo, tornBytes: Math.max(0, Math.min(fstatSync(fd).size, limit) - lineStart) };
+			}
+			if (nl - lineStart > MAX_LINE_BYTES) {
+				pending = [];
+				pendingBytes = 0;
+				const length = nl + 1 - lineStart;
+				yield { lineNo, offset: lineStart, length, bytes: Buffer.alloc(0), oversize: true };
+				lineNo++;
+				lineStart += length;
+				position = lineStart;
+			}
+		}
 	}
 	return { endOffset: lineStart, nextLineNo: lineNo, tornBytes: pendingBytes };
 }
