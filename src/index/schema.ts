@@ -2,7 +2,7 @@
 import type { SemanticKind } from "../shared/types.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -33,6 +33,10 @@ export const KIND_COLUMNS: ReadonlyArray<{ kind: SemanticKind; column: string; w
 	{ kind: "custom.message", column: "custom_message", weight: 1.0 },
 	// A name the person gave the whole session.
 	{ kind: "session.name", column: "session_name", weight: 4.0 },
+	// A context edit's replacement is what the model saw instead of the original: as telling as the reply itself.
+	{ kind: "context.replacement", column: "context_replacement", weight: 2.0 },
+	// System prompts repeat in every session: searched only when asked for by kind.
+	{ kind: "system.prompt", column: "system_prompt", weight: 0.5 },
 ];
 
 /** Fragment ids are `event id * FRAGMENT_SLOTS + position`; an event keeps at most this many fragments. */
@@ -119,11 +123,16 @@ CREATE TABLE events (
 	ref_id TEXT,
 	label TEXT,
 	msg_producing INTEGER NOT NULL DEFAULT 0,
+	-- tree.ts CTX_EXCLUDED / CTX_OMITS: inputs of the classification that are not in other columns.
+	ctx_flags INTEGER NOT NULL DEFAULT 0,
 	context_role TEXT NOT NULL,
 	branch_state TEXT NOT NULL DEFAULT 'unknown',
 	selection_state TEXT NOT NULL DEFAULT 'unknown',
 	summarized_by TEXT,
 	summarized_prov TEXT,
+	-- The context edit in effect on this entry (I14): 'replaced' | 'omitted', and the edit's entry id.
+	edit_state TEXT,
+	edit_by TEXT,
 	cur_label TEXT,
 	preview TEXT NOT NULL,
 	-- The event's fragments in projection order, space-separated ids (\`tool.call:2\`), \`@start-end\` after an id

@@ -19,6 +19,10 @@ interface ExistingRow {
 	ref_id: string | null;
 	label: string | null;
 	msg_producing: number;
+	role: string | null;
+	ctx_flags: number;
+	edit_state: string | null;
+	edit_by: string | null;
 	branch_state: string;
 	selection_state: string;
 	summarized_by: string | null;
@@ -28,8 +32,8 @@ interface ExistingRow {
 
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
-	context_role, branch_state, selection_state, summarized_by, summarized_prov, cur_label, preview, frags, nfrags, kinds)
-	VALUES (${new Array(35).fill("?").join(", ")})`;
+	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, edit_state, edit_by, cur_label, preview, frags, nfrags, kinds)
+	VALUES (${new Array(38).fill("?").join(", ")})`;
 
 const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 const int = (v: number | null) => (v === null ? null : Math.trunc(v));
@@ -72,7 +76,8 @@ export class SessionWriter {
 	commit(sessionId: number, staged: StagedEvent[], leafId: string | null): void {
 		const existing = this.store
 			.prepare<[number], ExistingRow>(
-				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, branch_state, selection_state, summarized_by, summarized_prov, cur_label
+				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags, edit_state, edit_by, branch_state, selection_state,
+				summarized_by, summarized_prov, cur_label
 				FROM events WHERE session_id = ? ORDER BY id`,
 			)
 			.all(sessionId);
@@ -82,9 +87,19 @@ export class SessionWriter {
 			type: r.type,
 			refId: r.ref_id,
 			messageProducing: r.msg_producing === 1,
+			role: r.role,
+			ctxFlags: r.ctx_flags,
 		}));
 		for (const s of staged)
-			nodes.push({ id: s.entry.id, parentId: s.entry.parentId, type: s.ev.type, refId: s.ev.refId, messageProducing: s.ev.messageProducing });
+			nodes.push({
+				id: s.entry.id,
+				parentId: s.entry.parentId,
+				type: s.ev.type,
+				refId: s.ev.refId,
+				messageProducing: s.ev.messageProducing,
+				role: s.ev.role,
+				ctxFlags: s.ev.ctxFlags,
+			});
 		const facts = classifyTree(nodes, leafId);
 		// The latest label entry for a target wins, in file order; a label without text clears it.
 		const labels = new Map<string, string | null>();
@@ -92,7 +107,7 @@ export class SessionWriter {
 		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
 
 		const update = this.store.prepare(
-			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, cur_label = ? WHERE id = ?",
+			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?",
 		);
 		for (const r of existing) {
 			const st = facts.states.get(r.entry_id);
@@ -101,8 +116,18 @@ export class SessionWriter {
 			const by = st?.summarizedBy?.entryId ?? null;
 			const prov = st?.summarizedBy?.provenance ?? null;
 			const label = labels.get(r.entry_id) ?? null;
-			if (branch !== r.branch_state || selection !== r.selection_state || by !== r.summarized_by || prov !== r.summarized_prov || label !== r.cur_label) {
-				update.run(branch, selection, by, prov, label, r.id);
+			const editState = st?.contextEdit?.state ?? null;
+			const editBy = st?.contextEdit?.by ?? null;
+			if (
+				branch !== r.branch_state ||
+				selection !== r.selection_state ||
+				by !== r.summarized_by ||
+				prov !== r.summarized_prov ||
+				editState !== r.edit_state ||
+				editBy !== r.edit_by ||
+				label !== r.cur_label
+			) {
+				update.run(branch, selection, by, prov, editState, editBy, label, r.id);
 			}
 		}
 		const insert = this.store.prepare(INSERT_EVENT);
@@ -135,11 +160,14 @@ export class SessionWriter {
 				ev.refId,
 				ev.label,
 				ev.messageProducing ? 1 : 0,
+				ev.ctxFlags,
 				ev.contextRole,
 				st?.branchState ?? "unknown",
 				st?.selectionState ?? "unknown",
 				st?.summarizedBy?.entryId ?? null,
 				st?.summarizedBy?.provenance ?? null,
+				st?.contextEdit?.state ?? null,
+				st?.contextEdit?.by ?? null,
 				labels.get(entry.id) ?? null,
 				ev.preview,
 				s.frags,

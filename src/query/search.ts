@@ -325,6 +325,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 			branchState: event.branch_state,
 			contextRole: event.context_role,
 			selectionState: event.selection_state,
+			...(event.edit_state && event.edit_by ? { contextEdit: { state: event.edit_state, by: event.edit_by } } : {}),
+			...(event.type === "context_edit" && event.ref_id ? { targetId: event.ref_id } : {}),
 			score: c.fid === null ? 0 : Math.round(-c.best * 1000) / 1000,
 			matchedFragments: c.n,
 			snippet: snip.snippet,
