@@ -46,6 +46,7 @@ export function classificationOf(event: EventRow, session: SessionRow): Classifi
 					},
 				}
 			: {}),
+		...(event.edit_state && event.edit_by ? { contextEdit: { state: event.edit_state, by: event.edit_by } } : {}),
 		onMaterializedLeafPath: event.branch_state === "selected",
 		materializedLeafId: session.leaf_entry,
 	};
