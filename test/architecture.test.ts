@@ -12,7 +12,7 @@ const LAYERS: Record<string, string[]> = {
 	// source: where files are and what their lines say
 	source: ["paths", "config", "discover", "lines", "parse", "fingerprint", "locate"],
 	// project: pi entries → events, fragments, tokens, tree facts
-	project: ["types", "errors", "entry", "tokens", "tree", "file-scan", "scan-thread-entry"],
+	project: ["types", "errors", "entry", "describe", "tokens", "tree", "file-scan", "scan-thread-entry"],
 	// index: the only layer that writes SQL
 	index: ["schema", "store", "session-writer", "ingest", "refresh", "scan-thread"],
 	// query: reads the index, answers search/read/trace for a caller

@@ -246,7 +246,7 @@ describe("property: random pi 1.6 operation sequences", () => {
 		fc.assert(
 			fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), (ops) => {
 				const m = sm.SessionManager.inMemory("/work/app");
-				ops.forEach((o, i) => apply(m, o, i));
+				for (const [i, o] of ops.entries()) apply(m, o, i);
 				const text = sessionText(m);
 				const expected = verdicts(sm.SessionManager.inMemory("/work/app", undefined, sm.parseSessionEntries(text)));
 				expect(Object.fromEntries(ours(text, file))).toEqual(Object.fromEntries(expected));
