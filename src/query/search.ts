@@ -293,6 +293,12 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	const notes = [...parsed.notes];
 	const counts = catalog.counts();
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
+	if (!visibility.trusted) {
+		// Totals never count sessions the caller may not see (I17): they would reveal that other projects exist.
+		const visible = catalog.sessions().filter((s) => visibility.allowsSession(s));
+		index.sessions = visible.length;
+		index.events = visible.reduce((n, s) => n + s.entries, 0);
+	}
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
 	const allowed = allowedSessions(catalog, visibility, filters);

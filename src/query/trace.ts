@@ -265,7 +265,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	for (const f of catalog.filesOf(event.id)) t.add(f.rel === "read" ? "file-read" : "file-changed", { file: f.path }, "inferred", { note: `from ${f.via}` });
 
 	return {
-		node: { ...(t.nodes[refKey(self)] as EventBrief), classification: classificationOf(event, session), session: sessionSummary(session) },
+		node: { ...(t.nodes[refKey(self)] as EventBrief), classification: classificationOf(event, session, visibility), session: sessionSummary(session) },
 		edges: t.edges,
 		nodes: t.nodes,
 		notes: t.notes,

@@ -139,6 +139,8 @@ export interface Caller {
 	root: string;
 	/** The caller's own session, excluded unless targeted explicitly. */
 	currentSessionId?: string;
+	/** The caller's own session file (pi's getSessionFile()): identifies it exactly when ids repeat across files (I17). */
+	currentSessionFile?: string;
 	/** The invoking assistant message; it and everything appended after it stay invisible. */
 	cutoffEntryId?: string;
 }
