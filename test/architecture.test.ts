@@ -14,7 +14,7 @@ const LAYERS: Record<string, string[]> = {
 	// project: pi entries → events, fragments, tokens, tree facts
 	project: ["types", "errors", "entry", "describe", "tokens", "tree", "file-scan", "scan-thread-entry"],
 	// index: the only layer that writes SQL
-	index: ["schema", "store", "session-writer", "ingest", "refresh", "scan-thread"],
+	index: ["schema", "store", "session-writer", "system-texts", "ingest", "refresh", "scan-thread"],
 	// query: reads the index, answers search/read/trace for a caller
 	query: ["bounds", "catalog", "visibility", "authorize", "query-parse", "snippet", "search", "read", "trace", "service"],
 	// present: pure formatting

@@ -24,12 +24,14 @@ const tmp = tempDir("pes-ext-pi1x-");
 const sessionsDir = join(tmp.dir, "sessions");
 let tools: Map<string, AnyTool>;
 let ownFile = "";
-let ids: Record<string, string> = {};
+const ids: Record<string, string> = {};
 
 /** pi's session manager of the caller's own file, as ctx.sessionManager (loaded in memory: the file is never touched). */
 function ctxFor(file: string): ExtensionContext {
 	const mgr = sm.SessionManager.inMemory(WORKSPACE, undefined, sm.parseSessionEntries(readFileSync(file, "utf8"))) as unknown as Record<string, () => unknown>;
-	const sessionManager = new Proxy(mgr, { get: (target, key) => (key === "getSessionFile" ? () => file : (target[key as string] as () => unknown).bind(target)) });
+	const sessionManager = new Proxy(mgr, {
+		get: (target, key) => (key === "getSessionFile" ? () => file : (target[key as string] as () => unknown).bind(target)),
+	});
 	return { cwd: WORKSPACE, sessionManager } as unknown as ExtensionContext;
 }
 
@@ -52,7 +54,14 @@ beforeAll(() => {
 		stopReason: "toolUse",
 		timestamp: 2,
 	});
-	ids.sibling = own.appendMessage({ role: "toolResult", toolCallId: "call_bash", toolName: "bash", content: [{ type: "text", text: `ls: ${NEEDLE}.txt` }], isError: false, timestamp: 3 });
+	ids.sibling = own.appendMessage({
+		role: "toolResult",
+		toolCallId: "call_bash",
+		toolName: "bash",
+		content: [{ type: "text", text: `ls: ${NEEDLE}.txt` }],
+		isError: false,
+		timestamp: 3,
+	});
 	ownFile = (own as unknown as { getSessionFile(): string }).getSessionFile();
 	// A copy of the caller's file under a name that sorts first (an export, an import, a backup): same session id.
 	mkdirSync(join(sessionsDir, "a"), { recursive: true });
@@ -67,7 +76,12 @@ beforeAll(() => {
 	for (let i = 0; i < 60; i++) {
 		const s = sm.SessionManager.create(join(WORKSPACE, "app"), join(sessionsDir, "d"));
 		s.appendMessage({ role: "user", content: `${NEEDLE} ${"padding words ".repeat(150)}${i}`, timestamp: 1 });
-		s.appendMessage({ role: "assistant", content: [{ type: "text", text: `${NEEDLE} answer ${"more words ".repeat(150)}` }], stopReason: "stop", timestamp: 2 });
+		s.appendMessage({
+			role: "assistant",
+			content: [{ type: "text", text: `${NEEDLE} answer ${"more words ".repeat(150)}` }],
+			stopReason: "stop",
+			timestamp: 2,
+		});
 	}
 	const config = resolveConfig({ sessionsDirs: [sessionsDir], indexPath: join(tmp.dir, "index.sqlite"), env: {}, home: tmp.dir });
 	tools = new Map();
@@ -118,7 +132,9 @@ describe("pi 1.x caller scope (I17)", () => {
 
 /** The public id the index gave the caller's own file (the copy sorts first and got the plain session id). */
 function publicIdOfOwn(): string {
-	const service = HistoryService.open({ config: resolveConfig({ sessionsDirs: [sessionsDir], indexPath: join(tmp.dir, "index.sqlite"), env: {}, home: tmp.dir }) });
+	const service = HistoryService.open({
+		config: resolveConfig({ sessionsDirs: [sessionsDir], indexPath: join(tmp.dir, "index.sqlite"), env: {}, home: tmp.dir }),
+	});
 	try {
 		const all = service.search({ query: `"Where did" ${NEEDLE}`, limit: 10 }).hits;
 		const own = all.find((h) => h.session.file === ownFile);

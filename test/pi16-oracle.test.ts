@@ -99,6 +99,14 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 		expect(read.fragments.map((f) => f.text)).toEqual(["You are welcome."]);
 	});
 
+	it("searches system prompts only when asked for by kind, each distinct section stored once", () => {
+		expect(service.search({ query: "expert coding assistant" }).hits.filter((h) => h.kind === "system.prompt")).toEqual([]);
+		const hits = service.search({ query: "expert coding assistant", filters: { kinds: ["system.prompt"] } }).hits;
+		expect(new Set(hits.map((h) => h.entryId))).toEqual(new Set([ids.sys1, ids.edits0].filter(Boolean)));
+		expect(hits.every((h) => h.kind === "system.prompt" && h.fragmentId === "system.prompt:preamble")).toBe(true);
+		expect(hits[0]?.snippet).toContain("expert coding assistant");
+	});
+
 	it("finds edit results by tool name with --kind tool.result, and failed results by `error`", () => {
 		const hits = service.search({ query: "edit", filters: { kinds: ["tool.result"] } }).hits;
 		expect(hits.map((h) => h.entryId)).toContain(ids.result);

@@ -32,4 +32,3 @@ export function boundSearchDetails(result: SearchResult): SearchResult {
 	bounded.notes.push(`details list ${hits.length} of ${total} hits to stay within ${DETAILS_MAX_BYTES / 1024} KB`);
 	return bounded;
 }
-

@@ -8,7 +8,6 @@ import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRender
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
 import { isBusyError } from "../index/store.js";
-import { boundSearchDetails, invokingEntry } from "./call-scope.js";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
 import { authorizationRoot } from "../query/authorize.js";
 import { validateFilters } from "../query/search.js";
@@ -28,6 +27,7 @@ import {
 	type SemanticKind,
 	type TraceResult,
 } from "../shared/types.js";
+import { boundSearchDetails, invokingEntry } from "./call-scope.js";
 
 /** Bounds of event_read for the model: 12,000 characters of 3-byte text still fit pi's 50 KB output limit. */
 export const MODEL_READ_LIMITS = {

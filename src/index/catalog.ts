@@ -45,6 +45,7 @@ export interface EventRow {
 	frags: string;
 	nfrags: number;
 	kinds: number;
+	sys_texts: string | null;
 }
 
 /** A sessions row joined with its file. */

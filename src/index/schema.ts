@@ -141,6 +141,8 @@ CREATE TABLE events (
 	nfrags INTEGER NOT NULL DEFAULT 0,
 	-- Bit i set: the event has a fragment of KIND_COLUMNS[i] (kind filters without a query).
 	kinds INTEGER NOT NULL DEFAULT 0,
+	-- System prompt sections (system-texts.ts): system_texts ids in fragment position order, comma-separated.
+	sys_texts TEXT,
 	UNIQUE (session_id, entry_id)
 ) STRICT;
 -- Rowids grow in append order within a session, so (session_id, id) order is file order; few indexes keep ingest fast.
@@ -168,6 +170,12 @@ CREATE TABLE file_evidence (
 ) STRICT;
 CREATE INDEX file_evidence_event ON file_evidence(event_id);
 CREATE INDEX file_evidence_path ON file_evidence(path);
+
+-- pi 1.x system prompt sections: each distinct text once (system-texts.ts), whatever number of sessions repeat it.
+-- An event lists its sections' text ids in events.sys_texts, so a session adds a few bytes, not the text.
+CREATE TABLE system_texts (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE) STRICT;
+CREATE INDEX events_system ON events(id) WHERE sys_texts IS NOT NULL;
+CREATE VIRTUAL TABLE system_fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii', detail=full);
 
 -- Child rows are deleted explicitly (ingest.ts deleteSessionRows): no foreign-key checks on the hot insert path.
 -- Contentless: the text stays in the session files (I5, I10); snippets and reads go back to the source line.

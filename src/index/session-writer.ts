@@ -3,12 +3,15 @@ import type { ScannedEntry } from "../project/file-scan.js";
 import { classifyTree, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
+import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
 	eventId: number;
 	seq: number;
 	kinds: number;
+	/** system_texts ids of its system prompt sections, comma-separated in fragment position order. */
+	sysTexts: string | null;
 }
 
 interface ExistingRow {
@@ -32,8 +35,8 @@ interface ExistingRow {
 
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
-	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, edit_state, edit_by, cur_label, preview, frags, nfrags, kinds)
-	VALUES (${new Array(38).fill("?").join(", ")})`;
+	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, edit_state, edit_by, cur_label, preview, frags, nfrags, kinds, sys_texts)
+	VALUES (${new Array(39).fill("?").join(", ")})`;
 
 const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 const int = (v: number | null) => (v === null ? null : Math.trunc(v));
@@ -55,8 +58,10 @@ export class SessionWriter {
 	stage(sessionId: number, seq: number, scanned: ScannedEntry): StagedEvent {
 		const eventId = this.nextId++;
 		let kinds = 0;
+		const system: number[] = [];
 		scanned.fts.forEach((f, position) => {
-			this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
+			if (f.kind === "system.prompt") system[position] = systemTextId(this.store, f.text);
+			else this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
 			kinds |= 1 << (KIND_COLUMN_INDEX.get(f.kind) as number);
 		});
 		for (const call of scanned.ev.toolCalls) {
@@ -69,7 +74,9 @@ export class SessionWriter {
 				.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)")
 				.run(eventId, sessionId, file.path, file.rel, file.via);
 		}
-		return { ...scanned, eventId, seq, kinds };
+		// Position order, so a text's index in the list is its fragment position (-1: not a system section).
+		const sysTexts = system.length ? Array.from(system, (id) => id ?? -1).join(",") : null;
+		return { ...scanned, eventId, seq, kinds, sysTexts };
 	}
 
 	/** Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed. */
@@ -173,6 +180,7 @@ export class SessionWriter {
 				s.frags,
 				s.fts.length,
 				s.kinds,
+				s.sysTexts,
 			);
 		}
 	}
@@ -184,9 +192,11 @@ export class SessionWriter {
 		for (const e of s.prepare<[number], { id: number; nfrags: number }>("SELECT id, nfrags FROM events WHERE session_id = ?").all(sessionId)) {
 			for (let i = 0; i < e.nfrags; i++) del.run(e.id * FRAGMENT_SLOTS + i);
 		}
+		const texts = systemTextsOf(s, sessionId);
 		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
+		dropUnusedSystemTexts(s, texts);
 	}
 
 	/** Deletes a session and all its rows. */

@@ -191,6 +191,9 @@ function timestampMs(raw: Obj, message: Obj | null): number | null {
 }
 
 function describe(ev: ProjectedEvent, raw: Obj): string {
+	// Sections repeat in every session: name them instead of copying the prompt's start into every session's row.
+	if (ev.role === "system" && ev.fragments.length)
+		return previewText(`system prompt: ${ev.fragments.map((f) => f.id.slice("system.prompt:".length)).join(", ")}`);
 	const first = ev.fragments[0];
 	if (first) return previewText(first.text);
 	switch (ev.type) {
@@ -209,7 +212,7 @@ function describe(ev: ProjectedEvent, raw: Obj): string {
 		case "usage":
 			return previewText(`usage ${str(raw.kind) ?? ""} ${str(raw.provider) ?? "?"}/${str(raw.model) ?? "?"}`);
 		case "message":
-			if (ev.role === "system") return "(system prompt)";
+			if (ev.role === "system") return "(system prompt without sections)";
 			if (ev.role === "assistant") return ev.stopReason ? `(assistant reply without text, ${ev.stopReason})` : "(assistant reply without text)";
 			return `(${ev.role ?? "message"} without text)`;
 		default:
@@ -295,6 +298,14 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				ev.isError = ev.exitCode !== null && ev.exitCode !== 0;
 				// `!!`: pi keeps it in the session but its convertToLlm never sends it to the model.
 				if (message.excludeFromContext === true) ev.ctxFlags |= CTX_EXCLUDED;
+			} else if (role === "system") {
+				// pi 1.x system messages: named sections (the default prompt is ~5 KB and repeats in every session).
+				if (isObj(message.sections))
+					for (const [name, text] of Object.entries(message.sections))
+						if (typeof text === "string" && text.length > 0)
+							fragments.push({ id: `system.prompt:${name}`, kind: "system.prompt", text, path: `message.sections.${name}` });
+				if (typeof message.content === "string" && message.content)
+					fragments.push({ id: "system.prompt:content", kind: "system.prompt", text: message.content, path: "message.content" });
 			} else if (role === "custom" || role === "hookMessage") {
 				ev.customType = str(message.customType);
 				textBlocks(message.content, "custom.message", "message.content", fragments);

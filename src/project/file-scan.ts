@@ -91,7 +91,9 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	for (const fragment of fragments) {
 		const { head, tail, omitted } = boundFragment(fragment.text);
 		const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
-		fts.push({ kind: fragment.kind, text: text + (fragment.kind === "tool.result" ? about : "") + scope });
+		// System prompt sections are stored once per distinct text (session-writer): no session-specific scope tokens.
+		const suffix = fragment.kind === "system.prompt" ? "" : (fragment.kind === "tool.result" ? about : "") + scope;
+		fts.push({ kind: fragment.kind, text: text + suffix });
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
 	const { raw: _raw, ...located } = entry;

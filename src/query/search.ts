@@ -6,6 +6,7 @@
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "../index/schema.js";
 import type { IndexStore } from "../index/store.js";
+import { searchSystemTexts } from "../index/system-texts.js";
 import { projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
@@ -304,7 +305,13 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	const allowed = allowedSessions(catalog, visibility, filters);
 	const sql = filterSql(filters, allowed, visibility);
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
-	const candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(store, parsed, filters, sql, limit, offset);
+	const none = allowed.ids !== null && allowed.ids.length === 0;
+	let candidates = none ? [] : runSearch(store, parsed, filters, sql, limit, offset);
+	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
+	if (!none && parsed.match !== null && filters.kinds?.includes("system.prompt")) {
+		const system = searchSystemTexts(store, parsed.match, sql.where, sql.params, FRAGMENT_SLOTS, offset + limit).slice(offset);
+		candidates = [...candidates, ...system].sort((a, b) => a.best - b.best).slice(0, limit);
+	}
 
 	const hits: Hit[] = [];
 	const sessionCache = new Map<number, SessionRow | undefined>();

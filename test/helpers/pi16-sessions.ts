@@ -70,7 +70,7 @@ export function writePi16Sessions(dir: string, cwd: string): { files: Record<str
 	};
 
 	make("edits", (m) => {
-		m.appendMessage(system({ preamble: DEFAULT_PROMPT, tools: "read, bash, edit, write" }));
+		ids.edits0 = m.appendMessage(system({ preamble: DEFAULT_PROMPT, tools: "read, bash, edit, write" }));
 		ids.u1 = m.appendMessage(user("Why does the deploy of PLATYPUS_DEPLOY fail?"));
 		ids.failed = m.appendMessage(assistant("", { stopReason: "error", errorMessage: "overloaded_error: upstream busy" }));
 		ids.omitFailed = m.appendContextEdit(ids.failed, null);
