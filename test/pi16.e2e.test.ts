@@ -149,4 +149,11 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		expect(result.isError).toBe(false);
 		expect(hitRefs(result.text)).toContain(`${planted.sessionId}/${planted.retried.id}`);
 	});
+
+	it("answers bad arguments with an error result of one clear line", () => {
+		const bad = toolResult(installedRun, CALL_IDS_16.bad);
+		expect(bad.isError).toBe(true);
+		expect(bad.text.trim().split("\n")).toHaveLength(1);
+		expect(bad.text).toContain("last tuesday");
+	});
 });

@@ -9,7 +9,7 @@ import { fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } fr
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 /** Tool call ids, so the test finds each result in the session file pi writes. */
-export const CALL_IDS_16 = { search: "call16_search", read: "call16_read", trace: "call16_trace", installed: "call16_installed" } as const;
+export const CALL_IDS_16 = { search: "call16_search", read: "call16_read", trace: "call16_trace", installed: "call16_installed", bad: "call16_bad" } as const;
 
 type Step = Parameters<ReturnType<typeof registerFauxProvider>["setResponses"]>[0][number];
 type Ctx = { messages: Array<{ role: string; toolCallId?: string; content?: unknown }> };
@@ -31,7 +31,13 @@ function script(name: string, needle: string): Step[] {
 	}
 	if (name === "search") {
 		return [
-			fauxAssistantMessage([fauxToolCall("event_search", { query: needle }, { id: CALL_IDS_16.installed })], { stopReason: "toolUse" }),
+			fauxAssistantMessage(
+				[
+					fauxToolCall("event_search", { query: needle }, { id: CALL_IDS_16.installed }),
+					fauxToolCall("event_search", { query: needle, after: "last tuesday" }, { id: CALL_IDS_16.bad }),
+				],
+				{ stopReason: "toolUse" },
+			),
 			fauxAssistantMessage("searched"),
 		];
 	}
