@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { pi16View } from "./helpers/oracle16.js";
 import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
 import { hitRefs } from "./helpers/tool-output.js";
 import { CALL_IDS_16 } from "./support/faux-model-16.js";
@@ -148,6 +149,25 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		const result = toolResult(installedRun, CALL_IDS_16.installed);
 		expect(result.isError).toBe(false);
 		expect(hitRefs(result.text)).toContain(`${planted.sessionId}/${planted.retried.id}`);
+	});
+
+	it("classifies every entry of the files pi 1.6 wrote as pi 1.6 itself does", () => {
+		const service = openService(join(agentDir, "sessions"), join(base, "check.sqlite"));
+		try {
+			service.refresh();
+			let checked = 0;
+			for (const { file, entries } of sessions) {
+				const sessionId = (entries[0] as unknown as { id: string }).id;
+				for (const [entryId, expected] of pi16View(readFileSync(file, "utf8"), cwd)) {
+					const c = service.read({ sessionId, entryId, maxChars: 1 }).classification;
+					expect({ branchState: c.branchState, selectionState: c.selectionState, contextEdit: c.contextEdit ?? null }, `${file} ${entryId}`).toEqual(expected);
+					checked++;
+				}
+			}
+			expect(checked).toBeGreaterThan(15);
+		} finally {
+			service.close();
+		}
 	});
 
 	it("answers bad arguments with an error result of one clear line", () => {
