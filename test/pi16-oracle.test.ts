@@ -110,6 +110,9 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 	it("finds edit results by tool name with --kind tool.result, and failed results by `error`", () => {
 		const hits = service.search({ query: "edit", filters: { kinds: ["tool.result"] } }).hits;
 		expect(hits.map((h) => h.entryId)).toContain(ids.result);
+		const failed = service.search({ query: "bash error", filters: { kinds: ["tool.result"] } }).hits.map((h) => h.entryId);
+		expect(failed).toEqual([ids.failedResult]);
+		expect(service.search({ query: "edit error", filters: { kinds: ["tool.result"] } }).hits).toEqual([]);
 	});
 });
 

@@ -146,6 +146,8 @@ export function writePi16Sessions(dir: string, cwd: string): { files: Record<str
 		ids.r2 = m.appendMessage(user("second root question"));
 		m.appendMessage(bash("ls -la", "secret listing ECHIDNA_PRIVATE", true));
 		ids.bashSeen = m.appendMessage(bash("git status", "clean tree", false));
+		m.appendMessage(toolCall("bash", "call_bash_9", { command: "cat /root/x" }));
+		ids.failedResult = m.appendMessage(toolResult("bash", "call_bash_9", "cat: /root/x: Permission denied", true));
 		ids.bashHidden = m.getBranch().find((e) => (e.message as { command?: string } | undefined)?.command === "ls -la")?.id ?? "";
 		m.appendMessage(assistant("second root answer"));
 	});
