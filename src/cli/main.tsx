@@ -56,8 +56,9 @@ const help = `
 
 	Kinds: user.text assistant.text assistant.error tool.call tool.result bash.command
 	       bash.output summary.compaction summary.branch custom.message session.name
+	       context.replacement system.prompt (searched only when asked for)
 	Branch states: selected alternate unknown
-	Selection states: direct summarized not-selected not-applicable unknown
+	Selection states: direct summarized omitted not-selected not-applicable unknown
 
 	Exit codes: 0 success (zero hits is success), 1 runtime error, 2 usage error
 `;

@@ -12,6 +12,7 @@ import { clamp, LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import type { ReadResult, SearchResult, TraceResult } from "../shared/types.js";
+import { boundSearchDetails } from "./call-scope.js";
 import { type CallerContext, IndexHandle, messageOf } from "./index-handle.js";
 import { MODEL_READ_LIMITS, prepareSearchArgs, type ReadArgs, ReadParams, requireId, SearchParams, TraceParams, toolFilters } from "./tool-params.js";
 
@@ -130,14 +131,14 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			promptGuidelines: GUIDELINES,
 			parameters: SearchParams,
 			prepareArguments: prepareSearchArgs,
-			async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+			async execute(toolCallId, params, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				if (typeof params.query !== "string") throw new ArgumentError('query must be a string (use "" to list events by filters only)');
 				const filters = toolFilters(params, ctx.cwd);
 				if (params.query.trim() === "" && Object.keys(filters).length === 0) {
 					throw new ArgumentError("query is empty and no filter is set: give words to search for, or at least one filter (kinds, tools, after, sessionId, …)");
 				}
-				const { service, caller, notes } = await index.forCall(ctx);
+				const { service, caller, notes } = await index.forCall(ctx, toolCallId);
 				const result = service.search({
 					query: params.query,
 					filters,
@@ -152,7 +153,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					...(caller.currentSessionId ? { currentSessionId: caller.currentSessionId } : {}),
 					includesCurrent: caller.currentSessionId !== undefined && params.sessionId === caller.currentSessionId,
 				});
-				return textResult(text.text, result);
+				return textResult(text.text, boundSearchDetails(result));
 			},
 			renderCall(args, theme, context) {
 				const filters = Object.entries(args)
@@ -184,14 +185,14 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			promptSnippet: "Read the exact text of a past pi event by sessionId + entryId (from event_search or event_trace)",
 			promptGuidelines: GUIDELINES,
 			parameters: ReadParams,
-			async execute(_toolCallId, params: ReadArgs, signal, _onUpdate, ctx) {
+			async execute(toolCallId, params: ReadArgs, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				const sessionId = requireId(params.sessionId, "sessionId");
 				const entryId = requireId(params.entryId, "entryId");
 				if (params.order !== undefined && params.order !== "branch" && params.order !== "append")
 					throw new ArgumentError(`order must be "branch" or "append", not "${String(params.order)}"`);
 				if (params.offset && !params.fragmentId) throw new ArgumentError("offset applies to one fragment: pass fragmentId too (e.g. tool.result:0)");
-				const { service, caller, notes, pending } = await index.forCall(ctx);
+				const { service, caller, notes, pending } = await index.forCall(ctx, toolCallId);
 				let result: ReadResult;
 				try {
 					result = service.read({
@@ -238,11 +239,11 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			promptSnippet: "Trace a past pi event's relations (parent/children/branches, tool call↔result, compaction, forks) by sessionId + entryId",
 			promptGuidelines: GUIDELINES,
 			parameters: TraceParams,
-			async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+			async execute(toolCallId, params, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				const sessionId = requireId(params.sessionId, "sessionId");
 				const entryId = requireId(params.entryId, "entryId");
-				const { service, caller, notes, pending } = await index.forCall(ctx);
+				const { service, caller, notes, pending } = await index.forCall(ctx, toolCallId);
 				let result: TraceResult;
 				try {
 					result = service.trace({ sessionId, entryId, caller });
@@ -279,6 +280,8 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 		};
 		pi.on("session_start", later);
 		pi.on("agent_end", later);
+		// pi 1.x: after retries and compaction, the better moment to index (0.x never emits it).
+		(pi.on as (event: string, handler: typeof later) => void)("agent_settled", later);
 		pi.on("session_compact", later);
 		pi.on("session_tree", later);
 		pi.on("session_shutdown", (_event, ctx) => {

@@ -69,6 +69,18 @@ export function assignPublicIds(store: IndexStore): void {
 	for (const s of changed) store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(wanted.get(s.id) as string, s.id);
 }
 
+/**
+ * Session ids a pi file name may carry: `<timestamp>_<id>.jsonl`, where since pi 0.76 the id may be a custom one
+ * (`[A-Za-z0-9._-]`, not a UUID), and `/import` on a clash appends `-N` to the name. Most likely first.
+ */
+export function idsInName(name: string): string[] {
+	const m = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9-]+Z_([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\.jsonl$/.exec(name);
+	if (!m) return [];
+	const id = m[1] as string;
+	const clash = /^(.+)-[0-9]+$/.exec(id)?.[1];
+	return clash ? [id, clash] : [id];
+}
+
 /** Resolves `parentSession` paths to indexed sessions: by path, else by file name, else by the session id in the name. */
 export function resolveParents(store: IndexStore): void {
 	const children = store
@@ -93,8 +105,11 @@ export function resolveParents(store: IndexStore): void {
 	const update = store.prepare("UPDATE sessions SET parent_session = ? WHERE id = ?");
 	for (const child of children) {
 		const name = child.parent_path.split(/[\\/]/).pop() ?? "";
-		const idInName = /_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1];
-		let parent = byPath.get(child.parent_path) ?? byName.get(name) ?? (idInName ? byHeader.get(idInName) : undefined) ?? null;
+		let parent =
+			byPath.get(child.parent_path) ??
+			byName.get(name) ??
+			idsInName(name).reduce<number | undefined>((found, id) => found ?? byHeader.get(id), undefined) ??
+			null;
 		if (parent === child.id) parent = null;
 		if (parent !== child.parent_session) update.run(parent, child.id);
 	}

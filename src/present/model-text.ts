@@ -142,8 +142,9 @@ function quoted(s: string): string {
 	return JSON.stringify(s);
 }
 
-function stateOf(x: { branchState: string; selectionState: string }): string {
-	return `branchState=${x.branchState} selectionState=${x.selectionState}`;
+function stateOf(x: { branchState: string; selectionState: string; contextEdit?: { state: string; by: string } }): string {
+	const edit = x.contextEdit ? ` contextEdit=${x.contextEdit.state} by=${x.contextEdit.by}` : "";
+	return `branchState=${x.branchState} selectionState=${x.selectionState}${edit}`;
 }
 
 function kindOf(h: Hit): string {
@@ -186,7 +187,7 @@ export function formatSearchForModel(result: SearchResult, view: SearchView, lim
 	if (notes.length) budget.add(...notes);
 	let shown = 0;
 	for (const [i, h] of result.hits.entries()) {
-		const head = `${i + 1}. ${kindOf(h)} · ${shortTime(h.timestamp)} · ${stateOf(h)}${h.label ? ` · label ${quoted(h.label)}` : ""} · ${sessionText(h.session)}`;
+		const head = `${i + 1}. ${kindOf(h)} · ${shortTime(h.timestamp)} · ${stateOf(h)}${h.targetId ? ` · edits entryId=${h.targetId}` : ""}${h.label ? ` · label ${quoted(h.label)}` : ""} · ${sessionText(h.session)}`;
 		const ref = `   sessionId=${h.sessionId} entryId=${h.entryId}${h.fragmentId ? ` fragmentId=${h.fragmentId}` : ""}${h.matchedFragments > 1 ? ` (${h.matchedFragments} matching parts)` : ""}`;
 		const lines = [head, ref];
 		if (h.snippet) lines.push(`   ${markMatches(h.snippet, h.marks)}`);

@@ -114,12 +114,16 @@ export function errorText(error: unknown, withStack = false): string {
 	return typeof e?.message === "string" ? e.message : String(error);
 }
 
-/** Marks for branch and selection state that a reader should notice (off the selected path, summarized). */
-export function stateMarks(h: { branchState: string; selectionState: string }): string[] {
+/** Marks for branch and selection state that a reader should notice (off the selected path, summarized, edited). */
+export function stateMarks(h: { branchState: string; selectionState: string; contextEdit?: { state: string; by: string }; targetId?: string }): string[] {
 	const out: string[] = [];
 	if (h.branchState === "alternate") out.push("alternate branch");
 	if (h.branchState === "unknown") out.push("branch unknown");
 	if (h.selectionState === "summarized") out.push("summarized");
+	if (h.contextEdit?.state === "omitted") out.push(`omitted from the model context by edit ${h.contextEdit.by}`);
+	else if (h.selectionState === "omitted") out.push("never sent to the model");
+	if (h.contextEdit?.state === "replaced") out.push(`model saw a replacement (edit ${h.contextEdit.by})`);
+	if (h.targetId) out.push(`context edit of ${h.targetId}`);
 	return out;
 }
 
@@ -154,6 +158,7 @@ export function formatRead(raw: ReadResult, style: Style): string {
 	if (typeof e.timestamp === "string") meta.push(e.timestamp);
 	const c = read.classification;
 	meta.push(`${c.branchState} · ${c.selectionState} · ${c.contextRole}`);
+	if (c.contextEdit) meta.push(c.contextEdit.state === "omitted" ? `omitted by edit ${c.contextEdit.by}` : `replaced by edit ${c.contextEdit.by}`);
 	const lines = [style.bold(`${read.session.id} ${e.entryId}`), style.dim(meta.join("  ")), style.dim(`${read.source.file}:${read.source.line}`)];
 	for (const n of read.notes) lines.push(style.warn(`note: ${n}`));
 	for (const f of read.fragments) {

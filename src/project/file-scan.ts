@@ -87,10 +87,15 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const fts: ScannedEntry["fts"] = [];
 	const ids: string[] = [];
 	const scope = scopeSuffix(cwd);
+	// A tool result is found by the tool that produced it and whether it failed (`search edit --kind tool.result`);
+	// the words go into the index only, after a gap, so reads and snippets stay the exact source text.
+	const about = ev.role === "toolResult" ? ` ${GAP_TOKEN} ${documentText(`${ev.toolName ?? ""}${ev.isError ? " error" : ""}`)}` : "";
 	for (const fragment of fragments) {
 		const { head, tail, omitted } = boundFragment(fragment.text);
 		const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
-		fts.push({ kind: fragment.kind, text: text + scope });
+		// System prompt sections are stored once per distinct text (session-writer): no session-specific scope tokens.
+		const suffix = fragment.kind === "system.prompt" ? "" : (fragment.kind === "tool.result" ? about : "") + scope;
+		fts.push({ kind: fragment.kind, text: text + suffix });
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
 	const { raw: _raw, ...located } = entry;
@@ -181,7 +186,7 @@ function read(
 			break;
 		}
 		hash?.update(line.bytes);
-		hash?.update(SEP);
+		if (line.length > line.bytes.length) hash?.update(SEP);
 		result.lines++;
 		if (outcome.kind === "header") {
 			result.header = outcome.header;
