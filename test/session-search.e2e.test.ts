@@ -11,6 +11,7 @@ import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
 import { PI_073, type PiRun, type PiRunner, runPi } from "./helpers/pi-run.js";
+import { ensurePi16, stageExtension } from "./helpers/pi16.js";
 import { FAKE_HERMES_ANSWER } from "./support/fake-hermes.js";
 import type { ScriptedCall } from "./support/faux-calls.js";
 
@@ -365,3 +366,18 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 }
 
 sessionSearchSuite(PI_073.label, () => PI_073);
+// pi 1.6 under Node 22 (helpers/pi16.ts), loading a staged copy of the package with a better-sqlite3 for that Node.
+sessionSearchSuite("pi 1.6", () => {
+	const pi = ensurePi16();
+	if ("skip" in pi) return pi;
+	const stage = tempDir("pes-ss16-");
+	return {
+		label: "pi 1.6",
+		node: pi.node,
+		cli: pi.piCli,
+		env: pi.env,
+		fauxModel: join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"),
+		packageDir: stageExtension(pi, join(stage.dir, "pkg")),
+		cleanup: stage.cleanup,
+	};
+});

@@ -5,6 +5,7 @@
  */
 import type { AgentToolResult, ExtensionAPI, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
+import { neutralizeLine as safe } from "../present/terminal-safe.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { type CallerContext, IndexHandle, messageOf } from "./index-handle.js";
@@ -91,8 +92,9 @@ export function component(context: { lastComponent: Component | undefined }, tex
 	return new Text(text, 0, 0);
 }
 
-/** A session id short enough for a one-line summary. */
-export function shortId(id: string): string {
+/** A short id for pi's screen (ids come from session files: controls made visible, I21). */
+export function shortId(raw: string): string {
+	const id = safe(raw);
 	return id.length > 13 ? `${id.slice(0, 8)}…` : id;
 }
 
@@ -110,7 +112,7 @@ export function renderOutcome(
 	summary: () => string,
 ): Component {
 	if (options.isPartial) return component(context, theme.fg("warning", "…"));
-	if (context.isError) return component(context, theme.fg("error", resultText(result).split("\n")[0] ?? "error"));
+	if (context.isError) return component(context, theme.fg("error", safe(resultText(result).split("\n")[0] ?? "error")));
 	const head = summary();
 	return component(context, options.expanded ? `${head}\n${theme.fg("toolOutput", resultText(result))}` : head);
 }

@@ -82,14 +82,14 @@ function sessionSearchTool(index: IndexHandle): ToolDefinition<typeof Params, Se
 		promptSnippet: "Search past pi sessions of this workspace by text (session id, cwd, time, role and snippet per hit)",
 		parameters: Params,
 		prepareArguments: prepareArgs,
-		async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+		async execute(toolCallId, params, signal, _onUpdate, ctx) {
 			throwIfAborted(signal);
 			const args = sessionSearchArgs(params as RawSessionSearchArgs);
 			// A relative cwd can never equal a recorded one: read it as the caller's, like the other tools do.
 			if (args.cwd && !isWindowsPath(args.cwd)) args.cwd = resolve(ctx.cwd, args.cwd);
 			let state: CallState;
 			try {
-				state = await index.forCall(ctx);
+				state = await index.forCall(ctx, toolCallId);
 			} catch (error) {
 				// isError is for an index that cannot be used at all; everything else is a note (seed 003).
 				throw new Error(`session index not openable: ${messageOf(error)}`);

@@ -5,6 +5,7 @@
  */
 import { type Bounds, clamp, SESSION_SEARCH_LIMITS } from "../shared/bounds.js";
 import type { SessionSearchHit } from "../shared/types.js";
+import { neutralizeLine } from "./terminal-safe.js";
 
 /** The tool's arguments as the model may send them (numbers as strings too: they are clamped, never rejected). */
 export interface RawSessionSearchArgs {
@@ -93,19 +94,9 @@ export function indexingNotes(outcome: IndexingOutcome, createdAt?: string): str
 	return notes;
 }
 
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Session text as inert visible text (I21): C0 controls and DEL as their Unicode control pictures, C1 controls
- * and bidi overrides as `⟨U+XXXX⟩`, so an ESC sequence or a reordering mark can never act on a terminal.
- */
+/** Session text as inert visible text (I21), through the one neutralizer every face uses. */
 export function visibleText(s: string): string {
-	const codePoint = (c: string) => `⟨U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, "0")}⟩`;
-	return s
-		.replace(/[\u0000-\u001f]/g, (c) => String.fromCharCode(0x2400 + (c.codePointAt(0) as number)))
-		.replace(/\u007f/g, "\u2421")
-		.replace(/[\u0080-\u009f]/g, codePoint)
-		.replace(BIDI, codePoint);
+	return neutralizeLine(s);
 }
 
 /** One line of visible text: whitespace runs (newlines included) become one space. */
