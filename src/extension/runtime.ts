@@ -67,6 +67,8 @@ export function watchSessions(pi: ExtensionRegistrar, index: IndexHandle, log: (
 	};
 	pi.on("session_start", later);
 	pi.on("agent_end", later);
+	// pi 1.x: after retries and compaction, the better moment to index (0.x never emits it).
+	(pi.on as (event: string, handler: typeof later) => void)("agent_settled", later);
 	pi.on("session_compact", later);
 	pi.on("session_tree", later);
 	pi.on("session_shutdown", (_event, ctx) => {
