@@ -1,10 +1,11 @@
 /** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
 import { Box } from "ink";
 import { relativeTime, sessionWhere } from "../src/present/text.js";
+import { eventDoc } from "./event-doc.js";
 import { Lines } from "./Line.js";
 import type { EventLayout } from "./layout.js";
 import { SplitPane } from "./SplitPane.js";
-import { docOf, type EventLoc } from "./state.js";
+import type { EventLoc } from "./stack-state.js";
 import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 import { TracePanel } from "./TracePanel.js";
 
@@ -65,7 +66,7 @@ export interface EventBodyProps {
 
 /** The exact read (scrolled window of the document) and the trace panel. */
 export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
-	const doc = docOf(loc, layout.bodyWidth, wrap);
+	const doc = eventDoc(loc, layout.bodyWidth, wrap);
 	let lines: StyledLine[];
 	if (loc.error) lines = [[seg(loc.error, "error")], [seg("Esc goes back", "dim")]];
 	else if (!doc) lines = [[seg("reading the event from its session file…", "dim")]];
@@ -102,7 +103,7 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 
 /** "line 12–24 of 80" for the status bar. */
 export function scrollText(loc: EventLoc, layout: EventLayout, wrap: boolean): string {
-	const doc = docOf(loc, layout.bodyWidth, wrap);
+	const doc = eventDoc(loc, layout.bodyWidth, wrap);
 	if (!doc) return "";
 	const n = doc.lines.length;
 	if (n <= layout.bodyLines) return `${n} lines`;

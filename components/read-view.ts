@@ -145,7 +145,9 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 	// Fragments and the content blocks that are not shown, in the order they have in the entry.
 	type Item = { at: number; order: number; fragment?: FragmentWindow; omitted?: OmittedPart };
 	const items: Item[] = [];
-	read.fragments.forEach((f, i) => items.push({ at: blockIndex(f.id) ?? 0, order: i, fragment: f }));
+	read.fragments.forEach((f, i) => {
+		items.push({ at: blockIndex(f.id) ?? 0, order: i, fragment: f });
+	});
 	const trailing: OmittedPart[] = [];
 	read.omitted.forEach((o, i) => {
 		if (isTruncationNote(o)) return;
