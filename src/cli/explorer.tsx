@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { App } from "../../components/App.js";
@@ -124,11 +125,14 @@ export class IndexingStore {
 
 // Alternate screen, with autowrap off while we own it: a frame drawn for the old width just after a resize is then
 // cut at the edge by the terminal instead of wrapping into rows that no later frame erases.
-const ENTER_ALT = "\u001b[?1049h\u001b[?7l\u001b[H";
-const LEAVE_ALT = "\u001b[?7h\u001b[?25h\u001b[?1049l";
-const CLEAR = "\u001b[2J\u001b[H";
+// ansi-escapes has no DECAWM (autowrap) sequence, so those two stay written out.
+const AUTOWRAP_OFF = "\u001b[?7l";
+const AUTOWRAP_ON = "\u001b[?7h";
+const ENTER_ALT = ansiEscapes.enterAlternativeScreen + AUTOWRAP_OFF + ansiEscapes.cursorTo(0, 0);
+const LEAVE_ALT = AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
+const CLEAR = ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0);
 
-/** Copies text to the terminal's clipboard with OSC 52 (works over ssh and in tmux with set-clipboard on). */
+/** Copies text to the terminal's clipboard with OSC 52 (ansi-escapes has no OSC 52) (works over ssh and in tmux with set-clipboard on). */
 export function osc52(text: string): string {
 	return `\u001b]52;c;${Buffer.from(text, "utf8").toString("base64")}\u0007`;
 }
