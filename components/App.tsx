@@ -3,7 +3,7 @@
  * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, a page of a fragment), and the
  * screens. Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
-import { Box, useApp, useInput } from "ink";
+import { Box, useApp } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
 import { errorText } from "../src/present/text.js";
 import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
@@ -19,6 +19,7 @@ import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
 import { initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
+import { useKeys } from "./use-keys.js";
 import { useServiceLoad } from "./use-service-load.js";
 
 /** Props of <App/>. */
@@ -89,7 +90,8 @@ export function App(props: AppProps) {
 	if (state.size.columns !== props.size.columns || state.size.rows !== props.size.rows) dispatch({ type: "resize", size: props.size });
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
-	useInput((input, key) => dispatch({ type: "key", input, key }));
+	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.
+	useKeys((k) => dispatch({ type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) }));
 
 	// Every load below is keyed on the sequence number or key the reducer bumps when it wants that load (useServiceLoad
 	// runs it off the render and drops answers to older keys).

@@ -7,6 +7,7 @@ import type { EventRef, FragmentWindow, ReadResult, SearchResult } from "../src/
 import type { Size } from "./explorer-service.js";
 import type { KeyInfo } from "./keymap.js";
 import type { EventData } from "./loaders.js";
+import type { WalkTo } from "./stack-state.js";
 
 /** Editing the query line. */
 export type QueryAction =
@@ -35,11 +36,7 @@ export type NavAction =
 export type FilterAction = { type: "cycle-scope" } | { type: "open-filters" } | { type: "toggle-errors" } | { type: "clear-filters" };
 
 /** The event view and the tree walk. */
-export type EventAction =
-	| { type: "walk"; to: "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up" }
-	| { type: "toggle-panel" }
-	| { type: "page-fragment"; dir: 1 | -1 }
-	| { type: "toggle-wrap" };
+export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" } | { type: "page-fragment"; dir: 1 | -1 } | { type: "toggle-wrap" };
 
 /** Overlays: help, the filter picker, the fork picker. */
 export type OverlayKeyAction = { type: "help" } | { type: "filter-cycle"; dir: 1 | -1 } | { type: "filter-reset" } | { type: "pick"; index: number };
@@ -56,7 +53,7 @@ export type LoadAction =
 
 /** Whole-screen actions: a key to map, a resize, copying and quitting. */
 export type ScreenAction =
-	| { type: "key"; input: string; key: KeyInfo }
+	| { type: "key"; input: string; key: KeyInfo; paste?: boolean }
 	| { type: "resize"; size: Size }
 	| { type: "copy-ref" }
 	| { type: "quit"; code: number };

@@ -2,8 +2,8 @@
  * The one place that names keys: every binding (key, the modes it works in, the action, its help text) lives in
  * BINDINGS, and the help overlay and the status-bar hints are generated from the same table.
  *
- * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace and
- * line-editing Ctrl keys act: every printable key is text. Letter commands work once focus is on the list or an event.
+ * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete
+ * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
 import type { Action, Mode } from "./state.js";
 import { type StyledLine, seg } from "./styled.js";
@@ -43,25 +43,26 @@ export interface Binding {
 }
 
 /**
- * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "ctrl+c",
- * "space", or the printable character itself. Backspace and Delete both arrive as one of two codes (terminals
- * send DEL for Backspace and Ink reports it as delete), so both are "backspace".
+ * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "delete" (the
+ * forward-deleting key), "ctrl+c", "alt+b", "alt+backspace", "alt+left", "space", or the printable character itself.
  */
 export function keyName(input: string, key: KeyInfo): string | null {
+	const mod = key.ctrl ? "ctrl+" : key.meta && !key.escape ? "alt+" : "";
 	if (key.upArrow) return "up";
 	if (key.downArrow) return "down";
-	if (key.leftArrow) return "left";
-	if (key.rightArrow) return "right";
+	if (key.leftArrow) return `${mod}left`;
+	if (key.rightArrow) return `${mod}right`;
 	if (key.pageUp) return "pgup";
 	if (key.pageDown) return "pgdn";
 	if (key.home) return "home";
 	if (key.end) return "end";
 	if (key.return) return "enter";
 	if (key.tab) return key.shift ? "shift+tab" : "tab";
-	if (key.backspace || key.delete) return "backspace";
+	if (key.backspace) return `${key.meta ? "alt+" : ""}backspace`;
+	if (key.delete) return "delete";
 	if (key.escape) return "esc";
 	if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
-	if (key.meta) return null;
+	if (key.meta) return input.length === 1 ? `alt+${input}` : null;
 	if (input === " ") return "space";
 	if (input.length === 1) return input;
 	return null;
@@ -76,13 +77,19 @@ const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
 	// Query line.
-	{ keys: ["left"], modes: ["query"], action: { type: "cursor", to: "left" }, help: "move the cursor left" },
-	{ keys: ["right"], modes: ["query"], action: { type: "cursor", to: "right" }, help: "move the cursor right" },
+	{ keys: ["left", "ctrl+b"], modes: ["query"], action: { type: "cursor", to: "left" }, help: "move the cursor left" },
+	{ keys: ["right", "ctrl+f"], modes: ["query"], action: { type: "cursor", to: "right" }, help: "move the cursor right" },
+	{ keys: ["alt+b", "alt+left", "ctrl+left"], modes: ["query"], action: { type: "cursor", to: "word-left" }, help: "cursor one word left" },
+	{ keys: ["alt+f", "alt+right", "ctrl+right"], modes: ["query"], action: { type: "cursor", to: "word-right" }, help: "cursor one word right" },
 	{ keys: ["home", "ctrl+a"], modes: ["query"], action: { type: "cursor", to: "home" }, help: "cursor to the start" },
 	{ keys: ["end", "ctrl+e"], modes: ["query"], action: { type: "cursor", to: "end" }, help: "cursor to the end" },
 	{ keys: ["backspace"], modes: ["query"], action: { type: "delete-back" }, help: "delete the character before the cursor" },
-	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete the word before the cursor" },
-	{ keys: ["ctrl+u"], modes: ["query"], action: { type: "clear-query" }, help: "clear the query" },
+	{ keys: ["delete", "ctrl+d"], modes: ["query"], action: { type: "delete-forward" }, help: "delete the character under the cursor" },
+	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete back to the previous space" },
+	{ keys: ["alt+backspace"], modes: ["query"], action: { type: "delete-word-back" }, help: "delete the word before the cursor" },
+	{ keys: ["alt+d"], modes: ["query"], action: { type: "delete-word-forward" }, help: "delete the word after the cursor" },
+	{ keys: ["ctrl+u"], modes: ["query"], action: { type: "kill-to-start" }, help: "delete from the start of the line to the cursor" },
+	{ keys: ["ctrl+k"], modes: ["query"], action: { type: "kill-to-end" }, help: "delete from the cursor to the end of the line" },
 	{ keys: ["down", "tab"], modes: ["query"], action: { type: "focus", to: "list" }, help: "go to the hit list", hint: "hits", hintKeys: "↓/Tab" },
 	{ keys: ["pgdn"], modes: ["query"], action: { type: "page", dir: 1 }, help: "go to the hit list, one page down" },
 	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open" },
@@ -309,13 +316,15 @@ const PRETTY: Record<string, string> = {
 	tab: "Tab",
 	"shift+tab": "Shift+Tab",
 	backspace: "Backspace",
+	delete: "Delete",
 	space: "Space",
 };
 
 /** How a key is written on screen: ↑, PgDn, Enter, Ctrl+C, q. */
 export function prettyKey(name: string): string {
 	if (PRETTY[name]) return PRETTY[name] as string;
-	if (name.startsWith("ctrl+")) return `Ctrl+${name.slice(5).toUpperCase()}`;
+	if (name.startsWith("ctrl+")) return `Ctrl+${prettyKey(name.slice(5)).replace(/^[a-z]$/, (c) => c.toUpperCase())}`;
+	if (name.startsWith("alt+")) return `Alt+${prettyKey(name.slice(4)).replace(/^[a-z]$/, (c) => c.toUpperCase())}`;
 	return name;
 }
 

@@ -27,7 +27,12 @@ export interface EventLoc extends DocSource {
 	error: string | null;
 	/** The first scroll to the match was applied. */
 	placed: boolean;
+	/** Walks asked for before the data arrived (`hhh` in one burst): done in order when it does. */
+	queued: WalkTo[];
 }
+
+/** Where a walk goes. */
+export type WalkTo = "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up";
 
 /** The event stack's state. */
 export interface StackState {
@@ -56,6 +61,8 @@ export type StackAction =
 	| { type: "toggle-wrap" }
 	| { type: "page-fragment"; dir: 1 | -1 }
 	| { type: "seek" }
+	| { type: "queue"; to: WalkTo }
+	| { type: "dequeue" }
 	| { type: "seek-clear" }
 	| { type: "resize" }
 	| Extract<LoadAction, { type: "event-done" | "page-done" }>;
@@ -86,6 +93,7 @@ export function newLoc(target: { ref: EventRef; highlights?: string[]; focusFrag
 		data: null,
 		error: null,
 		placed: false,
+		queued: [],
 	};
 }
 
@@ -221,6 +229,10 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 			return { stack: traceTo(st, loc, loc.traceCursor + a.dir * Math.max(1, el.panelLines - 1)) };
 		case "toggle-panel":
 			return { stack: replaceTop(st, { ...loc, panel: loc.panel === "body" ? "trace" : "body" }) };
+		case "queue":
+			return { stack: replaceTop(st, { ...loc, queued: [...loc.queued, a.to] }) };
+		case "dequeue":
+			return { stack: replaceTop(st, { ...loc, queued: [] }) };
 		case "page-fragment":
 			return pageFragment(st, loc, a.dir, ctx);
 	}

@@ -19,7 +19,7 @@ import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
 import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
 import { type QueryState, reduceQuery } from "./query-state.js";
 import { hitHighlights, locateMatch } from "./read-view.js";
-import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, type StackState, topOf } from "./stack-state.js";
+import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, type StackState, topOf, type WalkTo } from "./stack-state.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 
 export type { Action, Message } from "./actions.js";
@@ -158,10 +158,12 @@ function applyWalk(s: State, outcome: WalkOutcome): State {
 	return info(s, outcome.message, "warn");
 }
 
-function walk(s: State, to: Extract<Action, { type: "walk" }>["to"]): State {
+function walk(s: State, to: WalkTo): State {
 	const loc = topLoc(s);
 	if (!loc) return s;
-	if (!loc.data) return info(s, loc.error ? `cannot walk: ${loc.error}` : "still loading…", "warn");
+	if (loc.error) return info(s, `cannot walk: ${loc.error}`, "warn");
+	// Keys typed ahead of a load (`hhh` in one burst) are kept and walked when the event arrives, like slow typing.
+	if (!loc.data) return stack(s, { type: "queue", to });
 	const d = loc.data;
 	switch (to) {
 		case "parent":
@@ -246,8 +248,10 @@ function navigate(s: State, a: NavAction): State {
 	}
 }
 
-function reduceKey(s: State, input: string, key: Parameters<typeof keyToAction>[2]): State {
-	const action = keyToAction(modeOf(s), input, key);
+function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
+	// A paste is text for the query line, never a run of commands.
+	if (a.paste) return modeOf(s) === "query" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
+	const action = keyToAction(modeOf(s), a.input, a.key);
 	if (!action) return s;
 	// A key clears the last message unless the action sets a new one.
 	return reduce({ ...s, message: null }, action);
@@ -257,7 +261,7 @@ function reduceKey(s: State, input: string, key: Parameters<typeof keyToAction>[
 export function reduce(s: State, a: Action): State {
 	switch (a.type) {
 		case "key":
-			return reduceKey(s, a.input, a.key);
+			return reduceKey(s, a);
 		case "resize": {
 			const next = { ...s, size: a.size };
 			return stack(hits(next, { type: "resize" }), { type: "resize" });
@@ -339,7 +343,15 @@ export function reduce(s: State, a: Action): State {
 		case "search-failed":
 		case "preview-done":
 			return hits(s, a);
-		case "event-done":
+		case "event-done": {
+			let next = stack(s, a);
+			const top = topLoc(next);
+			if (top?.key !== a.key || !top.data || top.queued.length === 0) return next;
+			const queued = top.queued;
+			next = stack(next, { type: "dequeue" });
+			for (const to of queued) next = walk(next, to);
+			return next;
+		}
 		case "page-done":
 			return stack(s, a);
 		case "seek-done": {

@@ -15,12 +15,14 @@ describe("keyName", () => {
 		["", K({ escape: true, meta: true }), "esc"],
 		["", K({ tab: true }), "tab"],
 		["", K({ tab: true, shift: true }), "shift+tab"],
-		// Terminals send DEL for Backspace and Ink calls it delete: both mean "delete before the cursor".
-		["", K({ delete: true }), "backspace"],
+		// The key splitter reports DEL (what Backspace sends) as backspace and ESC [3~ as delete (the forward key).
+		["", K({ delete: true }), "delete"],
 		["", K({ backspace: true }), "backspace"],
 		["c", K({ ctrl: true }), "ctrl+c"],
 		["u", K({ ctrl: true }), "ctrl+u"],
-		["x", K({ meta: true }), null],
+		["x", K({ meta: true }), "alt+x"],
+		["", K({ backspace: true, meta: true }), "alt+backspace"],
+		["", K({ leftArrow: true, ctrl: true }), "ctrl+left"],
 		[" ", K({}), "space"],
 		["G", K({ shift: true }), "G"],
 		["[", K({}), "["],
@@ -40,8 +42,13 @@ describe("keyToAction", () => {
 		["query", "", K({ leftArrow: true }), { type: "cursor", to: "left" }],
 		["query", "", K({ home: true }), { type: "cursor", to: "home" }],
 		["query", "", K({ end: true }), { type: "cursor", to: "end" }],
-		["query", "", K({ delete: true }), { type: "delete-back" }],
-		["query", "u", K({ ctrl: true }), { type: "clear-query" }],
+		["query", "", K({ backspace: true }), { type: "delete-back" }],
+		["query", "", K({ delete: true }), { type: "delete-forward" }],
+		["query", "u", K({ ctrl: true }), { type: "kill-to-start" }],
+		["query", "k", K({ ctrl: true }), { type: "kill-to-end" }],
+		["query", "b", K({ meta: true }), { type: "cursor", to: "word-left" }],
+		["query", "f", K({ meta: true }), { type: "cursor", to: "word-right" }],
+		["query", "", K({ backspace: true, meta: true }), { type: "delete-word-back" }],
 		["query", "w", K({ ctrl: true }), { type: "delete-word" }],
 		["query", "x", K({ ctrl: true }), null],
 		["query", "", K({ downArrow: true }), { type: "focus", to: "list" }],
@@ -57,7 +64,7 @@ describe("keyToAction", () => {
 		["list", "g", K({}), { type: "jump", to: "first" }],
 		["list", "G", K({ shift: true }), { type: "jump", to: "last" }],
 		["list", "", K({ return: true }), { type: "open" }],
-		["list", "", K({ delete: true }), { type: "back" }],
+		["list", "", K({ backspace: true }), { type: "back" }],
 		["list", "/", K({}), { type: "focus", to: "query" }],
 		["list", "s", K({}), { type: "cycle-scope" }],
 		["list", "F", K({ shift: true }), { type: "open-filters" }],
@@ -81,7 +88,7 @@ describe("keyToAction", () => {
 		["event", " ", K({}), { type: "page", dir: 1 }],
 		["event", "", K({ tab: true }), { type: "toggle-panel" }],
 		["event", "", K({ escape: true, meta: true }), { type: "back" }],
-		["event", "", K({ delete: true }), { type: "back" }],
+		["event", "", K({ backspace: true }), { type: "back" }],
 		["event", "", K({ downArrow: true }), { type: "move", by: 1 }],
 		["trace", "", K({ downArrow: true }), { type: "move", by: 1 }],
 		["trace", "", K({ return: true }), { type: "open" }],
@@ -103,9 +110,9 @@ describe("keyToAction", () => {
 		expect(keyToAction(mode, input, key)).toEqual(action);
 	});
 
-	it("never binds a Ctrl+letter shortcut in the query line except line editing and Ctrl+C", () => {
-		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => k.startsWith("ctrl+")));
-		expect(new Set(ctrl)).toEqual(new Set(["ctrl+a", "ctrl+e", "ctrl+w", "ctrl+u", "ctrl+c"]));
+	it("never binds a Ctrl+letter shortcut in the query line except readline's line editing and Ctrl+C", () => {
+		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => /^ctrl\+[a-z]$/.test(k)));
+		expect(new Set(ctrl)).toEqual(new Set(["ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+d", "ctrl+w", "ctrl+u", "ctrl+k", "ctrl+c"]));
 	});
 
 	it("binds no key twice in one mode", () => {
@@ -127,7 +134,9 @@ describe("where keys act", () => {
 	it("binds in the query line only the non-text keys its module comment names (no ↑, no PgUp)", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
-			expect(["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace"].includes(k) || k.startsWith("ctrl+"), k).toBe(true);
+			expect(["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete"].includes(k) || /^(ctrl|alt)\+/.test(k), k).toBe(
+				true,
+			);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
 		expect(keyToAction("query", "", K({ pageUp: true }))).toBeNull();
 	});

@@ -1,0 +1,69 @@
+/**
+ * Key bursts in a real terminal (tmux): keys that reach the explorer in one read act exactly like the same keys
+ * typed one by one — a held Backspace empties the query, `C-u` then a letter leaves that letter, `hhh` walks three
+ * parents. tmux sends all keys of one send-keys call together, like a held key or a fast typist.
+ */
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "./helpers/build.js";
+import { copyCorpus, loadManifest, needleById, tempDir } from "./helpers/corpus.js";
+import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+
+const manifest = loadManifest();
+/** An abandoned-branch needle deep in its session (its path has more than three ancestors). */
+const abandoned = needleById(manifest, "N00033");
+
+let dir = "";
+let done = () => {};
+let session: TmuxSession | null = null;
+
+function start(): TmuxSession {
+	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))}; echo __EXIT__=$?; sleep 30`;
+	session = TmuxSession.start(cmd, { columns: 100, rows: 30 }, dir);
+	return session;
+}
+
+/** The query line (second row of the screen), trimmed. */
+const queryRow = (screen: string) => (screen.split("\n")[1] ?? "").trim();
+
+describe.skipIf(!hasTmux)("key bursts in a real terminal (tmux)", () => {
+	beforeAll(() => {
+		const t = tempDir("pes-tui-keys-");
+		dir = t.dir;
+		done = t.cleanup;
+		copyCorpus(join(dir, "corpus"));
+	});
+	afterEach(() => {
+		session?.kill();
+		session = null;
+	});
+	afterAll(() => {
+		killServer();
+		done();
+	});
+
+	it("held Backspace empties the query; C-u then x leaves x", async () => {
+		const s = start();
+		await s.waitFor("recent events");
+		s.type("retry logic webhook");
+		await s.waitFor((x) => queryRow(x).includes("retry logic webhook"));
+		s.burst(...Array.from({ length: 19 }, () => "BSpace"));
+		await s.waitFor((x) => queryRow(x).includes("search as you type"));
+		s.type("abc def");
+		await s.waitFor((x) => queryRow(x).includes("abc def"));
+		s.burst("C-u", "x");
+		const screen = await s.waitFor((x) => /❯?\s*x\s*$/.test(queryRow(x)) || queryRow(x).endsWith(" x"));
+		expect(queryRow(screen)).not.toContain("abc");
+	});
+
+	it("hhh sent at once walks three parents", async () => {
+		const s = start();
+		await s.waitFor("recent events");
+		s.type(abandoned.text.slice(0, 9));
+		await s.waitFor("2 hits");
+		s.keys("Enter");
+		await s.waitFor("── user.text:0 · ");
+		s.burst("h", "h", "h");
+		await s.waitFor("back stack 4");
+	});
+});
