@@ -18,7 +18,7 @@ import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
-import { initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
+import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
 import { useKeys } from "./use-keys.js";
 import { useServiceLoad } from "./use-service-load.js";
 
@@ -101,15 +101,14 @@ export function App(props: AppProps) {
 	const results = useRef(new Map<string, SearchResult>());
 	const h = state.hits;
 	const seq = h.results.seq;
-	const searchKey = String(seq);
 	useServiceLoad(
-		searchKey,
-		() => {
+		String(seq),
+		async (): Promise<Action> => {
 			const request = requestOf(state, 0);
 			const key = JSON.stringify({ ...request, filters: { ...request.filters, after: request.filters?.after?.slice(0, 13) } });
 			const cached = results.current.get(key);
 			if (cached) return { type: "search-done", seq, more: 0, result: cached };
-			const out = runSearch(service, request);
+			const out = await runSearch(service, request);
 			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
 			results.current.set(key, out.result);
 			if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
@@ -124,8 +123,8 @@ export function App(props: AppProps) {
 	const moreSeq = h.results.moreSeq;
 	useServiceLoad(
 		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
-		() => {
-			const out = runSearch(service, requestOf(state, h.results.hits.length));
+		async (): Promise<Action> => {
+			const out = await runSearch(service, requestOf(state, h.results.hits.length));
 			return "result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error };
 		},
 		(error) => ({ type: "search-failed", seq, error }),
@@ -137,7 +136,7 @@ export function App(props: AppProps) {
 	const hit = selectedHit(state);
 	useServiceLoad(
 		hit ? pKey : null,
-		() => ({ type: "preview-done", key: pKey ?? "", read: hit ? loadPreview(service, hit) : null, error: null }),
+		async (): Promise<Action> => ({ type: "preview-done", key: pKey ?? "", read: hit ? await loadPreview(service, hit) : null, error: null }),
 		(error) => ({ type: "preview-done", key: pKey ?? "", read: null, error }),
 		dispatch,
 		previewDelay,
@@ -149,10 +148,10 @@ export function App(props: AppProps) {
 	const topKey = top?.key ?? "";
 	useServiceLoad(
 		top !== null && top.data === null && top.error === null ? `${topKey}@${state.events.stack.length}` : null,
-		() => {
+		async (): Promise<Action> => {
 			let data = cache.current.get(topKey);
 			if (!data && top) {
-				data = loadEvent(service, top.ref);
+				data = await loadEvent(service, top.ref);
 				cache.current.set(topKey, data);
 				if (cache.current.size > EVENT_CACHE) cache.current.delete(cache.current.keys().next().value as string);
 			}
@@ -165,13 +164,22 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		top && missingPages.length > 0 ? `${topKey}|${missingPages.map(([f, o]) => `${f}@${o}`).join(",")}` : null,
 		() =>
-			missingPages.map(([fragmentId, offset]) => {
-				try {
-					return { type: "page-done", key: topKey, fragmentId, offset, window: top ? loadPage(service, top.ref, fragmentId, offset) : null, error: null };
-				} catch (error) {
-					return { type: "page-done", key: topKey, fragmentId, offset, window: null, error: errorText(error) };
-				}
-			}),
+			Promise.all(
+				missingPages.map(async ([fragmentId, offset]): Promise<Action> => {
+					try {
+						return {
+							type: "page-done",
+							key: topKey,
+							fragmentId,
+							offset,
+							window: top ? await loadPage(service, top.ref, fragmentId, offset) : null,
+							error: null,
+						};
+					} catch (error) {
+						return { type: "page-done", key: topKey, fragmentId, offset, window: null, error: errorText(error) };
+					}
+				}),
+			),
 		(error) => ({ type: "page-done", key: topKey, fragmentId: "", offset: -1, window: null, error }),
 		dispatch,
 	);
@@ -180,7 +188,7 @@ export function App(props: AppProps) {
 	const seek = state.events.seek;
 	useServiceLoad(
 		seek ? String(seek.seq) : null,
-		() => ({ type: "seek-done", seq: seek?.seq ?? 0, target: seek ? findForkAbove(service, seek.from) : null, error: null }),
+		async (): Promise<Action> => ({ type: "seek-done", seq: seek?.seq ?? 0, target: seek ? await findForkAbove(service, seek.from) : null, error: null }),
 		(error) => ({ type: "seek-done", seq: seek?.seq ?? 0, target: null, error }),
 		dispatch,
 	);

@@ -102,11 +102,19 @@ function stack(s: State, a: StackAction): State {
 	return { ...s, events: out.stack, ...(out.note ? { message: out.note } : {}) };
 }
 
+/**
+ * A last word of one letter or digit matches nearly everything as a prefix and says little: typing `retry l` keeps
+ * the hits of `retry` on screen instead of flashing a slow, useless list; the next letter searches.
+ */
+export function searchesFor(text: string): boolean {
+	return !/(^|\s)[a-z0-9]$/i.test(text);
+}
+
 function editQuery(s: State, a: QueryAction): State {
 	const query = reduceQuery(s.query, a);
 	if (query === s.query) return s;
 	const next = { ...s, query };
-	return query.text === s.query.text ? next : hits(next, { type: "search" });
+	return query.text === s.query.text || !searchesFor(query.text) ? next : hits(next, { type: "search" });
 }
 
 function push(s: State, loc: EventLoc, note?: string): State {

@@ -51,8 +51,19 @@ describe("query editing", () => {
 
 	it("starts a new search on every edit, and only then", () => {
 		const s = initialState({ size: SIZE });
-		expect(reduce(s, { type: "insert", text: "a" }).hits.results.seq).toBe(s.hits.results.seq + 1);
+		expect(reduce(s, { type: "insert", text: "ab" }).hits.results.seq).toBe(s.hits.results.seq + 1);
 		expect(reduce(s, { type: "cursor", to: "home" }).hits.results.seq).toBe(s.hits.results.seq);
+	});
+
+	it("keeps the previous hits while the last word is one letter, and searches at the next", () => {
+		let s = run(withHits(4, { focus: "query" }), { type: "insert", text: "retry" });
+		const seq = s.hits.results.seq;
+		s = reduce(s, { type: "insert", text: " l" });
+		expect([s.hits.results.seq, s.hits.results.hits.length]).toEqual([seq, 4]);
+		s = reduce(s, { type: "insert", text: "o" });
+		expect(s.hits.results.seq).toBe(seq + 1);
+		// Previous hits stay on screen while the new search runs.
+		expect(s.hits.results.hits).toHaveLength(4);
 	});
 
 	it("maps keys against the state they act on: Tab then s cycles the scope instead of typing s", () => {

@@ -317,13 +317,13 @@ describe("hit rows and empty states", () => {
 		]);
 	});
 
-	it("shows a search that threw null as a failed search instead of crashing", () => {
+	it("shows a search that threw null as a failed search instead of crashing", async () => {
 		const throwsNull = {
 			search: () => {
 				throw null;
 			},
 		} as unknown as ExplorerService;
-		const out = runSearch(throwsNull, searchRequest({ query: "x", scope: "all", workspace: null, session: null, filters: {}, offset: 0, now }));
+		const out = await runSearch(throwsNull, searchRequest({ query: "x", scope: "all", workspace: null, session: null, filters: {}, offset: 0, now }));
 		expect(out).toEqual({ error: "null" });
 		const lines = emptyLines({
 			loading: false,

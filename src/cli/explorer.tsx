@@ -12,11 +12,12 @@ import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { App } from "../../components/App.js";
-import { IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
+import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
 import type { Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
 import { errorText } from "../present/text.js";
 import { authorizationRoot } from "../query/authorize.js";
+import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
 import { HistoryService } from "../service/service.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
@@ -141,7 +142,7 @@ export function osc52(text: string): string {
 }
 
 interface MainProps {
-	service: HistoryService;
+	service: ExplorerService;
 	store: IndexingStore;
 	banner: string | null;
 	notice: string | null;
@@ -178,6 +179,15 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	}
 	const choice = chooseHistory(options);
 	const service = HistoryService.open({ config: choice.config });
+	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
+	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
+	const queries = QueryThread.start(choice.config);
+	const explorerService: ExplorerService = {
+		search: (r) => queries.search(r),
+		read: (r) => queries.read(r),
+		trace: (r) => queries.trace(r),
+		status: () => service.status(),
+	};
 	const store = new IndexingStore();
 	// Another writer (a second explorer, a pi session) makes a refresh give up quickly with "busy": try again a few times.
 	let run: IndexRun | null = null;
@@ -213,7 +223,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	let code = 0;
 	const instance = render(
 		<Main
-			service={service}
+			service={explorerService}
 			store={store}
 			banner={choice.banner}
 			notice={choice.notice ?? null}
@@ -229,6 +239,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		instance.unmount();
 		restore();
 		void indexing.stop();
+		void queries.close();
 		service.close();
 		process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
 	};
@@ -260,6 +271,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		process.off("uncaughtException", onCrash);
 		process.off("unhandledRejection", onCrash);
 		await indexing.stop();
+		await queries.close();
 		service.close();
 	}
 	return code;
