@@ -13,7 +13,7 @@ import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
 /** Placeholder of an empty query line. */
-export const QUERY_PLACEHOLDER = "search as you type · Tab → hits, then e = errors only, ? = help";
+export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
 
 /** Props of <SearchHeader/>. */
 export interface SearchHeaderProps {

@@ -26,6 +26,7 @@ const CSI_KEYS: Record<string, KeyInfo> = {
 	H: { home: true },
 	F: { end: true },
 	Z: { tab: true, shift: true },
+	P: { f1: true },
 };
 const TILDE_KEYS: Record<string, KeyInfo> = {
 	"1": { home: true },
@@ -35,6 +36,8 @@ const TILDE_KEYS: Record<string, KeyInfo> = {
 	"3": { delete: true },
 	"5": { pageUp: true },
 	"6": { pageDown: true },
+	"11": { f1: true },
+	"15": { f5: true },
 };
 
 /** Modifier flags of an xterm modifier parameter (2 = Shift, 3 = Alt, 5 = Ctrl, …: 1 + bit mask). */
@@ -46,6 +49,7 @@ function modifiers(param: string | undefined): KeyInfo {
 
 /** The key of one complete escape sequence (ESC [ … final, ESC O x); null when it names no key we know. */
 function sequenceKey(seq: string): KeyPress | null {
+	if (seq === "\u001b[[A") return { input: "", key: { f1: true } }; // the Linux console's F1
 	if (seq[1] === "O") {
 		const k = CSI_KEYS[seq[2] as string];
 		return k ? { input: "", key: k } : null;

@@ -16,6 +16,9 @@ export interface KeyInfo {
 	rightArrow?: boolean;
 	pageUp?: boolean;
 	pageDown?: boolean;
+	/** Function keys the explorer binds: F1 help, F5 refresh. */
+	f1?: boolean;
+	f5?: boolean;
 	home?: boolean;
 	end?: boolean;
 	return?: boolean;
@@ -54,6 +57,8 @@ export function keyName(input: string, key: KeyInfo): string | null {
 	if (key.rightArrow) return `${mod}right`;
 	if (key.pageUp) return "pgup";
 	if (key.pageDown) return "pgdn";
+	if (key.f1) return "f1";
+	if (key.f5) return "f5";
 	if (key.home) return "home";
 	if (key.end) return "end";
 	if (key.return) return "enter";
@@ -69,9 +74,9 @@ export function keyName(input: string, key: KeyInfo): string | null {
 }
 
 const EVENT: Mode[] = ["event", "trace"];
-// Where no overlay is open and letters are commands: `?`, `y` and `q` act here. Not in the filter or fork picker,
-// where `?` would replace the picker and lose its draft or candidates.
-const SCREENS: Mode[] = ["list", "event", "trace"];
+// The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
+// to the query); its commands are Ctrl and function keys.
+const SEARCH: Mode[] = ["query", "list"];
 const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
 
 /** Every binding, in the order help lists them. */
@@ -90,11 +95,26 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["alt+d"], modes: ["query"], action: { type: "delete-word-forward" }, help: "delete the word after the cursor" },
 	{ keys: ["ctrl+u"], modes: ["query"], action: { type: "kill-to-start" }, help: "delete from the start of the line to the cursor" },
 	{ keys: ["ctrl+k"], modes: ["query"], action: { type: "kill-to-end" }, help: "delete from the cursor to the end of the line" },
-	{ keys: ["down", "tab"], modes: ["query"], action: { type: "focus", to: "list" }, help: "go to the hit list", hint: "hits", hintKeys: "↓/Tab" },
+	{
+		keys: ["down", "tab"],
+		modes: ["query"],
+		action: { type: "focus", to: "list" },
+		help: "go to the hit list",
+		hint: "hits",
+		hintKeys: "↓/Tab",
+		hintOrder: 0.1,
+	},
 	{ keys: ["pgdn"], modes: ["query"], action: { type: "page", dir: 1 }, help: "go to the hit list, one page down" },
-	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open" },
-	{ keys: ["esc"], modes: ["query"], action: { type: "back" }, help: "clear the query", hint: "clear" },
-	{ keys: ["ctrl+c"], modes: ["query"], action: { type: "quit", code: 130 }, help: "quit (letters are text here)", hint: "quit" },
+	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open", hintOrder: 0.2 },
+	{
+		keys: ["esc"],
+		modes: ["query"],
+		action: { type: "back" },
+		help: "clear the query; on an empty query, quit",
+		hint: "clear/quit",
+		hintKeys: "Esc",
+		hintOrder: 0.3,
+	},
 
 	// Hit list.
 	{
@@ -107,30 +127,35 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 1,
 	},
 	{ keys: ["pgup", "pgdn"], modes: ["list"], action: { type: "page", dir: 0 }, help: "page up / down" },
-	{ keys: ["g", "home"], modes: ["list"], action: { type: "jump", to: "first" }, help: "first hit" },
-	{ keys: ["G", "end"], modes: ["list"], action: { type: "jump", to: "last" }, help: "last hit (loads more)" },
+	{ keys: ["home"], modes: ["list"], action: { type: "jump", to: "first" }, help: "first hit" },
+	{ keys: ["end"], modes: ["list"], action: { type: "jump", to: "last" }, help: "last hit (loads more)" },
 	{ keys: ["enter"], modes: ["list"], action: { type: "open" }, help: "open the hit: exact event, trace panel", hint: "open", hintOrder: 2 },
 	{
-		keys: ["/", "tab", "shift+tab"],
+		keys: ["tab", "shift+tab"],
 		modes: ["list"],
 		action: { type: "focus", to: "query" },
-		help: "edit the query",
+		help: "back to the query line",
 		hint: "query",
-		hintKeys: "/",
+		hintKeys: "Tab",
 		hintOrder: 8,
 	},
-	{ keys: ["esc", "backspace"], modes: ["list"], action: { type: "back" }, help: "back to the query" },
+	{ keys: ["backspace"], modes: ["list"], action: { type: "delete-back" }, help: "edit the query: letters and Backspace go to it" },
+	{ keys: ["esc"], modes: ["list"], action: { type: "back" }, help: "back to the query line" },
+
+	// Search screen commands: Ctrl and function keys, since every printable key is text there.
 	{
-		keys: ["s"],
-		modes: ["list"],
+		keys: ["ctrl+s"],
+		modes: SEARCH,
 		action: { type: "cycle-scope" },
 		help: "scope: all sessions → this workspace → this hit's session",
 		hint: "scope",
 		hintOrder: 4,
 	},
-	{ keys: ["F"], modes: ["list"], action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
-	{ keys: ["e"], modes: ["list"], action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
-	{ keys: ["x"], modes: ["list"], action: { type: "clear-filters" }, help: "clear all filters" },
+	{ keys: ["ctrl+o"], modes: SEARCH, action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
+	{ keys: ["ctrl+x"], modes: SEARCH, action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
+	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
+	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
+	{ keys: ["f1", "ctrl+g"], modes: SEARCH, action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6.5 },
 
 	// Event view.
 	{ keys: ["up", "down"], modes: ["event"], action: { type: "move", by: 0 }, help: "scroll the event text" },
@@ -225,7 +250,17 @@ export const BINDINGS: Binding[] = [
 		hintKeys: "Esc",
 		hintOrder: 6,
 	},
+	{ keys: ["q"], modes: EVENT, action: { type: "back" }, help: "step back (like Esc); never quits", hint: "back", hintKeys: "q", hintOrder: 6.1 },
 	{ keys: ["/"], modes: EVENT, action: { type: "to-search" }, help: "back to the search, query line" },
+	{
+		keys: ["y"],
+		modes: EVENT,
+		action: { type: "copy-ref" },
+		help: "copy the ref (sessionId entryId) of the event or the chosen trace row",
+		hint: "copy ref",
+		hintOrder: 10,
+	},
+	{ keys: ["?", "f1", "ctrl+g"], modes: EVENT, action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
 
 	// Fork candidates.
 	{ keys: ["up", "down"], modes: ["fork"], action: { type: "move", by: 0 }, help: "choose a branch", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
@@ -258,22 +293,10 @@ export const BINDINGS: Binding[] = [
 	// Help.
 	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },
 	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
-	{ keys: ["esc", "?", "q", "enter"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
-
-	// Hit list, event view and trace panel.
-	{
-		keys: ["y"],
-		modes: SCREENS,
-		action: { type: "copy-ref" },
-		help: "copy the ref (sessionId entryId) to the clipboard (OSC 52)",
-		hint: "copy ref",
-		hintOrder: 10,
-	},
-	{ keys: ["?"], modes: SCREENS, action: { type: "help" }, help: "this help", hint: "help", hintOrder: 6.5 },
-	{ keys: ["q"], modes: SCREENS, action: { type: "quit", code: 0 }, help: "quit", hint: "quit", hintOrder: 6.6 },
+	{ keys: ["esc", "?", "q", "enter", "f1"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
 
 	// Everywhere.
-	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere" },
+	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
 ];
 
 const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1 };
@@ -293,8 +316,9 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			return a;
 		}
 	}
-	if (mode === "query") {
+	if (mode === "query" || mode === "list") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
+		// In the hit list too: typing never fires a command by surprise, it goes on with the query.
 		if (key.ctrl || key.meta || key.escape) return null;
 		const text = input.replace(/[\u0000-\u001f\u007f]/g, "");
 		return text.length > 0 ? { type: "insert", text } : null;
@@ -314,6 +338,7 @@ const PRETTY: Record<string, string> = {
 	enter: "Enter",
 	esc: "Esc",
 	tab: "Tab",
+	f1: "F1",
 	"shift+tab": "Shift+Tab",
 	backspace: "Backspace",
 	delete: "Delete",
@@ -330,6 +355,7 @@ export function prettyKey(name: string): string {
 
 /** The keys of a binding as one label, pairs joined: "↑/↓", "h/←". */
 export function bindingKeys(b: Binding): string {
+	if (b.action.type === "pick") return "1–9";
 	return b.keys.map(prettyKey).join("/");
 }
 
@@ -359,12 +385,12 @@ const sameModes = (b: Binding, modes: readonly Mode[]) => b.modes.length === mod
 export function helpSections(): Array<{ title: string; rows: Array<[string, string]> }> {
 	const groups: Array<{ title: string; test: (b: Binding) => boolean }> = [
 		{ title: "Query line (typing searches as you type)", test: (b) => sameModes(b, ["query"]) },
-		{ title: "Hit list", test: (b) => sameModes(b, ["list"]) },
+		{ title: "Hit list (letters and Backspace edit the query)", test: (b) => sameModes(b, ["list"]) },
+		{ title: "Search screen: query line and hit list", test: (b) => sameModes(b, SEARCH) },
 		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
 		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
 		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
-		{ title: "Hit list, event view and trace panel", test: (b) => sameModes(b, SCREENS) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
 	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
@@ -374,7 +400,9 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 export function helpLines(width: number): StyledLine[] {
 	const out: StyledLine[] = [
 		[seg("pi-history — keys", "title")],
-		[seg("Find an event: type words; Tab goes to the hits; Enter opens the exact event.", "dim")],
+		[seg("Find an event: type words; ↓ or Tab goes to the hits; Enter opens the exact event.", "dim")],
+		[seg("On the search screen every printable key is text: commands there are Ctrl and F keys.", "dim")],
+		[seg("In an event, letters are commands; q and Esc step back, Esc on an empty query quits.", "dim")],
 		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
 		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
 	];

@@ -13,7 +13,7 @@ import { eventDoc } from "./event-doc.js";
 import type { Size } from "./explorer-service.js";
 import { type Filters, type Scope, toolsIn } from "./filters.js";
 import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "./hits-state.js";
-import { keyToAction } from "./keymap.js";
+import { keyFor, keyToAction } from "./keymap.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
 import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
@@ -111,9 +111,11 @@ export function searchesFor(text: string): boolean {
 }
 
 function editQuery(s: State, a: QueryAction): State {
+	// Edits from the hit list go to the query line, and focus follows them there.
+	const from = modeOf(s) === "list" ? { ...s, focus: "query" as const } : s;
 	const query = reduceQuery(s.query, a);
-	if (query === s.query) return s;
-	const next = { ...s, query };
+	if (query === s.query) return from;
+	const next = { ...from, query };
 	return query.text === s.query.text || !searchesFor(query.text) ? next : hits(next, { type: "search" });
 }
 
@@ -143,7 +145,9 @@ function openHit(s: State): State {
 	if (!hit)
 		return info(
 			s,
-			s.hits.results.status === "loading" ? "still searching…" : "no hit to open: type a query, or press s / F to widen the scope and filters",
+			s.hits.results.status === "loading"
+				? "still searching…"
+				: `no hit to open: type a query, or widen the scope (${keyFor("list", "cycle-scope")}) and filters (${keyFor("list", "open-filters")})`,
 			"warn",
 		);
 	const highlights = hitHighlights(hit);
@@ -155,7 +159,10 @@ function goTarget(s: State, target: WalkTarget, note?: string): State {
 	if (target.kind === "session") {
 		const session = { id: target.sessionId, label: target.sessionId.slice(0, 8) };
 		const next = hits({ ...s, query: { text: "", cursor: 0 }, focus: "list" }, { type: "set-scope", scope: "session", session });
-		return info({ ...stack(next, { type: "clear" }), overlay: null }, `showing session ${target.sessionId}; s changes the scope`);
+		return info(
+			{ ...stack(next, { type: "clear" }), overlay: null },
+			`showing session ${target.sessionId}; ${keyFor("list", "cycle-scope")} changes the scope`,
+		);
 	}
 	return push(s, newLoc({ ref: target.ref, highlights: topLoc(s)?.highlights ?? [] }), note);
 }
@@ -250,7 +257,8 @@ function navigate(s: State, a: NavAction): State {
 			if (loc) return stack(s, { type: "pop" });
 			if (s.focus === "list") return { ...s, focus: "query" };
 			if (s.query.text !== "") return editQuery(s, { type: "clear-query" });
-			return info(s, "q quits from the hit list (Tab goes there); Ctrl+C quits from anywhere");
+			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere).
+			return { ...s, exit: 0 };
 		case "to-search":
 			return { ...stack(s, { type: "clear" }), overlay: null, focus: "query" };
 	}
@@ -258,8 +266,9 @@ function navigate(s: State, a: NavAction): State {
 
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
-	if (a.paste) return modeOf(s) === "query" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
-	const action = keyToAction(modeOf(s), a.input, a.key);
+	const mode = modeOf(s);
+	if (a.paste) return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
+	const action = keyToAction(mode, a.input, a.key);
 	if (!action) return s;
 	// A key clears the last message unless the action sets a new one.
 	return reduce({ ...s, message: null }, action);
@@ -274,8 +283,10 @@ export function reduce(s: State, a: Action): State {
 			const next = { ...s, size: a.size };
 			return stack(hits(next, { type: "resize" }), { type: "resize" });
 		}
-		case "insert":
-			return modeOf(s) === "query" ? editQuery(s, a) : s;
+		case "insert": {
+			const mode = modeOf(s);
+			return mode === "query" || mode === "list" ? editQuery(s, a) : s;
+		}
 		case "delete-back":
 		case "delete-forward":
 		case "delete-word":
@@ -322,7 +333,10 @@ export function reduce(s: State, a: Action): State {
 			const filters: Filters = { ...s.hits.filters };
 			if (filters.error === true) delete filters.error;
 			else filters.error = true;
-			return info(hits(s, { type: "set-filters", filters }), filters.error ? "errors only (e again to show all)" : "errors and non-errors");
+			return info(
+				hits(s, { type: "set-filters", filters }),
+				filters.error ? `errors only (${keyFor("list", "toggle-errors")} again to show all)` : "errors and non-errors",
+			);
 		}
 		case "clear-filters":
 			return Object.keys(s.hits.filters).length === 0 ? info(s, "no filters set") : info(hits(s, { type: "set-filters", filters: {} }), "filters cleared");

@@ -68,7 +68,7 @@ describe("search screen", () => {
 		const r = app();
 		const f = await waitForFrame(r, "recent events");
 		expect(f).toMatch(/30 sessions · \d+ events/);
-		expect(f).toContain("↓/Tab hits · Enter open · Esc clear · Ctrl+C quit");
+		expect(f).toContain("↓/Tab hits · Enter open · Esc clear/quit · Ctrl+X errors · Ctrl+S scope");
 		expectFits(f, 100, 30);
 	});
 
@@ -82,7 +82,7 @@ describe("search screen", () => {
 		await waitForFrame(r, /preview user\.text:0 · char 0 of \d+/);
 	});
 
-	it("types q and ? in the query line; Ctrl+U clears it; q quits from the list", async () => {
+	it("types q and ? in the query line and in the list; Ctrl+U clears it; Esc on the empty query quits", async () => {
 		const exits: number[] = [];
 		const r = app({ onExit: (c) => exits.push(c) });
 		await waitForFrame(r, "recent events");
@@ -93,6 +93,10 @@ describe("search screen", () => {
 		expect(exits).toEqual([]);
 		await press(r, KEYS.tab);
 		await press(r, "q");
+		await waitForFrame(r, "❯ q");
+		expect(exits).toEqual([]);
+		await press(r, KEYS.ctrlU);
+		await press(r, KEYS.esc);
 		expect(exits).toEqual([0]);
 	});
 
@@ -109,11 +113,11 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await press(r, KEYS.tab);
-		await press(r, "s");
+		await press(r, "\u0013");
 		await waitForFrame(r, "[workspace …/code/payments-api]");
-		await press(r, "s");
+		await press(r, "\u0013");
 		await waitForFrame(r, /\[session [^\]]+\]/);
-		await press(r, "s");
+		await press(r, "\u0013");
 		await waitForFrame(r, "[all sessions]");
 	});
 
@@ -121,14 +125,14 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await press(r, KEYS.tab);
-		await press(r, "F");
+		await press(r, "\u000f");
 		await waitForFrame(r, "Filters");
 		for (let i = 0; i < 3; i++) await press(r, KEYS.down);
 		await press(r, KEYS.right);
 		await waitForFrame(r, "errors only");
 		await press(r, KEYS.enter);
 		await waitForFrame(r, (x) => x.includes("[errors only]") && x.includes("✗ error"));
-		await press(r, "x");
+		await press(r, "\u0012");
 		await waitForFrame(r, (x) => !x.includes("[errors only]"));
 	});
 
@@ -136,7 +140,7 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await press(r, KEYS.tab);
-		await press(r, "?");
+		await press(r, KEYS.f1);
 		await waitForFrame(r, "Query line (typing searches as you type)");
 		for (let i = 0; i < 30; i++) await press(r, KEYS.down);
 		await waitForFrame(r, "Event view and tree walk");

@@ -66,11 +66,20 @@ describe("query editing", () => {
 		expect(s.hits.results.hits).toHaveLength(4);
 	});
 
-	it("maps keys against the state they act on: Tab then s cycles the scope instead of typing s", () => {
+	it("maps keys against the state they act on: Tab then s types s (letters in the list are text); Tab then Ctrl+S cycles the scope", () => {
 		const s = withHits(3, { focus: "query" });
 		const next = run(s, key("", { tab: true }), key("s"));
-		expect(next.query.text).toBe("");
-		expect(next.hits.scope).toBe("workspace");
+		expect(modeOf(next)).toBe("query");
+		expect(next.query.text).toBe("s");
+		expect(next.hits.scope).toBe("all");
+		const scoped = run(s, key("", { tab: true }), key("s", { ctrl: true }));
+		expect(scoped.hits.scope).toBe("workspace");
+		expect(modeOf(scoped)).toBe("list");
+	});
+
+	it("types `seq` in the hit list into the query: no scope change, no errors filter, no quit", () => {
+		const next = run(withHits(3), key("s"), key("e"), key("q"));
+		expect([next.query.text, next.hits.scope, next.hits.filters, next.exit]).toEqual(["seq", "all", {}, null]);
 	});
 
 	it("types letters in the query line, including q", () => {
@@ -176,12 +185,18 @@ describe("event view and back stack", () => {
 		expect(again.scroll).toBeGreaterThan(50);
 	});
 
-	it("Esc in the query line clears it; with an empty query it only explains how to quit", () => {
+	it("Esc in the query line clears it; on an empty query, at the top, it quits (exit 0)", () => {
 		const s = { ...initialState({ size: SIZE }), query: { text: "abc", cursor: 3 } };
-		expect(reduce(s, { type: "back" }).query.text).toBe("");
-		const empty = reduce(initialState({ size: SIZE }), { type: "back" });
-		expect(empty.exit).toBeNull();
-		expect(empty.message?.text).toMatch(/q quits/);
+		const cleared = reduce(s, { type: "back" });
+		expect([cleared.query.text, cleared.exit]).toEqual(["", null]);
+		expect(reduce(cleared, { type: "back" }).exit).toBe(0);
+	});
+
+	it("q in the event view steps back one level and never quits", () => {
+		let s = run(withHits(3), { type: "open" });
+		expect(modeOf(s)).toBe("event");
+		s = reduce(s, key("q"));
+		expect([modeOf(s), s.exit]).toEqual(["list", null]);
 	});
 
 	it("opens a large fragment at the match's page when the preview found it past the head", () => {
@@ -352,7 +367,7 @@ describe("scope, filters, copy, quit", () => {
 	});
 
 	it("keeps the filter picker and its draft when ? is pressed there", () => {
-		let s = run(withHits(3), key("F", { shift: true }), key("", { rightArrow: true }));
+		let s = run(withHits(3), key("o", { ctrl: true }), key("", { rightArrow: true }));
 		const draft = s.overlay?.type === "filters" ? s.overlay.draft : null;
 		expect(draft).toEqual({ kind: "user.text" });
 		s = reduce(s, key("?"));
@@ -361,7 +376,7 @@ describe("scope, filters, copy, quit", () => {
 	});
 
 	it("stops scrolling help at its end, so ↑ after holding ↓ moves at once", () => {
-		let s = reduce(withHits(3), key("?"));
+		let s = reduce(withHits(3), key("", { f1: true }));
 		expect(modeOf(s)).toBe("help");
 		for (let i = 0; i < 500; i++) s = reduce(s, key("", { downArrow: true }));
 		const last = helpLines(SIZE.columns).length - overlayLines(SIZE);
