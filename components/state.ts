@@ -30,6 +30,14 @@ export type { EventLoc } from "./stack-state.js";
 /** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
 export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork";
 
+/** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
+export interface SavedView {
+	focus: "query" | "list";
+	query: QueryState;
+	hits: HitsState;
+	events: StackState;
+}
+
 /** The whole explorer state: the four slices and what spans them. */
 export interface State {
 	size: Size;
@@ -37,6 +45,8 @@ export interface State {
 	query: QueryState;
 	hits: HitsState;
 	events: StackState;
+	/** Views left behind, newest last: the back stack above the event stack. */
+	history: SavedView[];
 	overlay: Overlay | null;
 	message: Message | null;
 	copy: { seq: number; text: string } | null;
@@ -63,6 +73,7 @@ export function initialState(options: InitOptions): State {
 		query: { text, cursor: text.length },
 		hits: options.filters ? { ...hits, filters: options.filters } : hits,
 		events: initialStack(),
+		history: [],
 		overlay: null,
 		message: options.message ? { text: options.message, tone: "warn" } : null,
 		copy: null,
@@ -155,10 +166,28 @@ function openHit(s: State): State {
 	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, pages: matchPage(s, highlights) }));
 }
 
+const HISTORY_MAX = 50;
+
+/** Leaves the current view for another: keeps it on the history, so Esc comes back to it exactly. */
+function saveView(s: State): State {
+	const view: SavedView = { focus: s.focus, query: s.query, hits: s.hits, events: s.events };
+	return { ...s, history: [...s.history, view].slice(-HISTORY_MAX) };
+}
+
+/** Comes back to the last view left: its query and cursor, hits and selection, and event stack as they were. */
+function restoreView(s: State): State {
+	const view = s.history.at(-1) as SavedView;
+	const h = view.hits;
+	const selected = h.results.hits[h.selected];
+	// The hits come back on screen at once; a fresh search (a new sequence number) refreshes them, keeping the selection.
+	const results = { ...h.results, seq: s.hits.results.seq + 1, keep: selected ? refKey(selected) : null, loadingMore: false };
+	return { ...s, focus: view.focus, query: view.query, hits: { ...h, results }, events: view.events, history: s.history.slice(0, -1), overlay: null };
+}
+
 function goTarget(s: State, target: WalkTarget, note?: string): State {
 	if (target.kind === "session") {
 		const session = { id: target.sessionId, label: target.sessionId.slice(0, 8) };
-		const next = hits({ ...s, query: { text: "", cursor: 0 }, focus: "list" }, { type: "set-scope", scope: "session", session });
+		const next = hits({ ...saveView(s), query: { text: "", cursor: 0 }, focus: "list" }, { type: "set-scope", scope: "session", session });
 		return info(
 			{ ...stack(next, { type: "clear" }), overlay: null },
 			`showing session ${target.sessionId}; ${keyFor("list", "cycle-scope")} changes the scope`,
@@ -255,12 +284,13 @@ function navigate(s: State, a: NavAction): State {
 		case "back":
 			if (s.overlay) return overlay(s, { type: "close" });
 			if (loc) return stack(s, { type: "pop" });
+			if (s.history.length > 0) return restoreView(s);
 			if (s.focus === "list") return { ...s, focus: "query" };
 			if (s.query.text !== "") return editQuery(s, { type: "clear-query" });
 			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere).
 			return { ...s, exit: 0 };
 		case "to-search":
-			return { ...stack(s, { type: "clear" }), overlay: null, focus: "query" };
+			return { ...stack(saveView(s), { type: "clear" }), overlay: null, focus: "query" };
 	}
 }
 

@@ -4,6 +4,7 @@ import { eventDoc } from "../components/event-doc.js";
 import { helpLines, type KeyInfo } from "../components/keymap.js";
 import { eventLayout, overlayLines } from "../components/layout.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
+import { traceRows } from "../components/trace-rows.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
 
@@ -335,6 +336,46 @@ describe("walk", () => {
 		s = run(s, { type: "move", by: 1 }, { type: "open" }); // rows: parent, child
 		expect(topLoc(s)?.ref.entryId).toBe("k");
 		expect(modeOf(s)).toBe("trace");
+	});
+});
+
+describe("every view change is undoable", () => {
+	it("a session row followed from the trace panel comes back, with the event stack, query and cursor, on Esc", () => {
+		let s = run(withHits(10, { focus: "query" }), { type: "insert", text: "retry logic" }, { type: "cursor", to: "left" });
+		s = reduce(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result: result(10) });
+		s = run(s, { type: "focus", to: "list" }, { type: "move", by: 3 }, { type: "open" });
+		const data = makeEventData("e3", {
+			edges: [edge("parent", "p"), { ...edge("fork-of", "x", { direction: "in" }), to: { sessionId: "s9", entryId: null } }],
+			nodes: [brief("p")],
+		});
+		s = run(s, { type: "event-done", key: "s1/e3", data, error: null }, { type: "walk", to: "parent" });
+		s = reduce(s, {
+			type: "event-done",
+			key: "s1/p",
+			data: makeEventData("p", { edges: [{ ...edge("fork-of", "x", { direction: "in" }), to: { sessionId: "s9", entryId: null } }] }),
+			error: null,
+		});
+		s = reduce(s, { type: "toggle-panel" });
+		const rows = traceRows(topLoc(s)?.data as NonNullable<ReturnType<typeof topLoc>>["data"] & object);
+		const at = rows.findIndex((r) => r.target?.kind === "session");
+		expect(at).toBeGreaterThanOrEqual(0);
+		const before = { stack: s.events.stack.map((l) => l.ref.entryId), query: s.query, selected: s.hits.selected, panel: topLoc(s)?.panel };
+		s = run(s, { type: "move", by: at }, { type: "open" });
+		expect([s.events.stack.length, s.hits.scope, s.query.text]).toEqual([0, "session", ""]);
+		s = reduce(s, key("", { escape: true }));
+		expect({ stack: s.events.stack.map((l) => l.ref.entryId), query: s.query, selected: s.hits.selected, panel: topLoc(s)?.panel }).toEqual({
+			...before,
+		});
+		expect(s.hits.scope).toBe("all");
+		expect(topLoc(s)?.traceCursor).toBe(at);
+	});
+
+	it("/ from an event goes to the query line, and Esc comes back to the event", () => {
+		let s = run(withHits(3), { type: "open" }, { type: "event-done", key: "s1/e0", data: makeEventData("e0"), error: null });
+		s = reduce(s, key("/"));
+		expect(modeOf(s)).toBe("query");
+		s = reduce(s, key("", { escape: true }));
+		expect([modeOf(s), topLoc(s)?.ref.entryId]).toEqual(["event", "e0"]);
 	});
 });
 
