@@ -5,6 +5,7 @@ import { eventDoc } from "./event-doc.js";
 import { Lines } from "./Line.js";
 import type { EventLayout } from "./layout.js";
 import { SplitPane } from "./SplitPane.js";
+import { idTail, sessionLabel } from "./session-label.js";
 import type { EventLoc } from "./stack-state.js";
 import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 import { TracePanel } from "./TracePanel.js";
@@ -28,7 +29,9 @@ export function EventHeader({ loc, depth, width, now, color, banner }: EventHead
 	const left: StyledLine = [seg("◆ ", "accent"), seg(loc.ref.entryId, "title")];
 	if (node) left.push(seg(`  ${node.kind ?? node.entryType}`, "bold"), seg(`  ${where}`, "dim"));
 	if (banner && width >= 120) left.push(seg("  "), seg(banner, "banner"));
-	lines.push(spread(left, [seg(`session ${loc.ref.sessionId.slice(0, 8)} · back stack ${depth}`, "dim")], width));
+	lines.push(
+		spread(left, [seg(`${node ? sessionLabel(node.session, loc.ref.sessionId) : `#${idTail(loc.ref.sessionId)}`} · back stack ${depth}`, "dim")], width),
+	);
 	if (loc.error) lines.push(fitLine([seg(`cannot read this event: ${loc.error}`, "error")], width));
 	else if (!d || !node) lines.push([seg("reading…", "dim")]);
 	else {

@@ -92,6 +92,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			now={now}
 			color={color}
 			empty={empty}
+			copies={r.copies}
 		/>
 	);
 	const preview = (

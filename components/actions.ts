@@ -33,7 +33,12 @@ export type NavAction =
 	| { type: "to-search" };
 
 /** The hit list's scope and filters. */
-export type FilterAction = { type: "cycle-scope" } | { type: "open-filters" } | { type: "toggle-errors" } | { type: "clear-filters" };
+export type FilterAction =
+	| { type: "expand-copies" }
+	| { type: "cycle-scope" }
+	| { type: "open-filters" }
+	| { type: "toggle-errors" }
+	| { type: "clear-filters" };
 
 /** The event view and the tree walk. */
 export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" } | { type: "page-fragment"; dir: 1 | -1 } | { type: "toggle-wrap" };

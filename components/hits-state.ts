@@ -9,6 +9,7 @@ import type { Size } from "./explorer-service.js";
 import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "./filters.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { clampIndex, windowTop } from "./list-window.js";
+import { sessionLabel } from "./session-label.js";
 
 /** The hits of the current search and what is being asked for. */
 export interface Results {
@@ -27,6 +28,11 @@ export interface Results {
 	index: IndexFreshness | null;
 	/** Ref key to select again when the new hits arrive (after an index change). */
 	keep: string | null;
+	/**
+	 * Copies of one entry across a fork family (a /clone or --fork copies entries with their ids): the best-ranked
+	 * copy is the row, and this maps its ref key to the other copies' session ids.
+	 */
+	copies: Record<string, Hit[]>;
 }
 
 /** The preview pane's content for one hit. */
@@ -54,6 +60,7 @@ export type HitsAction =
 	| { type: "search"; keep?: string | null }
 	| { type: "resize" }
 	| { type: "cycle-scope" }
+	| { type: "expand-copies" }
 	| { type: "set-filters"; filters: Filters }
 	| { type: "set-scope"; scope: Scope; session: ScopeSession | null }
 	| Extract<LoadAction, { type: "search-done" | "search-failed" | "preview-done" }>;
@@ -65,7 +72,19 @@ export function initialHits(workspace: string | null, scope: Scope | undefined):
 		workspace,
 		scopeSession: null,
 		filters: {},
-		results: { seq: 1, status: "loading", hits: [], notes: [], error: null, exhausted: false, moreSeq: 0, loadingMore: false, index: null, keep: null },
+		results: {
+			seq: 1,
+			status: "loading",
+			hits: [],
+			notes: [],
+			error: null,
+			exhausted: false,
+			moreSeq: 0,
+			loadingMore: false,
+			index: null,
+			keep: null,
+			copies: {},
+		},
 		selected: 0,
 		top: 0,
 		preview: null,
@@ -96,6 +115,24 @@ function newSearch(h: HitsState, keep: string | null): HitsState {
 	return { ...h, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep } };
 }
 
+/** Same entry, same fragment, same time: a copy a fork or clone made of one event. */
+const copyKey = (h: Hit) => `${h.entryId}\u0000${h.fragmentId ?? ""}\u0000${h.timestamp}`;
+
+/** Folds copies of one entry into the first (best-ranked) hit, after the hits already shown. */
+function groupCopies(shown: Hit[], copies: Record<string, Hit[]>, incoming: Hit[]): { hits: Hit[]; copies: Record<string, Hit[]> } {
+	const rowOf = new Map(shown.map((h) => [copyKey(h), refKey(h)]));
+	const out = { ...copies };
+	const hits: Hit[] = [];
+	for (const h of incoming) {
+		const row = rowOf.get(copyKey(h));
+		if (row === undefined) {
+			rowOf.set(copyKey(h), refKey(h));
+			hits.push(h);
+		} else if (row !== refKey(h)) out[row] = [...(out[row] ?? []), h];
+	}
+	return { hits, copies: out };
+}
+
 function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }>, size: Size): HitsState {
 	const r = h.results;
 	if (a.seq !== r.seq) return h;
@@ -103,10 +140,13 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		if (a.more !== r.moreSeq) return h;
 		const seen = new Set(r.hits.map((x) => refKey(x)));
 		const fresh = a.result.hits.filter((x) => !seen.has(refKey(x)));
-		const hits = [...r.hits, ...fresh];
-		return maybeMore({ ...h, results: { ...r, hits, exhausted: a.result.hits.length < PAGE_SIZE || fresh.length === 0, loadingMore: false } }, size);
+		const grouped = groupCopies(r.hits, r.copies, fresh);
+		const hits = [...r.hits, ...grouped.hits];
+		const exhausted = a.result.hits.length < PAGE_SIZE || fresh.length === 0;
+		return maybeMore({ ...h, results: { ...r, hits, copies: grouped.copies, exhausted, loadingMore: false } }, size);
 	}
-	const hits = a.result.hits;
+	const grouped = groupCopies([], {}, a.result.hits);
+	const hits = grouped.hits;
 	const keepAt = r.keep ? hits.findIndex((x) => refKey(x) === r.keep) : -1;
 	const results: Results = {
 		...r,
@@ -114,7 +154,8 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		hits,
 		notes: a.result.notes,
 		error: null,
-		exhausted: hits.length < PAGE_SIZE,
+		copies: grouped.copies,
+		exhausted: a.result.hits.length < PAGE_SIZE,
 		loadingMore: false,
 		index: a.result.index,
 		keep: null,
@@ -144,10 +185,19 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 				h.scope === "session" && h.scopeSession
 					? h.scopeSession
 					: hit
-						? { id: hit.sessionId, label: hit.session.name ?? hit.sessionId.slice(0, 8) }
+						? { id: hit.sessionId, label: sessionLabel(hit.session, hit.sessionId) }
 						: h.scopeSession;
 			const scope = nextScope(h.scope, h.workspace !== null, session !== null);
 			return newSearch({ ...h, scope, scopeSession: session, selected: 0, top: 0 }, null);
+		}
+		case "expand-copies": {
+			// The copies of the selected row's entry become rows of their own, right under it.
+			const hit = hitAt(h);
+			const more = hit ? h.results.copies[refKey(hit)] : undefined;
+			if (!hit || !more) return h;
+			const { [refKey(hit)]: _shown, ...copies } = h.results.copies;
+			const hits = [...h.results.hits.slice(0, h.selected + 1), ...more, ...h.results.hits.slice(h.selected + 1)];
+			return { ...h, results: { ...h.results, hits, copies } };
 		}
 		case "set-scope":
 			return newSearch({ ...h, scope: a.scope, scopeSession: a.session, selected: 0, top: 0 }, null);

@@ -8,131 +8,23 @@
 
 import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
-import type { Action, Message, NavAction, QueryAction } from "./actions.js";
-import { eventDoc } from "./event-doc.js";
-import type { Size } from "./explorer-service.js";
-import { type Filters, type Scope, toolsIn } from "./filters.js";
-import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "./hits-state.js";
+import type { Action, NavAction } from "./actions.js";
+import type { Filters } from "./filters.js";
+import { toolsIn } from "./filters.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
-import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
-import { type QueryState, reduceQuery } from "./query-state.js";
 import { hitHighlights, locateMatch } from "./read-view.js";
-import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, type StackState, topOf, type WalkTo } from "./stack-state.js";
+import { idTail } from "./session-label.js";
+import { newLoc, type WalkTo } from "./stack-state.js";
+import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc } from "./state-core.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 
 export type { Action, Message } from "./actions.js";
 export type { PreviewState, Results } from "./hits-state.js";
 export type { Overlay } from "./overlay-state.js";
 export type { EventLoc } from "./stack-state.js";
-
-/** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
-export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork";
-
-/** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
-export interface SavedView {
-	focus: "query" | "list";
-	query: QueryState;
-	hits: HitsState;
-	events: StackState;
-}
-
-/** The whole explorer state: the four slices and what spans them. */
-export interface State {
-	size: Size;
-	focus: "query" | "list";
-	query: QueryState;
-	hits: HitsState;
-	events: StackState;
-	/** Views left behind, newest last: the back stack above the event stack. */
-	history: SavedView[];
-	overlay: Overlay | null;
-	message: Message | null;
-	copy: { seq: number; text: string } | null;
-	exit: number | null;
-}
-
-/** Inputs of the first state. */
-export interface InitOptions {
-	size: Size;
-	workspace?: string | null;
-	scope?: Scope;
-	query?: string;
-	message?: string;
-	filters?: Filters;
-}
-
-/** The state the explorer starts in: the given query (empty: recent events), list not yet loaded. */
-export function initialState(options: InitOptions): State {
-	const text = options.query ?? "";
-	const hits = initialHits(options.workspace ?? null, options.scope);
-	return {
-		size: options.size,
-		focus: "query",
-		query: { text, cursor: text.length },
-		hits: options.filters ? { ...hits, filters: options.filters } : hits,
-		events: initialStack(),
-		history: [],
-		overlay: null,
-		message: options.message ? { text: options.message, tone: "warn" } : null,
-		copy: null,
-		exit: null,
-	};
-}
-
-/** Which keys apply now. */
-export function modeOf(s: State): Mode {
-	if (s.overlay) return s.overlay.type;
-	const top = topOf(s.events);
-	if (top) return top.panel === "trace" ? "trace" : "event";
-	return s.focus;
-}
-
-/** The hit under the cursor. */
-export function selectedHit(s: State): Hit | null {
-	return hitAt(s.hits);
-}
-
-/** Key of the preview the selected hit needs (ref and fragment), or null without a hit. */
-export function previewKey(s: State): string | null {
-	return previewKeyOf(s.hits);
-}
-
-/** The event on top of the back stack. */
-export function topLoc(s: State): EventLoc | null {
-	return topOf(s.events);
-}
-
-const info = (s: State, text: string, tone: Message["tone"] = "info"): State => ({ ...s, message: { text, tone } });
-const hits = (s: State, a: HitsAction): State => ({ ...s, hits: reduceHits(s.hits, a, s.size) });
-const overlay = (s: State, a: OverlayAction): State => ({ ...s, overlay: reduceOverlay(s.overlay, a, s.size) });
-
-function stack(s: State, a: StackAction): State {
-	const out = reduceStack(s.events, a, { size: s.size, doc: eventDoc });
-	return { ...s, events: out.stack, ...(out.note ? { message: out.note } : {}) };
-}
-
-/**
- * A last word of one letter or digit matches nearly everything as a prefix and says little: typing `retry l` keeps
- * the hits of `retry` on screen instead of flashing a slow, useless list; the next letter searches.
- */
-export function searchesFor(text: string): boolean {
-	return !/(^|\s)[a-z0-9]$/i.test(text);
-}
-
-function editQuery(s: State, a: QueryAction): State {
-	// Edits from the hit list go to the query line, and focus follows them there.
-	const from = modeOf(s) === "list" ? { ...s, focus: "query" as const } : s;
-	const query = reduceQuery(s.query, a);
-	if (query === s.query) return from;
-	const next = { ...from, query };
-	return query.text === s.query.text || !searchesFor(query.text) ? next : hits(next, { type: "search" });
-}
-
-function push(s: State, loc: EventLoc, note?: string): State {
-	return { ...stack(s, { type: "push", loc }), overlay: null, message: note ? { text: note, tone: "info" } : null };
-}
+export { type InitOptions, initialState, type Mode, modeOf, previewKey, type SavedView, type State, searchesFor, selectedHit, topLoc } from "./state-core.js";
 
 /**
  * A large fragment opens at its match: when the preview (which read the fragment) places the match outside the
@@ -166,27 +58,9 @@ function openHit(s: State): State {
 	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, pages: matchPage(s, highlights) }));
 }
 
-const HISTORY_MAX = 50;
-
-/** Leaves the current view for another: keeps it on the history, so Esc comes back to it exactly. */
-function saveView(s: State): State {
-	const view: SavedView = { focus: s.focus, query: s.query, hits: s.hits, events: s.events };
-	return { ...s, history: [...s.history, view].slice(-HISTORY_MAX) };
-}
-
-/** Comes back to the last view left: its query and cursor, hits and selection, and event stack as they were. */
-function restoreView(s: State): State {
-	const view = s.history.at(-1) as SavedView;
-	const h = view.hits;
-	const selected = h.results.hits[h.selected];
-	// The hits come back on screen at once; a fresh search (a new sequence number) refreshes them, keeping the selection.
-	const results = { ...h.results, seq: s.hits.results.seq + 1, keep: selected ? refKey(selected) : null, loadingMore: false };
-	return { ...s, focus: view.focus, query: view.query, hits: { ...h, results }, events: view.events, history: s.history.slice(0, -1), overlay: null };
-}
-
 function goTarget(s: State, target: WalkTarget, note?: string): State {
 	if (target.kind === "session") {
-		const session = { id: target.sessionId, label: target.sessionId.slice(0, 8) };
+		const session = { id: target.sessionId, label: `#${idTail(target.sessionId)}` };
 		const next = hits({ ...saveView(s), query: { text: "", cursor: 0 }, focus: "list" }, { type: "set-scope", scope: "session", session });
 		return info(
 			{ ...stack(next, { type: "clear" }), overlay: null },
@@ -350,6 +224,12 @@ export function reduce(s: State, a: Action): State {
 		case "toggle-wrap": {
 			const next = stack(s, a);
 			return topLoc(s) ? info(next, next.events.wrap ? "long lines wrap" : "long lines are cut with …") : next;
+		}
+		case "expand-copies": {
+			const n = selectedHit(s) ? (s.hits.results.copies[refKey(selectedHit(s) as Hit)]?.length ?? 0) : 0;
+			return n === 0
+				? info(s, "this hit has no copies in other sessions")
+				: info(hits(s, a), `${n} more cop${n === 1 ? "y" : "ies"} of this entry, from sessions forked or cloned from each other`);
 		}
 		case "cycle-scope": {
 			const next = hits(s, a);

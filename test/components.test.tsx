@@ -76,7 +76,8 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text.slice(0, 9));
-		const f = await waitForFrame(r, "2 hits");
+		// The two occurrences are one entry copied into a forked session: one row says so.
+		const f = await waitForFrame(r, "same entry in 2 sessions");
 		expect(f).toContain(abandoned.text);
 		expect(f).toContain("⑂ alternate");
 		await waitForFrame(r, /preview user\.text:0 · char 0 of \d+/);
@@ -162,8 +163,11 @@ describe("event view and tree walk", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text);
-		await waitForFrame(r, "2 hits");
+		await waitForFrame(r, "same entry in 2 sessions");
 		await press(r, KEYS.tab);
+		// → shows the copy in the forked session as its own row.
+		await press(r, KEYS.right);
+		await waitForFrame(r, "2 hits");
 		await press(r, KEYS.down);
 		await waitForFrame(r, "hit 2 of 2");
 		await press(r, KEYS.enter);
@@ -191,7 +195,7 @@ describe("event view and tree walk", () => {
 		const r = app({ onCopy: (t) => copies.push(t) });
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text);
-		await waitForFrame(r, "2 hits");
+		await waitForFrame(r, "same entry in 2 sessions");
 		await press(r, KEYS.enter);
 		await waitForFrame(r, "── user.text:0 · ");
 		await press(r, KEYS.tab);

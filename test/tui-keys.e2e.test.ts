@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)("key bursts in a real terminal (tmux)", () => {
 		const s = start();
 		await s.waitFor("recent events");
 		s.type(abandoned.text.slice(0, 9));
-		await s.waitFor("2 hits");
+		await s.waitFor("same entry in 2 sessions");
 		s.keys("Enter");
 		await s.waitFor("── user.text:0 · ");
 		s.burst("h", "h", "h");

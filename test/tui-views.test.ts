@@ -245,8 +245,8 @@ describe("trace rows", () => {
 			"fork|||-",
 			"sibling|s||event",
 			"result of|call||event",
-			"forked from|s0||session",
-			"forked to|f|session s2|event",
+			"forked from|#s0||session",
+			"forked to|f|session #s2|event",
 			"file read|||-",
 		]);
 	});

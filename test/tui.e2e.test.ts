@@ -70,10 +70,13 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 
 		// Type a query: hits as you type.
 		s.type(abandoned.text.slice(0, 9));
-		await timed("type → hits", () => s.waitFor("2 hits"));
+		// Its two occurrences are one entry and its copy in a forked session: one row, "same entry in 2 sessions".
+		await timed("type → hits", () => s.waitFor("same entry in 2 sessions"));
 
-		// Move to the second hit and open it: the exact text, the trace panel with the path from the root.
-		s.keys("Tab", "Down");
+		// Show the copy as its own row (→), move to it and open it: the exact text, the trace panel with the path.
+		s.keys("Tab", "Right");
+		await s.waitFor("2 hits");
+		s.keys("Down");
 		await timed("move", () => s.waitFor("hit 2 of 2"));
 		s.keys("Enter");
 		let screen = await timed("open → exact text", () => s.waitFor("── user.text:0 · "));
