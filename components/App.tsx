@@ -42,7 +42,8 @@ export interface AppProps {
 	searchDelayMs?: number;
 	/** Wait after a selection move before reading the preview, so holding ↓ stays smooth. */
 	previewDelayMs?: number;
-	onCopy?: (text: string) => void;
+	/** Copies a ref; what it returns (if anything) replaces the status line, so it can say what really happened. */
+	onCopy?: (text: string) => { text: string; copied: boolean } | undefined;
 	onExit?: (code: number) => void;
 }
 
@@ -198,7 +199,9 @@ export function App(props: AppProps) {
 	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit };
 	const copy = state.copy;
 	useEffect(() => {
-		if (copy) callbacks.current.onCopy?.(copy.text);
+		if (!copy) return;
+		const outcome = callbacks.current.onCopy?.(copy.text);
+		if (outcome) dispatch({ type: "copy-done", text: outcome.text, copied: outcome.copied });
 	}, [copy]);
 	const exitCode = state.exit;
 	useEffect(() => {

@@ -106,7 +106,8 @@ function walk(s: State, to: WalkTo): State {
 function copyRef(s: State, ref: EventRef | null): State {
 	if (!ref) return info(s, "nothing selected to copy", "warn");
 	const text = refOf(ref);
-	return { ...s, copy: { seq: (s.copy?.seq ?? 0) + 1, text }, message: { text: `copied ref ${text}  (pi-history read ${text})`, tone: "info" } };
+	// The launcher reports what the copy really did (copy-done); until then, and without one, the ref is shown to select.
+	return { ...s, copy: { seq: (s.copy?.seq ?? 0) + 1, text }, message: { text: `ref ${text}  (pi-history read ${text})`, tone: "info" } };
 }
 
 /** Moving, opening and going back: what they mean depends on the mode, so they are routed to that mode's slice. */
@@ -269,6 +270,8 @@ export function reduce(s: State, a: Action): State {
 			}
 			return copyRef(s, loc?.ref ?? null);
 		}
+		case "copy-done":
+			return info(s, a.text, a.copied ? "info" : "warn");
 		case "quit":
 			return { ...s, exit: a.code };
 		case "search-done":

@@ -192,7 +192,12 @@ describe("event view and tree walk", () => {
 
 	it("walks through the trace panel with Tab, ↓ and Enter, and copies the ref", async () => {
 		const copies: string[] = [];
-		const r = app({ onCopy: (t) => copies.push(t) });
+		const r = app({
+			onCopy: (t) => {
+				copies.push(t);
+				return { text: `copied ref ${t} with test-clipboard`, copied: true };
+			},
+		});
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text);
 		await waitForFrame(r, "same entry in 2 sessions");

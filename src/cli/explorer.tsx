@@ -23,6 +23,7 @@ import { HistoryService } from "../service/service.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { discover } from "../source/discover.js";
+import { copyRef } from "./clipboard.js";
 
 /** Options of the interactive explorer. */
 export interface TuiOptions {
@@ -136,10 +137,7 @@ const ENTER_ALT = ansiEscapes.enterAlternativeScreen + AUTOWRAP_OFF + PASTE_ON +
 const LEAVE_ALT = PASTE_OFF + AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
 const CLEAR = ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0);
 
-/** Copies text to the terminal's clipboard with OSC 52 (ansi-escapes has no OSC 52) (works over ssh and in tmux with set-clipboard on). */
-export function osc52(text: string): string {
-	return `\u001b]52;c;${Buffer.from(text, "utf8").toString("base64")}\u0007`;
-}
+export { osc52 } from "./clipboard.js";
 
 interface MainProps {
 	service: ExplorerService;
@@ -165,7 +163,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			initialMessage={notice}
 			workspace={workspace}
 			initialScope={initialScope}
-			onCopy={(text) => process.stdout.write(osc52(text))}
+			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
 		/>
 	);
