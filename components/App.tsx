@@ -45,6 +45,8 @@ export interface AppProps {
 	/** Copies a ref; what it returns (if anything) replaces the status line, so it can say what really happened. */
 	onCopy?: (text: string) => { text: string; copied: boolean } | undefined;
 	onExit?: (code: number) => void;
+	/** Reads new session lines now (the refresh key). */
+	onRefresh?: () => void;
 }
 
 const EVENT_CACHE = 32;
@@ -195,8 +197,12 @@ export function App(props: AppProps) {
 	);
 
 	// Side effects the reducer asked for; the callbacks are read from the latest props.
-	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit });
-	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit };
+	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh });
+	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh };
+	const refresh = state.refresh;
+	useEffect(() => {
+		if (refresh > 0) callbacks.current.onRefresh?.();
+	}, [refresh]);
 	const copy = state.copy;
 	useEffect(() => {
 		if (!copy) return;

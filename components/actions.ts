@@ -61,6 +61,7 @@ export type ScreenAction =
 	| { type: "key"; input: string; key: KeyInfo; paste?: boolean }
 	| { type: "resize"; size: Size }
 	| { type: "copy-ref" }
+	| { type: "refresh" }
 	| { type: "copy-done"; text: string; copied: boolean }
 	| { type: "quit"; code: number };
 

@@ -295,6 +295,9 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
 	{ keys: ["esc", "?", "q", "enter", "f1"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
 
+	{ keys: ["f5", "ctrl+l"], modes: SEARCH, action: { type: "refresh" }, help: "read new session lines now (it also happens by itself)" },
+	{ keys: ["f5", "ctrl+l"], modes: EVENT, action: { type: "refresh" }, help: "read new session lines now" },
+
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
 ];

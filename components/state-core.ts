@@ -36,6 +36,8 @@ export interface State {
 	overlay: Overlay | null;
 	message: Message | null;
 	copy: { seq: number; text: string } | null;
+	/** Grows when the user asks to read new session lines now (the refresh key); the launcher runs the refresh. */
+	refresh: number;
 	exit: number | null;
 }
 
@@ -63,6 +65,7 @@ export function initialState(options: InitOptions): State {
 		overlay: null,
 		message: options.message ? { text: options.message, tone: "warn" } : null,
 		copy: null,
+		refresh: 0,
 		exit: null,
 	};
 }

@@ -270,6 +270,8 @@ export function reduce(s: State, a: Action): State {
 			}
 			return copyRef(s, loc?.ref ?? null);
 		}
+		case "refresh":
+			return info({ ...s, refresh: s.refresh + 1 }, "reading new session lines…");
 		case "copy-done":
 			return info(s, a.text, a.copied ? "info" : "warn");
 		case "quit":

@@ -20,7 +20,7 @@ const LAYERS: Record<string, string[]> = {
 	// present: pure formatting
 	present: ["text", "model-text"],
 	// faces: composition roots
-	faces: ["main", "explorer", "clipboard", "index", "refresh-thread", "query-thread"],
+	faces: ["main", "explorer", "clipboard", "live", "index", "refresh-thread", "query-thread"],
 };
 const ORDER = ["source", "project", "index", "query", "present", "faces"];
 const layerOf = new Map(Object.entries(LAYERS).flatMap(([layer, mods]) => mods.map((m) => [m, layer] as const)));

@@ -123,7 +123,7 @@ describe("keyToAction", () => {
 	it("binds in the query line readline's Ctrl keys for editing, and search commands only on Ctrl keys readline leaves free here", () => {
 		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => /^ctrl\+[a-z]$/.test(k)));
 		const editing = ["ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+d", "ctrl+w", "ctrl+u", "ctrl+k"];
-		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+c"];
+		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+l", "ctrl+c"];
 		expect(new Set(ctrl)).toEqual(new Set([...editing, ...commands]));
 	});
 
@@ -147,7 +147,7 @@ describe("where keys act", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
-				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1"].includes(k) || /^(ctrl|alt)\+/.test(k),
+				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f5"].includes(k) || /^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
@@ -159,7 +159,7 @@ describe("where keys act", () => {
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
 		expect(everywhere?.[1]).toEqual(["Ctrl+C"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
-		expect(sections.get("Search screen: query line and hit list")).toEqual(["Ctrl+S", "Ctrl+O", "Ctrl+X", "Ctrl+R", "Ctrl+Y", "F1/Ctrl+G"]);
+		expect(sections.get("Search screen: query line and hit list")).toEqual(["Ctrl+S", "Ctrl+O", "Ctrl+X", "Ctrl+R", "Ctrl+Y", "F1/Ctrl+G", "F5/Ctrl+L"]);
 		for (const m of ["event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
 		// No printable key is a command on the search screen.
 		for (const m of ["query", "list"] as const)

@@ -1,8 +1,10 @@
 /**
  * Key bursts in a real terminal (tmux): keys that reach the explorer in one read act exactly like the same keys
  * typed one by one — a held Backspace empties the query, `C-u` then a letter leaves that letter, `hhh` walks three
- * parents. tmux sends all keys of one send-keys call together, like a held key or a fast typist.
+ * parents. tmux sends all keys of one send-keys call together, like a held key or a fast typist. And live: a
+ * message appended to a session file while the explorer is open shows up without a key.
  */
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "./helpers/build.js";
@@ -65,5 +67,25 @@ describe.skipIf(!hasTmux)("key bursts in a real terminal (tmux)", () => {
 		await s.waitFor("── user.text:0 · ");
 		s.burst("h", "h", "h");
 		await s.waitFor("back stack 4");
+	});
+
+	it("shows a message appended to a session file while it is open, without a key", async () => {
+		const s = start();
+		await s.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x));
+		s.type("quokkazebra");
+		await s.waitFor("0 hits");
+		// Append a user message to one session, as pi would (a new entry whose parent is the file's last entry).
+		const folder = join(dir, "corpus", "sessions", readdirSync(join(dir, "corpus", "sessions"))[0] as string);
+		const file = join(folder, readdirSync(folder).find((f) => f.endsWith(".jsonl")) as string);
+		const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string) as { id: string };
+		const entry = {
+			type: "message",
+			id: "feedbeef",
+			parentId: last.id,
+			timestamp: new Date().toISOString(),
+			message: { role: "user", content: [{ type: "text", text: "a quokkazebra appeared" }], timestamp: Date.now() },
+		};
+		appendFileSync(file, `${JSON.stringify(entry)}\n`);
+		await s.waitFor("a quokkazebra appeared", 15_000);
 	});
 });

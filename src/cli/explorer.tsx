@@ -24,6 +24,7 @@ import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { discover } from "../source/discover.js";
 import { copyRef } from "./clipboard.js";
+import { watchSessions } from "./live.js";
 
 /** Options of the interactive explorer. */
 export interface TuiOptions {
@@ -94,6 +95,7 @@ export class IndexingStore {
 	private readonly listeners = new Set<() => void>();
 	private lastBump = Date.now();
 	private lastFiles = 0;
+	private doneOnce = false;
 
 	/** Current state (a stable object between changes). */
 	get = (): IndexingState => this.state;
@@ -117,7 +119,10 @@ export class IndexingStore {
 			}
 			this.state = { ...s, phase: "indexing", progress: m.progress, generation };
 		} else if (m.type === "done") {
-			this.state = { phase: "done", progress: null, summary: refreshLine(m.summary), error: null, generation: s.generation + 1 };
+			// A refresh that found nothing new (the live watch's common case) must not re-run the search.
+			const changed = m.summary.filesChanged > 0 || !this.doneOnce;
+			this.doneOnce = true;
+			this.state = { phase: "done", progress: null, summary: refreshLine(m.summary), error: null, generation: s.generation + (changed ? 1 : 0) };
 		} else {
 			this.state = { ...s, phase: "failed", progress: null, error: m.message, generation: s.generation + 1 };
 		}
@@ -148,9 +153,10 @@ interface MainProps {
 	initialScope: Scope;
 	color: boolean;
 	onExit: (code: number) => void;
+	onRefresh: () => void;
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	return (
@@ -165,6 +171,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			initialScope={initialScope}
 			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
+			onRefresh={onRefresh}
 		/>
 	);
 }
@@ -191,15 +198,35 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	let run: IndexRun | null = null;
 	let retries = 0;
 	let retryTimer: NodeJS.Timeout | undefined;
+	// One refresh at a time; a change noticed meanwhile runs one more afterwards.
+	let running = false;
+	let again = false;
 	const begin = () => {
+		if (running) {
+			again = true;
+			return;
+		}
+		running = true;
 		run = startIndexing(choice.config, (m) => {
 			store.handle(m);
+			if (m.type === "progress") return;
+			running = false;
 			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(begin, 3000);
+			else if (again) {
+				again = false;
+				begin();
+			}
 		});
 	};
 	begin();
+	// Live: new lines pi writes show up without a key (the refresh key asks at once).
+	const live = watchSessions(
+		choice.config.roots.map((r) => r.path),
+		() => begin(),
+	);
 	const indexing = {
 		stop: async () => {
+			live.stop();
 			clearTimeout(retryTimer);
 			await run?.stop();
 		},
@@ -229,6 +256,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			initialScope={options.workspace ? "workspace" : "all"}
 			color={options.color}
 			onExit={(c) => (code = c)}
+			onRefresh={begin}
 		/>,
 		{ exitOnCtrlC: false, patchConsole: false },
 	);
