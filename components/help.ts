@@ -19,6 +19,7 @@ const PRETTY: Record<string, string> = {
 	esc: "Esc",
 	tab: "Tab",
 	f1: "F1",
+	f5: "F5",
 	"shift+tab": "Shift+Tab",
 	backspace: "Backspace",
 	delete: "Delete",
