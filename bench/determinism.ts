@@ -59,7 +59,10 @@ export class Rng {
 		let total = 0;
 		for (const item of items) total += item.w;
 		let r = this.next() * total;
-		for (const item of items) if ((r -= item.w) < 0) return item;
+		for (const item of items) {
+			r -= item.w;
+			if (r < 0) return item;
+		}
 		return items[items.length - 1] as T;
 	}
 

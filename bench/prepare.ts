@@ -2,7 +2,7 @@
  * The corpus cache: builds a corpus of N families with parallel corpus workers, or reuses the one already on disk
  * when its stamp (builder version, pi version, seed, size) and every file's size still match.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,7 +65,7 @@ export function piVersion(): string {
 
 /** Every `*.jsonl` under `dir`, relative to it, sorted. */
 export function listJsonl(dir: string, base = dir, out: string[] = []): string[] {
-	let entries;
+	let entries: Dirent[];
 	try {
 		entries = readdirSync(dir, { withFileTypes: true });
 	} catch {

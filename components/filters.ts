@@ -59,10 +59,7 @@ export function filterFields(tools: readonly string[] = []): FilterField[] {
 /** Steps a filter row to its next (dir 1) or previous (dir -1) value, wrapping around. */
 export function cycleFilter(filters: Filters, field: FilterField, dir: 1 | -1): Filters {
 	const current = filters[field.key];
-	const at = Math.max(
-		0,
-		field.values.findIndex((v) => v === current),
-	);
+	const at = Math.max(0, field.values.indexOf(current));
 	const next = field.values[(at + dir + field.values.length) % field.values.length];
 	const out: Filters = { ...filters };
 	if (next === undefined) delete out[field.key];

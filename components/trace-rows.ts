@@ -167,7 +167,7 @@ export function walkAppend(data: EventData, dir: 1 | -1): WalkOutcome {
 	if (!b) return { message: dir === 1 ? "last entry of the file" : "first entry of the file" };
 	return {
 		go: { kind: "event", ref: { sessionId: b.sessionId, entryId: b.entryId }, brief: b },
-		note: "append order: the entry written just " + (dir === 1 ? "after" : "before") + " this one (may be another branch)",
+		note: `append order: the entry written just ${dir === 1 ? "after" : "before"} this one (may be another branch)`,
 	};
 }
 

@@ -4,7 +4,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "./helpers/build.js";
-import { copyCorpus, fixtureEntry, loadManifest, type Manifest, needleById, tempDir } from "./helpers/corpus.js";
+import { copyCorpus, fixtureEntry, loadManifest, type Manifest, needleById, readEntries, tempDir } from "./helpers/corpus.js";
 
 // dist/ is brought up to date by vitest's globalSetup (test/support/global-setup.ts).
 let tmp: ReturnType<typeof tempDir>;
@@ -160,5 +160,26 @@ describe("pi-history read and trace", () => {
 		expect(text.code).toBe(0);
 		for (const line of source.split("\n")) expect(text.stdout).toContain(line);
 		expect(run(["trace", pair.sessionId, pair.resultEntryId]).stdout).toMatch(/tool-result-for/);
+	});
+
+	it("lists --neighbors-before/--neighbors-after events around a read (the old --before/--after still work, with a note)", () => {
+		const pair = manifest.toolPairsSample[0] as Manifest["toolPairsSample"][number];
+		// Ground truth: append order is the order of the entries in the file (the header has no id).
+		const ids = readEntries(join(corpus, pair.file))
+			.map((e) => e.id)
+			.filter((id): id is string => typeof id === "string");
+		const at = ids.indexOf(pair.resultEntryId);
+		expect(at).toBeGreaterThanOrEqual(2);
+		const ref = [pair.sessionId, pair.resultEntryId, "--order", "append"];
+		const read = run(["read", ...ref, "--neighbors-before", "2", "--neighbors-after", "0", "--json"]);
+		expect(read.code, read.stderr).toBe(0);
+		expect(read.stderr).not.toMatch(/deprecated/);
+		const neighbors = JSON.parse(read.stdout).neighbors as { before: Array<{ entryId: string }>; after: unknown[] };
+		expect(neighbors.before.map((b) => b.entryId)).toEqual([ids[at - 2], ids[at - 1]]);
+		expect(neighbors.after).toEqual([]);
+		const old = run(["read", ...ref, "--before", "2", "--after", "0", "--json"]);
+		expect(old.code).toBe(0);
+		expect(JSON.parse(old.stdout).neighbors).toEqual(neighbors);
+		expect(old.stderr).toMatch(/--before N is deprecated; use --neighbors-before N/);
 	});
 });

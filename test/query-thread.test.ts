@@ -3,9 +3,12 @@
  * connection, equal to the service's own answers; a burst of searches is answered for the newest, the older ones
  * that had not started are dropped.
  */
+
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchRequest } from "../components/filters.js";
-import { QueryThread, SupersededError } from "../src/service/query-thread.js";
+import type * as QueryThreadModule from "../src/service/query-thread.js";
+import { DIST } from "./helpers/build.js";
 import { type IndexedCorpus, indexedCorpus, loadManifest, needleById } from "./helpers/corpus.js";
 
 const manifest = loadManifest();
@@ -14,12 +17,15 @@ const now = Date.parse("2026-06-01T00:00:00Z");
 const ask = (query: string) => searchRequest({ query, scope: "all", workspace: null, session: null, filters: {}, offset: 0, now });
 
 let corpus: IndexedCorpus;
-let thread: QueryThread;
+// The built module (kept fresh by vitest's globalSetup): a worker thread can only run compiled JavaScript.
+let mod: typeof QueryThreadModule;
+let thread: QueryThreadModule.QueryThread;
 
 describe("query thread", () => {
-	beforeAll(() => {
+	beforeAll(async () => {
+		mod = (await import(join(DIST, "service", "query-thread.js"))) as typeof QueryThreadModule;
 		corpus = indexedCorpus("pes-query-thread-");
-		thread = QueryThread.start(corpus.service.config);
+		thread = mod.QueryThread.start(corpus.service.config);
 	});
 	afterAll(async () => {
 		await thread.close();
@@ -41,7 +47,7 @@ describe("query thread", () => {
 		const outcomes = await Promise.allSettled(words.map((w) => thread.search(ask(w))));
 		// The first started at once; the middle ones were replaced before they ran; the newest is answered.
 		expect(outcomes[0]?.status).toBe("fulfilled");
-		for (const o of outcomes.slice(1, -1)) expect(o.status === "rejected" && o.reason instanceof SupersededError).toBe(true);
+		for (const o of outcomes.slice(1, -1)) expect(o.status === "rejected" && o.reason instanceof mod.SupersededError).toBe(true);
 		const last = outcomes.at(-1);
 		expect(last?.status).toBe("fulfilled");
 		if (last?.status === "fulfilled") expect(last.value.hits.length).toBe(corpus.service.search(ask("lunar")).hits.length);

@@ -9,9 +9,8 @@ import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSyn
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IndexUnavailableError } from "../src/index/store.js";
 import type { HistoryService } from "../src/service/service.js";
-import { NotFoundError } from "../src/shared/errors.js";
+import { IndexUnavailableError, NotFoundError } from "../src/shared/errors.js";
 import { CLI } from "./helpers/build.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, type Manifest, openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild as equalsFreshBuild } from "./helpers/dump.js";

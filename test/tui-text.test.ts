@@ -3,7 +3,7 @@ import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
 import { hitRows, normalizeSnippet, queryLine } from "../components/search-view.js";
 import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/styled.js";
-import { clusters, fit, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
+import { clusters, fit as fitWidth, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
 import { makeHit } from "./helpers/ink.js";
 
 const SAMPLES = [
@@ -64,7 +64,7 @@ describe("truncate and fit", () => {
 	});
 
 	it.each(SAMPLES)("fit(%j) is exactly the width, for every width", (s) => {
-		for (let w = 1; w <= 30; w++) expect(stringWidth(fit(sanitizeLine(s), w))).toBe(w);
+		for (let w = 1; w <= 30; w++) expect(stringWidth(fitWidth(sanitizeLine(s), w))).toBe(w);
 	});
 });
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/cli/explorer.js";
 import { type IndexMessage, startIndexing, workerScript } from "../src/service/refresh-thread.js";
+import { DIST } from "./helpers/build.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, tempDir } from "./helpers/corpus.js";
 
 const cleanups: Array<() => void> = [];
@@ -36,13 +37,16 @@ function collect(run: (listener: (m: IndexMessage) => void) => void): Promise<In
 }
 
 describe("indexing off the UI thread", () => {
-	it.skipIf(workerScript() === null)("indexes in a worker thread while the UI's own connection reads the result", async () => {
+	it("indexes in a worker thread (the built code, as installed) while the UI's own connection reads the result", async () => {
+		// dist/ is brought up to date by vitest's globalSetup (test/support/global-setup.ts).
+		const built = (await import(join(DIST, "service", "refresh-thread.js"))) as typeof import("../src/service/refresh-thread.js");
+		expect(built.workerScript()?.pathname).toMatch(/refresh-thread\.js$/);
 		const { config, reader } = corpusCopy();
 		expect(SESSIONS).toBeGreaterThan(0);
 		expect(reader.search({ query: "" }).index.sessions).toBe(0);
 		let mode = "";
 		const messages = await collect((listener) => {
-			mode = startIndexing(config, listener).mode;
+			mode = built.startIndexing(config, listener).mode;
 		});
 		expect(mode).toBe("worker");
 		const done = messages.at(-1);
@@ -53,6 +57,8 @@ describe("indexing off the UI thread", () => {
 	});
 
 	it("indexes in slices on the main thread when there is no compiled worker", async () => {
+		// The TypeScript source cannot be a worker's script: it falls back to slices even without being forced.
+		expect(workerScript()).toBeNull();
 		const { config, reader } = corpusCopy();
 		let mode = "";
 		const messages = await collect((listener) => {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
@@ -16,13 +16,12 @@ import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../c
 import type { Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
 import { errorText } from "../present/text.js";
-import { authorizationRoot } from "../query/authorize.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
-import { HistoryService } from "../service/service.js";
+import { HistoryService, hasSessionFiles, workspaceRoot } from "../service/service.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
+import { resolveFolder } from "../shared/filters.js";
 import type { RefreshSummary } from "../shared/types.js";
-import { discover } from "../source/discover.js";
 import { copyRef } from "./clipboard.js";
 import { watchSessions } from "./live.js";
 
@@ -67,7 +66,7 @@ export function findDemoHistory(from: string = dirname(fileURLToPath(import.meta
 export function chooseHistory(options: TuiOptions, env: NodeJS.ProcessEnv = process.env): HistoryChoice {
 	const config = resolveConfig({ sessionsDirs: options.sessionsDirs, indexPath: options.indexPath, env });
 	const explicit = (options.sessionsDirs?.length ?? 0) > 0;
-	if (!options.demo && (explicit || discover(config.roots).files.length > 0)) return { config, banner: null, demo: false };
+	if (!options.demo && (explicit || hasSessionFiles(config))) return { config, banner: null, demo: false };
 	const demo = findDemoHistory();
 	if (!demo) {
 		if (options.demo) throw new Error("the demo history is not part of this installation");
@@ -231,7 +230,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			await run?.stop();
 		},
 	};
-	const workspace = options.workspace ? resolve(options.workspace) : authorizationRoot(process.cwd(), choice.config.workspaceRoot);
+	const workspace = options.workspace ? resolveFolder(options.workspace, process.cwd()) : workspaceRoot(process.cwd(), choice.config.workspaceRoot);
 
 	const out = process.stdout;
 	let restored = false;

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
-import { IndexUnavailableError } from "../index/store.js";
 import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "../present/text.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
-import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
+import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters } from "../shared/types.js";
-import { runTui } from "./explorer.js";
+import { chooseHistory, runTui } from "./explorer.js";
 
 const help = `
 	Usage
@@ -26,7 +26,7 @@ const help = `
 	  --workspace DIR      only sessions whose cwd is DIR or below it
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
-	  --demo               explore the bundled demo history
+	  --demo               use the bundled demo history (explorer and commands)
 	  --help, --version
 
 	Search options
@@ -38,7 +38,8 @@ const help = `
 	  --no-refresh         search the index as it is
 
 	Read options
-	  --fragment ID  --offset N  --max-chars N  --before N  --after N
+	  --fragment ID  --offset N  --max-chars N
+	  --neighbors-before N  --neighbors-after N   neighbor events listed around it
 	  --order branch|append
 
 	Kinds: user.text assistant.text assistant.error tool.call tool.result bash.command
@@ -81,6 +82,8 @@ const cli = meow(help, {
 		offset: { type: "number" },
 		maxChars: { type: "number" },
 		order: { type: "string" },
+		neighborsBefore: { type: "number" },
+		neighborsAfter: { type: "number" },
 	},
 });
 
@@ -102,25 +105,40 @@ function count(value: number | undefined, flag: string): number | undefined {
 	return value;
 }
 
+/**
+ * `read`'s neighbor count on one side. `--before`/`--after` are dates in `search`; in `read` they were neighbor
+ * counts, so `read` now names them `--neighbors-before`/`--neighbors-after` and keeps the old names as aliases.
+ */
+function neighbors(side: "before" | "after"): number | undefined {
+	const named = side === "before" ? flags.neighborsBefore : flags.neighborsAfter;
+	const flag = `neighbors-${side}`;
+	if (named !== undefined) return count(named, flag);
+	const old = flags[side];
+	if (old === undefined) return undefined;
+	note(`note: read --${side} N is deprecated; use --${flag} N`);
+	return count(Number(old), side);
+}
+
 function filtersFromFlags(): SearchFilters {
-	const cwds = list(flags.cwd);
-	const filters: SearchFilters = {
-		sessionIds: list(flags.session),
-		cwds: flags.workspace ? [...(cwds ?? []), flags.workspace] : cwds,
-		kinds: list(flags.kind) as SearchFilters["kinds"],
-		types: list(flags.type),
-		roles: list(flags.role),
-		tools: list(flags.tool),
-		after: flags.after,
-		before: flags.before,
-		isError: flags.error,
-		branchStates: list(flags.branch) as SearchFilters["branchStates"],
-		selectionStates: list(flags.selection) as SearchFilters["selectionStates"],
-		files: list(flags.file),
-		labels: list(flags.label),
-	};
-	if (cwds && flags.workspace) throw new ArgumentError("use either --cwd or --workspace, not both");
-	return filters;
+	return searchFilters(
+		{
+			sessionIds: list(flags.session),
+			cwds: list(flags.cwd),
+			workspace: flags.workspace,
+			kinds: list(flags.kind),
+			types: list(flags.type),
+			roles: list(flags.role),
+			tools: list(flags.tool),
+			after: flags.after,
+			before: flags.before,
+			isError: flags.error,
+			branchStates: list(flags.branch),
+			selectionStates: list(flags.selection),
+			files: list(flags.file),
+			labels: list(flags.label),
+		},
+		process.cwd(),
+	);
 }
 
 function write(text: string): void {
@@ -132,7 +150,8 @@ function note(text: string): void {
 }
 
 function openService(busyTimeoutMs?: number): HistoryService {
-	const config = resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
+	// --demo: the bundled sample history (and its own index in the temp dir), for the commands as for the explorer.
+	const config = flags.demo ? chooseHistory({ demo: true, color: false }).config : resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
 	return HistoryService.open({ config, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
 }
@@ -227,8 +246,8 @@ async function run(): Promise<number> {
 						fragmentId: flags.fragment,
 						offset: count(flags.offset, "offset"),
 						maxChars: count(flags.maxChars, "max-chars"),
-						before: count(flags.before === undefined ? undefined : Number(flags.before), "before"),
-						after: count(flags.after === undefined ? undefined : Number(flags.after), "after"),
+						before: neighbors("before"),
+						after: neighbors("after"),
 						order: flags.order as "branch" | "append" | undefined,
 					});
 					write(flags.json ? JSON.stringify(read, null, 2) : formatRead(read, style));

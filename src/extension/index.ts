@@ -3,36 +3,16 @@
  * authorized by workspace (I16) and blind to the caller's own invoking message and everything after it (I17).
  * A composition root: it wires the core, pi's session state and the model-facing formatting, nothing more.
  */
-import { resolve } from "node:path";
-import type { AgentToolResult, ExtensionAPI, ExtensionContext, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
+import type { AgentToolResult, ExtensionAPI, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
-import { type Static, Type } from "typebox";
-import { isBusyError } from "../index/store.js";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
-import { authorizationRoot } from "../query/authorize.js";
-import { validateFilters } from "../query/search.js";
 import { HistoryService } from "../service/service.js";
-import { clamp, LIMITS, READ_LIMITS } from "../shared/bounds.js";
+import { clamp, LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
-import { isWindowsPath } from "../shared/paths.js";
-import {
-	BRANCH_STATES,
-	type Caller,
-	type ReadResult,
-	SELECTION_STATES,
-	SEMANTIC_KINDS,
-	type SearchFilters,
-	type SearchResult,
-	type SemanticKind,
-	type TraceResult,
-} from "../shared/types.js";
-
-/** Bounds of event_read for the model: 12,000 characters of 3-byte text still fit pi's 50 KB output limit. */
-export const MODEL_READ_LIMITS = {
-	maxChars: { default: READ_LIMITS.maxChars.default, min: 1, max: 12_000 },
-	neighbors: { default: READ_LIMITS.neighbors.default, min: 0, max: 20 },
-} as const;
+import type { ReadResult, SearchResult, TraceResult } from "../shared/types.js";
+import { type CallerContext, IndexHandle, messageOf } from "./index-handle.js";
+import { MODEL_READ_LIMITS, prepareSearchArgs, type ReadArgs, ReadParams, requireId, SearchParams, TraceParams, toolFilters } from "./tool-params.js";
 
 /** Time budgets of index refreshes, in milliseconds. */
 export const REFRESH_BUDGETS = { call: 1500, background: 200, shutdown: 300 } as const;
@@ -54,228 +34,8 @@ export interface ExtensionDeps {
 	log?: (message: string) => void;
 }
 
-/** The parts of pi's ExtensionContext the tools read. */
-type CallerContext = Pick<ExtensionContext, "cwd" | "sessionManager">;
-
-const stringEnum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: "string", enum: [...values], description });
-
-const SearchParams = Type.Object({
-	query: Type.String({ description: 'Plain words (all must match) and "quoted phrases"; no operators. May be "" when a filter is given.' }),
-	limit: Type.Optional(Type.Number({ description: `Maximum hits (default ${LIMITS.limit.default}, clamped to ${LIMITS.limit.min}-${LIMITS.limit.max})` })),
-	snippetChars: Type.Optional(
-		Type.Number({
-			description: `Snippet length in characters (default ${LIMITS.snippetChars.default}, clamped to ${LIMITS.snippetChars.min}-${LIMITS.snippetChars.max})`,
-		}),
-	),
-	sessionId: Type.Optional(Type.String({ description: "Only this session. Your current session is searched only when you pass its id here." })),
-	cwd: Type.Optional(Type.String({ description: "Only sessions started in this directory or below it (relative to your cwd; never outside the workspace)" })),
-	kinds: Type.Optional(Type.Array(stringEnum(SEMANTIC_KINDS, "Semantic kind of the matching text"), { description: "Only these kinds of text" })),
-	types: Type.Optional(
-		Type.Array(Type.String(), { description: "Entry types, e.g. message, compaction, branch_summary, custom_message, session_info, label, model_change" }),
-	),
-	roles: Type.Optional(Type.Array(Type.String(), { description: "Message roles, e.g. user, assistant, toolResult, bashExecution, custom" })),
-	tools: Type.Optional(Type.Array(Type.String(), { description: "Tool names of calls and results, e.g. bash, read, edit, write" })),
-	after: Type.Optional(Type.String({ description: "Only events at or after this ISO date or date-time (2026-01-31 or 2026-01-31T12:00:00Z)" })),
-	before: Type.Optional(Type.String({ description: "Only events at or before this ISO date or date-time" })),
-	isError: Type.Optional(Type.Boolean({ description: "true: only failed tool results and error replies; false: leave them out" })),
-	branchState: Type.Optional(stringEnum(BRANCH_STATES, "selected: on the path pi loads; alternate: an abandoned branch (e.g. after /tree)")),
-	selectionState: Type.Optional(
-		stringEnum(
-			SELECTION_STATES,
-			"direct: in the model context as is; summarized: replaced by a compaction or branch summary; not-selected: on an alternate branch",
-		),
-	),
-	file: Type.Optional(Type.String({ description: "Only events that read or changed this file (path or path suffix)" })),
-	label: Type.Optional(Type.String({ description: "Only events whose label contains this text" })),
-});
-
-const RefParams = {
-	sessionId: Type.String({ description: "sessionId of a hit or ref from event_search, event_read or event_trace" }),
-	entryId: Type.String({ description: "entryId of that hit or ref" }),
-};
-
-const ReadParams = Type.Object({
-	...RefParams,
-	fragmentId: Type.Optional(Type.String({ description: "Only this fragment (e.g. tool.result:0); needed to continue a cut text with offset" })),
-	offset: Type.Optional(Type.Number({ description: "Character offset into the fragment given by fragmentId (to continue where a text was cut)" })),
-	maxChars: Type.Optional(
-		Type.Number({
-			description: `Characters per fragment (default ${MODEL_READ_LIMITS.maxChars.default}, clamped to ${MODEL_READ_LIMITS.maxChars.min}-${MODEL_READ_LIMITS.maxChars.max})`,
-		}),
-	),
-	before: Type.Optional(
-		Type.Number({ description: `Neighbor events listed before it (default ${MODEL_READ_LIMITS.neighbors.default}, max ${MODEL_READ_LIMITS.neighbors.max})` }),
-	),
-	after: Type.Optional(
-		Type.Number({ description: `Neighbor events listed after it (default ${MODEL_READ_LIMITS.neighbors.default}, max ${MODEL_READ_LIMITS.neighbors.max})` }),
-	),
-	order: Type.Optional(stringEnum(["branch", "append"] as const, "Neighbor order: branch follows parent links (default); append is file order")),
-});
-
-const TraceParams = Type.Object(RefParams);
-
-type SearchArgs = Static<typeof SearchParams>;
-type ReadArgs = Static<typeof ReadParams>;
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
-}
-
 function throwIfAborted(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw new Error("aborted");
-}
-
-function requireId(value: unknown, name: string): string {
-	if (typeof value !== "string" || value.trim() === "")
-		throw new ArgumentError(`${name} is required: pass it exactly as event_search or event_trace returned it`);
-	return value.trim();
-}
-
-/** Maps the tool arguments to the core's filters; throws ArgumentError for what the core cannot take. */
-function searchFilters(args: SearchArgs, cwd: string): SearchFilters {
-	const list = (v: string[] | undefined) => (v?.length ? v : undefined);
-	const filters: SearchFilters = {
-		sessionIds: args.sessionId ? [args.sessionId] : undefined,
-		// A relative cwd means the caller's; the root still bounds what it can reach (the core's Visibility).
-		cwds: args.cwd ? [isWindowsPath(args.cwd) ? args.cwd : resolve(cwd, args.cwd)] : undefined,
-		// Checked against the vocabulary by validateFilters below.
-		kinds: list(args.kinds) as SemanticKind[] | undefined,
-		types: list(args.types),
-		roles: list(args.roles),
-		tools: list(args.tools),
-		after: args.after || undefined,
-		before: args.before || undefined,
-		isError: typeof args.isError === "boolean" ? args.isError : undefined,
-		branchStates: args.branchState ? [args.branchState] : undefined,
-		selectionStates: args.selectionState ? [args.selectionState] : undefined,
-		files: args.file ? [args.file] : undefined,
-		labels: args.label ? [args.label] : undefined,
-	};
-	for (const key of Object.keys(filters) as Array<keyof SearchFilters>) if (filters[key] === undefined) delete filters[key];
-	validateFilters(filters);
-	return filters;
-}
-
-/** Wraps single values the model sent where lists are expected (`kinds: "tool.result"`). */
-function prepareSearchArgs(args: unknown): SearchArgs {
-	if (!args || typeof args !== "object") return args as SearchArgs;
-	const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
-	for (const key of ["kinds", "types", "roles", "tools"]) if (typeof out[key] === "string") out[key] = [out[key]];
-	return out as SearchArgs;
-}
-
-/** The index of this pi process: opened lazily, refreshed before each call and in the background, closed at shutdown. */
-class IndexHandle {
-	private service: HistoryService | null = null;
-	private timer: ReturnType<typeof setTimeout> | null = null;
-	private readonly priority = new Set<string>();
-	private cwd = process.cwd();
-	private backgroundError: string | null = null;
-
-	constructor(
-		private readonly openService: (cwd: string) => HistoryService,
-		private readonly budgets: { call: number; background: number; delay: number },
-		private readonly log: (message: string) => void,
-	) {}
-
-	private open(cwd: string): HistoryService {
-		this.service ??= this.openService(cwd);
-		return this.service;
-	}
-
-	/** Opens the index, retrying briefly while another process creates it. */
-	private async openForCall(cwd: string): Promise<HistoryService> {
-		for (let attempt = 1; ; attempt++) {
-			try {
-				return this.open(cwd);
-			} catch (error) {
-				if (attempt >= 3 || !isBusyError(error)) throw error;
-				await new Promise((r) => setTimeout(r, 100 * attempt));
-			}
-		}
-	}
-
-	/** Refreshes within the call budget (own session first) and names the caller; never fails on a busy index. */
-	async forCall(ctx: CallerContext): Promise<{ service: HistoryService; caller: Caller; notes: string[]; pending: number }> {
-		this.cwd = ctx.cwd;
-		const service = await this.openForCall(ctx.cwd);
-		const sm = ctx.sessionManager;
-		const file = sm.getSessionFile();
-		const notes: string[] = [];
-		if (this.backgroundError) {
-			notes.push(`background indexing failed earlier: ${this.backgroundError}`);
-			this.backgroundError = null;
-		}
-		let pending = service.pending;
-		try {
-			const summary = service.refresh({ budgetMs: this.budgets.call, priority: file ? [file] : [] });
-			pending = summary.pending;
-			if (summary.busy) notes.push("index busy: another process (the history TUI or another pi) is writing it; answered from what is already indexed");
-			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, this.budgets.delay);
-		} catch (error) {
-			if (!isBusyError(error)) this.log(`refresh failed: ${messageOf(error)}`);
-			notes.push(
-				isBusyError(error)
-					? "index busy: another process is writing it; answered from what is already indexed"
-					: `the index could not be refreshed (${messageOf(error)}); answered from what is already indexed`,
-			);
-		}
-		const currentSessionId = sm.getSessionId() || sm.getHeader()?.id || undefined;
-		const cutoffEntryId = sm.getLeafId() ?? undefined;
-		const caller: Caller = {
-			root: authorizationRoot(ctx.cwd, service.config.workspaceRoot),
-			...(currentSessionId ? { currentSessionId } : {}),
-			...(cutoffEntryId ? { cutoffEntryId } : {}),
-		};
-		return { service, caller, notes, pending };
-	}
-
-	/** Schedules a background refresh (the given session file first) without delaying pi. */
-	schedule(ctx?: CallerContext, delay = this.budgets.delay): void {
-		if (ctx) {
-			this.cwd = ctx.cwd;
-			const file = ctx.sessionManager.getSessionFile();
-			if (file) this.priority.add(file);
-		}
-		if (this.timer) return;
-		this.timer = setTimeout(() => this.runBackground(), delay);
-		// Never keep pi alive for indexing: whatever is left is picked up by the next refresh.
-		this.timer.unref?.();
-	}
-
-	// better-sqlite3 is synchronous: short budgeted chunks with pauses keep pi's event loop responsive.
-	private runBackground(): void {
-		this.timer = null;
-		try {
-			const summary = this.open(this.cwd).refresh({ budgetMs: this.budgets.background, priority: [...this.priority] });
-			if (!summary.busy) this.priority.clear();
-			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, 25);
-		} catch (error) {
-			if (isBusyError(error)) return;
-			this.backgroundError = messageOf(error);
-			this.log(`background refresh failed: ${this.backgroundError}`);
-		}
-	}
-
-	/** Stops background work, indexes the ending session once more if the process lives on, and closes the index. */
-	shutdown(ctx: CallerContext, budgetMs: number): void {
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = null;
-		const service = this.service;
-		this.service = null;
-		if (!service) return;
-		const file = ctx.sessionManager.getSessionFile();
-		const last = setImmediate(() => {
-			try {
-				service.refresh({ budgetMs, priority: file ? [file] : [] });
-			} catch (error) {
-				if (!isBusyError(error)) this.log(`final refresh failed: ${messageOf(error)}`);
-			} finally {
-				service.close();
-			}
-		});
-		last.unref?.();
-	}
 }
 
 function textResult<T>(text: string, details: T): AgentToolResult<T> {
@@ -370,7 +130,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			async execute(_toolCallId, params, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				if (typeof params.query !== "string") throw new ArgumentError('query must be a string (use "" to list events by filters only)');
-				const filters = searchFilters(params, ctx.cwd);
+				const filters = toolFilters(params, ctx.cwd);
 				if (params.query.trim() === "" && Object.keys(filters).length === 0) {
 					throw new ArgumentError("query is empty and no filter is set: give words to search for, or at least one filter (kinds, tools, after, sessionId, …)");
 				}

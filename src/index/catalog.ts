@@ -1,8 +1,8 @@
 /** Reads sessions and events from the index by identity; the query layer's only way to rows. */
 
+import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "../shared/types.js";
 import type { Locator } from "../source/locate.js";
-import { FRAGMENT_SLOTS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 
 /** An events row. */

@@ -452,7 +452,7 @@ class RefreshRun {
 			for (const row of this.known.values()) {
 				if (discovered.has(row.path) || row.root_id === null) continue;
 				const obs = obsByRootId.get(row.root_id);
-				if (!obs || !obs.present || underUnreadable(row.path, obs)) continue;
+				if (!obs?.present || underUnreadable(row.path, obs)) continue;
 				if (existsSync(row.path)) continue;
 				try {
 					remove.immediate(row);

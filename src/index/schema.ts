@@ -35,9 +35,6 @@ export const KIND_COLUMNS: ReadonlyArray<{ kind: SemanticKind; column: string; w
 	{ kind: "session.name", column: "session_name", weight: 4.0 },
 ];
 
-/** Fragment ids are `event id * FRAGMENT_SLOTS + position`; an event keeps at most this many fragments. */
-export const FRAGMENT_SLOTS = 1024;
-
 /** Column index of a kind in the FTS table. */
 export const KIND_COLUMN_INDEX: ReadonlyMap<SemanticKind, number> = new Map(KIND_COLUMNS.map((c, i) => [c.kind, i]));
 

@@ -1,7 +1,8 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
 import type { ScannedEntry } from "../project/file-scan.js";
 import { classifyTree, type TreeNode } from "../project/tree.js";
-import { FRAGMENT_SLOTS, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { FRAGMENT_SLOTS } from "../shared/bounds.js";
+import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */

@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
+import { IndexUnavailableError } from "../shared/errors.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
 /** An open index with a per-connection statement cache. */
@@ -19,7 +20,7 @@ export class IndexStore {
 	) {}
 
 	/** A prepared statement, compiled once per connection. */
-	prepare<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
+	prepare<P extends unknown[] | Record<string, unknown> = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
 		let stmt = this.statements.get(sql);
 		if (!stmt) {
 			stmt = this.db.prepare(sql);
@@ -60,17 +61,6 @@ export interface OpenOptions {
 	readonly?: boolean;
 	/** Milliseconds a writer waits for another writer before the refresh reports "index busy". */
 	busyTimeoutMs?: number;
-}
-
-/** Thrown when the index cannot be opened or created at all. */
-export class IndexUnavailableError extends Error {
-	constructor(
-		message: string,
-		readonly path: string,
-	) {
-		super(message);
-		this.name = "IndexUnavailableError";
-	}
 }
 
 /** True when another connection holds the write lock (also when opening failed for that reason). */

@@ -179,7 +179,7 @@ export function targetText(to: TraceTarget): string {
 
 /** Human text for a trace. */
 export function formatTrace(trace: TraceResult, style: Style): string {
-	const lines = [style.bold(`${trace.node.sessionId} ${trace.node.entryId}`) + `  ${trace.node.entryType}  ${trace.node.preview}`];
+	const lines = [`${style.bold(`${trace.node.sessionId} ${trace.node.entryId}`)}  ${trace.node.entryType}  ${trace.node.preview}`];
 	for (const e of trace.edges) {
 		const node =
 			"entryId" in e.to && e.to.entryId !== null && "sessionId" in e.to ? trace.nodes[refKey({ sessionId: e.to.sessionId, entryId: e.to.entryId })] : undefined;

@@ -91,7 +91,9 @@ export function normalizeArguments(args: unknown): string {
 		}
 		if (Array.isArray(value)) {
 			if (value.length === 0) lines.push(`${path}: []`);
-			value.forEach((v, i) => walk(v, `${path}[${i}]`, depth + 1));
+			value.forEach((v, i) => {
+				walk(v, `${path}[${i}]`, depth + 1);
+			});
 		} else if (isObj(value)) {
 			const keys = Object.keys(value);
 			if (keys.length === 0 && path) lines.push(`${path}: {}`);

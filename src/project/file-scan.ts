@@ -5,7 +5,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { closeSync, fstatSync, openSync } from "node:fs";
-import { FRAGMENT_SLOTS } from "../index/schema.js";
+import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "../source/fingerprint.js";
 import { completeLines } from "../source/lines.js";

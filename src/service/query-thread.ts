@@ -5,8 +5,6 @@
  * replaces it, so a burst of keys costs one search, not one per key. This module is both the worker's entry point
  * and the main-thread client.
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
 import type { EventRef, ReadRequest, ReadResult, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
@@ -24,12 +22,10 @@ export class SupersededError extends Error {
 	}
 }
 
-/** The worker script: this file compiled; under vitest (TypeScript source) the compiled copy when one exists. */
+/** The worker script: this file when it runs compiled; null from TypeScript source (then answers come in-process). */
 function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
-	if (self.pathname.endsWith(".js")) return self;
-	const built = new URL("../../dist/src/service/query-thread.js", self);
-	return existsSync(fileURLToPath(built)) ? built : null;
+	return self.pathname.endsWith(".js") ? self : null;
 }
 
 /** The main thread's side: asynchronous search, read and trace answered by the worker (or in-process without one). */

@@ -4,8 +4,6 @@
  * another (WAL: readers never wait for the writer). This module is both the worker's entry point and the
  * main-thread function that starts it.
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
 import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
@@ -31,14 +29,13 @@ interface WorkerInput {
 }
 
 /**
- * The worker script: this file when it runs as compiled JavaScript; under vitest (TypeScript source, which a
- * worker thread cannot load) the compiled copy in dist/ when one has been built.
+ * The worker script: this file when it runs as compiled JavaScript; null when it runs as TypeScript source (under
+ * vitest), which a worker thread cannot load: then indexing runs in slices on the main thread. Tests of the worker
+ * import this module from the build (test/helpers/build.ts), never through a path into a build folder.
  */
 export function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
-	if (self.pathname.endsWith(".js")) return self;
-	const built = new URL("../../dist/src/service/refresh-thread.js", self);
-	return existsSync(fileURLToPath(built)) ? built : null;
+	return self.pathname.endsWith(".js") ? self : null;
 }
 
 /** Starts a refresh of the index named by `config`, reporting to `listener`. */

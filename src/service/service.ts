@@ -1,13 +1,29 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
-import { statSync } from "node:fs";
 import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
-import { SCHEMA_VERSION } from "../index/schema.js";
-import { type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { indexStatus } from "../index/status.js";
+import { isBusyError as busy, type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
 import { traceEvent } from "../query/trace.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type { Caller, EventRef, IndexStatus, ReadRequest, ReadResult, RefreshSummary, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
+import { discover } from "../source/discover.js";
+
+/** True when another connection holds the index's write lock: the caller may try again shortly. */
+export function isBusyError(error: unknown): boolean {
+	return busy(error);
+}
+
+/** The folder a caller working in `cwd` may search: the configured root, else its git worktree, else `cwd` (I16). */
+export function workspaceRoot(cwd: string, configuredRoot?: string): string {
+	return authorizationRoot(cwd, configuredRoot);
+}
+
+/** True when the configured session roots hold at least one session file (a discovery pass, no index). */
+export function hasSessionFiles(config: ResolvedConfig): boolean {
+	return discover(config.roots).files.length > 0;
+}
 
 /** Options of HistoryService.open. */
 export interface ServiceOptions extends OpenOptions {
@@ -101,52 +117,7 @@ export class HistoryService {
 
 	/** Counts, sizes, freshness and problems of the index. */
 	status(): IndexStatus {
-		return this.recover(() => {
-			const s = this.store;
-			const one = <T>(sql: string) => s.prepare<[], T>(sql).get() as T;
-			const files = one<{ n: number; bytes: number | null }>("SELECT count(*) AS n, sum(CASE WHEN size > 0 THEN size ELSE 0 END) AS bytes FROM files");
-			const errors = s
-				.prepare<[], { path: string; note: string | null; status: string }>(
-					"SELECT path, note, status FROM files WHERE status = 'error' OR note LIKE 'cannot read%' OR note LIKE '%last indexed state kept%' ORDER BY path",
-				)
-				.all()
-				.map((r) => ({ file: r.path, error: r.note ?? r.status }));
-			const conflicts = s
-				.prepare<[], { header_id: string; paths: string }>(
-					"SELECT s.header_id, json_group_array(f.path) AS paths FROM sessions s JOIN files f ON f.id = s.file_id GROUP BY s.header_id HAVING count(*) > 1",
-				)
-				.all()
-				.map((r) => ({
-					sessionId: r.header_id,
-					files: (JSON.parse(r.paths) as string[]).sort(),
-					rule: "the file whose path sorts first keeps the id; the others are <id>~<8 hex of their path>",
-				}));
-			let indexBytes = 0;
-			for (const suffix of ["", "-wal"]) {
-				try {
-					indexBytes += statSync(s.path + suffix).size;
-				} catch {
-					// no WAL
-				}
-			}
-			return {
-				index: this.indexPath,
-				sessions: one<{ n: number }>("SELECT count(*) AS n FROM sessions").n,
-				events: one<{ n: number }>("SELECT count(*) AS n FROM events").n,
-				fragments: one<{ n: number | null }>("SELECT sum(nfrags) AS n FROM events").n ?? 0,
-				files: files.n,
-				sourceBytes: files.bytes ?? 0,
-				indexBytes,
-				freshAt: s.meta("freshAt"),
-				roots: s
-					.prepare<[], { path: string; kind: string; present: number }>("SELECT path, kind, present FROM roots ORDER BY id")
-					.all()
-					.map((r) => ({ path: r.path, kind: r.kind, present: r.present === 1 })),
-				errors,
-				conflicts,
-				schemaVersion: SCHEMA_VERSION,
-			};
-		});
+		return this.recover(() => indexStatus(this.store, this.indexPath));
 	}
 
 	/** Number of session files whose fingerprint differs from the index (a discovery pass, no parsing). */

@@ -13,6 +13,12 @@ export const LIMITS = { limit: { default: 10, min: 1, max: 50 }, snippetChars: {
 /** Bounds of a read (DESIGN §5); faces may clamp further. */
 export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }, neighbors: { default: 2, min: 0, max: 50 } } as const;
 
+/**
+ * Fragment ids are `event id * FRAGMENT_SLOTS + position`: an event keeps at most this many fragments. The project
+ * layer caps fragments at it and the index packs ids with it, so it lives below both.
+ */
+export const FRAGMENT_SLOTS = 1024;
+
 /** Clamps a number into [min, max] as an integer, using the default when it is missing or not a number. */
 export function clamp(value: number | undefined, bounds: Bounds): number {
 	if (value === undefined || !Number.isFinite(value)) return bounds.default;

@@ -47,7 +47,7 @@ export function expandHome(p: string, home: string): string {
 /** Pi's agent dir: `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
 export function agentDirOf(env: NodeJS.ProcessEnv, home: string): string {
 	const fromEnv = env.PI_CODING_AGENT_DIR;
-	return fromEnv && fromEnv.trim() ? resolve(expandHome(fromEnv.trim(), home)) : join(home, ".pi", "agent");
+	return fromEnv?.trim() ? resolve(expandHome(fromEnv.trim(), home)) : join(home, ".pi", "agent");
 }
 
 function readJson(file: string, notes: string[]): Record<string, unknown> | undefined {

@@ -23,3 +23,14 @@ export class SourceChangedError extends Error {
 		this.name = "SourceChangedError";
 	}
 }
+
+/** The index cannot be opened or created at all (a runtime error: exit code 1). */
+export class IndexUnavailableError extends Error {
+	constructor(
+		message: string,
+		readonly path: string,
+	) {
+		super(message);
+		this.name = "IndexUnavailableError";
+	}
+}

@@ -1,0 +1,189 @@
+/**
+ * The full-text candidate query: which events match a query and a set of event filters, ranked by bm25 with the
+ * per-kind weights of the schema, one row per event, forked copies of one entry ranked after distinct events.
+ * The query layer decides which sessions are allowed, how wide a window to ask for and what to make of the rows;
+ * this module owns the SQL.
+ */
+import { FRAGMENT_SLOTS } from "../shared/bounds.js";
+import type { SemanticKind } from "../shared/types.js";
+import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import type { IndexStore } from "./store.js";
+
+const SHIFT = Math.log2(FRAGMENT_SLOTS);
+const BM25_WEIGHTS = KIND_COLUMNS.map((c) => c.weight.toFixed(2)).join(", ");
+
+/** Event filters in index terms: session row ids, times in epoch ms, values already checked by the caller. */
+export interface CandidateFilter {
+	/** Session row ids a hit may come from; null when every session is allowed. */
+	sessions: number[] | null;
+	/** Events of this session from this event id on are left out (the caller's own, not yet settled turn). */
+	exclude: { session: number; fromEvent: number } | null;
+	/** An FTS token every allowed session's fragments carry, ANDed into the match as a prefilter. */
+	scope: string | null;
+	kinds?: SemanticKind[];
+	types?: string[];
+	roles?: string[];
+	tools?: string[];
+	branchStates?: string[];
+	selectionStates?: string[];
+	afterMs?: number;
+	beforeMs?: number;
+	isError?: boolean;
+	files?: string[];
+	labels?: string[];
+}
+
+/** One matching event: its best (lowest) bm25 score, how many fragments matched and the best fragment's rowid. */
+export interface Candidate {
+	eid: number;
+	best: number;
+	n: number;
+	fid: number | null;
+	/** 1 for the best-ranked copy of an entry (same entryId and line); greater for its forked copies. */
+	copy_rank: number;
+}
+
+/** The ranked rows of one window, and whether the window already held every match. */
+export interface CandidateWindow {
+	rows: Candidate[];
+	exhausted: boolean;
+}
+
+function likeEscape(s: string): string {
+	return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The WHERE terms (on `events e`) and their parameters for a filter. */
+function filterClauses(filter: CandidateFilter): { where: string[]; params: unknown[] } {
+	const where: string[] = [];
+	const params: unknown[] = [];
+	if (filter.sessions !== null) {
+		where.push("e.session_id IN (SELECT value FROM json_each(?))");
+		params.push(JSON.stringify(filter.sessions));
+	}
+	if (filter.exclude !== null) {
+		where.push("NOT (e.session_id = ? AND e.id >= ?)");
+		params.push(filter.exclude.session, filter.exclude.fromEvent);
+	}
+	const inList = (column: string, values: string[] | undefined) => {
+		if (!values?.length) return;
+		where.push(`${column} IN (${values.map(() => "?").join(", ")})`);
+		params.push(...values);
+	};
+	inList("e.type", filter.types);
+	inList("e.role", filter.roles);
+	inList("e.branch_state", filter.branchStates);
+	inList("e.selection_state", filter.selectionStates);
+	if (filter.tools?.length) {
+		const marks = filter.tools.map(() => "?").join(", ");
+		where.push(`(e.tool_name IN (${marks}) OR EXISTS (SELECT 1 FROM tool_calls tc WHERE tc.event_id = e.id AND tc.name IN (${marks})))`);
+		params.push(...filter.tools, ...filter.tools);
+	}
+	if (filter.afterMs !== undefined) {
+		where.push("e.ts_ms >= ?");
+		params.push(filter.afterMs);
+	}
+	if (filter.beforeMs !== undefined) {
+		where.push("e.ts_ms <= ?");
+		params.push(filter.beforeMs);
+	}
+	if (filter.isError === true) where.push("e.is_error = 1");
+	if (filter.isError === false) where.push("coalesce(e.is_error, 0) = 0");
+	if (filter.files?.length) {
+		const ors = filter.files.map(() => "(fe.path = ? OR fe.path LIKE ? ESCAPE '\\')").join(" OR ");
+		where.push(`EXISTS (SELECT 1 FROM file_evidence fe WHERE fe.event_id = e.id AND (${ors}))`);
+		for (const f of filter.files) {
+			const trimmed = f.replace(/^\.\//, "");
+			params.push(f, `%/${likeEscape(trimmed)}`);
+		}
+	}
+	if (filter.labels?.length) {
+		const ors = filter.labels.map(() => "(e.cur_label LIKE ? ESCAPE '\\' OR (e.type = 'label' AND e.label LIKE ? ESCAPE '\\'))").join(" OR ");
+		where.push(`(${ors})`);
+		for (const l of filter.labels) params.push(`%${likeEscape(l)}%`, `%${likeEscape(l)}%`);
+	}
+	return { where, params };
+}
+
+/**
+ * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
+ * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
+ */
+const RANKED_ORDER = "ORDER BY (copy_rank > 1), best, ts_ms DESC, eid DESC";
+
+/** Ranked candidates for one FTS5 MATCH expression (null: no text query, newest events first) and one filter. */
+export class CandidateQuery {
+	private readonly where: string[];
+	private readonly params: unknown[];
+	private readonly match: string | null;
+
+	constructor(
+		private readonly store: IndexStore,
+		match: string | null,
+		private readonly filter: CandidateFilter,
+	) {
+		({ where: this.where, params: this.params } = filterClauses(filter));
+		this.match = match === null ? null : matchExpression(match, filter);
+	}
+
+	/**
+	 * The events among the best `k` matching fragments (or the `k` newest events without a query), ranked. Exact for
+	 * a page as long as the window holds enough distinct events: an event's best fragment is in the window whenever
+	 * any of its fragments is, and the first copy of an entry in the window is its best-ranked copy overall.
+	 */
+	window(k: number): CandidateWindow {
+		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		if (this.match !== null) {
+			// With event filters, filter inside the window (one join per match) so the window holds only kept events;
+			// without, join only the window's rows.
+			const m = this.where.length
+				? `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = (fts.rowid >> ${SHIFT})
+				WHERE fts MATCH ? ${where} ORDER BY score LIMIT ?`
+				: `SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?`;
+			const query = `
+			WITH m AS MATERIALIZED (${m}),
+			hits AS (
+				SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
+				FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
+				GROUP BY e.id
+			),
+			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
+			SELECT eid, best, n, fid, copy_rank, (SELECT count(*) FROM m) AS window FROM ranked ${RANKED_ORDER}`;
+			const rows = this.store.prepare<unknown[], Candidate & { window: number }>(query).all(this.match, ...this.params, k);
+			const seen = rows[0]?.window ?? 0;
+			return { rows, exhausted: seen < k };
+		}
+		const mask = (this.filter.kinds ?? []).reduce((m, kind) => m | (1 << (KIND_COLUMN_INDEX.get(kind) as number)), 0);
+		const kindWhere = mask ? `AND (e.kinds & ${mask}) <> 0` : "";
+		const query = `
+		WITH hits AS MATERIALIZED (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e
+			WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC, e.id DESC LIMIT ?),
+		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
+		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC`;
+		const rows = this.store.prepare<unknown[], Candidate>(query).all(...this.params, k);
+		return { rows, exhausted: rows.length < k };
+	}
+
+	/**
+	 * How many fragments of each given event match, counted over all matches without scoring (an event's other
+	 * fragments may lie outside a window; FTS5 decodes the whole doclist even for a rowid range). Empty without a query.
+	 */
+	matchCounts(eventIds: number[]): Map<number, number> {
+		if (this.match === null || eventIds.length === 0) return new Map();
+		const counts = this.store
+			.prepare<[string, string], { eid: number; n: number }>(
+				`SELECT rowid >> ${SHIFT} AS eid, count(*) AS n FROM fts WHERE fts MATCH ? GROUP BY eid HAVING eid IN (SELECT value FROM json_each(?))`,
+			)
+			.all(this.match, JSON.stringify(eventIds));
+		return new Map(counts.map((r) => [r.eid, r.n]));
+	}
+}
+
+/** The FTS5 MATCH expression: the query, ANDed with the scope token, limited to the kinds' columns. */
+function matchExpression(match: string, filter: CandidateFilter): string {
+	const scoped = filter.scope ? `${match} AND "${filter.scope}"` : match;
+	if (!filter.kinds?.length) return scoped;
+	const kinds = filter.kinds;
+	const cols = KIND_COLUMNS.filter((c) => kinds.includes(c.kind)).map((c) => c.column);
+	return `{${cols.join(" ")}} : (${scoped})`;
+}

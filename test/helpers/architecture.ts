@@ -1,0 +1,156 @@
+/**
+ * The architecture of DESIGN §3 as rules over a source tree (src/ and components/ under a root), checked on what the
+ * TypeScript compiler reads: imports come from `ts.preProcessFile` (both quote styles, `import type`, dynamic
+ * `import()`, `export … from`), string and template literals and default exports from the syntax tree.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, sep } from "node:path";
+import ts from "typescript";
+
+/** One rule: its id (fixtures are named after it) and what it protects. */
+export interface Rule {
+	id: string;
+	description: string;
+}
+
+/** Every rule the tree must keep. */
+export const RULES: readonly Rule[] = [
+	{ id: "layer-folder", description: "every module in src/ lives in a layer folder (shared, source, project, index, query, service, present, cli, extension)" },
+	{
+		id: "layer-order",
+		description: "a module imports only its own layer or earlier ones: shared → source → project → index → query → service → present → faces",
+	},
+	{ id: "sqlite-import", description: "only src/index imports better-sqlite3" },
+	{ id: "sql-text", description: "only src/index holds SQL text in its string and template literals (src/ and components/ alike)" },
+	{
+		id: "face-imports",
+		description:
+			"the faces (src/cli, src/extension) import only src/service, src/shared, src/present, their own folder and packages (src/cli also renders components/)",
+	},
+	{ id: "component-imports", description: "components/ import only src/shared/types, src/present, their own folder and packages: never below the service" },
+	{ id: "no-dist-path", description: "no module in src/ names a dist/ path: code never runs its own build output" },
+	{ id: "default-export", description: "only the Pi extension entry (src/extension/index.ts) has a default export" },
+	{ id: "pi-packages", description: "Pi packages (@mariozechner/*, @earendil-works/*, typebox) are imported only by src/extension" },
+	{ id: "ink-react", description: "ink and react are imported only by components/ and src/cli" },
+];
+
+/** A broken rule: which, in which file (relative to the root, with /), and what exactly. */
+export interface Violation {
+	rule: string;
+	file: string;
+	detail: string;
+}
+
+/** The layers in flow order; the three faces share the last rank. */
+const LAYERS = ["shared", "source", "project", "index", "query", "service", "present", "faces"] as const;
+const FACE_FOLDERS = new Set(["cli", "extension"]);
+const PI_PACKAGE = /^(@mariozechner\/|@earendil-works\/|typebox(\/|$))/;
+const INK_REACT = /^(ink|react)(\/|$)|^ink-/;
+/** A statement keyword followed by the clause that makes it SQL (so prose such as "select a hit" does not count). */
+const SQL =
+	/\b(SELECT\b[\s\S]*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(VIRTUAL\s+)?(TABLE|INDEX|TRIGGER|VIEW)|DROP\s+(TABLE|INDEX)|PRAGMA\s+\w+)\b/;
+const DIST_PATH = /(^|[\\/])dist[\\/]|(^|[\\/])\.\.[\\/]dist\b/;
+
+/** Where a file (relative path with /) sits: its top folder and layer, or null outside src/ and components/. */
+function placeOf(file: string): { folder: string; layer: number | null } | null {
+	const parts = file.split("/");
+	if (parts[0] === "components") return { folder: "components", layer: LAYERS.indexOf("faces") };
+	if (parts[0] !== "src") return null;
+	if (parts.length < 3) return { folder: "src", layer: null };
+	const folder = parts[1] as string;
+	if (FACE_FOLDERS.has(folder)) return { folder, layer: LAYERS.indexOf("faces") };
+	const layer = LAYERS.indexOf(folder as (typeof LAYERS)[number]);
+	return { folder, layer: layer >= 0 && folder !== "faces" ? layer : null };
+}
+
+/** Every module specifier a file's text imports or re-exports (static, type-only, dynamic, export-from). */
+export function importsOf(text: string): string[] {
+	return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+/** The text of every string and template literal (a template's parts joined, substitutions left out). */
+function literalsOf(source: ts.SourceFile): string[] {
+	const out: string[] = [];
+	const visit = (node: ts.Node) => {
+		if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) out.push(node.text);
+		else if (ts.isTemplateExpression(node)) out.push([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join(" "));
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return out;
+}
+
+/** True when the file declares a default export (`export default …` or a declaration marked default). */
+function hasDefaultExport(source: ts.SourceFile): boolean {
+	return source.statements.some(
+		(s) =>
+			(ts.isExportAssignment(s) && !s.isExportEquals) ||
+			(ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)),
+	);
+}
+
+function sourceFiles(root: string, dir: string): string[] {
+	let entries: string[];
+	try {
+		entries = readdirSync(join(root, dir), { recursive: true, encoding: "utf8" });
+	} catch {
+		return [];
+	}
+	return entries
+		.filter((f) => /\.(ts|tsx|mts|cts)$/.test(f) && !f.endsWith(".d.ts"))
+		.map((f) => `${dir}/${f.split(sep).join("/")}`)
+		.sort();
+}
+
+/** Checks every module under `root`/src and `root`/components against RULES. */
+export function checkArchitecture(root: string): { files: string[]; violations: Violation[] } {
+	const files = [...sourceFiles(root, "src"), ...sourceFiles(root, "components")];
+	const violations: Violation[] = [];
+	for (const file of files) {
+		const place = placeOf(file) as { folder: string; layer: number | null };
+		const report = (rule: string, detail: string) => violations.push({ rule, file, detail });
+		const text = readFileSync(join(root, file), "utf8");
+		const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+		const inSrc = place.folder !== "components";
+		if (inSrc && place.layer === null) report("layer-folder", `${file} is not in a layer folder`);
+
+		for (const spec of importsOf(text)) {
+			if (inSrc && DIST_PATH.test(spec)) report("no-dist-path", `imports ${spec}`);
+			if (!spec.startsWith(".")) {
+				// A package (or node: builtin).
+				if (spec === "better-sqlite3" && place.folder !== "index") report("sqlite-import", `imports ${spec}`);
+				if (PI_PACKAGE.test(spec) && place.folder !== "extension") report("pi-packages", `imports ${spec}`);
+				if (INK_REACT.test(spec) && place.folder !== "components" && place.folder !== "cli") report("ink-react", `imports ${spec}`);
+				continue;
+			}
+			const target = normalize(join(dirname(file), spec))
+				.split(sep)
+				.join("/");
+			const to = placeOf(target);
+			if (to === null) {
+				if (inSrc || place.folder === "components")
+					report(place.folder === "components" ? "component-imports" : "face-imports", `imports ${spec} outside src/ and components/`);
+				continue;
+			}
+			if (place.folder === "components") {
+				const ok = to.folder === "components" || to.folder === "present" || target.replace(/\.(js|ts)$/, "") === "src/shared/types";
+				if (!ok) report("component-imports", `imports ${spec}`);
+				continue;
+			}
+			if (FACE_FOLDERS.has(place.folder)) {
+				const ok = ["service", "shared", "present", place.folder].includes(to.folder) || (place.folder === "cli" && to.folder === "components");
+				if (!ok) report("face-imports", `imports ${spec} (${to.folder})`);
+				continue;
+			}
+			if (place.layer !== null && to.layer !== null && to.layer > place.layer)
+				report("layer-order", `${place.folder} imports ${spec} (${to.folder} comes later)`);
+		}
+
+		for (const literal of literalsOf(source)) {
+			if (place.folder !== "index" && SQL.test(literal)) report("sql-text", `holds SQL: ${literal.trim().slice(0, 60)}`);
+			if (inSrc && DIST_PATH.test(literal)) report("no-dist-path", `names ${literal.slice(0, 60)}`);
+		}
+		if (hasDefaultExport(source) && file !== "src/extension/index.ts") report("default-export", "has a default export");
+	}
+	return { files, violations };
+}
