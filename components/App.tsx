@@ -9,7 +9,7 @@ import { errorText } from "../src/present/text.js";
 import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { type Scope, searchRequest, toolsIn } from "./filters.js";
+import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
@@ -36,6 +36,7 @@ export interface AppProps {
 	workspace?: string | null;
 	initialScope?: Scope;
 	initialQuery?: string;
+	initialFilters?: Filters;
 	/** A fixed clock (tests); otherwise the time of each render. */
 	now?: number;
 	/** Wait after a keystroke before searching (default 0: the newest query wins anyway). */
@@ -79,6 +80,7 @@ export function App(props: AppProps) {
 				workspace: p.workspace ?? null,
 				...(p.initialScope ? { scope: p.initialScope } : {}),
 				...(p.initialQuery ? { query: p.initialQuery } : {}),
+				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
 				...(p.initialMessage ? { message: p.initialMessage } : {}),
 			}),
 	);

@@ -19,8 +19,8 @@ let dir = "";
 let done = () => {};
 let session: TmuxSession | null = null;
 
-function start(): TmuxSession {
-	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))}; echo __EXIT__=$?; sleep 30`;
+function start(flags = ""): TmuxSession {
+	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
 	session = TmuxSession.start(cmd, { columns: 100, rows: 30 }, dir);
 	return session;
 }
@@ -87,5 +87,12 @@ describe.skipIf(!hasTmux)("key bursts in a real terminal (tmux)", () => {
 		};
 		appendFileSync(file, `${JSON.stringify(entry)}\n`);
 		await s.waitFor("a quokkazebra appeared", 15_000);
+	});
+
+	it("starts with the query and filters given on the command line", async () => {
+		const s = start("-q ECONNREFUSED --kind tool.result --error");
+		const screen = await s.waitFor((x) => x.includes("❯ ECONNREFUSED") && x.includes("[errors only]") && /\d+ hits?/.test(x));
+		expect(screen).toContain("tool.result");
+		expect(screen).not.toContain("recent events");
 	});
 });

@@ -13,7 +13,7 @@ import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { App } from "../../components/App.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
-import type { Scope } from "../../components/filters.js";
+import type { Filters, Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
 import { errorText } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
@@ -32,6 +32,9 @@ export interface TuiOptions {
 	indexPath?: string;
 	workspace?: string;
 	color: boolean;
+	/** The query and filters the explorer starts with (from the command line). */
+	query?: string;
+	filters?: Filters;
 }
 
 /** The history the explorer opens, and the banner that says which. */
@@ -153,9 +156,11 @@ interface MainProps {
 	color: boolean;
 	onExit: (code: number) => void;
 	onRefresh: () => void;
+	query?: string;
+	filters?: Filters;
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, query, filters }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	return (
@@ -168,6 +173,8 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			initialMessage={notice}
 			workspace={workspace}
 			initialScope={initialScope}
+			{...(query ? { initialQuery: query } : {})}
+			{...(filters ? { initialFilters: filters } : {})}
 			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
 			onRefresh={onRefresh}
@@ -256,6 +263,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			color={options.color}
 			onExit={(c) => (code = c)}
 			onRefresh={begin}
+			{...(options.query ? { query: options.query } : {})}
+			{...(options.filters ? { filters: options.filters } : {})}
 		/>,
 		{ exitOnCtrlC: false, patchConsole: false },
 	);
