@@ -34,22 +34,41 @@ export type ChildResult<T> = T & { maxRssBytes: number; wallMs: number };
 
 /**
  * Runs `node [nodeArgs] dist/bench/<script> [args]` and returns the result it reported, which must be of `kind`;
- * stderr passes through.
+ * stderr passes through. With `timeoutMs`, a child still running then is killed and the promise rejects.
  */
-export function runChild<K extends ResultKind>(kind: K, script: string, args: string[], nodeArgs: string[] = []): Promise<ChildResult<ResultOf[K]>> {
+export function runChild<K extends ResultKind>(
+	kind: K,
+	script: string,
+	args: string[],
+	nodeArgs: string[] = [],
+	timeoutMs?: number,
+): Promise<ChildResult<ResultOf[K]>> {
 	return new Promise((resolvePromise, reject) => {
 		const started = performance.now();
 		const child = spawn(process.execPath, [...nodeArgs, join(BENCH_DIST, script), ...args], { stdio: ["ignore", "pipe", "inherit"] });
+		let timedOut = false;
+		const timer =
+			timeoutMs === undefined
+				? undefined
+				: setTimeout(() => {
+						timedOut = true;
+						child.kill("SIGKILL");
+					}, timeoutMs);
 		let out = "";
 		child.stdout.setEncoding("utf8");
 		child.stdout.on("data", (chunk: string) => {
 			out += chunk;
 		});
 		child.on("error", reject);
-		child.on("close", (code) => {
+		child.on("close", (code, signal) => {
+			clearTimeout(timer);
+			if (timedOut) {
+				reject(new Error(`timed out after ${((timeoutMs ?? 0) / 1000).toFixed(0)} s`));
+				return;
+			}
 			const line = out.split("\n").find((l) => l.startsWith(MARK));
 			if (code !== 0 || !line) {
-				reject(new Error(`${script} ${args.join(" ")} exited with ${code}${line ? "" : " without a result"}\n${out.slice(-2000)}`));
+				reject(new Error(`${script} ${args.join(" ")} exited with ${code ?? signal}${line ? "" : " without a result"}\n${out.slice(-2000)}`));
 				return;
 			}
 			const reported = JSON.parse(line.slice(MARK.length)) as { kind: ResultKind; result: ResultOf[K] & { maxRssBytes: number } };

@@ -1,7 +1,7 @@
 /**
  * Child process that measures the index through HistoryService, the same core every face uses. One task per run,
  * so each starts in a fresh process (cold caches, its own peak RSS):
- *   measure-worker.js cold    --index P --roots A,B [--mode sync|pipelined]   cold index into an empty index file
+ *   measure-worker.js cold    --index P --roots A,B [--mode sync|pipelined] [--fts-config k=v,…]   cold index into an empty index file
  *   measure-worker.js query   --index P --roots A,B [--runs N]                query mix and search-as-you-type
  *   measure-worker.js tui     --index P --roots A,B                           keystroke → frame through <App/>
  *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
@@ -31,6 +31,17 @@ if (!task || !indexPath || roots.length === 0) {
 /** Opens the service on exactly these roots (see benchConfig). */
 function openService(): HistoryService {
 	return HistoryService.open({ config: benchConfig(roots, indexPath) });
+}
+
+/** Bytes this process wrote through write(2) so far (Linux /proc/self/io wchar), or null elsewhere: the WAL and page
+ * writes of a build, less noisy than time on a shared machine. */
+function writtenBytes(): number | null {
+	try {
+		const m = /^wchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"));
+		return m ? Number(m[1]) : null;
+	} catch {
+		return null;
+	}
 }
 
 function fileBytes(path: string): number {
@@ -77,12 +88,27 @@ async function cold(): Promise<void> {
 	}
 	const mode: "sync" | "pipelined" = modeOption;
 	const service = openService();
+	// --fts-config automerge=16,crisismerge=64: FTS5 settings tried before changing schema.ts (they persist in the
+	// index; FTS5 rereads them when they change, so a second connection may set them under the service's).
+	const ftsConfig = (options.get("fts-config") ?? "").split(",").filter(Boolean);
+	if (ftsConfig.length > 0) {
+		const db = new Database(indexPath as string);
+		for (const kv of ftsConfig) {
+			const [key, value] = kv.split("=");
+			// FTS5 rejects a REAL value, and better-sqlite3 binds every number as one: write the integer literal.
+			if (!/^[a-z]+$/.test(key ?? "") || !Number.isInteger(Number(value))) throw new Error(`bad --fts-config ${kv}`);
+			db.exec(`INSERT INTO fts(fts, rank) VALUES ('${key}', ${Number(value)})`);
+		}
+		db.close();
+	}
 	const started = performance.now();
 	const cpuStart = process.cpuUsage();
+	const writtenStart = writtenBytes();
 	const summary = mode === "pipelined" ? await service.refreshAsync() : service.refresh();
 	const refresh = { ms: performance.now() - started, value: summary };
 	// CPU time of all threads: less sensitive than wall time to other work on the machine.
 	const cpu = process.cpuUsage(cpuStart);
+	const writtenEnd = writtenBytes();
 	const status = service.status();
 	const live = indexBytes();
 	const heapUsed = process.memoryUsage().heapUsed;
@@ -95,6 +121,7 @@ async function cold(): Promise<void> {
 		mode,
 		ms: refresh.ms,
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		writtenBytes: writtenStart !== null && writtenEnd !== null ? writtenEnd - writtenStart : null,
 		summary: brief(refresh.value),
 		sessions: status.sessions,
 		events: status.events,
@@ -245,7 +272,7 @@ async function tui(): Promise<void> {
 	]);
 	const service = openService();
 	const searches: Array<{ start: number; end: number; query: string }> = [];
-	const frameTimes: number[] = [];
+	const frames: Array<{ at: number; text: string }> = [];
 	const explorer: ExplorerService = {
 		search: (request) => {
 			const start = performance.now();
@@ -262,24 +289,46 @@ async function tui(): Promise<void> {
 	const settle = async (quietMs: number, maxMs: number) => {
 		const until = performance.now() + maxMs;
 		while (performance.now() < until) {
-			const last = frameTimes[frameTimes.length - 1] ?? 0;
+			const last = frames[frames.length - 1]?.at ?? 0;
 			if (performance.now() - last >= quietMs) return;
 			await sleep(5);
 		}
 	};
+	/** The text on the query line of a frame (after the `❯ ` prompt), or null when the frame shows none. */
+	const queryOf = (frame: string): string | null => {
+		// Ink still writes bold, dim and inverse (the cursor) with color off.
+		for (const line of frame.replace(/\x1b\[[0-9;]*m/g, "").split("\n")) {
+			const at = line.indexOf("❯ ");
+			if (at !== -1) return line.slice(at + 2).trimEnd();
+		}
+		return null;
+	};
 	const keys: Array<{ prefix: string; ms: number; searchMs: number; renderMs: number }> = [];
+	const echoes: number[] = [];
+	const firstFrames: number[] = [];
+	let firstFrameFromStart = Number.NaN;
 	let lastFrame = "";
 	let stalled = 0;
 	for (let r = 0; r < reps; r++) {
+		const rendered = performance.now();
 		const inst = render(createElement(App, { service: explorer, size: { columns: 120, rows: 40 }, color: false }));
 		const write = inst.stdout.write.bind(inst.stdout);
 		inst.stdout.write = (frame: string) => {
-			frameTimes.push(performance.now());
+			frames.push({ at: performance.now(), text: frame });
 			write(frame);
 		};
+		// ink-testing-library writes the first frame inside render(), before the hook above: take it from lastFrame().
+		if (inst.lastFrame()) frames.push({ at: performance.now(), text: inst.lastFrame() ?? "" });
+		const first = frames.find((f) => f.at >= rendered);
+		if (first) {
+			firstFrames.push(first.at - rendered);
+			// performance.now() counts from process start: imports of App, React and Ink and opening the service included.
+			if (r === 0) firstFrameFromStart = first.at;
+		}
 		await sleep(50);
 		await settle(100, 10_000);
 		for (let i = 0; i < TYPED_QUERY.length; i++) {
+			const prefix = TYPED_QUERY.slice(0, i + 1);
 			const t0 = performance.now();
 			inst.stdin.write(TYPED_QUERY[i] as string);
 			// A one-letter last word keeps the previous hits (no search to wait for): only its echo frame follows.
@@ -292,12 +341,18 @@ async function tui(): Promise<void> {
 			let frameAt: number | undefined;
 			while (performance.now() < deadline) {
 				done ??= searches.find((s) => s.start >= t0);
-				if (done) frameAt = frameTimes.find((t) => t >= (done as { end: number }).end);
+				if (done) frameAt = frames.find((f) => f.at >= (done as { end: number }).end)?.at;
 				if (frameAt !== undefined) break;
 				await new Promise<void>((resolve) => setImmediate(resolve));
 			}
 			if (!done || frameAt === undefined) stalled++;
-			else keys.push({ prefix: TYPED_QUERY.slice(0, i + 1), ms: frameAt - t0, searchMs: done.end - done.start, renderMs: frameAt - done.end });
+			else keys.push({ prefix, ms: frameAt - t0, searchMs: done.end - done.start, renderMs: frameAt - done.end });
+			// The echo: the first frame after the key whose query line shows the new text. A trailing space cannot be
+			// told from the line's padding, so that keystroke has no echo time.
+			if (prefix.trimEnd() === prefix) {
+				const echo = frames.find((f) => f.at >= t0 && queryOf(f.text) === prefix);
+				if (echo) echoes.push(echo.at - t0);
+			}
 			await settle(60, 5_000);
 		}
 		lastFrame = inst.lastFrame() ?? "";
@@ -324,6 +379,9 @@ async function tui(): Promise<void> {
 			keys.map((k) => k.renderMs),
 			95,
 		),
+		echo: echoes.length ? stats(echoes) : null,
+		firstFrameMs: firstFrames.length ? stats(firstFrames) : null,
+		firstFrameFromStartMs: firstFrameFromStart,
 		slowestKey: slowest ? { prefix: slowest.prefix, ms: slowest.ms } : null,
 		// A sanity check that the keystrokes reached the query line.
 		queryShown: lastFrame.includes(TYPED_QUERY),

@@ -23,6 +23,8 @@ export interface ColdResult {
 	mode: "sync" | "pipelined";
 	ms: number;
 	cpuMs: number;
+	/** Bytes the build wrote (WAL, pages, checkpoints), Linux only. */
+	writtenBytes: number | null;
 	summary: RefreshBrief;
 	sessions: number;
 	events: number;
@@ -75,9 +77,72 @@ export type TuiResult = Stats & {
 	searchP50: number;
 	renderP50: number;
 	renderP95: number;
+	/** Keystroke → first frame whose query line shows the new text (null when no frame did). */
+	echo: Stats | null;
+	/** render(<App/>) → its first frame, per rep. */
+	firstFrameMs: Stats | null;
+	/** Process start → the first frame of the first rep: imports of App, React, Ink and opening the service included. */
+	firstFrameFromStartMs: number;
 	slowestKey: { prefix: string; ms: number } | null;
 	queryShown: boolean;
 };
+
+/** Recall of one index on one needle, against the ground truth (distinct events). */
+export interface NeedleScore {
+	found: number;
+	/** Share of the truth's events found. */
+	recall: number;
+	/** Events found that the truth does not hold (substring matches inside other words, for the peer). */
+	extra: number;
+	ms: number;
+}
+
+/** trigram-worker.js: one needle, the peer's and our recall. */
+export interface NeedleResult {
+	label: string;
+	/** Events whose indexed text holds the needle (bench/trigram-worker.ts contains()). */
+	truth: number;
+	/** Of those, the events in the sampled sessions, on which recall and extra matches are scored. */
+	sampled: number;
+	sessions: number;
+	peerHow: string;
+	/** ms: the first ten (by rank; LIKE: the newest ten), median of 5. */
+	peer: NeedleScore;
+	ours: NeedleScore;
+}
+
+/** trigram-worker.js: the FTS5 trigram peer built over the same fragments, its query mix and the needles. */
+export interface TrigramResult {
+	buildMs: number;
+	cpuMs: number;
+	buildRssBytes: number;
+	files: number;
+	events: number;
+	fragments: number;
+	bytes: number;
+	contentBytes: number | null;
+	mix: Array<{ name: string; match: string; unsupported: string | null; hits: number } & Stats>;
+	needles: NeedleResult[];
+}
+
+/** huge-worker.js: one size-independent measurement (append, read + trace, unfinished line). */
+export interface HugeResult {
+	task: string;
+	/** append: the append's refresh; read: the read; unfinished: the first refresh over the unfinished line. */
+	ms: number;
+	/** Peak RSS right after HistoryService.open, before the task. */
+	openRssBytes: number;
+	noopMs?: number;
+	summary?: Record<string, number>;
+	searchMs?: number | null;
+	searchHit?: boolean | null;
+	readChars?: number;
+	traceMs?: number;
+	grownMs?: number;
+	grownSummary?: Record<string, number>;
+	/** An operation that threw (read, trace, search), with its message. */
+	error?: string;
+}
 
 /** corpus-worker.js: families [from, to) written. */
 export interface CorpusWorkerResult {
@@ -94,6 +159,8 @@ export interface ResultOf {
 	tui: TuiResult;
 	refresh: RefreshResult;
 	corpus: CorpusWorkerResult;
+	trigram: TrigramResult;
+	huge: HugeResult;
 }
 
 export type ResultKind = keyof ResultOf;

@@ -54,15 +54,38 @@ export interface MixQuery {
 	rg: string[];
 	/** Restricts rg to these cwds' session directories (plus the flat dir, whose files mix cwds). */
 	rgCwds?: string[];
+	/**
+	 * The same question to the FTS5 trigram peer: an FTS5 MATCH (each term a quoted substring of ≥ 3 characters),
+	 * and what the peer cannot express (it has no tree, so no branch state).
+	 */
+	trigram: { match: string; unsupported?: string };
 }
 
 /** The query mix of DESIGN §7: rare identifier, common word, two terms, phrase, CJK, and filtered by cwd, kind, branch. */
 export const QUERY_MIX: readonly MixQuery[] = [
-	{ name: "rare identifier", label: "rare identifier  reconcileLedgerDrift", query: RARE_IDENTIFIER, rg: [RARE_IDENTIFIER] },
-	{ name: "common word", label: "common word  error", query: "error", rg: ["error"] },
-	{ name: "two terms", label: "two terms  handleWebhook timeout", query: "handleWebhook timeout", rg: ["handleWebhook", "timeout"] },
-	{ name: "phrase", label: 'phrase  "cannot read properties"', query: '"cannot read properties"', rg: ["Cannot read properties"] },
-	{ name: "CJK", label: "CJK  内存泄漏", query: "内存泄漏", rg: ["内存泄漏"] },
+	{
+		name: "rare identifier",
+		label: "rare identifier  reconcileLedgerDrift",
+		query: RARE_IDENTIFIER,
+		rg: [RARE_IDENTIFIER],
+		trigram: { match: `"${RARE_IDENTIFIER}"` },
+	},
+	{ name: "common word", label: "common word  error", query: "error", rg: ["error"], trigram: { match: '"error"' } },
+	{
+		name: "two terms",
+		label: "two terms  handleWebhook timeout",
+		query: "handleWebhook timeout",
+		rg: ["handleWebhook", "timeout"],
+		trigram: { match: '"handleWebhook" AND "timeout"' },
+	},
+	{
+		name: "phrase",
+		label: 'phrase  "cannot read properties"',
+		query: '"cannot read properties"',
+		rg: ["Cannot read properties"],
+		trigram: { match: '"cannot read properties"' },
+	},
+	{ name: "CJK", label: "CJK  内存泄漏", query: "内存泄漏", rg: ["内存泄漏"], trigram: { match: '"内存泄漏"' } },
 	{
 		name: "cwd filter",
 		label: "cwd filter  retry_with_backoff cwd=…/acme-payments",
@@ -70,6 +93,7 @@ export const QUERY_MIX: readonly MixQuery[] = [
 		filters: { cwds: ["/home/dev/src/acme-payments"] },
 		rg: ["retry_with_backoff"],
 		rgCwds: ["/home/dev/src/acme-payments", "/home/dev/src/acme-payments/services/billing"],
+		trigram: { match: '"retry_with_backoff"' },
 	},
 	{
 		name: "kind filter",
@@ -77,6 +101,7 @@ export const QUERY_MIX: readonly MixQuery[] = [
 		query: "ECONNREFUSED",
 		filters: { kinds: ["tool.result"] },
 		rg: ["ECONNREFUSED"],
+		trigram: { match: '"ECONNREFUSED"' },
 	},
 	{
 		name: "branch filter",
@@ -84,7 +109,34 @@ export const QUERY_MIX: readonly MixQuery[] = [
 		query: "migration",
 		filters: { branchStates: ["alternate"] },
 		rg: ["migration"],
+		trigram: { match: '"migration"', unsupported: "no branch state: unfiltered" },
 	},
+];
+
+/**
+ * Recall needles in the style of the shared corpus manifest: what our tokens promise (CJK bigrams, camelCase and
+ * snake_case parts, prefixes, two-letter words) and a trigram index cannot or can only by scanning. Each has a
+ * ground truth the bench computes from the fragment text itself (bench/trigram-worker.ts), not from either index.
+ *  - substring: the text contains `text` (CJK has no word boundaries);
+ *  - word: an ASCII word or one of its camelCase parts equals `text`, case-insensitively;
+ *  - prefix: an ASCII word or one of its camelCase parts starts with `text`, case-insensitively (our query runs
+ *    with prefix: true, as the explorer's last term does).
+ */
+export interface Needle {
+	label: string;
+	text: string;
+	truth: "substring" | "word" | "prefix";
+}
+
+/** The needles; every one occurs in the bench corpus (vocabulary above). */
+export const NEEDLES: readonly Needle[] = [
+	{ label: "CJK 2-char  泄漏 (of 内存泄漏)", text: "泄漏", truth: "substring" },
+	{ label: "CJK 2-char  原因 (zh and ja)", text: "原因", truth: "substring" },
+	{ label: "camelCase part  Ledger", text: "Ledger", truth: "word" },
+	{ label: "snake/camel part  backoff", text: "backoff", truth: "word" },
+	{ label: "2-letter word  db", text: "db", truth: "word" },
+	{ label: "prefix  reconcileLed…", text: "reconcileLed", truth: "prefix" },
+	{ label: "prefix of a part  Sparkl…", text: "Sparkl", truth: "prefix" },
 ];
 
 /** What the search-as-you-type measurement types, one keystroke at a time. */

@@ -46,7 +46,8 @@ export function EventHeader({ loc, depth, width, now, color, banner }: EventHead
 		}
 		const c = d.read.classification;
 		meta.push(seg(" · "), seg(c.branchState, c.branchState === "alternate" ? "warn" : c.branchState === "selected" ? "ok" : "dim"));
-		meta.push(seg(" · "), seg(c.selectionState, c.selectionState === "summarized" ? "warn" : "dim"));
+		meta.push(seg(" · "), seg(c.selectionState, c.selectionState === "summarized" || c.selectionState === "omitted" ? "warn" : "dim"));
+		if (c.contextEdit) meta.push(seg(` (${c.contextEdit.state} by edit ${c.contextEdit.by})`, "warn"));
 		if (msg?.isError === true || typeof (e as { message?: { errorMessage?: unknown } }).message?.errorMessage === "string")
 			meta.push(seg(" · "), seg("✗ error", "error"));
 		if (typeof msg?.model === "string") meta.push(seg(` · ${msg.model}`, "dim"));

@@ -1,5 +1,6 @@
 /** Draws one styled line: a single <Text> that never wraps, its segments styled with SGR escapes. */
 import { Text } from "ink";
+import { neutralizeLine } from "../src/present/text.js";
 import type { StyledLine } from "./styled.js";
 import { toneAnsi } from "./theme.js";
 
@@ -18,7 +19,9 @@ export function Line({ line, color }: LineProps) {
 	let text = "";
 	for (const s of line) {
 		const open = toneAnsi(s.tone, color, s.inverse === true);
-		text += open ? `${open}${s.text}\u001b[0m` : s.text;
+		// Every field drawn (session names, labels, cwds, bodies) is session text: controls become symbols here (I21).
+		const safe = neutralizeLine(s.text);
+		text += open ? `${open}${safe}\u001b[0m` : safe;
 	}
 	return <Text wrap="truncate-end">{text}</Text>;
 }

@@ -210,7 +210,11 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 	push([]);
 	push(rule("metadata", width, "dim"));
 	const c = read.classification;
-	const summarized = c.summarizedBy ? ` by ${c.summarizedBy.entryId} (${c.summarizedBy.provenance})` : "";
+	const summarized = c.summarizedBy
+		? ` by ${c.summarizedBy.entryId} (${c.summarizedBy.provenance})`
+		: c.contextEdit
+			? ` — ${c.contextEdit.state === "omitted" ? "the model never saw it" : "the model saw the replacement"} (context edit ${c.contextEdit.by})`
+			: "";
 	push([
 		seg("branch ", "dim"),
 		seg(c.branchState, c.branchState === "alternate" ? "warn" : "plain"),

@@ -25,6 +25,25 @@ describe("path-component boundary", () => {
 		expect(isWithin(r, p)).toBe(expected);
 	});
 
+	it("resolves a symlink before the `..` that follows it, as the kernel does", () => {
+		const t = tempDir();
+		try {
+			const base = realpathSync(t.dir);
+			mkdirSync(join(base, "ws", "proj"), { recursive: true });
+			mkdirSync(join(base, "elsewhere", "deep"), { recursive: true });
+			symlinkSync(join(base, "elsewhere", "deep"), join(base, "ws", "proj", "link-out"));
+			expect(canonicalPath(`${base}/ws/proj/link-out/../secret`)).toBe(join(base, "elsewhere", "secret"));
+			expect(isWithin(join(base, "ws"), canonicalPath(`${base}/ws/proj/link-out/../secret`) as string)).toBe(false);
+			// A relative link, and a loop.
+			symlinkSync("../../elsewhere", join(base, "ws", "proj", "rel"));
+			expect(canonicalPath(`${base}/ws/proj/rel/deep/../x`)).toBe(join(base, "elsewhere", "x"));
+			symlinkSync(join(base, "loop"), join(base, "loop"));
+			expect(canonicalPath(`${base}/loop/x`)).toBeNull();
+		} finally {
+			t.cleanup();
+		}
+	});
+
 	it("cannot place empty or relative cwds, and resolves `..` before comparing", () => {
 		expect(canonicalPath("")).toBeNull();
 		expect(canonicalPath("proj/sub")).toBeNull();
@@ -82,6 +101,8 @@ describe("authorized search, read and trace", () => {
 			relative: "ws/nested",
 			empty: "",
 			symlink: join(root, "escape", "proj"),
+			// Read as text, `escape/..` is the root itself; the kernel resolves `escape` first, so this is base/nested.
+			linkDotdot: `${root}/escape/../nested`,
 			linkedIn: join(base, "link-in", "nested"),
 			current: root,
 		};
@@ -123,7 +144,7 @@ describe("authorized search, read and trace", () => {
 	});
 
 	it("reads and traces of unauthorized sessions fail exactly like missing ones", () => {
-		for (const name of ["collision", "dotdot", "relative", "empty", "symlink"]) {
+		for (const name of ["collision", "dotdot", "relative", "empty", "symlink", "linkDotdot"]) {
 			const s = sessions[name] as { id: string; entries: string[] };
 			expect(() => service.read({ sessionId: s.id, entryId: s.entries[0] as string, caller: caller() })).toThrow(NotFoundError);
 			expect(() => service.trace({ sessionId: s.id, entryId: s.entries[0] as string, caller: caller() })).toThrow(NotFoundError);

@@ -1,6 +1,6 @@
 /** The built CLI as a user runs it: real process, real index file, the fixture corpus. */
 import { spawnSync } from "node:child_process";
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "./helpers/build.js";
@@ -134,6 +134,32 @@ describe("pi-history search", () => {
 		const missing = run(["read", "no-such-session", "abc"]);
 		expect(missing.code).toBe(1);
 		expect(missing.stderr).toMatch(/no event/);
+	});
+});
+
+describe("pi-history flags", () => {
+	it("a repeated single-value flag or a flag without its value is a usage error, and nothing is created or indexed", () => {
+		// A private home: the default index would be created under it if a missing value were ignored.
+		const home = join(tmp.dir, "flags-home");
+		const bare = (args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, HOME: home, NO_COLOR: "1" } });
+		const cases: Array<[string[], RegExp]> = [
+			[["search", "x", "--limit", "5", "--limit", "7"], /--limit was given more than once/],
+			[["search", "x", "--index", "a.sqlite", "--index=b.sqlite"], /--index was given more than once/],
+			[["status", "--index"], /--index needs a value/],
+			[["index", "--sessions-dir"], /--sessions-dir needs a value/],
+			[["search", "x", "--limit", "--json"], /--limit needs a value/],
+			[["search", "x", "--index="], /--index needs a value/],
+		];
+		for (const [args, message] of cases) {
+			const r = bare(args);
+			expect(r.status, args.join(" ")).toBe(2);
+			expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+			expect(r.stderr).toMatch(message);
+			expect(r.stderr).not.toMatch(/ at .*\.js:\d+/);
+		}
+		expect(existsSync(home)).toBe(false);
+		// Repeatable flags stay repeatable.
+		expect(run(["search", "handleWebhook", "--session", "a", "--session", "b"]).code).toBe(0);
 	});
 });
 

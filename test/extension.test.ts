@@ -54,6 +54,7 @@ function ctxFor(cwd: string, session: { id?: string; file?: string; leaf?: strin
 			getHeader: () => ({ type: "session", id, timestamp: "2026-01-01T00:00:00.000Z", cwd }),
 			getLeafId: () => session.leaf ?? null,
 			getSessionFile: () => session.file,
+			getEntries: () => [],
 		},
 	} as unknown as ExtensionContext;
 }
@@ -106,7 +107,7 @@ describe("pi extension tools over the fixture corpus", () => {
 			const guidelines = (tool.promptGuidelines ?? []).join("\n");
 			for (const name of ["event_search", "event_read", "event_trace"]) expect(guidelines).toContain(name);
 		}
-		expect([...handlers.keys()].sort()).toEqual(["agent_end", "session_compact", "session_shutdown", "session_start", "session_tree"]);
+		expect([...handlers.keys()].sort()).toEqual(["agent_end", "agent_settled", "session_compact", "session_shutdown", "session_start", "session_tree"]);
 	});
 
 	it("finds a needle of a nested project inside the workspace, with the ref the manifest names", async () => {

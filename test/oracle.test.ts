@@ -61,14 +61,16 @@ describe("selection state follows pi's buildSessionContext", () => {
 		let seen = 0;
 		for (const f of manifest.files.filter((x) => x.isSession && x.headerVersion !== 1)) {
 			const file = join(corpus, f.file);
-			const { direct, path } = piContext(file);
+			const { direct, excluded, path } = piContext(file);
 			const producing = (e: SessionEntry) =>
 				e.type === "message" ||
 				e.type === "custom_message" ||
 				e.type === "compaction" ||
 				(e.type === "branch_summary" && Boolean((e as { summary?: string }).summary));
-			const replaced = path.filter((e) => producing(e) && !direct.has(e.id)).map((e) => e.id);
+			const replaced = path.filter((e) => producing(e) && !direct.has(e.id) && !excluded.has(e.id)).map((e) => e.id);
 			const ours = new Map(ourEvents(file).map((r) => [r.entry_id, r]));
+			// In the context but dropped by convertToLlm (`!!` bash): on the path, never sent.
+			for (const id of excluded) expect(ours.get(id)?.selection_state, `${f.file} ${id}`).toBe("omitted");
 			for (const id of replaced) {
 				expect(ours.get(id)?.selection_state, `${f.file} ${id}`).toBe("summarized");
 				expect(ours.get(id)?.summarized_prov).toBe("recorded");

@@ -22,12 +22,12 @@ describe("classifyTree", () => {
 		expect(facts.states.get("E")?.branchState).toBe("selected");
 	});
 
-	it("treats missing parents as roots and cycles as unknown", () => {
+	it("treats missing parents and self-parents as roots (pi 1.x getTree) and cycles as unknown", () => {
 		const facts = classifyTree([n("A", null), n("X", "gone"), n("P", "Q"), n("Q", "P"), n("S", "S"), n("B", "A")], "B");
-		expect(facts.roots).toEqual(["A", "X"]);
+		expect(facts.roots).toEqual(["A", "X", "S"]);
 		expect(facts.states.get("X")?.branchState).toBe("alternate");
 		expect(facts.states.get("P")?.selectionState).toBe("unknown");
-		expect(facts.states.get("S")?.branchState).toBe("unknown");
+		expect(facts.states.get("S")?.branchState).toBe("alternate");
 	});
 
 	it("follows pi's compaction rule: before firstKept is summarized, from firstKept on is direct", () => {

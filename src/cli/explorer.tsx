@@ -15,7 +15,7 @@ import { App } from "../../components/App.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
 import type { Filters, Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
-import { errorText } from "../present/text.js";
+import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
 import { HistoryService, hasSessionFiles, workspaceRoot } from "../service/service.js";
@@ -284,7 +284,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			// the renderer itself may be what failed
 		}
 		restore();
-		process.stderr.write(`pi-history: ${errorText(error, true)}\n`);
+		process.stderr.write(`pi-history: ${neutralize(errorText(error, true))}\n`);
 		process.exit(1);
 	};
 	const signals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
@@ -297,7 +297,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	} catch (error) {
 		code = 1;
 		restore();
-		process.stderr.write(`pi-history: ${errorText(error)}\n`);
+		process.stderr.write(`pi-history: ${neutralize(errorText(error))}\n`);
 	} finally {
 		restore();
 		out.off("resize", onResize);

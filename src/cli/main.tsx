@@ -1,12 +1,24 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
-import { formatProgress, formatRead, formatRefresh, formatSearch, formatStatus, formatTrace, makeStyle } from "../present/text.js";
+import {
+	errorText,
+	formatProgress,
+	formatRead,
+	formatRefresh,
+	formatSearch,
+	formatStatus,
+	formatTrace,
+	makeStyle,
+	neutralize,
+	safeJson,
+} from "../present/text.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters, SemanticKind } from "../shared/types.js";
+import { checkArgs } from "./args.js";
 import { chooseHistory, runTui } from "./explorer.js";
 
 const help = `
@@ -45,49 +57,58 @@ const help = `
 
 	Kinds: user.text assistant.text assistant.error tool.call tool.result bash.command
 	       bash.output summary.compaction summary.branch custom.message session.name
+	       context.replacement system.prompt (searched only when asked for)
 	Branch states: selected alternate unknown
-	Selection states: direct summarized not-selected not-applicable unknown
+	Selection states: direct summarized omitted not-selected not-applicable unknown
 
 	Exit codes: 0 success (zero hits is success), 1 runtime error, 2 usage error
 `;
 
-const cli = meow(help, {
-	importMeta: import.meta,
-	allowUnknownFlags: false,
-	booleanDefault: undefined,
-	flags: {
-		sessionsDir: { type: "string", isMultiple: true },
-		index: { type: "string" },
-		workspace: { type: "string" },
-		query: { type: "string", shortFlag: "q" },
-		json: { type: "boolean" },
-		color: { type: "boolean" },
-		demo: { type: "boolean" },
-		full: { type: "boolean" },
-		refresh: { type: "boolean" },
-		limit: { type: "number" },
-		snippetChars: { type: "number" },
-		session: { type: "string", isMultiple: true },
-		cwd: { type: "string", isMultiple: true },
-		kind: { type: "string", isMultiple: true },
-		type: { type: "string", isMultiple: true },
-		role: { type: "string", isMultiple: true },
-		tool: { type: "string", isMultiple: true },
-		after: { type: "string" },
-		before: { type: "string" },
-		error: { type: "boolean" },
-		branch: { type: "string", isMultiple: true },
-		selection: { type: "string", isMultiple: true },
-		file: { type: "string", isMultiple: true },
-		label: { type: "string", isMultiple: true },
-		fragment: { type: "string" },
-		offset: { type: "number" },
-		maxChars: { type: "number" },
-		order: { type: "string" },
-		neighborsBefore: { type: "number" },
-		neighborsAfter: { type: "number" },
-	},
-});
+const FLAGS = {
+	sessionsDir: { type: "string", isMultiple: true },
+	index: { type: "string" },
+	workspace: { type: "string" },
+	query: { type: "string", shortFlag: "q" },
+	json: { type: "boolean" },
+	color: { type: "boolean" },
+	demo: { type: "boolean" },
+	full: { type: "boolean" },
+	refresh: { type: "boolean" },
+	limit: { type: "number" },
+	snippetChars: { type: "number" },
+	session: { type: "string", isMultiple: true },
+	cwd: { type: "string", isMultiple: true },
+	kind: { type: "string", isMultiple: true },
+	type: { type: "string", isMultiple: true },
+	role: { type: "string", isMultiple: true },
+	tool: { type: "string", isMultiple: true },
+	after: { type: "string" },
+	before: { type: "string" },
+	error: { type: "boolean" },
+	branch: { type: "string", isMultiple: true },
+	selection: { type: "string", isMultiple: true },
+	file: { type: "string", isMultiple: true },
+	label: { type: "string", isMultiple: true },
+	fragment: { type: "string" },
+	offset: { type: "number" },
+	maxChars: { type: "number" },
+	order: { type: "string" },
+	neighborsBefore: { type: "number" },
+	neighborsAfter: { type: "number" },
+} as const;
+
+/** Parses the command line; a usage error is one line and exit 2, never a stack trace, and nothing is opened. */
+function parseArgs() {
+	try {
+		checkArgs(process.argv.slice(2), FLAGS);
+		return meow(help, { importMeta: import.meta, allowUnknownFlags: false, booleanDefault: undefined, flags: FLAGS });
+	} catch (error) {
+		process.stderr.write(`pi-history: ${neutralize(errorText(error).split("\n")[0] ?? "")}\n`);
+		process.exit(2);
+	}
+}
+
+const cli = parseArgs();
 
 const flags = cli.flags;
 const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
@@ -148,14 +169,16 @@ function write(text: string): void {
 }
 
 function note(text: string): void {
-	process.stderr.write(`${text}\n`);
+	// Notes and errors carry file paths and session text: never raw to the terminal (I21).
+	process.stderr.write(`${neutralize(text)}\n`);
 }
 
-function openService(busyTimeoutMs?: number): HistoryService {
+/** Opens the index; `readonly` (status, --no-refresh) never writes it, nor creates it (I22). */
+function openService(options: { busyTimeoutMs?: number; readonly?: boolean } = {}): HistoryService {
 	// --demo: the bundled sample history (and its own index in the temp dir), for the commands as for the explorer.
 	const config = flags.demo ? chooseHistory({ demo: true, color: false }).config : resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
-	return HistoryService.open({ config, ...(busyTimeoutMs === undefined ? {} : { busyTimeoutMs }) });
+	return HistoryService.open({ config, ...options });
 }
 
 async function refreshWithProgress(service: HistoryService, full: boolean) {
@@ -196,10 +219,10 @@ async function run(): Promise<number> {
 	switch (command) {
 		case "index": {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
-			const service = openService(30_000);
+			const service = openService({ busyTimeoutMs: 30_000 });
 			try {
 				const summary = await refreshWithProgress(service, flags.full === true);
-				if (flags.json) write(JSON.stringify(summary, null, 2));
+				if (flags.json) write(safeJson(summary, 2));
 				else write(formatRefresh(summary));
 				return 0;
 			} finally {
@@ -207,10 +230,10 @@ async function run(): Promise<number> {
 			}
 		}
 		case "status": {
-			const service = openService();
+			const service = openService({ readonly: true });
 			try {
 				const status = { ...service.status(), pending: service.countPending() };
-				if (flags.json) write(JSON.stringify(status, null, 2));
+				if (flags.json) write(safeJson(status, 2));
 				else write(`${formatStatus(status)}\npending     ${status.pending} file(s) changed since the last refresh`);
 				return 0;
 			} finally {
@@ -219,7 +242,7 @@ async function run(): Promise<number> {
 		}
 		case "search": {
 			const filters = filtersFromFlags();
-			const service = openService();
+			const service = openService({ readonly: flags.refresh === false });
 			try {
 				if (flags.refresh !== false) {
 					const summary = await refreshWithProgress(service, false);
@@ -232,7 +255,7 @@ async function run(): Promise<number> {
 					limit: count(flags.limit, "limit"),
 					snippetChars: count(flags.snippetChars, "snippet-chars"),
 				});
-				if (flags.json) write(JSON.stringify(result, null, 2));
+				if (flags.json) write(safeJson(result, 2));
 				else write(formatSearch(result, style));
 				for (const n of result.notes) note(`note: ${n}`);
 				return 0;
@@ -245,7 +268,7 @@ async function run(): Promise<number> {
 			const [sessionId, entryId, ...extra] = args;
 			if (!sessionId || !entryId || extra.length) throw new ArgumentError(`usage: pi-history ${command} <sessionId> <entryId>`);
 			if (flags.order !== undefined && flags.order !== "branch" && flags.order !== "append") throw new ArgumentError("--order must be branch or append");
-			const service = openService();
+			const service = openService({ readonly: flags.refresh === false });
 			try {
 				if (flags.refresh !== false) service.refresh({ budgetMs: 2000 });
 				if (command === "read") {
@@ -259,10 +282,10 @@ async function run(): Promise<number> {
 						after: neighbors("after"),
 						order: flags.order as "branch" | "append" | undefined,
 					});
-					write(flags.json ? JSON.stringify(read, null, 2) : formatRead(read, style));
+					write(flags.json ? safeJson(read, 2) : formatRead(read, style));
 				} else {
 					const trace = service.trace({ sessionId, entryId });
-					write(flags.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, style));
+					write(flags.json ? safeJson(trace, 2) : formatTrace(trace, style));
 				}
 				return 0;
 			} finally {

@@ -2,6 +2,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type HistoryService, isBusyError, workspaceRoot } from "../service/service.js";
 import type { Caller } from "../shared/types.js";
+import { invokingEntry } from "./call-scope.js";
 
 /** The parts of pi's ExtensionContext the tools read. */
 export type CallerContext = Pick<ExtensionContext, "cwd" | "sessionManager">;
@@ -43,7 +44,7 @@ export class IndexHandle {
 	}
 
 	/** Refreshes within the call budget (own session first) and names the caller; never fails on a busy index. */
-	async forCall(ctx: CallerContext): Promise<{ service: HistoryService; caller: Caller; notes: string[]; pending: number }> {
+	async forCall(ctx: CallerContext, toolCallId?: string): Promise<{ service: HistoryService; caller: Caller; notes: string[]; pending: number }> {
 		this.cwd = ctx.cwd;
 		const service = await this.openForCall(ctx.cwd);
 		const sm = ctx.sessionManager;
@@ -68,10 +69,11 @@ export class IndexHandle {
 			);
 		}
 		const currentSessionId = sm.getSessionId() || sm.getHeader()?.id || undefined;
-		const cutoffEntryId = sm.getLeafId() ?? undefined;
+		const cutoffEntryId = invokingEntry(sm, toolCallId) ?? sm.getLeafId() ?? undefined;
 		const caller: Caller = {
 			root: workspaceRoot(ctx.cwd, service.config.workspaceRoot),
 			...(currentSessionId ? { currentSessionId } : {}),
+			...(file ? { currentSessionFile: file } : {}),
 			...(cutoffEntryId ? { cutoffEntryId } : {}),
 		};
 		return { service, caller, notes, pending };

@@ -6,11 +6,13 @@
 import type { AgentToolResult, ExtensionAPI, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
+import { neutralizeLine as safe, safeJson } from "../present/terminal-safe.js";
 import { HistoryService } from "../service/service.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import type { ReadResult, SearchResult, TraceResult } from "../shared/types.js";
+import { boundSearchDetails } from "./call-scope.js";
 import { type CallerContext, IndexHandle, messageOf } from "./index-handle.js";
 import { MODEL_READ_LIMITS, prepareSearchArgs, type ReadArgs, ReadParams, requireId, SearchParams, TraceParams, toolFilters } from "./tool-params.js";
 
@@ -50,7 +52,9 @@ function component(context: { lastComponent: Component | undefined }, text: stri
 	return new Text(text, 0, 0);
 }
 
-function shortId(id: string): string {
+/** A short id for pi's screen (ids come from session files: controls made visible, I21). */
+function shortId(raw: string): string {
+	const id = safe(raw);
 	return id.length > 13 ? `${id.slice(0, 8)}…` : id;
 }
 
@@ -68,7 +72,7 @@ function renderOutcome(
 	summary: () => string,
 ): Component {
 	if (options.isPartial) return component(context, theme.fg("warning", "…"));
-	if (context.isError) return component(context, theme.fg("error", resultText(result).split("\n")[0] ?? "error"));
+	if (context.isError) return component(context, theme.fg("error", safe(resultText(result).split("\n")[0] ?? "error")));
 	const head = summary();
 	return component(context, options.expanded ? `${head}\n${theme.fg("toolOutput", resultText(result))}` : head);
 }
@@ -127,14 +131,14 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			promptGuidelines: GUIDELINES,
 			parameters: SearchParams,
 			prepareArguments: prepareSearchArgs,
-			async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+			async execute(toolCallId, params, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				if (typeof params.query !== "string") throw new ArgumentError('query must be a string (use "" to list events by filters only)');
 				const filters = toolFilters(params, ctx.cwd);
 				if (params.query.trim() === "" && Object.keys(filters).length === 0) {
 					throw new ArgumentError("query is empty and no filter is set: give words to search for, or at least one filter (kinds, tools, after, sessionId, …)");
 				}
-				const { service, caller, notes } = await index.forCall(ctx);
+				const { service, caller, notes } = await index.forCall(ctx, toolCallId);
 				const result = service.search({
 					query: params.query,
 					filters,
@@ -149,15 +153,15 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					...(caller.currentSessionId ? { currentSessionId: caller.currentSessionId } : {}),
 					includesCurrent: caller.currentSessionId !== undefined && params.sessionId === caller.currentSessionId,
 				});
-				return textResult(text.text, result);
+				return textResult(text.text, boundSearchDetails(result));
 			},
 			renderCall(args, theme, context) {
 				const filters = Object.entries(args)
 					.filter(([k, v]) => k !== "query" && v !== undefined)
-					.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : String(v)}`);
+					.map(([k, v]) => safe(`${k}=${Array.isArray(v) ? v.join(",") : String(v)}`));
 				return component(
 					context,
-					`${theme.fg("toolTitle", theme.bold("event_search "))}${theme.fg("accent", JSON.stringify(args.query ?? ""))}${filters.length ? theme.fg("muted", ` ${filters.join(" ")}`) : ""}`,
+					`${theme.fg("toolTitle", theme.bold("event_search "))}${theme.fg("accent", safeJson(args.query ?? ""))}${filters.length ? theme.fg("muted", ` ${filters.join(" ")}`) : ""}`,
 				);
 			},
 			renderResult(result, options, theme, context) {
@@ -165,7 +169,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					const d = result.details;
 					if (!isSearchResult(d)) return theme.fg("muted", "no result");
 					const n = d.hits.length;
-					const top = d.hits.slice(0, 3).map((h) => `${h.kind ?? h.entryType} ${shortId(h.sessionId)}/${h.entryId}`);
+					const top = d.hits.slice(0, 3).map((h) => safe(`${h.kind ?? h.entryType} ${shortId(h.sessionId)}/${h.entryId}`));
 					const pending = d.index.pending > 0 ? theme.fg("warning", ` · ${d.index.pending} pending`) : "";
 					return `${theme.fg(n ? "success" : "muted", `${n} hit${n === 1 ? "" : "s"}`)}${top.length ? theme.fg("dim", ` · ${top.join(" · ")}`) : ""}${pending}`;
 				});
@@ -181,14 +185,14 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			promptSnippet: "Read the exact text of a past pi event by sessionId + entryId (from event_search or event_trace)",
 			promptGuidelines: GUIDELINES,
 			parameters: ReadParams,
-			async execute(_toolCallId, params: ReadArgs, signal, _onUpdate, ctx) {
+			async execute(toolCallId, params: ReadArgs, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				const sessionId = requireId(params.sessionId, "sessionId");
 				const entryId = requireId(params.entryId, "entryId");
 				if (params.order !== undefined && params.order !== "branch" && params.order !== "append")
 					throw new ArgumentError(`order must be "branch" or "append", not "${String(params.order)}"`);
 				if (params.offset && !params.fragmentId) throw new ArgumentError("offset applies to one fragment: pass fragmentId too (e.g. tool.result:0)");
-				const { service, caller, notes, pending } = await index.forCall(ctx);
+				const { service, caller, notes, pending } = await index.forCall(ctx, toolCallId);
 				let result: ReadResult;
 				try {
 					result = service.read({
@@ -209,10 +213,10 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 				return textResult(formatReadForModel(result).text, result);
 			},
 			renderCall(args, theme, context) {
-				const extra = [args.fragmentId, args.offset ? `@${args.offset}` : undefined].filter(Boolean).join(" ");
+				const extra = safe([args.fragmentId, args.offset ? `@${args.offset}` : undefined].filter(Boolean).join(" "));
 				return component(
 					context,
-					`${theme.fg("toolTitle", theme.bold("event_read "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
+					`${theme.fg("toolTitle", theme.bold("event_read "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${safe(args.entryId ?? "?")}`)}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
 				);
 			},
 			renderResult(result, options, theme, context) {
@@ -221,7 +225,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					if (!isReadResult(d)) return theme.fg("muted", "no result");
 					const chars = d.fragments.reduce((n, f) => n + f.text.length, 0);
 					const cut = d.fragments.some((f) => f.truncated) ? theme.fg("warning", " · cut") : "";
-					return `${theme.fg("success", String(d.event.type))} ${theme.fg("dim", `${shortId(d.session.id)}/${d.event.entryId}`)} · ${d.fragments.length} fragment(s), ${chars} chars${d.omitted.length ? ` · ${d.omitted.length} omitted` : ""}${cut}`;
+					return `${theme.fg("success", safe(String(d.event.type)))} ${theme.fg("dim", `${shortId(d.session.id)}/${safe(d.event.entryId)}`)} · ${d.fragments.length} fragment(s), ${chars} chars${d.omitted.length ? ` · ${d.omitted.length} omitted` : ""}${cut}`;
 				});
 			},
 		});
@@ -235,11 +239,11 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			promptSnippet: "Trace a past pi event's relations (parent/children/branches, tool call↔result, compaction, forks) by sessionId + entryId",
 			promptGuidelines: GUIDELINES,
 			parameters: TraceParams,
-			async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+			async execute(toolCallId, params, signal, _onUpdate, ctx) {
 				throwIfAborted(signal);
 				const sessionId = requireId(params.sessionId, "sessionId");
 				const entryId = requireId(params.entryId, "entryId");
-				const { service, caller, notes, pending } = await index.forCall(ctx);
+				const { service, caller, notes, pending } = await index.forCall(ctx, toolCallId);
 				let result: TraceResult;
 				try {
 					result = service.trace({ sessionId, entryId, caller });
@@ -252,7 +256,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			renderCall(args, theme, context) {
 				return component(
 					context,
-					`${theme.fg("toolTitle", theme.bold("event_trace "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${args.entryId ?? "?"}`)}`,
+					`${theme.fg("toolTitle", theme.bold("event_trace "))}${theme.fg("accent", `${shortId(args.sessionId ?? "?")}/${safe(args.entryId ?? "?")}`)}`,
 				);
 			},
 			renderResult(result, options, theme, context) {
@@ -261,7 +265,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					if (!isTraceResult(d)) return theme.fg("muted", "no result");
 					const rels = new Map<string, number>();
 					for (const e of d.edges) rels.set(e.rel, (rels.get(e.rel) ?? 0) + 1);
-					const list = [...rels].map(([rel, n]) => (n > 1 ? `${rel}×${n}` : rel)).join(", ");
+					const list = safe([...rels].map(([rel, n]) => (n > 1 ? `${rel}×${n}` : rel)).join(", "));
 					return `${theme.fg("success", `${d.edges.length} edge(s)`)}${list ? theme.fg("dim", ` · ${list}`) : ""}`;
 				});
 			},
@@ -276,6 +280,8 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 		};
 		pi.on("session_start", later);
 		pi.on("agent_end", later);
+		// pi 1.x: after retries and compaction, the better moment to index (0.x never emits it).
+		(pi.on as (event: string, handler: typeof later) => void)("agent_settled", later);
 		pi.on("session_compact", later);
 		pi.on("session_tree", later);
 		pi.on("session_shutdown", (_event, ctx) => {

@@ -8,6 +8,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
+import { searchSystemTexts } from "./system-texts.js";
 
 const SHIFT = Math.log2(FRAGMENT_SLOTS);
 const BM25_WEIGHTS = KIND_COLUMNS.map((c) => c.weight.toFixed(2)).join(", ");
@@ -116,6 +117,7 @@ export class CandidateQuery {
 	private readonly where: string[];
 	private readonly params: unknown[];
 	private readonly match: string | null;
+	private readonly plainMatch: string | null;
 
 	constructor(
 		private readonly store: IndexStore,
@@ -124,6 +126,16 @@ export class CandidateQuery {
 	) {
 		({ where: this.where, params: this.params } = filterClauses(filter));
 		this.match = match === null ? null : matchExpression(match, filter);
+		this.plainMatch = match;
+	}
+
+	/**
+	 * Events whose pi 1.x system prompt sections match (system-texts.ts: each distinct text stored once, outside the
+	 * main FTS table), best first; only for a query that asks for the `system.prompt` kind.
+	 */
+	systemPrompts(limit: number): Candidate[] {
+		if (this.plainMatch === null || !this.filter.kinds?.includes("system.prompt")) return [];
+		return searchSystemTexts(this.store, this.plainMatch, this.where, this.params, FRAGMENT_SLOTS, limit).map((c) => ({ ...c, copy_rank: 1 }));
 	}
 
 	/**

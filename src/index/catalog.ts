@@ -32,16 +32,20 @@ export interface EventRow {
 	ref_id: string | null;
 	label: string | null;
 	msg_producing: number;
+	ctx_flags: number;
 	context_role: ContextRole;
 	branch_state: BranchState;
 	selection_state: SelectionState;
 	summarized_by: string | null;
 	summarized_prov: string | null;
+	edit_state: "replaced" | "omitted" | null;
+	edit_by: string | null;
 	cur_label: string | null;
 	preview: string;
 	frags: string;
 	nfrags: number;
 	kinds: number;
+	sys_texts: string | null;
 }
 
 /** A sessions row joined with its file. */

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "../project/file-scan.js";
 import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
+import { MAX_LINE_BYTES } from "../source/lines.js";
 import type { ParserState } from "../source/parse.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
@@ -98,7 +99,9 @@ function sessionFacts(staged: ScannedEntry[]): { firstMs: number | null; lastMs:
 
 function scanNote(scan: ScanResult, duplicates: number, conflicting: number): string | null {
 	const parts: string[] = [];
-	if (scan.skipped > 0) parts.push(`${scan.skipped} unparseable line(s) skipped`);
+	const oversize = scan.oversize ?? 0;
+	if (scan.skipped > oversize) parts.push(`${scan.skipped - oversize} unparseable line(s) skipped`);
+	if (oversize > 0) parts.push(`${oversize} line(s) over ${MAX_LINE_BYTES / 1024 / 1024} MB skipped (too big to read)`);
 	if (duplicates > 0) parts.push(`${duplicates} duplicate entr${duplicates === 1 ? "y" : "ies"} collapsed`);
 	if (conflicting > 0) parts.push(`${conflicting} duplicate id(s) with different content (first kept)`);
 	return parts.length ? parts.join("; ") : null;
@@ -162,7 +165,8 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			Date.now(),
 			row.id,
 		);
-	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes };
+	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
+	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes, ...skipped };
 }
 
 function applyRebuild(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult): FileOutcome {
@@ -171,12 +175,13 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 	const fp = scan.fingerprint;
 	const header = scan.header;
 	if (header === null) {
-		// No header among the complete lines: not a session (yet). A session indexed before keeps its state (I7).
+		// No header among the complete lines: not a session (yet). A file cut inside its header line is what a fresh
+		// build would see as no session, so its old session goes; a file whose first line is something else cannot be
+		// parsed safely and keeps its last known-good state (I7).
 		const empty = scan.endOffset === 0;
-		if (old) {
-			const note = empty
-				? "file is empty or its first line is incomplete; last indexed state kept"
-				: "file no longer starts with a session header; last indexed state kept";
+		if (old && empty) writer.removeSession(old.id);
+		else if (old) {
+			const note = "file no longer starts with a session header; last indexed state kept";
 			store
 				.prepare("UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, note = ?, indexed_at = ? WHERE id = ?")
 				.run(fp.size, fp.mtimeMs, fp.ctimeMs, fp.ino, note, Date.now(), fileId);
@@ -230,7 +235,8 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			Date.now(),
 			fileId,
 		);
-	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset };
+	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
+	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset, ...skipped };
 }
 
 /** 8 hex characters of a text's SHA-1: the suffix of a session id that another file already holds. */

@@ -2,7 +2,7 @@
  * Refresh: brings the index in line with the session files under the roots (DESIGN §4, I5–I9): discovery,
  * batched ingest of changed files, removal of files that are really gone, public ids and session lineage.
  */
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { ScanResult } from "../project/file-scan.js";
 import { ScanWorker } from "../project/scan-thread.js";
@@ -69,6 +69,18 @@ export function assignPublicIds(store: IndexStore): void {
 	for (const s of changed) store.prepare("UPDATE sessions SET public_id = ? WHERE id = ?").run(wanted.get(s.id) as string, s.id);
 }
 
+/**
+ * Session ids a pi file name may carry: `<timestamp>_<id>.jsonl`, where since pi 0.76 the id may be a custom one
+ * (`[A-Za-z0-9._-]`, not a UUID), and `/import` on a clash appends `-N` to the name. Most likely first.
+ */
+export function idsInName(name: string): string[] {
+	const m = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9-]+Z_([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\.jsonl$/.exec(name);
+	if (!m) return [];
+	const id = m[1] as string;
+	const clash = /^(.+)-[0-9]+$/.exec(id)?.[1];
+	return clash ? [id, clash] : [id];
+}
+
 /** Resolves `parentSession` paths to indexed sessions: by path, else by file name, else by the session id in the name. */
 export function resolveParents(store: IndexStore): void {
 	const children = store
@@ -93,8 +105,11 @@ export function resolveParents(store: IndexStore): void {
 	const update = store.prepare("UPDATE sessions SET parent_session = ? WHERE id = ?");
 	for (const child of children) {
 		const name = child.parent_path.split(/[\\/]/).pop() ?? "";
-		const idInName = /_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(name)?.[1];
-		let parent = byPath.get(child.parent_path) ?? byName.get(name) ?? (idInName ? byHeader.get(idInName) : undefined) ?? null;
+		let parent =
+			byPath.get(child.parent_path) ??
+			byName.get(name) ??
+			idsInName(name).reduce<number | undefined>((found, id) => found ?? byHeader.get(id), undefined) ??
+			null;
 		if (parent === child.id) parent = null;
 		if (parent !== child.parent_session) update.run(parent, child.id);
 	}
@@ -192,9 +207,17 @@ class RefreshRun {
 		for (const obs of observations) {
 			if (!obs.present && obs.root.kind !== "default")
 				summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
+			for (const dir of obs.unreadable) summary.notes.push(`cannot list ${dir}; its sessions are kept as last indexed`);
 		}
+		const unreadable = JSON.stringify(observations.flatMap((o) => o.unreadable));
 		try {
-			this.rootIds = store.db.transaction(() => upsertRoots(store, observations)).immediate();
+			this.rootIds = store.db
+				.transaction(() => {
+					// status lists them until a refresh can read them again.
+					store.setMeta("unreadableDirs", unreadable);
+					return upsertRoots(store, observations);
+				})
+				.immediate();
 		} catch (error) {
 			if (!isBusyError(error)) throw error;
 			summary.busy = true;
@@ -227,7 +250,7 @@ class RefreshRun {
 		progress.bytesDone += file.size;
 		if (outcome.kind !== "unchanged") summary.filesChanged++;
 		if (outcome.kind === "error") summary.errors.push({ file: file.path, error: outcome.error ?? "error" });
-		if (outcome.kind === "kept" && outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
+		if (outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
 		if (outcome.kind === "added") summary.sessionsAdded++;
 		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
 		if (outcome.kind === "appended") summary.sessionsAppended++;
@@ -453,7 +476,9 @@ class RefreshRun {
 				if (discovered.has(row.path) || row.root_id === null) continue;
 				const obs = obsByRootId.get(row.root_id);
 				if (!obs?.present || underUnreadable(row.path, obs)) continue;
-				if (existsSync(row.path)) continue;
+				// Only a regular file that discovery missed (created meanwhile) is kept: a directory, FIFO, device or a
+				// symlink to one at a session path is no session, exactly as a fresh build sees it.
+				if (isRegularFile(row.path)) continue;
 				try {
 					remove.immediate(row);
 					this.touched = true;
@@ -483,6 +508,14 @@ class RefreshRun {
 		this.options.onProgress?.(this.progress);
 		summary.ms = Date.now() - this.started;
 		return summary;
+	}
+}
+
+function isRegularFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
 	}
 }
 

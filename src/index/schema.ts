@@ -2,7 +2,7 @@
 import type { SemanticKind } from "../shared/types.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -33,6 +33,10 @@ export const KIND_COLUMNS: ReadonlyArray<{ kind: SemanticKind; column: string; w
 	{ kind: "custom.message", column: "custom_message", weight: 1.0 },
 	// A name the person gave the whole session.
 	{ kind: "session.name", column: "session_name", weight: 4.0 },
+	// A context edit's replacement is what the model saw instead of the original: as telling as the reply itself.
+	{ kind: "context.replacement", column: "context_replacement", weight: 2.0 },
+	// System prompts repeat in every session: searched only when asked for by kind.
+	{ kind: "system.prompt", column: "system_prompt", weight: 0.5 },
 ];
 
 /** Column index of a kind in the FTS table. */
@@ -116,11 +120,16 @@ CREATE TABLE events (
 	ref_id TEXT,
 	label TEXT,
 	msg_producing INTEGER NOT NULL DEFAULT 0,
+	-- tree.ts CTX_EXCLUDED / CTX_OMITS: inputs of the classification that are not in other columns.
+	ctx_flags INTEGER NOT NULL DEFAULT 0,
 	context_role TEXT NOT NULL,
 	branch_state TEXT NOT NULL DEFAULT 'unknown',
 	selection_state TEXT NOT NULL DEFAULT 'unknown',
 	summarized_by TEXT,
 	summarized_prov TEXT,
+	-- The context edit in effect on this entry (I14): 'replaced' | 'omitted', and the edit's entry id.
+	edit_state TEXT,
+	edit_by TEXT,
 	cur_label TEXT,
 	preview TEXT NOT NULL,
 	-- The event's fragments in projection order, space-separated ids (\`tool.call:2\`), \`@start-end\` after an id
@@ -129,6 +138,8 @@ CREATE TABLE events (
 	nfrags INTEGER NOT NULL DEFAULT 0,
 	-- Bit i set: the event has a fragment of KIND_COLUMNS[i] (kind filters without a query).
 	kinds INTEGER NOT NULL DEFAULT 0,
+	-- System prompt sections (system-texts.ts): system_texts ids in fragment position order, comma-separated.
+	sys_texts TEXT,
 	UNIQUE (session_id, entry_id)
 ) STRICT;
 -- Rowids grow in append order within a session, so (session_id, id) order is file order; few indexes keep ingest fast.
@@ -156,6 +167,12 @@ CREATE TABLE file_evidence (
 ) STRICT;
 CREATE INDEX file_evidence_event ON file_evidence(event_id);
 CREATE INDEX file_evidence_path ON file_evidence(path);
+
+-- pi 1.x system prompt sections: each distinct text once (system-texts.ts), whatever number of sessions repeat it.
+-- An event lists its sections' text ids in events.sys_texts, so a session adds a few bytes, not the text.
+CREATE TABLE system_texts (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE) STRICT;
+CREATE INDEX events_system ON events(id) WHERE sys_texts IS NOT NULL;
+CREATE VIRTUAL TABLE system_fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii', detail=full);
 
 -- Child rows are deleted explicitly (ingest.ts deleteSessionRows): no foreign-key checks on the hot insert path.
 -- Contentless: the text stays in the session files (I5, I10); snippets and reads go back to the source line.

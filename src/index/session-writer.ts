@@ -4,12 +4,15 @@ import { classifyTree, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
+import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
 	eventId: number;
 	seq: number;
 	kinds: number;
+	/** system_texts ids of its system prompt sections, comma-separated in fragment position order. */
+	sysTexts: string | null;
 }
 
 interface ExistingRow {
@@ -20,6 +23,10 @@ interface ExistingRow {
 	ref_id: string | null;
 	label: string | null;
 	msg_producing: number;
+	role: string | null;
+	ctx_flags: number;
+	edit_state: string | null;
+	edit_by: string | null;
 	branch_state: string;
 	selection_state: string;
 	summarized_by: string | null;
@@ -29,8 +36,8 @@ interface ExistingRow {
 
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
-	context_role, branch_state, selection_state, summarized_by, summarized_prov, cur_label, preview, frags, nfrags, kinds)
-	VALUES (${new Array(35).fill("?").join(", ")})`;
+	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, edit_state, edit_by, cur_label, preview, frags, nfrags, kinds, sys_texts)
+	VALUES (${new Array(39).fill("?").join(", ")})`;
 
 const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 const int = (v: number | null) => (v === null ? null : Math.trunc(v));
@@ -52,8 +59,10 @@ export class SessionWriter {
 	stage(sessionId: number, seq: number, scanned: ScannedEntry): StagedEvent {
 		const eventId = this.nextId++;
 		let kinds = 0;
+		const system: number[] = [];
 		scanned.fts.forEach((f, position) => {
-			this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
+			if (f.kind === "system.prompt") system[position] = systemTextId(this.store, f.text);
+			else this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
 			kinds |= 1 << (KIND_COLUMN_INDEX.get(f.kind) as number);
 		});
 		for (const call of scanned.ev.toolCalls) {
@@ -66,14 +75,17 @@ export class SessionWriter {
 				.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)")
 				.run(eventId, sessionId, file.path, file.rel, file.via);
 		}
-		return { ...scanned, eventId, seq, kinds };
+		// Position order, so a text's index in the list is its fragment position (-1: not a system section).
+		const sysTexts = system.length ? Array.from(system, (id) => id ?? -1).join(",") : null;
+		return { ...scanned, eventId, seq, kinds, sysTexts };
 	}
 
 	/** Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed. */
 	commit(sessionId: number, staged: StagedEvent[], leafId: string | null): void {
 		const existing = this.store
 			.prepare<[number], ExistingRow>(
-				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, branch_state, selection_state, summarized_by, summarized_prov, cur_label
+				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags, edit_state, edit_by, branch_state, selection_state,
+				summarized_by, summarized_prov, cur_label
 				FROM events WHERE session_id = ? ORDER BY id`,
 			)
 			.all(sessionId);
@@ -83,9 +95,19 @@ export class SessionWriter {
 			type: r.type,
 			refId: r.ref_id,
 			messageProducing: r.msg_producing === 1,
+			role: r.role,
+			ctxFlags: r.ctx_flags,
 		}));
 		for (const s of staged)
-			nodes.push({ id: s.entry.id, parentId: s.entry.parentId, type: s.ev.type, refId: s.ev.refId, messageProducing: s.ev.messageProducing });
+			nodes.push({
+				id: s.entry.id,
+				parentId: s.entry.parentId,
+				type: s.ev.type,
+				refId: s.ev.refId,
+				messageProducing: s.ev.messageProducing,
+				role: s.ev.role,
+				ctxFlags: s.ev.ctxFlags,
+			});
 		const facts = classifyTree(nodes, leafId);
 		// The latest label entry for a target wins, in file order; a label without text clears it.
 		const labels = new Map<string, string | null>();
@@ -93,7 +115,7 @@ export class SessionWriter {
 		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
 
 		const update = this.store.prepare(
-			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, cur_label = ? WHERE id = ?",
+			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?",
 		);
 		for (const r of existing) {
 			const st = facts.states.get(r.entry_id);
@@ -102,8 +124,18 @@ export class SessionWriter {
 			const by = st?.summarizedBy?.entryId ?? null;
 			const prov = st?.summarizedBy?.provenance ?? null;
 			const label = labels.get(r.entry_id) ?? null;
-			if (branch !== r.branch_state || selection !== r.selection_state || by !== r.summarized_by || prov !== r.summarized_prov || label !== r.cur_label) {
-				update.run(branch, selection, by, prov, label, r.id);
+			const editState = st?.contextEdit?.state ?? null;
+			const editBy = st?.contextEdit?.by ?? null;
+			if (
+				branch !== r.branch_state ||
+				selection !== r.selection_state ||
+				by !== r.summarized_by ||
+				prov !== r.summarized_prov ||
+				editState !== r.edit_state ||
+				editBy !== r.edit_by ||
+				label !== r.cur_label
+			) {
+				update.run(branch, selection, by, prov, editState, editBy, label, r.id);
 			}
 		}
 		const insert = this.store.prepare(INSERT_EVENT);
@@ -136,16 +168,20 @@ export class SessionWriter {
 				ev.refId,
 				ev.label,
 				ev.messageProducing ? 1 : 0,
+				ev.ctxFlags,
 				ev.contextRole,
 				st?.branchState ?? "unknown",
 				st?.selectionState ?? "unknown",
 				st?.summarizedBy?.entryId ?? null,
 				st?.summarizedBy?.provenance ?? null,
+				st?.contextEdit?.state ?? null,
+				st?.contextEdit?.by ?? null,
 				labels.get(entry.id) ?? null,
 				ev.preview,
 				s.frags,
 				s.fts.length,
 				s.kinds,
+				s.sysTexts,
 			);
 		}
 	}
@@ -157,9 +193,11 @@ export class SessionWriter {
 		for (const e of s.prepare<[number], { id: number; nfrags: number }>("SELECT id, nfrags FROM events WHERE session_id = ?").all(sessionId)) {
 			for (let i = 0; i < e.nfrags; i++) del.run(e.id * FRAGMENT_SLOTS + i);
 		}
+		const texts = systemTextsOf(s, sessionId);
 		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
+		dropUnusedSystemTexts(s, texts);
 	}
 
 	/** Deletes a session and all its rows. */

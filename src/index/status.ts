@@ -10,10 +10,12 @@ export function indexStatus(s: IndexStore, indexPath: string): IndexStatus {
 	const files = one<{ n: number; bytes: number | null }>("SELECT count(*) AS n, sum(CASE WHEN size > 0 THEN size ELSE 0 END) AS bytes FROM files");
 	const errors = s
 		.prepare<[], { path: string; note: string | null; status: string }>(
-			"SELECT path, note, status FROM files WHERE status = 'error' OR note LIKE 'cannot read%' OR note LIKE '%last indexed state kept%' ORDER BY path",
+			"SELECT path, note, status FROM files WHERE status = 'error' OR note LIKE 'cannot read%' OR note LIKE '%last indexed state kept%' OR skipped_lines > 0 ORDER BY path",
 		)
 		.all()
 		.map((r) => ({ file: r.path, error: r.note ?? r.status }));
+	for (const dir of JSON.parse(s.meta("unreadableDirs") ?? "[]") as string[])
+		errors.push({ file: dir, error: "cannot list this folder; its sessions are kept as last indexed" });
 	const conflicts = s
 		.prepare<[], { header_id: string; paths: string }>(
 			"SELECT s.header_id, json_group_array(f.path) AS paths FROM sessions s JOIN files f ON f.id = s.file_id GROUP BY s.header_id HAVING count(*) > 1",

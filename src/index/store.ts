@@ -1,9 +1,14 @@
-/** Opens the index file: WAL, busy timeout, schema version check, corrupt or foreign files moved aside and rebuilt. */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+/**
+ * Opens the index file: WAL, busy timeout, schema version check. Never touches a file that is not ours (I22): the
+ * file's header is read before SQLite opens it, and only our own index (our application_id, or anything at our
+ * default location) is ever moved aside and rebuilt.
+ */
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
+import type { RefreshSummary } from "../shared/types.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
 /** An open index with a per-connection statement cache. */
@@ -11,6 +16,8 @@ export class IndexStore {
 	private readonly statements = new Map<string, Database.Statement>();
 	/** When this is a private copy of an index on a read-only location: the original path, and the copy's folder. */
 	copyOf: { path: string; dir: string } | null = null;
+	/** When opened, another process may have had the index open (its -shm existed): damage may be a WAL deleted under it. */
+	sharedAtOpen = false;
 
 	constructor(
 		readonly db: Database.Database,
@@ -61,6 +68,8 @@ export interface OpenOptions {
 	readonly?: boolean;
 	/** Milliseconds a writer waits for another writer before the refresh reports "index busy". */
 	busyTimeoutMs?: number;
+	/** The path is our own default location: a file there that is not a usable index may be moved aside. */
+	ownedLocation?: boolean;
 }
 
 /** True when another connection holds the write lock (also when opening failed for that reason). */
@@ -74,6 +83,40 @@ export function isBusyError(error: unknown): boolean {
 export function isCorruptionError(error: unknown): boolean {
 	const code = (error as { code?: string } | null)?.code ?? "";
 	return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "SQLITE_IOERR_SHORT_READ";
+}
+
+/**
+ * True for a write that failed for a reason outside the index (a full disk, a read-only file, an I/O error such as
+ * a WAL deleted under a running reader): the index as it is still answers, it just cannot be brought up to date.
+ */
+export function isWriteFault(error: unknown): boolean {
+	const code = (error as { code?: string } | null)?.code ?? "";
+	return (
+		code === "SQLITE_FULL" ||
+		code.startsWith("SQLITE_READONLY") ||
+		(code.startsWith("SQLITE_IOERR") && code !== "SQLITE_IOERR_SHORT_READ") ||
+		code === "SQLITE_CANTOPEN"
+	);
+}
+
+/** An empty refresh summary that says why nothing was refreshed. */
+export function notRefreshed(error: unknown): RefreshSummary {
+	const why = (error as Error).message ?? String(error);
+	return {
+		files: 0,
+		filesChanged: 0,
+		sessionsAdded: 0,
+		sessionsRebuilt: 0,
+		sessionsAppended: 0,
+		sessionsRemoved: 0,
+		linesIngested: 0,
+		eventsIngested: 0,
+		bytesRead: 0,
+		errors: [],
+		notes: [`index not refreshed (${why}); answered from what is indexed`],
+		pending: 0,
+		ms: 0,
+	};
 }
 
 /** Moves an unusable index (and its WAL files) aside, so nothing is deleted and a new one can be built. */
@@ -97,14 +140,74 @@ function isReadonlyError(error: unknown): boolean {
  * A read-only location (a read-only mount, a backup disk): SQLite cannot open a WAL database there at all, so
  * search a private copy of it, and never refresh.
  */
-function openReadonlyCopy(path: string, options: OpenOptions, why: string): IndexStore {
+function openReadonlyCopy(path: string, options: OpenOptions, why: string, readonlyError = true, withWal = true): IndexStore {
 	const dir = mkdtempSync(join(tmpdir(), "pi-event-search-ro-"));
-	const copy = join(dir, "index.sqlite");
-	for (const suffix of ["", "-wal"]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
-	const store = openStore(copy, { ...options, readonly: true });
-	store.copyOf = { path, dir };
-	store.notes.push(`the index location is read-only (${why}); searching a copy of the index as it is, without refreshing`);
-	return store;
+	try {
+		const copy = join(dir, "index.sqlite");
+		for (const suffix of withWal ? ["", "-wal"] : [""]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
+		const store = openStore(copy, { ...options, readonly: true });
+		store.copyOf = { path, dir };
+		store.notes.push(
+			withWal
+				? `the index location ${readonlyError ? "is read-only" : "cannot be written"} (${why}); searching a copy of the index as it is, without refreshing`
+				: `the index's WAL was deleted while another process had it open; searching the index as last checkpointed, without refreshing (it refreshes again once that process closes it)`,
+		);
+		return store;
+	} catch (error) {
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
+}
+
+/**
+ * A private read-only copy of the index's main file alone, when that file is sound: the damage was in a WAL
+ * deleted or replaced under a running process, so the index as last checkpointed still answers. Null otherwise.
+ */
+export function openWithoutWal(path: string, options: OpenOptions): IndexStore | null {
+	let store: IndexStore;
+	try {
+		store = openReadonlyCopy(path, options, "WAL deleted", false, false);
+	} catch {
+		return null;
+	}
+	try {
+		if (store.db.pragma("quick_check", { simple: true }) === "ok") return store;
+	} catch {
+		// damaged too
+	}
+	store.close();
+	return null;
+}
+
+/** What is at the index path, judged from the file system and the first 100 bytes alone (no SQLite open). */
+type FileKind = "missing" | "empty" | "directory" | "special" | "ours" | "sqlite" | "other";
+
+const SQLITE_MAGIC = "SQLite format 3\u0000";
+
+/** Reads what kind of file is at `path` without opening it for writing. */
+export function fileKind(path: string): FileKind {
+	let size: number;
+	try {
+		const st = statSync(path);
+		if (st.isDirectory()) return "directory";
+		if (!st.isFile()) return "special";
+		size = st.size;
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
+		throw error;
+	}
+	if (size === 0) return "empty";
+	const header = Buffer.alloc(100);
+	const fd = openSync(path, "r");
+	let n: number;
+	try {
+		n = readSync(fd, header, 0, 100, 0);
+	} finally {
+		closeSync(fd);
+	}
+	if (n < 100 || header.toString("latin1", 0, 16) !== SQLITE_MAGIC) return "other";
+	// The application_id lives at offset 68 of the database header (big-endian).
+	return header.readInt32BE(68) === APPLICATION_ID ? "ours" : "sqlite";
 }
 
 /** mkdir -p, one level at a time (Node's recursive mkdir never returns on some pseudo file systems such as /proc). */
@@ -124,7 +227,7 @@ function inspect(db: Database.Database): Verdict {
 	const appId = db.pragma("application_id", { simple: true }) as number;
 	const version = db.pragma("user_version", { simple: true }) as number;
 	const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
-	if (appId === 0 && version === 0 && tables.n === 0) return "empty";
+	if ((appId === 0 || appId === APPLICATION_ID) && version === 0 && tables.n === 0) return "empty";
 	if (appId !== APPLICATION_ID) return "foreign";
 	if (version !== SCHEMA_VERSION) return "old-version";
 	return "ok";
@@ -146,7 +249,37 @@ function create(db: Database.Database): void {
 	}).immediate();
 }
 
-/** Opens (or creates) the index at `path`; an unusable file is moved aside with a note and rebuilt. */
+/** A one-line refusal to use a file that is not ours (I22); the file is left exactly as it is. */
+function refuse(path: string, kind: FileKind): IndexUnavailableError {
+	const what =
+		kind === "directory"
+			? "is a directory; the index must be a file path"
+			: kind === "special"
+				? "is not a regular file"
+				: kind === "sqlite"
+					? "is another program's SQLite database, not a pi-event-search index; left it untouched"
+					: "is not a pi-event-search index; left it untouched";
+	return new IndexUnavailableError(`${path} ${what} (choose another --index path)`, path);
+}
+
+/**
+ * Decides, before SQLite touches the file, whether `path` may be used (I22). Our own index, a new or empty file are
+ * used; anything else at our default location is moved aside (it can only be a damaged index of ours, even with its
+ * header destroyed); anywhere else it is refused and left byte for byte as it was.
+ */
+function claim(path: string, options: OpenOptions, notes: string[]): void {
+	const kind = fileKind(path);
+	if (kind === "missing" || kind === "empty" || kind === "ours") return;
+	if (kind === "directory" || kind === "special" || options.readonly || !options.ownedLocation) throw refuse(path, kind);
+	const moved = moveAside(path, kind === "sqlite" ? "foreign" : "corrupt");
+	notes.push(
+		kind === "sqlite"
+			? `${path} was not a pi-event-search index; moved it to ${moved} and built a new index`
+			: `the index was damaged (not an SQLite file); moved it to ${moved} and rebuilt it`,
+	);
+}
+
+/** Opens (or creates) the index at `path`; a damaged index of ours is moved aside with a note and rebuilt. */
 export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	const readonly = options.readonly === true;
 	const busy = options.busyTimeoutMs ?? 5000;
@@ -165,14 +298,21 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	}
 	for (let attempt = 0; attempt < 2; attempt++) {
 		let db: Database.Database | undefined;
+		claim(path, options, notes);
+		const shared = existsSync(`${path}-shm`);
 		try {
+			const isNew = !readonly && ["missing", "empty"].includes(fileKind(path));
 			db = new Database(path, { readonly, fileMustExist: readonly });
 			db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+			// Our mark goes into a new file's header first, so even a file left by a crash right now is known as ours.
+			if (isNew) db.pragma(`application_id = ${APPLICATION_ID}`);
 			// Opening succeeds on a read-only location; the first write would not. Find out now.
 			if (!readonly) db.pragma("journal_mode = WAL");
 		} catch (error) {
 			db?.close();
 			if (!readonly && existsSync(path) && isReadonlyError(error)) return openReadonlyCopy(path, options, (error as Error).message);
+			// A full disk cannot even hold the WAL's shared-memory file: search a copy elsewhere, as for a read-only place.
+			if (!readonly && existsSync(path) && isWriteFault(error)) return openReadonlyCopy(path, options, (error as Error).message, false);
 			throw new IndexUnavailableError(`cannot open the index ${path}: ${(error as Error).message}`, path);
 		}
 		let verdict: Verdict;
@@ -184,10 +324,16 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			if (!isCorruptionError(error) || readonly) {
 				throw new IndexUnavailableError(`cannot read the index ${path}: ${(error as Error).message}`, path);
 			}
+			const fallback = shared ? openWithoutWal(path, options) : null;
+			if (fallback) return fallback;
 			notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moveAside(path, "corrupt")} and rebuilt it`);
 			continue;
 		}
-		if (verdict === "ok") return new IndexStore(db, path, readonly, notes);
+		if (verdict === "ok") {
+			const store = new IndexStore(db, path, readonly, notes);
+			store.sharedAtOpen = shared;
+			return store;
+		}
 		if (verdict === "empty" && !readonly) {
 			create(db);
 			return new IndexStore(db, path, readonly, notes);

@@ -3,6 +3,7 @@
  * with refs it can pass on, bounded to pi's tool-output limits, saying where and how it was cut.
  */
 import { type EventBrief, type Hit, type ReadResult, refKey, type SearchResult, type TraceResult, type TraceTarget } from "../shared/types.js";
+import { neutralize } from "./terminal-safe.js";
 import { briefKind, markSegments } from "./text.js";
 
 /** Pi's limits for tool output (DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES); extension tools must enforce them themselves. */
@@ -70,7 +71,8 @@ class Budget {
 
 	/** Adds all lines or none; false (and truncated) when they do not fit. */
 	add(...lines: string[]): boolean {
-		const block = lines.join("\n");
+		// Pi shows tool text in its terminal: controls become visible symbols (I21), one UTF-16 unit each.
+		const block = neutralize(lines.join("\n"));
 		const c = this.cost(block);
 		if (this.bytes + c.bytes > this.maxBytes || this.lines + c.lines > this.maxLines) {
 			this.truncated = true;
@@ -83,7 +85,8 @@ class Budget {
 	}
 
 	/** Adds the longest prefix of `text` that fits (never splitting a surrogate pair); returns its length in UTF-16 units. */
-	addPrefix(text: string): number {
+	addPrefix(raw: string): number {
+		const text = neutralize(raw);
 		let bytes = this.bytes + (this.parts.length > 0 ? 1 : 0);
 		let lines = this.lines + 1;
 		let end = 0;
@@ -110,7 +113,7 @@ class Budget {
 	/** The text with a closing notice, which always fits into the reserve. */
 	finish(notice?: string): ModelText {
 		const parts = [...this.parts];
-		if (notice) parts.push(notice.length > 400 ? `${notice.slice(0, 399)}…` : notice);
+		if (notice) parts.push(neutralize(notice.length > 400 ? `${notice.slice(0, 399)}…` : notice));
 		return { text: parts.join("\n"), truncated: this.truncated };
 	}
 }
@@ -139,8 +142,9 @@ function quoted(s: string): string {
 	return JSON.stringify(s);
 }
 
-function stateOf(x: { branchState: string; selectionState: string }): string {
-	return `branchState=${x.branchState} selectionState=${x.selectionState}`;
+function stateOf(x: { branchState: string; selectionState: string; contextEdit?: { state: string; by: string } }): string {
+	const edit = x.contextEdit ? ` contextEdit=${x.contextEdit.state} by=${x.contextEdit.by}` : "";
+	return `branchState=${x.branchState} selectionState=${x.selectionState}${edit}`;
 }
 
 function kindOf(h: Hit): string {
@@ -183,7 +187,7 @@ export function formatSearchForModel(result: SearchResult, view: SearchView, lim
 	if (notes.length) budget.add(...notes);
 	let shown = 0;
 	for (const [i, h] of result.hits.entries()) {
-		const head = `${i + 1}. ${kindOf(h)} · ${shortTime(h.timestamp)} · ${stateOf(h)}${h.label ? ` · label ${quoted(h.label)}` : ""} · ${sessionText(h.session)}`;
+		const head = `${i + 1}. ${kindOf(h)} · ${shortTime(h.timestamp)} · ${stateOf(h)}${h.targetId ? ` · edits entryId=${h.targetId}` : ""}${h.label ? ` · label ${quoted(h.label)}` : ""} · ${sessionText(h.session)}`;
 		const ref = `   sessionId=${h.sessionId} entryId=${h.entryId}${h.fragmentId ? ` fragmentId=${h.fragmentId}` : ""}${h.matchedFragments > 1 ? ` (${h.matchedFragments} matching parts)` : ""}`;
 		const lines = [head, ref];
 		if (h.snippet) lines.push(`   ${markMatches(h.snippet, h.marks)}`);

@@ -12,6 +12,9 @@ import {
 	type TraceResult,
 	type TraceTarget,
 } from "../shared/types.js";
+import { neutralizeDeep } from "./terminal-safe.js";
+
+export { neutralize, neutralizeDeep, neutralizeLine, safeJson } from "./terminal-safe.js";
 
 /** Terminal styles; identity functions when color is off. */
 export interface Style {
@@ -111,17 +114,22 @@ export function errorText(error: unknown, withStack = false): string {
 	return typeof e?.message === "string" ? e.message : String(error);
 }
 
-/** Marks for branch and selection state that a reader should notice (off the selected path, summarized). */
-export function stateMarks(h: { branchState: string; selectionState: string }): string[] {
+/** Marks for branch and selection state that a reader should notice (off the selected path, summarized, edited). */
+export function stateMarks(h: { branchState: string; selectionState: string; contextEdit?: { state: string; by: string }; targetId?: string }): string[] {
 	const out: string[] = [];
 	if (h.branchState === "alternate") out.push("alternate branch");
 	if (h.branchState === "unknown") out.push("branch unknown");
 	if (h.selectionState === "summarized") out.push("summarized");
+	if (h.contextEdit?.state === "omitted") out.push(`omitted from the model context by edit ${h.contextEdit.by}`);
+	else if (h.selectionState === "omitted") out.push("never sent to the model");
+	if (h.contextEdit?.state === "replaced") out.push(`model saw a replacement (edit ${h.contextEdit.by})`);
+	if (h.targetId) out.push(`context edit of ${h.targetId}`);
 	return out;
 }
 
-/** Human text for a search result. */
-export function formatSearch(result: SearchResult, style: Style, now = Date.now()): string {
+/** Human text for a search result (session text neutralized, I21). */
+export function formatSearch(raw: SearchResult, style: Style, now = Date.now()): string {
+	const result = neutralizeDeep(raw);
 	const lines: string[] = [];
 	result.hits.forEach((h, i) => {
 		const where = sessionWhere(h.session);
@@ -141,7 +149,8 @@ function briefLine(b: EventBrief, style: Style): string {
 }
 
 /** Human text for an exact read. */
-export function formatRead(read: ReadResult, style: Style): string {
+export function formatRead(raw: ReadResult, style: Style): string {
+	const read = neutralizeDeep(raw);
 	const e = read.event;
 	const meta: string[] = [
 		`${e.type}${typeof (e.message as { role?: string } | undefined)?.role === "string" ? `/${(e.message as { role: string }).role}` : ""}`,
@@ -149,6 +158,7 @@ export function formatRead(read: ReadResult, style: Style): string {
 	if (typeof e.timestamp === "string") meta.push(e.timestamp);
 	const c = read.classification;
 	meta.push(`${c.branchState} · ${c.selectionState} · ${c.contextRole}`);
+	if (c.contextEdit) meta.push(c.contextEdit.state === "omitted" ? `omitted by edit ${c.contextEdit.by}` : `replaced by edit ${c.contextEdit.by}`);
 	const lines = [style.bold(`${read.session.id} ${e.entryId}`), style.dim(meta.join("  ")), style.dim(`${read.source.file}:${read.source.line}`)];
 	for (const n of read.notes) lines.push(style.warn(`note: ${n}`));
 	for (const f of read.fragments) {
@@ -178,7 +188,8 @@ export function targetText(to: TraceTarget): string {
 }
 
 /** Human text for a trace. */
-export function formatTrace(trace: TraceResult, style: Style): string {
+export function formatTrace(raw: TraceResult, style: Style): string {
+	const trace = neutralizeDeep(raw);
 	const lines = [`${style.bold(`${trace.node.sessionId} ${trace.node.entryId}`)}  ${trace.node.entryType}  ${trace.node.preview}`];
 	for (const e of trace.edges) {
 		const node =
@@ -193,7 +204,8 @@ export function formatTrace(trace: TraceResult, style: Style): string {
 }
 
 /** Human text for status. */
-export function formatStatus(s: IndexStatus): string {
+export function formatStatus(raw: IndexStatus): string {
+	const s = neutralizeDeep(raw);
 	const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 	const lines = [
 		`index       ${s.index} (${mb(s.indexBytes)}, schema ${s.schemaVersion})`,
@@ -217,7 +229,8 @@ export function formatProgress(p: RefreshProgress, now = Date.now()): string {
 }
 
 /** Human text for a refresh summary. */
-export function formatRefresh(r: RefreshSummary): string {
+export function formatRefresh(raw: RefreshSummary): string {
+	const r = neutralizeDeep(raw);
 	const parts = [`${r.files} files`, `${r.filesChanged} changed`];
 	if (r.sessionsAdded) parts.push(`${r.sessionsAdded} added`);
 	if (r.sessionsAppended) parts.push(`${r.sessionsAppended} appended`);

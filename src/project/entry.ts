@@ -1,7 +1,8 @@
 /** Projects one parsed pi entry into an event: typed metadata, searchable fragments, links and file evidence. */
 import { isAbsolute, posix, win32 } from "node:path";
-import type { ContextRole, OmittedPart, SemanticKind } from "../shared/types.js";
+import type { ContextRole, SemanticKind } from "../shared/types.js";
 import type { ParsedEntry } from "../source/parse.js";
+import { CTX_EXCLUDED, CTX_OMITS } from "./tree.js";
 
 /** One searchable part of an entry, with its full source text. */
 export interface Fragment {
@@ -46,6 +47,8 @@ export interface ProjectedEvent {
 	contextRole: ContextRole;
 	/** pi's buildSessionContext turns this entry into a model message when it is on the context path. */
 	messageProducing: boolean;
+	/** CTX_EXCLUDED (a `!!` bash execution the model never sees) and CTX_OMITS (an edit with `replacement: null`). */
+	ctxFlags: number;
 	fragments: Fragment[];
 	toolCalls: Array<{ id: string; name: string; fragmentId: string }>;
 	files: FileEvidence[];
@@ -172,6 +175,7 @@ function contextRoleOf(type: string): ContextRole {
 			return "summary";
 		case "model_change":
 		case "thinking_level_change":
+		case "context_edit":
 			return "control";
 		default:
 			return "metadata";
@@ -189,6 +193,9 @@ function timestampMs(raw: Obj, message: Obj | null): number | null {
 }
 
 function describe(ev: ProjectedEvent, raw: Obj): string {
+	// Sections repeat in every session: name them instead of copying the prompt's start into every session's row.
+	if (ev.role === "system" && ev.fragments.length)
+		return previewText(`system prompt: ${ev.fragments.map((f) => f.id.slice("system.prompt:".length)).join(", ")}`);
 	const first = ev.fragments[0];
 	if (first) return previewText(first.text);
 	switch (ev.type) {
@@ -202,7 +209,12 @@ function describe(ev: ProjectedEvent, raw: Obj): string {
 			return ev.sessionName ? previewText(`session name: ${ev.sessionName}`) : "session name cleared";
 		case "custom":
 			return previewText(`extension state ${ev.customType ?? ""}`.trim());
+		case "context_edit":
+			return previewText(ev.ctxFlags & CTX_OMITS ? `omits ${ev.refId ?? "?"} from the model context` : `replaces ${ev.refId ?? "?"} in the model context`);
+		case "usage":
+			return previewText(`usage ${str(raw.kind) ?? ""} ${str(raw.provider) ?? "?"}/${str(raw.model) ?? "?"}`);
 		case "message":
+			if (ev.role === "system") return "(system prompt without sections)";
 			if (ev.role === "assistant") return ev.stopReason ? `(assistant reply without text, ${ev.stopReason})` : "(assistant reply without text)";
 			return `(${ev.role ?? "message"} without text)`;
 		default:
@@ -238,6 +250,7 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 		sessionName: null,
 		contextRole: contextRoleOf(entry.type),
 		messageProducing: false,
+		ctxFlags: 0,
 		fragments,
 		toolCalls,
 		files,
@@ -285,6 +298,16 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				if (output) fragments.push({ id: "bash.output:0", kind: "bash.output", text: output, path: "message.output" });
 				ev.exitCode = num(message.exitCode);
 				ev.isError = ev.exitCode !== null && ev.exitCode !== 0;
+				// `!!`: pi keeps it in the session but its convertToLlm never sends it to the model.
+				if (message.excludeFromContext === true) ev.ctxFlags |= CTX_EXCLUDED;
+			} else if (role === "system") {
+				// pi 1.x system messages: named sections (the default prompt is ~5 KB and repeats in every session).
+				if (isObj(message.sections))
+					for (const [name, text] of Object.entries(message.sections))
+						if (typeof text === "string" && text.length > 0)
+							fragments.push({ id: `system.prompt:${name}`, kind: "system.prompt", text, path: `message.sections.${name}` });
+				if (typeof message.content === "string" && message.content)
+					fragments.push({ id: "system.prompt:content", kind: "system.prompt", text: message.content, path: "message.content" });
 			} else if (role === "custom" || role === "hookMessage") {
 				ev.customType = str(message.customType);
 				textBlocks(message.content, "custom.message", "message.content", fragments);
@@ -310,6 +333,17 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 			detailFiles(raw.details, cwd, files);
 			break;
 		}
+		case "context_edit": {
+			ev.refId = str(raw.targetId);
+			const replacement = raw.replacement;
+			if (replacement === null) ev.ctxFlags |= CTX_OMITS;
+			else if (isObj(replacement)) textBlocks(replacement.content, "context.replacement", "replacement.content", fragments);
+			break;
+		}
+		case "usage":
+			ev.provider = str(raw.provider);
+			ev.model = str(raw.model);
+			break;
 		case "label":
 			ev.refId = str(raw.targetId);
 			ev.label = str(raw.label) || null;
@@ -345,75 +379,4 @@ export function boundFragment(text: string): { head: string; tail: string; omitt
 const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
-function jsonBytes(value: unknown): number {
-	try {
-		return Buffer.byteLength(JSON.stringify(value) ?? "");
-	} catch {
-		// Too deep to serialize (hostile input): never pass it on as metadata.
-		return Number.POSITIVE_INFINITY;
-	}
-}
-
-function base64Bytes(data: unknown): number | undefined {
-	if (typeof data !== "string") return undefined;
-	const pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-	return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
-}
-
-/** Fields that become fragments or omitted parts rather than metadata. */
-const PAYLOAD_FIELDS = new Set(["content", "summary", "details", "data", "command", "output", "message"]);
-const METADATA_FIELD_LIMIT = 4096;
-
-function omitContent(content: unknown, path: string, out: OmittedPart[]): void {
-	if (!Array.isArray(content)) return;
-	content.forEach((block, i) => {
-		if (!isObj(block)) return;
-		const at = `${path}.${i}`;
-		if (block.type === "image") {
-			out.push({ path: at, reason: "image", mimeType: str(block.mimeType) ?? undefined, bytes: base64Bytes(block.data) });
-		} else if (block.type === "thinking") {
-			const reason = block.redacted === true ? "thinking (redacted)" : "thinking (private reasoning, never shown or indexed)";
-			out.push({ path: `${at}.thinking`, reason, chars: typeof block.thinking === "string" ? block.thinking.length : 0 });
-			if (typeof block.thinkingSignature === "string")
-				out.push({ path: `${at}.thinkingSignature`, reason: "signature", bytes: block.thinkingSignature.length });
-		} else {
-			for (const sig of ["textSignature", "thoughtSignature"]) {
-				if (typeof block[sig] === "string") out.push({ path: `${at}.${sig}`, reason: "signature", bytes: (block[sig] as string).length });
-			}
-		}
-	});
-}
-
-/** Exact metadata of an entry (everything but payloads) and the list of what a read leaves out, with reasons. */
-export function describeEntry(entry: ParsedEntry): { metadata: Record<string, unknown>; omitted: OmittedPart[] } {
-	const raw = entry.raw;
-	const metadata: Record<string, unknown> = {};
-	const omitted: OmittedPart[] = [];
-	const copyScalars = (source: Obj, prefix: string, target: Record<string, unknown>) => {
-		for (const [key, value] of Object.entries(source)) {
-			if (PAYLOAD_FIELDS.has(key)) continue;
-			const size = jsonBytes(value);
-			if (size > METADATA_FIELD_LIMIT)
-				omitted.push({
-					path: `${prefix}${key}`,
-					reason: Number.isFinite(size) ? "large field" : "too deeply nested",
-					...(Number.isFinite(size) ? { bytes: size } : {}),
-				});
-			else target[key] = value;
-		}
-	};
-	copyScalars(raw, "", metadata);
-	if (entry.type === "message" && isObj(raw.message)) {
-		const message: Record<string, unknown> = {};
-		copyScalars(raw.message, "message.", message);
-		metadata.message = message;
-		omitContent(raw.message.content, "message.content", omitted);
-		if (raw.message.details !== undefined)
-			omitted.push({ path: "message.details", reason: "details (tool payload, not shown)", bytes: jsonBytes(raw.message.details) });
-	}
-	if (entry.type === "custom_message") omitContent(raw.content, "content", omitted);
-	if (raw.details !== undefined) omitted.push({ path: "details", reason: "details (extension payload, not shown)", bytes: jsonBytes(raw.details) });
-	if (entry.type === "custom" && raw.data !== undefined)
-		omitted.push({ path: "data", reason: "custom data (extension state, never searchable)", bytes: jsonBytes(raw.data) });
-	return { metadata, omitted };
-}
+export { describeEntry } from "./describe.js";

@@ -52,6 +52,8 @@ export interface ScanResult {
 	digest: string;
 	lines: number;
 	skipped: number;
+	/** Lines over MAX_LINE_BYTES among the skipped ones. */
+	oversize?: number;
 	duplicates: number;
 	conflicting: number;
 	/** Id on the last entry line (pi's materialized leaf), duplicates included. */
@@ -85,10 +87,15 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const fts: ScannedEntry["fts"] = [];
 	const ids: string[] = [];
 	const scope = scopeSuffix(cwd);
+	// A tool result is found by the tool that produced it and whether it failed (`search edit --kind tool.result`);
+	// the words go into the index only, after a gap, so reads and snippets stay the exact source text.
+	const about = ev.role === "toolResult" ? ` ${GAP_TOKEN} ${documentText(`${ev.toolName ?? ""}${ev.isError ? " error" : ""}`)}` : "";
 	for (const fragment of fragments) {
 		const { head, tail, omitted } = boundFragment(fragment.text);
 		const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
-		fts.push({ kind: fragment.kind, text: text + scope });
+		// System prompt sections are stored once per distinct text (session-writer): no session-specific scope tokens.
+		const suffix = fragment.kind === "system.prompt" ? "" : (fragment.kind === "tool.result" ? about : "") + scope;
+		fts.push({ kind: fragment.kind, text: text + suffix });
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
 	const { raw: _raw, ...located } = entry;
@@ -166,13 +173,20 @@ function read(
 			break;
 		}
 		const line = next.value;
+		if (line.oversize) {
+			// Too long to become a JavaScript string: counted, never parsed (its entry is not indexed).
+			result.lines++;
+			result.skipped++;
+			result.oversize = (result.oversize ?? 0) + 1;
+			continue;
+		}
 		const outcome = parser.accept(line);
 		if (outcome.kind === "skip" && outcome.reason === "no-header") {
 			end = { endOffset: line.offset, nextLineNo: line.lineNo };
 			break;
 		}
 		hash?.update(line.bytes);
-		hash?.update(SEP);
+		if (line.length > line.bytes.length) hash?.update(SEP);
 		result.lines++;
 		if (outcome.kind === "header") {
 			result.header = outcome.header;

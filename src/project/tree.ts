@@ -1,21 +1,34 @@
 /** Tree facts of one session: materialized leaf, roots, and per-entry branch and selection state (I12–I14). */
-import type { BranchState, Provenance, SelectionState } from "../shared/types.js";
+import type { BranchState, ContextEdit, Provenance, SelectionState } from "../shared/types.js";
 
 /** What classification needs to know about an entry, in append order. */
 export interface TreeNode {
 	id: string;
 	parentId: string | null;
 	type: string;
-	/** firstKeptEntryId of a compaction. */
+	/** firstKeptEntryId of a compaction, fromId of a branch summary, targetId of a context edit or label. */
 	refId: string | null;
 	messageProducing: boolean;
+	/** Message role (`system` messages fold into a compaction's checkpoint; edits only change some roles). */
+	role?: string | null;
+	/** CTX_EXCLUDED: a `!!` bash execution pi's convertToLlm drops; CTX_OMITS: a context edit with `replacement: null`. */
+	ctxFlags?: number;
 }
+
+/** ctxFlags bit: the message never reaches the model (`excludeFromContext`). */
+export const CTX_EXCLUDED = 1;
+/** ctxFlags bit: a context edit that removes its target from the model context. */
+export const CTX_OMITS = 2;
+/** Roles whose content a context edit replaces (pi 1.6 projectContextEntry). */
+const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
 
 /** The classification of one entry. */
 export interface NodeState {
 	branchState: BranchState;
 	selectionState: SelectionState;
 	summarizedBy: { entryId: string; provenance: Provenance } | null;
+	/** The context edit in effect on this entry, if any. */
+	contextEdit?: ContextEdit | null;
 }
 
 /** The tree facts of a session. */
@@ -49,40 +62,15 @@ export function ancestry(id: string, byId: Map<string, { parentId: string | null
 export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFacts {
 	const byId = new Map<string, TreeNode>();
 	for (const n of nodes) if (!byId.has(n.id)) byId.set(n.id, n);
-	const roots = nodes.filter((n) => n.parentId === null || !byId.has(n.parentId)).map((n) => n.id);
+	// pi 1.x: several roots per file (resetLeaf, branchWithSummary(null)); an entry that is its own parent is a root too.
+	const roots = nodes.filter((n) => n.parentId === null || n.parentId === n.id || !byId.has(n.parentId)).map((n) => n.id);
 	const leaf = leafId !== null && byId.has(leafId) ? leafId : (nodes.at(-1)?.id ?? null);
 	const path = leaf === null ? [] : ancestry(leaf, byId).reverse();
 	const onPath = new Set(path);
 	const reachable = reachableFromRoots(nodes, roots);
 
 	const states = new Map<string, NodeState>();
-	// pi's buildSessionContext: the latest compaction on the path emits its summary, then the path entries from its
-	// firstKeptEntryId up to it, then everything after it.
-	let compactionIdx = -1;
-	for (let i = path.length - 1; i >= 0; i--) {
-		if (byId.get(path[i] as string)?.type === "compaction") {
-			compactionIdx = i;
-			break;
-		}
-	}
-	const direct = new Set<string>();
-	if (compactionIdx >= 0) {
-		const compaction = byId.get(path[compactionIdx] as string) as TreeNode;
-		direct.add(compaction.id);
-		let kept = false;
-		for (let i = 0; i < compactionIdx; i++) {
-			const node = byId.get(path[i] as string) as TreeNode;
-			if (node.id === compaction.refId) kept = true;
-			if (kept && node.messageProducing) direct.add(node.id);
-		}
-		for (let i = compactionIdx + 1; i < path.length; i++) {
-			const node = byId.get(path[i] as string) as TreeNode;
-			if (node.messageProducing) direct.add(node.id);
-		}
-	} else {
-		for (const id of path) if (byId.get(id)?.messageProducing) direct.add(id);
-	}
-	const latestCompaction = compactionIdx >= 0 ? (path[compactionIdx] as string) : null;
+	const { direct, omitted, edits, latestCompaction } = projection(path, byId);
 	const abandoned = abandonedBranches(nodes, byId);
 
 	for (const node of byId.values()) {
@@ -93,7 +81,10 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 			continue;
 		}
 		if (onPath.has(node.id)) {
-			if (direct.has(node.id)) states.set(node.id, { branchState: "selected", selectionState: "direct", summarizedBy: null });
+			const edit = edits.get(node.id);
+			const contextEdit: ContextEdit | null = edit ? { state: edit.omits ? "omitted" : "replaced", by: edit.id } : null;
+			if (direct.has(node.id)) states.set(node.id, { branchState: "selected", selectionState: "direct", summarizedBy: null, contextEdit });
+			else if (omitted.has(node.id)) states.set(node.id, { branchState: "selected", selectionState: "omitted", summarizedBy: null, contextEdit });
 			else if (contentful && latestCompaction)
 				states.set(node.id, { branchState: "selected", selectionState: "summarized", summarizedBy: { entryId: latestCompaction, provenance: "recorded" } });
 			else states.set(node.id, { branchState: "selected", selectionState: "not-applicable", summarizedBy: null });
@@ -105,6 +96,59 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 		else states.set(node.id, { branchState: "alternate", selectionState: "not-selected", summarizedBy: null });
 	}
 	return { leafId: leaf, roots, path, states };
+}
+
+/**
+ * pi 1.6's buildSessionProjection on the selected path: the latest compaction emits its summary (and system
+ * checkpoint), then the path entries from its firstKeptEntryId up to it (system messages excepted: they are folded
+ * into the checkpoint), then everything after it. Context edits among those entries apply to their targets, the
+ * latest one per target winning; `replacement: null` empties the target. A retain-none compaction (firstKeptEntryId
+ * = its own id) keeps nothing before it. `!!` bash executions are projected but dropped by convertToLlm.
+ */
+function projection(path: string[], byId: Map<string, TreeNode>) {
+	let compactionIdx = -1;
+	for (let i = path.length - 1; i >= 0; i--) {
+		if (byId.get(path[i] as string)?.type === "compaction") {
+			compactionIdx = i;
+			break;
+		}
+	}
+	const context: TreeNode[] = [];
+	if (compactionIdx >= 0) {
+		const compaction = byId.get(path[compactionIdx] as string) as TreeNode;
+		context.push(compaction);
+		let kept = false;
+		for (let i = 0; i < compactionIdx; i++) {
+			const node = byId.get(path[i] as string) as TreeNode;
+			if (node.id === compaction.refId) kept = true;
+			if (kept && !(node.type === "message" && node.role === "system")) context.push(node);
+		}
+		for (let i = compactionIdx + 1; i < path.length; i++) context.push(byId.get(path[i] as string) as TreeNode);
+	} else {
+		for (const id of path) context.push(byId.get(id) as TreeNode);
+	}
+	const edits = new Map<string, { id: string; omits: boolean }>();
+	for (const node of context) {
+		if (node.type === "context_edit" && node.refId !== null) edits.set(node.refId, { id: node.id, omits: ((node.ctxFlags ?? 0) & CTX_OMITS) !== 0 });
+	}
+	const direct = new Set<string>();
+	const omitted = new Set<string>();
+	context.forEach((node, index) => {
+		// An older compaction inside the kept range contributes nothing: only the newest one, first, does.
+		const producing = node.type === "compaction" ? index === 0 : node.messageProducing;
+		if (!producing) return;
+		const edit = edits.get(node.id);
+		if (edit?.omits || ((node.ctxFlags ?? 0) & CTX_EXCLUDED) !== 0) omitted.add(node.id);
+		else direct.add(node.id);
+	});
+	// A replacement only changes roles pi edits; on anything else it is recorded but has no effect.
+	for (const [target, edit] of edits) {
+		const node = byId.get(target);
+		const role = node?.type === "custom_message" ? "custom" : (node?.role ?? null);
+		if (!edit.omits && (node === undefined || !EDITABLE_ROLES.has(role ?? ""))) edits.delete(target);
+		else if (!direct.has(target) && !omitted.has(target)) edits.delete(target);
+	}
+	return { direct, omitted, edits, latestCompaction: compactionIdx >= 0 ? (path[compactionIdx] as string) : null };
 }
 
 function reachableFromRoots(nodes: TreeNode[], roots: string[]): Set<string> {
@@ -125,19 +169,22 @@ function reachableFromRoots(nodes: TreeNode[], roots: string[]): Set<string> {
 
 /**
  * The abandoned branch each branch summary describes (derived): pi summarizes from the old leaf back to the
- * common ancestor with the new position, and appends the summary right after navigating, so the old leaf is the
- * entry written just before the summary.
+ * common ancestor with the new position. Since pi 0.84.3 the summary records that old leaf as `fromId`; in older
+ * files `fromId` equals `parentId` (the branch point), and the old leaf is the entry written just before the
+ * summary, since pi appends it right after navigating. A summary with `parentId: null` shares no ancestor.
  */
 export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>): Map<string, string> {
 	const out = new Map<string, string>();
-	for (let i = 1; i < nodes.length; i++) {
+	for (let i = 0; i < nodes.length; i++) {
 		const summary = nodes[i] as TreeNode;
 		if (summary.type !== "branch_summary") continue;
-		const oldLeaf = nodes[i - 1] as TreeNode;
 		const target = summary.parentId;
-		if (target === null || oldLeaf.id === target) continue;
-		const targetPath = new Set(ancestry(target, byId));
-		for (const id of ancestry(oldLeaf.id, byId)) {
+		// A recorded fromId that is no entry ("root": the leaf was empty) describes nothing.
+		const recorded = summary.refId !== null && summary.refId !== target;
+		const oldLeaf = recorded ? (byId.has(summary.refId as string) ? summary.refId : null) : i > 0 ? (nodes[i - 1] as TreeNode).id : null;
+		if (oldLeaf === null || oldLeaf === target) continue;
+		const targetPath = new Set(target === null ? [] : ancestry(target, byId));
+		for (const id of ancestry(oldLeaf, byId)) {
 			if (targetPath.has(id)) break;
 			if (!out.has(id)) out.set(id, summary.id);
 		}

@@ -3,37 +3,63 @@
  * header cwd, normalized and canonicalized, equals the authorization root or lies under it on a path-component
  * boundary. Everything else does not exist for the caller.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, posix, resolve, win32 } from "node:path";
+import { lstatSync, readlinkSync, statSync } from "node:fs";
+import { dirname, isAbsolute, resolve, win32 } from "node:path";
 import { isWindowsPath } from "../shared/paths.js";
 
 /** Windows paths compare case-insensitively only on Windows itself; elsewhere they are compared literally. */
 const WINDOWS_CASE_INSENSITIVE = process.platform === "win32";
 
-/** Longest existing prefix of `p`, resolved through symlinks, with the rest appended: realpath where the path exists. */
-function realpathWherePossible(p: string): string {
-	let head = p;
-	const rest: string[] = [];
-	for (;;) {
-		if (existsSync(head)) {
-			try {
-				const real = realpathSync(head);
-				return rest.length ? posix.join(real, ...rest.reverse()) : real;
-			} catch {
-				break;
-			}
+/** Symlinks followed in one path before giving up (as the kernel's ELOOP). */
+const MAX_LINKS = 40;
+
+/**
+ * Resolves an absolute POSIX path the way the kernel does: component by component, symlinks before `..`, so
+ * `/ws/proj/link-out/../secret` is the `secret` next to where `link-out` points, not `/ws/proj/secret`. Components
+ * that do not exist (a cwd from another machine) are taken as text; null for a symlink loop.
+ */
+function resolvePhysically(p: string): string | null {
+	const pending = p.split("/").filter(Boolean).reverse();
+	const parts: string[] = [];
+	// True while every component so far exists: only then can the next one be a symlink.
+	let real = true;
+	let links = 0;
+	while (pending.length) {
+		const name = pending.pop() as string;
+		if (name === ".") continue;
+		if (name === "..") {
+			parts.pop();
+			continue;
 		}
-		const parent = dirname(head);
-		if (parent === head) break;
-		rest.push(head.slice(parent.length).replace(/^\/+/, ""));
-		head = parent;
+		parts.push(name);
+		if (!real) continue;
+		const here = `/${parts.join("/")}`;
+		let st: ReturnType<typeof lstatSync>;
+		try {
+			st = lstatSync(here);
+		} catch {
+			real = false;
+			continue;
+		}
+		if (!st.isSymbolicLink()) continue;
+		if (++links > MAX_LINKS) return null;
+		let target: string;
+		try {
+			target = readlinkSync(here);
+		} catch {
+			real = false;
+			continue;
+		}
+		parts.pop();
+		if (target.startsWith("/")) parts.length = 0;
+		pending.push(...target.split("/").filter(Boolean).reverse());
 	}
-	return p;
+	return `/${parts.join("/")}`;
 }
 
 /**
  * Canonical form of a session cwd or root, or null when it cannot be placed (empty, relative).
- * POSIX: absolute, `..` resolved, symlinks resolved where the path exists. Windows: separators and `..`
+ * POSIX: absolute, symlinks resolved component by component where the path exists, then `..` (as the kernel does). Windows: separators and `..`
  * normalized, case kept, trailing separator dropped.
  */
 export function canonicalPath(p: string): string | null {
@@ -44,9 +70,7 @@ export function canonicalPath(p: string): string | null {
 		return WINDOWS_CASE_INSENSITIVE ? n.toLowerCase() : n;
 	}
 	if (!isAbsolute(p)) return null;
-	const normalized = posix.normalize(p);
-	const trimmed = normalized.length > 1 ? normalized.replace(/\/+$/, "") : normalized;
-	return realpathWherePossible(trimmed);
+	return resolvePhysically(p);
 }
 
 const CANONICAL_TTL_MS = 10_000;

@@ -32,7 +32,9 @@ export function visibleEvent(catalog: Catalog, visibility: Visibility, sessionId
 }
 
 /** The classification of an event, as stored by the last refresh. */
-export function classificationOf(event: EventRow, session: SessionRow): Classification {
+export function classificationOf(event: EventRow, session: SessionRow, visibility?: Visibility): Classification {
+	// In the caller's own session the materialized leaf is the invoking message or later: never name it (I17).
+	const ownSession = visibility !== undefined && !visibility.trusted && session.id === visibility.currentSession;
 	return {
 		branchState: event.branch_state,
 		contextRole: event.context_role,
@@ -46,8 +48,9 @@ export function classificationOf(event: EventRow, session: SessionRow): Classifi
 					},
 				}
 			: {}),
+		...(event.edit_state && event.edit_by ? { contextEdit: { state: event.edit_state, by: event.edit_by } } : {}),
 		onMaterializedLeafPath: event.branch_state === "selected",
-		materializedLeafId: session.leaf_entry,
+		materializedLeafId: ownSession ? null : session.leaf_entry,
 	};
 }
 
@@ -153,7 +156,7 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 		omitted: parts,
 		source: { file: session.file, line: entry.lineNo, byteOffset: entry.offset, byteLength: entry.length },
 		neighbors: neighborsOf(catalog, visibility, event, session, order, before, after),
-		classification: classificationOf(event, session),
+		classification: classificationOf(event, session, visibility),
 		session: sessionSummary(session),
 		notes,
 	};

@@ -144,12 +144,21 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	const notes = [...parsed.notes];
 	const counts = catalog.counts();
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
+	if (!visibility.trusted) {
+		// Totals never count sessions the caller may not see (I17): they would reveal that other projects exist.
+		const visible = catalog.sessions().filter((s) => visibility.allowsSession(s));
+		index.sessions = visible.length;
+		index.events = visible.reduce((n, s) => n + s.entries, 0);
+	}
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
 	const allowed = allowedSessions(catalog, visibility, filters);
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
-	const candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(query, limit, offset);
+	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(query, limit, offset);
+	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
+	const system = candidates.length === 0 && allowed.ids?.length === 0 ? [] : query.systemPrompts(offset + limit).slice(offset);
+	if (system.length) candidates = [...candidates, ...system].sort((a, b) => a.best - b.best).slice(0, limit);
 
 	const hits: Hit[] = [];
 	const sessionCache = new Map<number, SessionRow | undefined>();
@@ -176,6 +185,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 			branchState: event.branch_state,
 			contextRole: event.context_role,
 			selectionState: event.selection_state,
+			...(event.edit_state && event.edit_by ? { contextEdit: { state: event.edit_state, by: event.edit_by } } : {}),
+			...(event.type === "context_edit" && event.ref_id ? { targetId: event.ref_id } : {}),
 			score: c.fid === null ? 0 : Math.round(-c.best * 1000) / 1000,
 			matchedFragments: c.n,
 			snippet: snip.snippet,

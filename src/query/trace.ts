@@ -4,6 +4,7 @@
  */
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
+import { CTX_OMITS } from "../project/tree.js";
 import { ArgumentError } from "../shared/errors.js";
 import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "../shared/types.js";
 import { classificationOf, visibleEvent } from "./read.js";
@@ -94,6 +95,31 @@ class Tracer {
 	}
 }
 
+/** Whether a context edit decides what the model saw of its target: in effect, superseded, or off the selected path. */
+function editStatus(edit: EventRow, target: EventRow | undefined): string {
+	if (target?.edit_by === edit.entry_id) return "in effect";
+	if (edit.branch_state !== "selected") return "on an abandoned branch";
+	if (target?.edit_by) return `superseded by ${target.edit_by}`;
+	return "not in effect (outside the model context)";
+}
+
+/** `edits` edges (recorded): a context_edit to its target, and a target from every edit of it. */
+function editEdges(t: Tracer, event: EventRow, session: SessionRow, byId: Map<string, EventRow>): void {
+	if (event.type === "context_edit" && event.ref_id) {
+		const target = byId.get(event.ref_id);
+		const what = event.ctx_flags & CTX_OMITS ? "omits" : "replaces";
+		const note = `${what} the target's content in the model context; ${editStatus(event, target)}`;
+		if (target) t.add("edits", t.node(target, session), "recorded", { note });
+		else t.add("edits", { sessionId: session.public_id, entryId: event.ref_id }, "recorded", { note: `${note}; target not in this session` });
+	}
+	const edits = t.events(session).filter((e) => e.type === "context_edit" && e.ref_id === event.entry_id);
+	for (const e of edits.slice(0, TRACE_EDGE_LIMIT)) {
+		const what = e.ctx_flags & CTX_OMITS ? "omitted" : "replaced";
+		t.add("edits", t.node(e, session), "recorded", { direction: "in", note: `${what} by this edit; ${editStatus(e, event)}` });
+	}
+	if (edits.length > TRACE_EDGE_LIMIT) t.notes.push(`${edits.length - TRACE_EDGE_LIMIT} more edits edge(s) not listed`);
+}
+
 /** Traces the relationships of one event (DESIGN §5 `event_trace`). */
 export function traceEvent(store: IndexStore, request: EventRef & { caller?: Caller }): TraceResult {
 	if (!request.sessionId || !request.entryId) throw new ArgumentError("sessionId and entryId are required");
@@ -159,7 +185,10 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	}
 
 	// Compaction, branch summary and label links, from both ends.
-	if (event.type === "compaction" && event.ref_id) {
+	if (event.type === "compaction" && event.ref_id === event.entry_id) {
+		// pi 1.x retain-none compaction: firstKeptEntryId is the compaction itself.
+		t.notes.push("retain-none compaction: nothing before it was kept; the model sees only its summary and what follows");
+	} else if (event.type === "compaction" && event.ref_id) {
 		const kept = byId.get(event.ref_id);
 		if (kept) t.add("compacts", t.node(kept, session), "recorded", { note: "first entry kept after the summary (firstKeptEntryId)" });
 		else t.add("compacts", { sessionId: session.public_id, entryId: event.ref_id }, "recorded", { note: "firstKeptEntryId is not in this session" });
@@ -167,12 +196,16 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	if (event.type === "branch_summary") {
 		const from = event.ref_id ?? event.parent_id;
 		const point = from ? byId.get(from) : undefined;
-		if (point) t.add("branch-summary-from", t.node(point, session), "recorded", { note: "the branch point the summary was attached to (fromId)" });
+		// Since pi 0.84.3 fromId is the abandoned leaf; older files record the branch point (fromId == parentId).
+		const what =
+			from !== null && from !== event.parent_id ? "the leaf of the abandoned branch (fromId)" : "the branch point the summary was attached to (fromId)";
+		if (point) t.add("branch-summary-from", t.node(point, session), "recorded", { note: what });
 		else if (from)
 			t.add("branch-summary-from", { sessionId: session.public_id, entryId: from }, "recorded", {
-				note: from === "root" ? "summary at the root" : "fromId is not in this session",
+				note: from === "root" ? "summary written with no previous leaf (fromId root)" : "fromId is not in this session",
 			});
 	}
+	editEdges(t, event, session, byId);
 	const replaced = events.filter((e) => e.summarized_by === event.entry_id);
 	if (event.type === "compaction") t.addMany("compacts", replaced, session, "derived", { note: "replaced by this compaction's summary in the model context" });
 	if (event.type === "branch_summary")
@@ -185,7 +218,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	}
 	for (const r of catalog.referrers(session.id, event.entry_id)) {
 		if (!visibility.allowsEvent(r, session) || r.id === event.id) continue;
-		if (r.type === "compaction")
+		if (r.type === "compaction" && r.ref_id !== r.entry_id)
 			t.add("compacts", t.node(r, session), "recorded", { direction: "in", note: "this entry is the first one kept by that compaction" });
 		if (r.type === "branch_summary")
 			t.add("branch-summary-from", t.node(r, session), "recorded", { direction: "in", note: "a branch summary was attached here" });
@@ -232,7 +265,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	for (const f of catalog.filesOf(event.id)) t.add(f.rel === "read" ? "file-read" : "file-changed", { file: f.path }, "inferred", { note: `from ${f.via}` });
 
 	return {
-		node: { ...(t.nodes[refKey(self)] as EventBrief), classification: classificationOf(event, session), session: sessionSummary(session) },
+		node: { ...(t.nodes[refKey(self)] as EventBrief), classification: classificationOf(event, session, visibility), session: sessionSummary(session) },
 		edges: t.edges,
 		nodes: t.nodes,
 		notes: t.notes,

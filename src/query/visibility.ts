@@ -11,6 +11,7 @@ export class Visibility {
 	readonly currentSession: number | null;
 	/** Events of the current session with a row id at or above this are invisible (the invoking message and later). */
 	readonly cutoff: number | null;
+	private readonly currentPublic: string | null;
 
 	constructor(
 		catalog: Catalog,
@@ -18,8 +19,11 @@ export class Visibility {
 	) {
 		this.authorizer = caller ? new Authorizer(caller.root) : null;
 		let current: SessionRow | undefined;
-		if (caller?.currentSessionId) current = catalog.sessionByPublicId(caller.currentSessionId);
+		// By file first: a session id alone is not unique (imports, exports and copies share ids).
+		if (caller?.currentSessionFile) current = catalog.sessionByFile(caller.currentSessionFile);
+		if (!current && caller?.currentSessionId && !caller.currentSessionFile) current = catalog.sessionByPublicId(caller.currentSessionId);
 		this.currentSession = current?.id ?? null;
+		this.currentPublic = current?.public_id ?? null;
 		let cutoff: number | null = null;
 		if (current && caller?.cutoffEntryId) {
 			const invoking = catalog.eventByEntry(current.id, caller.cutoffEntryId);
@@ -27,6 +31,11 @@ export class Visibility {
 			cutoff = invoking ? invoking.id : null;
 		}
 		this.cutoff = cutoff;
+	}
+
+	/** The public id of the caller's own session, when it is indexed. */
+	get currentPublicId(): string | null {
+		return this.currentPublic;
 	}
 
 	/** True when the caller is the trusted human face. */

@@ -1,7 +1,17 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
 import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
 import { indexStatus } from "../index/status.js";
-import { isBusyError as busy, type IndexStore, isCorruptionError, moveAside, type OpenOptions, openStore } from "../index/store.js";
+import {
+	isBusyError as busy,
+	type IndexStore,
+	isCorruptionError,
+	isWriteFault,
+	moveAside,
+	notRefreshed,
+	type OpenOptions,
+	openStore,
+	openWithoutWal,
+} from "../index/store.js";
 import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
@@ -48,7 +58,7 @@ export class HistoryService {
 	static open(options: ServiceOptions): HistoryService {
 		// A writer that holds the lock longer than this makes a refresh report "index busy" instead of waiting:
 		// searches read the WAL snapshot and never wait. `pi-history index` asks for a longer wait.
-		const withDefaults = { busyTimeoutMs: 250, ...options };
+		const withDefaults = { busyTimeoutMs: 250, ownedLocation: options.config.indexIsDefault, ...options };
 		return new HistoryService(openStore(options.config.indexPath, withDefaults), options.config, withDefaults);
 	}
 
@@ -67,8 +77,15 @@ export class HistoryService {
 			return run();
 		} catch (error) {
 			if (!isCorruptionError(error) || this.store.readonly) throw error;
-			// A damaged index is disposable (I5): keep it aside for inspection and start over.
 			this.store.close();
+			// A WAL deleted under a running explorer makes a sound index look damaged: answer from its main file.
+			const fallback = this.store.sharedAtOpen ? openWithoutWal(this.config.indexPath, this.options) : null;
+			if (fallback) {
+				this.store = fallback;
+				this.notes.push(...fallback.notes);
+				return run();
+			}
+			// A damaged index is disposable (I5): keep it aside for inspection and start over.
 			const moved = moveAside(this.store.path, "corrupt");
 			this.store = openStore(this.config.indexPath, this.options);
 			this.notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moved} and started a new one`);
@@ -78,7 +95,14 @@ export class HistoryService {
 
 	/** Brings the index up to date with the session files. */
 	refresh(options: RefreshOptions = {}): RefreshSummary {
-		const summary = this.recover(() => refresh(this.store, this.config.roots, options));
+		let summary: RefreshSummary;
+		try {
+			summary = this.recover(() => refresh(this.store, this.config.roots, options));
+		} catch (error) {
+			// Faults answer, not fail: a full disk or a read-only index leaves what is indexed searchable.
+			if (!isWriteFault(error)) throw error;
+			summary = notRefreshed(error);
+		}
 		this.pendingFiles = summary.pending;
 		summary.notes.unshift(...this.takeNotes());
 		return summary;
@@ -90,8 +114,9 @@ export class HistoryService {
 		try {
 			summary = await refreshPipelined(this.store, this.config.roots, options);
 		} catch (error) {
-			if (!isCorruptionError(error) || this.store.readonly) throw error;
-			summary = this.refresh(options);
+			if (isWriteFault(error)) summary = notRefreshed(error);
+			else if (!isCorruptionError(error) || this.store.readonly) throw error;
+			else summary = this.refresh(options);
 		}
 		this.pendingFiles = summary.pending;
 		summary.notes.unshift(...this.takeNotes());

@@ -22,6 +22,8 @@ export interface ResolvedConfig {
 	agentDir: string;
 	roots: SourceRoot[];
 	indexPath: string;
+	/** True when the index is at our own default location: a file there that is not a usable index is ours to move aside (I22). */
+	indexIsDefault: boolean;
 	configFile: string;
 	workspaceRoot?: string;
 	notes: string[];
@@ -98,11 +100,8 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 
 	const configuredIndex = typeof fileConfig.index === "string" ? abs(fileConfig.index, agentDir) : undefined;
 	const envIndex = env.PI_EVENT_SEARCH_INDEX?.trim();
-	const indexPath = input.indexPath
-		? abs(input.indexPath, cwd)
-		: envIndex
-			? abs(envIndex, cwd)
-			: (configuredIndex ?? join(agentDir, "pi-event-search", "index.sqlite"));
+	const defaultIndex = join(agentDir, "pi-event-search", "index.sqlite");
+	const indexPath = input.indexPath ? abs(input.indexPath, cwd) : envIndex ? abs(envIndex, cwd) : (configuredIndex ?? defaultIndex);
 
 	let workspaceRoot: string | undefined;
 	if (typeof fileConfig.workspaceRoot === "string" && fileConfig.workspaceRoot) {
@@ -110,5 +109,5 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 		if (isAbsolute(expanded)) workspaceRoot = expanded;
 		else notes.push(`${configFile}: workspaceRoot must be an absolute path, ignored`);
 	}
-	return { agentDir, roots, indexPath, configFile, workspaceRoot, notes };
+	return { agentDir, roots, indexPath, indexIsDefault: indexPath === defaultIndex, configFile, workspaceRoot, notes };
 }

@@ -13,7 +13,11 @@ export const SEMANTIC_KINDS = [
 	"summary.branch",
 	"custom.message",
 	"session.name",
+	"context.replacement",
+	"system.prompt",
 ] as const;
+/** Kinds searched only when a filter asks for them by kind: they would flood ordinary results (DESIGN §5). */
+export const ON_REQUEST_KINDS: readonly SemanticKind[] = ["system.prompt"];
 /** One searchable semantic part of an event. */
 export type SemanticKind = (typeof SEMANTIC_KINDS)[number];
 
@@ -28,6 +32,8 @@ export const ENTRY_TYPES = [
 	"custom_message",
 	"label",
 	"session_info",
+	"context_edit",
+	"usage",
 ] as const;
 
 export const BRANCH_STATES = ["selected", "alternate", "unknown"] as const;
@@ -38,9 +44,16 @@ export const CONTEXT_ROLES = ["conversation", "summary", "control", "metadata"] 
 /** What an entry is for: a turn of the conversation, a summary, a setting change, or metadata. */
 export type ContextRole = (typeof CONTEXT_ROLES)[number];
 
-export const SELECTION_STATES = ["direct", "summarized", "not-selected", "not-applicable", "unknown"] as const;
-/** How an entry reaches the selected, compaction-aware model context (pi's buildSessionContext). */
+export const SELECTION_STATES = ["direct", "summarized", "omitted", "not-selected", "not-applicable", "unknown"] as const;
+/** How an entry reaches the selected, compaction-aware model context (pi 1.6's buildSessionProjection, I14). */
 export type SelectionState = (typeof SELECTION_STATES)[number];
+
+/** A context edit in effect on an event: the model saw the edit's replacement, or nothing (I14). */
+export interface ContextEdit {
+	state: "replaced" | "omitted";
+	/** Entry id of the `context_edit` entry. */
+	by: string;
+}
 
 /** Where a relationship comes from: read from the file, computed from recorded facts, or a heuristic. */
 export type Provenance = "recorded" | "derived" | "inferred";
@@ -54,6 +67,7 @@ export const EDGE_RELS = [
 	"compacts",
 	"branch-summary-from",
 	"labels",
+	"edits",
 	"session-parent",
 	"fork-of",
 	"file-read",
@@ -90,6 +104,9 @@ export interface Hit {
 	branchState: BranchState;
 	contextRole: ContextRole;
 	selectionState: SelectionState;
+	contextEdit?: ContextEdit;
+	/** A `context_edit` hit: the entry whose content it replaced or omitted. */
+	targetId?: string;
 	score: number;
 	matchedFragments: number;
 	snippet: string;
@@ -122,6 +139,8 @@ export interface Caller {
 	root: string;
 	/** The caller's own session, excluded unless targeted explicitly. */
 	currentSessionId?: string;
+	/** The caller's own session file (pi's getSessionFile()): identifies it exactly when ids repeat across files (I17). */
+	currentSessionFile?: string;
 	/** The invoking assistant message; it and everything appended after it stay invisible. */
 	cutoffEntryId?: string;
 }
@@ -200,6 +219,8 @@ export interface Classification {
 	selectionState: SelectionState;
 	/** Why the selection state holds, e.g. which compaction or branch summary replaced the entry. */
 	summarizedBy?: EventRef & { provenance: Provenance };
+	/** A context edit in effect: what the model saw instead of this entry's content, or that it saw nothing. */
+	contextEdit?: ContextEdit;
 	onMaterializedLeafPath: boolean;
 	materializedLeafId: string | null;
 }

@@ -1,14 +1,19 @@
-/** Streaming reader of complete `\n`-terminated lines with byte offsets; a torn last line is left for later (I6). */
-import { closeSync, openSync, readSync } from "node:fs";
+/**
+ * Streaming reader of complete lines with byte offsets (I6): `\n`-terminated lines, and, as pi 1.x reads them, a
+ * last line without `\n` that is a complete JSON object. A torn last line is left for later.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** One complete line: its bytes without the `\n`, where it starts, and its length including the `\n`. */
 export interface RawLine {
 	/** 1-based physical line number in the file. */
 	lineNo: number;
 	offset: number;
-	/** Bytes from `offset` up to and including the terminating `\n`. */
+	/** Bytes from `offset` up to and including the terminating `\n` (a complete last line may have none). */
 	length: number;
 	bytes: Buffer;
+	/** The line is longer than MAX_LINE_BYTES: it was not read, `bytes` is empty, and it is counted as skipped. */
+	oversize?: boolean;
 }
 
 /** Where a scan stopped: the byte after the last complete line, and what was left unterminated. */
@@ -19,6 +24,51 @@ export interface ScanEnd {
 }
 
 const CHUNK = 1 << 20;
+/**
+ * A complete last line without `\n` is parsed only up to this size; a longer unterminated tail waits for its `\n`
+ * (beyond UNFINISHED_PROBE_BYTES the scan already stops holding an unfinished line: memory stays bounded).
+ */
+const UNTERMINATED_LIMIT = 64 << 20;
+
+/** True when the bytes are one complete JSON object (pi 1.x counts such an unterminated last line). */
+function completeObject(bytes: Buffer): boolean {
+	let i = 0;
+	while (i < bytes.length && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 13)) i++;
+	if (bytes[i] !== 0x7b) return false;
+	try {
+		const value: unknown = JSON.parse(bytes.toString("utf8"));
+		return typeof value === "object" && value !== null && !Array.isArray(value);
+	} catch {
+		return false;
+	}
+}
+
+function byteAt(fd: number, position: number): number | undefined {
+	const one = Buffer.alloc(1);
+	return readSync(fd, one, 0, 1, position) === 1 ? one[0] : undefined;
+}
+
+/**
+ * An unfinished line is kept in memory only this far; beyond it the scan looks ahead for the line's end without
+ * keeping the bytes, so a file growing without a newline costs a bounded amount of memory on every refresh.
+ */
+export const UNFINISHED_PROBE_BYTES = 16 * 1024 * 1024;
+
+/** Longest line read whole (its JSON must become one JavaScript string); a longer one is skipped and counted. */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
+
+/** Position of the next `\n` at or after `from` (before `limit`), or -1, reading through `chunk` without keeping anything. */
+function nextNewline(fd: number, from: number, limit: number, chunk: Buffer): number {
+	let position = from;
+	while (position < limit) {
+		const read = readSync(fd, chunk, 0, Math.min(chunk.length, limit - position), position);
+		if (read === 0) return -1;
+		const nl = chunk.indexOf(10);
+		if (nl !== -1 && nl < read) return position + nl;
+		position += read;
+	}
+	return -1;
+}
 
 /**
  * Yields complete lines of `fd` starting at byte `start`; returns where the scan ended.
@@ -31,10 +81,19 @@ export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = N
 	let lineNo = firstLineNo;
 	let pending: Buffer[] = [];
 	let pendingBytes = 0;
+	let eof = false;
+	// Resuming right after a line we took without its `\n`: the `\n` pi appended since belongs to that line.
+	if (start > 0 && byteAt(fd, start - 1) !== 10 && byteAt(fd, start) === 10) {
+		position++;
+		lineStart++;
+	}
 	while (position < limit) {
 		const want = Math.min(chunkSize, limit - position);
 		const read = readSync(fd, chunk, 0, want, position);
-		if (read === 0) break;
+		if (read === 0) {
+			eof = true;
+			break;
+		}
 		let from = 0;
 		for (;;) {
 			const nl = chunk.indexOf(10, from);
@@ -61,6 +120,30 @@ export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = N
 			pendingBytes += rest.length;
 		}
 		position += read;
+		if (pendingBytes > UNFINISHED_PROBE_BYTES) {
+			// A long line so far: find its end before keeping more of it.
+			const nl = nextNewline(fd, position, limit, chunk);
+			if (nl === -1) {
+				// Unfinished (or cut by `limit`): left for later, as a torn line, without holding its bytes.
+				return { endOffset: lineStart, nextLineNo: lineNo, tornBytes: Math.max(0, Math.min(fstatSync(fd).size, limit) - lineStart) };
+			}
+			if (nl - lineStart > MAX_LINE_BYTES) {
+				pending = [];
+				pendingBytes = 0;
+				const length = nl + 1 - lineStart;
+				yield { lineNo, offset: lineStart, length, bytes: Buffer.alloc(0), oversize: true };
+				lineNo++;
+				lineStart += length;
+				position = lineStart;
+			}
+		}
+	}
+	if (eof && pendingBytes > 0 && pendingBytes <= UNTERMINATED_LIMIT) {
+		const bytes = Buffer.concat(pending, pendingBytes);
+		if (completeObject(bytes)) {
+			yield { lineNo, offset: lineStart, length: bytes.length, bytes };
+			return { endOffset: lineStart + bytes.length, nextLineNo: lineNo + 1, tornBytes: 0 };
+		}
 	}
 	return { endOffset: lineStart, nextLineNo: lineNo, tornBytes: pendingBytes };
 }

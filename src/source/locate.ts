@@ -26,8 +26,9 @@ export function readEntryAt(loc: Locator): Located {
 	} catch (error) {
 		return { ok: false, reason: "missing-file", detail: `${loc.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
 	}
-	if (bytes.length === loc.length && bytes[bytes.length - 1] === 10) {
-		const line = bytes.subarray(0, bytes.length - 1);
+	if (bytes.length === loc.length) {
+		// A complete last line may have been read without its `\n` (I6).
+		const line = bytes[bytes.length - 1] === 10 ? bytes.subarray(0, bytes.length - 1) : bytes;
 		if (hashLine(line) === loc.lineHash) {
 			const parser = new SessionParser({ version: loc.version, lastId: null, headerSeen: true });
 			const outcome = parser.accept({ lineNo: loc.lineNo, offset: loc.offset, length: loc.length, bytes: line });

@@ -1,9 +1,9 @@
 /** pi's own view of a session file, as a test oracle: its entries, its leaf, and which entries reach the model. */
 import { readFileSync } from "node:fs";
-import { buildSessionContext, migrateSessionEntries, parseSessionEntries, type SessionEntry } from "@mariozechner/pi-coding-agent";
+import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries, type SessionEntry } from "@mariozechner/pi-coding-agent";
 import { expect } from "vitest";
 
-/** pi's view of a file: its entries (migrated like pi does on open), the leaf, and the entries in the model context. */
+/** pi's view of a file: its entries (migrated like pi does on open), the leaf, and the entries the model is sent. */
 export function piContext(file: string) {
 	const entries = parseSessionEntries(readFileSync(file, "utf8")) as Array<SessionEntry | { type: "session"; version?: number }>;
 	const header = entries[0] as { type: string; version?: number };
@@ -19,6 +19,7 @@ export function piContext(file: string) {
 	// Map each context message back to the entry it came from: message entries by identity, synthesized
 	// summary and custom messages by their fields.
 	const direct = new Set<string>();
+	const excluded = new Set<string>();
 	const path: SessionEntry[] = [];
 	for (let cur = leafId ? byId.get(leafId) : undefined; cur; cur = cur.parentId ? byId.get(cur.parentId) : undefined) path.unshift(cur);
 	for (const m of ctx.messages as unknown as Array<Record<string, unknown>>) {
@@ -31,7 +32,8 @@ export function piContext(file: string) {
 			return false;
 		});
 		expect(hit, `context message ${String(m.role)} has a source entry`).toBeDefined();
-		if (hit) direct.add(hit.id);
+		// pi's convertToLlm drops `!!` bash executions (excludeFromContext): in the context, never sent.
+		if (hit) (convertToLlm([m as never]).length > 0 ? direct : excluded).add(hit.id);
 	}
-	return { fileEntries, direct, path };
+	return { fileEntries, direct, excluded, path };
 }

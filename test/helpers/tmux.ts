@@ -18,7 +18,7 @@ export const hasTmux = (() => {
 const SOCKET = `pes-test-${process.pid}`;
 
 function tmux(args: string[]): string {
-	return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+	return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
 let counter = 0;
@@ -88,6 +88,11 @@ export class TmuxSession {
 		return Number(child);
 	}
 
+	/** The pane's title (what OSC 0/2 would set). */
+	title(): string {
+		return tmux(["display-message", "-p", "-t", this.name, "#{pane_title}"]).trim();
+	}
+
 	/** Resizes the window (the app gets SIGWINCH and a 'resize' event). */
 	resize(columns: number, rows: number): void {
 		tmux(["resize-window", "-t", this.name, "-x", String(columns), "-y", String(rows)]);
@@ -101,6 +106,12 @@ export class TmuxSession {
 			// already gone
 		}
 	}
+}
+
+/** Runs a tmux command on the private server (e.g. `set-option -s set-clipboard on`, `show-buffer`). */
+export function tmuxServer(args: string[]): string {
+	ensureServer();
+	return tmux(args);
 }
 
 /** Stops the private tmux server (after all sessions of a test file). */

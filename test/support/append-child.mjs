@@ -1,10 +1,10 @@
 // Child process that appends entries to session files the way pi does (one appendFileSync per line), sometimes in
-// two halves so readers see torn last lines, for a given number of milliseconds.
-// usage: node append-child.mjs <ms> <file>...
+// two halves so readers see torn last lines, until a line arrives on its stdin. It prints its running count of
+// written entries after each one, so the parent can wait for progress instead of a timer.
+// usage: node append-child.mjs <file>...
 import { appendFileSync, readFileSync } from "node:fs";
 
-const [ms, ...files] = process.argv.slice(2);
-const until = Date.now() + Number(ms);
+const files = process.argv.slice(2);
 const leaf = new Map(
 	files.map((f) => [
 		f,
@@ -23,7 +23,15 @@ const leaf = new Map(
 	]),
 );
 let n = 0;
-while (Date.now() < until) {
+let stop = false;
+process.stdin.once("data", () => {
+	stop = true;
+});
+const step = () => {
+	if (stop) {
+		process.stdin.destroy();
+		return;
+	}
 	const file = files[n % files.length];
 	const id = `w${process.pid.toString(16)}${(n++).toString(16).padStart(6, "0")}`;
 	const line = `${JSON.stringify({ type: "message", id, parentId: leaf.get(file), timestamp: new Date(Date.UTC(2026, 5, 1) + n * 1000).toISOString(), message: { role: "user", content: [{ type: "text", text: `concurrent append ${n} about handleWebhook` }], timestamp: n } })}\n`;
@@ -35,5 +43,8 @@ while (Date.now() < until) {
 		appendFileSync(file, line);
 	}
 	leaf.set(file, id);
-}
-process.stdout.write(String(n));
+	process.stdout.write(`${n}\n`);
+	// A short pause between entries (as pi's appends come) keeps the files from growing without bound on a fast machine.
+	setTimeout(step, 2);
+};
+step();

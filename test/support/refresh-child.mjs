@@ -1,4 +1,6 @@
-// Child process for the kill -9 and concurrency tests: refreshes an index with the built code, then exits.
+// Child process for the kill -9 and concurrency tests: refreshes an index with the built code, then exits. It reports
+// each step to its parent (process.send) so the parent can kill it at a known point of the refresh, not after a timer:
+// "started" once the index is open, then one { phase, filesDone } message per progress report.
 // usage: node refresh-child.mjs <sessionsDir> <indexPath> [full]
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,5 +11,9 @@ const { HistoryService } = await import(join(dist, "service", "service.js"));
 const [dir, index, full] = process.argv.slice(2);
 const service = HistoryService.open({ config: resolveConfig({ sessionsDirs: [dir], indexPath: index, env: {}, home: "/nonexistent" }), busyTimeoutMs: 10_000 });
 process.send?.("started");
-await service.refreshAsync({ full: full === "full", workerThresholdBytes: 0 });
+await service.refreshAsync({
+	full: full === "full",
+	workerThresholdBytes: 0,
+	onProgress: (p) => process.send?.({ phase: p.phase, filesDone: p.filesDone }),
+});
 service.close();

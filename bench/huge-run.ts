@@ -1,0 +1,171 @@
+/**
+ * The size-independent rows (`npm run bench -- --huge`; DESIGN §7, issue 16 item 5): a 1,000,000-entry session,
+ * a 500 MB single line, a 1 GB unfinished line. Each input is written outside the corpus cache, measured in fresh
+ * children (cold index in measure-worker.js, the rest in huge-worker.js) and deleted again. A child that dies or
+ * runs past its time limit is a row that says so: these inputs are exactly the ones that break an index.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { type ChildResult, runChild } from "./child.js";
+import { LINE_NEEDLE, MIDDLE_NEEDLE, writeLinear, writeSingleLine, writeUnfinished } from "./huge.js";
+import type { ColdResult, HugeResult } from "./results.js";
+import { f0, f1, MB, ms, renderGrid, thousands } from "./table.js";
+
+/** Full sizes of DESIGN §7; `--huge-scale` shrinks them (for trying the bench, never for the table). */
+const FULL = { entries: 1_000_000, lineBytes: 500 * MB, unfinishedBytes: 1000 * MB };
+/** DESIGN §7 targets of these rows. */
+const TARGET = { ms: 50, rssMB: 300 };
+/** A child past this is killed and its row says so. */
+const TIME_LIMIT_MS = 10 * 60_000;
+
+type Outcome<T> = { ok: true; r: ChildResult<T> } | { ok: false; error: string };
+
+async function attempt<T>(run: () => Promise<ChildResult<T>>): Promise<Outcome<T>> {
+	try {
+		return { ok: true, r: await run() };
+	} catch (error) {
+		return { ok: false, error: (error instanceof Error ? error.message : String(error)).split("\n")[0] as string };
+	}
+}
+
+/** Everything measured, for results.json and the table. */
+export interface HugeResults {
+	scale: number;
+	linear: { entries: number; bytes: number; genMs: number; cold: Outcome<ColdResult>; append: Outcome<HugeResult>; read: Outcome<HugeResult> };
+	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> };
+	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> };
+}
+
+function removeIndex(path: string): void {
+	for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+}
+
+/** Writes each input, measures it, deletes it. */
+export async function runHuge(cacheDir: string, scale: number, log: (line: string) => void): Promise<HugeResults> {
+	const dir = join(cacheDir, "huge");
+	const index = join(cacheDir, "huge-index.sqlite");
+	const worker = (task: string, root: string, extra: string[]) =>
+		attempt(() => runChild("huge", "huge-worker.js", [task, "--index", index, "--roots", root, ...extra], [], TIME_LIMIT_MS));
+	const cold = (root: string) =>
+		attempt(() => runChild("cold", "measure-worker.js", ["cold", "--index", index, "--roots", root, "--mode", "sync"], [], TIME_LIMIT_MS));
+	const note = (what: string, o: Outcome<{ ms: number; maxRssBytes: number }>) =>
+		log(`  ${what}: ${o.ok ? `${ms(o.r.ms)} ms, peak RSS ${f0(o.r.maxRssBytes / MB)} MB` : `FAILED (${o.error})`}`);
+
+	const entries = Math.max(10, Math.round(FULL.entries * scale));
+	log(`\n[huge] linear session of ${thousands(entries)} entries`);
+	let t0 = performance.now();
+	const lin = writeLinear(join(dir, "linear"), entries);
+	const linGen = performance.now() - t0;
+	removeIndex(index);
+	const linCold = await cold(lin.root);
+	note("cold index", linCold);
+	const append = linCold.ok ? await worker("append", lin.root, ["--file", lin.file, "--entries", String(entries)]) : { ok: false as const, error: "no index" };
+	note("append one entry + refresh", append);
+	const linRead = linCold.ok ? await worker("read", lin.root, ["--entry", lin.middleId, "--needle", MIDDLE_NEEDLE]) : { ok: false as const, error: "no index" };
+	note("read + trace the middle entry", linRead);
+	rmSync(join(dir, "linear"), { recursive: true, force: true });
+
+	const lineBytes = Math.round(FULL.lineBytes * scale);
+	log(`[huge] single line of ${f0(lineBytes / MB)} MB`);
+	t0 = performance.now();
+	const line = writeSingleLine(join(dir, "line"), lineBytes);
+	const lineGen = performance.now() - t0;
+	removeIndex(index);
+	const lineCold = await cold(line.root);
+	note("cold index", lineCold);
+	const lineRead = lineCold.ok
+		? await worker("read", line.root, ["--entry", line.entryId, "--needle", LINE_NEEDLE])
+		: { ok: false as const, error: "no index" };
+	note("search + read the line", lineRead);
+	rmSync(join(dir, "line"), { recursive: true, force: true });
+
+	const unfinishedBytes = Math.round(FULL.unfinishedBytes * scale);
+	log(`[huge] unfinished last line of ${f0(unfinishedBytes / MB)} MB`);
+	t0 = performance.now();
+	const unf = writeUnfinished(join(dir, "unfinished"), unfinishedBytes);
+	const unfGen = performance.now() - t0;
+	removeIndex(index);
+	const refresh = await worker("unfinished", unf.root, ["--file", unf.file, "--grow", String(1024 * 1024)]);
+	note("refresh over it", refresh);
+	rmSync(dir, { recursive: true, force: true });
+	removeIndex(index);
+	return {
+		scale,
+		linear: { entries, bytes: lin.bytes, genMs: linGen, cold: linCold, append, read: linRead },
+		line: { bytes: line.bytes, genMs: lineGen, cold: lineCold, read: lineRead },
+		unfinished: { bytes: unf.bytes, genMs: unfGen, refresh },
+	};
+}
+
+/** The size-independent table: one row per measurement, time and the peak RSS of the child that did it. */
+export function renderHugeTable(h: HugeResults): string {
+	const rows: string[][] = [];
+	const judged = new Set<object>();
+	const verdict = (okTime: boolean | null, rss: number) => ((okTime ?? true) && rss <= TARGET.rssMB * MB ? "ok" : "MISS");
+	const timeTarget = `≤ ${TARGET.ms} ms, ≤ ${TARGET.rssMB} MB`;
+	const rssTarget = `≤ ${TARGET.rssMB} MB`;
+	/** A row from a child's outcome; `timeMs` null when the row has no time target. */
+	const row = <T extends { ms: number; error?: string }>(
+		metric: string,
+		o: Outcome<T>,
+		time: (r: ChildResult<T>) => string,
+		timeMs: ((r: ChildResult<T>) => number) | null,
+	) => {
+		if (!o.ok) {
+			rows.push([metric, `FAILED: ${o.error}`, "–", timeMs ? timeTarget : rssTarget, "MISS"]);
+			return;
+		}
+		const status = o.r.error ? "MISS" : verdict(timeMs ? timeMs(o.r) <= TARGET.ms : null, o.r.maxRssBytes);
+		// A second row from the same child repeats its peak RSS without judging it again.
+		const again = judged.has(o.r);
+		judged.add(o.r);
+		rows.push([
+			metric,
+			`${time(o.r)}${o.r.error ? ` (${o.r.error})` : ""}`,
+			f0(o.r.maxRssBytes / MB),
+			timeMs ? timeTarget : again ? "" : rssTarget,
+			timeMs || !again ? status : "",
+		]);
+	};
+	const scaleNote = h.scale === 1 ? "" : ` — SCALED ×${h.scale}, not the DESIGN sizes`;
+	rows.push([`linear session: ${thousands(h.linear.entries)} entries, ${f0(h.linear.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
+	row("  cold index (synchronous refresh)", h.linear.cold, (r) => `${f1(r.ms / 1000)} s`, null);
+	row(
+		"  append one entry + refresh",
+		h.linear.append,
+		(r) => `${ms(r.ms)} ms (no-op before: ${ms(r.noopMs ?? Number.NaN)} ms)`,
+		(r) => r.ms,
+	);
+	row(
+		"  read the middle entry",
+		h.linear.read,
+		(r) => `${ms(r.ms)} ms`,
+		(r) => r.ms,
+	);
+	row(
+		"  trace the middle entry",
+		h.linear.read,
+		(r) => `${ms(r.traceMs ?? Number.NaN)} ms`,
+		(r) => r.traceMs ?? Number.POSITIVE_INFINITY,
+	);
+	row("  search its word (not a target)", h.linear.read, (r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`, null);
+	rows.push([`single line: one tool result of ${f0(h.line.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
+	row("  cold index (synchronous refresh)", h.line.cold, (r) => `${f1(r.ms / 1000)} s`, null);
+	row(
+		"  search a word of it",
+		h.line.read,
+		(r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`,
+		(r) => r.searchMs ?? Number.POSITIVE_INFINITY,
+	);
+	row(
+		"  read it",
+		h.line.read,
+		(r) => `${ms(r.ms)} ms, ${thousands(r.readChars ?? 0)} chars returned`,
+		(r) => r.ms,
+	);
+	rows.push([`unfinished last line: ${f0(h.unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
+	row("  refresh over it", h.unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);
+	// DESIGN §7 bounds only the memory here; the time says whether each refresh reads the whole line again.
+	row("  grows 1 MB, refresh again", h.unfinished.refresh, (r) => `${ms(r.grownMs ?? Number.NaN)} ms`, null);
+	return renderGrid(["size-independent (DESIGN §7)", "time", "peak RSS MB", "target", ""], rows);
+}

@@ -1,0 +1,85 @@
+/**
+ * Child process for the size-independent rows (bench/huge.ts writes the inputs; the cold index of each runs in
+ * measure-worker.js cold). One task per run, so each peak RSS is that task's own:
+ *   huge-worker.js append     --index P --roots R --file F --entries N     one entry appended to a session of N, then refresh
+ *   huge-worker.js read       --index P --roots R --entry E [--needle W]  search W, read and trace entry E through the service
+ *   huge-worker.js unfinished --index P --roots R --file F --grow BYTES   refresh over an unfinished last line, grow it, refresh
+ */
+import { appendFileSync } from "node:fs";
+import { HistoryService } from "../src/service/service.js";
+import type { RefreshSummary } from "../src/shared/types.js";
+import { benchConfig, maxRssBytes, parseArgs, report } from "./child.js";
+import { growUnfinished, HUGE_SESSION_ID, linearEntry } from "./huge.js";
+
+const { options, rest } = parseArgs(process.argv.slice(2));
+const task = rest[0];
+const indexPath = options.get("index");
+const roots = (options.get("roots") ?? "").split(",").filter(Boolean);
+if (!task || !indexPath || roots.length === 0) {
+	process.stderr.write("usage: huge-worker.js append|read|unfinished --index PATH --roots DIR [task options]\n");
+	process.exit(2);
+}
+
+function timed<T>(run: () => T): { ms: number; value: T } {
+	const started = performance.now();
+	const value = run();
+	return { ms: performance.now() - started, value };
+}
+
+/** Like timed(), but an operation that throws is reported (its message) instead of ending the child. */
+function attempt<T>(run: () => T): { ms: number; value?: T; error?: string } {
+	const started = performance.now();
+	try {
+		const value = run();
+		return { ms: performance.now() - started, value };
+	} catch (error) {
+		return { ms: performance.now() - started, error: error instanceof Error ? error.message.slice(0, 200) : String(error) };
+	}
+}
+
+const counts = (s: RefreshSummary) => ({
+	eventsIngested: s.eventsIngested,
+	sessionsAppended: s.sessionsAppended,
+	sessionsRebuilt: s.sessionsRebuilt,
+	errors: s.errors.length,
+});
+
+const service = HistoryService.open({ config: benchConfig(roots, indexPath) });
+const opened = maxRssBytes();
+if (task === "append") {
+	const file = options.get("file") as string;
+	const entries = Number(options.get("entries"));
+	// A refresh with nothing changed first: the append's refresh must not pay for anything else.
+	const noop = timed(() => service.refresh());
+	appendFileSync(file, linearEntry(entries + 1, 0));
+	const refresh = timed(() => service.refresh());
+	report("huge", { task, noopMs: noop.ms, ms: refresh.ms, summary: counts(refresh.value), openRssBytes: opened });
+} else if (task === "read") {
+	const entryId = options.get("entry") as string;
+	const needle = options.get("needle");
+	const search = needle ? attempt(() => service.search({ query: needle, limit: 10 })) : null;
+	const read = attempt(() => service.read({ sessionId: HUGE_SESSION_ID, entryId }));
+	const trace = attempt(() => service.trace({ sessionId: HUGE_SESSION_ID, entryId }));
+	const errors = [search?.error && `search: ${search.error}`, read.error && `read: ${read.error}`, trace.error && `trace: ${trace.error}`].filter(Boolean);
+	report("huge", {
+		task,
+		searchMs: search?.ms ?? null,
+		searchHit: search?.value ? search.value.hits.some((h) => h.entryId === entryId) : null,
+		ms: read.ms,
+		readChars: read.value ? JSON.stringify(read.value).length : 0,
+		traceMs: trace.ms,
+		openRssBytes: opened,
+		...(errors.length ? { error: errors.join("; ") } : {}),
+	});
+} else if (task === "unfinished") {
+	const file = options.get("file") as string;
+	const grow = Number(options.get("grow") ?? String(1024 * 1024));
+	const first = timed(() => service.refresh());
+	growUnfinished(file, grow);
+	const again = timed(() => service.refresh());
+	report("huge", { task, ms: first.ms, summary: counts(first.value), grownMs: again.ms, grownSummary: counts(again.value), openRssBytes: opened });
+} else {
+	process.stderr.write(`unknown task ${task}\n`);
+	process.exit(2);
+}
+service.close();

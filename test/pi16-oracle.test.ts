@@ -1,0 +1,268 @@
+/**
+ * Pi 1.x histories read exactly as pi 1.6 sees them. Ground truth is pi 1.6's own code (oracle16.ts: getBranch,
+ * buildSessionProjection and convertToLlm's excludeFromContext rule), on files its SessionManager wrote, one per row
+ * of docs/pi-1.6-format.md, checked entry by entry through a real index; plus a property that drives a 1.6
+ * SessionManager through random operation sequences and compares every entry.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scanFile } from "../src/project/file-scan.js";
+import { classifyTree } from "../src/project/tree.js";
+import type { HistoryService } from "../src/service/service.js";
+import { openService, tempDir } from "./helpers/corpus.js";
+import { type Pi16Manager, pi16View, sessionText, sm, type Verdict, verdicts } from "./helpers/oracle16.js";
+import { type Ids, writePi16Sessions } from "./helpers/pi16-sessions.js";
+
+const tmp = tempDir("pes-pi16-oracle-");
+let service: HistoryService;
+let files: Record<string, string>;
+let ids: Ids;
+const headerId = (file: string) => (JSON.parse(readFileSync(file, "utf8").split("\n")[0] as string) as { id: string }).id;
+
+beforeAll(() => {
+	const dir = join(tmp.dir, "sessions");
+	({ files, ids } = writePi16Sessions(dir, "/work/app"));
+	service = openService(dir, join(tmp.dir, "index.sqlite"));
+	service.refresh();
+});
+
+afterAll(() => {
+	service.close();
+	tmp.cleanup();
+});
+
+describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.6's own answer", () => {
+	it("agrees on branchState, selectionState and contextEdit for every entry of every file", () => {
+		let checked = 0;
+		for (const [name, file] of Object.entries(files)) {
+			const sessionId = headerId(file);
+			for (const [entryId, expected] of pi16View(readFileSync(file, "utf8"), "/work/app")) {
+				const c = service.read({ sessionId, entryId, maxChars: 1 }).classification;
+				expect({ branchState: c.branchState, selectionState: c.selectionState, contextEdit: c.contextEdit ?? null }, `${name} ${entryId}`).toEqual(expected);
+				checked++;
+			}
+		}
+		expect(checked).toBeGreaterThan(60);
+	});
+
+	it("covers every row: omitted, replaced, folded system messages, retain-none, fromId, roots, `!!` bash", () => {
+		const view = (name: string) => pi16View(readFileSync(files[name] as string, "utf8"), "/work/app");
+		const edits = view("edits");
+		expect(edits.get(ids.failed as string)).toMatchObject({ selectionState: "omitted", contextEdit: { state: "omitted", by: ids.omitFailed } });
+		expect(edits.get(ids.u1 as string)?.contextEdit).toEqual({ state: "replaced", by: ids.editU1 });
+		expect(edits.get(ids.a2 as string)).toMatchObject({ selectionState: "direct", contextEdit: null });
+		expect(edits.get(ids.final as string)?.branchState).toBe("selected");
+		const system = view("system");
+		expect(system.get(ids.sys2 as string)?.selectionState).toBe("summarized");
+		expect(system.get(ids.sys3 as string)?.selectionState).toBe("direct");
+		expect(view("compactions").get(ids.usageA as string)?.selectionState).toBe("summarized");
+		expect(view("branches").get(ids.abandonedA as string)?.selectionState).toBe("summarized");
+		expect(view("roots").get(ids.bashHidden as string)?.selectionState).toBe("omitted");
+		expect(view("roots").get(ids.bashSeen as string)?.selectionState).toBe("direct");
+	});
+
+	it("finds a context edit's replacement text, and the hit names the entry it replaced", () => {
+		const result = service.search({ query: "ZEBRA_REPLACEMENT_TEXT" });
+		expect(result.hits).toHaveLength(1);
+		expect(result.hits[0]).toMatchObject({ entryId: ids.editU1, entryType: "context_edit", kind: "context.replacement", targetId: ids.u1 });
+	});
+
+	it("traces edits both ways: in effect, superseded, on an abandoned branch", () => {
+		const sessionId = headerId(files.edits as string);
+		const onU1 = service.trace({ sessionId, entryId: ids.u1 as string }).edges.filter((e) => e.rel === "edits");
+		const note = (by: string) => onU1.find((e) => "entryId" in e.to && e.to.entryId === by)?.note ?? "";
+		expect(note(ids.editU1 as string)).toContain("in effect");
+		expect(note(ids.editU1First as string)).toContain(`superseded by ${ids.editU1}`);
+		const onA2 = service.trace({ sessionId, entryId: ids.a2 as string }).edges.filter((e) => e.rel === "edits");
+		expect(onA2.map((e) => e.note)).toEqual([expect.stringContaining("on an abandoned branch")]);
+		const out = service.trace({ sessionId, entryId: ids.omitFailed as string }).edges.find((e) => e.rel === "edits");
+		expect(out).toMatchObject({ to: { entryId: ids.failed }, provenance: "recorded" });
+	});
+
+	it("says a retain-none compaction kept nothing, instead of `compacts → itself`", () => {
+		const t = service.trace({ sessionId: headerId(files.compactions as string), entryId: ids.retainNone as string });
+		expect(t.edges.filter((e) => e.rel === "compacts" && "entryId" in e.to && e.to.entryId === ids.retainNone)).toEqual([]);
+		expect(t.notes.join("\n")).toContain("nothing before it was kept");
+	});
+
+	it("finds a parent session with a custom id by the id in the recorded file name", () => {
+		const t = service.trace({ sessionId: headerId(files.child as string), entryId: pi16FirstEntry(files.child as string) });
+		expect(t.edges.find((e) => e.rel === "session-parent")?.to).toEqual({ sessionId: "task.fix-login", entryId: null });
+	});
+
+	it("indexes a complete last line without `\\n`, as pi does", () => {
+		const text = readFileSync(files.edits as string, "utf8");
+		expect(text.endsWith("\n")).toBe(false);
+		const read = service.read({ sessionId: headerId(files.edits as string), entryId: ids.final as string });
+		expect(read.fragments.map((f) => f.text)).toEqual(["You are welcome."]);
+	});
+
+	it("searches system prompts only when asked for by kind, each distinct section stored once", () => {
+		expect(service.search({ query: "expert coding assistant" }).hits.filter((h) => h.kind === "system.prompt")).toEqual([]);
+		const hits = service.search({ query: "expert coding assistant", filters: { kinds: ["system.prompt"] } }).hits;
+		expect(new Set(hits.map((h) => h.entryId))).toEqual(new Set([ids.sys1, ids.edits0].filter(Boolean)));
+		expect(hits.every((h) => h.kind === "system.prompt" && h.fragmentId === "system.prompt:preamble")).toBe(true);
+		expect(hits[0]?.snippet).toContain("expert coding assistant");
+	});
+
+	it("finds edit results by tool name with --kind tool.result, and failed results by `error`", () => {
+		const hits = service.search({ query: "edit", filters: { kinds: ["tool.result"] } }).hits;
+		expect(hits.map((h) => h.entryId)).toContain(ids.result);
+		const failed = service.search({ query: "bash error", filters: { kinds: ["tool.result"] } }).hits.map((h) => h.entryId);
+		expect(failed).toEqual([ids.failedResult]);
+		expect(service.search({ query: "edit error", filters: { kinds: ["tool.result"] } }).hits).toEqual([]);
+	});
+});
+
+function pi16FirstEntry(file: string): string {
+	return (JSON.parse(readFileSync(file, "utf8").split("\n")[1] as string) as { id: string }).id;
+}
+
+/** Our classification of a session text through the real reader and classifier (no SQLite: fast enough to shrink). */
+function ours(text: string, file: string): Map<string, Verdict> {
+	writeFileSync(file, text);
+	const scan = scanFile({ path: file, mode: "rebuild" });
+	const facts = classifyTree(
+		scan.entries.map((s) => ({
+			id: s.entry.id,
+			parentId: s.entry.parentId,
+			type: s.ev.type,
+			refId: s.ev.refId,
+			messageProducing: s.ev.messageProducing,
+			role: s.ev.role,
+			ctxFlags: s.ev.ctxFlags,
+		})),
+		scan.leaf,
+	);
+	const out = new Map<string, Verdict>();
+	for (const [id, st] of facts.states)
+		out.set(id, { branchState: st.branchState, selectionState: st.selectionState, contextEdit: st.contextEdit ?? null } as Verdict);
+	return out;
+}
+
+type Op =
+	| { op: "user" | "assistant" | "failed" | "toolPair" | "system" | "custom" | "bash" | "usage" | "label" | "resetLeaf" }
+	| { op: "omit" | "replace" | "branch" | "branchWithSummary" | "compact"; pick: number; flag?: boolean };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+	fc.constantFrom<Op>(
+		{ op: "user" },
+		{ op: "assistant" },
+		{ op: "failed" },
+		{ op: "toolPair" },
+		{ op: "system" },
+		{ op: "custom" },
+		{ op: "bash" },
+		{ op: "usage" },
+		{ op: "label" },
+		{ op: "resetLeaf" },
+	),
+	fc.record({
+		op: fc.constantFrom("omit" as const, "replace" as const, "branch" as const, "branchWithSummary" as const, "compact" as const),
+		pick: fc.nat(),
+		flag: fc.boolean(),
+	}),
+);
+
+/** Applies one operation the way pi would allow it; operations pi would refuse are skipped. */
+function apply(m: Pi16Manager, o: Op, n: number): void {
+	const all = m.getEntries();
+	const path = m.getBranch();
+	const at = <T>(list: T[], pick: number) => list[pick % list.length] as T;
+	switch (o.op) {
+		case "user":
+			m.appendMessage({ role: "user", content: `question ${n}`, timestamp: n });
+			return;
+		case "assistant":
+			m.appendMessage({ role: "assistant", content: [{ type: "text", text: `answer ${n}` }], stopReason: "stop", timestamp: n });
+			return;
+		case "failed":
+			m.appendMessage({ role: "assistant", content: [], stopReason: "error", errorMessage: "overloaded", timestamp: n });
+			return;
+		case "toolPair":
+			m.appendMessage({
+				role: "assistant",
+				content: [{ type: "toolCall", id: `c${n}`, name: "bash", arguments: { command: "ls" } }],
+				stopReason: "toolUse",
+				timestamp: n,
+			});
+			m.appendMessage({
+				role: "toolResult",
+				toolCallId: `c${n}`,
+				toolName: "bash",
+				content: [{ type: "text", text: `out ${n}` }],
+				isError: false,
+				timestamp: n,
+			});
+			return;
+		case "system":
+			m.appendMessage({ role: "system", content: "", sections: { preamble: `prompt ${n % 3}` }, timestamp: n });
+			return;
+		case "custom":
+			m.appendCustomMessageEntry("note", `notice ${n}`, true);
+			return;
+		case "bash":
+			m.appendMessage({
+				role: "bashExecution",
+				command: "ls",
+				output: "x",
+				exitCode: 0,
+				cancelled: false,
+				truncated: false,
+				timestamp: n,
+				excludeFromContext: n % 2 === 0,
+			});
+			return;
+		case "usage":
+			m.appendUsage("cache_warm", "faux", "faux-1", { input: 1, output: 0, cacheRead: 0, cacheWrite: 1, totalTokens: 1 });
+			return;
+		case "label":
+			if (all.length) m.appendLabelChange(at(all, n).id, n % 3 ? `l${n}` : undefined);
+			return;
+		case "resetLeaf":
+			m.resetLeaf();
+			return;
+		case "omit":
+		case "replace": {
+			const editable = path.filter(
+				(e) => e.type === "custom_message" || (e.type === "message" && ["user", "assistant", "toolResult"].includes((e.message as { role: string }).role)),
+			);
+			if (editable.length) m.appendContextEdit(at(editable, o.pick).id, o.op === "omit" ? null : { content: `replacement ${n}` });
+			return;
+		}
+		case "branch":
+			if (all.length) m.branch(at(all, o.pick).id);
+			return;
+		case "branchWithSummary": {
+			// pi summarizes an abandoned branch when moving away from the leaf, never onto the leaf itself.
+			const target = o.flag || all.length === 0 ? null : at(all, o.pick).id;
+			if (target !== null && target === m.getLeafId()) return;
+			m.branchWithSummary(target, n % 4 === 0 ? "" : `summary ${n}`);
+			return;
+		}
+		case "compact": {
+			if (!path.length) return;
+			// flag: retain-none (firstKeptEntryId = the compaction's own id).
+			m.appendCompaction(`compaction ${n}`, o.flag ? undefined : at(path, o.pick).id, 100);
+			return;
+		}
+	}
+}
+
+describe("property: random pi 1.6 operation sequences", () => {
+	it("every entry's branchState, selectionState and contextEdit equal pi 1.6's own answer", () => {
+		const file = join(tmp.dir, "property.jsonl");
+		fc.assert(
+			fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), (ops) => {
+				const m = sm.SessionManager.inMemory("/work/app");
+				for (const [i, o] of ops.entries()) apply(m, o, i);
+				const text = sessionText(m);
+				const expected = verdicts(sm.SessionManager.inMemory("/work/app", undefined, sm.parseSessionEntries(text)));
+				expect(Object.fromEntries(ours(text, file))).toEqual(Object.fromEntries(expected));
+			}),
+			{ numRuns: Number(process.env.PES_PI16_RUNS ?? 150) },
+		);
+	});
+});
