@@ -264,7 +264,12 @@ async function refreshTask(): Promise<void> {
  */
 async function tui(): Promise<void> {
 	const reps = TUI_TYPING_REPS;
-	const [{ App }, { createElement }, { render }] = await Promise.all([import("../components/App.js"), import("react"), import("ink-testing-library")]);
+	const [{ App }, { searchesFor }, { createElement }, { render }] = await Promise.all([
+		import("../components/App.js"),
+		import("../components/state.js"),
+		import("react"),
+		import("ink-testing-library"),
+	]);
 	const service = openService();
 	const searches: Array<{ start: number; end: number; query: string }> = [];
 	const frames: Array<{ at: number; text: string }> = [];
@@ -326,6 +331,11 @@ async function tui(): Promise<void> {
 			const prefix = TYPED_QUERY.slice(0, i + 1);
 			const t0 = performance.now();
 			inst.stdin.write(TYPED_QUERY[i] as string);
+			// A one-letter last word keeps the previous hits (no search to wait for): only its echo frame follows.
+			if (!searchesFor(TYPED_QUERY.slice(0, i + 1))) {
+				await settle(60, 5_000);
+				continue;
+			}
 			const deadline = t0 + 10_000;
 			let done: { start: number; end: number } | undefined;
 			let frameAt: number | undefined;

@@ -1,15 +1,15 @@
 /**
- * The explorer: one reducer (state.ts), one useInput (keys → keymap → actions), effects that ask the service for
- * what the state says is missing (hits, the next page, the preview, an event, a page of a fragment), and the
+ * The explorer: one reducer (state.ts, combining four slices), one useInput (keys → keymap → actions), loads
+ * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, a page of a fragment), and the
  * screens. Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
-import { Box, useApp, useInput } from "ink";
+import { Box, useApp } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
 import { errorText } from "../src/present/text.js";
 import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { type Scope, searchRequest, toolsIn } from "./filters.js";
+import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
@@ -18,7 +18,9 @@ import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
-import { initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
+import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
+import { useKeys } from "./use-keys.js";
+import { useServiceLoad } from "./use-service-load.js";
 
 /** Props of <App/>. */
 export interface AppProps {
@@ -34,14 +36,18 @@ export interface AppProps {
 	workspace?: string | null;
 	initialScope?: Scope;
 	initialQuery?: string;
+	initialFilters?: Filters;
 	/** A fixed clock (tests); otherwise the time of each render. */
 	now?: number;
 	/** Wait after a keystroke before searching (default 0: the newest query wins anyway). */
 	searchDelayMs?: number;
 	/** Wait after a selection move before reading the preview, so holding ↓ stays smooth. */
 	previewDelayMs?: number;
-	onCopy?: (text: string) => void;
+	/** Copies a ref; what it returns (if anything) replaces the status line, so it can say what really happened. */
+	onCopy?: (text: string) => { text: string; copied: boolean } | undefined;
 	onExit?: (code: number) => void;
+	/** Reads new session lines now (the refresh key). */
+	onRefresh?: () => void;
 }
 
 const EVENT_CACHE = 32;
@@ -49,7 +55,17 @@ const RESULT_CACHE = 64;
 
 /** The search the state asks for, from hit `offset` on (0: the first page). */
 function requestOf(s: State, offset: number): SearchRequest {
-	return searchRequest({ query: s.query, scope: s.scope, workspace: s.workspace, session: s.scopeSession, filters: s.filters, offset, now: Date.now() });
+	const h = s.hits;
+	return searchRequest({ query: s.query.text, scope: h.scope, workspace: h.workspace, session: h.scopeSession, filters: h.filters, offset, now: Date.now() });
+}
+
+/** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
+function readStatus(service: ExplorerService, _generation: number): IndexStatus | null {
+	try {
+		return service.status();
+	} catch {
+		return null;
+	}
 }
 
 /** The interactive explorer. */
@@ -64,6 +80,7 @@ export function App(props: AppProps) {
 				workspace: p.workspace ?? null,
 				...(p.initialScope ? { scope: p.initialScope } : {}),
 				...(p.initialQuery ? { query: p.initialQuery } : {}),
+				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
 				...(p.initialMessage ? { message: p.initialMessage } : {}),
 			}),
 	);
@@ -78,129 +95,128 @@ export function App(props: AppProps) {
 	if (state.size.columns !== props.size.columns || state.size.rows !== props.size.rows) dispatch({ type: "resize", size: props.size });
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
-	useInput((input, key) => dispatch({ type: "key", input, key }));
+	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.
+	useKeys((k) => dispatch({ type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) }));
 
-	// Each effect below is keyed on the sequence number or key the reducer bumps when it wants that load: the state
-	// of that render is the request, and a newer request bumps the key again (so the deps are deliberately narrow).
+	// Every load below is keyed on the sequence number or key the reducer bumps when it wants that load (useServiceLoad
+	// runs it off the render and drops answers to older keys).
 
-	// Hits for the current query, scope and filters, after searchDelay (0 unless a caller sets one): the newest request
-	// wins and older answers are dropped. First pages are cached until the index changes, so Backspace through a
-	// query answers at once.
-	const firstSearch = useRef(true);
+	// Hits for the current query, scope and filters. First pages are cached until the index changes, so Backspace
+	// through a query answers at once.
 	const results = useRef(new Map<string, SearchResult>());
-	const seq = state.results.seq;
-	useEffect(() => {
-		const request = requestOf(state, 0);
-		const key = JSON.stringify({ ...request, filters: { ...request.filters, after: request.filters?.after?.slice(0, 13) } });
-		const cached = results.current.get(key);
-		if (cached) {
-			dispatch({ type: "search-done", seq, more: 0, result: cached });
-			return;
-		}
-		const delay = firstSearch.current ? 0 : searchDelay;
-		firstSearch.current = false;
-		const t = setTimeout(() => {
-			const out = runSearch(service, request);
-			if ("result" in out) {
-				results.current.set(key, out.result);
-				if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
-			}
-			dispatch("result" in out ? { type: "search-done", seq, more: 0, result: out.result } : { type: "search-failed", seq, error: out.error });
-		}, delay);
-		return () => clearTimeout(t);
-	}, [seq]);
+	const h = state.hits;
+	const seq = h.results.seq;
+	useServiceLoad(
+		String(seq),
+		async (): Promise<Action> => {
+			const request = requestOf(state, 0);
+			const key = JSON.stringify({ ...request, filters: { ...request.filters, after: request.filters?.after?.slice(0, 13) } });
+			const cached = results.current.get(key);
+			if (cached) return { type: "search-done", seq, more: 0, result: cached };
+			const out = await runSearch(service, request);
+			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
+			results.current.set(key, out.result);
+			if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
+			return { type: "search-done", seq, more: 0, result: out.result };
+		},
+		(error) => ({ type: "search-failed", seq, error }),
+		dispatch,
+		seq === 1 ? 0 : searchDelay,
+	);
 
 	// The next page of hits, when the cursor nears the end of what is loaded.
-	const moreSeq = state.results.moreSeq;
-	useEffect(() => {
-		if (moreSeq === 0) return;
-		const request = requestOf(state, state.results.hits.length);
-		const t = setTimeout(() => {
-			const out = runSearch(service, request);
-			dispatch("result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error });
-		}, 0);
-		return () => clearTimeout(t);
-	}, [moreSeq]);
+	const moreSeq = h.results.moreSeq;
+	useServiceLoad(
+		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
+		async (): Promise<Action> => {
+			const out = await runSearch(service, requestOf(state, h.results.hits.length));
+			return "result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error };
+		},
+		(error) => ({ type: "search-failed", seq, error }),
+		dispatch,
+	);
 
 	// The preview of the selected hit.
 	const pKey = previewKey(state);
 	const hit = selectedHit(state);
-	useEffect(() => {
-		if (!pKey || !hit) return;
-		const t = setTimeout(() => {
-			try {
-				dispatch({ type: "preview-done", key: pKey, read: loadPreview(service, hit), error: null });
-			} catch (error) {
-				dispatch({ type: "preview-done", key: pKey, read: null, error: errorText(error) });
-			}
-		}, previewDelay);
-		return () => clearTimeout(t);
-	}, [pKey]);
+	useServiceLoad(
+		hit ? pKey : null,
+		async (): Promise<Action> => ({ type: "preview-done", key: pKey ?? "", read: hit ? await loadPreview(service, hit) : null, error: null }),
+		(error) => ({ type: "preview-done", key: pKey ?? "", read: null, error }),
+		dispatch,
+		previewDelay,
+	);
 
-	// The event on top of the back stack, and pages of its large fragments.
+	// The event on top of the back stack (read once per ref: the cache serves it again), and pages of its large fragments.
 	const cache = useRef(new Map<string, EventData>());
 	const top = topLoc(state);
-	const needsEvent = top !== null && top.data === null && top.error === null;
-	const topKey = top?.key ?? null;
-	useEffect(() => {
-		if (!needsEvent || topKey === null || !top) return;
-		const ref = top.ref;
-		const t = setTimeout(() => {
-			const cached = cache.current.get(topKey);
-			if (cached) return dispatch({ type: "event-done", key: topKey, data: cached, error: null });
-			try {
-				const data = loadEvent(service, ref);
+	const topKey = top?.key ?? "";
+	useServiceLoad(
+		top !== null && top.data === null && top.error === null ? `${topKey}@${state.events.stack.length}` : null,
+		async (): Promise<Action> => {
+			let data = cache.current.get(topKey);
+			if (!data && top) {
+				data = await loadEvent(service, top.ref);
 				cache.current.set(topKey, data);
 				if (cache.current.size > EVENT_CACHE) cache.current.delete(cache.current.keys().next().value as string);
-				dispatch({ type: "event-done", key: topKey, data, error: null });
-			} catch (error) {
-				dispatch({ type: "event-done", key: topKey, data: null, error: errorText(error) });
 			}
-		}, 0);
-		return () => clearTimeout(t);
-	}, [needsEvent, topKey, state.stack.length]);
-
+			return { type: "event-done", key: topKey, data: data ?? null, error: data ? null : "no event" };
+		},
+		(error) => ({ type: "event-done", key: topKey, data: null, error }),
+		dispatch,
+	);
 	const missingPages = top ? Object.entries(top.pages).filter(([fid]) => !top.pageWindows[fid]) : [];
-	const pagesKey = top ? `${top.key}|${missingPages.map(([f, o]) => `${f}@${o}`).join(",")}` : "";
-	useEffect(() => {
-		if (!top || missingPages.length === 0) return;
-		const t = setTimeout(() => {
-			for (const [fragmentId, offset] of missingPages) {
-				try {
-					dispatch({ type: "page-done", key: top.key, fragmentId, offset, window: loadPage(service, top.ref, fragmentId, offset), error: null });
-				} catch (error) {
-					dispatch({ type: "page-done", key: top.key, fragmentId, offset, window: null, error: errorText(error) });
-				}
-			}
-		}, 0);
-		return () => clearTimeout(t);
-	}, [pagesKey]);
+	useServiceLoad(
+		top && missingPages.length > 0 ? `${topKey}|${missingPages.map(([f, o]) => `${f}@${o}`).join(",")}` : null,
+		() =>
+			Promise.all(
+				missingPages.map(async ([fragmentId, offset]): Promise<Action> => {
+					try {
+						return {
+							type: "page-done",
+							key: topKey,
+							fragmentId,
+							offset,
+							window: top ? await loadPage(service, top.ref, fragmentId, offset) : null,
+							error: null,
+						};
+					} catch (error) {
+						return { type: "page-done", key: topKey, fragmentId, offset, window: null, error: errorText(error) };
+					}
+				}),
+			),
+		(error) => ({ type: "page-done", key: topKey, fragmentId: "", offset: -1, window: null, error }),
+		dispatch,
+	);
 
 	// Walks that need more than one trace (H: up to the nearest fork).
-	const seekSeq = state.seek?.seq ?? 0;
-	useEffect(() => {
-		const seek = state.seek;
-		if (!seek) return;
-		const t = setTimeout(() => {
-			try {
-				dispatch({ type: "seek-done", seq: seek.seq, target: findForkAbove(service, seek.from), error: null });
-			} catch (error) {
-				dispatch({ type: "seek-done", seq: seek.seq, target: null, error: errorText(error) });
-			}
-		}, 0);
-		return () => clearTimeout(t);
-	}, [seekSeq]);
+	const seek = state.events.seek;
+	useServiceLoad(
+		seek ? String(seek.seq) : null,
+		async (): Promise<Action> => ({ type: "seek-done", seq: seek?.seq ?? 0, target: seek ? await findForkAbove(service, seek.from) : null, error: null }),
+		(error) => ({ type: "seek-done", seq: seek?.seq ?? 0, target: null, error }),
+		dispatch,
+	);
 
-	// Side effects the reducer asked for.
-	const copySeq = state.copy?.seq ?? 0;
+	// Side effects the reducer asked for; the callbacks are read from the latest props.
+	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh });
+	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh };
+	const refresh = state.refresh;
 	useEffect(() => {
-		if (state.copy) props.onCopy?.(state.copy.text);
-	}, [copySeq]);
+		if (refresh > 0) callbacks.current.onRefresh?.();
+	}, [refresh]);
+	const copy = state.copy;
 	useEffect(() => {
-		if (state.exit === null) return;
-		props.onExit?.(state.exit);
+		if (!copy) return;
+		const outcome = callbacks.current.onCopy?.(copy.text);
+		if (outcome) dispatch({ type: "copy-done", text: outcome.text, copied: outcome.copied });
+	}, [copy]);
+	const exitCode = state.exit;
+	useEffect(() => {
+		if (exitCode === null) return;
+		callbacks.current.onExit?.(exitCode);
 		exit();
-	}, [state.exit]);
+	}, [exitCode, exit]);
 
 	// New data in the index: search again, keeping the selected hit; forget cached event reads.
 	const generation = indexing.generation;
@@ -211,13 +227,7 @@ export function App(props: AppProps) {
 		results.current.clear();
 		dispatch({ type: "index-changed" });
 	}, [generation]);
-	const status = useMemo((): IndexStatus | null => {
-		try {
-			return service.status();
-		} catch {
-			return null;
-		}
-	}, [service, generation]);
+	const status = useMemo(() => readStatus(service, generation), [service, generation]);
 
 	const size = state.size;
 	if (tooSmall(size)) {
@@ -237,17 +247,17 @@ export function App(props: AppProps) {
 	const o = state.overlay;
 	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
-		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.results.hits)} />;
+		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.hits.results.hits)} />;
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
-	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.wrap} color={color} />;
+	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.events.wrap} color={color} />;
 	else body = <SearchBody state={state} layout={sLayout} now={now} color={color} indexing={indexing} status={status} />;
 
-	const r = state.results;
+	const r = state.hits.results;
 	const where = top
-		? `${scrollText(top, eLayout, state.wrap)} · ${MODE_NAMES[mode]}`
+		? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
 		: r.hits.length > 0
-			? `${MODE_NAMES[mode]} · hit ${state.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
+			? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
 			: MODE_NAMES[mode];
 	const statusText = state.message
 		? {
@@ -259,7 +269,7 @@ export function App(props: AppProps) {
 	return (
 		<Box flexDirection="column" width={size.columns} height={height} overflow="hidden">
 			{top ? (
-				<EventHeader loc={top} depth={state.stack.length} width={size.columns} now={now} color={color} banner={banner} />
+				<EventHeader loc={top} depth={state.events.stack.length} width={size.columns} now={now} color={color} banner={banner} />
 			) : (
 				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />
 			)}

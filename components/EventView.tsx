@@ -1,10 +1,12 @@
 /** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
 import { Box } from "ink";
 import { relativeTime, sessionWhere } from "../src/present/text.js";
+import { eventDoc } from "./event-doc.js";
 import { Lines } from "./Line.js";
 import type { EventLayout } from "./layout.js";
 import { SplitPane } from "./SplitPane.js";
-import { docOf, type EventLoc } from "./state.js";
+import { idTail, sessionLabel } from "./session-label.js";
+import type { EventLoc } from "./stack-state.js";
 import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 import { TracePanel } from "./TracePanel.js";
 
@@ -27,7 +29,9 @@ export function EventHeader({ loc, depth, width, now, color, banner }: EventHead
 	const left: StyledLine = [seg("◆ ", "accent"), seg(loc.ref.entryId, "title")];
 	if (node) left.push(seg(`  ${node.kind ?? node.entryType}`, "bold"), seg(`  ${where}`, "dim"));
 	if (banner && width >= 120) left.push(seg("  "), seg(banner, "banner"));
-	lines.push(spread(left, [seg(`session ${loc.ref.sessionId.slice(0, 8)} · back stack ${depth}`, "dim")], width));
+	lines.push(
+		spread(left, [seg(`${node ? sessionLabel(node.session, loc.ref.sessionId) : `#${idTail(loc.ref.sessionId)}`} · back stack ${depth}`, "dim")], width),
+	);
 	if (loc.error) lines.push(fitLine([seg(`cannot read this event: ${loc.error}`, "error")], width));
 	else if (!d || !node) lines.push([seg("reading…", "dim")]);
 	else {
@@ -66,7 +70,7 @@ export interface EventBodyProps {
 
 /** The exact read (scrolled window of the document) and the trace panel. */
 export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
-	const doc = docOf(loc, layout.bodyWidth, wrap);
+	const doc = eventDoc(loc, layout.bodyWidth, wrap);
 	let lines: StyledLine[];
 	if (loc.error) lines = [[seg(loc.error, "error")], [seg("Esc goes back", "dim")]];
 	else if (!doc) lines = [[seg("reading the event from its session file…", "dim")]];
@@ -103,7 +107,7 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 
 /** "line 12–24 of 80" for the status bar. */
 export function scrollText(loc: EventLoc, layout: EventLayout, wrap: boolean): string {
-	const doc = docOf(loc, layout.bodyWidth, wrap);
+	const doc = eventDoc(loc, layout.bodyWidth, wrap);
 	if (!doc) return "";
 	const n = doc.lines.length;
 	if (n <= layout.bodyLines) return `${n} lines`;

@@ -1,9 +1,10 @@
 /** The windowed hit list: one or two lines per hit, the selected one marked, an empty state when there are none. */
 import { Box } from "ink";
-import type { Hit } from "../src/shared/types.js";
+import { type Hit, refKey } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { visibleRange } from "./list-window.js";
 import { hitRows } from "./search-view.js";
+import { shortIds } from "./session-label.js";
 import { fitLine, type StyledLine, seg, type Tone } from "./styled.js";
 
 /** Props of <HitList/>. */
@@ -18,17 +19,25 @@ export interface HitListProps {
 	color: boolean;
 	/** Shown instead of hits when there are none. */
 	empty: Array<{ text: string; tone: Tone }>;
+	/** Ref key → other sessions holding a copy of the same entry (a fork family): shown as one row. */
+	copies?: Record<string, Hit[]>;
 }
 
 /** The hit list pane. */
-export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty }: HitListProps) {
+export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
 	const lines: StyledLine[] = [];
 	if (hits.length === 0) {
 		lines.push([]);
 		for (const e of empty) lines.push(fitLine([seg("  "), seg(e.text, e.tone)], width));
 	} else {
 		const { from, to } = visibleRange(top, Math.floor(height / hitLines), hits.length);
-		for (let i = from; i < to; i++) lines.push(...hitRows(hits[i] as Hit, width, now, i === selected, hitLines));
+		const shown = hits.slice(from, to);
+		// The id part that tells apart the sessions on screen (and the copies' sessions, named in the preview).
+		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
+		for (let i = from; i < to; i++) {
+			const h = hits[i] as Hit;
+			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0));
+		}
 	}
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">

@@ -2,9 +2,9 @@
 import { Box } from "ink";
 import { useMemo } from "react";
 import type { Hit } from "../src/shared/types.js";
+import type { PreviewState } from "./hits-state.js";
 import { Lines } from "./Line.js";
 import { hitHighlights, previewBody, previewTitle } from "./read-view.js";
-import type { PreviewState } from "./state.js";
 import { fitLine, type StyledLine, seg } from "./styled.js";
 
 /** Props of <Preview/>. */

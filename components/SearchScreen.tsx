@@ -13,7 +13,7 @@ import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
 /** Placeholder of an empty query line. */
-export const QUERY_PLACEHOLDER = "search as you type · Tab → hits, then e = errors only, ? = help";
+export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
 
 /** Props of <SearchHeader/>. */
 export interface SearchHeaderProps {
@@ -25,22 +25,29 @@ export interface SearchHeaderProps {
 
 /** Title line (chips, count) and query line. */
 export function SearchHeader({ state, width, banner, color }: SearchHeaderProps) {
-	const r = state.results;
+	const h = state.hits;
+	const r = h.results;
 	const title = titleLine(
 		{
 			banner,
-			scope: state.scope,
-			workspace: state.workspace,
-			session: state.scopeSession,
-			filters: state.filters,
+			scope: h.scope,
+			workspace: h.workspace,
+			session: h.scopeSession,
+			filters: h.filters,
 			count: r.hits.length,
 			more: !r.exhausted,
 			loading: r.status === "loading" && r.hits.length === 0,
-			query: state.query,
+			query: state.query.text,
 		},
 		width,
 	);
-	const query = queryLine(state.query, state.cursor, state.focus === "query" && state.stack.length === 0 && state.overlay === null, width, QUERY_PLACEHOLDER);
+	const query = queryLine(
+		state.query.text,
+		state.query.cursor,
+		state.focus === "query" && state.events.stack.length === 0 && state.overlay === null,
+		width,
+		QUERY_PLACEHOLDER,
+	);
 	return (
 		<Box flexDirection="column" width={width} height={2}>
 			<Lines lines={[title, query]} color={color} height={2} />
@@ -60,15 +67,16 @@ export interface SearchBodyProps {
 
 /** Hit list and preview, side by side on wide terminals, stacked otherwise. */
 export function SearchBody({ state, layout, now, color, indexing, status }: SearchBodyProps) {
-	const r = state.results;
+	const h = state.hits;
+	const r = h.results;
 	const hit: Hit | null = selectedHit(state);
 	const empty = emptyLines({
 		loading: r.status === "loading",
 		error: r.error,
-		query: state.query,
+		query: state.query.text,
 		notes: r.notes,
-		scope: state.scope,
-		filters: state.filters,
+		scope: h.scope,
+		filters: h.filters,
 		indexEvents: r.index?.events ?? null,
 		indexing,
 		status,
@@ -76,21 +84,22 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 	const list = (
 		<HitList
 			hits={r.hits}
-			selected={state.selected}
-			top={state.top}
+			selected={h.selected}
+			top={h.top}
 			width={layout.listWidth}
 			height={layout.listLines}
 			hitLines={layout.hitLines}
 			now={now}
 			color={color}
 			empty={empty}
+			copies={r.copies}
 		/>
 	);
 	const preview = (
 		<Preview
 			hit={hit}
-			preview={state.preview}
-			current={state.preview !== null && state.preview.key === previewKey(state)}
+			preview={h.preview}
+			current={h.preview !== null && h.preview.key === previewKey(state)}
 			width={layout.previewWidth}
 			height={layout.previewLines}
 			now={now}

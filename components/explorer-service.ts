@@ -1,11 +1,14 @@
 /** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
 import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
 
-/** The slice of HistoryService the TUI uses; tests pass the real service or a small fake with the same shape. */
+/**
+ * The slice of HistoryService the TUI uses. Answers may come later (the launcher passes a query thread that answers
+ * off the input loop) or at once (tests pass the real service or a small fake with the same shape).
+ */
 export interface ExplorerService {
-	search(request: SearchRequest): SearchResult;
-	read(request: ReadRequest): ReadResult;
-	trace(request: EventRef): TraceResult;
+	search(request: SearchRequest): SearchResult | Promise<SearchResult>;
+	read(request: ReadRequest): ReadResult | Promise<ReadResult>;
+	trace(request: EventRef): TraceResult | Promise<TraceResult>;
 	status(): IndexStatus;
 }
 

@@ -2,11 +2,10 @@
  * The one place that names keys: every binding (key, the modes it works in, the action, its help text) lives in
  * BINDINGS, and the help overlay and the status-bar hints are generated from the same table.
  *
- * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace and
- * line-editing Ctrl keys act: every printable key is text. Letter commands work once focus is on the list or an event.
+ * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete
+ * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
 import type { Action, Mode } from "./state.js";
-import { type StyledLine, seg } from "./styled.js";
 
 /** The key fields of Ink's useInput we read (a subset, so tests can pass plain objects). */
 export interface KeyInfo {
@@ -16,6 +15,9 @@ export interface KeyInfo {
 	rightArrow?: boolean;
 	pageUp?: boolean;
 	pageDown?: boolean;
+	/** Function keys the explorer binds: F1 help, F5 refresh. */
+	f1?: boolean;
+	f5?: boolean;
 	home?: boolean;
 	end?: boolean;
 	return?: boolean;
@@ -43,51 +45,75 @@ export interface Binding {
 }
 
 /**
- * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "ctrl+c",
- * "space", or the printable character itself. Backspace and Delete both arrive as one of two codes (terminals
- * send DEL for Backspace and Ink reports it as delete), so both are "backspace".
+ * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "delete" (the
+ * forward-deleting key), "ctrl+c", "alt+b", "alt+backspace", "alt+left", "space", or the printable character itself.
  */
 export function keyName(input: string, key: KeyInfo): string | null {
+	const mod = key.ctrl ? "ctrl+" : key.meta && !key.escape ? "alt+" : "";
 	if (key.upArrow) return "up";
 	if (key.downArrow) return "down";
-	if (key.leftArrow) return "left";
-	if (key.rightArrow) return "right";
+	if (key.leftArrow) return `${mod}left`;
+	if (key.rightArrow) return `${mod}right`;
 	if (key.pageUp) return "pgup";
 	if (key.pageDown) return "pgdn";
+	if (key.f1) return "f1";
+	if (key.f5) return "f5";
 	if (key.home) return "home";
 	if (key.end) return "end";
 	if (key.return) return "enter";
 	if (key.tab) return key.shift ? "shift+tab" : "tab";
-	if (key.backspace || key.delete) return "backspace";
+	if (key.backspace) return `${key.meta ? "alt+" : ""}backspace`;
+	if (key.delete) return "delete";
 	if (key.escape) return "esc";
 	if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
-	if (key.meta) return null;
+	if (key.meta) return input.length === 1 ? `alt+${input}` : null;
 	if (input === " ") return "space";
 	if (input.length === 1) return input;
 	return null;
 }
 
 const EVENT: Mode[] = ["event", "trace"];
-// Where no overlay is open and letters are commands: `?`, `y` and `q` act here. Not in the filter or fork picker,
-// where `?` would replace the picker and lose its draft or candidates.
-const SCREENS: Mode[] = ["list", "event", "trace"];
-const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
+// The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
+// to the query); its commands are Ctrl and function keys.
+export const SEARCH: Mode[] = ["query", "list"];
+export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
 	// Query line.
-	{ keys: ["left"], modes: ["query"], action: { type: "cursor", to: "left" }, help: "move the cursor left" },
-	{ keys: ["right"], modes: ["query"], action: { type: "cursor", to: "right" }, help: "move the cursor right" },
+	{ keys: ["left", "ctrl+b"], modes: ["query"], action: { type: "cursor", to: "left" }, help: "move the cursor left" },
+	{ keys: ["right", "ctrl+f"], modes: ["query"], action: { type: "cursor", to: "right" }, help: "move the cursor right" },
+	{ keys: ["alt+b", "alt+left", "ctrl+left"], modes: ["query"], action: { type: "cursor", to: "word-left" }, help: "cursor one word left" },
+	{ keys: ["alt+f", "alt+right", "ctrl+right"], modes: ["query"], action: { type: "cursor", to: "word-right" }, help: "cursor one word right" },
 	{ keys: ["home", "ctrl+a"], modes: ["query"], action: { type: "cursor", to: "home" }, help: "cursor to the start" },
 	{ keys: ["end", "ctrl+e"], modes: ["query"], action: { type: "cursor", to: "end" }, help: "cursor to the end" },
 	{ keys: ["backspace"], modes: ["query"], action: { type: "delete-back" }, help: "delete the character before the cursor" },
-	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete the word before the cursor" },
-	{ keys: ["ctrl+u"], modes: ["query"], action: { type: "clear-query" }, help: "clear the query" },
-	{ keys: ["down", "tab"], modes: ["query"], action: { type: "focus", to: "list" }, help: "go to the hit list", hint: "hits", hintKeys: "↓/Tab" },
+	{ keys: ["delete", "ctrl+d"], modes: ["query"], action: { type: "delete-forward" }, help: "delete the character under the cursor" },
+	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete back to the previous space" },
+	{ keys: ["alt+backspace"], modes: ["query"], action: { type: "delete-word-back" }, help: "delete the word before the cursor" },
+	{ keys: ["alt+d"], modes: ["query"], action: { type: "delete-word-forward" }, help: "delete the word after the cursor" },
+	{ keys: ["ctrl+u"], modes: ["query"], action: { type: "kill-to-start" }, help: "delete from the start of the line to the cursor" },
+	{ keys: ["ctrl+k"], modes: ["query"], action: { type: "kill-to-end" }, help: "delete from the cursor to the end of the line" },
+	{
+		keys: ["down", "tab"],
+		modes: ["query"],
+		action: { type: "focus", to: "list" },
+		help: "go to the hit list",
+		hint: "hits",
+		hintKeys: "↓/Tab",
+		hintOrder: 0.1,
+	},
 	{ keys: ["pgdn"], modes: ["query"], action: { type: "page", dir: 1 }, help: "go to the hit list, one page down" },
-	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open" },
-	{ keys: ["esc"], modes: ["query"], action: { type: "back" }, help: "clear the query", hint: "clear" },
-	{ keys: ["ctrl+c"], modes: ["query"], action: { type: "quit", code: 130 }, help: "quit (letters are text here)", hint: "quit" },
+	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open", hintOrder: 0.2 },
+	{
+		keys: ["esc"],
+		modes: ["query"],
+		action: { type: "back" },
+		help: "clear the query; on an empty query, quit",
+		hint: "clear/quit",
+		hintKeys: "Esc",
+		hintOrder: 0.3,
+	},
 
 	// Hit list.
 	{
@@ -100,30 +126,36 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 1,
 	},
 	{ keys: ["pgup", "pgdn"], modes: ["list"], action: { type: "page", dir: 0 }, help: "page up / down" },
-	{ keys: ["g", "home"], modes: ["list"], action: { type: "jump", to: "first" }, help: "first hit" },
-	{ keys: ["G", "end"], modes: ["list"], action: { type: "jump", to: "last" }, help: "last hit (loads more)" },
+	{ keys: ["home"], modes: ["list"], action: { type: "jump", to: "first" }, help: "first hit" },
+	{ keys: ["end"], modes: ["list"], action: { type: "jump", to: "last" }, help: "last hit (loads more)" },
 	{ keys: ["enter"], modes: ["list"], action: { type: "open" }, help: "open the hit: exact event, trace panel", hint: "open", hintOrder: 2 },
+	{ keys: ["right"], modes: ["list"], action: { type: "expand-copies" }, help: 'show every copy of a "same entry in N sessions" row' },
 	{
-		keys: ["/", "tab", "shift+tab"],
+		keys: ["tab", "shift+tab"],
 		modes: ["list"],
 		action: { type: "focus", to: "query" },
-		help: "edit the query",
+		help: "back to the query line",
 		hint: "query",
-		hintKeys: "/",
+		hintKeys: "Tab",
 		hintOrder: 8,
 	},
-	{ keys: ["esc", "backspace"], modes: ["list"], action: { type: "back" }, help: "back to the query" },
+	{ keys: ["backspace"], modes: ["list"], action: { type: "delete-back" }, help: "edit the query: letters and Backspace go to it" },
+	{ keys: ["esc"], modes: ["list"], action: { type: "back" }, help: "back to the query line" },
+
+	// Search screen commands: Ctrl and function keys, since every printable key is text there.
 	{
-		keys: ["s"],
-		modes: ["list"],
+		keys: ["ctrl+s"],
+		modes: SEARCH,
 		action: { type: "cycle-scope" },
 		help: "scope: all sessions → this workspace → this hit's session",
 		hint: "scope",
 		hintOrder: 4,
 	},
-	{ keys: ["F"], modes: ["list"], action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
-	{ keys: ["e"], modes: ["list"], action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
-	{ keys: ["x"], modes: ["list"], action: { type: "clear-filters" }, help: "clear all filters" },
+	{ keys: ["ctrl+o"], modes: SEARCH, action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
+	{ keys: ["ctrl+x"], modes: SEARCH, action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
+	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
+	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
+	{ keys: ["f1", "ctrl+g"], modes: SEARCH, action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6.5 },
 
 	// Event view.
 	{ keys: ["up", "down"], modes: ["event"], action: { type: "move", by: 0 }, help: "scroll the event text" },
@@ -218,7 +250,17 @@ export const BINDINGS: Binding[] = [
 		hintKeys: "Esc",
 		hintOrder: 6,
 	},
+	{ keys: ["q"], modes: EVENT, action: { type: "back" }, help: "step back (like Esc); never quits", hint: "back", hintKeys: "q", hintOrder: 6.1 },
 	{ keys: ["/"], modes: EVENT, action: { type: "to-search" }, help: "back to the search, query line" },
+	{
+		keys: ["y"],
+		modes: EVENT,
+		action: { type: "copy-ref" },
+		help: "copy the ref (sessionId entryId) of the event or the chosen trace row",
+		hint: "copy ref",
+		hintOrder: 10,
+	},
+	{ keys: ["?", "f1", "ctrl+g"], modes: EVENT, action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
 
 	// Fork candidates.
 	{ keys: ["up", "down"], modes: ["fork"], action: { type: "move", by: 0 }, help: "choose a branch", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
@@ -251,22 +293,13 @@ export const BINDINGS: Binding[] = [
 	// Help.
 	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },
 	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
-	{ keys: ["esc", "?", "q", "enter"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
+	{ keys: ["esc", "?", "q", "enter", "f1"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
 
-	// Hit list, event view and trace panel.
-	{
-		keys: ["y"],
-		modes: SCREENS,
-		action: { type: "copy-ref" },
-		help: "copy the ref (sessionId entryId) to the clipboard (OSC 52)",
-		hint: "copy ref",
-		hintOrder: 10,
-	},
-	{ keys: ["?"], modes: SCREENS, action: { type: "help" }, help: "this help", hint: "help", hintOrder: 6.5 },
-	{ keys: ["q"], modes: SCREENS, action: { type: "quit", code: 0 }, help: "quit", hint: "quit", hintOrder: 6.6 },
+	{ keys: ["f5", "ctrl+l"], modes: SEARCH, action: { type: "refresh" }, help: "read new session lines now (it also happens by itself)" },
+	{ keys: ["f5", "ctrl+l"], modes: EVENT, action: { type: "refresh" }, help: "read new session lines now" },
 
 	// Everywhere.
-	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere" },
+	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
 ];
 
 const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1 };
@@ -286,8 +319,9 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			return a;
 		}
 	}
-	if (mode === "query") {
+	if (mode === "query" || mode === "list") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
+		// In the hit list too: typing never fires a command by surprise, it goes on with the query.
 		if (key.ctrl || key.meta || key.escape) return null;
 		const text = input.replace(/[\u0000-\u001f\u007f]/g, "");
 		return text.length > 0 ? { type: "insert", text } : null;
@@ -295,95 +329,4 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 	return null;
 }
 
-const PRETTY: Record<string, string> = {
-	up: "↑",
-	down: "↓",
-	left: "←",
-	right: "→",
-	pgup: "PgUp",
-	pgdn: "PgDn",
-	home: "Home",
-	end: "End",
-	enter: "Enter",
-	esc: "Esc",
-	tab: "Tab",
-	"shift+tab": "Shift+Tab",
-	backspace: "Backspace",
-	space: "Space",
-};
-
-/** How a key is written on screen: ↑, PgDn, Enter, Ctrl+C, q. */
-export function prettyKey(name: string): string {
-	if (PRETTY[name]) return PRETTY[name] as string;
-	if (name.startsWith("ctrl+")) return `Ctrl+${name.slice(5).toUpperCase()}`;
-	return name;
-}
-
-/** The keys of a binding as one label, pairs joined: "↑/↓", "h/←". */
-export function bindingKeys(b: Binding): string {
-	return b.keys.map(prettyKey).join("/");
-}
-
-/** Status-bar hints for a mode: [keys, label] pairs in table order. */
-export function hintsFor(mode: Mode): Array<[string, string]> {
-	const out: Array<[string, string, number]> = [];
-	for (const b of BINDINGS) {
-		if (!b.hint || !b.modes.includes(mode)) continue;
-		const label = b.hintKeys ?? (b.action.type === "pick" ? "1–9" : b.keys.slice(0, 2).map(prettyKey).join("/"));
-		out.push([label, b.hint, b.hintOrder ?? 50]);
-	}
-	// Sort is stable: bindings without an order keep table order after the ordered ones.
-	return out.sort((a, b) => a[2] - b[2]).map(([k, l]) => [k, l]);
-}
-
-/** The key that does `type` in `mode`, as the screen writes it ("Ctrl+C"), for text that names a key. */
-export function keyFor(mode: Mode, type: Action["type"]): string {
-	const key = BINDINGS.find((x) => x.action.type === type && x.modes.includes(mode))?.keys[0];
-	// Text naming a key the table does not bind would be wrong: fail where the tests see it.
-	if (key === undefined) throw new Error(`no key does ${type} in ${mode}`);
-	return prettyKey(key);
-}
-
-const sameModes = (b: Binding, modes: readonly Mode[]) => b.modes.length === modes.length && modes.every((m) => b.modes.includes(m));
-
-/** Help sections: a title and the bindings of each group of modes (each binding in exactly one section). */
-export function helpSections(): Array<{ title: string; rows: Array<[string, string]> }> {
-	const groups: Array<{ title: string; test: (b: Binding) => boolean }> = [
-		{ title: "Query line (typing searches as you type)", test: (b) => sameModes(b, ["query"]) },
-		{ title: "Hit list", test: (b) => sameModes(b, ["list"]) },
-		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
-		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
-		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
-		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
-		{ title: "Hit list, event view and trace panel", test: (b) => sameModes(b, SCREENS) },
-		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
-	];
-	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
-}
-
-/** The help overlay's text: a short guide, then every section of the table (the reducer clamps scrolling by its length). */
-export function helpLines(width: number): StyledLine[] {
-	const out: StyledLine[] = [
-		[seg("pi-history — keys", "title")],
-		[seg("Find an event: type words; Tab goes to the hits; Enter opens the exact event.", "dim")],
-		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
-		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
-	];
-	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
-	for (const section of helpSections()) {
-		out.push([], [seg(section.title, "accent")]);
-		for (const [keys, help] of section.rows) out.push([seg(`  ${keys}`.padEnd(keyWidth), "key"), seg(help)]);
-	}
-	return out;
-}
-
-/** Mode names as the help and status bar show them. */
-export const MODE_NAMES: Record<Mode, string> = {
-	query: "query",
-	list: "hits",
-	event: "event",
-	trace: "trace panel",
-	help: "help",
-	filters: "filters",
-	fork: "fork",
-};
+export { bindingKeys, helpLines, helpSections, hintsFor, keyFor, MODE_NAMES, prettyKey } from "./help.js";

@@ -36,15 +36,17 @@ export interface EventData {
 }
 
 /** Reads one event for the event view: branch-order read with the path, trace, append neighbors, tails. */
-export function loadEvent(service: ExplorerService, ref: EventRef): EventData {
-	const read = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: HEAD_CHARS, before: PATH_DEPTH, after: 1 });
-	const trace = service.trace({ sessionId: ref.sessionId, entryId: ref.entryId });
-	const append = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: 1, order: "append", before: 1, after: 1 });
+export async function loadEvent(service: ExplorerService, ref: EventRef): Promise<EventData> {
+	const [read, trace, append] = await Promise.all([
+		service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: HEAD_CHARS, before: PATH_DEPTH, after: 1 }),
+		service.trace({ sessionId: ref.sessionId, entryId: ref.entryId }),
+		service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: 1, order: "append", before: 1, after: 1 }),
+	]);
 	const tails: Record<string, FragmentWindow> = {};
 	for (const f of read.fragments) {
 		if (f.range[1] >= f.totalChars) continue;
 		const offset = Math.max(f.range[1], f.totalChars - TAIL_CHARS);
-		const tail = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId: f.id, offset, maxChars: TAIL_CHARS, before: 0, after: 0 })
+		const tail = (await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId: f.id, offset, maxChars: TAIL_CHARS, before: 0, after: 0 }))
 			.fragments[0];
 		if (tail) tails[f.id] = tail;
 	}
@@ -52,23 +54,23 @@ export function loadEvent(service: ExplorerService, ref: EventRef): EventData {
 }
 
 /** Reads one page of a large fragment. */
-export function loadPage(service: ExplorerService, ref: EventRef, fragmentId: string, offset: number): FragmentWindow {
-	const read = service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId, offset, maxChars: PAGE_CHARS, before: 0, after: 0 });
+export async function loadPage(service: ExplorerService, ref: EventRef, fragmentId: string, offset: number): Promise<FragmentWindow> {
+	const read = await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId, offset, maxChars: PAGE_CHARS, before: 0, after: 0 });
 	const window = read.fragments[0];
 	if (!window) throw new Error(`fragment ${fragmentId} is gone`);
 	return window;
 }
 
 /** Reads what the preview pane shows for a hit: its matching fragment (or the bare event when it has none). */
-export function loadPreview(service: ExplorerService, hit: Hit): ReadResult {
+export async function loadPreview(service: ExplorerService, hit: Hit): Promise<ReadResult> {
 	const ref = { sessionId: hit.sessionId, entryId: hit.entryId, before: 0, after: 0 };
 	return service.read(hit.fragmentId ? { ...ref, fragmentId: hit.fragmentId, maxChars: PREVIEW_CHARS } : { ...ref, maxChars: 2000 });
 }
 
 /** Runs a search, turning a throw into a message (a bad filter or a busy index must not end the session). */
-export function runSearch(service: ExplorerService, request: SearchRequest): { result: SearchResult } | { error: string } {
+export async function runSearch(service: ExplorerService, request: SearchRequest): Promise<{ result: SearchResult } | { error: string }> {
 	try {
-		return { result: service.search(request) };
+		return { result: await service.search(request) };
 	} catch (error) {
 		return { error: errorText(error) };
 	}
@@ -83,11 +85,11 @@ export interface ForkAbove {
 }
 
 /** Walks parents (across files, like the h key) until an ancestor has two or more children; null at the root. */
-export function findForkAbove(service: ExplorerService, start: EventRef, maxSteps = 2000): ForkAbove | null {
+export async function findForkAbove(service: ExplorerService, start: EventRef, maxSteps = 2000): Promise<ForkAbove | null> {
 	let ref = start;
 	const seen = new Set<string>([refKey(ref)]);
 	for (let steps = 1; steps <= maxSteps; steps++) {
-		const trace = service.trace(ref);
+		const trace = await service.trace(ref);
 		const parent = trace.edges.find((e) => e.rel === "parent");
 		if (
 			!parent ||
@@ -99,7 +101,7 @@ export function findForkAbove(service: ExplorerService, start: EventRef, maxStep
 		ref = { sessionId: parent.to.sessionId, entryId: parent.to.entryId };
 		if (seen.has(refKey(ref))) return null;
 		seen.add(refKey(ref));
-		const up = service.trace(ref);
+		const up = await service.trace(ref);
 		const branches = up.edges.filter(
 			(e) => e.rel === "child" || (e.rel === "fork-of" && e.direction === "in" && "entryId" in e.to && e.to.entryId !== null),
 		).length;

@@ -5,6 +5,7 @@ import type { Hit, IndexStatus } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "./filters.js";
 import { num } from "./read-view.js";
+import { idTail } from "./session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "./styled.js";
 import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "./text-width.js";
 
@@ -36,10 +37,12 @@ export function normalizeSnippet(snippet: string, marks: Array<[number, number]>
 	return { text, marks: out };
 }
 
-/** Where a hit comes from: the session's name, else its short cwd. */
-export function hitWhere(h: Hit): string {
-	// The short session id tells apart the copies a /fork leaves in several sessions (same text, same cwd).
-	return `${sessionWhere(h.session)} · ${h.sessionId.slice(0, 8)}`;
+/**
+ * Where a hit comes from: the session's name, else its short cwd, and the id part that tells its session apart
+ * from the others on screen (`short`, from shortIds; a /clone and a --fork share name, cwd and time).
+ */
+export function hitWhere(h: Hit, short: string = idTail(h.sessionId)): string {
+	return `${sessionWhere(h.session)} · #${short}`;
 }
 
 /** The flags that make a hit stand out: error, alternate branch, summarized, label. */
@@ -97,16 +100,17 @@ function snippetAround(line: StyledLine, width: number): StyledLine {
 }
 
 /** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
-export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2): StyledLine[] {
+export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0): StyledLine[] {
 	const marker = selected ? seg("▌", "accent") : seg(" ");
 	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(hitKind(h), "bold")];
 	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
+	if (copies > 0) meta.push(seg("  "), seg(`same entry in ${copies + 1} sessions`, "accent"));
 	const snippet = snippetSegs(h);
 	if (lines === 1) {
 		const row = [marker, ...meta, seg("  "), ...snippet];
 		return [fitLine(selected ? row.map((s) => ({ ...s, inverse: true })) : row, width, true, selected)];
 	}
-	meta.push(seg("  "), seg(hitWhere(h), "dim"));
+	meta.push(seg("  "), seg(hitWhere(h, short), "dim"));
 	const metaLine = fitLine([marker, ...(selected ? meta.map((s) => ({ ...s, inverse: true })) : meta)], width, true, selected);
 	const snippetLine = fitLine([marker, seg(" "), ...snippetAround(snippet, width - 2)], width);
 	return [metaLine, snippetLine];

@@ -1,59 +1,29 @@
 /**
  * Terminal cell widths and the string fitting built on them: sanitizing, truncating with an ellipsis, padding and
- * soft-wrapping. Our own small implementation (components may import only model, present, ink and react), kept in
- * step with string-width (what Ink measures with) by a test that compares both on CJK, emoji and combining text.
+ * soft-wrapping. Widths come from get-east-asian-width and string-width (what Ink measures with); a test compares
+ * ours with string-width on CJK, emoji and combining text.
  */
-
-// East Asian Wide (W) and Fullwidth (F) ranges, as pairs [from, to], from Unicode's EastAsianWidth.txt
-// (the same table get-east-asian-width ships). Ambiguous characters count as narrow, like string-width's default.
-const WIDE: readonly number[] = [
-	4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875,
-	9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995,
-	10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093,
-	11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12288, 12288, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773,
-	12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131,
-	65281, 65376, 65504, 65510, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581,
-	110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670,
-	126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584,
-	127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062,
-	128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640,
-	128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008,
-	129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072,
-	196605, 196608, 262141,
-];
-
-function isWide(cp: number): boolean {
-	if (cp < 4352) return false;
-	let lo = 0;
-	let hi = WIDE.length / 2 - 1;
-	while (lo <= hi) {
-		const mid = (lo + hi) >> 1;
-		const from = WIDE[mid * 2] as number;
-		const to = WIDE[mid * 2 + 1] as number;
-		if (cp < from) hi = mid - 1;
-		else if (cp > to) lo = mid + 1;
-		else return true;
-	}
-	return false;
-}
+import { eastAsianWidth } from "get-east-asian-width";
+import libStringWidth from "string-width";
 
 const segmenter = new Intl.Segmenter();
-// The `v` flag (Unicode sets, needed for \p{RGI_Emoji}) is newer than our compile target, hence RegExp().
+// A printing character: a cluster without one takes no cells (string-width's rule, needed for the fast path below).
 // biome-ignore lint/complexity/useRegexLiterals: the v flag is newer than our compile target
 const VISIBLE = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
-// biome-ignore lint/complexity/useRegexLiterals: the v flag is newer than our compile target
-const RGI_EMOJI = new RegExp("^\\p{RGI_Emoji}$", "v");
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/gu;
 const ASCII = /^[\u0020-\u007e]*$/;
 
-/** Cells one grapheme cluster takes: 0 for non-printing clusters, 2 for wide characters and emoji, else 1. */
+/**
+ * Cells one grapheme cluster takes: 0 for non-printing clusters, 2 for wide characters and emoji, else 1.
+ * A cluster of one code point (ASCII, CJK, most text) is answered by get-east-asian-width directly; longer clusters
+ * (emoji sequences, combining marks, jamo) go to string-width, which Ink measures with. Calling string-width for every
+ * cluster measured ~80× slower on é/銀/🐢/a (36 vs 0.4 µs a cluster: it strips ANSI codes and segments on each call),
+ * and wrapLine and truncate measure cluster by cluster; a 4,500-char mixed line measures in 5 ms here, 32 ms there.
+ */
 export function clusterWidth(cluster: string): number {
-	const at = cluster.search(VISIBLE);
-	if (at === -1) return 0;
-	if (RGI_EMOJI.test(cluster)) return 2;
-	if (cluster.length < 50 && cluster.includes("\u200d") && (cluster.match(PICTOGRAPHIC)?.length ?? 0) >= 2) return 2;
-	if (/^[\d#*]\u20e3$/.test(cluster)) return 2;
-	return isWide(cluster.codePointAt(at) as number) ? 2 : 1;
+	const cp = cluster.codePointAt(0) as number;
+	if (cluster.length > (cp > 0xffff ? 2 : 1)) return libStringWidth(cluster);
+	if (cp >= 0x20 && cp <= 0x7e) return 1;
+	return VISIBLE.test(cluster) ? eastAsianWidth(cp) : 0;
 }
 
 const printable = (code: number) => code >= 0x20 && code <= 0x7e;

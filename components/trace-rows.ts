@@ -6,6 +6,7 @@
 import { briefKind } from "../src/present/text.js";
 import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../src/shared/types.js";
 import { type EventData, PATH_DEPTH } from "./loaders.js";
+import { idTail } from "./session-label.js";
 import { type StyledLine, seg, type Tone } from "./styled.js";
 import { oneLine } from "./text-width.js";
 
@@ -219,7 +220,7 @@ function row(
 	const b = briefOf(data, ref);
 	const marks = [...extra];
 	if (b?.branchState === "alternate") marks.push("alternate");
-	if (ref.sessionId !== data.trace.node.sessionId) marks.push(`session ${ref.sessionId.slice(0, 8)}`);
+	if (ref.sessionId !== data.trace.node.sessionId) marks.push(`session #${idTail(ref.sessionId)}`);
 	return {
 		icon,
 		rel,
@@ -328,7 +329,7 @@ function buildTraceRows(data: EventData): TraceRow[] {
 			rows.push({
 				icon: inbound ? "←" : "→",
 				rel: label,
-				id: sessionId.slice(0, 8),
+				id: `#${idTail(sessionId)}`,
 				text: `session ${sessionId}${e.note ? ` (${e.note})` : ""}`,
 				tone: "accent",
 				marks: [],
@@ -356,7 +357,7 @@ export function candidateLine(c: Candidate, index: number): StyledLine {
 	const marks: StyledLine = [];
 	if (c.towardLeaf) marks.push(seg("[leaf path] ", "ok"));
 	if (b?.branchState === "alternate") marks.push(seg("[alternate] ", "warn"));
-	if (c.via === "forked session") marks.push(seg(`[forked session ${c.ref.sessionId.slice(0, 8)}] `, "accent"));
+	if (c.via === "forked session") marks.push(seg(`[forked session #${idTail(c.ref.sessionId)}] `, "accent"));
 	return [
 		seg(`${index < 9 ? index + 1 : " "} `, "key"),
 		seg(`${c.ref.entryId} `, "bold"),

@@ -6,18 +6,18 @@ import type { Size } from "./explorer-service.js";
 /** Size of the terminal Ink draws on; re-renders the caller when it changes. */
 export function useTerminalSize(fallback: Size = { columns: 80, rows: 24 }): Size {
 	const { stdout } = useStdout();
-	const read = (): Size => ({ columns: stdout.columns || fallback.columns, rows: stdout.rows || fallback.rows });
-	const [size, setSize] = useState(read);
+	const { columns, rows } = fallback;
+	const [size, setSize] = useState((): Size => ({ columns: stdout.columns || columns, rows: stdout.rows || rows }));
 	useEffect(() => {
 		const onResize = () =>
 			setSize((prev) => {
-				const next = read();
+				const next = { columns: stdout.columns || columns, rows: stdout.rows || rows };
 				return prev.columns === next.columns && prev.rows === next.rows ? prev : next;
 			});
 		stdout.on("resize", onResize);
 		return () => {
 			stdout.off("resize", onResize);
 		};
-	}, [stdout]);
+	}, [stdout, columns, rows]);
 	return size;
 }

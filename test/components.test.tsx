@@ -68,7 +68,7 @@ describe("search screen", () => {
 		const r = app();
 		const f = await waitForFrame(r, "recent events");
 		expect(f).toMatch(/30 sessions · \d+ events/);
-		expect(f).toContain("↓/Tab hits · Enter open · Esc clear · Ctrl+C quit");
+		expect(f).toContain("↓/Tab hits · Enter open · Esc clear/quit · Ctrl+X errors · Ctrl+S scope");
 		expectFits(f, 100, 30);
 	});
 
@@ -76,13 +76,14 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text.slice(0, 9));
-		const f = await waitForFrame(r, "2 hits");
+		// The two occurrences are one entry copied into a forked session: one row says so.
+		const f = await waitForFrame(r, "same entry in 2 sessions");
 		expect(f).toContain(abandoned.text);
 		expect(f).toContain("⑂ alternate");
 		await waitForFrame(r, /preview user\.text:0 · char 0 of \d+/);
 	});
 
-	it("types q and ? in the query line; Ctrl+U clears it; q quits from the list", async () => {
+	it("types q and ? in the query line and in the list; Ctrl+U clears it; Esc on the empty query quits", async () => {
 		const exits: number[] = [];
 		const r = app({ onExit: (c) => exits.push(c) });
 		await waitForFrame(r, "recent events");
@@ -93,6 +94,10 @@ describe("search screen", () => {
 		expect(exits).toEqual([]);
 		await press(r, KEYS.tab);
 		await press(r, "q");
+		await waitForFrame(r, "❯ q");
+		expect(exits).toEqual([]);
+		await press(r, KEYS.ctrlU);
+		await press(r, KEYS.esc);
 		expect(exits).toEqual([0]);
 	});
 
@@ -109,11 +114,11 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await press(r, KEYS.tab);
-		await press(r, "s");
+		await press(r, "\u0013");
 		await waitForFrame(r, "[workspace …/code/payments-api]");
-		await press(r, "s");
+		await press(r, "\u0013");
 		await waitForFrame(r, /\[session [^\]]+\]/);
-		await press(r, "s");
+		await press(r, "\u0013");
 		await waitForFrame(r, "[all sessions]");
 	});
 
@@ -121,14 +126,14 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await press(r, KEYS.tab);
-		await press(r, "F");
+		await press(r, "\u000f");
 		await waitForFrame(r, "Filters");
 		for (let i = 0; i < 3; i++) await press(r, KEYS.down);
 		await press(r, KEYS.right);
 		await waitForFrame(r, "errors only");
 		await press(r, KEYS.enter);
 		await waitForFrame(r, (x) => x.includes("[errors only]") && x.includes("✗ error"));
-		await press(r, "x");
+		await press(r, "\u0012");
 		await waitForFrame(r, (x) => !x.includes("[errors only]"));
 	});
 
@@ -136,7 +141,7 @@ describe("search screen", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await press(r, KEYS.tab);
-		await press(r, "?");
+		await press(r, KEYS.f1);
 		await waitForFrame(r, "Query line (typing searches as you type)");
 		for (let i = 0; i < 30; i++) await press(r, KEYS.down);
 		await waitForFrame(r, "Event view and tree walk");
@@ -158,8 +163,11 @@ describe("event view and tree walk", () => {
 		const r = app();
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text);
-		await waitForFrame(r, "2 hits");
+		await waitForFrame(r, "same entry in 2 sessions");
 		await press(r, KEYS.tab);
+		// → shows the copy in the forked session as its own row.
+		await press(r, KEYS.right);
+		await waitForFrame(r, "2 hits");
 		await press(r, KEYS.down);
 		await waitForFrame(r, "hit 2 of 2");
 		await press(r, KEYS.enter);
@@ -184,10 +192,15 @@ describe("event view and tree walk", () => {
 
 	it("walks through the trace panel with Tab, ↓ and Enter, and copies the ref", async () => {
 		const copies: string[] = [];
-		const r = app({ onCopy: (t) => copies.push(t) });
+		const r = app({
+			onCopy: (t) => {
+				copies.push(t);
+				return { text: `copied ref ${t} with test-clipboard`, copied: true };
+			},
+		});
 		await waitForFrame(r, "recent events");
 		await type(r, abandoned.text);
-		await waitForFrame(r, "2 hits");
+		await waitForFrame(r, "same entry in 2 sessions");
 		await press(r, KEYS.enter);
 		await waitForFrame(r, "── user.text:0 · ");
 		await press(r, KEYS.tab);

@@ -15,12 +15,14 @@ describe("keyName", () => {
 		["", K({ escape: true, meta: true }), "esc"],
 		["", K({ tab: true }), "tab"],
 		["", K({ tab: true, shift: true }), "shift+tab"],
-		// Terminals send DEL for Backspace and Ink calls it delete: both mean "delete before the cursor".
-		["", K({ delete: true }), "backspace"],
+		// The key splitter reports DEL (what Backspace sends) as backspace and ESC [3~ as delete (the forward key).
+		["", K({ delete: true }), "delete"],
 		["", K({ backspace: true }), "backspace"],
 		["c", K({ ctrl: true }), "ctrl+c"],
 		["u", K({ ctrl: true }), "ctrl+u"],
-		["x", K({ meta: true }), null],
+		["x", K({ meta: true }), "alt+x"],
+		["", K({ backspace: true, meta: true }), "alt+backspace"],
+		["", K({ leftArrow: true, ctrl: true }), "ctrl+left"],
 		[" ", K({}), "space"],
 		["G", K({ shift: true }), "G"],
 		["[", K({}), "["],
@@ -40,10 +42,16 @@ describe("keyToAction", () => {
 		["query", "", K({ leftArrow: true }), { type: "cursor", to: "left" }],
 		["query", "", K({ home: true }), { type: "cursor", to: "home" }],
 		["query", "", K({ end: true }), { type: "cursor", to: "end" }],
-		["query", "", K({ delete: true }), { type: "delete-back" }],
-		["query", "u", K({ ctrl: true }), { type: "clear-query" }],
+		["query", "", K({ backspace: true }), { type: "delete-back" }],
+		["query", "", K({ delete: true }), { type: "delete-forward" }],
+		["query", "u", K({ ctrl: true }), { type: "kill-to-start" }],
+		["query", "k", K({ ctrl: true }), { type: "kill-to-end" }],
+		["query", "b", K({ meta: true }), { type: "cursor", to: "word-left" }],
+		["query", "f", K({ meta: true }), { type: "cursor", to: "word-right" }],
+		["query", "", K({ backspace: true, meta: true }), { type: "delete-word-back" }],
 		["query", "w", K({ ctrl: true }), { type: "delete-word" }],
-		["query", "x", K({ ctrl: true }), null],
+		["query", "x", K({ ctrl: true }), { type: "toggle-errors" }],
+		["query", "v", K({ ctrl: true }), null],
 		["query", "", K({ downArrow: true }), { type: "focus", to: "list" }],
 		["query", "", K({ tab: true }), { type: "focus", to: "list" }],
 		["query", "", K({ return: true }), { type: "open" }],
@@ -54,18 +62,24 @@ describe("keyToAction", () => {
 		["list", "", K({ upArrow: true }), { type: "move", by: -1 }],
 		["list", "", K({ pageDown: true }), { type: "page", dir: 1 }],
 		["list", "", K({ pageUp: true }), { type: "page", dir: -1 }],
-		["list", "g", K({}), { type: "jump", to: "first" }],
-		["list", "G", K({ shift: true }), { type: "jump", to: "last" }],
+		["list", "", K({ home: true }), { type: "jump", to: "first" }],
+		["list", "", K({ end: true }), { type: "jump", to: "last" }],
 		["list", "", K({ return: true }), { type: "open" }],
-		["list", "", K({ delete: true }), { type: "back" }],
-		["list", "/", K({}), { type: "focus", to: "query" }],
-		["list", "s", K({}), { type: "cycle-scope" }],
-		["list", "F", K({ shift: true }), { type: "open-filters" }],
-		["list", "e", K({}), { type: "toggle-errors" }],
-		["list", "y", K({}), { type: "copy-ref" }],
-		["list", "?", K({}), { type: "help" }],
-		["list", "q", K({}), { type: "quit", code: 0 }],
-		["list", "h", K({}), null],
+		// Printable keys in the hit list are text for the query: `seq` typed there never changes scope or quits.
+		["list", "", K({ backspace: true }), { type: "delete-back" }],
+		["list", "s", K({}), { type: "insert", text: "s" }],
+		["list", "e", K({}), { type: "insert", text: "e" }],
+		["list", "q", K({}), { type: "insert", text: "q" }],
+		["list", "?", K({}), { type: "insert", text: "?" }],
+		["list", "", K({ tab: true }), { type: "focus", to: "query" }],
+		["list", "s", K({ ctrl: true }), { type: "cycle-scope" }],
+		["query", "s", K({ ctrl: true }), { type: "cycle-scope" }],
+		["list", "o", K({ ctrl: true }), { type: "open-filters" }],
+		["list", "x", K({ ctrl: true }), { type: "toggle-errors" }],
+		["list", "r", K({ ctrl: true }), { type: "clear-filters" }],
+		["list", "y", K({ ctrl: true }), { type: "copy-ref" }],
+		["list", "", K({ f1: true }), { type: "help" }],
+		["query", "g", K({ ctrl: true }), { type: "help" }],
 		// The event view and the walk.
 		["event", "h", K({}), { type: "walk", to: "parent" }],
 		["event", "", K({ leftArrow: true }), { type: "walk", to: "parent" }],
@@ -81,12 +95,15 @@ describe("keyToAction", () => {
 		["event", " ", K({}), { type: "page", dir: 1 }],
 		["event", "", K({ tab: true }), { type: "toggle-panel" }],
 		["event", "", K({ escape: true, meta: true }), { type: "back" }],
-		["event", "", K({ delete: true }), { type: "back" }],
+		["event", "", K({ backspace: true }), { type: "back" }],
 		["event", "", K({ downArrow: true }), { type: "move", by: 1 }],
 		["trace", "", K({ downArrow: true }), { type: "move", by: 1 }],
 		["trace", "", K({ return: true }), { type: "open" }],
 		["trace", "h", K({}), { type: "walk", to: "parent" }],
 		["trace", "y", K({}), { type: "copy-ref" }],
+		["event", "q", K({}), { type: "back" }],
+		["trace", "q", K({}), { type: "back" }],
+		["event", "?", K({}), { type: "help" }],
 		// Overlays.
 		["fork", "2", K({}), { type: "pick", index: 1 }],
 		["fork", "", K({ return: true }), { type: "open" }],
@@ -103,9 +120,11 @@ describe("keyToAction", () => {
 		expect(keyToAction(mode, input, key)).toEqual(action);
 	});
 
-	it("never binds a Ctrl+letter shortcut in the query line except line editing and Ctrl+C", () => {
-		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => k.startsWith("ctrl+")));
-		expect(new Set(ctrl)).toEqual(new Set(["ctrl+a", "ctrl+e", "ctrl+w", "ctrl+u", "ctrl+c"]));
+	it("binds in the query line readline's Ctrl keys for editing, and search commands only on Ctrl keys readline leaves free here", () => {
+		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => /^ctrl\+[a-z]$/.test(k)));
+		const editing = ["ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+d", "ctrl+w", "ctrl+u", "ctrl+k"];
+		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+l", "ctrl+c"];
+		expect(new Set(ctrl)).toEqual(new Set([...editing, ...commands]));
 	});
 
 	it("binds no key twice in one mode", () => {
@@ -127,7 +146,10 @@ describe("where keys act", () => {
 	it("binds in the query line only the non-text keys its module comment names (no ↑, no PgUp)", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
-			expect(["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace"].includes(k) || k.startsWith("ctrl+"), k).toBe(true);
+			expect(
+				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f5"].includes(k) || /^(ctrl|alt)\+/.test(k),
+				k,
+			).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
 		expect(keyToAction("query", "", K({ pageUp: true }))).toBeNull();
 	});
@@ -137,14 +159,16 @@ describe("where keys act", () => {
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
 		expect(everywhere?.[1]).toEqual(["Ctrl+C"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
-		expect(sections.get("Hit list, event view and trace panel")).toEqual(["y", "?", "q"]);
-		for (const m of ["list", "event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
-		for (const k of ["y", "?", "q"]) expect(keyToAction("query", k, K({}))).toEqual({ type: "insert", text: k });
+		expect(sections.get("Search screen: query line and hit list")).toEqual(["Ctrl+S", "Ctrl+O", "Ctrl+X", "Ctrl+R", "Ctrl+Y", "F1/Ctrl+G", "F5/Ctrl+L"]);
+		for (const m of ["event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
+		// No printable key is a command on the search screen.
+		for (const m of ["query", "list"] as const)
+			for (const k of ["y", "?", "q", "s", "e", "F", "x", "g", "G", "/", "h"]) expect(keyToAction(m, k, K({}))).toEqual({ type: "insert", text: k });
 	});
 
 	it("names the key of an action for text that mentions it", () => {
 		expect(keyFor("query", "quit")).toBe("Ctrl+C");
-		expect(keyFor("list", "quit")).toBe("q");
+		expect(keyFor("event", "back")).toBe("Esc");
 		expect(() => keyFor("query", "walk")).toThrow();
 	});
 });
@@ -156,9 +180,9 @@ describe("help and hints come from the table", () => {
 	});
 
 	it.each<[Mode, string[]]>([
-		["query", ["hits", "open", "clear", "quit"]],
+		["query", ["hits", "open", "clear/quit", "scope", "filters", "errors", "help", "quit"]],
 		["list", ["move", "open", "scope", "filters", "errors", "copy ref", "help", "quit"]],
-		["event", ["parent", "child", "siblings", "forks", "fork above", "file order", "panel", "back", "help", "quit"]],
+		["event", ["parent", "child", "siblings", "forks", "fork above", "file order", "panel", "back", "help", "copy ref"]],
 		["fork", ["choose", "go", "pick", "close"]],
 	])("%s hints", (mode, labels) => {
 		expect(hintsFor(mode).map(([, l]) => l)).toEqual(expect.arrayContaining(labels));

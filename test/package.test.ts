@@ -189,16 +189,18 @@ describe("the packed package", () => {
 		for (const ref of planted) expect(hits).toContain(ref);
 	});
 
-	it.skipIf(!hasTmux)("opens the demo in the explorer under a real terminal, and q quits with 0", async () => {
+	it.skipIf(!hasTmux)("opens the demo in the explorer under a real terminal, and Esc at the top quits with 0", async () => {
 		const bin = join(project, "node_modules", ".bin", "pi-history");
 		const cmd = `printf '__SHELL__\\n'; env -u CI HOME=${shellQuote(project)} ${shellQuote(bin)} --demo; echo __EXIT__=$?; sleep 30`;
 		const session = TmuxSession.start(cmd, { columns: 100, rows: 30 }, project);
 		try {
 			await session.waitFor((x) => x.includes("DEMO history") && x.includes("query · hit 1 of"), 15_000);
-			// From the query line to the hit list, where q quits.
+			// To the hit list and back (q there is text, not a command), then Esc on the empty query line quits.
 			session.keys("Tab");
 			await session.waitFor("hits · hit 1", 15_000);
-			session.keys("q");
+			session.keys("Escape");
+			await session.waitFor((x) => x.includes("query · hit 1 of"), 15_000);
+			session.keys("Escape");
 			await session.waitFor("__EXIT__=0", 15_000);
 		} finally {
 			session.kill();

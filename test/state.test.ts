@@ -1,8 +1,10 @@
 /** The reducer, table-driven: query editing, list window and paging, the back stack, the walk, scope and filters. */
 import { describe, expect, it } from "vitest";
+import { eventDoc } from "../components/event-doc.js";
 import { helpLines, type KeyInfo } from "../components/keymap.js";
 import { eventLayout, overlayLines } from "../components/layout.js";
-import { type Action, docOf, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
+import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
+import { traceRows } from "../components/trace-rows.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
 
@@ -21,9 +23,9 @@ function result(n: number, from = 0): SearchResult {
 }
 
 /** A state with `n` hits loaded and focus on the list. */
-function withHits(n: number, overrides: Partial<State> = {}): State {
-	const s = initialState({ size: SIZE, workspace: "/home/alice/code/app" });
-	return { ...run(s, { type: "search-done", seq: s.results.seq, more: 0, result: result(n) }), focus: "list", ...overrides };
+function withHits(n: number, overrides: { workspace?: string | null; focus?: State["focus"] } = {}): State {
+	const s = initialState({ size: SIZE, workspace: overrides.workspace === undefined ? "/home/alice/code/app" : overrides.workspace });
+	return { ...run(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result: result(n) }), focus: overrides.focus ?? "list" };
 }
 
 describe("query editing", () => {
@@ -43,27 +45,47 @@ describe("query editing", () => {
 		["x🐢y", 3, { type: "cursor", to: "left" }, "x🐢y", 1],
 		["x🐢y", 1, { type: "cursor", to: "right" }, "x🐢y", 3],
 	])("%j at %i, %j → %j at %i", (query, cursor, action, q2, c2) => {
-		const s = { ...initialState({ size: SIZE }), query, cursor };
+		const s = { ...initialState({ size: SIZE }), query: { text: query, cursor } };
 		const next = reduce(s, action);
-		expect([next.query, next.cursor]).toEqual([q2, c2]);
+		expect([next.query.text, next.query.cursor]).toEqual([q2, c2]);
 	});
 
 	it("starts a new search on every edit, and only then", () => {
 		const s = initialState({ size: SIZE });
-		expect(reduce(s, { type: "insert", text: "a" }).results.seq).toBe(s.results.seq + 1);
-		expect(reduce(s, { type: "cursor", to: "home" }).results.seq).toBe(s.results.seq);
+		expect(reduce(s, { type: "insert", text: "ab" }).hits.results.seq).toBe(s.hits.results.seq + 1);
+		expect(reduce(s, { type: "cursor", to: "home" }).hits.results.seq).toBe(s.hits.results.seq);
 	});
 
-	it("maps keys against the state they act on: Tab then s cycles the scope instead of typing s", () => {
+	it("keeps the previous hits while the last word is one letter, and searches at the next", () => {
+		let s = run(withHits(4, { focus: "query" }), { type: "insert", text: "retry" });
+		const seq = s.hits.results.seq;
+		s = reduce(s, { type: "insert", text: " l" });
+		expect([s.hits.results.seq, s.hits.results.hits.length]).toEqual([seq, 4]);
+		s = reduce(s, { type: "insert", text: "o" });
+		expect(s.hits.results.seq).toBe(seq + 1);
+		// Previous hits stay on screen while the new search runs.
+		expect(s.hits.results.hits).toHaveLength(4);
+	});
+
+	it("maps keys against the state they act on: Tab then s types s (letters in the list are text); Tab then Ctrl+S cycles the scope", () => {
 		const s = withHits(3, { focus: "query" });
 		const next = run(s, key("", { tab: true }), key("s"));
-		expect(next.query).toBe("");
-		expect(next.scope).toBe("workspace");
+		expect(modeOf(next)).toBe("query");
+		expect(next.query.text).toBe("s");
+		expect(next.hits.scope).toBe("all");
+		const scoped = run(s, key("", { tab: true }), key("s", { ctrl: true }));
+		expect(scoped.hits.scope).toBe("workspace");
+		expect(modeOf(scoped)).toBe("list");
+	});
+
+	it("types `seq` in the hit list into the query: no scope change, no errors filter, no quit", () => {
+		const next = run(withHits(3), key("s"), key("e"), key("q"));
+		expect([next.query.text, next.hits.scope, next.hits.filters, next.exit]).toEqual(["seq", "all", {}, null]);
 	});
 
 	it("types letters in the query line, including q", () => {
 		const next = run(initialState({ size: SIZE }), key("q"), key("?"));
-		expect(next.query).toBe("q?");
+		expect(next.query.text).toBe("q?");
 		expect(next.exit).toBeNull();
 	});
 });
@@ -71,19 +93,19 @@ describe("query editing", () => {
 describe("results", () => {
 	it("drops answers to an older search", () => {
 		const s = run(initialState({ size: SIZE }), { type: "insert", text: "a" });
-		const stale = reduce(s, { type: "search-done", seq: s.results.seq - 1, more: 0, result: result(3) });
-		expect(stale.results.hits).toEqual([]);
-		const fresh = reduce(s, { type: "search-done", seq: s.results.seq, more: 0, result: result(3) });
-		expect(fresh.results.hits).toHaveLength(3);
-		expect(fresh.results.exhausted).toBe(true);
+		const stale = reduce(s, { type: "search-done", seq: s.hits.results.seq - 1, more: 0, result: result(3) });
+		expect(stale.hits.results.hits).toEqual([]);
+		const fresh = reduce(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result: result(3) });
+		expect(fresh.hits.results.hits).toHaveLength(3);
+		expect(fresh.hits.results.exhausted).toBe(true);
 	});
 
 	it("keeps the selected hit across an index refresh", () => {
 		const s = run(withHits(20), { type: "move", by: 7 });
 		const refreshing = reduce(s, { type: "index-changed" });
 		const hits = [...makeHits(3, 100), ...makeHits(20)];
-		const done = reduce(refreshing, { type: "search-done", seq: refreshing.results.seq, more: 0, result: { ...result(0), hits } });
-		expect(done.results.hits[done.selected]?.entryId).toBe("e7");
+		const done = reduce(refreshing, { type: "search-done", seq: refreshing.hits.results.seq, more: 0, result: { ...result(0), hits } });
+		expect(done.hits.results.hits[done.hits.selected]?.entryId).toBe("e7");
 	});
 
 	it.each<[number, number, number, number]>([
@@ -97,7 +119,7 @@ describe("results", () => {
 	])("%i hits, %i × ↓ → selected %i, top %i", (n, moves, selected, top) => {
 		let s = withHits(n);
 		for (let i = 0; i < moves; i++) s = reduce(s, { type: "move", by: 1 });
-		expect([s.selected, s.top]).toEqual([selected, top]);
+		expect([s.hits.selected, s.hits.top]).toEqual([selected, top]);
 	});
 
 	it("goes back to the query line with ↑ on the first hit", () => {
@@ -108,31 +130,31 @@ describe("results", () => {
 	it("asks for the next page near the end and appends it", () => {
 		let s = withHits(50);
 		s = reduce(s, { type: "page", dir: 1 });
-		expect(s.results.moreSeq).toBe(0);
+		expect(s.hits.results.moreSeq).toBe(0);
 		s = reduce(s, { type: "jump", to: "last" });
-		expect(s.results.moreSeq).toBe(1);
-		expect(s.results.loadingMore).toBe(true);
-		s = reduce(s, { type: "search-done", seq: s.results.seq, more: 1, result: result(30, 50) });
-		expect(s.results.hits).toHaveLength(80);
-		expect(s.results.exhausted).toBe(true);
+		expect(s.hits.results.moreSeq).toBe(1);
+		expect(s.hits.results.loadingMore).toBe(true);
+		s = reduce(s, { type: "search-done", seq: s.hits.results.seq, more: 1, result: result(30, 50) });
+		expect(s.hits.results.hits).toHaveLength(80);
+		expect(s.hits.results.exhausted).toBe(true);
 		s = reduce(s, { type: "jump", to: "last" });
-		expect(s.selected).toBe(79);
+		expect(s.hits.selected).toBe(79);
 	});
 });
 
 describe("event view and back stack", () => {
 	it("opens the selected hit and comes back to the same selection", () => {
 		let s = run(withHits(10), { type: "move", by: 6 });
-		const before = { selected: s.selected, top: s.top };
+		const before = { selected: s.hits.selected, top: s.hits.top };
 		s = reduce(s, { type: "open" });
 		expect(modeOf(s)).toBe("event");
 		expect(topLoc(s)?.ref).toEqual({ sessionId: "s1", entryId: "e6" });
 		s = reduce(s, { type: "event-done", key: "s1/e6", data: makeEventData("e6", { edges: [edge("parent", "p")], nodes: [brief("p")] }), error: null });
 		s = reduce(s, { type: "walk", to: "parent" });
-		expect(s.stack.map((l) => l.ref.entryId)).toEqual(["e6", "p"]);
+		expect(s.events.stack.map((l) => l.ref.entryId)).toEqual(["e6", "p"]);
 		s = run(s, { type: "back" }, { type: "back" });
 		expect(modeOf(s)).toBe("list");
-		expect({ selected: s.selected, top: s.top }).toEqual(before);
+		expect({ selected: s.hits.selected, top: s.hits.top }).toEqual(before);
 		s = reduce(s, { type: "back" });
 		expect(modeOf(s)).toBe("query");
 	});
@@ -143,17 +165,17 @@ describe("event view and back stack", () => {
 		const hitFor = (word: string) => makeHit({ entryId: "x", snippet: `about ${word} here`, marks: [[6, 9]] });
 		const shown = (st: State) => {
 			const loc = topLoc(st) as NonNullable<ReturnType<typeof topLoc>>;
-			const doc = docOf(loc, eventLayoutWidth(st), st.wrap);
+			const doc = eventDoc(loc, eventLayoutWidth(st), st.events.wrap);
 			return { scroll: loc.scroll, matches: (doc?.lines ?? []).flatMap((l) => l.line.filter((x) => x.tone === "match").map((x) => x.text)) };
 		};
 		let s = initialState({ size: SIZE, query: "foo" });
-		s = { ...reduce(s, { type: "search-done", seq: s.results.seq, more: 0, result: { ...result(0), hits: [hitFor("foo")] } }), focus: "list" };
+		s = { ...reduce(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result: { ...result(0), hits: [hitFor("foo")] } }), focus: "list" };
 		s = run(s, { type: "open" }, { type: "event-done", key: "s1/x", data, error: null });
 		expect(shown(s)).toEqual({ scroll: 0, matches: ["foo"] });
 		s = run(s, key("", { escape: true }), key("/"), key("u", { ctrl: true }), key("b"), key("a"), key("r"));
 		s = run(
 			s,
-			{ type: "search-done", seq: s.results.seq, more: 0, result: { ...result(0), hits: [hitFor("bar")] } },
+			{ type: "search-done", seq: s.hits.results.seq, more: 0, result: { ...result(0), hits: [hitFor("bar")] } },
 			key("", { tab: true }),
 			key("", { return: true }),
 		);
@@ -164,12 +186,18 @@ describe("event view and back stack", () => {
 		expect(again.scroll).toBeGreaterThan(50);
 	});
 
-	it("Esc in the query line clears it; with an empty query it only explains how to quit", () => {
-		const s = { ...initialState({ size: SIZE }), query: "abc", cursor: 3 };
-		expect(reduce(s, { type: "back" }).query).toBe("");
-		const empty = reduce(initialState({ size: SIZE }), { type: "back" });
-		expect(empty.exit).toBeNull();
-		expect(empty.message?.text).toMatch(/q quits/);
+	it("Esc in the query line clears it; on an empty query, at the top, it quits (exit 0)", () => {
+		const s = { ...initialState({ size: SIZE }), query: { text: "abc", cursor: 3 } };
+		const cleared = reduce(s, { type: "back" });
+		expect([cleared.query.text, cleared.exit]).toEqual(["", null]);
+		expect(reduce(cleared, { type: "back" }).exit).toBe(0);
+	});
+
+	it("q in the event view steps back one level and never quits", () => {
+		let s = run(withHits(3), { type: "open" });
+		expect(modeOf(s)).toBe("event");
+		s = reduce(s, key("q"));
+		expect([modeOf(s), s.exit]).toEqual(["list", null]);
 	});
 
 	it("opens a large fragment at the match's page when the preview found it past the head", () => {
@@ -177,8 +205,11 @@ describe("event view and back stack", () => {
 		const text = `${"x\n".repeat(5000)}needle here\n${"y\n".repeat(5000)}`;
 		const withPreview: State = {
 			...s,
-			results: { ...s.results, hits: [{ ...(s.results.hits[0] as State["results"]["hits"][0]), snippet: "a needle", marks: [[2, 8]] }] },
-			preview: { key: "s1/e0#user.text:0", read: { ...makeEventData("e0", { text }).read }, error: null },
+			hits: {
+				...s.hits,
+				results: { ...s.hits.results, hits: [{ ...(s.hits.results.hits[0] as State["hits"]["results"]["hits"][0]), snippet: "a needle", marks: [[2, 8]] }] },
+				preview: { key: "s1/e0#user.text:0", read: { ...makeEventData("e0", { text }).read }, error: null },
+			},
 		};
 		const opened = reduce(withPreview, { type: "open" });
 		const page = topLoc(opened)?.pages["user.text:0"];
@@ -197,13 +228,16 @@ describe("walk", () => {
 		return reduce(
 			{
 				...s,
-				stack: [
-					{
-						...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>),
-						key: `s1/${data.trace.node.entryId}`,
-						ref: { sessionId: "s1", entryId: data.trace.node.entryId },
-					},
-				],
+				events: {
+					...s.events,
+					stack: [
+						{
+							...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>),
+							key: `s1/${data.trace.node.entryId}`,
+							ref: { sessionId: "s1", entryId: data.trace.node.entryId },
+						},
+					],
+				},
 			},
 			{
 				type: "event-done",
@@ -260,7 +294,7 @@ describe("walk", () => {
 	])("%s", (_name, data, action, goesTo, message) => {
 		const s = reduce(opened(data), action);
 		if (goesTo) expect(topLoc(s)?.ref.entryId).toBe(goesTo);
-		else expect(s.stack).toHaveLength(1);
+		else expect(s.events.stack).toHaveLength(1);
 		if (message) expect(s.message?.text).toMatch(message);
 	});
 
@@ -286,10 +320,10 @@ describe("walk", () => {
 
 	it("walks up to the nearest fork through a seek the App runs (H)", () => {
 		let s = reduce(opened(makeEventData("deep")), { type: "walk", to: "fork-up" });
-		expect(s.seek).toEqual({ seq: 1, from: { sessionId: "s1", entryId: "deep" } });
+		expect(s.events.seek).toEqual({ seq: 1, from: { sessionId: "s1", entryId: "deep" } });
 		expect(reduce(s, { type: "seek-done", seq: 0, target: null, error: null })).toBe(s);
 		const none = reduce(s, { type: "seek-done", seq: 1, target: null, error: null });
-		expect([none.seek, none.message?.text]).toEqual([null, "no fork above: the path from the root to here has no other branch"]);
+		expect([none.events.seek, none.message?.text]).toEqual([null, "no fork above: the path from the root to here has no other branch"]);
 		s = reduce(s, { type: "seek-done", seq: 1, target: { ref: { sessionId: "s1", entryId: "f" }, steps: 3, branches: 2 }, error: null });
 		expect(topLoc(s)?.ref.entryId).toBe("f");
 		expect(s.message?.text).toMatch(/fork 3 step\(s\) up: 2 branches/);
@@ -305,36 +339,76 @@ describe("walk", () => {
 	});
 });
 
+describe("every view change is undoable", () => {
+	it("a session row followed from the trace panel comes back, with the event stack, query and cursor, on Esc", () => {
+		let s = run(withHits(10, { focus: "query" }), { type: "insert", text: "retry logic" }, { type: "cursor", to: "left" });
+		s = reduce(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result: result(10) });
+		s = run(s, { type: "focus", to: "list" }, { type: "move", by: 3 }, { type: "open" });
+		const data = makeEventData("e3", {
+			edges: [edge("parent", "p"), { ...edge("fork-of", "x", { direction: "in" }), to: { sessionId: "s9", entryId: null } }],
+			nodes: [brief("p")],
+		});
+		s = run(s, { type: "event-done", key: "s1/e3", data, error: null }, { type: "walk", to: "parent" });
+		s = reduce(s, {
+			type: "event-done",
+			key: "s1/p",
+			data: makeEventData("p", { edges: [{ ...edge("fork-of", "x", { direction: "in" }), to: { sessionId: "s9", entryId: null } }] }),
+			error: null,
+		});
+		s = reduce(s, { type: "toggle-panel" });
+		const rows = traceRows(topLoc(s)?.data as NonNullable<ReturnType<typeof topLoc>>["data"] & object);
+		const at = rows.findIndex((r) => r.target?.kind === "session");
+		expect(at).toBeGreaterThanOrEqual(0);
+		const before = { stack: s.events.stack.map((l) => l.ref.entryId), query: s.query, selected: s.hits.selected, panel: topLoc(s)?.panel };
+		s = run(s, { type: "move", by: at }, { type: "open" });
+		expect([s.events.stack.length, s.hits.scope, s.query.text]).toEqual([0, "session", ""]);
+		s = reduce(s, key("", { escape: true }));
+		expect({ stack: s.events.stack.map((l) => l.ref.entryId), query: s.query, selected: s.hits.selected, panel: topLoc(s)?.panel }).toEqual({
+			...before,
+		});
+		expect(s.hits.scope).toBe("all");
+		expect(topLoc(s)?.traceCursor).toBe(at);
+	});
+
+	it("/ from an event goes to the query line, and Esc comes back to the event", () => {
+		let s = run(withHits(3), { type: "open" }, { type: "event-done", key: "s1/e0", data: makeEventData("e0"), error: null });
+		s = reduce(s, key("/"));
+		expect(modeOf(s)).toBe("query");
+		s = reduce(s, key("", { escape: true }));
+		expect([modeOf(s), topLoc(s)?.ref.entryId]).toEqual(["event", "e0"]);
+	});
+});
+
 describe("scope, filters, copy, quit", () => {
 	it("cycles all → workspace → session (of the hit selected when the cycle began) → all", () => {
 		let s = withHits(3);
 		s = reduce(s, { type: "cycle-scope" });
-		expect(s.scope).toBe("workspace");
-		s = reduce({ ...s, results: { ...s.results, hits: [] } }, { type: "cycle-scope" });
-		expect([s.scope, s.scopeSession?.id]).toEqual(["session", "s1"]);
+		expect(s.hits.scope).toBe("workspace");
+		s = reduce({ ...s, hits: { ...s.hits, results: { ...s.hits.results, hits: [] } } }, { type: "cycle-scope" });
+		expect([s.hits.scope, s.hits.scopeSession?.id]).toEqual(["session", "s1"]);
 		s = reduce(s, { type: "cycle-scope" });
-		expect(s.scope).toBe("all");
+		expect(s.hits.scope).toBe("all");
 	});
 
 	it("skips the workspace scope when there is no workspace", () => {
 		const s = reduce(withHits(3, { workspace: null }), { type: "cycle-scope" });
-		expect(s.scope).toBe("session");
+		expect(s.hits.scope).toBe("session");
 	});
 
 	it("applies picked filters and toggles errors only", () => {
 		let s = run(withHits(3), { type: "open-filters" }, { type: "filter-cycle", dir: 1 }, { type: "move", by: 3 }, { type: "filter-cycle", dir: 1 });
 		expect(s.overlay?.type === "filters" && s.overlay.draft).toEqual({ kind: "user.text", error: true });
-		const seq = s.results.seq;
+		const seq = s.hits.results.seq;
 		s = reduce(s, { type: "open" });
-		expect([s.filters, s.overlay, s.results.seq]).toEqual([{ kind: "user.text", error: true }, null, seq + 1]);
+		expect([s.hits.filters, s.overlay, s.hits.results.seq]).toEqual([{ kind: "user.text", error: true }, null, seq + 1]);
 		s = reduce(s, { type: "toggle-errors" });
-		expect(s.filters).toEqual({ kind: "user.text" });
+		expect(s.hits.filters).toEqual({ kind: "user.text" });
 		s = reduce(s, { type: "clear-filters" });
-		expect(s.filters).toEqual({});
+		expect(s.hits.filters).toEqual({});
 	});
 
 	it("keeps the filter picker and its draft when ? is pressed there", () => {
-		let s = run(withHits(3), key("F", { shift: true }), key("", { rightArrow: true }));
+		let s = run(withHits(3), key("o", { ctrl: true }), key("", { rightArrow: true }));
 		const draft = s.overlay?.type === "filters" ? s.overlay.draft : null;
 		expect(draft).toEqual({ kind: "user.text" });
 		s = reduce(s, key("?"));
@@ -343,7 +417,7 @@ describe("scope, filters, copy, quit", () => {
 	});
 
 	it("stops scrolling help at its end, so ↑ after holding ↓ moves at once", () => {
-		let s = reduce(withHits(3), key("?"));
+		let s = reduce(withHits(3), key("", { f1: true }));
 		expect(modeOf(s)).toBe("help");
 		for (let i = 0; i < 500; i++) s = reduce(s, key("", { downArrow: true }));
 		const last = helpLines(SIZE.columns).length - overlayLines(SIZE);
@@ -367,7 +441,10 @@ describe("large fragments and resize", () => {
 		const data = makeEventData("big", { text: "a".repeat(4000), totalChars: 20000 });
 		let s = reduce(withHits(1), { type: "open" });
 		s = reduce(
-			{ ...s, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
+			{
+				...s,
+				events: { ...s.events, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
+			},
 			{ type: "event-done", key: "s1/big", data, error: null },
 		);
 		s = reduce(s, { type: "page-fragment", dir: 1 });
@@ -384,15 +461,15 @@ describe("large fragments and resize", () => {
 	it("keeps the list selection visible and the event scroll in range after a resize", () => {
 		let s = run(withHits(20), { type: "move", by: 12 });
 		s = reduce(s, { type: "resize", size: { columns: 60, rows: 12 } });
-		expect(s.selected).toBe(12);
-		expect(s.top).toBeLessThanOrEqual(12);
+		expect(s.hits.selected).toBe(12);
+		expect(s.hits.top).toBeLessThanOrEqual(12);
 		const lines = "line\n".repeat(100);
 		s = reduce(s, { type: "open" });
 		s = reduce(s, { type: "event-done", key: "s1/e12", data: makeEventData("e12", { text: lines }), error: null });
 		s = reduce(s, { type: "jump", to: "last" });
 		const loc = topLoc(s) as NonNullable<ReturnType<typeof topLoc>>;
 		s = reduce(s, { type: "resize", size: { columns: 80, rows: 60 } });
-		const doc = docOf(loc, 80, true);
+		const doc = eventDoc(loc, 80, true);
 		expect(topLoc(s)?.scroll).toBeLessThanOrEqual(doc?.lines.length ?? 0);
 	});
 });

@@ -245,8 +245,8 @@ describe("trace rows", () => {
 			"fork|||-",
 			"sibling|s||event",
 			"result of|call||event",
-			"forked from|s0||session",
-			"forked to|f|session s2|event",
+			"forked from|#s0||session",
+			"forked to|f|session #s2|event",
 			"file read|||-",
 		]);
 	});
@@ -317,13 +317,13 @@ describe("hit rows and empty states", () => {
 		]);
 	});
 
-	it("shows a search that threw null as a failed search instead of crashing", () => {
+	it("shows a search that threw null as a failed search instead of crashing", async () => {
 		const throwsNull = {
 			search: () => {
 				throw null;
 			},
 		} as unknown as ExplorerService;
-		const out = runSearch(throwsNull, searchRequest({ query: "x", scope: "all", workspace: null, session: null, filters: {}, offset: 0, now }));
+		const out = await runSearch(throwsNull, searchRequest({ query: "x", scope: "all", workspace: null, session: null, filters: {}, offset: 0, now }));
 		expect(out).toEqual({ error: "null" });
 		const lines = emptyLines({
 			loading: false,
@@ -342,6 +342,9 @@ describe("hit rows and empty states", () => {
 	it("shows indexing progress, then counts and freshness", () => {
 		const progress = { phase: "ingest" as const, filesDone: 3, filesTotal: 10, bytesDone: 2e6, bytesTotal: 8e6, startedAt: now - 1000 };
 		expect(indexText({ ...IDLE_INDEXING, phase: "indexing", progress }, null, now).text).toBe("indexing 3/10 files · 2/8 MB · 2.0 MB/s · ETA 3s");
+		// Before any byte is done there is no estimate (not "ETA 0s").
+		const start = { ...progress, filesDone: 0, bytesDone: 0 };
+		expect(indexText({ ...IDLE_INDEXING, phase: "indexing", progress: start }, null, now).text).toBe("indexing 0/10 files · 0/8 MB · 0.0 MB/s · ETA …");
 		expect(indexText({ ...IDLE_INDEXING, phase: "done" }, { sessions: 3, events: 1200, freshAt: "2026-01-01T00:04:00Z" }, now).text).toBe(
 			"3 sessions · 1,200 events · fresh 1m ago",
 		);

@@ -36,14 +36,14 @@ function needle(plantedAs: string, index = 0) {
 }
 
 describe("walking the real corpus", () => {
-	it("at the parent of an abandoned-branch message, offers every child (the manifest's fork)", () => {
+	it("at the parent of an abandoned-branch message, offers every child (the manifest's fork)", async () => {
 		const occ = needle("user.text(abandoned-branch)", 1).occurrences[0];
 		if (!occ?.entryId) throw new Error("no occurrence");
-		const data = loadEvent(service, { sessionId: occ.sessionId, entryId: occ.entryId });
+		const data = await loadEvent(service, { sessionId: occ.sessionId, entryId: occ.entryId });
 		expect(data.read.classification.branchState).toBe("alternate");
 		const up = walkParent(data);
 		if (!("go" in up) || up.go.kind !== "event") throw new Error(`no parent: ${JSON.stringify(up)}`);
-		const parent = loadEvent(service, up.go.ref);
+		const parent = await loadEvent(service, up.go.ref);
 		const down = walkChild(parent);
 		if (!("choose" in down)) throw new Error(`expected a choice, got ${JSON.stringify(down)}`);
 		expect(down.choose.map((c) => c.ref.entryId)).toContain(occ.entryId);
@@ -54,40 +54,40 @@ describe("walking the real corpus", () => {
 		expect("go" in side || "go" in back).toBe(true);
 	});
 
-	it("finds the nearest fork above an abandoned branch (H), and none above the first entries of a session", () => {
+	it("finds the nearest fork above an abandoned branch (H), and none above the first entries of a session", async () => {
 		const occ = needle("user.text(abandoned-branch)", 1).occurrences[0];
 		if (!occ?.entryId) throw new Error("no occurrence");
 		const start = { sessionId: occ.sessionId, entryId: occ.entryId };
-		const data = loadEvent(service, start);
+		const data = await loadEvent(service, start);
 		const down = walkChild(data);
 		if (!("go" in down) || down.go.kind !== "event") throw new Error("expected one child");
-		const fork = findForkAbove(service, down.go.ref);
+		const fork = await findForkAbove(service, down.go.ref);
 		expect(fork?.steps).toBe(2);
 		expect(fork?.branches).toBeGreaterThanOrEqual(2);
 		const up = walkParent(data);
 		expect("go" in up && up.go.kind === "event" && fork && up.go.ref.entryId === fork.ref.entryId).toBe(true);
 		const root = data.read.neighbors.before[0];
 		if (!root) throw new Error("no ancestors");
-		expect(findForkAbove(service, root)).toBeNull();
+		expect(await findForkAbove(service, root)).toBeNull();
 		expect(lineText(pathLine(data))).toMatch(/^path ⌂ (\w+ › … \d+|… \d+\+) › \w+ › \w+ › ● here \(depth \d+\+?\)$/);
 	});
 
-	it("crosses into the parent session for a parent that /fork dropped from the child file", () => {
+	it("crosses into the parent session for a parent that /fork dropped from the child file", async () => {
 		const found = service.search({ query: "review src/lib/retry.ts risky", limit: 50 }).hits.find((h) => h.sessionId.startsWith("019be322"));
 		if (!found) throw new Error("fixture event not found");
-		const data = loadEvent(service, found);
+		const data = await loadEvent(service, found);
 		const up = walkParent(data);
 		if (!("go" in up) || up.go.kind !== "event") throw new Error(`no parent: ${JSON.stringify(up)}`);
 		expect(up.go.ref.sessionId).not.toBe(found.sessionId);
 		expect(up.note).toMatch(/parent session/);
 	});
 
-	it("continues from a parent session's last entry into the sessions forked from it", () => {
+	it("continues from a parent session's last entry into the sessions forked from it", async () => {
 		const forked = manifest.files.filter((f) => f.parentSessionRel && f.sessionId);
 		expect(forked.length).toBeGreaterThan(0);
 		let crossed = 0;
 		for (const f of manifest.files.filter((x) => x.isSession && x.leafIdOnLoad && x.sessionId)) {
-			const data = loadEvent(service, { sessionId: f.sessionId as string, entryId: f.leafIdOnLoad as string });
+			const data = await loadEvent(service, { sessionId: f.sessionId as string, entryId: f.leafIdOnLoad as string });
 			const down = walkChild(data);
 			const candidates = "choose" in down ? down.choose : "go" in down && down.go.kind === "event" ? [{ ref: down.go.ref }] : [];
 			crossed += candidates.filter((c) => c.ref.sessionId !== f.sessionId).length;
@@ -95,21 +95,21 @@ describe("walking the real corpus", () => {
 		expect(crossed).toBeGreaterThan(0);
 	});
 
-	it("names an omitted image with its type and size, next to the text it came with", () => {
+	it("names an omitted image with its type and size, next to the text it came with", async () => {
 		const hit = service.search({ query: "src/db/pool.ts のテスト", limit: 10 }).hits.find((h) => h.sessionId.startsWith("019d6c4c"));
 		if (!hit) throw new Error("fixture event not found");
-		const data = loadEvent(service, hit);
+		const data = await loadEvent(service, hit);
 		const doc = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 100, wrap: true });
 		const text = doc.lines.map((l) => lineText(l.line)).join("\n");
 		expect(text).toMatch(/⊘ image image\/png · \d+ B · not shown {2}\(message\.content\.1\)/);
 		expect(text.indexOf("user.text:0")).toBeLessThan(text.indexOf("⊘ image"));
 	});
 
-	it("shows head and tail of a >100 KB result, and previews around the match", () => {
+	it("shows head and tail of a >100 KB result, and previews around the match", async () => {
 		const n = needle("toolResult.text(>100KB)");
 		const occ = n.occurrences[0];
 		if (!occ?.entryId) throw new Error("no occurrence");
-		const data = loadEvent(service, { sessionId: occ.sessionId, entryId: occ.entryId });
+		const data = await loadEvent(service, { sessionId: occ.sessionId, entryId: occ.entryId });
 		const f = data.read.fragments[0];
 		expect(f && f.totalChars > 100_000).toBe(true);
 		expect(data.tails[f?.id ?? ""]?.range[1]).toBe(f?.totalChars);
@@ -117,7 +117,7 @@ describe("walking the real corpus", () => {
 		expect(doc.lines.map((l) => lineText(l.line)).join("\n")).toMatch(/chars not shown \(4,000–\d{1,3}(,\d{3})+\) · n next page/);
 		const hit = service.search({ query: n.text, limit: 50 }).hits.find((h) => h.sessionId === occ.sessionId);
 		if (!hit) throw new Error("needle not found");
-		const preview = buildPreview(loadPreview(service, hit), hitHighlights(hit), 80, 6, Date.now());
+		const preview = buildPreview(await loadPreview(service, hit), hitHighlights(hit), 80, 6, Date.now());
 		expect(preview.lines.map(lineText).join("\n")).toContain(n.text);
 	});
 });

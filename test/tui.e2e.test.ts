@@ -70,10 +70,13 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 
 		// Type a query: hits as you type.
 		s.type(abandoned.text.slice(0, 9));
-		await timed("type → hits", () => s.waitFor("2 hits"));
+		// Its two occurrences are one entry and its copy in a forked session: one row, "same entry in 2 sessions".
+		await timed("type → hits", () => s.waitFor("same entry in 2 sessions"));
 
-		// Move to the second hit and open it: the exact text, the trace panel with the path from the root.
-		s.keys("Tab", "Down");
+		// Show the copy as its own row (→), move to it and open it: the exact text, the trace panel with the path.
+		s.keys("Tab", "Right");
+		await s.waitFor("2 hits");
+		s.keys("Down");
 		await timed("move", () => s.waitFor("hit 2 of 2"));
 		s.keys("Enter");
 		let screen = await timed("open → exact text", () => s.waitFor("── user.text:0 · "));
@@ -106,16 +109,16 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 		screen = await timed("back → results", () => s.waitFor("hits · hit 2 of 2"));
 		expect(screen).toContain("❯ ");
 
-		// Scope cycle: workspace, session, all.
-		s.keys("s");
+		// Scope cycle (Ctrl+S: letters on the search screen are text): workspace, session, all.
+		s.keys("C-s");
 		await timed("scope", () => s.waitFor("[workspace "));
-		s.keys("s");
+		s.keys("C-s");
 		await s.waitFor(/\[session [^\]]+\]/);
-		s.keys("s");
+		s.keys("C-s");
 		await s.waitFor("[all sessions]");
 
 		// Help.
-		s.keys("?");
+		s.keys("F1");
 		await timed("help", () => s.waitFor("Query line (typing searches as you type)"));
 		s.keys("Escape");
 		await s.waitFor("hits · hit");
@@ -129,8 +132,13 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 		screen = await timed("resize 140×30", () => s.waitFor((x) => x.includes("│preview") && /hits · hit \d+ of \d+\+?$/.test(x.split("\n")[27] ?? "")));
 		expectFits(screen, 140, 30);
 
-		// Quit: the shell screen comes back (the alternate screen is gone) and the exit code is 0.
-		s.keys("q");
+		// Quit at the top: Esc to the query line, Esc clears it, Esc on the empty query quits. The shell screen comes
+		// back (the alternate screen is gone) and the exit code is 0.
+		s.keys("Escape");
+		await s.waitFor((x) => x.includes(" query") && !x.includes("hits · hit"));
+		s.keys("Escape");
+		await s.waitFor("recent events");
+		s.keys("Escape");
 		screen = await timed("quit", () => s.waitFor("__EXIT__=0"));
 		expect(screen).toContain("__SHELL__");
 		expect(screen).not.toContain("pi-history");
@@ -154,15 +162,21 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 		await s.waitFor("recent events");
 		s.keys("Tab");
 		await s.waitFor("hits · hit 1");
-		s.keys("e");
+		s.keys("C-x");
 		await s.waitFor((x) => x.includes("[errors only]") && x.includes("✗ error"));
 		expect(s.capture(true)).toMatch(/\u001b\[31m✗ error/);
 		s.keys("Enter");
 		await s.waitFor("◆ ");
 		s.keys("h");
 		await s.waitFor((x) => x.includes("back stack 2") && x.includes("↓ child"));
+		// q steps back (never quits from inside): back stack 1, then the hit list.
 		s.keys("q");
-		await s.waitFor("__EXIT__=0");
+		await s.waitFor((x) => x.includes("back stack 1"));
+		s.keys("q");
+		await s.waitFor("hits · hit 1");
+		expect(s.capture()).not.toContain("__EXIT__");
+		s.keys("C-c");
+		await s.waitFor("__EXIT__=130");
 	});
 
 	it("restores the screen when terminated (SIGTERM, exit 143)", async () => {

@@ -8,18 +8,22 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { App } from "../../components/App.js";
-import { IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
-import type { Scope } from "../../components/filters.js";
+import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
+import type { Filters, Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
 import { errorText, neutralize } from "../present/text.js";
+import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
 import { HistoryService, hasSessionFiles, workspaceRoot } from "../service/service.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
 import { resolveFolder } from "../shared/filters.js";
 import type { RefreshSummary } from "../shared/types.js";
+import { copyRef } from "./clipboard.js";
+import { watchSessions } from "./live.js";
 
 /** Options of the interactive explorer. */
 export interface TuiOptions {
@@ -28,6 +32,9 @@ export interface TuiOptions {
 	indexPath?: string;
 	workspace?: string;
 	color: boolean;
+	/** The query and filters the explorer starts with (from the command line). */
+	query?: string;
+	filters?: Filters;
 }
 
 /** The history the explorer opens, and the banner that says which. */
@@ -90,6 +97,7 @@ export class IndexingStore {
 	private readonly listeners = new Set<() => void>();
 	private lastBump = Date.now();
 	private lastFiles = 0;
+	private doneOnce = false;
 
 	/** Current state (a stable object between changes). */
 	get = (): IndexingState => this.state;
@@ -113,7 +121,10 @@ export class IndexingStore {
 			}
 			this.state = { ...s, phase: "indexing", progress: m.progress, generation };
 		} else if (m.type === "done") {
-			this.state = { phase: "done", progress: null, summary: refreshLine(m.summary), error: null, generation: s.generation + 1 };
+			// A refresh that found nothing new (the live watch's common case) must not re-run the search.
+			const changed = m.summary.filesChanged > 0 || !this.doneOnce;
+			this.doneOnce = true;
+			this.state = { phase: "done", progress: null, summary: refreshLine(m.summary), error: null, generation: s.generation + (changed ? 1 : 0) };
 		} else {
 			this.state = { ...s, phase: "failed", progress: null, error: m.message, generation: s.generation + 1 };
 		}
@@ -123,17 +134,20 @@ export class IndexingStore {
 
 // Alternate screen, with autowrap off while we own it: a frame drawn for the old width just after a resize is then
 // cut at the edge by the terminal instead of wrapping into rows that no later frame erases.
-const ENTER_ALT = "\u001b[?1049h\u001b[?7l\u001b[H";
-const LEAVE_ALT = "\u001b[?7h\u001b[?25h\u001b[?1049l";
-const CLEAR = "\u001b[2J\u001b[H";
+// ansi-escapes has no DECAWM (autowrap) or bracketed-paste sequences, so those stay written out. Bracketed paste
+// marks a paste so the key splitter inserts it as text instead of reading its letters as commands.
+const AUTOWRAP_OFF = "\u001b[?7l";
+const AUTOWRAP_ON = "\u001b[?7h";
+const PASTE_ON = "\u001b[?2004h";
+const PASTE_OFF = "\u001b[?2004l";
+const ENTER_ALT = ansiEscapes.enterAlternativeScreen + AUTOWRAP_OFF + PASTE_ON + ansiEscapes.cursorTo(0, 0);
+const LEAVE_ALT = PASTE_OFF + AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
+const CLEAR = ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0);
 
-/** Copies text to the terminal's clipboard with OSC 52 (works over ssh and in tmux with set-clipboard on). */
-export function osc52(text: string): string {
-	return `\u001b]52;c;${Buffer.from(text, "utf8").toString("base64")}\u0007`;
-}
+export { osc52 } from "./clipboard.js";
 
 interface MainProps {
-	service: HistoryService;
+	service: ExplorerService;
 	store: IndexingStore;
 	banner: string | null;
 	notice: string | null;
@@ -141,9 +155,12 @@ interface MainProps {
 	initialScope: Scope;
 	color: boolean;
 	onExit: (code: number) => void;
+	onRefresh: () => void;
+	query?: string;
+	filters?: Filters;
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, query, filters }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	return (
@@ -156,8 +173,11 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			initialMessage={notice}
 			workspace={workspace}
 			initialScope={initialScope}
-			onCopy={(text) => process.stdout.write(osc52(text))}
+			{...(query ? { initialQuery: query } : {})}
+			{...(filters ? { initialFilters: filters } : {})}
+			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
+			onRefresh={onRefresh}
 		/>
 	);
 }
@@ -170,20 +190,49 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	}
 	const choice = chooseHistory(options);
 	const service = HistoryService.open({ config: choice.config });
+	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
+	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
+	const queries = QueryThread.start(choice.config);
+	const explorerService: ExplorerService = {
+		search: (r) => queries.search(r),
+		read: (r) => queries.read(r),
+		trace: (r) => queries.trace(r),
+		status: () => service.status(),
+	};
 	const store = new IndexingStore();
 	// Another writer (a second explorer, a pi session) makes a refresh give up quickly with "busy": try again a few times.
 	let run: IndexRun | null = null;
 	let retries = 0;
 	let retryTimer: NodeJS.Timeout | undefined;
+	// One refresh at a time; a change noticed meanwhile runs one more afterwards.
+	let running = false;
+	let again = false;
 	const begin = () => {
+		if (running) {
+			again = true;
+			return;
+		}
+		running = true;
 		run = startIndexing(choice.config, (m) => {
 			store.handle(m);
+			if (m.type === "progress") return;
+			running = false;
 			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(begin, 3000);
+			else if (again) {
+				again = false;
+				begin();
+			}
 		});
 	};
 	begin();
+	// Live: new lines pi writes show up without a key (the refresh key asks at once).
+	const live = watchSessions(
+		choice.config.roots.map((r) => r.path),
+		() => begin(),
+	);
 	const indexing = {
 		stop: async () => {
+			live.stop();
 			clearTimeout(retryTimer);
 			await run?.stop();
 		},
@@ -205,7 +254,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	let code = 0;
 	const instance = render(
 		<Main
-			service={service}
+			service={explorerService}
 			store={store}
 			banner={choice.banner}
 			notice={choice.notice ?? null}
@@ -213,6 +262,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			initialScope={options.workspace ? "workspace" : "all"}
 			color={options.color}
 			onExit={(c) => (code = c)}
+			onRefresh={begin}
+			{...(options.query ? { query: options.query } : {})}
+			{...(options.filters ? { filters: options.filters } : {})}
 		/>,
 		{ exitOnCtrlC: false, patchConsole: false },
 	);
@@ -221,6 +273,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		instance.unmount();
 		restore();
 		void indexing.stop();
+		void queries.close();
 		service.close();
 		process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
 	};
@@ -252,6 +305,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		process.off("uncaughtException", onCrash);
 		process.off("unhandledRejection", onCrash);
 		await indexing.stop();
+		await queries.close();
 		service.close();
 	}
 	return code;

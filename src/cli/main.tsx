@@ -17,7 +17,7 @@ import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
-import type { SearchFilters } from "../shared/types.js";
+import type { SearchFilters, SemanticKind } from "../shared/types.js";
 import { checkArgs } from "./args.js";
 import { chooseHistory, runTui } from "./explorer.js";
 
@@ -36,6 +36,7 @@ const help = `
 	  --sessions-dir DIR   index only this dir (repeatable); default: pi's session dirs
 	  --index PATH         index file (default <agentDir>/pi-event-search/index.sqlite)
 	  --workspace DIR      only sessions whose cwd is DIR or below it
+	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error as filters)
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
 	  --demo               use the bundled demo history (explorer and commands)
@@ -67,6 +68,7 @@ const FLAGS = {
 	sessionsDir: { type: "string", isMultiple: true },
 	index: { type: "string" },
 	workspace: { type: "string" },
+	query: { type: "string", shortFlag: "q" },
 	json: { type: "boolean" },
 	color: { type: "boolean" },
 	demo: { type: "boolean" },
@@ -205,6 +207,13 @@ async function run(): Promise<number> {
 			indexPath: flags.index,
 			workspace: flags.workspace,
 			color: flags.color !== false && !process.env.NO_COLOR,
+			...(flags.query ? { query: flags.query } : {}),
+			filters: {
+				...(flags.kind?.[0] ? { kind: flags.kind[0] as SemanticKind } : {}),
+				...(flags.role?.[0] ? { role: flags.role[0] } : {}),
+				...(flags.tool?.[0] ? { tool: flags.tool[0] } : {}),
+				...(flags.error !== undefined ? { error: flags.error } : {}),
+			},
 		});
 	}
 	switch (command) {

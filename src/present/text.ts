@@ -223,8 +223,9 @@ export function formatStatus(raw: IndexStatus): string {
 export function formatProgress(p: RefreshProgress, now = Date.now()): string {
 	const secs = Math.max(0.001, (now - p.startedAt) / 1000);
 	const rate = p.bytesDone / 1e6 / secs;
-	const left = rate > 0 ? (p.bytesTotal - p.bytesDone) / 1e6 / rate : 0;
-	return `indexing ${p.filesDone}/${p.filesTotal} files · ${(p.bytesDone / 1e6).toFixed(0)}/${(p.bytesTotal / 1e6).toFixed(0)} MB · ${rate.toFixed(1)} MB/s · ETA ${Math.ceil(left)}s`;
+	// No estimate before any bytes are done: "ETA 0s" at 0 of 367 files would be a lie.
+	const eta = p.bytesDone > 0 && rate > 0 ? `ETA ${Math.ceil((p.bytesTotal - p.bytesDone) / 1e6 / rate)}s` : "ETA …";
+	return `indexing ${p.filesDone}/${p.filesTotal} files · ${(p.bytesDone / 1e6).toFixed(0)}/${(p.bytesTotal / 1e6).toFixed(0)} MB · ${rate.toFixed(1)} MB/s · ${eta}`;
 }
 
 /** Human text for a refresh summary. */

@@ -23,6 +23,7 @@ export const KEYS = {
 	backspace: "\u007F",
 	ctrlC: "\u0003",
 	ctrlU: "\u0015",
+	f1: "\u001BOP",
 } as const;
 
 /** Lets React 19 flush effects and Ink re-register its input handler (Shopify's pattern). */

@@ -53,6 +53,11 @@ export class TmuxSession {
 		for (const k of keys) tmux(["send-keys", "-t", this.name, k]);
 	}
 
+	/** Sends named keys in one tmux call, so they reach the program together (one read, as a held key does). */
+	burst(...keys: string[]): void {
+		tmux(["send-keys", "-t", this.name, ...keys]);
+	}
+
 	/** Types literal text. */
 	type(text: string): void {
 		tmux(["send-keys", "-t", this.name, "-l", text]);

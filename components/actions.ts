@@ -1,0 +1,75 @@
+/**
+ * The explorer's actions, typed by the slice that owns them: the query line, the hit list, the event stack, the
+ * overlays, loads finishing, and the few that belong to the whole screen. The keymap produces the first groups; App's
+ * loaders produce the `*-done` ones.
+ */
+import type { EventRef, FragmentWindow, ReadResult, SearchResult } from "../src/shared/types.js";
+import type { Size } from "./explorer-service.js";
+import type { KeyInfo } from "./keymap.js";
+import type { EventData } from "./loaders.js";
+import type { WalkTo } from "./stack-state.js";
+
+/** Editing the query line. */
+export type QueryAction =
+	| { type: "insert"; text: string }
+	| { type: "delete-back" }
+	| { type: "delete-forward" }
+	| { type: "delete-word" }
+	| { type: "delete-word-back" }
+	| { type: "delete-word-forward" }
+	| { type: "kill-to-end" }
+	| { type: "kill-to-start" }
+	| { type: "clear-query" }
+	| { type: "cursor"; to: "left" | "right" | "home" | "end" | "word-left" | "word-right" };
+
+/** Moving in whatever has focus (the hit list, the event text, the trace panel, an overlay): routed by mode. */
+export type NavAction =
+	| { type: "focus"; to: "query" | "list" }
+	| { type: "move"; by: number }
+	| { type: "page"; dir: 1 | -1 | 0 }
+	| { type: "jump"; to: "first" | "last" }
+	| { type: "open" }
+	| { type: "back" }
+	| { type: "to-search" };
+
+/** The hit list's scope and filters. */
+export type FilterAction =
+	| { type: "expand-copies" }
+	| { type: "cycle-scope" }
+	| { type: "open-filters" }
+	| { type: "toggle-errors" }
+	| { type: "clear-filters" };
+
+/** The event view and the tree walk. */
+export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" } | { type: "page-fragment"; dir: 1 | -1 } | { type: "toggle-wrap" };
+
+/** Overlays: help, the filter picker, the fork picker. */
+export type OverlayKeyAction = { type: "help" } | { type: "filter-cycle"; dir: 1 | -1 } | { type: "filter-reset" } | { type: "pick"; index: number };
+
+/** Answers of App's loaders; each carries the sequence number or key it answers, so stale ones are dropped. */
+export type LoadAction =
+	| { type: "search-done"; seq: number; more: number; result: SearchResult }
+	| { type: "search-failed"; seq: number; error: string }
+	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
+	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
+	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
+	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
+	| { type: "index-changed" };
+
+/** Whole-screen actions: a key to map, a resize, copying and quitting. */
+export type ScreenAction =
+	| { type: "key"; input: string; key: KeyInfo; paste?: boolean }
+	| { type: "resize"; size: Size }
+	| { type: "copy-ref" }
+	| { type: "refresh" }
+	| { type: "copy-done"; text: string; copied: boolean }
+	| { type: "quit"; code: number };
+
+/** Everything a key or a finished load can do. */
+export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | LoadAction | ScreenAction;
+
+/** A one-line message in the status bar. */
+export interface Message {
+	text: string;
+	tone: "info" | "warn" | "error";
+}

@@ -1,0 +1,215 @@
+/**
+ * The hit list's slice: scope and filters (what is asked), the results and their paging (what came back), the window
+ * over them (selection and top row), and the preview of the selected hit. Sizes come in as an argument: the slice
+ * owns no layout.
+ */
+import { type Hit, type IndexFreshness, type ReadResult, refKey } from "../src/shared/types.js";
+import type { LoadAction } from "./actions.js";
+import type { Size } from "./explorer-service.js";
+import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "./filters.js";
+import { searchLayout, visibleHits } from "./layout.js";
+import { clampIndex, windowTop } from "./list-window.js";
+import { sessionLabel } from "./session-label.js";
+
+/** The hits of the current search and what is being asked for. */
+export interface Results {
+	/** Grows with every new search (query, scope, filters, index change); stale answers are dropped. */
+	seq: number;
+	/** Whether the answer to `seq` is still pending; a failed search is answered too, with `error` set. */
+	status: "loading" | "ready";
+	hits: Hit[];
+	notes: string[];
+	error: string | null;
+	/** No more pages after these hits. */
+	exhausted: boolean;
+	/** Grows when the next page is wanted; 0 means none asked yet. */
+	moreSeq: number;
+	loadingMore: boolean;
+	index: IndexFreshness | null;
+	/** Ref key to select again when the new hits arrive (after an index change). */
+	keep: string | null;
+	/**
+	 * Copies of one entry across a fork family (a /clone or --fork copies entries with their ids): the best-ranked
+	 * copy is the row, and this maps its ref key to the other copies' session ids.
+	 */
+	copies: Record<string, Hit[]>;
+}
+
+/** The preview pane's content for one hit. */
+export interface PreviewState {
+	key: string;
+	read: ReadResult | null;
+	error: string | null;
+}
+
+/** The hit list's state. */
+export interface HitsState {
+	scope: Scope;
+	workspace: string | null;
+	scopeSession: ScopeSession | null;
+	filters: Filters;
+	results: Results;
+	selected: number;
+	top: number;
+	preview: PreviewState | null;
+}
+
+/** What the hit list's reducer does; the top reducer turns keys and other slices' changes into these. */
+export type HitsAction =
+	| { type: "select"; index: number }
+	| { type: "search"; keep?: string | null }
+	| { type: "resize" }
+	| { type: "cycle-scope" }
+	| { type: "expand-copies" }
+	| { type: "set-filters"; filters: Filters }
+	| { type: "set-scope"; scope: Scope; session: ScopeSession | null }
+	| Extract<LoadAction, { type: "search-done" | "search-failed" | "preview-done" }>;
+
+/** The first hit-list state: nothing loaded, the first search pending. */
+export function initialHits(workspace: string | null, scope: Scope | undefined): HitsState {
+	return {
+		scope: scope === "workspace" && workspace ? "workspace" : "all",
+		workspace,
+		scopeSession: null,
+		filters: {},
+		results: {
+			seq: 1,
+			status: "loading",
+			hits: [],
+			notes: [],
+			error: null,
+			exhausted: false,
+			moreSeq: 0,
+			loadingMore: false,
+			index: null,
+			keep: null,
+			copies: {},
+		},
+		selected: 0,
+		top: 0,
+		preview: null,
+	};
+}
+
+/** The hit under the cursor. */
+export function hitAt(h: HitsState): Hit | null {
+	return h.results.hits[h.selected] ?? null;
+}
+
+/** Key of the preview the selected hit needs (ref and fragment), or null without a hit. */
+export function previewKeyOf(h: HitsState): string | null {
+	const hit = hitAt(h);
+	return hit ? `${refKey(hit)}#${hit.fragmentId ?? ""}` : null;
+}
+
+/** Asks for the next page of hits when the cursor comes within a page of the end. */
+function maybeMore(h: HitsState, size: Size): HitsState {
+	const r = h.results;
+	if (r.exhausted || r.loadingMore || r.status !== "ready" || r.hits.length === 0) return h;
+	const page = visibleHits(searchLayout(size));
+	if (h.selected < r.hits.length - page - 5) return h;
+	return { ...h, results: { ...r, moreSeq: r.moreSeq + 1, loadingMore: true } };
+}
+
+function newSearch(h: HitsState, keep: string | null): HitsState {
+	return { ...h, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep } };
+}
+
+/** Same entry, same fragment, same time: a copy a fork or clone made of one event. */
+const copyKey = (h: Hit) => `${h.entryId}\u0000${h.fragmentId ?? ""}\u0000${h.timestamp}`;
+
+/** Folds copies of one entry into the first (best-ranked) hit, after the hits already shown. */
+function groupCopies(shown: Hit[], copies: Record<string, Hit[]>, incoming: Hit[]): { hits: Hit[]; copies: Record<string, Hit[]> } {
+	const rowOf = new Map(shown.map((h) => [copyKey(h), refKey(h)]));
+	const out = { ...copies };
+	const hits: Hit[] = [];
+	for (const h of incoming) {
+		const row = rowOf.get(copyKey(h));
+		if (row === undefined) {
+			rowOf.set(copyKey(h), refKey(h));
+			hits.push(h);
+		} else if (row !== refKey(h)) out[row] = [...(out[row] ?? []), h];
+	}
+	return { hits, copies: out };
+}
+
+function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }>, size: Size): HitsState {
+	const r = h.results;
+	if (a.seq !== r.seq) return h;
+	if (a.more > 0) {
+		if (a.more !== r.moreSeq) return h;
+		const seen = new Set(r.hits.map((x) => refKey(x)));
+		const fresh = a.result.hits.filter((x) => !seen.has(refKey(x)));
+		const grouped = groupCopies(r.hits, r.copies, fresh);
+		const hits = [...r.hits, ...grouped.hits];
+		const exhausted = a.result.hits.length < PAGE_SIZE || fresh.length === 0;
+		return maybeMore({ ...h, results: { ...r, hits, copies: grouped.copies, exhausted, loadingMore: false } }, size);
+	}
+	const grouped = groupCopies([], {}, a.result.hits);
+	const hits = grouped.hits;
+	const keepAt = r.keep ? hits.findIndex((x) => refKey(x) === r.keep) : -1;
+	const results: Results = {
+		...r,
+		status: "ready",
+		hits,
+		notes: a.result.notes,
+		error: null,
+		copies: grouped.copies,
+		exhausted: a.result.hits.length < PAGE_SIZE,
+		loadingMore: false,
+		index: a.result.index,
+		keep: null,
+	};
+	const sel = clampIndex(keepAt >= 0 ? keepAt : r.keep ? Math.min(h.selected, Math.max(0, hits.length - 1)) : 0, hits.length);
+	const top = windowTop(sel, keepAt >= 0 || r.keep ? h.top : 0, visibleHits(searchLayout(size)), hits.length);
+	return { ...h, results, selected: sel, top };
+}
+
+/** The hit list's reducer. */
+export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
+	switch (a.type) {
+		case "select": {
+			const sel = clampIndex(a.index, h.results.hits.length);
+			const top = windowTop(sel, h.top, visibleHits(searchLayout(size)), h.results.hits.length);
+			return maybeMore({ ...h, selected: sel, top }, size);
+		}
+		case "search":
+			return newSearch(h, a.keep ?? null);
+		case "resize":
+			return { ...h, top: windowTop(h.selected, h.top, visibleHits(searchLayout(size)), h.results.hits.length) };
+		case "cycle-scope": {
+			// "This session" is the selected hit's session, remembered from the moment there was one (the workspace
+			// step in between may have no hits at all).
+			const hit = hitAt(h);
+			const session =
+				h.scope === "session" && h.scopeSession
+					? h.scopeSession
+					: hit
+						? { id: hit.sessionId, label: sessionLabel(hit.session, hit.sessionId) }
+						: h.scopeSession;
+			const scope = nextScope(h.scope, h.workspace !== null, session !== null);
+			return newSearch({ ...h, scope, scopeSession: session, selected: 0, top: 0 }, null);
+		}
+		case "expand-copies": {
+			// The copies of the selected row's entry become rows of their own, right under it.
+			const hit = hitAt(h);
+			const more = hit ? h.results.copies[refKey(hit)] : undefined;
+			if (!hit || !more) return h;
+			const { [refKey(hit)]: _shown, ...copies } = h.results.copies;
+			const hits = [...h.results.hits.slice(0, h.selected + 1), ...more, ...h.results.hits.slice(h.selected + 1)];
+			return { ...h, results: { ...h.results, hits, copies } };
+		}
+		case "set-scope":
+			return newSearch({ ...h, scope: a.scope, scopeSession: a.session, selected: 0, top: 0 }, null);
+		case "set-filters":
+			return newSearch({ ...h, filters: a.filters, selected: 0, top: 0 }, null);
+		case "search-done":
+			return searchDone(h, a, size);
+		case "search-failed":
+			if (a.seq !== h.results.seq) return h;
+			return { ...h, results: { ...h.results, status: "ready", error: a.error, loadingMore: false, exhausted: true } };
+		case "preview-done":
+			if (a.key !== previewKeyOf(h)) return h;
+			return { ...h, preview: { key: a.key, read: a.read, error: a.error } };
+	}
+}

@@ -1,0 +1,159 @@
+/**
+ * Searches, reads and traces off the explorer's input loop. better-sqlite3 is synchronous: a 400 ms prefix search
+ * on the main thread would hold every key typed meanwhile. A worker thread answers them through its own read-only
+ * connection (WAL: it never waits for the indexer). Searches are latest-wins: a search asked while another waits
+ * replaces it, so a burst of keys costs one search, not one per key. This module is both the worker's entry point
+ * and the main-thread client.
+ */
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import type { ResolvedConfig } from "../shared/config.js";
+import type { EventRef, ReadRequest, ReadResult, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
+import { HistoryService } from "./service.js";
+
+const KIND = "pi-event-search-query";
+
+type Request = { op: "search"; request: SearchRequest } | { op: "read"; request: ReadRequest } | { op: "trace"; request: EventRef };
+type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+
+/** Thrown to the caller of a search that a newer search replaced before it ran. */
+export class SupersededError extends Error {
+	constructor() {
+		super("superseded by a newer search");
+	}
+}
+
+/** The worker script: this file when it runs compiled; null from TypeScript source (then answers come in-process). */
+function workerScript(): URL | null {
+	const self = new URL(import.meta.url);
+	return self.pathname.endsWith(".js") ? self : null;
+}
+
+/** The main thread's side: asynchronous search, read and trace answered by the worker (or in-process without one). */
+export class QueryThread {
+	private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+	private nextId = 1;
+	private searchRunning = false;
+	private waitingSearch: { request: SearchRequest; resolve: (v: SearchResult) => void; reject: (e: Error) => void } | null = null;
+
+	private local: HistoryService | null = null;
+
+	private constructor(
+		private readonly worker: Worker | null,
+		private readonly config: ResolvedConfig,
+	) {
+		worker?.on("message", (m: Reply) => {
+			const p = this.pending.get(m.id);
+			if (!p) return;
+			this.pending.delete(m.id);
+			if (m.ok) p.resolve(m.value);
+			else p.reject(new Error(m.error));
+		});
+		worker?.on("error", (error) => this.failAll(error.message));
+		worker?.on("exit", () => this.failAll("the query worker stopped"));
+		worker?.unref();
+	}
+
+	/** Starts the worker for the index named by `config` (in-process answers, still asynchronous, without one). */
+	static start(config: ResolvedConfig, options: { forceInProcess?: boolean } = {}): QueryThread {
+		const script = options.forceInProcess ? null : workerScript();
+		return new QueryThread(script ? new Worker(script, { workerData: { kind: KIND, config } }) : null, config);
+	}
+
+	/** Whether answers come from a worker thread. */
+	get threaded(): boolean {
+		return this.worker !== null;
+	}
+
+	/** A search; a newer search asked before this one started replaces it (this one rejects with SupersededError). */
+	search(request: SearchRequest): Promise<SearchResult> {
+		return new Promise((resolve, reject) => {
+			this.waitingSearch?.reject(new SupersededError());
+			this.waitingSearch = { request, resolve, reject };
+			this.pumpSearch();
+		});
+	}
+
+	/** An exact read. */
+	read(request: ReadRequest): Promise<ReadResult> {
+		return this.call({ op: "read", request }) as Promise<ReadResult>;
+	}
+
+	/** The trace of one event. */
+	trace(request: EventRef): Promise<TraceResult> {
+		return this.call({ op: "trace", request }) as Promise<TraceResult>;
+	}
+
+	/** Stops the worker; pending calls reject. */
+	async close(): Promise<void> {
+		this.local?.close();
+		await this.worker?.terminate();
+	}
+
+	private pumpSearch(): void {
+		if (this.searchRunning || !this.waitingSearch) return;
+		const job = this.waitingSearch;
+		this.waitingSearch = null;
+		this.searchRunning = true;
+		(this.call({ op: "search", request: job.request }) as Promise<SearchResult>).then(job.resolve, job.reject).finally(() => {
+			this.searchRunning = false;
+			this.pumpSearch();
+		});
+	}
+
+	private call(req: Request): Promise<unknown> {
+		if (!this.worker) {
+			// No worker script (TypeScript sources under a test runner): answer on a later turn of the loop.
+			return new Promise((resolve, reject) =>
+				setImmediate(() => {
+					try {
+						this.local ??= HistoryService.open({ config: this.config, readonly: true });
+						resolve(answer(this.local, req));
+					} catch (error) {
+						reject(error as Error);
+					}
+				}),
+			);
+		}
+		const id = this.nextId++;
+		const worker = this.worker;
+		return new Promise((resolve, reject) => {
+			this.pending.set(id, { resolve, reject });
+			worker.postMessage({ id, ...req });
+		});
+	}
+
+	private failAll(message: string): void {
+		for (const p of this.pending.values()) p.reject(new Error(message));
+		this.pending.clear();
+	}
+}
+
+function answer(service: HistoryService, req: Request): unknown {
+	if (req.op === "search") return service.search(req.request);
+	if (req.op === "read") return service.read(req.request);
+	return service.trace(req.request);
+}
+
+function runWorker(config: ResolvedConfig): void {
+	const port = parentPort;
+	if (!port) return;
+	// Opened on the first request, and again after a failure: at first launch the indexer may not have created the
+	// index yet.
+	let service: HistoryService | null = null;
+	port.on("message", (m: Request & { id: number }) => {
+		try {
+			service ??= HistoryService.open({ config, readonly: true });
+			port.postMessage({ id: m.id, ok: true, value: answer(service, m) } satisfies Reply);
+		} catch (error) {
+			try {
+				service?.close();
+			} catch {
+				// closing a broken connection may fail too
+			}
+			service = null;
+			port.postMessage({ id: m.id, ok: false, error: (error as Error).message ?? String(error) } satisfies Reply);
+		}
+	});
+}
+
+if (!isMainThread && (workerData as { kind?: string } | null)?.kind === KIND) runWorker((workerData as { config: ResolvedConfig }).config);

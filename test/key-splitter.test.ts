@@ -1,0 +1,101 @@
+/**
+ * The key splitter: however the terminal chunks a sequence of keys, the explorer ends in the same state as when the
+ * keys came one by one (held Backspace, `C-u` then a letter, `hhh` in one read), and readline keys edit like a shell.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { KeySplitter } from "../components/key-splitter.js";
+import { initialState, reduce, type State } from "../components/state.js";
+
+const SIZE = { columns: 80, rows: 24 };
+
+/** Feeds chunks through one splitter into the reducer, flushing after the last chunk like the idle timer would. */
+function feed(s: State, chunks: string[]): State {
+	const splitter = new KeySplitter();
+	let out = s;
+	const keys = [...chunks.flatMap((c) => splitter.push(c)), ...splitter.flush()];
+	for (const k of keys) out = reduce(out, { type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) });
+	return out;
+}
+
+const typed = (keys: string[], start = "") => feed({ ...initialState({ size: SIZE }), query: { text: start, cursor: start.length } }, keys).query;
+
+describe("key splitter", () => {
+	it.each<[string, string[], string, string]>([
+		["held Backspace in one read", ["retry logic webhook", "\x7f".repeat(19)], "", ""],
+		["Backspace between letters in one read", ["rex\x7ftry"], "", "retry"],
+		["Ctrl+U then a letter", ["\x15x"], "abc def", "x"],
+		["Ctrl+W", ["\x17"], "fix flaky test", "fix flaky "],
+		["Alt+Backspace deletes a word", ["\x1b\x7f"], "path/to-file", "path/to-"],
+		["Ctrl+A, Ctrl+K", ["\x01\x0b"], "abc", ""],
+		["Ctrl+A then Delete deletes forward", ["\x01\x1b[3~"], "abc", "bc"],
+		["Alt+B, Alt+B, Ctrl+K", ["\x1bb\x1bb\x0b"], "one two three", "one "],
+		["Alt+B, Alt+F, Ctrl+K", ["\x1bb\x1bb\x1bf\x0b"], "one two three", "one two"],
+		["Ctrl+E after ←", ["\x1b[D\x1b[Dx\x05y"], "ab", "xaby"],
+		["a bracketed paste is text, newlines become spaces", ["\x1b[200~line one\nq?\x1b[201~"], "", "line one q?"],
+	])("%s", (_name, chunks, start, text) => {
+		expect(typed(chunks, start).text).toBe(text);
+	});
+
+	it("walks three steps for `hhh` sent at once in the event view, like three separate h presses", () => {
+		const splitter = new KeySplitter();
+		const keys = splitter.push("hhh");
+		expect(keys.map((k) => k.input)).toEqual(["h", "h", "h"]);
+	});
+
+	it("waits for the rest of an escape sequence cut between reads", () => {
+		const splitter = new KeySplitter();
+		expect(splitter.push("\x1b[")).toEqual([]);
+		expect(splitter.push("A")).toEqual([{ input: "", key: { upArrow: true } }]);
+		expect(splitter.push("\x1b")).toEqual([]);
+		expect(splitter.flush()).toEqual([{ input: "", key: { escape: true } }]);
+	});
+
+	// Keys a user types in the query line (Escape alone is left out: a lone ESC followed by a letter is Alt+letter to
+	// any terminal program unless time passes between them, which only the flush after a pause can tell).
+	const KEYS = [
+		"a",
+		"b",
+		"q",
+		"h",
+		" ",
+		"é",
+		"青",
+		"🐢",
+		"\x7f",
+		"\x15",
+		"\x17",
+		"\x01",
+		"\x05",
+		"\x0b",
+		"\x1bb",
+		"\x1bf",
+		"\x1b\x7f",
+		"\x1b[3~",
+		"\x1b[D",
+		"\x1b[C",
+		"\x1b[H",
+		"\x1b[F",
+	];
+
+	it("gives the same state for any chunking of a key sequence as for one key per read", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom(...KEYS), { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 10 }), (keys, cuts) => {
+				const all = keys.join("");
+				const points = [...new Set(cuts.map((c) => c % (all.length + 1)))].sort((x, y) => x - y);
+				const chunks: string[] = [];
+				let from = 0;
+				for (const p of points) {
+					chunks.push(all.slice(from, p));
+					from = p;
+				}
+				chunks.push(all.slice(from));
+				const slow = feed(initialState({ size: SIZE }), keys);
+				const burst = feed(initialState({ size: SIZE }), chunks);
+				expect(burst.query).toEqual(slow.query);
+				expect(burst.hits.results.seq).toBe(slow.hits.results.seq);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});

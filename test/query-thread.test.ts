@@ -1,0 +1,55 @@
+/**
+ * The explorer's query thread: searches, reads and traces answered by a worker thread through its own read-only
+ * connection, equal to the service's own answers; a burst of searches is answered for the newest, the older ones
+ * that had not started are dropped.
+ */
+
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchRequest } from "../components/filters.js";
+import type * as QueryThreadModule from "../src/service/query-thread.js";
+import { DIST } from "./helpers/build.js";
+import { type IndexedCorpus, indexedCorpus, loadManifest, needleById } from "./helpers/corpus.js";
+
+const manifest = loadManifest();
+const needle = needleById(manifest, "N00033");
+const now = Date.parse("2026-06-01T00:00:00Z");
+const ask = (query: string) => searchRequest({ query, scope: "all", workspace: null, session: null, filters: {}, offset: 0, now });
+
+let corpus: IndexedCorpus;
+// The built module (kept fresh by vitest's globalSetup): a worker thread can only run compiled JavaScript.
+let mod: typeof QueryThreadModule;
+let thread: QueryThreadModule.QueryThread;
+
+describe("query thread", () => {
+	beforeAll(async () => {
+		mod = (await import(join(DIST, "service", "query-thread.js"))) as typeof QueryThreadModule;
+		corpus = indexedCorpus("pes-query-thread-");
+		thread = mod.QueryThread.start(corpus.service.config);
+	});
+	afterAll(async () => {
+		await thread.close();
+		corpus.cleanup();
+	});
+
+	it("runs in a worker and answers like the service", async () => {
+		expect(thread.threaded).toBe(true);
+		const mine = await thread.search(ask(needle.text));
+		expect(mine.hits.map((h) => `${h.sessionId}/${h.entryId}`).sort()).toEqual(needle.occurrences.map((o) => `${o.sessionId}/${o.entryId}`).sort());
+		const occ = needle.occurrences[0] as (typeof needle.occurrences)[0];
+		const ref = { sessionId: occ.sessionId, entryId: occ.entryId as string };
+		expect(await thread.read({ ...ref, maxChars: 500 })).toEqual(corpus.service.read({ ...ref, maxChars: 500 }));
+		expect(await thread.trace(ref)).toEqual(corpus.service.trace(ref));
+	});
+
+	it("answers the newest of a burst of searches and drops the ones that had not started", async () => {
+		const words = ["l", "lu", "lun", "luna", "lunar"];
+		const outcomes = await Promise.allSettled(words.map((w) => thread.search(ask(w))));
+		// The first started at once; the middle ones were replaced before they ran; the newest is answered.
+		expect(outcomes[0]?.status).toBe("fulfilled");
+		for (const o of outcomes.slice(1, -1)) expect(o.status === "rejected" && o.reason instanceof mod.SupersededError).toBe(true);
+		const last = outcomes.at(-1);
+		expect(last?.status).toBe("fulfilled");
+		if (last?.status === "fulfilled") expect(last.value.hits.length).toBe(corpus.service.search(ask("lunar")).hits.length);
+	});
+});
