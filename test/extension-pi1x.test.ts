@@ -4,7 +4,7 @@
  * when tools run sequentially and pi's leaf is a sibling tool result; nothing names the invoking entry; totals
  * count only visible sessions; `details` are bounded like the text. Sessions are written by pi 1.6's SessionManager.
  */
-import { cpSync, mkdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { AgentToolResult, ExtensionContext, ToolDefinition } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,13 @@ import { hitRefs } from "./helpers/tool-output.js";
 // biome-ignore lint/suspicious/noExplicitAny: tools of different parameter types live in one map.
 type AnyTool = ToolDefinition<any, any>;
 const NEEDLE = "NEEDLE_OWL_4471";
+/**
+ * 232,000 characters of a tool result, mostly control characters: JSON spends 6 bytes on each (\u0001), so even a
+ * 12,000-character window (the tools' maxChars bound) weighs more than the 50 KB pi's tool output may.
+ */
+const BIG_TEXT = Array.from({ length: 8_000 }, (_, i) => `行${String(i).padStart(5, "0")}${"\u0001".repeat(20)}日志。`).join("");
+/** A child question whose preview is all control characters (6 JSON bytes each). */
+const CONTROL_QUESTION = "\u0002".repeat(400);
 const WORKSPACE = "/home/bob/ws";
 
 const tmp = tempDir("pes-ext-pi1x-");
@@ -83,6 +90,27 @@ beforeAll(() => {
 			timestamp: 2,
 		});
 	}
+	// A tool result far over 50 KB of JSON, and a result with 400 children whose previews are control characters.
+	const big = sm.SessionManager.create(WORKSPACE, join(sessionsDir, "e"));
+	ids.bigAsk = big.appendMessage({ role: "user", content: "BIG_RESULT_ASK", timestamp: 1 });
+	ids.bigCall = big.appendMessage({
+		role: "assistant",
+		content: [{ type: "toolCall", id: "call_big", name: "bash", arguments: { command: "cat big.log" } }],
+		stopReason: "toolUse",
+		timestamp: 2,
+	});
+	ids.bigResult = big.appendMessage({
+		role: "toolResult",
+		toolCallId: "call_big",
+		toolName: "bash",
+		content: [{ type: "text", text: BIG_TEXT }],
+		isError: false,
+		timestamp: 3,
+	});
+	for (let i = 0; i < 400; i++) {
+		big.branch(ids.bigResult);
+		big.appendMessage({ role: "user", content: `${CONTROL_QUESTION}${i}`, timestamp: 4 + i });
+	}
 	const config = resolveConfig({ sessionsDirs: [sessionsDir], indexPath: join(tmp.dir, "index.sqlite"), env: {}, home: tmp.dir });
 	tools = new Map();
 	const registrar = { registerTool: (t: AnyTool) => void tools.set(t.name, t), on: () => undefined };
@@ -118,8 +146,8 @@ describe("pi 1.x caller scope (I17)", () => {
 	it("counts only sessions the caller may see in the totals", async () => {
 		const result = await call("event_search", "call_search", { query: NEEDLE });
 		const index = (result.details as { index: { sessions: number } }).index;
-		// 60 in the workspace's app, the copy, and the caller's own: never the 3 of /home/eve.
-		expect(index.sessions).toBe(62);
+		// 60 in the workspace's app, the copy, the caller's own and the big one: never the 3 of /home/eve.
+		expect(index.sessions).toBe(63);
 	});
 
 	it("bounds details like the text, even at limit 999", async () => {
@@ -128,7 +156,39 @@ describe("pi 1.x caller scope (I17)", () => {
 		expect(Buffer.byteLength(text(result))).toBeLessThanOrEqual(50 * 1024);
 		expect(hitRefs(text(result)).length).toBeGreaterThan(0);
 	});
+
+	it("bounds read details like the text, and the cut window continues at its range end", async () => {
+		const sessionId = (JSON.parse(readFileSync(bigFile(), "utf8").split("\n")[0] as string) as { id: string }).id;
+		let got = "";
+		let offset = 0;
+		for (let i = 0; i < 40 && offset < BIG_TEXT.length; i++) {
+			const r = await call("event_read", "call_x", { sessionId, entryId: ids.bigResult as string, fragmentId: "tool.result:0", offset, maxChars: 1_000_000 });
+			expect(Buffer.byteLength(JSON.stringify(r.details))).toBeLessThanOrEqual(50 * 1024);
+			expect(Buffer.byteLength(text(r))).toBeLessThanOrEqual(50 * 1024);
+			const f = (r.details as { fragments: Array<{ id: string; text: string; range: [number, number] }> }).fragments.find((x) => x.id === "tool.result:0");
+			if (!f) throw new Error("no tool.result:0 window");
+			expect(f.range[0]).toBe(offset);
+			got += f.text;
+			offset = f.range[1];
+		}
+		// The windows put back together are the source text, character for character.
+		expect(got).toBe(BIG_TEXT);
+	});
+
+	it("bounds trace details of an event with 400 children", async () => {
+		const sessionId = (JSON.parse(readFileSync(bigFile(), "utf8").split("\n")[0] as string) as { id: string }).id;
+		const r = await call("event_trace", "call_x", { sessionId, entryId: ids.bigResult as string });
+		expect(Buffer.byteLength(JSON.stringify(r.details))).toBeLessThanOrEqual(50 * 1024);
+		const d = r.details as { edges: Array<{ rel: string }>; notes: string[] };
+		expect(d.edges.some((e) => e.rel === "child")).toBe(true);
+	});
 });
+
+/** The session file holding the big tool result. */
+function bigFile(): string {
+	const dir = join(sessionsDir, "e");
+	return join(dir, readdirSync(dir)[0] as string);
+}
 
 /** The public id the index gave the caller's own file (the copy sorts first and got the plain session id). */
 function publicIdOfOwn(): string {

@@ -9,7 +9,7 @@ import { clamp, LIMITS } from "../shared/bounds.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import type { ReadResult, SearchResult, TraceResult } from "../shared/types.js";
-import { boundSearchDetails } from "./call-scope.js";
+import { boundReadDetails, boundSearchDetails, boundTraceDetails } from "./call-scope.js";
 import {
 	component,
 	createIndexHandle,
@@ -151,7 +151,8 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					rethrowForModel(error, pending);
 				}
 				result.notes.push(...notes);
-				return textResult(formatReadForModel(result).text, result);
+				const bounded = boundReadDetails(result);
+				return textResult(formatReadForModel(bounded).text, bounded);
 			},
 			renderCall(args, theme, context) {
 				const extra = safe([args.fragmentId, args.offset ? `@${args.offset}` : undefined].filter(Boolean).join(" "));
@@ -192,7 +193,8 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					rethrowForModel(error, pending);
 				}
 				result.notes.push(...notes);
-				return textResult(formatTraceForModel(result).text, result);
+				const bounded = boundTraceDetails(result);
+				return textResult(formatTraceForModel(bounded).text, bounded);
 			},
 			renderCall(args, theme, context) {
 				return component(
