@@ -1,13 +1,15 @@
 /**
  * The explorer: one reducer (state.ts, combining four slices), one useInput (keys → keymap → actions), loads
  * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, a page of a fragment), and the
- * screens. Everything comes in as props: the service, the terminal size, the indexing state, the clock.
+ * screens. The render also measures the event document on screen for the reducer (`measured`), which never builds one.
+ * Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
 import { Box, useApp } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
 import { errorText } from "../src/present/text.js";
 import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
+import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
@@ -93,6 +95,12 @@ export function App(props: AppProps) {
 
 	// The terminal size is a prop; the reducer needs it for page sizes, so it is synced during render (no stale frame).
 	if (state.size.columns !== props.size.columns || state.size.rows !== props.size.rows) dispatch({ type: "resize", size: props.size });
+	else {
+		// The event stack's reducer scrolls, places and pages with the numbers of the document on screen; the view
+		// builds and measures it (the reducer never does), synced during render like the size, so no frame is stale.
+		const measured = measureTop(topLoc(state), state.size, state.events.wrap);
+		if (measured) dispatch(measured);
+	}
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
 	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.

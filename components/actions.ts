@@ -1,9 +1,10 @@
 /**
  * The explorer's actions, typed by the slice that owns them: the query line, the hit list, the event stack, the
- * overlays, loads finishing, and the few that belong to the whole screen. The keymap produces the first groups; App's
- * loaders produce the `*-done` ones.
+ * overlays, loads finishing, the view's measure of the event document, and the few that belong to the whole screen.
+ * The keymap produces the first groups; App's loaders produce the `*-done` ones and App's render `measured`.
  */
 import type { EventRef, FragmentWindow, ReadResult, SearchResult } from "../src/shared/types.js";
+import type { DocMetrics } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import type { KeyInfo } from "./keymap.js";
 import type { EventData } from "./loaders.js";
@@ -56,6 +57,9 @@ export type LoadAction =
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
 	| { type: "index-changed" };
 
+/** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */
+export type ViewAction = { type: "measured"; key: string; metrics: DocMetrics };
+
 /** Whole-screen actions: a key to map, a resize, copying and quitting. */
 export type ScreenAction =
 	| { type: "key"; input: string; key: KeyInfo; paste?: boolean }
@@ -66,7 +70,7 @@ export type ScreenAction =
 	| { type: "quit"; code: number };
 
 /** Everything a key or a finished load can do. */
-export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | LoadAction | ScreenAction;
+export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | LoadAction | ViewAction | ScreenAction;
 
 /** A one-line message in the status bar. */
 export interface Message {

@@ -1,20 +1,15 @@
 /**
- * The event document as a memoized selector: the view draws it and the event-stack reducer measures it (line count,
- * anchors, match line) through the same function, so a document is built once per location, width and wrap. The
- * cache lives here, on the view side, keyed weakly by the loaded data: reducers never hold or fill it themselves.
+ * The event document as a memoized selector, on the view side: the view draws it, and App measures it (docMetrics)
+ * for the event-stack reducer, which gets only the numbers in a `measured` action. A document is built once per
+ * location, width and wrap; the cache is keyed weakly by the loaded data, and no reducer reads or fills it.
  */
-import type { FragmentWindow } from "../src/shared/types.js";
+import type { ViewAction } from "./actions.js";
+import { type DocMetrics, type DocSource, docKey, type FragmentRun } from "./doc-metrics.js";
+import type { Size } from "./explorer-service.js";
+import { eventLayout } from "./layout.js";
 import type { EventData } from "./loaders.js";
 import { buildEventDoc, type EventDoc } from "./read-view.js";
-
-/** What a document depends on besides the loaded data. */
-export interface DocSource {
-	data: EventData | null;
-	highlights: string[];
-	focusFragment: string | null;
-	pages: Record<string, number>;
-	pageWindows: Record<string, FragmentWindow>;
-}
+import type { EventLoc } from "./stack-state.js";
 
 const cache = new WeakMap<EventData, Map<string, EventDoc>>();
 
@@ -24,8 +19,7 @@ const cache = new WeakMap<EventData, Map<string, EventDoc>>();
  */
 export function eventDoc(loc: DocSource, width: number, wrap: boolean): EventDoc | null {
 	if (!loc.data) return null;
-	const windows = Object.entries(loc.pageWindows).map(([k, w]) => `${k}:${w.range[0]}`);
-	const key = JSON.stringify([width, wrap, loc.highlights, loc.focusFragment, loc.pages, windows]);
+	const key = docKey(loc, width, wrap);
 	let byKey = cache.get(loc.data);
 	if (!byKey) {
 		byKey = new Map();
@@ -45,4 +39,31 @@ export function eventDoc(loc: DocSource, width: number, wrap: boolean): EventDoc
 		byKey.set(key, doc);
 	}
 	return doc;
+}
+
+/** The numbers the event-stack reducer needs of a location's document at a width (null before the data is loaded). */
+export function docMetrics(loc: DocSource, width: number, wrap: boolean): DocMetrics | null {
+	const doc = eventDoc(loc, width, wrap);
+	if (!doc) return null;
+	const runs: FragmentRun[] = [];
+	doc.lines.forEach((l, i) => {
+		if (l.fragmentId === undefined) return;
+		const last = runs.at(-1);
+		if (last && last.id === l.fragmentId && last.to === i - 1) last.to = i;
+		else runs.push({ id: l.fragmentId, from: i, to: i });
+	});
+	return { key: docKey(loc, width, wrap), lines: doc.lines.length, anchors: { ...doc.anchors }, matchLine: doc.matchLine, runs };
+}
+
+/**
+ * The `measured` action the top event needs: its document at the size and wrap setting given, when the numbers the
+ * reducer holds are not that document's (null when they are, or before the data is loaded). App dispatches it while
+ * rendering, like a resize, so no frame is drawn with a scroll the reducer could not place yet.
+ */
+export function measureTop(loc: EventLoc | null, size: Size, wrap: boolean): ViewAction | null {
+	if (!loc?.data) return null;
+	const width = eventLayout(size).bodyWidth;
+	if (loc.metrics?.key === docKey(loc, width, wrap)) return null;
+	const metrics = docMetrics(loc, width, wrap);
+	return metrics ? { type: "measured", key: loc.key, metrics } : null;
 }

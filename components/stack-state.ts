@@ -1,16 +1,18 @@
 /**
  * The event stack's slice: every event opened, in order, each with where its view was (scroll, panel, trace row,
- * pages of large fragments); the wrap setting; a pending walk to the nearest fork. Measurements of the event document
- * (line count, anchors) come from a selector passed in, so this slice neither builds nor caches documents.
+ * pages of large fragments); the wrap setting; a pending walk to the nearest fork. A pure data transform: it never
+ * builds or caches an event document. The view measures the document on screen (event-doc.ts) and sends its numbers
+ * in a `measured` action; a scroll, placement or page that needs numbers the slice does not have yet (the document
+ * changed: data arrived, a page turned, wrap toggled, the width changed) waits on the location, in order, until they come.
  */
 import { type EventRef, type FragmentWindow, refKey } from "../src/shared/types.js";
-import type { LoadAction, Message } from "./actions.js";
-import type { DocSource } from "./event-doc.js";
+import type { LoadAction, Message, ViewAction } from "./actions.js";
+import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
-import { eventLayout } from "./layout.js";
+import { type EventLayout, eventLayout } from "./layout.js";
 import { clampIndex, clampScroll } from "./list-window.js";
 import { type EventData, HEAD_CHARS, PAGE_CHARS } from "./loaders.js";
-import { type EventDoc, num } from "./read-view.js";
+import { num } from "./read-view.js";
 import { traceRows } from "./trace-rows.js";
 
 /** One event on the back stack, with where the view was. */
@@ -29,7 +31,17 @@ export interface EventLoc extends DocSource {
 	placed: boolean;
 	/** Walks asked for before the data arrived (`hhh` in one burst): done in order when it does. */
 	queued: WalkTo[];
+	/** The numbers of the document last measured (null: never measured); current when their key is the document's. */
+	metrics: DocMetrics | null;
+	/** Steps that need the numbers of the document as it is now, waiting for them in order. */
+	pending: DocStep[];
 }
+
+/**
+ * What the slice does with a document's numbers: open at the match, keep the scroll in range (after wrap or a
+ * resize), scroll, page a large fragment, or go to a fragment's first line (after a page turned).
+ */
+export type DocStep = { step: "place" } | { step: "clamp" } | { step: "scroll"; by: number } | { step: "page"; dir: 1 | -1 } | { step: "anchor"; fid: string };
 
 /** Where a walk goes. */
 export type WalkTo = "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up";
@@ -42,10 +54,9 @@ export interface StackState {
 	seek: { seq: number; from: EventRef } | null;
 }
 
-/** What the stack's reducer needs from outside: the size, and the document selector it measures with. */
+/** What the stack's reducer needs from outside: the terminal size (the document's numbers come in `measured`). */
 export interface StackContext {
 	size: Size;
-	doc: (loc: DocSource, width: number, wrap: boolean) => EventDoc | null;
 }
 
 /** What the event stack's reducer does. */
@@ -65,6 +76,7 @@ export type StackAction =
 	| { type: "dequeue" }
 	| { type: "seek-clear" }
 	| { type: "resize" }
+	| ViewAction
 	| Extract<LoadAction, { type: "event-done" | "page-done" }>;
 
 /** The stack's reducer answer: the new state and, for some actions, a line for the status bar. */
@@ -94,6 +106,8 @@ export function newLoc(target: { ref: EventRef; highlights?: string[]; focusFrag
 		error: null,
 		placed: false,
 		queued: [],
+		metrics: null,
+		pending: [],
 	};
 }
 
@@ -108,71 +122,113 @@ function replaceTop(st: StackState, loc: EventLoc): StackState {
 	return { ...st, stack: [...st.stack.slice(0, -1), loc] };
 }
 
-function scrollTo(st: StackState, loc: EventLoc, scroll: number, ctx: StackContext): StackState {
-	const layout = eventLayout(ctx.size);
-	const lines = ctx.doc(loc, layout.bodyWidth, st.wrap)?.lines.length ?? 0;
-	return replaceTop(st, { ...loc, scroll: clampScroll(scroll, layout.bodyLines, lines) });
-}
-
 function traceTo(st: StackState, loc: EventLoc, cursor: number): StackState {
 	const rows = loc.data ? traceRows(loc.data) : [];
 	return replaceTop(st, { ...loc, traceCursor: clampIndex(cursor, rows.length) });
 }
 
+/** The numbers of a location's document as it is now, or null until the view has measured them. */
+function metricsOf(loc: EventLoc, layout: EventLayout, wrap: boolean): Omit<DocMetrics, "key"> | null {
+	// Without data there is no document: nothing to scroll, known without measuring.
+	if (!loc.data) return EMPTY_METRICS;
+	return loc.metrics?.key === docKey(loc, layout.bodyWidth, wrap) ? loc.metrics : null;
+}
+
+/** What one step did: the location, a line for the status bar, and steps it asks for on the changed document. */
+interface StepResult {
+	loc: EventLoc;
+	note?: Message;
+	then?: DocStep[];
+}
+
 /** Where a freshly loaded event view opens: at the first match, else at the hit's fragment, else at the top. */
-function placed(loc: EventLoc, wrap: boolean, ctx: StackContext): EventLoc {
-	const layout = eventLayout(ctx.size);
-	const doc = ctx.doc(loc, layout.bodyWidth, wrap);
-	if (!doc) return loc;
-	const fragmentTop = loc.focusFragment ? doc.anchors[loc.focusFragment] : undefined;
-	const anchor = doc.matchLine ?? fragmentTop ?? 0;
+function place(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): EventLoc {
+	if (loc.placed) return loc;
+	const fragmentTop = loc.focusFragment ? m.anchors[loc.focusFragment] : undefined;
+	const anchor = m.matchLine ?? fragmentTop ?? 0;
 	// Keep the fragment's header line in view when the match is near it.
 	const start = fragmentTop !== undefined && anchor - fragmentTop < layout.bodyLines - 2 ? fragmentTop : anchor - 2;
-	return { ...loc, scroll: clampScroll(start, layout.bodyLines, doc.lines.length), placed: true };
+	return { ...loc, scroll: clampScroll(start, layout.bodyLines, m.lines), placed: true };
 }
 
-function withDocScroll(st: StackState, loc: EventLoc, fid: string, note: string, ctx: StackContext): StackResult {
-	const layout = eventLayout(ctx.size);
-	const doc = ctx.doc(loc, layout.bodyWidth, st.wrap);
-	const anchor = doc?.anchors[fid] ?? loc.scroll;
-	return { stack: replaceTop(st, { ...loc, scroll: clampScroll(anchor, layout.bodyLines, doc?.lines.length ?? 0) }), note: info(note) };
-}
-
-function pageFragment(st: StackState, loc: EventLoc, dir: 1 | -1, ctx: StackContext): StackResult {
-	if (!loc.data) return { stack: st, note: info("still loading…", "warn") };
-	const layout = eventLayout(ctx.size);
-	const doc = ctx.doc(loc, layout.bodyWidth, st.wrap);
-	const large = new Map(loc.data.read.fragments.filter((f) => f.range[1] < f.totalChars || loc.pages[f.id] !== undefined).map((f) => [f.id, f]));
-	if (large.size === 0) return { stack: st, note: info("nothing to page: every fragment is shown whole") };
-	// The large fragment on screen (or the nearest one above it), else the first large fragment.
+/** The large fragment on screen (or the nearest one above it), else the first line of one below the top. */
+function fragmentOnScreen(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout, large: Map<string, unknown>): string | undefined {
+	const bottom = Math.min(loc.scroll + layout.bodyLines - 1, m.lines - 1);
 	let fid: string | undefined;
-	for (let i = Math.min(loc.scroll + layout.bodyLines - 1, (doc?.lines.length ?? 1) - 1); i >= 0 && doc; i--) {
-		const id = doc.lines[i]?.fragmentId;
-		if (id && large.has(id)) {
-			fid = id;
-			if (i <= loc.scroll) break;
-		}
+	// From the bottom of the screen up: the last large fragment met, stopping at the first met at or above the top.
+	for (let r = m.runs.length - 1; r >= 0; r--) {
+		const run = m.runs[r] as (typeof m.runs)[number];
+		if (run.from > bottom || !large.has(run.id)) continue;
+		fid = run.id;
+		if (run.from <= loc.scroll) break;
 	}
-	fid ??= [...large.keys()][0] as string;
+	return fid;
+}
+
+function pageFragment(loc: EventLoc, dir: 1 | -1, m: Omit<DocMetrics, "key">, layout: EventLayout): StepResult {
+	if (!loc.data) return { loc, note: info("still loading…", "warn") };
+	const large = new Map(loc.data.read.fragments.filter((f) => f.range[1] < f.totalChars || loc.pages[f.id] !== undefined).map((f) => [f.id, f]));
+	if (large.size === 0) return { loc, note: info("nothing to page: every fragment is shown whole") };
+	const fid = fragmentOnScreen(loc, m, layout, large) ?? ([...large.keys()][0] as string);
 	const f = large.get(fid);
-	if (!f) return { stack: st };
+	if (!f) return { loc };
 	const current = loc.pages[fid];
+	// The page turned changes the document: its first line is found once the view has measured the new one.
+	const then: DocStep[] = [{ step: "anchor", fid }];
 	let offset: number;
 	if (dir === 1) {
 		offset = current === undefined ? Math.min(f.range[1], HEAD_CHARS) : current + PAGE_CHARS;
-		if (offset >= f.totalChars) return { stack: st, note: info(`last page of ${fid}`) };
+		if (offset >= f.totalChars) return { loc, note: info(`last page of ${fid}`) };
 	} else {
-		if (current === undefined) return { stack: st, note: info(`${fid} starts here; n pages forward`) };
+		if (current === undefined) return { loc, note: info(`${fid} starts here; n pages forward`) };
 		if (current === 0) {
 			const { [fid]: _gone, ...pages } = loc.pages;
 			const { [fid]: _w, ...windows } = loc.pageWindows;
-			return withDocScroll(st, { ...loc, pages, pageWindows: windows }, fid, "head and tail again", ctx);
+			return { loc: { ...loc, pages, pageWindows: windows }, note: info("head and tail again"), then };
 		}
 		offset = Math.max(0, current - PAGE_CHARS);
 	}
 	const { [fid]: _old, ...windows } = loc.pageWindows;
 	const note = `${fid}: chars ${num(offset)}–${num(Math.min(f.totalChars, offset + PAGE_CHARS))} of ${num(f.totalChars)}`;
-	return withDocScroll(st, { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows }, fid, note, ctx);
+	return { loc: { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows }, note: info(note), then };
+}
+
+function applyStep(loc: EventLoc, s: DocStep, m: Omit<DocMetrics, "key">, layout: EventLayout): StepResult {
+	const clamp = (scroll: number): EventLoc => ({ ...loc, scroll: clampScroll(scroll, layout.bodyLines, m.lines) });
+	switch (s.step) {
+		case "place":
+			return { loc: place(loc, m, layout) };
+		case "clamp":
+			return { loc: clamp(loc.scroll) };
+		case "scroll":
+			return { loc: clamp(loc.scroll + s.by) };
+		case "anchor":
+			return { loc: clamp(m.anchors[s.fid] ?? loc.scroll) };
+		case "page":
+			return pageFragment(loc, s.dir, m, layout);
+	}
+}
+
+/** Runs a location's waiting steps while its document's numbers are current; the rest wait for the next measure. */
+function settle(loc: EventLoc, layout: EventLayout, wrap: boolean): { loc: EventLoc; note?: Message } {
+	let cur = loc;
+	let note: Message | undefined;
+	const todo = [...loc.pending];
+	while (todo.length > 0) {
+		const m = metricsOf(cur, layout, wrap);
+		if (!m) break;
+		const out = applyStep(cur, todo.shift() as DocStep, m, layout);
+		cur = out.loc;
+		note = out.note ?? note;
+		if (out.then) todo.unshift(...out.then);
+	}
+	return { loc: { ...cur, pending: todo }, ...(note ? { note } : {}) };
+}
+
+/** Does `step` on the top location now if its document's numbers are current, else after the steps already waiting. */
+function withStep(st: StackState, loc: EventLoc, step: DocStep, ctx: StackContext): StackResult {
+	const out = settle({ ...loc, pending: [...loc.pending, step] }, eventLayout(ctx.size), st.wrap);
+	return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
 }
 
 /** The event stack's reducer. */
@@ -195,16 +251,23 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 			return { stack: { ...st, seek: null } };
 		case "toggle-wrap": {
 			const next = { ...st, wrap: !st.wrap };
-			return { stack: loc ? scrollTo(next, loc, loc.scroll, ctx) : next };
+			return loc ? withStep(next, loc, { step: "clamp" }, ctx) : { stack: next };
 		}
 		case "resize":
-			return { stack: loc ? scrollTo(st, loc, loc.scroll, ctx) : st };
+			return loc ? withStep(st, loc, { step: "clamp" }, ctx) : { stack: st };
+		case "measured": {
+			// Numbers of another document than the top's as it is now (it changed since) are dropped; the view measures again.
+			if (!loc || loc.key !== a.key || a.metrics.key !== docKey(loc, el.bodyWidth, st.wrap)) return { stack: st };
+			const out = settle({ ...loc, metrics: a.metrics }, el, st.wrap);
+			return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
+		}
 		case "event-done": {
 			const i = st.stack.findIndex((l) => l.key === a.key && l.data === null && l.error === null);
 			if (i === -1) return { stack: st };
 			const updated: EventLoc = { ...(st.stack[i] as EventLoc), data: a.data, error: a.error };
 			const stack = [...st.stack];
-			stack[i] = updated.placed || !a.data ? updated : placed(updated, st.wrap, ctx);
+			// The view opens at the match once the view has measured the document (the next render).
+			stack[i] = updated.placed || !a.data ? updated : { ...updated, pending: [{ step: "place" }, ...updated.pending] };
 			return { stack: { ...st, stack } };
 		}
 		case "page-done": {
@@ -220,9 +283,9 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 	if (!loc) return { stack: st };
 	switch (a.type) {
 		case "scroll":
-			return { stack: scrollTo(st, loc, loc.scroll + a.by, ctx) };
+			return withStep(st, loc, { step: "scroll", by: a.by }, ctx);
 		case "scroll-page":
-			return { stack: scrollTo(st, loc, loc.scroll + a.dir * Math.max(1, el.bodyLines - 2), ctx) };
+			return withStep(st, loc, { step: "scroll", by: a.dir * Math.max(1, el.bodyLines - 2) }, ctx);
 		case "trace-move":
 			return { stack: traceTo(st, loc, loc.traceCursor + a.by) };
 		case "trace-page":
@@ -234,6 +297,6 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 		case "dequeue":
 			return { stack: replaceTop(st, { ...loc, queued: [] }) };
 		case "page-fragment":
-			return pageFragment(st, loc, a.dir, ctx);
+			return withStep(st, loc, { step: "page", dir: a.dir }, ctx);
 	}
 }

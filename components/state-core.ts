@@ -5,7 +5,6 @@
  */
 import { type Hit, refKey } from "../src/shared/types.js";
 import type { Message, QueryAction } from "./actions.js";
-import { eventDoc } from "./event-doc.js";
 import type { Size } from "./explorer-service.js";
 import type { Filters, Scope } from "./filters.js";
 import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "./hits-state.js";
@@ -97,9 +96,9 @@ export const info = (s: State, text: string, tone: Message["tone"] = "info"): St
 export const hits = (s: State, a: HitsAction): State => ({ ...s, hits: reduceHits(s.hits, a, s.size) });
 export const overlay = (s: State, a: OverlayAction): State => ({ ...s, overlay: reduceOverlay(s.overlay, a, s.size) });
 
-/** Runs the event stack's reducer, measuring with the document selector, and shows its note. */
+/** Runs the event stack's reducer and shows its note. */
 export function stack(s: State, a: StackAction): State {
-	const out = reduceStack(s.events, a, { size: s.size, doc: eventDoc });
+	const out = reduceStack(s.events, a, { size: s.size });
 	return { ...s, events: out.stack, ...(out.note ? { message: out.note } : {}) };
 }
 

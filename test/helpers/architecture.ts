@@ -35,6 +35,11 @@ export const RULES: readonly Rule[] = [
 	},
 	{ id: "pi-packages", description: "Pi packages (@mariozechner/*, @earendil-works/*, typebox) are imported only by src/extension" },
 	{ id: "ink-react", description: "ink and react are imported only by components/ and src/cli" },
+	{
+		id: "reducer-state",
+		description:
+			"the explorer's reducers (components/state.ts, state-core.ts, *-state.ts) never build or cache an event document: no event-doc, no buildEventDoc",
+	},
 ];
 
 /** A broken rule: which, in which file (relative to the root, with /), and what exactly. */
@@ -55,6 +60,8 @@ const INK_REACT = /^(ink|react)(\/|$)|^ink-/;
 const SQL =
 	/\b(SELECT\b[\s\S]*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(VIRTUAL\s+)?(TABLE|INDEX|TRIGGER|VIEW)|DROP\s+(TABLE|INDEX)|PRAGMA\s+\w+)\b/;
 const DIST_PATH = /(^|[\\/])dist[\\/]|(^|[\\/])\.\.[\\/]dist\b/;
+/** The explorer's reducer modules: pure data transforms over the state. */
+const REDUCER = /^components\/(state|state-core|[\w-]+-state)\.ts$/;
 
 /** Where a file (relative path with /) sits: its top folder and layer, or null outside src/ and components/. */
 function placeOf(file: string): { folder: string; layer: number | null } | null {
@@ -94,6 +101,17 @@ function hasDefaultExport(source: ts.SourceFile): boolean {
 	);
 }
 
+/** True when the file names the identifier anywhere (an import, a call, a re-export). */
+function namesIdentifier(source: ts.SourceFile, name: string): boolean {
+	let found = false;
+	const visit = (node: ts.Node) => {
+		if (ts.isIdentifier(node) && node.text === name) found = true;
+		else if (!found) ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
 function sourceFiles(root: string, dir: string): string[] {
 	let entries: string[];
 	try {
@@ -131,6 +149,7 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 			const target = normalize(join(dirname(file), spec))
 				.split(sep)
 				.join("/");
+			if (REDUCER.test(file) && target.replace(/\.(js|ts)$/, "") === "components/event-doc") report("reducer-state", `imports ${spec}`);
 			const to = placeOf(target);
 			if (to === null) {
 				if (inSrc || place.folder === "components")
@@ -156,6 +175,7 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 			if (inSrc && DIST_PATH.test(literal)) report("no-dist-path", `names ${literal.slice(0, 60)}`);
 		}
 		if (hasDefaultExport(source) && !EXTENSION_ENTRIES.has(file)) report("default-export", "has a default export");
+		if (REDUCER.test(file) && namesIdentifier(source, "buildEventDoc")) report("reducer-state", "names buildEventDoc");
 	}
 	return { files, violations };
 }
