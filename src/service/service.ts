@@ -1,5 +1,7 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
-import { countPending, type RefreshOptions, refresh, refreshPipelined } from "../index/refresh.js";
+import { refresh, refreshPipelined } from "../index/refresh.js";
+import { countPending } from "../index/refresh-plan.js";
+import type { RefreshOptions } from "../index/refresh-run.js";
 import { indexStatus } from "../index/status.js";
 import {
 	isBusyError as busy,

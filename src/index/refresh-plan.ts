@@ -1,0 +1,99 @@
+/** What a refresh has to do: discover the files, record what was seen of each root, and decide which files changed. */
+import type { SourceRoot } from "../shared/config.js";
+import type { RefreshSummary } from "../shared/types.js";
+import { type DiscoveredFile, discover, type RootObservation } from "../source/discover.js";
+import { sameFingerprint } from "../source/fingerprint.js";
+import { type IndexStore, isBusyError } from "./store.js";
+
+/** A files row as discovery is compared with it. */
+export interface KnownFile {
+	id: number;
+	path: string;
+	size: number;
+	mtime_ms: number;
+	ctime_ms: number;
+	ino: number;
+	root_id: number | null;
+}
+
+/** What one refresh starts from: everything discovered, the indexed files, and the changed files in ingest order. */
+export interface RefreshPlan {
+	files: DiscoveredFile[];
+	observations: RootObservation[];
+	rootIds: Map<string, number>;
+	known: Map<string, KnownFile>;
+	changed: DiscoveredFile[];
+}
+
+/** The indexed files rows, by path: what discovery is compared with. */
+function knownFiles(store: IndexStore): Map<string, KnownFile> {
+	const rows = store.prepare<[], KnownFile>("SELECT id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files").all();
+	return new Map(rows.map((r) => [r.path, r]));
+}
+
+/** Discovered files whose fingerprint differs from the index (all of them with `full`). */
+function changedFiles(files: DiscoveredFile[], known: Map<string, KnownFile>, full: boolean): DiscoveredFile[] {
+	return full ? [...files] : files.filter((f) => !sameFingerprint(known.get(f.path), f));
+}
+
+/** Number of session files under `roots` that a refresh would read (a discovery pass, no parsing). */
+export function countPending(store: IndexStore, roots: SourceRoot[]): number {
+	return changedFiles(discover(roots).files, knownFiles(store), false).length;
+}
+
+function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<string, number> {
+	const ids = new Map<string, number>();
+	const now = Date.now();
+	for (const obs of observations) {
+		store
+			.prepare(
+				"INSERT INTO roots (path, kind, present, observed_at) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET kind = excluded.kind, present = excluded.present, observed_at = excluded.observed_at",
+			)
+			.run(obs.root.path, obs.root.kind, obs.present ? 1 : 0, now);
+		const row = store.prepare<[string], { id: number }>("SELECT id FROM roots WHERE path = ?").get(obs.root.path);
+		if (row) ids.set(obs.root.path, row.id);
+	}
+	return ids;
+}
+
+/** Discovers files and decides which changed, noting problems in `summary`; null when the refresh cannot start (read-only, busy). */
+export function planRefresh(
+	store: IndexStore,
+	roots: SourceRoot[],
+	full: boolean,
+	priorityFiles: readonly string[],
+	summary: RefreshSummary,
+): RefreshPlan | null {
+	if (store.readonly) {
+		summary.notes.push("the index is open read-only; not refreshed");
+		return null;
+	}
+	const { files, observations } = discover(roots);
+	summary.files = files.length;
+	for (const obs of observations) {
+		if (!obs.present && obs.root.kind !== "default")
+			summary.notes.push(`session dir ${obs.root.path} is not available (${obs.error ?? "missing"}); its sessions are kept`);
+		for (const dir of obs.unreadable) summary.notes.push(`cannot list ${dir}; its sessions are kept as last indexed`);
+	}
+	const unreadable = JSON.stringify(observations.flatMap((o) => o.unreadable));
+	let rootIds: Map<string, number>;
+	try {
+		rootIds = store.db
+			.transaction(() => {
+				// status lists them until a refresh can read them again.
+				store.setMeta("unreadableDirs", unreadable);
+				return upsertRoots(store, observations);
+			})
+			.immediate();
+	} catch (error) {
+		if (!isBusyError(error)) throw error;
+		summary.busy = true;
+		summary.notes.push("index busy: another process is writing it; searched what is indexed");
+		return null;
+	}
+	const known = knownFiles(store);
+	const changed = changedFiles(files, known, full);
+	const priority = new Set(priorityFiles);
+	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+	return { files, observations, rootIds, known, changed };
+}

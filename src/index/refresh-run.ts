@@ -1,0 +1,248 @@
+/**
+ * One refresh run: its summary and progress, the batched write transactions (a failed batch redone one file per
+ * transaction), ingest on this thread, and the closing steps: removals, linking and the freshness stamp.
+ */
+import type { SourceRoot } from "../shared/config.js";
+import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
+import type { DiscoveredFile } from "../source/discover.js";
+import { removeGoneFiles } from "./gone-files.js";
+import { type FileOutcome, ingestFile } from "./ingest.js";
+import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
+import { linkSessions } from "./session-links.js";
+import { SessionWriter } from "./session-writer.js";
+import { type IndexStore, isBusyError } from "./store.js";
+
+/** Options of a refresh. */
+export interface RefreshOptions {
+	/** Rebuild every file instead of trusting fingerprints. */
+	full?: boolean;
+	/** Stop starting new files after this many milliseconds; the rest is reported as pending. */
+	budgetMs?: number;
+	onProgress?: (progress: RefreshProgress) => void;
+	/** Files to ingest before all others (e.g. the caller's own session). */
+	priority?: string[];
+	/** refreshPipelined: start a reader thread only for at least this many bytes of changed files. */
+	workerThresholdBytes?: number;
+}
+
+const BATCH_BYTES = 32 * 1024 * 1024;
+const BATCH_MS = 1000;
+
+/** One refresh from discovery to the freshness stamp; ingest runs synchronously here or pipelined (refresh-pipeline). */
+export class RefreshRun {
+	readonly started = Date.now();
+	readonly summary: RefreshSummary = {
+		files: 0,
+		filesChanged: 0,
+		sessionsAdded: 0,
+		sessionsRebuilt: 0,
+		sessionsAppended: 0,
+		sessionsRemoved: 0,
+		linesIngested: 0,
+		eventsIngested: 0,
+		bytesRead: 0,
+		errors: [],
+		notes: [],
+		pending: 0,
+		ms: 0,
+	};
+	readonly writer: SessionWriter;
+	plan: RefreshPlan = { files: [], observations: [], rootIds: new Map(), known: new Map(), changed: [] };
+	progress: RefreshProgress;
+	touched = false;
+	/** Changed files handled so far: `plan.changed[done]` is the next one. */
+	done = 0;
+
+	constructor(
+		readonly store: IndexStore,
+		readonly roots: SourceRoot[],
+		readonly options: RefreshOptions,
+	) {
+		this.writer = new SessionWriter(store);
+		this.progress = { phase: "discover", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, startedAt: this.started };
+	}
+
+	/** Discovers files and decides which changed; false when the refresh cannot start (read-only, busy). */
+	prepare(): boolean {
+		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary);
+		if (!plan) return false;
+		this.plan = plan;
+		this.progress = {
+			phase: "ingest",
+			filesDone: 0,
+			filesTotal: plan.changed.length,
+			bytesDone: 0,
+			bytesTotal: plan.changed.reduce((n, f) => n + f.size, 0),
+			startedAt: this.started,
+		};
+		this.options.onProgress?.(this.progress);
+		return true;
+	}
+
+	/** True once the time budget is spent: no new file is started. */
+	overBudget(): boolean {
+		return this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs;
+	}
+
+	/** True when a batch of `bytes` begun at `batchStarted` should commit now, so other writers and progress get a turn. */
+	batchFull(bytes: number, batchStarted: number): boolean {
+		return bytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget();
+	}
+
+	/** The index's root id of a discovered file. */
+	rootIdOf(file: DiscoveredFile): number | null {
+		return this.plan.rootIds.get(file.root) ?? null;
+	}
+
+	private record(file: DiscoveredFile, outcome: FileOutcome): void {
+		const { summary, progress } = this;
+		progress.filesDone++;
+		progress.bytesDone += file.size;
+		if (outcome.kind !== "unchanged") summary.filesChanged++;
+		if (outcome.kind === "error") summary.errors.push({ file: file.path, error: outcome.error ?? "error" });
+		if (outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
+		if (outcome.kind === "added") summary.sessionsAdded++;
+		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
+		if (outcome.kind === "appended") summary.sessionsAppended++;
+		summary.linesIngested += outcome.lines;
+		summary.eventsIngested += outcome.events;
+		summary.bytesRead += outcome.bytes;
+	}
+
+	// A batch's outcomes count only once its transaction committed; a failed batch is rolled back whole and its
+	// files are done again one per transaction, so that only a failing file is lost (and says why).
+	private batchStart = 0;
+	private batchOutcomes: Array<[DiscoveredFile, FileOutcome]> = [];
+	private touchedAtBatchStart = false;
+
+	/** Marks where a write transaction begins, so a rollback can return to it. */
+	beginBatch(): void {
+		this.batchStart = this.done;
+		this.batchOutcomes = [];
+		this.touchedAtBatchStart = this.touched;
+	}
+
+	/** Counts the batch's outcomes once its transaction committed. */
+	committed(): void {
+		for (const [file, outcome] of this.batchOutcomes) this.record(file, outcome);
+		this.batchOutcomes = [];
+		this.options.onProgress?.(this.progress);
+	}
+
+	/** Forgets the batch's outcomes after its transaction rolled back. */
+	rolledBack(): void {
+		this.done = this.batchStart;
+		this.touched = this.touchedAtBatchStart;
+		this.batchOutcomes = [];
+	}
+
+	/** Reads and writes one changed file inside the open write transaction. */
+	ingest(file: DiscoveredFile): FileOutcome {
+		return ingestFile(this.store, this.writer, file, this.rootIdOf(file), this.options.full === true);
+	}
+
+	/** Does one file's work inside the open write transaction; a throw means the caller rolls the batch back. */
+	apply(file: DiscoveredFile, work: () => FileOutcome): void {
+		const outcome = work();
+		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") {
+			// Written in the same transaction as the change: a refresh killed before the linking step below
+			// leaves the flag set, and the next refresh links even if it has nothing else to do.
+			if (!this.touched) this.store.setMeta("linked", "0");
+			this.touched = true;
+		}
+		this.batchOutcomes.push([file, outcome]);
+		this.done++;
+	}
+
+	/** Redoes files [done, until) one per transaction after a failed batch; false when the index is busy. */
+	isolate(until: number): boolean {
+		while (this.done < until) {
+			const file = this.plan.changed[this.done] as DiscoveredFile;
+			this.beginBatch();
+			try {
+				this.store.db.transaction(() => this.apply(file, () => this.ingest(file))).immediate();
+				this.committed();
+			} catch (error) {
+				this.rolledBack();
+				if (isBusyError(error)) return this.busy();
+				this.record(file, { kind: "error", lines: 0, events: 0, bytes: 0, error: `indexing failed: ${(error as Error).message}` });
+				this.done++;
+			}
+		}
+		return true;
+	}
+
+	/** Notes that another process holds the index, so the rest waits for the next refresh. */
+	busy(): false {
+		this.summary.busy = true;
+		this.summary.notes.push("index busy: another process is writing it; the rest waits for the next refresh");
+		return false;
+	}
+
+	/**
+	 * Runs one batch in a write transaction. Several files share a transaction: FTS5 flushes a segment per commit
+	 * (and per savepoint), so per-file commits would spend most of a cold index merging tiny segments. Batches stay
+	 * short so other writers and the progress display get their turn. False when the index is busy.
+	 */
+	private batch(step: () => boolean): boolean {
+		this.beginBatch();
+		try {
+			this.store.db
+				.transaction(() => {
+					const batchStarted = Date.now();
+					let bytes = 0;
+					while (this.done < this.plan.changed.length) {
+						const size = (this.plan.changed[this.done] as DiscoveredFile).size;
+						if (!step()) break;
+						bytes += size;
+						if (this.batchFull(bytes, batchStarted)) break;
+					}
+				})
+				.immediate();
+		} catch (error) {
+			const failedAt = this.done;
+			this.rolledBack();
+			if (isBusyError(error)) return this.busy();
+			return this.isolate(failedAt + 1);
+		}
+		this.committed();
+		return true;
+	}
+
+	/** Reads and writes every changed file on this thread. */
+	ingestSync(): void {
+		while (this.done < this.plan.changed.length && !this.overBudget()) {
+			const ok = this.batch(() => {
+				const file = this.plan.changed[this.done] as DiscoveredFile;
+				this.apply(file, () => this.ingest(file));
+				return true;
+			});
+			if (!ok) break;
+		}
+	}
+
+	/** Ends a refresh that could not start. */
+	stop(): RefreshSummary {
+		this.summary.ms = Date.now() - this.started;
+		return this.summary;
+	}
+
+	/** Removals, public ids, lineage and the freshness stamp. */
+	finish(): RefreshSummary {
+		const { store, summary } = this;
+		summary.pending = this.plan.changed.length - this.done;
+		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
+		if (!summary.busy && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
+		try {
+			if (this.touched || store.meta("linked") === "0") linkSessions(store);
+			if (!summary.busy && summary.pending === 0) store.db.transaction(() => store.setMeta("freshAt", new Date().toISOString())).immediate();
+		} catch (error) {
+			if (!isBusyError(error)) throw error;
+			summary.busy = true;
+		}
+		this.progress.phase = "done";
+		this.options.onProgress?.(this.progress);
+		summary.ms = Date.now() - this.started;
+		return summary;
+	}
+}
