@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/cli/explorer.js";
 import { type IndexMessage, startIndexing, workerScript } from "../src/service/refresh-thread.js";
+import { emptyRefreshSummary } from "../src/shared/types.js";
 import { DIST } from "./helpers/build.js";
 import { CORPUS_DIR, copyCorpus, indexedCorpus, loadManifest, tempDir } from "./helpers/corpus.js";
 
@@ -101,21 +102,7 @@ describe("indexing off the UI thread", () => {
 	});
 
 	it("says when the index was already up to date, or busy with another writer", () => {
-		const summary = {
-			files: 3,
-			filesChanged: 0,
-			sessionsAdded: 0,
-			sessionsRebuilt: 0,
-			sessionsAppended: 0,
-			sessionsRemoved: 0,
-			linesIngested: 0,
-			eventsIngested: 0,
-			bytesRead: 0,
-			errors: [],
-			notes: [],
-			pending: 0,
-			ms: 5,
-		};
+		const summary = emptyRefreshSummary({ files: 3, ms: 5 });
 		expect(refreshLine(summary)).toBe("index up to date");
 		expect(refreshLine({ ...summary, busy: true })).toMatch(/^index busy/);
 	});

@@ -3,7 +3,7 @@
  * transaction), ingest on this thread, and the closing steps: removals, linking and the freshness stamp.
  */
 import type { SourceRoot } from "../shared/config.js";
-import type { RefreshProgress, RefreshSummary } from "../shared/types.js";
+import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile } from "../source/discover.js";
 import { removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile } from "./ingest.js";
@@ -31,21 +31,7 @@ const BATCH_MS = 1000;
 /** One refresh from discovery to the freshness stamp; ingest runs synchronously here or pipelined (refresh-pipeline). */
 export class RefreshRun {
 	readonly started = Date.now();
-	readonly summary: RefreshSummary = {
-		files: 0,
-		filesChanged: 0,
-		sessionsAdded: 0,
-		sessionsRebuilt: 0,
-		sessionsAppended: 0,
-		sessionsRemoved: 0,
-		linesIngested: 0,
-		eventsIngested: 0,
-		bytesRead: 0,
-		errors: [],
-		notes: [],
-		pending: 0,
-		ms: 0,
-	};
+	readonly summary: RefreshSummary = emptyRefreshSummary();
 	readonly writer: SessionWriter;
 	plan: RefreshPlan = { files: [], observations: [], rootIds: new Map(), known: new Map(), changed: [] };
 	progress: RefreshProgress;

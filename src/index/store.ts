@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
-import type { RefreshSummary } from "../shared/types.js";
+import { emptyRefreshSummary, type RefreshSummary } from "../shared/types.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 
 /** An open index with a per-connection statement cache. */
@@ -104,21 +104,7 @@ export function isWriteFault(error: unknown): boolean {
 /** An empty refresh summary that says why nothing was refreshed. */
 export function notRefreshed(error: unknown): RefreshSummary {
 	const why = (error as Error).message ?? String(error);
-	return {
-		files: 0,
-		filesChanged: 0,
-		sessionsAdded: 0,
-		sessionsRebuilt: 0,
-		sessionsAppended: 0,
-		sessionsRemoved: 0,
-		linesIngested: 0,
-		eventsIngested: 0,
-		bytesRead: 0,
-		errors: [],
-		notes: [`index not refreshed (${why}); answered from what is indexed`],
-		pending: 0,
-		ms: 0,
-	};
+	return emptyRefreshSummary({ notes: [`index not refreshed (${why}); answered from what is indexed`] });
 }
 
 /** Moves an unusable index (and its WAL files) aside, so nothing is deleted and a new one can be built. */

@@ -357,6 +357,26 @@ export interface RefreshSummary {
 	busy?: boolean;
 }
 
+/** A refresh that did nothing yet: the starting point every refresh (and every refresh that could not run) reports from. */
+export function emptyRefreshSummary(over: Partial<RefreshSummary> = {}): RefreshSummary {
+	return {
+		files: 0,
+		filesChanged: 0,
+		sessionsAdded: 0,
+		sessionsRebuilt: 0,
+		sessionsAppended: 0,
+		sessionsRemoved: 0,
+		linesIngested: 0,
+		eventsIngested: 0,
+		bytesRead: 0,
+		errors: [],
+		notes: [],
+		pending: 0,
+		ms: 0,
+		...over,
+	};
+}
+
 /** Stable key of an event for maps: never entryId alone (I1). */
 export function refKey(ref: EventRef): string {
 	return `${ref.sessionId}/${ref.entryId}`;
