@@ -1,0 +1,150 @@
+/**
+ * A fork family written by the real pi 0.73.1 CLI (offline, scripted model): a session with two branches (the second
+ * made by a `/tree`-style move with a branch summary), its `/clone`, and a `--fork` of it into another folder.
+ * Shared by the explorer's end-to-end tests, which need files exactly as pi writes them.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "./corpus.js";
+import { PI_073, runPi } from "./pi-run.js";
+
+const EXTENSION = join(PROJECT_ROOT, "test", "support", "fork-family-ext.ts");
+const MODEL = ["--offline", "--provider", "faux", "--model", "faux-1", "--no-extensions", "-e", EXTENSION];
+
+/** One session file of the family, with what its header says. */
+export interface FamilyFile {
+	path: string;
+	sessionId: string;
+	cwd: string;
+	parentSession?: string;
+	/** Every entry line of the file (header excluded), parsed. */
+	entries: Array<{ id: string; parentId: string | null; type: string; [k: string]: unknown }>;
+}
+
+/** The family: where pi wrote it and each member. */
+export interface ForkFamily {
+	/** PI_CODING_AGENT_DIR of the runs; sessions are under `<agentDir>/sessions`. */
+	agentDir: string;
+	sessionsDir: string;
+	mainCwd: string;
+	forkCwd: string;
+	/** The session the user worked in: two branches, a branch summary, a name. */
+	original: FamilyFile;
+	/** The `/clone` of the original (same entries, new file and id). */
+	clone: FamilyFile;
+	/** `--fork` of the original into forkCwd, with one more exchange. */
+	fork: FamilyFile;
+	/** Words planted in the texts: first branch, second branch, fork. */
+	needles: { first: string; second: string; fork: string; summary: string };
+}
+
+function readFamilyFile(path: string): FamilyFile {
+	const lines = readFileSync(path, "utf8")
+		.split("\n")
+		.filter(Boolean)
+		.map((l) => JSON.parse(l));
+	const [header, ...entries] = lines;
+	return { path, sessionId: header.id, cwd: header.cwd, parentSession: header.parentSession, entries };
+}
+
+function sessionFiles(sessionsDir: string): string[] {
+	const out: string[] = [];
+	for (const dir of readdirSync(sessionsDir))
+		for (const f of readdirSync(join(sessionsDir, dir))) if (f.endsWith(".jsonl")) out.push(join(sessionsDir, dir, f));
+	return out.sort();
+}
+
+/** Drives `pi --mode rpc` through: two prompts, a name, a move back with a summary, a second branch, a clone. */
+function rpcScenario(cwd: string, env: NodeJS.ProcessEnv, needles: ForkFamily["needles"]): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(PI_073.node, [PI_073.cli, ...MODEL, "--mode", "rpc"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+		const waiters = new Map<string, (ev: Record<string, unknown>) => void>();
+		let onAgentEnd: (() => void) | null = null;
+		let buffer = "";
+		let stderr = "";
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`pi rpc scenario timed out; stderr: ${stderr.slice(-2000)}`));
+		}, 60_000);
+		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+		// pi's RPC framing is LF-only JSONL.
+		child.stdout.on("data", (d: Buffer) => {
+			buffer += d.toString();
+			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+				const line = buffer.slice(0, nl);
+				buffer = buffer.slice(nl + 1);
+				let ev: Record<string, unknown>;
+				try {
+					ev = JSON.parse(line);
+				} catch {
+					continue;
+				}
+				if (ev.type === "response" && typeof ev.id === "string") waiters.get(ev.id)?.(ev);
+				if (ev.type === "agent_end" && onAgentEnd) {
+					const r = onAgentEnd;
+					onAgentEnd = null;
+					r();
+				}
+			}
+		});
+		let seq = 0;
+		const send = (cmd: Record<string, unknown>) =>
+			new Promise<Record<string, unknown>>((res, rej) => {
+				const id = `c${++seq}`;
+				waiters.set(id, (ev) => (ev.success === false ? rej(new Error(`${cmd.type} failed: ${JSON.stringify(ev.error)}`)) : res(ev)));
+				child.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`);
+			});
+		const prompt = async (message: string) => {
+			const done = new Promise<void>((r) => (onAgentEnd = r));
+			await send({ type: "prompt", message });
+			await done;
+		};
+		(async () => {
+			await prompt(`Why does the webhook retry loop fail with ${needles.first}?`);
+			await prompt("Check the backoff settings next.");
+			await send({ type: "set_session_name", name: "webhook retries" });
+			const forks = await send({ type: "get_fork_messages" });
+			const first = (forks.data as { messages: Array<{ entryId: string }> }).messages[0].entryId;
+			// An extension command answers without an agent turn; get_state after it orders the two.
+			await send({ type: "prompt", message: `/goto ${first}` });
+			await send({ type: "get_state" });
+			await prompt(`Try the other approach: ${needles.second} on the port.`);
+			await send({ type: "clone" });
+			child.stdin.end();
+		})().catch((e) => {
+			child.kill("SIGKILL");
+			clearTimeout(timer);
+			reject(e);
+		});
+		child.on("close", () => {
+			clearTimeout(timer);
+			resolve();
+		});
+	});
+}
+
+/** Writes a fork family with the real pi 0.73.1 under `root` (a fresh temp folder) and describes it. */
+export async function writeForkFamily(root: string): Promise<ForkFamily> {
+	const agentDir = join(root, "agent");
+	const mainCwd = join(root, "proj");
+	const forkCwd = join(root, "other-proj");
+	for (const d of [agentDir, mainCwd, forkCwd]) mkdirSync(d, { recursive: true });
+	const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
+	const needles = { first: "ECONNRESETFAMILY", second: "EADDRINUSEFAMILY", fork: "FORKEDFOLLOWUP", summary: "FAMILY_SUMMARY_NEEDLE" };
+	await rpcScenario(mainCwd, env, needles);
+	const sessionsDir = join(agentDir, "sessions");
+	const written = sessionFiles(sessionsDir).map(readFamilyFile);
+	if (written.length !== 2) throw new Error(`expected the session and its clone, found ${written.length} files`);
+	// The clone names the original as its parent session.
+	const clone = written.find((f) => f.parentSession);
+	const original = written.find((f) => !f.parentSession);
+	if (!clone || !original) throw new Error("could not tell the clone from the original");
+	const run = await runPi(PI_073, [...MODEL, "-p", "--fork", original.sessionId.slice(0, 8), `A forked follow-up: ${needles.fork}`], { cwd: forkCwd, env });
+	if (run.code !== 0) throw new Error(`pi --fork failed (${run.code}): ${run.stderr.slice(-2000)}`);
+	const fork = sessionFiles(sessionsDir)
+		.filter((p) => p !== original.path && p !== clone.path)
+		.map(readFamilyFile);
+	if (fork.length !== 1) throw new Error(`expected one fork file, found ${fork.length}`);
+	return { agentDir, sessionsDir, mainCwd, forkCwd, original, clone, fork: fork[0], needles };
+}
