@@ -105,7 +105,8 @@ function rpcScenario(cwd: string, env: NodeJS.ProcessEnv, needles: ForkFamily["n
 			await prompt("Check the backoff settings next.");
 			await send({ type: "set_session_name", name: "webhook retries" });
 			const forks = await send({ type: "get_fork_messages" });
-			const first = (forks.data as { messages: Array<{ entryId: string }> }).messages[0].entryId;
+			const first = (forks.data as { messages: Array<{ entryId: string }> }).messages[0]?.entryId;
+			if (!first) throw new Error("pi listed no message to go back to");
 			// An extension command answers without an agent turn; get_state after it orders the two.
 			await send({ type: "prompt", message: `/goto ${first}` });
 			await send({ type: "get_state" });
@@ -145,6 +146,7 @@ export async function writeForkFamily(root: string): Promise<ForkFamily> {
 	const fork = sessionFiles(sessionsDir)
 		.filter((p) => p !== original.path && p !== clone.path)
 		.map(readFamilyFile);
-	if (fork.length !== 1) throw new Error(`expected one fork file, found ${fork.length}`);
-	return { agentDir, sessionsDir, mainCwd, forkCwd, original, clone, fork: fork[0], needles };
+	const [forked] = fork;
+	if (fork.length !== 1 || !forked) throw new Error(`expected one fork file, found ${fork.length}`);
+	return { agentDir, sessionsDir, mainCwd, forkCwd, original, clone, fork: forked, needles };
 }

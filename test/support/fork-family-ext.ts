@@ -10,7 +10,7 @@ import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 function lastUserText(context: Context): string {
 	for (let i = context.messages.length - 1; i >= 0; i--) {
 		const m = context.messages[i];
-		if (m.role !== "user") continue;
+		if (m?.role !== "user") continue;
 		return typeof m.content === "string" ? m.content : m.content.map((c) => (c.type === "text" ? c.text : "")).join(" ");
 	}
 	return "";
