@@ -31,7 +31,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 		let out = "";
 		child.stdout.on("data", (d: Buffer) => (out += d.toString()));
 		child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-		const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+		const timer = setTimeout(() => child.kill("SIGKILL"), 300_000); // a safety net for a hung pi on a busy machine, not a measure
 		child.on("error", reject);
 		child.on("close", (code, signal) => {
 			clearTimeout(timer);

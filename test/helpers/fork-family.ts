@@ -66,7 +66,7 @@ function rpcScenario(cwd: string, env: NodeJS.ProcessEnv, needles: ForkFamily["n
 		const timer = setTimeout(() => {
 			child.kill("SIGKILL");
 			reject(new Error(`pi rpc scenario timed out; stderr: ${stderr.slice(-2000)}`));
-		}, 60_000);
+		}, 300_000); // a safety net for a hung pi on a busy machine, not a measure
 		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
 		// pi's RPC framing is LF-only JSONL.
 		child.stdout.on("data", (d: Buffer) => {

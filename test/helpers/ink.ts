@@ -50,7 +50,7 @@ export async function type(r: Rendered, text: string): Promise<void> {
 }
 
 /** Polls the frame until it matches, or fails with the frame in the message. */
-export async function waitForFrame(r: Rendered, test: string | RegExp | ((f: string) => boolean), timeoutMs = 3000): Promise<string> {
+export async function waitForFrame(r: Rendered, test: string | RegExp | ((f: string) => boolean), timeoutMs = 20_000): Promise<string> {
 	const ok = (f: string) => (typeof test === "string" ? f.includes(test) : test instanceof RegExp ? test.test(f) : test(f));
 	const until = Date.now() + timeoutMs;
 	for (;;) {

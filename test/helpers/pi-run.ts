@@ -43,7 +43,7 @@ export function runPi(runner: PiRunner, args: string[], options: { cwd: string; 
 		let stderr = "";
 		child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
 		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-		const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 25_000);
+		const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 180_000);
 		child.on("error", reject);
 		child.on("close", (code) => {
 			clearTimeout(timer);

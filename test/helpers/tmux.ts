@@ -69,7 +69,7 @@ export class TmuxSession {
 	}
 
 	/** Polls the screen every 50 ms until it matches; fails with the screen after `timeoutMs`. */
-	async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
+	async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 30_000): Promise<string> {
 		const ok = (s: string) => (typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s));
 		const until = Date.now() + timeoutMs;
 		for (;;) {

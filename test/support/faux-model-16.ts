@@ -8,6 +8,7 @@
 import { fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@earendil-works/pi-ai/compat";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { callsFromEnv, callsScript } from "./faux-calls.js";
+import { fauxProviderConfig } from "./faux-provider-config.js";
 
 /** Tool call ids, so the test finds each result in the session file pi writes. */
 export const CALL_IDS_16 = { search: "call16_search", read: "call16_read", trace: "call16_trace", installed: "call16_installed", bad: "call16_bad" } as const;
@@ -70,20 +71,5 @@ function script(name: string, needle: string): Step[] {
 export default function fauxModel16(pi: ExtensionAPI): void {
 	const faux = registerFauxProvider({ api: "pes-faux-16", provider: "faux", models: [{ id: "faux-1", reasoning: false }] });
 	faux.setResponses(script(process.env.PES_E2E_SCRIPT ?? "tools", process.env.PES_E2E_NEEDLE ?? "needle"));
-	pi.registerProvider("faux", {
-		baseUrl: "http://localhost:0",
-		apiKey: "faux-key",
-		api: "pes-faux-16",
-		models: [
-			{
-				id: "faux-1",
-				name: "Faux",
-				reasoning: false,
-				input: ["text"],
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-				contextWindow: 128000,
-				maxTokens: 4096,
-			},
-		],
-	});
+	pi.registerProvider("faux", fauxProviderConfig("pes-faux-16"));
 }

@@ -7,6 +7,7 @@
 import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { callsFromEnv, callsScript } from "./faux-calls.js";
+import { fauxProviderConfig } from "./faux-provider-config.js";
 
 /** Tool call ids of the "tools" script, so the test can find each result in the session file. */
 export const CALL_IDS = {
@@ -75,20 +76,5 @@ function script(name: string, needle: string): FauxResponseStep[] {
 export default function fauxModel(pi: ExtensionAPI): void {
 	const faux = registerFauxProvider({ api: "pes-faux", provider: "faux", models: [{ id: "faux-1", reasoning: false }] });
 	faux.setResponses(script(process.env.PES_E2E_SCRIPT ?? "tools", process.env.PES_E2E_NEEDLE ?? "needle"));
-	pi.registerProvider("faux", {
-		baseUrl: "http://localhost:0",
-		apiKey: "faux-key",
-		api: "pes-faux",
-		models: [
-			{
-				id: "faux-1",
-				name: "Faux",
-				reasoning: false,
-				input: ["text"],
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-				contextWindow: 128000,
-				maxTokens: 4096,
-			},
-		],
-	});
+	pi.registerProvider("faux", fauxProviderConfig("pes-faux"));
 }

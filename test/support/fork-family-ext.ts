@@ -6,6 +6,7 @@
 
 import { type Context, fauxAssistantMessage, registerFauxProvider } from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { fauxProviderConfig } from "./faux-provider-config.js";
 
 function lastUserText(context: Context): string {
 	for (let i = context.messages.length - 1; i >= 0; i--) {
@@ -25,22 +26,7 @@ function reply(context: Context) {
 export default function forkFamilyExtension(pi: ExtensionAPI): void {
 	const faux = registerFauxProvider({ api: "pes-family", provider: "faux", models: [{ id: "faux-1", reasoning: false }] });
 	faux.setResponses(Array.from({ length: 64 }, () => reply));
-	pi.registerProvider("faux", {
-		baseUrl: "http://localhost:0",
-		apiKey: "faux-key",
-		api: "pes-family",
-		models: [
-			{
-				id: "faux-1",
-				name: "Faux",
-				reasoning: false,
-				input: ["text"],
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-				contextWindow: 128000,
-				maxTokens: 4096,
-			},
-		],
-	});
+	pi.registerProvider("faux", fauxProviderConfig("pes-family"));
 	pi.registerCommand("goto", {
 		description: "navigate the tree with a branch summary: /goto <entryId>",
 		handler: async (args, ctx) => {
