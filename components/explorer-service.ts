@@ -1,5 +1,16 @@
 /** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
-import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
+import type {
+	EventRef,
+	IndexStatus,
+	ReadRequest,
+	ReadResult,
+	RefreshProgress,
+	SearchRequest,
+	SearchResult,
+	TraceResult,
+	TreeRequest,
+	TreeResult,
+} from "../src/shared/types.js";
 
 /**
  * The slice of HistoryService the TUI uses. Answers may come later (the launcher passes a query thread that answers
@@ -9,6 +20,8 @@ export interface ExplorerService {
 	search(request: SearchRequest): SearchResult | Promise<SearchResult>;
 	read(request: ReadRequest): ReadResult | Promise<ReadResult>;
 	trace(request: EventRef): TraceResult | Promise<TraceResult>;
+	/** The whole tree of a session's fork family (the tree view); optional so older fakes keep their shape. */
+	tree?(request: TreeRequest): TreeResult | Promise<TreeResult>;
 	status(): IndexStatus;
 }
 

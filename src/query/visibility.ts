@@ -50,8 +50,13 @@ export class Visibility {
 
 	/** True when the event exists for this caller. */
 	allowsEvent(event: EventRow, session: SessionRow): boolean {
+		return this.allowsEventId(event.id, session);
+	}
+
+	/** allowsEvent for a row known by its id only (the tree view's compact rows). */
+	allowsEventId(eventId: number, session: SessionRow): boolean {
 		if (!this.allowsSession(session)) return false;
-		if (session.id === this.currentSession && this.cutoff !== null && event.id >= this.cutoff) return false;
+		if (session.id === this.currentSession && this.cutoff !== null && eventId >= this.cutoff) return false;
 		return true;
 	}
 }

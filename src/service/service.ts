@@ -18,6 +18,7 @@ import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
 import { sessionSearch } from "../query/session-hits.js";
+import { sessionTree } from "../query/session-tree.js";
 import { traceEvent } from "../query/trace.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type {
@@ -32,6 +33,8 @@ import type {
 	SessionSearchRequest,
 	SessionSearchResult,
 	TraceResult,
+	TreeRequest,
+	TreeResult,
 } from "../shared/types.js";
 import { discover } from "../source/discover.js";
 
@@ -165,6 +168,11 @@ export class HistoryService {
 	/** Traces one event's relationships. */
 	trace(request: EventRef & { caller?: Caller }): TraceResult {
 		return this.recover(() => traceEvent(this.store, request));
+	}
+
+	/** The whole tree of a session's fork family (the tree view), centred on an event, with a query's hits marked. */
+	tree(request: TreeRequest & { caller?: Caller }): TreeResult {
+		return this.recover(() => sessionTree(this.store, request));
 	}
 
 	/** Counts, sizes, freshness and problems of the index. */

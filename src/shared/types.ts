@@ -381,3 +381,4 @@ export function emptyRefreshSummary(over: Partial<RefreshSummary> = {}): Refresh
 export function refKey(ref: EventRef): string {
 	return `${ref.sessionId}/${ref.entryId}`;
 }
+export type { TreeEntry, TreeFork, TreeRequest, TreeResult } from "./tree-types.js";
