@@ -71,8 +71,8 @@ class FamilyBuilder {
 		const rows = forkTreeRows(this.store, parent.id);
 		const bySession = new Map<number, Array<TreeRow & { copied: number }>>();
 		for (const r of rows) {
-			let list = bySession.get(r.session_id);
-			if (!list) bySession.set(r.session_id, (list = []));
+			const list = bySession.get(r.session_id) ?? [];
+			if (list.length === 0) bySession.set(r.session_id, list);
 			list.push(r);
 		}
 		// A fork without an indexed entry yet has no rows but is still a member of the family.
