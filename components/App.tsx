@@ -21,6 +21,8 @@ import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
 import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
+import { TreeBody, TreeHeader, treePosition } from "./TreeView.js";
+import { topTree } from "./tree-state.js";
 import { useKeys } from "./use-keys.js";
 import { useServiceLoad } from "./use-service-load.js";
 
@@ -197,6 +199,19 @@ export function App(props: AppProps) {
 		dispatch,
 	);
 
+	// The tree of the top tree view, when it has not been read yet.
+	const treeLoc = topTree(state.tree);
+	useServiceLoad(
+		treeLoc && treeLoc.data === null && treeLoc.error === null ? `${treeLoc.key}@${state.tree.stack.length}` : null,
+		async (): Promise<Action> => {
+			if (!treeLoc) return { type: "tree-done", key: "", data: null, error: "no tree" };
+			if (!service.tree) return { type: "tree-done", key: treeLoc.key, data: null, error: "this index cannot answer tree questions" };
+			return { type: "tree-done", key: treeLoc.key, data: await service.tree(treeLoc.request), error: null };
+		},
+		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", data: null, error }),
+		dispatch,
+	);
+
 	// Walks that need more than one trace (H: up to the nearest fork).
 	const seek = state.events.seek;
 	useServiceLoad(
@@ -258,15 +273,19 @@ export function App(props: AppProps) {
 		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.hits.results.hits)} />;
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
+	else if (mode === "tree" && treeLoc) body = <TreeBody loc={treeLoc} width={size.columns} height={bodyHeight} color={color} banner={banner} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.events.wrap} color={color} />;
 	else body = <SearchBody state={state} layout={sLayout} now={now} color={color} indexing={indexing} status={status} />;
 
 	const r = state.hits.results;
-	const where = top
-		? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
-		: r.hits.length > 0
-			? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
-			: MODE_NAMES[mode];
+	const where =
+		mode === "tree" && treeLoc
+			? `${treePosition(treeLoc)} · ${MODE_NAMES[mode]}`
+			: top
+				? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
+				: r.hits.length > 0
+					? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
+					: MODE_NAMES[mode];
 	const statusText = state.message
 		? {
 				text: state.message.text,
@@ -276,7 +295,9 @@ export function App(props: AppProps) {
 
 	return (
 		<Box flexDirection="column" width={size.columns} height={height} overflow="hidden">
-			{top ? (
+			{treeLoc && treeLoc.depth === state.events.stack.length ? (
+				<TreeHeader loc={treeLoc} width={size.columns} color={color} banner={banner} />
+			) : top ? (
 				<EventHeader loc={top} depth={state.events.stack.length} width={size.columns} now={now} color={color} banner={banner} />
 			) : (
 				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />

@@ -3,7 +3,7 @@
  * overlays, loads finishing, the view's measure of the event document, and the few that belong to the whole screen.
  * The keymap produces the first groups; App's loaders produce the `*-done` ones and App's render `measured`.
  */
-import type { EventRef, FragmentWindow, ReadResult, SearchResult } from "../src/shared/types.js";
+import type { EventRef, FragmentWindow, ReadResult, SearchResult, TreeResult } from "../src/shared/types.js";
 import type { DocMetrics } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import type { KeyInfo } from "./keymap.js";
@@ -47,6 +47,9 @@ export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" 
 /** Overlays: help, the filter picker, the fork picker. */
 export type OverlayKeyAction = { type: "help" } | { type: "filter-cycle"; dir: 1 | -1 } | { type: "filter-reset" } | { type: "pick"; index: number };
 
+/** The tree view: open it (from a hit or an event), step through the query's hits, unfold or fold a stretch. */
+export type TreeKeyAction = { type: "open-tree" } | { type: "tree-hit"; dir: 1 | -1 } | { type: "tree-fold"; unfold: boolean };
+
 /** Answers of App's loaders; each carries the sequence number or key it answers, so stale ones are dropped. */
 export type LoadAction =
 	| { type: "search-done"; seq: number; more: number; result: SearchResult }
@@ -55,6 +58,7 @@ export type LoadAction =
 	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
 	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
+	| { type: "tree-done"; key: string; data: TreeResult | null; error: string | null }
 	| { type: "index-changed" };
 
 /** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */
@@ -70,7 +74,7 @@ export type ScreenAction =
 	| { type: "quit"; code: number };
 
 /** Everything a key or a finished load can do. */
-export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | LoadAction | ViewAction | ScreenAction;
+export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | TreeKeyAction | LoadAction | ViewAction | ScreenAction;
 
 /** A one-line message in the status bar. */
 export interface Message {

@@ -71,6 +71,7 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
 		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
 		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
+		{ title: "Tree view", test: (b) => sameModes(b, ["tree"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
@@ -104,4 +105,5 @@ export const MODE_NAMES: Record<Mode, string> = {
 	help: "help",
 	filters: "filters",
 	fork: "fork",
+	tree: "tree",
 };

@@ -76,7 +76,7 @@ const EVENT: Mode[] = ["event", "trace"];
 // The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
 // to the query); its commands are Ctrl and function keys.
 export const SEARCH: Mode[] = ["query", "list"];
-export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
+export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -156,6 +156,14 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
 	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
 	{ keys: ["f1", "ctrl+g"], modes: SEARCH, action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6.5 },
+	{
+		keys: ["ctrl+t"],
+		modes: SEARCH,
+		action: { type: "open-tree" },
+		help: "tree of the selected hit's session and its forks, centred on it",
+		hint: "tree",
+		hintOrder: 5.5,
+	},
 
 	// Event view.
 	{ keys: ["up", "down"], modes: ["event"], action: { type: "move", by: 0 }, help: "scroll the event text" },
@@ -215,6 +223,14 @@ export const BINDINGS: Binding[] = [
 		hint: "file order",
 		hintKeys: "[ ]",
 		hintOrder: 9,
+	},
+	{
+		keys: ["t"],
+		modes: EVENT,
+		action: { type: "open-tree" },
+		help: "tree of this event's session and its forks, centred on it",
+		hint: "tree",
+		hintOrder: 4.7,
 	},
 	{ keys: ["n"], modes: EVENT, action: { type: "page-fragment", dir: 1 }, help: "next page of a large fragment" },
 	{ keys: ["p"], modes: EVENT, action: { type: "page-fragment", dir: -1 }, help: "previous page of a large fragment" },
@@ -290,6 +306,44 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["enter"], modes: ["filters"], action: { type: "open" }, help: "apply the filters", hint: "apply", hintOrder: 4 },
 	{ keys: ["esc", "F"], modes: ["filters"], action: { type: "back" }, help: "close without changing", hint: "cancel", hintKeys: "Esc", hintOrder: 5 },
 
+	// Tree view.
+	{ keys: ["up", "down"], modes: ["tree"], action: { type: "move", by: 0 }, help: "previous / next row", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
+	{ keys: ["pgup", "pgdn"], modes: ["tree"], action: { type: "page", dir: 0 }, help: "a page up / down" },
+	{ keys: ["home"], modes: ["tree"], action: { type: "jump", to: "first" }, help: "first row" },
+	{ keys: ["end"], modes: ["tree"], action: { type: "jump", to: "last" }, help: "last row" },
+	{
+		keys: ["enter"],
+		modes: ["tree"],
+		action: { type: "open" },
+		help: "open the row's event (Esc comes back); on a fork's head, cross into its file; on a fold, unfold",
+		hint: "open",
+		hintOrder: 2,
+	},
+	{ keys: ["n"], modes: ["tree"], action: { type: "tree-hit", dir: 1 }, help: "next hit of the query", hint: "hits", hintKeys: "n/N", hintOrder: 3 },
+	{ keys: ["N"], modes: ["tree"], action: { type: "tree-hit", dir: -1 }, help: "previous hit of the query" },
+	{
+		keys: ["right"],
+		modes: ["tree"],
+		action: { type: "tree-fold", unfold: true },
+		help: "unfold a folded stretch",
+		hint: "unfold",
+		hintKeys: "→/←",
+		hintOrder: 4,
+	},
+	{ keys: ["left"], modes: ["tree"], action: { type: "tree-fold", unfold: false }, help: "fold the stretch again" },
+	{ keys: ["y"], modes: ["tree"], action: { type: "copy-ref" }, help: "copy the row's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
+	{
+		keys: ["esc", "backspace", "q"],
+		modes: ["tree"],
+		action: { type: "back" },
+		help: "back to the view the tree was opened from",
+		hint: "back",
+		hintKeys: "Esc",
+		hintOrder: 6,
+	},
+	{ keys: ["?", "f1", "ctrl+g"], modes: ["tree"], action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
+	{ keys: ["f5", "ctrl+l"], modes: ["tree"], action: { type: "refresh" }, help: "read new session lines now" },
+
 	// Help.
 	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },
 	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
@@ -316,6 +370,7 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			if (a.type === "page") return { type: "page", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1 };
 			if (a.type === "filter-cycle") return { type: "filter-cycle", dir: name === "left" ? -1 : 1 };
 			if (a.type === "pick") return { type: "pick", index: Number(name) - 1 };
+			if (a.type === "tree-fold") return { type: "tree-fold", unfold: name === "right" };
 			return a;
 		}
 	}

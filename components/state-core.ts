@@ -11,9 +11,10 @@ import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, redu
 import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
 import { type QueryState, reduceQuery } from "./query-state.js";
 import { type EventLoc, initialStack, reduceStack, type StackAction, type StackState, topOf } from "./stack-state.js";
+import { initialTree, reduceTree, type TreeAction, type TreeState, topTree } from "./tree-state.js";
 
 /** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
-export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork";
+export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork" | "tree";
 
 /** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
 export interface SavedView {
@@ -21,6 +22,7 @@ export interface SavedView {
 	query: QueryState;
 	hits: HitsState;
 	events: StackState;
+	tree: TreeState;
 }
 
 /** The whole explorer state: the four slices and what spans them. */
@@ -30,6 +32,8 @@ export interface State {
 	query: QueryState;
 	hits: HitsState;
 	events: StackState;
+	/** Open trees, each above the event stack depth it was opened at. */
+	tree: TreeState;
 	/** Views left behind, newest last: the back stack above the event stack. */
 	history: SavedView[];
 	overlay: Overlay | null;
@@ -60,6 +64,7 @@ export function initialState(options: InitOptions): State {
 		query: { text, cursor: text.length },
 		hits: options.filters ? { ...hits, filters: options.filters } : hits,
 		events: initialStack(),
+		tree: initialTree(),
 		history: [],
 		overlay: null,
 		message: options.message ? { text: options.message, tone: "warn" } : null,
@@ -72,6 +77,7 @@ export function initialState(options: InitOptions): State {
 /** Which keys apply now. */
 export function modeOf(s: State): Mode {
 	if (s.overlay) return s.overlay.type;
+	if (topTree(s.tree)?.depth === s.events.stack.length) return "tree";
 	const top = topOf(s.events);
 	if (top) return top.panel === "trace" ? "trace" : "event";
 	return s.focus;
@@ -95,6 +101,12 @@ export function topLoc(s: State): EventLoc | null {
 export const info = (s: State, text: string, tone: Message["tone"] = "info"): State => ({ ...s, message: { text, tone } });
 export const hits = (s: State, a: HitsAction): State => ({ ...s, hits: reduceHits(s.hits, a, s.size) });
 export const overlay = (s: State, a: OverlayAction): State => ({ ...s, overlay: reduceOverlay(s.overlay, a, s.size) });
+
+/** Runs the tree slice's reducer and shows its note. */
+export function tree(s: State, a: TreeAction): State {
+	const out = reduceTree(s.tree, a, s.size);
+	return { ...s, tree: out.tree, ...(out.note ? { message: out.note } : {}) };
+}
 
 /** Runs the event stack's reducer and shows its note. */
 export function stack(s: State, a: StackAction): State {
@@ -129,7 +141,7 @@ const HISTORY_MAX = 50;
 
 /** Leaves the current view for another: keeps it on the history, so Esc comes back to it exactly. */
 export function saveView(s: State): State {
-	const view: SavedView = { focus: s.focus, query: s.query, hits: s.hits, events: s.events };
+	const view: SavedView = { focus: s.focus, query: s.query, hits: s.hits, events: s.events, tree: s.tree };
 	return { ...s, history: [...s.history, view].slice(-HISTORY_MAX) };
 }
 
@@ -140,5 +152,14 @@ export function restoreView(s: State): State {
 	const selected = h.results.hits[h.selected];
 	// The hits come back on screen at once; a fresh search (a new sequence number) refreshes them, keeping the selection.
 	const results = { ...h.results, seq: s.hits.results.seq + 1, keep: selected ? refKey(selected) : null, loadingMore: false };
-	return { ...s, focus: view.focus, query: view.query, hits: { ...h, results }, events: view.events, history: s.history.slice(0, -1), overlay: null };
+	return {
+		...s,
+		focus: view.focus,
+		query: view.query,
+		hits: { ...h, results },
+		events: view.events,
+		tree: view.tree,
+		history: s.history.slice(0, -1),
+		overlay: null,
+	};
 }

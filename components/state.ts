@@ -17,8 +17,10 @@ import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
 import { hitHighlights, locateMatch } from "./read-view.js";
 import { idTail } from "./session-label.js";
 import { newLoc, type WalkTo } from "./stack-state.js";
-import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc } from "./state-core.js";
+import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc, tree } from "./state-core.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
+import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
+import { initialTree } from "./tree-state.js";
 
 export type { Action, Message } from "./actions.js";
 export type { PreviewState, Results } from "./hits-state.js";
@@ -63,7 +65,7 @@ function goTarget(s: State, target: WalkTarget, note?: string): State {
 		const session = { id: target.sessionId, label: `#${idTail(target.sessionId)}` };
 		const next = hits({ ...saveView(s), query: { text: "", cursor: 0 }, focus: "list" }, { type: "set-scope", scope: "session", session });
 		return info(
-			{ ...stack(next, { type: "clear" }), overlay: null },
+			{ ...stack(next, { type: "clear" }), tree: initialTree(), overlay: null },
 			`showing session ${target.sessionId}; ${keyFor("list", "cycle-scope")} changes the scope`,
 		);
 	}
@@ -113,6 +115,7 @@ function copyRef(s: State, ref: EventRef | null): State {
 /** Moving, opening and going back: what they mean depends on the mode, so they are routed to that mode's slice. */
 function navigate(s: State, a: NavAction): State {
 	const mode = modeOf(s);
+	if (mode === "tree") return treeNavigate(s, a);
 	const loc = topLoc(s);
 	const listPage = Math.max(1, visibleHits(searchLayout(s.size)) - 1);
 	switch (a.type) {
@@ -165,7 +168,7 @@ function navigate(s: State, a: NavAction): State {
 			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere).
 			return { ...s, exit: 0 };
 		case "to-search":
-			return { ...stack(saveView(s), { type: "clear" }), overlay: null, focus: "query" };
+			return { ...stack(saveView(s), { type: "clear" }), tree: initialTree(), overlay: null, focus: "query" };
 	}
 }
 
@@ -186,7 +189,7 @@ export function reduce(s: State, a: Action): State {
 			return reduceKey(s, a);
 		case "resize": {
 			const next = { ...s, size: a.size };
-			return stack(hits(next, { type: "resize" }), { type: "resize" });
+			return tree(stack(hits(next, { type: "resize" }), { type: "resize" }), { type: "tree-resize" });
 		}
 		case "insert": {
 			const mode = modeOf(s);
@@ -219,6 +222,13 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "walk":
 			return walk(s, a.to);
+		case "open-tree":
+			return openTree(s, modeOf(s));
+		case "tree-hit":
+		case "tree-fold":
+			return modeOf(s) === "tree" ? tree(s, a) : s;
+		case "tree-done":
+			return tree(s, a);
 		case "toggle-panel":
 		case "page-fragment":
 			return stack(s, a);
@@ -260,6 +270,7 @@ export function reduce(s: State, a: Action): State {
 		case "copy-ref": {
 			const mode = modeOf(s);
 			const loc = topLoc(s);
+			if (mode === "tree") return copyRef(s, treeCursorRef(s));
 			if (mode === "list") {
 				const h = selectedHit(s);
 				return copyRef(s, h ? { sessionId: h.sessionId, entryId: h.entryId } : null);

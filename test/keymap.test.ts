@@ -37,6 +37,17 @@ describe("keyToAction", () => {
 		// The query line: letters are text, even the ones that are commands elsewhere.
 		["query", "q", K({}), { type: "insert", text: "q" }],
 		["query", "h", K({}), { type: "insert", text: "h" }],
+		// The tree view: Ctrl+T on the search screen, t in an event; inside, n/N hits and →/← unfold and fold.
+		["query", "t", K({}), { type: "insert", text: "t" }],
+		["list", "t", K({ ctrl: true }), { type: "open-tree" }],
+		["event", "t", K({}), { type: "open-tree" }],
+		["trace", "t", K({}), { type: "open-tree" }],
+		["tree", "n", K({}), { type: "tree-hit", dir: 1 }],
+		["tree", "N", K({}), { type: "tree-hit", dir: -1 }],
+		["tree", "", K({ rightArrow: true }), { type: "tree-fold", unfold: true }],
+		["tree", "", K({ leftArrow: true }), { type: "tree-fold", unfold: false }],
+		["tree", "", K({ escape: true }), { type: "back" }],
+		["tree", "t", K({}), null],
 		["query", "?", K({}), { type: "insert", text: "?" }],
 		["query", "青铜", K({}), { type: "insert", text: "青铜" }],
 		["query", "", K({ leftArrow: true }), { type: "cursor", to: "left" }],
@@ -123,7 +134,7 @@ describe("keyToAction", () => {
 	it("binds in the query line readline's Ctrl keys for editing, and search commands only on Ctrl keys readline leaves free here", () => {
 		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => /^ctrl\+[a-z]$/.test(k)));
 		const editing = ["ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+d", "ctrl+w", "ctrl+u", "ctrl+k"];
-		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+l", "ctrl+c"];
+		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+t", "ctrl+l", "ctrl+c"];
 		expect(new Set(ctrl)).toEqual(new Set([...editing, ...commands]));
 	});
 
@@ -136,7 +147,7 @@ describe("keyToAction", () => {
 });
 
 describe("where keys act", () => {
-	const ALL_MODES: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
+	const ALL_MODES: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
 
 	it("keeps the filter and fork pickers open on ? (help would replace them and lose the draft or the candidates)", () => {
 		expect(keyToAction("filters", "?", K({}))).toBeNull();
@@ -159,7 +170,16 @@ describe("where keys act", () => {
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
 		expect(everywhere?.[1]).toEqual(["Ctrl+C"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
-		expect(sections.get("Search screen: query line and hit list")).toEqual(["Ctrl+S", "Ctrl+O", "Ctrl+X", "Ctrl+R", "Ctrl+Y", "F1/Ctrl+G", "F5/Ctrl+L"]);
+		expect(sections.get("Search screen: query line and hit list")).toEqual([
+			"Ctrl+S",
+			"Ctrl+O",
+			"Ctrl+X",
+			"Ctrl+R",
+			"Ctrl+Y",
+			"F1/Ctrl+G",
+			"Ctrl+T",
+			"F5/Ctrl+L",
+		]);
 		for (const m of ["event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
 		// No printable key is a command on the search screen.
 		for (const m of ["query", "list"] as const)
@@ -182,8 +202,9 @@ describe("help and hints come from the table", () => {
 	it.each<[Mode, string[]]>([
 		["query", ["hits", "open", "clear/quit", "scope", "filters", "errors", "help", "quit"]],
 		["list", ["move", "open", "scope", "filters", "errors", "copy ref", "help", "quit"]],
-		["event", ["parent", "child", "siblings", "forks", "fork above", "file order", "panel", "back", "help", "copy ref"]],
+		["event", ["parent", "child", "siblings", "forks", "fork above", "tree", "file order", "panel", "back", "help", "copy ref"]],
 		["fork", ["choose", "go", "pick", "close"]],
+		["tree", ["move", "open", "hits", "unfold", "back", "help"]],
 	])("%s hints", (mode, labels) => {
 		expect(hintsFor(mode).map(([, l]) => l)).toEqual(expect.arrayContaining(labels));
 	});
