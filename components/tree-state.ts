@@ -126,7 +126,10 @@ export function reduceTree(st: TreeState, a: TreeAction, size: Size): { tree: Tr
 			loc = { ...loc, cursor: rows[at]?.key ?? null, top: centredTop(at, height, rows.length) };
 		}
 		stack[i] = loc;
-		return { tree: { stack } };
+		if (!a.data) return { tree: { stack }, note: { text: `cannot read the tree: ${a.error ?? "unknown error"}`, tone: "error" } };
+		const q = loc.request.query?.trim();
+		const hits = q ? ` · ${a.data.hits} hit(s) for "${q}"${a.data.hits > 0 ? ": n/N step through them" : ""}` : "";
+		return { tree: { stack }, note: { text: `${a.data.entries.length} entries${hits}`, tone: "info" } };
 	}
 	const loc = topTree(st);
 	if (!loc) return { tree: st };
