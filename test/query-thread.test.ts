@@ -40,6 +40,10 @@ describe("query thread", () => {
 		const ref = { sessionId: occ.sessionId, entryId: occ.entryId as string };
 		expect(await thread.read({ ...ref, maxChars: 500 })).toEqual(corpus.service.read({ ...ref, maxChars: 500 }));
 		expect(await thread.trace(ref)).toEqual(corpus.service.trace(ref));
+		// The tree view's question too: the whole fork family, with the needle's entries marked as hits.
+		const tree = await thread.tree({ ...ref, query: needle.text });
+		expect(tree).toEqual(corpus.service.tree({ ...ref, query: needle.text }));
+		expect(tree.hits).toBeGreaterThan(0);
 	});
 
 	it("answers the newest of a burst of searches and drops the ones that had not started", async () => {
