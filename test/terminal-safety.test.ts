@@ -184,6 +184,10 @@ describe.skipIf(!hasTmux)("I21 in a real terminal (tmux): clipboard and title un
 			tui.keys("Enter");
 			await tui.waitFor("kestrel-user", 20_000);
 			expect(unsafeOutsideSgr(tui.capture(true))).toBe(false);
+			// The tree view draws previews, labels, the session name and cwd of every row.
+			tui.keys("t");
+			await tui.waitFor((x) => x.includes("⑂ tree") && x.includes("kestrel-label"), 20_000);
+			expect(unsafeOutsideSgr(tui.capture(true))).toBe(false);
 			expect(buffer()).toBe(before);
 			expect(tui.title()).not.toContain("PWNED");
 		} finally {
