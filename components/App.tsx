@@ -202,13 +202,14 @@ export function App(props: AppProps) {
 	// The tree of the top tree view, when it has not been read yet.
 	const treeLoc = topTree(state.tree);
 	useServiceLoad(
-		treeLoc && treeLoc.data === null && treeLoc.error === null ? `${treeLoc.key}@${state.tree.stack.length}` : null,
+		treeLoc && treeLoc.have < treeLoc.want ? `${treeLoc.key}@${state.tree.stack.length}#${treeLoc.want}` : null,
 		async (): Promise<Action> => {
-			if (!treeLoc) return { type: "tree-done", key: "", data: null, error: "no tree" };
-			if (!service.tree) return { type: "tree-done", key: treeLoc.key, data: null, error: "this index cannot answer tree questions" };
-			return { type: "tree-done", key: treeLoc.key, data: await service.tree(treeLoc.request), error: null };
+			const gen = treeLoc?.want ?? 0;
+			if (!treeLoc) return { type: "tree-done", key: "", gen, data: null, error: "no tree" };
+			if (!service.tree) return { type: "tree-done", key: treeLoc.key, gen, data: null, error: "this index cannot answer tree questions" };
+			return { type: "tree-done", key: treeLoc.key, gen, data: await service.tree(treeLoc.request), error: null };
 		},
-		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", data: null, error }),
+		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", gen: treeLoc?.want ?? 0, data: null, error }),
 		dispatch,
 	);
 

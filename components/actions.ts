@@ -58,7 +58,7 @@ export type LoadAction =
 	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
 	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
-	| { type: "tree-done"; key: string; data: TreeResult | null; error: string | null }
+	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }
 	| { type: "index-changed" };
 
 /** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */

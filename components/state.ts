@@ -313,7 +313,8 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "index-changed": {
 			const h = selectedHit(s);
-			return hits(s, { type: "search", keep: h ? refKey(h) : null });
+			// An open tree is read again too (keeping its row), so lines pi writes meanwhile appear in it.
+			return tree(hits(s, { type: "search", keep: h ? refKey(h) : null }), { type: "tree-stale" });
 		}
 	}
 }

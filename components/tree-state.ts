@@ -25,6 +25,9 @@ export interface TreeLoc {
 	top: number;
 	/** First-row keys of the stretches unfolded with →. */
 	unfolded: string[];
+	/** Reads asked for (grows when the index changed) and the read the data answers: a newer one is due when they differ. */
+	want: number;
+	have: number;
 }
 
 /** The tree slice: open trees, newest last. */
@@ -35,7 +38,8 @@ export interface TreeState {
 /** What the tree slice does. */
 export type TreeAction =
 	| { type: "tree-open"; request: TreeRequest; depth: number }
-	| { type: "tree-done"; key: string; data: TreeResult | null; error: string | null }
+	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }
+	| { type: "tree-stale" }
 	| { type: "tree-move"; by: number }
 	| { type: "tree-page"; dir: 1 | -1 }
 	| { type: "tree-jump"; to: "first" | "last" }
@@ -109,14 +113,35 @@ function moveTo(loc: TreeLoc, rows: readonly TreeRow[], index: number, height: n
 export function reduceTree(st: TreeState, a: TreeAction, size: Size): { tree: TreeState; note?: Message } {
 	const height = treeBodyLines(size);
 	if (a.type === "tree-open") {
-		const loc: TreeLoc = { key: treeKey(a.request), request: a.request, depth: a.depth, data: null, error: null, cursor: null, top: 0, unfolded: [] };
+		const loc: TreeLoc = {
+			key: treeKey(a.request),
+			request: a.request,
+			depth: a.depth,
+			data: null,
+			error: null,
+			cursor: null,
+			top: 0,
+			unfolded: [],
+			want: 1,
+			have: 0,
+		};
 		return { tree: { stack: [...st.stack, loc] } };
 	}
+	if (a.type === "tree-stale") return { tree: { stack: st.stack.map((l) => ({ ...l, want: l.want + 1 })) } };
 	if (a.type === "tree-done") {
-		const i = st.stack.findIndex((l) => l.key === a.key && l.data === null && l.error === null);
+		const i = st.stack.findIndex((l) => l.key === a.key && l.have < a.gen && l.want === a.gen);
 		if (i === -1) return { tree: st };
 		const stack = [...st.stack];
-		let loc: TreeLoc = { ...(stack[i] as TreeLoc), data: a.data, error: a.error };
+		const before = stack[i] as TreeLoc;
+		let loc: TreeLoc = { ...before, data: a.data, error: a.error, have: a.gen };
+		const again = before.data !== null && a.data !== null && before.cursor !== null && rowIndex(rowsOf(loc), before.cursor) >= 0;
+		if (again) {
+			// New lines in the index: the same tree read again keeps its row and window (the window clamped to the rows).
+			const rows = rowsOf(loc);
+			loc = { ...loc, top: windowTop(rowIndex(rows, before.cursor), before.top, height, rows.length) };
+			stack[i] = loc;
+			return { tree: { stack } };
+		}
 		if (a.data) {
 			// Open centred on the event it was asked for (or the row that shows it), else on the root session's leaf.
 			const rows = rowsOf(loc);

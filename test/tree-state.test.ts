@@ -74,7 +74,7 @@ function openedTree(at: number, query = "", hits = false): State {
 	let s = run(withHits(query), { type: "move", by: at }, CTRL_T);
 	const t = topTree(s.tree);
 	if (!t) throw new Error("no tree opened");
-	s = reduce(s, { type: "tree-done", key: t.key, data: data(`e${at}`, hits), error: null });
+	s = reduce(s, { type: "tree-done", key: t.key, gen: 1, data: data(`e${at}`, hits), error: null });
 	return s;
 }
 
@@ -85,13 +85,13 @@ describe("opening the tree", () => {
 		const s = run(withHits("retry"), { type: "move", by: 3 }, CTRL_T);
 		expect(modeOf(s)).toBe("tree");
 		expect(topTree(s.tree)?.request).toEqual({ sessionId: "s1", entryId: "e3", query: "retry" });
-		const done = reduce(s, { type: "tree-done", key: topTree(s.tree)?.key ?? "", data: data("e3"), error: null });
+		const done = reduce(s, { type: "tree-done", key: topTree(s.tree)?.key ?? "", gen: 1, data: data("e3"), error: null });
 		expect(cursorKey(done)).toBe(entryKey("s1", "e3"));
 	});
 
 	it("drops an answer for another request", () => {
 		const s = run(withHits(), CTRL_T);
-		const stale = reduce(s, { type: "tree-done", key: "other", data: data("e0"), error: null });
+		const stale = reduce(s, { type: "tree-done", key: "other", gen: 1, data: data("e0"), error: null });
 		expect(topTree(stale.tree)?.data).toBeNull();
 	});
 
@@ -169,6 +169,20 @@ describe("inside the tree", () => {
 		expect(topLoc(s)?.ref).toEqual({ sessionId: FORK, entryId: "f1" });
 		expect(s.message?.text).toMatch(/crossed into the forked session/);
 		s = reduce(s, ESC);
+		expect(cursorKey(s)).toBe(forkKey(FORK));
+	});
+
+	it("reads the tree again when the index changed, keeping the row under the cursor; an older answer is dropped", () => {
+		let s = run(openedTree(9), DOWN);
+		const t = topTree(s.tree);
+		s = reduce(s, { type: "index-changed" });
+		expect(topTree(s.tree)?.want).toBe(2);
+		const grown = data("e9");
+		grown.entries.push(e("e10", "e9", "user", "a line pi wrote meanwhile"));
+		s = reduce(s, { type: "tree-done", key: t?.key ?? "", gen: 1, data: data("e0"), error: null });
+		expect(topTree(s.tree)?.have).toBe(1);
+		s = reduce(s, { type: "tree-done", key: t?.key ?? "", gen: 2, data: grown, error: null });
+		expect(topTree(s.tree)?.data?.entries.length).toBe(11);
 		expect(cursorKey(s)).toBe(forkKey(FORK));
 	});
 
