@@ -181,11 +181,9 @@ export function treeRows(data: TreeResult, options: TreeRowOptions): TreeRow[] {
 	return out;
 }
 
-/** The index of the row showing `key`; a key inside a folded stretch finds its fold row; -1 when absent. */
+/** The index of the row with `key` (an entry, a fork's head or a fold row), -1 when no row has it. */
 export function rowIndex(rows: readonly TreeRow[], key: string | null): number {
-	if (key === null) return -1;
-	const at = rows.findIndex((r) => r.key === key);
-	return at;
+	return key === null ? -1 : rows.findIndex((r) => r.key === key);
 }
 
 /** Indexes of the rows that are query hits, in display order. */

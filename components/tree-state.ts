@@ -154,7 +154,8 @@ export function reduceTree(st: TreeState, a: TreeAction, size: Size): { tree: Tr
 		if (!a.data) return { tree: { stack }, note: { text: `cannot read the tree: ${a.error ?? "unknown error"}`, tone: "error" } };
 		const q = loc.request.query?.trim();
 		const hits = q ? ` · ${a.data.hits} hit(s) for "${q}"${a.data.hits > 0 ? ": n/N step through them" : ""}` : "";
-		return { tree: { stack }, note: { text: `${a.data.entries.length} entries${hits}`, tone: "info" } };
+		const notes = a.data.notes.length > 0 ? ` · ${a.data.notes.join("; ")}` : "";
+		return { tree: { stack }, note: { text: `${a.data.entries.length} entries${hits}${notes}`, tone: a.data.notes.length > 0 ? "warn" : "info" } };
 	}
 	const loc = topTree(st);
 	if (!loc) return { tree: st };
