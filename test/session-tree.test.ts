@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HistoryService } from "../src/service/service.js";
 import type { TreeEntry, TreeResult } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
+import { pi16View } from "./helpers/oracle16.js";
 import { assistant, createSession, SessionManager, toolResult, user } from "./helpers/pi-sessions.js";
+import { writePi16Sessions } from "./helpers/pi16-sessions.js";
 
 let tmp: ReturnType<typeof tempDir>;
 let service: HistoryService;
@@ -165,5 +167,42 @@ describe("the tree asked from a member of the family", () => {
 	it("fails like a read for an unknown session or entry", () => {
 		expect(() => service.tree({ sessionId: "nope" })).toThrow(/no session/);
 		expect(() => service.tree({ sessionId: rootId, entryId: "nope" })).toThrow(/no event/);
+	});
+});
+
+describe("pi 1.x context edits in the tree (oracle: pi 1.6's buildSessionProjection)", () => {
+	it("marks every entry's branch, selection and context edit (omitted / replaced) as pi 1.6 projects them", () => {
+		const t = tempDir("pes-tree16-");
+		try {
+			const dir = join(t.dir, "sessions");
+			const { files, ids } = writePi16Sessions(dir, "/work/pi16");
+			const svc = openService(dir, join(t.dir, "index.sqlite"));
+			try {
+				svc.refresh();
+				const file = files.edits as string;
+				const text = readFileSync(file, "utf8");
+				const header = JSON.parse(text.slice(0, text.indexOf("\n")));
+				const tree = svc.tree({ sessionId: header.id });
+				const oracle = pi16View(text, "/work/pi16");
+				expect(tree.entries.length).toBe(oracle.size);
+				for (const e of tree.entries) {
+					const v = oracle.get(e.entryId);
+					expect({ id: e.entryId, branch: e.branchState, selection: e.selectionState, edit: e.contextEdit ?? null }).toEqual({
+						id: e.entryId,
+						branch: v?.branchState,
+						selection: v?.selectionState,
+						edit: v?.contextEdit,
+					});
+				}
+				// The scenario has both kinds, so the marks the view draws are exercised for real.
+				const m = byId(tree);
+				expect(m.get(ids.failed as string)?.contextEdit).toEqual({ state: "omitted", by: ids.omitFailed });
+				expect(m.get(ids.result as string)?.contextEdit).toEqual({ state: "replaced", by: ids.replaceResult });
+			} finally {
+				svc.close();
+			}
+		} finally {
+			t.cleanup();
+		}
 	});
 });
