@@ -7,9 +7,15 @@
 import type { NavAction } from "./actions.js";
 import { keyFor } from "./keymap.js";
 import { newLoc } from "./stack-state.js";
-import { info, push, type State, selectedHit, topLoc, tree } from "./state-core.js";
+import { info, push, type State, selectedHit, stack, topLoc, tree } from "./state-core.js";
 import { queryTerms } from "./tree-lines.js";
 import { cursorRow, rowRef, topTree } from "./tree-state.js";
+
+/** Opens an event over the tree, its text focused (a push keeps the trace panel of the event below, not wanted here). */
+function openOver(s: State, ref: { sessionId: string; entryId: string }, highlights: string[], note: string): State {
+	const next = push(s, newLoc({ ref, highlights }), note);
+	return topLoc(next)?.panel === "trace" ? { ...stack(next, { type: "toggle-panel" }), message: next.message } : next;
+}
 
 /** Opens the tree of the selected hit's (search screen) or the open event's session, centred on it. */
 export function openTree(s: State, mode: string): State {
@@ -49,11 +55,11 @@ export function treeNavigate(s: State, a: NavAction): State {
 				const f = row.fork;
 				const entryId = f.entries[0]?.entryId ?? f.forkPoint;
 				if (!entryId) return info(s, "this fork has no entry to open", "warn");
-				return push(s, newLoc({ ref: { sessionId: f.session.id, entryId }, highlights }), `crossed into the forked session ${f.session.id}`);
+				return openOver(s, { sessionId: f.session.id, entryId }, highlights, `crossed into the forked session ${f.session.id}`);
 			}
 			const ref = rowRef(row);
 			if (!ref) return s;
-			return push(s, newLoc({ ref, highlights }), `${keyFor("event", "back")} comes back to the tree`);
+			return openOver(s, ref, highlights, `${keyFor("event", "back")} comes back to the tree`);
 		}
 		case "focus":
 		case "to-search":

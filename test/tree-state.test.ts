@@ -112,6 +112,19 @@ describe("opening the tree", () => {
 		expect(topLoc(s)?.ref).toEqual({ sessionId: "s1", entryId: "e2" });
 		expect(s.tree.stack).toEqual([]);
 	});
+
+	it("t from the trace panel opens the tree; Enter there opens the event with its text focused", () => {
+		let s = run(withHits(), { type: "move", by: 2 }, ENTER);
+		s = reduce(s, { type: "event-done", key: "s1/e2", data: makeEventData("e2", { edges: [edge("parent", "e1")], nodes: [brief("e1")] }), error: null });
+		s = reduce(s, key("", { tab: true }));
+		expect(modeOf(s)).toBe("trace");
+		s = reduce(s, key("t"));
+		s = reduce(s, { type: "tree-done", key: topTree(s.tree)?.key ?? "", gen: 1, data: data("e2"), error: null });
+		s = reduce(s, ENTER);
+		expect(modeOf(s)).toBe("event");
+		expect(topLoc(s)?.ref).toEqual({ sessionId: "s1", entryId: "e2" });
+		expect(s.events.stack.length).toBe(2);
+	});
 });
 
 describe("inside the tree", () => {
