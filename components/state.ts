@@ -18,6 +18,7 @@ import { hitHighlights, locateMatch } from "./read-view.js";
 import { idTail } from "./session-label.js";
 import { newLoc, type WalkTo } from "./stack-state.js";
 import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc } from "./state-core.js";
+import { requestTask, taskDone } from "./task-state.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 
 export type { Action, Message } from "./actions.js";
@@ -166,6 +167,17 @@ function navigate(s: State, a: NavAction): State {
 			return { ...s, exit: 0 };
 		case "to-search":
 			return { ...stack(saveView(s), { type: "clear" }), overlay: null, focus: "query" };
+		case "wheel": {
+			// The wheel scrolls what has focus: hits one by one (from the query line too), event text three lines a notch.
+			const dir = a.dir === 0 ? 1 : a.dir;
+			if (mode === "query" || mode === "list") {
+				if ((dir < 0 && s.hits.selected === 0) || s.hits.results.hits.length === 0) return s;
+				return hits({ ...s, focus: "list" }, { type: "select", index: s.hits.selected + dir });
+			}
+			if (mode === "event") return stack(s, { type: "scroll", by: 3 * dir });
+			if (mode === "trace") return stack(s, { type: "trace-move", by: dir });
+			return overlay(s, { type: "move", by: mode === "help" ? 3 * dir : dir });
+		}
 	}
 }
 
@@ -209,6 +221,7 @@ export function reduce(s: State, a: Action): State {
 		case "open":
 		case "back":
 		case "to-search":
+		case "wheel":
 			return navigate(s, a);
 		case "pick": {
 			if (s.overlay?.type !== "fork") return s;
@@ -274,6 +287,10 @@ export function reduce(s: State, a: Action): State {
 			return info({ ...s, refresh: s.refresh + 1 }, "reading new session lines…");
 		case "copy-done":
 			return info(s, a.text, a.copied ? "info" : "warn");
+		case "task":
+			return requestTask(s, a.task);
+		case "task-done":
+			return taskDone(s, a.text, a.tone);
 		case "quit":
 			return { ...s, exit: a.code };
 		case "search-done":
