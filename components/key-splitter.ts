@@ -189,9 +189,12 @@ export class KeySplitter {
 		return out;
 	}
 
-	/** Whether an escape sequence is waiting to be finished. */
+	/**
+	 * Whether an escape sequence is waiting to be finished (and a pause means it never will be). A legacy mouse report
+	 * is not: its three bytes after ESC [ M may come in a later read however long the pause (Ink splits them off).
+	 */
 	get waiting(): boolean {
-		return this.pending.startsWith(ESC) && this.paste === null;
+		return this.pending.startsWith(ESC) && this.paste === null && !this.pending.startsWith(`${ESC}[M`);
 	}
 
 	/** Ends a waiting escape: a lone ESC is the Escape key; a cut sequence is dropped. */

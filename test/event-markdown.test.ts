@@ -66,16 +66,7 @@ describe("inlineCode and fence", () => {
 describe("eventMarkdown", () => {
 	it("one fragment: heading, metadata, one block", () => {
 		expect(eventMarkdown(read("be96970a", "user", [frag("Why does `npm test` fail?")]))).toBe(
-			[
-				"## message/user · 2026-01-21T22:55:01.123Z",
-				"",
-				...META("be96970a"),
-				"",
-				"```text",
-				"Why does `npm test` fail?",
-				"```",
-				"",
-			].join("\n"),
+			["## message/user · 2026-01-21T22:55:01.123Z", "", ...META("be96970a"), "", "```text", "Why does `npm test` fail?", "```", ""].join("\n"),
 		);
 	});
 
@@ -83,7 +74,10 @@ describe("eventMarkdown", () => {
 		const r = read(
 			"a1b2c3d4",
 			"assistant",
-			[frag("Let me look.", { id: "assistant.text:0", kind: "assistant.text" }), frag("ls -la", { id: "tool.call:1", kind: "tool.call", range: [0, 6], totalChars: 900 })],
+			[
+				frag("Let me look.", { id: "assistant.text:0", kind: "assistant.text" }),
+				frag("ls -la", { id: "tool.call:1", kind: "tool.call", range: [0, 6], totalChars: 900 }),
+			],
 			{
 				omitted: [{ path: "content[2]", reason: "image", mimeType: "image/png", bytes: 12 }],
 				classification: {
@@ -132,7 +126,10 @@ describe("eventMarkdown", () => {
 
 describe("branchMarkdown", () => {
 	it("root first, numbered in branch order, with the session and file", () => {
-		const events = [read("r00t0001", "user", [frag("start")]), read("c41d0002", "assistant", [frag("done", { id: "assistant.text:0", kind: "assistant.text" })])];
+		const events = [
+			read("r00t0001", "user", [frag("start")]),
+			read("c41d0002", "assistant", [frag("done", { id: "assistant.text:0", kind: "assistant.text" })]),
+		];
 		expect(branchMarkdown(events)).toBe(
 			[
 				`# Branch of fix login (\`${S}\`): root → \`c41d0002\``,

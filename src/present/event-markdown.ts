@@ -54,7 +54,8 @@ function metadata(read: ReadResult): string[] {
 		`- state: ${c.branchState} branch · ${c.selectionState}${marks.length > 0 ? ` (${marks.map(neutralizeLine).join("; ")})` : ""}`,
 		`- source: ${inlineCode(`${read.source.file}:${read.source.line}`)}`,
 	];
-	for (const o of read.omitted) lines.push(`- not shown: ${inlineCode(o.path)} (${neutralizeLine(o.reason)}${o.mimeType ? `, ${neutralizeLine(o.mimeType)}` : ""})`);
+	for (const o of read.omitted)
+		lines.push(`- not shown: ${inlineCode(o.path)} (${neutralizeLine(o.reason)}${o.mimeType ? `, ${neutralizeLine(o.mimeType)}` : ""})`);
 	return lines;
 }
 
