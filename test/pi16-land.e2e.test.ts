@@ -79,6 +79,10 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 		// The session, written by pi 1.6's own SessionManager: two exchanges; its last entry (the leaf pi opens at) is a2.
 		const m = sm.SessionManager.create(cwd, join(agentDir, "sessions", "ws"));
 		let t = Date.parse("2026-11-30T10:00:00Z");
+		const tick = () => {
+			t += 1000;
+			return t;
+		};
 		const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 		const reply = (text: string) => ({
 			role: "assistant",
@@ -88,11 +92,11 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 			model: "faux-1",
 			usage,
 			stopReason: "stop",
-			timestamp: (t += 1000),
+			timestamp: tick(),
 		});
-		const u1 = m.appendMessage({ role: "user", content: "Why does the LANDING_QUOLL build fail?", timestamp: (t += 1000) });
+		const u1 = m.appendMessage({ role: "user", content: "Why does the LANDING_QUOLL build fail?", timestamp: tick() });
 		const a1 = m.appendMessage(reply("Because the cache is stale."));
-		const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: (t += 1000) });
+		const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: tick() });
 		const a2 = m.appendMessage(reply("Cleared; the build passes."));
 		ids = { u1, a1, u2, a2 };
 		file = m.getSessionFile();
