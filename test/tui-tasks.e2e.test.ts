@@ -22,16 +22,16 @@ let dir = "";
 let done = () => {};
 let session: TmuxSession | null = null;
 
-function start(flags = ""): TmuxSession {
+function start(flags = "", extraEnv = ""): TmuxSession {
 	const path = `${join(dir, "bin")}:${process.env.PATH ?? ""}`;
-	const cmd = `env -u CI PATH=${shellQuote(path)} PI_ARGS_FILE=${shellQuote(join(dir, "pi-args.txt"))} node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
+	const cmd = `env -u CI ${extraEnv} PATH=${shellQuote(path)} PI_ARGS_FILE=${shellQuote(join(dir, "pi-args.txt"))} node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
 	session = TmuxSession.start(cmd, { columns: 110, rows: 30 }, join(dir, "out"));
 	return session;
 }
 
 /** Sends bytes to the pane as the terminal would (tmux send-keys -H). */
 function sendBytes(s: TmuxSession, bytes: string): void {
-	tmuxServer(["send-keys", "-t", s.name, "-H", ...Buffer.from(bytes, "latin1").toString("hex").match(/../g)!]);
+	tmuxServer(["send-keys", "-t", s.name, "-H", ...(Buffer.from(bytes, "latin1").toString("hex").match(/../g) ?? [])]);
 }
 const wheelDown = "\x1b[<65;40;12M";
 const wheelUp = "\x1b[<64;40;12M";
@@ -79,6 +79,8 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 				`printf 'land=%s\\nlandfile=%s\\ncwd=%s\\n' "$PI_EVENT_SEARCH_LAND" "$PI_EVENT_SEARCH_LAND_FILE" "$(pwd)" >> "$PI_ARGS_FILE"`,
 				`printf 'mouse=%s\\n' "$(tmux display-message -p '#{mouse_any_flag}')" >> "$PI_ARGS_FILE"`,
 				"echo fake pi ran",
+				// Asked to, it waits to be interrupted (Ctrl+C reaches it and the explorer alike).
+				'if [ -n "$PI_FAKE_WAIT" ]; then echo "fake pi waiting"; sleep 60; fi',
 				"exit 3",
 				"",
 			].join("\n"),
@@ -112,6 +114,19 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		expect(recorded).toContain("mouse=0");
 		expect(mouseFlag(s)).toBe("1");
 		// Keys work again: walking to the parent changes the view.
+		s.keys("q");
+		await s.waitFor("hit 1 of 1");
+	});
+
+	it("Ctrl+C in pi ends pi, not the explorer, which comes back", async () => {
+		const s = start("", "PI_FAKE_WAIT=1");
+		await openNeedle(s);
+		s.keys("c");
+		await s.waitFor("fake pi waiting");
+		s.keys("C-c");
+		const back = await s.waitFor("back from pi (ended by SIGINT)");
+		expect(back).toContain("● here");
+		expect(back).not.toContain("__EXIT__");
 		s.keys("q");
 		await s.waitFor("hit 1 of 1");
 	});
