@@ -60,6 +60,38 @@ function rpcState(
 	});
 }
 
+/** Starts pi 1.6 in RPC mode, sends one prompt and ends pi when the agent's turn ends. */
+function rpcPrompt(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv, message: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(pi.node, [pi.piCli, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+		let buffer = "";
+		let stderr = "";
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`pi rpc prompt did not end; stderr: ${stderr.slice(-2000)}`));
+		}, 180_000); // a safety net for a hung pi on a busy machine, not a measure
+		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+		child.stdout.on("data", (d: Buffer) => {
+			buffer += d.toString();
+			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+				const line = buffer.slice(0, nl);
+				buffer = buffer.slice(nl + 1);
+				try {
+					const ev = JSON.parse(line) as Record<string, unknown>;
+					if (ev.type === "response" && ev.success === false) reject(new Error(`prompt failed: ${line}`));
+					if (ev.type === "agent_end") {
+						clearTimeout(timer);
+						child.on("close", () => resolve());
+						child.kill("SIGTERM");
+					}
+				} catch {}
+			}
+		});
+		child.on("error", reject);
+		child.stdin.write(`${JSON.stringify({ id: "p", type: "prompt", message })}\n`);
+	});
+}
+
 describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CLI in RPC mode)", () => {
 	const pi = setup as Pi16;
 	const tmp = tempDir("pes-land-");
@@ -149,5 +181,29 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 	it("a landing named for another file is ignored: pi opens where it would", async () => {
 		const { messages } = await start({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: join(base, "other.jsonl") });
 		expect(shape(messages)).toEqual(shape(projectionAt(ids.a2)));
+	}, 200_000);
+
+	// Last: pi writes the new exchange into the file, which moves the file's last entry.
+	it("the next message sent in pi continues from the landed event, not from the file's last entry", async () => {
+		const env: NodeJS.ProcessEnv = { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home"), PES_E2E_SCRIPT: "search" };
+		env.PI_EVENT_SEARCH_LAND = ids.a1;
+		env.PI_EVENT_SEARCH_LAND_FILE = file;
+		delete env.PI_EVENT_SEARCH_INDEX;
+		delete env.PI_CODING_AGENT_SESSION_DIR;
+		const args = ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file];
+		await rpcPrompt(pi, args, cwd, env, "CONTINUED_WOMBAT from the landed point");
+		// pi wrote the new message (pi writes; the landing did not): its ancestors, by the file's own parent links.
+		const entries = readFileSync(file, "utf8")
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as { id: string; parentId?: string | null; message?: { role?: string; content?: unknown } });
+		const byId = new Map(entries.map((e) => [e.id, e]));
+		const asked = entries.find((e) => e.message?.role === "user" && JSON.stringify(e.message.content).includes("CONTINUED_WOMBAT"));
+		expect(asked).toBeDefined();
+		const up: string[] = [];
+		for (let e = asked?.parentId ? byId.get(asked.parentId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) up.push(e.id);
+		expect(up).toContain(ids.a1);
+		expect(up).not.toContain(ids.u2);
+		expect(up).not.toContain(ids.a2);
 	}, 200_000);
 });

@@ -68,6 +68,11 @@ export function offerLanding(pi: LandingRegistrar, env: NodeJS.ProcessEnv = proc
 		if (event.reason !== "startup" || typeof ctx.mode !== "string") return;
 		const current = ctx.sessionManager.getSessionFile();
 		if (!file || !current || !same(file, current) || !ctx.sessionManager.getEntry(entry)) return;
-		pi.sendUserMessage(`/${LAND_COMMAND} ${entry}`, { expandPromptTemplates: true });
+		const land = () => pi.sendUserMessage(`/${LAND_COMMAND} ${entry}`, { expandPromptTemplates: true });
+		// pi's TUI draws the session's messages right after session_start (interactive-mode init: rebindCurrentSession,
+		// then renderInitialMessages, with only microtasks between); navigateTree redraws them, so landing during
+		// session_start would show them twice. A timer runs after that first drawing. RPC and print modes draw nothing.
+		if (ctx.mode === "tui") setTimeout(land, 0);
+		else land();
 	});
 }
