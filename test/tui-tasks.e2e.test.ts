@@ -113,9 +113,12 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		// Mouse reporting was off while pi had the terminal, and is on again after.
 		expect(recorded).toContain("mouse=0");
 		expect(mouseFlag(s)).toBe("1");
-		// Keys work again: walking to the parent changes the view.
+		// Keys work again: back to the hit list; and quitting turns mouse reporting off.
 		s.keys("q");
 		await s.waitFor("hit 1 of 1");
+		s.keys("C-c");
+		await s.waitFor("__EXIT__=130");
+		expect(mouseFlag(s)).toBe("0");
 	});
 
 	it("Ctrl+C in pi ends pi, not the explorer, which comes back", async () => {
@@ -183,10 +186,10 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		await s.waitFor("hit 1 of 1");
 		s.keys("Enter");
 		const opened = await s.waitFor(/lines \d+–\d+ of \d+/);
-		const [, from, to, total] = (/lines (\d+)–(\d+) of (\d+)/.exec(opened) ?? []).map(Number) as number[];
-		// Three lines a notch, down to the end of the event.
+		const [from = 0, to = 0, total = 0] = (/lines (\d+)–(\d+) of (\d+)/.exec(opened) ?? []).slice(1).map(Number);
+		// Three lines a notch, down to the end of the event (the last first line shows the last line at the bottom).
 		sendBytes(s, wheelDown);
-		const expected = Math.min(from + 3, (total as number) - ((to as number) - (from as number)));
+		const expected = Math.min(from + 3, total - (to - from));
 		await s.waitFor(`lines ${expected}–`);
 		sendBytes(s, wheelUp);
 		await s.waitFor(`lines ${Math.max(1, expected - 3)}–`);

@@ -11,7 +11,7 @@ import { marked } from "marked";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { App, type TaskOutcome } from "../components/App.js";
 import { HEAD_CHARS } from "../components/loaders.js";
-import type { Task } from "../components/state.js";
+import type { Task } from "../components/state-core.js";
 import { type TaskRequest, taskRequest } from "../components/task-loads.js";
 import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, loadManifest, needleById, openService, tempDir } from "./helpers/corpus.js";

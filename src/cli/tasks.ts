@@ -96,7 +96,9 @@ export function runTask(r: TaskRequest, host: TaskHost): TaskOutcome {
 			return resume(r, host);
 		case "copy-md": {
 			const outcome = copyText(r.markdown, `the event as Markdown (${r.markdown.length} characters)`, host.write, host.env);
-			return { text: outcome.text, tone: outcome.copied ? "info" : "warn" };
+			// Unlike a ref, Markdown cannot be shown to select by hand: say where else it can go.
+			const text = outcome.text.startsWith("not copied") ? `${outcome.text}; e opens it in your editor, E exports the branch to a file` : outcome.text;
+			return { text, tone: outcome.copied ? "info" : "warn" };
 		}
 		case "pager": {
 			const pager = host.env.PAGER?.trim() || "less";
