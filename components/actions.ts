@@ -32,7 +32,7 @@ export type NavAction =
 	| { type: "open" }
 	| { type: "back" }
 	| { type: "to-search" }
-	| { type: "wheel"; dir: 1 | -1 | 0 };
+	| { type: "wheel"; dir: 1 | -1 | 0; at?: { x: number; y: number } };
 
 /** The hit list's scope and filters. */
 export type FilterAction =

@@ -54,11 +54,12 @@ function modifiers(param: string | undefined): KeyInfo {
  * A mouse report as a key: wheel up or down (buttons 64 and 65, whatever the modifier bits); null for every other
  * mouse event (clicks, releases, motion), which the explorer does not use but must never read as text.
  */
-function mouseKey(button: number): KeyPress | null {
+function mouseKey(button: number, x: number, y: number): KeyPress | null {
 	// Bits 4, 8 and 16 are Shift, Alt and Ctrl; 32 is motion. What is left names the button.
 	const b = button & ~(4 | 8 | 16);
-	if (b === 64) return { input: "", key: { wheelUp: true } };
-	if (b === 65) return { input: "", key: { wheelDown: true } };
+	const at = x > 0 && y > 0 ? { x, y } : {};
+	if (b === 64) return { input: "", key: { wheelUp: true, ...at } };
+	if (b === 65) return { input: "", key: { wheelDown: true, ...at } };
 	return null;
 }
 
@@ -66,9 +67,12 @@ function mouseKey(button: number): KeyPress | null {
 function sequenceKey(seq: string): KeyPress | null {
 	if (seq === "\u001b[[A") return { input: "", key: { f1: true } }; // the Linux console's F1
 	// SGR mouse (mode 1006): ESC [ < button ; column ; row M (press) or m (release).
-	if (seq[2] === "<") return seq.at(-1) === "M" ? mouseKey(Number(seq.slice(3).split(";")[0])) : null;
+	if (seq[2] === "<") {
+		const [b, x, y] = seq.slice(3, -1).split(";").map(Number);
+		return seq.at(-1) === "M" ? mouseKey(b ?? -1, x ?? 0, y ?? 0) : null;
+	}
 	// Legacy mouse (mode 1000 without 1006): ESC [ M and three bytes, each value + 32.
-	if (seq.length === 6 && seq[2] === "M") return mouseKey((seq.charCodeAt(3) - 32) & 0xff);
+	if (seq.length === 6 && seq[2] === "M") return mouseKey((seq.charCodeAt(3) - 32) & 0xff, seq.charCodeAt(4) - 32, seq.charCodeAt(5) - 32);
 	if (seq[1] === "O") {
 		const k = CSI_KEYS[seq[2] as string];
 		return k ? { input: "", key: k } : null;

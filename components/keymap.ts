@@ -22,6 +22,9 @@ export interface KeyInfo {
 	/** The mouse wheel (a mouse report the key splitter turned into a key). */
 	wheelUp?: boolean;
 	wheelDown?: boolean;
+	/** Where the pointer was (1-based column and row) for a mouse report. */
+	x?: number;
+	y?: number;
 	home?: boolean;
 	end?: boolean;
 	return?: boolean;
@@ -347,7 +350,7 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			// One binding covers a key pair; the key picks the direction or the index.
 			if (a.type === "move") return { type: "move", by: DIRECTIONAL[name] ?? 1 };
 			if (a.type === "page") return { type: "page", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1 };
-			if (a.type === "wheel") return { type: "wheel", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1 };
+			if (a.type === "wheel") return { type: "wheel", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1, ...(key.x && key.y ? { at: { x: key.x, y: key.y } } : {}) };
 			if (a.type === "filter-cycle") return { type: "filter-cycle", dir: name === "left" ? -1 : 1 };
 			if (a.type === "pick") return { type: "pick", index: Number(name) - 1 };
 			return a;

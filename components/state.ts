@@ -12,7 +12,7 @@ import type { Action, NavAction } from "./actions.js";
 import type { Filters } from "./filters.js";
 import { toolsIn } from "./filters.js";
 import { keyFor, keyToAction } from "./keymap.js";
-import { searchLayout, visibleHits } from "./layout.js";
+import { overTracePanel, searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
 import { hitHighlights, locateMatch } from "./read-view.js";
 import { idTail } from "./session-label.js";
@@ -174,8 +174,11 @@ function navigate(s: State, a: NavAction): State {
 				if ((dir < 0 && s.hits.selected === 0) || s.hits.results.hits.length === 0) return s;
 				return hits({ ...s, focus: "list" }, { type: "select", index: s.hits.selected + dir });
 			}
-			if (mode === "event") return stack(s, { type: "scroll", by: 3 * dir });
-			if (mode === "trace") return stack(s, { type: "trace-move", by: dir });
+			if (mode === "event" || mode === "trace") {
+				// The pane under the pointer scrolls, whichever has focus (without a position: the focused one).
+				const trace = a.at ? overTracePanel(s.size, a.at) : mode === "trace";
+				return stack(s, trace ? { type: "trace-move", by: dir } : { type: "scroll", by: 3 * dir });
+			}
 			return overlay(s, { type: "move", by: mode === "help" ? 3 * dir : dir });
 		}
 	}

@@ -128,6 +128,11 @@ describe("key splitter: mouse reports", () => {
 		expect(names).toEqual(expected);
 	});
 
+	it("a wheel report carries the pointer's column and row (SGR and legacy)", () => {
+		expect(keysOf([sgr(65, 120, 40)])[0]?.key).toEqual({ wheelDown: true, x: 120, y: 40 });
+		expect(keysOf([x10(64, 10, 5)])[0]?.key).toEqual({ wheelUp: true, x: 10, y: 5 });
+	});
+
 	it("a legacy report split by Ink after ESC [ M still waits for its three bytes (as use-keys flushes after each read)", () => {
 		const s = new KeySplitter();
 		const out = s.push("\x1b[M");

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { measureTop } from "../components/event-doc.js";
 import type { KeyInfo } from "../components/keymap.js";
+import { eventLayout } from "../components/layout.js";
 import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/state.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
@@ -62,6 +63,21 @@ describe("mouse wheel", () => {
 		expect(modeOf(s)).toBe("trace");
 		expect(topLoc(s)?.traceCursor).toBe(1);
 		expect(topLoc(s)?.scroll).toBe(top + 3);
+	});
+
+	it("scrolls the pane under the pointer, whichever has focus (stacked and side by side)", () => {
+		for (const size of [SIZE, { columns: 130, rows: 30 }]) {
+			let s = { ...opened(), size };
+			s = rendered(reduceOnly(s, { type: "resize", size }));
+			const l = eventLayout(size);
+			const overPanel = l.side ? { x: l.bodyWidth + 5, y: 5 } : { x: 5, y: 2 + l.bodyLines + 3 };
+			const overBody = { x: 3, y: 4 };
+			const top = topLoc(s)?.scroll ?? 0;
+			s = run(s, key("", { wheelDown: true, ...overPanel }));
+			expect([modeOf(s), topLoc(s)?.traceCursor, topLoc(s)?.scroll]).toEqual(["event", 1, top]);
+			s = run(s, key("", { tab: true }), key("", { wheelDown: true, ...overBody }));
+			expect([modeOf(s), topLoc(s)?.traceCursor, topLoc(s)?.scroll]).toEqual(["trace", 1, top + 3]);
+		}
 	});
 
 	it("scrolls help when help is open", () => {
