@@ -13,15 +13,17 @@ import type { Task } from "./state-core.js";
 const WINDOW_CHARS = 1_000_000;
 /** Characters of one event a task takes at most; beyond, the text is cut and says so. */
 export const TASK_EVENT_CHARS = 8_000_000;
+/** Characters of one event a branch export takes at most (the rest is cut, and the Markdown says which characters it has). */
+export const EXPORT_EVENT_CHARS = 1_000_000;
 /** Events a branch export takes at most (the root side is dropped beyond, with a note). */
 export const BRANCH_MAX = 2000;
 /** Ancestors one read lists (the core's neighbor maximum). */
 const STEP = 50;
 
-/** An event read whole: every fragment's text complete (or cut at TASK_EVENT_CHARS, its range saying so). */
-export async function loadWholeEvent(service: ExplorerService, ref: EventRef, before = 0): Promise<ReadResult> {
-	const read = await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: WINDOW_CHARS, before, after: 0 });
-	let budget = TASK_EVENT_CHARS;
+/** An event read whole: every fragment's text complete (or cut after `maxChars` in all, its range saying so). */
+export async function loadWholeEvent(service: ExplorerService, ref: EventRef, maxChars = TASK_EVENT_CHARS): Promise<ReadResult> {
+	const read = await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, maxChars: Math.min(WINDOW_CHARS, maxChars), before: 0, after: 0 });
+	let budget = maxChars;
 	const fragments: FragmentWindow[] = [];
 	for (const f of read.fragments) {
 		let text = f.text;
@@ -33,6 +35,12 @@ export async function loadWholeEvent(service: ExplorerService, ref: EventRef, be
 			if (!next || next.range[1] <= end) break;
 			text += next.text;
 			end = next.range[1];
+		}
+		if (text.length > budget) {
+			// Past the budget: keep what fits, never half of a surrogate pair.
+			const cut = budget > 0 && /[\ud800-\udbff]/.test(text[budget - 1] ?? "") ? budget - 1 : budget;
+			text = text.slice(0, cut);
+			end = f.range[0] + cut;
 		}
 		budget = Math.max(0, budget - text.length);
 		fragments.push({ ...f, text, range: [f.range[0], end], truncated: end < f.totalChars });
@@ -89,7 +97,7 @@ export async function taskRequest(service: ExplorerService, task: Task): Promise
 		case "export": {
 			const { refs, cut } = await branchRefs(service, ref);
 			const events: ReadResult[] = [];
-			for (const r of refs) events.push(await loadWholeEvent(service, r));
+			for (const r of refs) events.push(await loadWholeEvent(service, r, EXPORT_EVENT_CHARS));
 			const notes = cut ? [`the branch has more than ${BRANCH_MAX} events: only the last ${BRANCH_MAX} are here`] : [];
 			return { kind: "export", ref, markdown: branchMarkdown(events, notes), events: events.length };
 		}

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { App, type TaskOutcome } from "../components/App.js";
 import { HEAD_CHARS } from "../components/loaders.js";
 import type { Task } from "../components/state-core.js";
-import { type TaskRequest, taskRequest } from "../components/task-loads.js";
+import { loadWholeEvent, type TaskRequest, taskRequest } from "../components/task-loads.js";
 import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, loadManifest, needleById, openService, tempDir } from "./helpers/corpus.js";
 import { press, type, waitForFrame } from "./helpers/ink.js";
@@ -63,6 +63,13 @@ describe("task requests over a real index", () => {
 		expect(text.length).toBeGreaterThan(30 * HEAD_CHARS);
 		const r = (await taskRequest(service, task("editor", BIG))) as Extract<TaskRequest, { kind: "editor" }>;
 		expect(r.text).toBe(text);
+	});
+
+	it("past a character budget the text is cut where the budget ends, and the range says so", async () => {
+		const read = await loadWholeEvent(service, BIG, 50_000);
+		const f = read.fragments[0];
+		expect(f?.text).toBe(exact().slice(0, 50_000));
+		expect([f?.range, f?.totalChars, f?.truncated]).toEqual([[0, 50_000], exact().length, true]);
 	});
 
 	it("the Markdown copy holds that text as one code block a Markdown parser gives back whole", async () => {
