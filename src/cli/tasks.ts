@@ -27,9 +27,14 @@ export interface TaskHost {
 	write(s: string): void;
 }
 
-/** A command line for display: each argument quoted for a POSIX shell when it needs it, controls made visible. */
+/** A command line for a POSIX shell: each argument quoted when it needs it. */
+export function shellCommand(args: string[]): string {
+	return args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(" ");
+}
+
+/** A command line for display: quoted for a shell, controls made visible. */
 export function shellLine(args: string[]): string {
-	return neutralizeLine(args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`)).join(" "));
+	return neutralizeLine(shellCommand(args));
 }
 
 /** The executable `name` on PATH (the user's, not a shell's alias or function), or null. */
@@ -54,7 +59,11 @@ function exitText(r: ReturnType<typeof spawnSync>): string {
 function resume(r: Extract<TaskRequest, { kind: "resume" }>, host: TaskHost): TaskOutcome {
 	const args = ["pi", "--session", r.file];
 	const pi = findOnPath("pi", host.env);
-	if (!pi) return { text: `pi is not on PATH; to continue there run: ${shellLine(args)}`, tone: "warn" };
+	if (!pi) {
+		// The status line may be too narrow for a long path: the command goes to the clipboard too, when it can.
+		const copied = copyText(shellCommand(args), "the command", host.write, host.env);
+		return { text: `pi is not on PATH; to continue there run: ${shellLine(args)} (${copied.text})`, tone: "warn" };
+	}
 	// pi opens a session in its own cwd; start it there when that folder still exists, as pi's /resume would.
 	const cwd = r.cwd && existsSync(r.cwd) ? r.cwd : process.cwd();
 	const env = { ...host.env, [LAND_ENV.entry]: r.ref.entryId, [LAND_ENV.file]: r.file };
