@@ -11,10 +11,8 @@ import { delimiter, join, relative } from "node:path";
 import type { TaskOutcome } from "../../components/App.js";
 import type { TaskRequest } from "../../components/task-loads.js";
 import { neutralizeLine } from "../present/terminal-safe.js";
+import { LAND_ENV } from "../shared/landing.js";
 import { copyText } from "./clipboard.js";
-
-/** The environment variables our extension reads at pi's start to land on an event (see src/extension/land.ts). */
-export const LAND_ENV = { entry: "PI_EVENT_SEARCH_LAND", file: "PI_EVENT_SEARCH_LAND_FILE" } as const;
 
 /** What the tasks need from the launcher: the terminal handoff, the environment, where exports go, the clipboard. */
 export interface TaskHost {

@@ -10,9 +10,8 @@
  * landing is offered only where the context is pi 1.x's (it has `mode`); 0.x opens the session where pi leaves it.
  */
 import { realpathSync } from "node:fs";
+import { LAND_ENV } from "../shared/landing.js";
 
-/** The environment variables pi-history sets for a landing. */
-export const LAND_ENV = { entry: "PI_EVENT_SEARCH_LAND", file: "PI_EVENT_SEARCH_LAND_FILE" } as const;
 /** The command that lands (hidden in intent, visible in pi's command list like any extension command). */
 export const LAND_COMMAND = "event-search-land";
 
