@@ -110,9 +110,10 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		expect(recorded.filter((l) => l.startsWith("arg="))).toEqual(["arg=--session", `arg=${file}`]);
 		expect(recorded).toContain(`land=${at.entryId}`);
 		expect(recorded).toContain(`landfile=${file}`);
-		// Mouse reporting was off while pi had the terminal, and is on again after.
+		// Mouse reporting was off while pi had the terminal, and is on again after; the cursor is hidden again.
 		expect(recorded).toContain("mouse=0");
 		expect(mouseFlag(s)).toBe("1");
+		expect(tmuxServer(["display-message", "-p", "-t", s.name, "#{cursor_flag}"]).trim()).toBe("0");
 		// Keys work again: back to the hit list; and quitting turns mouse reporting off.
 		s.keys("q");
 		await s.waitFor("hit 1 of 1");

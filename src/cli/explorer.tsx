@@ -276,8 +276,9 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			return run();
 		} finally {
 			process.stdin.setRawMode?.(true);
-			// Ink draws the next frame whole: it differs from the last one drawn (App's task message changes).
-			out.write(enter);
+			// Ink draws the next frame whole: it differs from the last one drawn (App's task message changes). Ink hid
+			// the cursor once, at its first frame; leaving the screen showed it again.
+			out.write(enter + ansiEscapes.cursorHide);
 			setImmediate(() => {
 				handingOff = false;
 			});
