@@ -22,6 +22,7 @@ import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
 import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
 import { TreeBody, TreeHeader, treePosition } from "./TreeView.js";
+import { type TaskRequest, taskRequest } from "./task-loads.js";
 import { topTree } from "./tree-state.js";
 import { useKeys } from "./use-keys.js";
 import { useServiceLoad } from "./use-service-load.js";
@@ -52,9 +53,21 @@ export interface AppProps {
 	onExit?: (code: number) => void;
 	/** Reads new session lines now (the refresh key). */
 	onRefresh?: () => void;
+	/**
+	 * Runs a task outside the explorer (continue in pi, copy Markdown, pager, editor, export) with what App read for
+	 * it; its answer is the status line. Without one (tests, no launcher) the status says the task is not available.
+	 */
+	onTask?: (request: TaskRequest) => TaskOutcome | Promise<TaskOutcome>;
+}
+
+/** What a task did, for the status bar. */
+export interface TaskOutcome {
+	text: string;
+	tone: "info" | "warn" | "error";
 }
 
 const EVENT_CACHE = 32;
+const TASK_DELAY_MS = 60;
 const RESULT_CACHE = 64;
 
 /** The search the state asks for, from hit `offset` on (0: the first page). */
@@ -223,8 +236,26 @@ export function App(props: AppProps) {
 	);
 
 	// Side effects the reducer asked for; the callbacks are read from the latest props.
-	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh });
-	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh };
+	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask });
+	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask };
+
+	// A task on an event: read what it needs (the whole text, the branch), then hand it to the launcher.
+	const task = state.task;
+	useServiceLoad(
+		task ? String(task.seq) : null,
+		async (): Promise<Action> => {
+			const seq = task?.seq ?? 0;
+			const run = callbacks.current.onTask;
+			if (!task || !run) return { type: "task-done", seq, text: "not available here: no launcher for tasks", tone: "warn" };
+			const outcome = await run(await taskRequest(service, task));
+			return { type: "task-done", seq, text: outcome.text, tone: outcome.tone };
+		},
+		(error) => ({ type: "task-done", seq: task?.seq ?? 0, text: `failed: ${error}`, tone: "error" }),
+		dispatch,
+		// Longer than Ink's frame interval (30 fps): the frame saying what starts is drawn before a program takes the
+		// terminal, so the frame after it (the task's answer) differs from the last one drawn and Ink draws it whole.
+		TASK_DELAY_MS,
+	);
 	const refresh = state.refresh;
 	useEffect(() => {
 		if (refresh > 0) callbacks.current.onRefresh?.();

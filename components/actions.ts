@@ -31,7 +31,8 @@ export type NavAction =
 	| { type: "jump"; to: "first" | "last" }
 	| { type: "open" }
 	| { type: "back" }
-	| { type: "to-search" };
+	| { type: "to-search" }
+	| { type: "wheel"; dir: 1 | -1 | 0; at?: { x: number; y: number } };
 
 /** The hit list's scope and filters. */
 export type FilterAction =
@@ -42,7 +43,15 @@ export type FilterAction =
 	| { type: "clear-filters" };
 
 /** The event view and the tree walk. */
-export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" } | { type: "page-fragment"; dir: 1 | -1 } | { type: "toggle-wrap" };
+export type EventAction =
+	| { type: "walk"; to: WalkTo }
+	| { type: "toggle-panel" }
+	| { type: "page-fragment"; dir: 1 | -1 }
+	| { type: "toggle-wrap" }
+	| { type: "task"; task: TaskKind };
+
+/** What can be done with an event outside the explorer: continue in pi, copy it as Markdown, page, edit, export its branch. */
+export type TaskKind = "resume" | "copy-md" | "pager" | "editor" | "export";
 
 /** Overlays: help, the filter picker, the fork picker. */
 export type OverlayKeyAction = { type: "help" } | { type: "filter-cycle"; dir: 1 | -1 } | { type: "filter-reset" } | { type: "pick"; index: number };
@@ -59,6 +68,7 @@ export type LoadAction =
 	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
 	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }
+	| { type: "task-done"; seq: number; text: string; tone: Message["tone"] }
 	| { type: "index-changed" };
 
 /** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */

@@ -20,6 +20,9 @@ const PRETTY: Record<string, string> = {
 	tab: "Tab",
 	f1: "F1",
 	f5: "F5",
+	f7: "F7",
+	wheelup: "wheel↑",
+	wheeldown: "wheel↓",
 	"shift+tab": "Shift+Tab",
 	backspace: "Backspace",
 	delete: "Delete",
@@ -87,6 +90,7 @@ export function helpLines(width: number): StyledLine[] {
 		[seg("In an event, letters are commands; q and Esc step back, Esc on an empty query quits.", "dim")],
 		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
 		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
+		[seg("From an event: c continues in pi there, m copies it as Markdown, v and e page or edit its text, E exports its branch.", "dim")],
 	];
 	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
 	for (const section of helpSections()) {

@@ -2,7 +2,9 @@
  * Splits terminal input into keys, whatever chunks it arrives in: printable characters one by one, control bytes,
  * escape sequences (CSI, SS3, Alt+key), and a bracketed paste as one piece of text. A burst of keys read in one
  * chunk (a held key, fast typing, `hhh` sent at once) must act exactly like the same keys typed slowly; a paste
- * must not fire commands. The splitter keeps an unfinished escape sequence until the next chunk or `flush()`.
+ * must not fire commands. Mouse reports (SGR 1006 and legacy 1000) are keys of their own: the wheel becomes wheelUp
+ * or wheelDown, every other mouse event is dropped, so a report never leaks into the query line as text. The
+ * splitter keeps an unfinished escape sequence until the next chunk or `flush()`.
  */
 import type { KeyInfo } from "./keymap.js";
 
@@ -38,6 +40,7 @@ const TILDE_KEYS: Record<string, KeyInfo> = {
 	"6": { pageDown: true },
 	"11": { f1: true },
 	"15": { f5: true },
+	"18": { f7: true },
 };
 
 /** Modifier flags of an xterm modifier parameter (2 = Shift, 3 = Alt, 5 = Ctrl, …: 1 + bit mask). */
@@ -47,9 +50,29 @@ function modifiers(param: string | undefined): KeyInfo {
 	return { ...(m & 1 ? { shift: true } : {}), ...(m & 2 ? { meta: true } : {}), ...(m & 4 ? { ctrl: true } : {}) };
 }
 
+/**
+ * A mouse report as a key: wheel up or down (buttons 64 and 65, whatever the modifier bits); null for every other
+ * mouse event (clicks, releases, motion), which the explorer does not use but must never read as text.
+ */
+function mouseKey(button: number, x: number, y: number): KeyPress | null {
+	// Bits 4, 8 and 16 are Shift, Alt and Ctrl; 32 is motion. What is left names the button.
+	const b = button & ~(4 | 8 | 16);
+	const at = x > 0 && y > 0 ? { x, y } : {};
+	if (b === 64) return { input: "", key: { wheelUp: true, ...at } };
+	if (b === 65) return { input: "", key: { wheelDown: true, ...at } };
+	return null;
+}
+
 /** The key of one complete escape sequence (ESC [ … final, ESC O x); null when it names no key we know. */
 function sequenceKey(seq: string): KeyPress | null {
 	if (seq === "\u001b[[A") return { input: "", key: { f1: true } }; // the Linux console's F1
+	// SGR mouse (mode 1006): ESC [ < button ; column ; row M (press) or m (release).
+	if (seq[2] === "<") {
+		const [b, x, y] = seq.slice(3, -1).split(";").map(Number);
+		return seq.at(-1) === "M" ? mouseKey(b ?? -1, x ?? 0, y ?? 0) : null;
+	}
+	// Legacy mouse (mode 1000 without 1006): ESC [ M and three bytes, each value + 32.
+	if (seq.length === 6 && seq[2] === "M") return mouseKey((seq.charCodeAt(3) - 32) & 0xff, seq.charCodeAt(4) - 32, seq.charCodeAt(5) - 32);
 	if (seq[1] === "O") {
 		const k = CSI_KEYS[seq[2] as string];
 		return k ? { input: "", key: k } : null;
@@ -84,6 +107,8 @@ function sequenceLength(s: string): number {
 	if (s.length < 2) return -1;
 	const second = s[1] as string;
 	if (second === "[") {
+		// A legacy mouse report carries three raw bytes after ESC [ M, any of which may look like a final byte.
+		if (s[2] === "M") return s.length < 6 ? -1 : 6;
 		for (let i = 2; i < s.length; i++) {
 			const b = s.charCodeAt(i);
 			if (b >= 0x40 && b <= 0x7e && !(b === 0x5b && i === 2)) return i + 1;
@@ -168,9 +193,12 @@ export class KeySplitter {
 		return out;
 	}
 
-	/** Whether an escape sequence is waiting to be finished. */
+	/**
+	 * Whether an escape sequence is waiting to be finished (and a pause means it never will be). A legacy mouse report
+	 * is not: its three bytes after ESC [ M may come in a later read however long the pause (Ink splits them off).
+	 */
 	get waiting(): boolean {
-		return this.pending.startsWith(ESC) && this.paste === null;
+		return this.pending.startsWith(ESC) && this.paste === null && !this.pending.startsWith(`${ESC}[M`);
 	}
 
 	/** Ends a waiting escape: a lone ESC is the Escape key; a cut sequence is dropped. */

@@ -15,9 +15,16 @@ export interface KeyInfo {
 	rightArrow?: boolean;
 	pageUp?: boolean;
 	pageDown?: boolean;
-	/** Function keys the explorer binds: F1 help, F5 refresh. */
+	/** Function keys the explorer binds: F1 help, F5 refresh, F7 continue in pi. */
 	f1?: boolean;
 	f5?: boolean;
+	f7?: boolean;
+	/** The mouse wheel (a mouse report the key splitter turned into a key). */
+	wheelUp?: boolean;
+	wheelDown?: boolean;
+	/** Where the pointer was (1-based column and row) for a mouse report. */
+	x?: number;
+	y?: number;
 	home?: boolean;
 	end?: boolean;
 	return?: boolean;
@@ -46,7 +53,8 @@ export interface Binding {
 
 /**
  * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "delete" (the
- * forward-deleting key), "ctrl+c", "alt+b", "alt+backspace", "alt+left", "space", or the printable character itself.
+ * forward-deleting key), "ctrl+c", "alt+b", "alt+backspace", "alt+left", "space", "wheelup"/"wheeldown" (the mouse
+ * wheel), or the printable character itself.
  */
 export function keyName(input: string, key: KeyInfo): string | null {
 	const mod = key.ctrl ? "ctrl+" : key.meta && !key.escape ? "alt+" : "";
@@ -58,6 +66,9 @@ export function keyName(input: string, key: KeyInfo): string | null {
 	if (key.pageDown) return "pgdn";
 	if (key.f1) return "f1";
 	if (key.f5) return "f5";
+	if (key.f7) return "f7";
+	if (key.wheelUp) return "wheelup";
+	if (key.wheelDown) return "wheeldown";
 	if (key.home) return "home";
 	if (key.end) return "end";
 	if (key.return) return "enter";
@@ -163,6 +174,12 @@ export const BINDINGS: Binding[] = [
 		help: "tree of the selected hit's session and its forks, centred on it",
 		hint: "tree",
 		hintOrder: 5.5,
+	},
+	{
+		keys: ["f7"],
+		modes: SEARCH,
+		action: { type: "task", task: "resume" },
+		help: "continue in pi on the selected hit's session (pi 1.x with this extension opens on its branch)",
 	},
 
 	// Event view.
@@ -277,6 +294,19 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 10,
 	},
 	{ keys: ["?", "f1", "ctrl+g"], modes: EVENT, action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
+	{
+		keys: ["c", "f7"],
+		modes: EVENT,
+		action: { type: "task", task: "resume" },
+		help: "continue in pi: pi --session on this event's file (pi 1.x with this extension opens on the event's branch)",
+		hint: "continue in pi",
+		hintKeys: "c",
+		hintOrder: 5.5,
+	},
+	{ keys: ["m"], modes: EVENT, action: { type: "task", task: "copy-md" }, help: "copy the event as Markdown" },
+	{ keys: ["v"], modes: EVENT, action: { type: "task", task: "pager" }, help: "open the exact text in $PAGER (default less)" },
+	{ keys: ["e"], modes: EVENT, action: { type: "task", task: "editor" }, help: "open the exact text in $EDITOR (a temporary copy)" },
+	{ keys: ["E"], modes: EVENT, action: { type: "task", task: "export" }, help: "export the branch (root → event) as Markdown to a file" },
 
 	// Fork candidates.
 	{ keys: ["up", "down"], modes: ["fork"], action: { type: "move", by: 0 }, help: "choose a branch", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
@@ -354,9 +384,15 @@ export const BINDINGS: Binding[] = [
 
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
+	{
+		keys: ["wheelup", "wheeldown"],
+		modes: ALL,
+		action: { type: "wheel", dir: 0 },
+		help: "mouse wheel: scroll the hits, the event text, the trace panel or the open overlay (off with --no-mouse)",
+	},
 ];
 
-const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1 };
+const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1, wheelup: -1, wheeldown: 1 };
 
 /** The action a key press means in a mode, or null when it means nothing there. */
 export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | null {
@@ -368,6 +404,7 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			// One binding covers a key pair; the key picks the direction or the index.
 			if (a.type === "move") return { type: "move", by: DIRECTIONAL[name] ?? 1 };
 			if (a.type === "page") return { type: "page", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1 };
+			if (a.type === "wheel") return { type: "wheel", dir: (DIRECTIONAL[name] ?? 1) as 1 | -1, ...(key.x && key.y ? { at: { x: key.x, y: key.y } } : {}) };
 			if (a.type === "filter-cycle") return { type: "filter-cycle", dir: name === "left" ? -1 : 1 };
 			if (a.type === "pick") return { type: "pick", index: Number(name) - 1 };
 			if (a.type === "tree-fold") return { type: "tree-fold", unfold: name === "right" };

@@ -103,3 +103,10 @@ export function eventLayout(size: Size): EventLayout {
 export function overlayLines(size: Size): number {
 	return Math.max(1, frameHeight(size) - SEARCH_FIXED);
 }
+
+/** Whether a screen position (1-based column and row, as mouse reports give it) is over the event view's trace panel. */
+export function overTracePanel(size: Size, at: { x: number; y: number }): boolean {
+	const l = eventLayout(size);
+	// Two header lines, then the body; stacked, the panel's title line and rows follow the body.
+	return l.side ? at.x > l.bodyWidth + 1 : at.y > 2 + l.bodyLines;
+}

@@ -3,8 +3,8 @@
  * spans them (focus, mode, message, the history of views left), with the small operations the top reducer in
  * state.ts composes: run one slice's reducer, edit the query, open an event, save and restore a view.
  */
-import { type Hit, refKey } from "../src/shared/types.js";
-import type { Message, QueryAction } from "./actions.js";
+import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
+import type { Message, QueryAction, TaskKind } from "./actions.js";
 import type { Size } from "./explorer-service.js";
 import type { Filters, Scope } from "./filters.js";
 import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "./hits-state.js";
@@ -39,9 +39,20 @@ export interface State {
 	overlay: Overlay | null;
 	message: Message | null;
 	copy: { seq: number; text: string } | null;
+	/** A task on an event the launcher runs outside the explorer (App loads what it needs, then hands it over). */
+	task: Task | null;
 	/** Grows when the user asks to read new session lines now (the refresh key); the launcher runs the refresh. */
 	refresh: number;
 	exit: number | null;
+}
+
+/** A task asked for: what to do, on which event, and where its session lives (file and cwd, when known). */
+export interface Task {
+	seq: number;
+	kind: TaskKind;
+	ref: EventRef;
+	file: string | null;
+	cwd: string | null;
 }
 
 /** Inputs of the first state. */
@@ -69,6 +80,7 @@ export function initialState(options: InitOptions): State {
 		overlay: null,
 		message: options.message ? { text: options.message, tone: "warn" } : null,
 		copy: null,
+		task: null,
 		refresh: 0,
 		exit: null,
 	};

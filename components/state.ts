@@ -12,12 +12,13 @@ import type { Action, NavAction } from "./actions.js";
 import type { Filters } from "./filters.js";
 import { toolsIn } from "./filters.js";
 import { keyFor, keyToAction } from "./keymap.js";
-import { searchLayout, visibleHits } from "./layout.js";
+import { overTracePanel, searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
 import { hitHighlights, locateMatch } from "./read-view.js";
 import { idTail } from "./session-label.js";
 import { newLoc, type WalkTo } from "./stack-state.js";
 import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc, tree } from "./state-core.js";
+import { requestTask, taskDone } from "./task-state.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
 import { initialTree } from "./tree-state.js";
@@ -169,6 +170,20 @@ function navigate(s: State, a: NavAction): State {
 			return { ...s, exit: 0 };
 		case "to-search":
 			return { ...stack(saveView(s), { type: "clear" }), tree: initialTree(), overlay: null, focus: "query" };
+		case "wheel": {
+			// The wheel scrolls what has focus: hits one by one (from the query line too), event text three lines a notch.
+			const dir = a.dir === 0 ? 1 : a.dir;
+			if (mode === "query" || mode === "list") {
+				if ((dir < 0 && s.hits.selected === 0) || s.hits.results.hits.length === 0) return s;
+				return hits({ ...s, focus: "list" }, { type: "select", index: s.hits.selected + dir });
+			}
+			if (mode === "event" || mode === "trace") {
+				// The pane under the pointer scrolls, whichever has focus (without a position: the focused one).
+				const trace = a.at ? overTracePanel(s.size, a.at) : mode === "trace";
+				return stack(s, trace ? { type: "trace-move", by: dir } : { type: "scroll", by: 3 * dir });
+			}
+			return overlay(s, { type: "move", by: mode === "help" ? 3 * dir : dir });
+		}
 	}
 }
 
@@ -212,6 +227,7 @@ export function reduce(s: State, a: Action): State {
 		case "open":
 		case "back":
 		case "to-search":
+		case "wheel":
 			return navigate(s, a);
 		case "pick": {
 			if (s.overlay?.type !== "fork") return s;
@@ -285,6 +301,10 @@ export function reduce(s: State, a: Action): State {
 			return info({ ...s, refresh: s.refresh + 1 }, "reading new session lines…");
 		case "copy-done":
 			return info(s, a.text, a.copied ? "info" : "warn");
+		case "task":
+			return requestTask(s, a.task);
+		case "task-done":
+			return taskDone(s, a.text, a.tone);
 		case "quit":
 			return { ...s, exit: a.code };
 		case "search-done":

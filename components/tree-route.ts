@@ -38,6 +38,9 @@ export function treeNavigate(s: State, a: NavAction): State {
 	switch (a.type) {
 		case "move":
 			return tree(s, { type: "tree-move", by: a.by });
+		case "wheel":
+			// Tree rows are one line each: a notch moves three, like the event text.
+			return tree(s, { type: "tree-move", by: 3 * (a.dir === -1 ? -1 : 1) });
 		case "page":
 			return tree(s, { type: "tree-page", dir: a.dir === -1 ? -1 : 1 });
 		case "jump":

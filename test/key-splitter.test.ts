@@ -99,3 +99,70 @@ describe("key splitter", () => {
 		);
 	});
 });
+
+/** An SGR (mode 1006) mouse report: button, 1-based column and row, press (M) or release (m). */
+const sgr = (button: number, x: number, y: number, release = false) => `\x1b[<${button};${x};${y}${release ? "m" : "M"}`;
+/** A legacy (mode 1000) mouse report: ESC [ M and three bytes, each value + 32. */
+const x10 = (button: number, x: number, y: number) => `\x1b[M${String.fromCharCode(button + 32, x + 32, y + 32)}`;
+
+describe("key splitter: mouse reports", () => {
+	const keysOf = (chunks: string[]) => {
+		const s = new KeySplitter();
+		return [...chunks.flatMap((c) => s.push(c)), ...s.flush()];
+	};
+
+	it.each<[string, string[], Array<"up" | "down" | string>]>([
+		["SGR wheel up", [sgr(64, 10, 5)], ["up"]],
+		["SGR wheel down", [sgr(65, 120, 40)], ["down"]],
+		["SGR wheel with Ctrl held (bit 16) is still the wheel", [sgr(64 + 16, 3, 3)], ["up"]],
+		["SGR left press and release are dropped", [sgr(0, 4, 4), sgr(0, 4, 4, true)], []],
+		["SGR motion with a button is dropped", [sgr(32, 9, 9)], []],
+		["SGR horizontal wheel (66/67) is dropped", [sgr(66, 1, 1), sgr(67, 1, 1)], []],
+		["legacy wheel up and down", [x10(64, 10, 5) + x10(65, 10, 5)], ["up", "down"]],
+		["legacy report whose bytes look like letters and a CSI final", [x10(65, 33, 65)], ["down"]],
+		["a report cut in three reads", ["\x1b[<6", "5;12;", "7M"], ["down"]],
+		["a legacy report cut after ESC [ M", ["\x1b[M", "`!!"], ["up"]],
+		["text around reports stays text", [`a${sgr(64, 1, 1)}b${sgr(0, 2, 2)}c`], ["a", "up", "b", "c"]],
+	])("%s", (_name, chunks, expected) => {
+		const names = keysOf(chunks).map((k) => (k.key.wheelUp ? "up" : k.key.wheelDown ? "down" : k.input));
+		expect(names).toEqual(expected);
+	});
+
+	it("a wheel report carries the pointer's column and row (SGR and legacy)", () => {
+		expect(keysOf([sgr(65, 120, 40)])[0]?.key).toEqual({ wheelDown: true, x: 120, y: 40 });
+		expect(keysOf([x10(64, 10, 5)])[0]?.key).toEqual({ wheelUp: true, x: 10, y: 5 });
+	});
+
+	it("a legacy report split by Ink after ESC [ M still waits for its three bytes (as use-keys flushes after each read)", () => {
+		const s = new KeySplitter();
+		const out = s.push("\x1b[M");
+		expect(s.waiting).toBe(false);
+		out.push(...s.push("a!!"));
+		expect(out.map((k) => k.key.wheelDown === true)).toEqual([true]);
+	});
+
+	it("never leaks a mouse report into the query line, however it is chunked (any button, any position)", () => {
+		const report = fc.oneof(
+			fc
+				.tuple(fc.integer({ min: 0, max: 127 }), fc.integer({ min: 1, max: 500 }), fc.integer({ min: 1, max: 300 }), fc.boolean())
+				.map(([b, x, y, r]) => sgr(b, x, y, r)),
+			fc.tuple(fc.integer({ min: 0, max: 95 }), fc.integer({ min: 1, max: 94 }), fc.integer({ min: 1, max: 94 })).map(([b, x, y]) => x10(b, x, y)),
+		);
+		fc.assert(
+			fc.property(fc.array(report, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 6 }), (reports, cuts) => {
+				const all = `ab${reports.join("")}`;
+				const points = [...new Set(cuts.map((c) => c % (all.length + 1)))].sort((x, y) => x - y);
+				const chunks: string[] = [];
+				let from = 0;
+				for (const p of points) {
+					chunks.push(all.slice(from, p));
+					from = p;
+				}
+				chunks.push(all.slice(from));
+				// Typed into the query line: the query is what was typed, whatever the reports were.
+				expect(feed(initialState({ size: SIZE }), chunks).query.text).toBe("ab");
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});

@@ -158,7 +158,8 @@ describe("where keys act", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
-				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f5"].includes(k) || /^(ctrl|alt)\+/.test(k),
+				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f5", "f7", "wheelup", "wheeldown"].includes(k) ||
+					/^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
@@ -168,7 +169,7 @@ describe("where keys act", () => {
 	it("titles help sections by where their keys act", () => {
 		const sections = new Map(helpSections().map((s) => [s.title, s.rows.map(([k]) => k)]));
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
-		expect(everywhere?.[1]).toEqual(["Ctrl+C"]);
+		expect(everywhere?.[1]).toEqual(["Ctrl+C", "wheel↑/wheel↓"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
 		expect(sections.get("Search screen: query line and hit list")).toEqual([
 			"Ctrl+S",
@@ -178,12 +179,34 @@ describe("where keys act", () => {
 			"Ctrl+Y",
 			"F1/Ctrl+G",
 			"Ctrl+T",
+			"F7",
 			"F5/Ctrl+L",
 		]);
 		for (const m of ["event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
 		// No printable key is a command on the search screen.
 		for (const m of ["query", "list"] as const)
 			for (const k of ["y", "?", "q", "s", "e", "F", "x", "g", "G", "/", "h"]) expect(keyToAction(m, k, K({}))).toEqual({ type: "insert", text: k });
+	});
+
+	it("continue in pi, Markdown, pager, editor and export are event keys; F7 continues in pi from the search screen too", () => {
+		const task = (t: string) => ({ type: "task", task: t });
+		for (const m of ["event", "trace"] as const) {
+			expect(keyToAction(m, "c", K({}))).toEqual(task("resume"));
+			expect(keyToAction(m, "m", K({}))).toEqual(task("copy-md"));
+			expect(keyToAction(m, "v", K({}))).toEqual(task("pager"));
+			expect(keyToAction(m, "e", K({}))).toEqual(task("editor"));
+			expect(keyToAction(m, "E", K({ shift: true }))).toEqual(task("export"));
+		}
+		for (const m of ["query", "list", "event"] as const) expect(keyToAction(m, "", K({ f7: true }))).toEqual(task("resume"));
+		// Typed on the search screen those letters stay text.
+		for (const k of ["c", "m", "v", "e", "E"]) expect(keyToAction("query", k, K({}))).toEqual({ type: "insert", text: k });
+	});
+
+	it("the wheel is a key of its own everywhere, never text", () => {
+		for (const m of ALL_MODES) {
+			expect(keyToAction(m, "", K({ wheelUp: true }))).toEqual({ type: "wheel", dir: -1 });
+			expect(keyToAction(m, "", K({ wheelDown: true }))).toEqual({ type: "wheel", dir: 1 });
+		}
 	});
 
 	it("names the key of an action for text that mentions it", () => {

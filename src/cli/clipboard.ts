@@ -46,3 +46,24 @@ export function copyRef(ref: string, write: (s: string) => void, env: NodeJS.Pro
 	write(osc52(ref));
 	return { text: `sent ref ${ref} to the terminal's clipboard (OSC 52; some terminals ignore it)`, copied: false };
 }
+
+/**
+ * Copies any text (`what` names it in the message, e.g. "the event as Markdown"): a clipboard tool if one works,
+ * else OSC 52 when it can arrive; the outcome says which, or that nothing was copied.
+ */
+export function copyText(
+	text: string,
+	what: string,
+	write: (s: string) => void,
+	env: NodeJS.ProcessEnv = process.env,
+	platform = process.platform,
+): CopyOutcome {
+	for (const [cmd, args] of tools(env, platform)) {
+		const r = spawnSync(cmd, args, { input: text, timeout: 2000, stdio: ["pipe", "ignore", "ignore"], env });
+		if (r.status === 0) return { text: `copied ${what} with ${cmd}`, copied: true };
+	}
+	const tmux = tmuxClipboard(env);
+	if (tmux !== null && tmux !== "on") return { text: `not copied: tmux's set-clipboard is "${tmux}" and no clipboard tool worked (${what})`, copied: false };
+	write(osc52(text));
+	return { text: `sent ${what} to the terminal's clipboard (OSC 52; some terminals ignore it or cap its size)`, copied: false };
+}

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
-import { App } from "../../components/App.js";
+import { App, type AppProps } from "../../components/App.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
 import type { Filters, Scope } from "../../components/filters.js";
 import { useTerminalSize } from "../../components/use-terminal-size.js";
@@ -24,6 +24,7 @@ import { resolveFolder } from "../shared/filters.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
 import { watchSessions } from "./live.js";
+import { defaultExportDir, runTask } from "./tasks.js";
 
 /** Options of the interactive explorer. */
 export interface TuiOptions {
@@ -35,6 +36,8 @@ export interface TuiOptions {
 	/** The query and filters the explorer starts with (from the command line). */
 	query?: string;
 	filters?: Filters;
+	/** Mouse reporting for the wheel (default on where the terminal supports it; --no-mouse turns it off). */
+	mouse?: boolean;
 }
 
 /** The history the explorer opens, and the banner that says which. */
@@ -140,8 +143,20 @@ const AUTOWRAP_OFF = "\u001b[?7l";
 const AUTOWRAP_ON = "\u001b[?7h";
 const PASTE_ON = "\u001b[?2004h";
 const PASTE_OFF = "\u001b[?2004l";
+// Mouse reporting for the wheel: 1000 reports presses (the wheel is buttons 64/65), 1006 writes them as SGR
+// sequences (no raw bytes the key splitter could mistake for text). Off again whenever the explorer leaves the screen.
+const MOUSE_ON = "\u001b[?1000h\u001b[?1006h";
+const MOUSE_OFF = "\u001b[?1006l\u001b[?1000l";
 const ENTER_ALT = ansiEscapes.enterAlternativeScreen + AUTOWRAP_OFF + PASTE_ON + ansiEscapes.cursorTo(0, 0);
-const LEAVE_ALT = PASTE_OFF + AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
+const LEAVE_ALT = MOUSE_OFF + PASTE_OFF + AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
+
+/** Whether to turn mouse reporting on: asked for (not --no-mouse), on a terminal that has a mouse protocol. */
+export function mouseWanted(option: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
+	if (option === false) return false;
+	const term = env.TERM ?? "";
+	// A dumb terminal (or none named) has no mouse protocol, and the Linux console's is only for gpm.
+	return term !== "" && term !== "dumb" && term !== "linux";
+}
 const CLEAR = ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0);
 
 export { osc52 } from "./clipboard.js";
@@ -156,11 +171,12 @@ interface MainProps {
 	color: boolean;
 	onExit: (code: number) => void;
 	onRefresh: () => void;
+	onTask: AppProps["onTask"];
 	query?: string;
 	filters?: Filters;
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, query, filters }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	return (
@@ -178,6 +194,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
 			onRefresh={onRefresh}
+			onTask={onTask}
 		/>
 	);
 }
@@ -241,13 +258,34 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const workspace = options.workspace ? resolveFolder(options.workspace, process.cwd()) : workspaceRoot(process.cwd(), choice.config.workspaceRoot);
 
 	const out = process.stdout;
+	const enter = ENTER_ALT + (mouseWanted(options.mouse) ? MOUSE_ON : "");
 	let restored = false;
 	const restore = () => {
 		if (restored) return;
 		restored = true;
 		out.write(LEAVE_ALT);
 	};
-	out.write(ENTER_ALT);
+	out.write(enter);
+	// While a program has the terminal (pi, the pager, the editor) Ctrl+C is its: the signal our process gets too is
+	// ignored until the event loop has run once after the program ended (that is when a queued signal is delivered).
+	let handingOff = false;
+	const handOff = <T,>(run: () => T): T => {
+		handingOff = true;
+		out.write(LEAVE_ALT);
+		process.stdin.setRawMode?.(false);
+		try {
+			return run();
+		} finally {
+			process.stdin.setRawMode?.(true);
+			// Ink draws the next frame whole: it differs from the last one drawn (App's task message changes). Ink hid
+			// the cursor once, at its first frame; leaving the screen showed it again.
+			out.write(enter + ansiEscapes.cursorHide);
+			setImmediate(() => {
+				handingOff = false;
+			});
+		}
+	};
+	const onTask: AppProps["onTask"] = (request) => runTask(request, { handOff, env: process.env, exportDir: defaultExportDir(), write: (s) => out.write(s) });
 	// On resize the terminal re-wraps or cuts the old frame, and Ink erases only the lines it thinks it drew:
 	// start from a clean screen (this listener runs before Ink's own, which then draws the new frame from the top).
 	const onResize = () => out.write(CLEAR);
@@ -264,6 +302,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			color={options.color}
 			onExit={(c) => (code = c)}
 			onRefresh={begin}
+			onTask={onTask}
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
 		/>,
@@ -271,6 +310,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	);
 	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.
 	const onSignal = (signal: NodeJS.Signals) => {
+		if (handingOff && signal === "SIGINT") return;
 		instance.unmount();
 		restore();
 		void indexing.stop();

@@ -39,6 +39,7 @@ const help = `
 	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error as filters)
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
+	  --no-mouse           explorer: no mouse reporting (the wheel scrolls otherwise)
 	  --demo               use the bundled demo history (explorer and commands)
 	  --help, --version
 
@@ -71,6 +72,7 @@ const FLAGS = {
 	query: { type: "string", shortFlag: "q" },
 	json: { type: "boolean" },
 	color: { type: "boolean" },
+	mouse: { type: "boolean" },
 	demo: { type: "boolean" },
 	full: { type: "boolean" },
 	refresh: { type: "boolean" },
@@ -207,6 +209,7 @@ async function run(): Promise<number> {
 			indexPath: flags.index,
 			workspace: flags.workspace,
 			color: flags.color !== false && !process.env.NO_COLOR,
+			mouse: flags.mouse !== false,
 			...(flags.query ? { query: flags.query } : {}),
 			filters: {
 				...(flags.kind?.[0] ? { kind: flags.kind[0] as SemanticKind } : {}),

@@ -10,6 +10,7 @@ import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import type { ReadResult, SearchResult, TraceResult } from "../shared/types.js";
 import { boundReadDetails, boundSearchDetails, boundTraceDetails } from "./call-scope.js";
+import { type LandingRegistrar, offerLanding } from "./land.js";
 import {
 	component,
 	createIndexHandle,
@@ -215,6 +216,9 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 		});
 
 		watchSessions(pi, index, log);
+		// Continue in pi from pi-history: land on the event it names (pi 1.x; see land.ts). Test registrars may lack these.
+		const full = pi as Partial<LandingRegistrar>;
+		if (typeof full.registerCommand === "function" && typeof full.sendUserMessage === "function") offerLanding(pi as unknown as LandingRegistrar);
 		// Off by default: hermes and session-search-lite declare the same name, and pi keeps only one tool per name.
 		if (deps.sessionSearchTool ?? resolveConfig({ cwd: process.cwd() }).sessionSearchTool) offerSessionSearch(pi, index, log);
 	};

@@ -1,0 +1,209 @@
+/**
+ * Continue in pi, landing on the event (the explorer's `c`), in the real pi 1.6 CLI in RPC mode (Node 22, see
+ * helpers/pi16.ts): pi-history starts `pi --session <file>` with PI_EVENT_SEARCH_LAND=<entryId> and
+ * PI_EVENT_SEARCH_LAND_FILE=<file>; our extension moves pi's tree position there at start. What pi then holds as its
+ * context (`get_messages`, `get_state`) must be pi 1.6's own projection of the session at that leaf
+ * (buildSessionProjection after SessionManager.branch, deep-imported), and the session file must be byte for byte
+ * what it was. A run without the variables opens at the file's last entry (the control).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
+
+const setup = ensurePi16();
+if ("skip" in setup) console.log(`pi 1.6 landing skipped: ${setup.skip}`);
+
+type Message = { role: string; timestamp?: number; content?: unknown };
+
+/** Starts pi 1.6 in RPC mode on `file`, asks get_state and get_messages, then ends it. */
+function rpcState(
+	pi: Pi16,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+): Promise<{ state: Record<string, unknown>; messages: Message[]; stderr: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(pi.node, [pi.piCli, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+		const answers = new Map<string, Record<string, unknown>>();
+		let buffer = "";
+		let stderr = "";
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`pi rpc did not answer; stderr: ${stderr.slice(-2000)}`));
+		}, 180_000); // a safety net for a hung pi on a busy machine, not a measure
+		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+		child.stdout.on("data", (d: Buffer) => {
+			buffer += d.toString();
+			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+				const line = buffer.slice(0, nl);
+				buffer = buffer.slice(nl + 1);
+				try {
+					const ev = JSON.parse(line) as Record<string, unknown>;
+					if (ev.type === "response" && typeof ev.id === "string") answers.set(ev.id, ev);
+				} catch {}
+			}
+			const state = answers.get("state");
+			const messages = answers.get("messages");
+			if (state && messages) {
+				clearTimeout(timer);
+				child.kill("SIGTERM");
+				if (state.success === false || messages.success === false) reject(new Error(`rpc failed: ${JSON.stringify([state, messages])}`));
+				else resolve({ state: state.data as Record<string, unknown>, messages: (messages.data as { messages: Message[] }).messages, stderr });
+			}
+		});
+		child.on("error", reject);
+		// Both commands are read after pi's start (and so after session_start handlers) is complete.
+		child.stdin.write(`${JSON.stringify({ id: "state", type: "get_state" })}\n${JSON.stringify({ id: "messages", type: "get_messages" })}\n`);
+	});
+}
+
+/** Starts pi 1.6 in RPC mode, sends one prompt and ends pi when the agent's turn ends. */
+function rpcPrompt(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv, message: string): Promise<void> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(pi.node, [pi.piCli, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+		let buffer = "";
+		let stderr = "";
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`pi rpc prompt did not end; stderr: ${stderr.slice(-2000)}`));
+		}, 180_000); // a safety net for a hung pi on a busy machine, not a measure
+		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+		child.stdout.on("data", (d: Buffer) => {
+			buffer += d.toString();
+			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
+				const line = buffer.slice(0, nl);
+				buffer = buffer.slice(nl + 1);
+				try {
+					const ev = JSON.parse(line) as Record<string, unknown>;
+					if (ev.type === "response" && ev.success === false) reject(new Error(`prompt failed: ${line}`));
+					if (ev.type === "agent_end") {
+						clearTimeout(timer);
+						child.on("close", () => resolve());
+						child.kill("SIGTERM");
+					}
+				} catch {}
+			}
+		});
+		child.on("error", reject);
+		child.stdin.write(`${JSON.stringify({ id: "p", type: "prompt", message })}\n`);
+	});
+}
+
+describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CLI in RPC mode)", () => {
+	const pi = setup as Pi16;
+	const tmp = tempDir("pes-land-");
+	const base = realpathSync(tmp.dir);
+	const agentDir = join(base, "agent");
+	const cwd = join(base, "ws");
+	let file = "";
+	let bytes = "";
+	let ids: Record<"u1" | "a1" | "u2" | "a2", string>;
+	let ext: string[] = [];
+	/** pi 1.6's own context at a leaf: its session manager on the file's entries, moved there, projected. */
+	let projectionAt: (leaf: string) => Message[];
+
+	beforeAll(async () => {
+		for (const d of [join(cwd, ".git"), join(base, "home"), agentDir]) mkdirSync(d, { recursive: true });
+		const { sm } = await import("./helpers/oracle16.js");
+		// The session, written by pi 1.6's own SessionManager: two exchanges; its last entry (the leaf pi opens at) is a2.
+		const m = sm.SessionManager.create(cwd, join(agentDir, "sessions", "ws"));
+		let t = Date.parse("2026-11-30T10:00:00Z");
+		const tick = () => {
+			t += 1000;
+			return t;
+		};
+		const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+		const reply = (text: string) => ({
+			role: "assistant",
+			content: [{ type: "text", text }],
+			api: "faux",
+			provider: "faux",
+			model: "faux-1",
+			usage,
+			stopReason: "stop",
+			timestamp: tick(),
+		});
+		const u1 = m.appendMessage({ role: "user", content: "Why does the LANDING_QUOLL build fail?", timestamp: tick() });
+		const a1 = m.appendMessage(reply("Because the cache is stale."));
+		const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: tick() });
+		const a2 = m.appendMessage(reply("Cleared; the build passes."));
+		ids = { u1, a1, u2, a2 };
+		file = m.getSessionFile();
+		bytes = readFileSync(file, "utf8");
+		projectionAt = (leaf) => {
+			const mem = sm.SessionManager.inMemory(cwd, undefined, sm.parseSessionEntries(bytes));
+			mem.branch(leaf);
+			return mem.buildSessionProjection().entries.flatMap((e) => e.messages as Message[]);
+		};
+		const pkg = stageExtension(pi, join(base, "pkg"));
+		ext = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"), "-e", join(pkg, "src", "extension", "index.ts")];
+	}, 20 * 60_000);
+
+	afterAll(() => tmp.cleanup());
+
+	const start = (land: Record<string, string>) => {
+		const env: NodeJS.ProcessEnv = { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home"), PES_E2E_SCRIPT: "search", ...land };
+		delete env.PI_EVENT_SEARCH_INDEX;
+		delete env.PI_CODING_AGENT_SESSION_DIR;
+		if (!land.PI_EVENT_SEARCH_LAND) delete env.PI_EVENT_SEARCH_LAND;
+		return rpcState(pi, ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file], cwd, env);
+	};
+	const shape = (ms: Message[]) => ms.map((x) => [x.role, x.timestamp]);
+
+	it("without a landing, pi opens at the file's last entry (the control)", async () => {
+		const { state, messages } = await start({});
+		expect(state.sessionFile).toBe(file);
+		expect(shape(messages)).toEqual(shape(projectionAt(ids.a2)));
+		expect(messages).toHaveLength(4);
+	}, 200_000);
+
+	// pi itself appends a thinking-level entry the first time it opens a file without one (the control run did): the
+	// landing runs compare the file with what it was just before them.
+	it("PI_EVENT_SEARCH_LAND on a reply: pi's context is its projection at that reply; the landing writes nothing", async () => {
+		const before = readFileSync(file, "utf8");
+		const { state, messages } = await start({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: file });
+		expect(state.sessionFile).toBe(file);
+		expect(shape(messages)).toEqual(shape(projectionAt(ids.a1)));
+		expect(state.messageCount).toBe(2);
+		expect(readFileSync(file, "utf8")).toBe(before);
+	}, 200_000);
+
+	it("on a user message, pi's /tree rule holds: the leaf is its parent (the message goes back to the editor)", async () => {
+		const before = readFileSync(file, "utf8");
+		const { messages } = await start({ PI_EVENT_SEARCH_LAND: ids.u2, PI_EVENT_SEARCH_LAND_FILE: file });
+		expect(shape(messages)).toEqual(shape(projectionAt(ids.a1)));
+		expect(readFileSync(file, "utf8")).toBe(before);
+	}, 200_000);
+
+	it("a landing named for another file is ignored: pi opens where it would", async () => {
+		const { messages } = await start({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: join(base, "other.jsonl") });
+		expect(shape(messages)).toEqual(shape(projectionAt(ids.a2)));
+	}, 200_000);
+
+	// Last: pi writes the new exchange into the file, which moves the file's last entry.
+	it("the next message sent in pi continues from the landed event, not from the file's last entry", async () => {
+		const env: NodeJS.ProcessEnv = { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home"), PES_E2E_SCRIPT: "search" };
+		env.PI_EVENT_SEARCH_LAND = ids.a1;
+		env.PI_EVENT_SEARCH_LAND_FILE = file;
+		delete env.PI_EVENT_SEARCH_INDEX;
+		delete env.PI_CODING_AGENT_SESSION_DIR;
+		const args = ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file];
+		await rpcPrompt(pi, args, cwd, env, "CONTINUED_WOMBAT from the landed point");
+		// pi wrote the new message (pi writes; the landing did not): its ancestors, by the file's own parent links.
+		const entries = readFileSync(file, "utf8")
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as { id: string; parentId?: string | null; message?: { role?: string; content?: unknown } });
+		const byId = new Map(entries.map((e) => [e.id, e]));
+		const asked = entries.find((e) => e.message?.role === "user" && JSON.stringify(e.message.content).includes("CONTINUED_WOMBAT"));
+		expect(asked).toBeDefined();
+		const up: string[] = [];
+		for (let e = asked?.parentId ? byId.get(asked.parentId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) up.push(e.id);
+		expect(up).toContain(ids.a1);
+		expect(up).not.toContain(ids.u2);
+		expect(up).not.toContain(ids.a2);
+	}, 200_000);
+});
