@@ -3,6 +3,7 @@
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { describeEntry, projectEntry } from "../project/entry.js";
+import { textWindow } from "../project/long-text.js";
 import { branchNeighbors, childrenOf } from "../project/tree.js";
 import { clamp, READ_LIMITS } from "../shared/bounds.js";
 import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
@@ -127,7 +128,8 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 	const parts: OmittedPart[] = [...omitted];
 	for (const f of fragments) {
 		const start = request.fragmentId !== undefined ? offset : 0;
-		const w = windowOf(f.text, start, maxChars);
+		// A long text's window is streamed from the file; only the window is kept (I20).
+		const w = textWindow(f.text, start, maxChars, session.file);
 		const truncated = w.range[0] > 0 || w.range[1] < f.text.length;
 		windows.push({ id: f.id, kind: f.kind, text: w.text, range: w.range, totalChars: f.text.length, truncated });
 		if (truncated) {

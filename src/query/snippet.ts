@@ -100,9 +100,10 @@ function normalize(text: string, marks: Array<[number, number]>): Snippet {
 
 /**
  * Builds a snippet of at most `maxChars` characters around the best cluster of matches. `omitted` is the
- * [start, end) range of the source that was not kept (I20); `text` here is the full source text.
+ * [start, end) range of the source that was not kept (I20); `text` here is the full source text — or its head and tail
+ * joined, with an empty `omitted` range where the middle was and `omittedChars` saying how long it was.
  */
-export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null): Snippet {
+export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null, omittedChars?: number): Snippet {
 	const budget = Math.max(16, maxChars);
 	const segments: Array<[number, number]> = omitted
 		? [
@@ -124,7 +125,7 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 	const seg = best?.seg ?? (segments[0] as [number, number]);
 	let start = Math.max(seg[0], best ? best.start : seg[0]);
 	let end = Math.min(seg[1], start + budget);
-	const omittedNote = omitted ? `[${omitted[1] - omitted[0]} chars omitted]` : "";
+	const omittedNote = omitted ? `[${omittedChars ?? omitted[1] - omitted[0]} chars omitted]` : "";
 	// Where the window meets the omitted range, say so; elsewhere an ellipsis marks a cut.
 	const gapBefore = omitted !== null && start === omitted[1];
 	let prefix = start > seg[0] ? CUT : gapBefore ? `${omittedNote}${CUT} ` : "";

@@ -1,5 +1,6 @@
 /** Parses pi session lines (v1, v2, v3) into a header and entries with stable ids; the only reader of raw JSONL. */
 import { hash } from "node:crypto";
+import { streamJson } from "./json-stream.js";
 import type { RawLine } from "./lines.js";
 
 /** A session file's first line, normalized. */
@@ -37,7 +38,7 @@ export type LineOutcome =
 	| { kind: "skip"; reason: SkipReason; lineNo: number };
 
 /** Why a line was not used. */
-export type SkipReason = "blank" | "invalid-json" | "not-object" | "extra-header" | "no-header";
+export type SkipReason = "blank" | "invalid-json" | "not-object" | "extra-header" | "no-header" | "too-big";
 
 /** Parser state that survives between refreshes, so appended lines continue the same file. */
 export interface ParserState {
@@ -62,7 +63,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function parseLine(bytes: Buffer): { value?: unknown; blank: boolean } {
+function parseLine(line: RawLine): { value?: unknown; blank: boolean; lineHash?: string; tooBig?: boolean } {
+	if (line.huge) {
+		// Too long to hold: streamed, long strings kept by their ends (json-stream.ts). Whitespace-only it is not.
+		const r = streamJson(line.huge.fd, line.offset, line.length - 1);
+		return r.ok ? { value: r.value, blank: false, lineHash: r.lineHash } : { blank: false, tooBig: r.reason === "too-big" };
+	}
+	const bytes = line.bytes;
 	// A line of only whitespace is a blank line; pi skips it silently.
 	let i = 0;
 	while (i < bytes.length && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 13)) i++;
@@ -119,8 +126,9 @@ export class SessionParser {
 
 	/** Classifies one complete line. */
 	accept(line: RawLine): LineOutcome {
-		const { value, blank } = parseLine(line.bytes);
+		const { value, blank, lineHash, tooBig } = parseLine(line);
 		if (blank) return { kind: "skip", reason: "blank", lineNo: line.lineNo };
+		if (tooBig) return { kind: "skip", reason: "too-big", lineNo: line.lineNo };
 		if (value === undefined) return { kind: "skip", reason: "invalid-json", lineNo: line.lineNo };
 		if (!isObject(value)) return { kind: "skip", reason: "not-object", lineNo: line.lineNo };
 		if (!this.state.headerSeen) {
@@ -137,12 +145,11 @@ export class SessionParser {
 			this.v1IdsByIndex.push(null);
 			return { kind: "skip", reason: "extra-header", lineNo: line.lineNo };
 		}
-		return { kind: "entry", entry: this.entry(value, line) };
+		return { kind: "entry", entry: this.entry(value, line, lineHash ?? hashLine(line.bytes)) };
 	}
 
-	private entry(value: Record<string, unknown>, line: RawLine): ParsedEntry {
+	private entry(value: Record<string, unknown>, line: RawLine, lineHash: string): ParsedEntry {
 		const type = typeof value.type === "string" ? value.type : "unknown";
-		const lineHash = hashLine(line.bytes);
 		const base = { type, raw: value, lineNo: line.lineNo, offset: line.offset, length: line.length, lineHash };
 		if (this.state.version <= 1) {
 			// v1 has no ids: a linear chain with ids that stay the same as long as the bytes do.

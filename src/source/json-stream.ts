@@ -1,0 +1,423 @@
+/**
+ * A streaming JSON reader for lines too long to become one JavaScript string (I20, issue 13 item 3). It reads a
+ * line's bytes in chunks and builds the same value JSON.parse would, except that a string longer than
+ * `longChars` UTF-16 units becomes a LongText: its first and last `keepChars` units, its length and where its bytes
+ * are, so a 500 MB tool result costs a bounded amount of memory. Escapes and UTF-8 sequences may straddle chunks.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT } from "../shared/bounds.js";
+
+/** A string value kept by its ends: what indexing (I20) needs, with a locator to stream any window of it. */
+export class LongText {
+	constructor(
+		/** The first `keepChars` UTF-16 units. */
+		readonly head: string,
+		/** The last `keepChars` UTF-16 units. */
+		readonly tail: string,
+		/** Length of the whole decoded string, in UTF-16 units (what `string.length` would say). */
+		readonly length: number,
+		/** File offset of the string's first byte after its opening quote. */
+		readonly byteStart: number,
+		/** File offset of its closing quote. */
+		readonly byteEnd: number,
+	) {}
+
+	/** What JSON.stringify writes for it: a short marker, never the head (size counts use `byteEnd - byteStart`). */
+	toJSON(): string {
+		return `[${this.length} characters]`;
+	}
+}
+
+/** Limits of one streamed read. */
+export interface StreamLimits {
+	/** Strings up to this many UTF-16 units are kept whole; longer ones become LongText. */
+	longChars: number;
+	/** Units kept at each end of a LongText. */
+	keepChars: number;
+	/** Units of whole strings and keys (plus 8 per value) one line may keep; beyond it the line is too big. */
+	budget: number;
+	/** Bytes read at a time. */
+	chunkBytes: number;
+}
+
+/**
+ * Default limits: a kept string stays whole up to 1 Mi units, which is beyond the whole-fragment limit, so every
+ * LongText makes an oversized fragment; its ends hold a fragment's edge and some room for a composed fragment's cut.
+ */
+export const STREAM_LIMITS: StreamLimits = {
+	longChars: Math.max(1 << 20, FRAGMENT_INDEX_LIMIT),
+	keepChars: FRAGMENT_EDGE + 1024,
+	budget: 32 << 20,
+	chunkBytes: 1 << 20,
+};
+
+/** A streamed line: its value and the line hash (as hashLine), or why it could not be read. */
+export type Streamed = { ok: true; value: unknown; lineHash: string } | { ok: false; reason: "invalid-json" | "too-big" };
+
+class Stop extends Error {
+	constructor(readonly reason: "invalid-json" | "too-big") {
+		super(reason);
+	}
+}
+
+/** Where a string's decoded pieces go. */
+interface Sink {
+	push(s: string): void;
+	whole(): string | null;
+	long(byteStart: number, byteEnd: number): LongText;
+}
+
+/** Collects one string's decoded pieces; past `longChars` keeps only the head and a rolling tail. */
+class StringSink implements Sink {
+	private parts: string[] = [];
+	private partsLen = 0;
+	private head: string | null = null;
+	private tail = "";
+	length = 0;
+
+	constructor(private readonly limits: StreamLimits) {}
+
+	push(s: string): void {
+		if (s.length === 0) return;
+		this.length += s.length;
+		this.parts.push(s);
+		this.partsLen += s.length;
+		if (this.head === null) {
+			if (this.length > this.limits.longChars) {
+				const all = this.parts.join("");
+				this.head = all.slice(0, this.limits.keepChars);
+				this.tail = all.slice(-this.limits.keepChars);
+				this.parts = [];
+				this.partsLen = 0;
+			}
+		} else if (this.partsLen >= this.limits.keepChars) this.flushTail();
+	}
+
+	private flushTail(): void {
+		if (this.parts.length === 0) return;
+		const joined = this.tail + this.parts.join("");
+		this.tail = joined.slice(-this.limits.keepChars);
+		this.parts = [];
+		this.partsLen = 0;
+	}
+
+	/** The whole string, or null when it went long. */
+	whole(): string | null {
+		return this.head === null ? this.parts.join("") : null;
+	}
+
+	long(byteStart: number, byteEnd: number): LongText {
+		this.flushTail();
+		return new LongText(this.head ?? "", this.tail, this.length, byteStart, byteEnd);
+	}
+}
+
+const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const isWs = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+type Frame =
+	| { array: unknown[]; obj?: undefined; key?: undefined; state: number }
+	| { array?: undefined; obj: Record<string, unknown>; key: string | null; state: number };
+// Frame states: expecting a value or close (start), a value (after comma/colon), a comma or close, a key, a colon.
+const START = 0;
+const VALUE = 1;
+const AFTER = 2;
+const KEY = 3;
+const COLON = 4;
+
+/** Push parser: feed chunks in order with their file offsets, then end(). */
+export class JsonStream {
+	private stack: Frame[] = [];
+	private root: unknown;
+	private done = false;
+	private used = 0;
+	// The token in progress.
+	private inString = false;
+	private stringIsKey = false;
+	private sink: Sink | null = null;
+	private decoder = new StringDecoder("utf8");
+	private stringStart = 0;
+	private escape: number[] | null = null;
+	private literal = "";
+
+	constructor(
+		private readonly limits: StreamLimits = STREAM_LIMITS,
+		private readonly newSink: () => Sink = () => new StringSink(limits),
+	) {}
+
+	/** Feeds bytes that start at file offset `at`. Throws Stop on invalid JSON or a line over budget. */
+	write(chunk: Buffer, at: number): void {
+		let i = 0;
+		const n = chunk.length;
+		while (i < n) {
+			if (this.inString) {
+				i = this.stringBytes(chunk, i, at);
+				continue;
+			}
+			const b = chunk[i] as number;
+			if (this.literal) {
+				if ((b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7a) || b === 0x2b || b === 0x2d || b === 0x2e || b === 0x45) {
+					this.literal += String.fromCharCode(b);
+					if (this.literal.length > 400) throw new Stop("invalid-json");
+					i++;
+					continue;
+				}
+				this.endLiteral();
+			}
+			i++;
+			if (isWs(b)) continue;
+			if (this.done) throw new Stop("invalid-json");
+			const top = this.stack.at(-1);
+			if (b === 0x22) {
+				this.stringIsKey = top?.obj !== undefined && (top.state === KEY || top.state === START);
+				if (!this.stringIsKey) this.expectValue(top);
+				this.inString = true;
+				this.sink = this.newSink();
+				this.stringStart = at + i;
+				this.decoder = new StringDecoder("utf8");
+				continue;
+			}
+			if (b === 0x7b || b === 0x5b) {
+				this.expectValue(top);
+				const frame: Frame = b === 0x7b ? { obj: {}, key: null, state: START } : { array: [], state: START };
+				this.stack.push(frame);
+				continue;
+			}
+			if (b === 0x7d || b === 0x5d) {
+				if (!top || (b === 0x7d) !== (top.obj !== undefined) || !(top.state === START || top.state === AFTER)) throw new Stop("invalid-json");
+				this.stack.pop();
+				this.value(top.obj ?? top.array);
+				continue;
+			}
+			if (b === 0x2c) {
+				if (!top || top.state !== AFTER) throw new Stop("invalid-json");
+				top.state = top.obj ? KEY : VALUE;
+				continue;
+			}
+			if (b === 0x3a) {
+				if (!top?.obj || top.state !== COLON) throw new Stop("invalid-json");
+				top.state = VALUE;
+				continue;
+			}
+			if (b === 0x2d || (b >= 0x30 && b <= 0x39) || b === 0x74 || b === 0x66 || b === 0x6e) {
+				this.expectValue(top);
+				this.literal = String.fromCharCode(b);
+				continue;
+			}
+			throw new Stop("invalid-json");
+		}
+	}
+
+	/** Ends the input; returns the value. */
+	end(): unknown {
+		if (this.literal) this.endLiteral();
+		if (this.inString || !this.done) throw new Stop("invalid-json");
+		return this.root;
+	}
+
+	private expectValue(top: Frame | undefined): void {
+		if (top === undefined) {
+			if (this.done) throw new Stop("invalid-json");
+			return;
+		}
+		if (top.obj !== undefined ? top.state !== VALUE : !(top.state === START || top.state === VALUE)) throw new Stop("invalid-json");
+	}
+
+	private endLiteral(): void {
+		const text = this.literal;
+		this.literal = "";
+		let value: unknown;
+		if (text === "true") value = true;
+		else if (text === "false") value = false;
+		else if (text === "null") value = null;
+		else if (NUMBER.test(text)) value = Number(text);
+		else throw new Stop("invalid-json");
+		this.value(value);
+	}
+
+	private charge(units: number): void {
+		this.used += units;
+		if (this.used > this.limits.budget) throw new Stop("too-big");
+	}
+
+	/** A complete value: the root, an array element or an object member. */
+	private value(v: unknown): void {
+		this.charge(8);
+		const top = this.stack.at(-1);
+		if (top === undefined) {
+			this.root = v;
+			this.done = true;
+			return;
+		}
+		if (top.array) top.array.push(v);
+		else {
+			const key = top.key as string;
+			// JSON.parse makes `__proto__` an own property; plain assignment would set the prototype.
+			if (key === "__proto__") Object.defineProperty(top.obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+			else top.obj[key] = v;
+		}
+		top.state = AFTER;
+	}
+
+	/** Consumes string bytes from `i`; returns where it stopped (after the closing quote or at the chunk's end). */
+	private stringBytes(chunk: Buffer, i: number, at: number): number {
+		const sink = this.sink as Sink;
+		const n = chunk.length;
+		if (this.escape) {
+			while (i < n && this.escape) i = this.escapeByte(chunk[i] as number, i, sink);
+			return i;
+		}
+		let run = i;
+		while (i < n) {
+			const b = chunk[i] as number;
+			if (b === 0x22 || b === 0x5c) break;
+			if (b < 0x20) throw new Stop("invalid-json");
+			i++;
+		}
+		if (i > run) sink.push(this.decoder.write(chunk.subarray(run, i)));
+		if (i === n) return i;
+		const b = chunk[i] as number;
+		// Bytes of an unfinished UTF-8 sequence before a quote or an escape decode as U+FFFD, as in Buffer#toString.
+		sink.push(this.decoder.end());
+		this.decoder = new StringDecoder("utf8");
+		run = i + 1;
+		if (b === 0x5c) {
+			this.escape = [];
+			return run;
+		}
+		this.closeString(sink, at + i);
+		return run;
+	}
+
+	/** One byte of an escape after the backslash; returns the next index. */
+	private escapeByte(b: number, i: number, sink: Sink): number {
+		const esc = this.escape as number[];
+		if (esc.length === 0) {
+			if (b === 0x75) {
+				esc.push(b);
+				return i + 1;
+			}
+			const c = ESCAPES[b];
+			if (c === undefined) throw new Stop("invalid-json");
+			sink.push(c);
+			this.escape = null;
+			return i + 1;
+		}
+		const hex = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+		if (!hex) throw new Stop("invalid-json");
+		esc.push(b);
+		if (esc.length === 5) {
+			sink.push(String.fromCharCode(Number.parseInt(String.fromCharCode(...esc.slice(1)), 16)));
+			this.escape = null;
+		}
+		return i + 1;
+	}
+
+	private closeString(sink: Sink, quoteAt: number): void {
+		this.inString = false;
+		this.sink = null;
+		const whole = sink.whole();
+		if (this.stringIsKey) {
+			const top = this.stack.at(-1) as Frame;
+			if (whole === null) throw new Stop("too-big");
+			this.charge(whole.length);
+			top.key = whole;
+			top.state = COLON;
+			return;
+		}
+		if (whole !== null) this.charge(whole.length);
+		this.value(whole ?? sink.long(this.stringStart, quoteAt));
+	}
+}
+
+/** Reads `length` bytes of `fd` at `offset` as one JSON value, streaming, and hashes them as hashLine does. */
+export function streamJson(fd: number, offset: number, length: number, limits: StreamLimits = STREAM_LIMITS): Streamed {
+	const parser = new JsonStream(limits);
+	const hash = createHash("sha1");
+	const buf = Buffer.allocUnsafe(Math.max(1, Math.min(limits.chunkBytes, length)));
+	try {
+		for (let pos = offset; pos < offset + length; ) {
+			const got = readSync(fd, buf, 0, Math.min(buf.length, offset + length - pos), pos);
+			if (got === 0) return { ok: false, reason: "invalid-json" };
+			const piece = buf.subarray(0, got);
+			hash.update(piece);
+			parser.write(piece, pos);
+			pos += got;
+		}
+		return { ok: true, value: parser.end(), lineHash: hash.digest("hex").slice(0, 16) };
+	} catch (error) {
+		if (error instanceof Stop) return { ok: false, reason: error.reason };
+		throw error;
+	}
+}
+
+/** Parses a whole buffer through the streaming reader in chunks of `chunkBytes` (tests: any chunking, same value). */
+export function streamBuffer(bytes: Buffer, limits: StreamLimits = STREAM_LIMITS, offset = 0): { ok: true; value: unknown } | { ok: false; reason: string } {
+	const parser = new JsonStream(limits);
+	try {
+		for (let i = 0; i < bytes.length; i += limits.chunkBytes) parser.write(bytes.subarray(i, i + limits.chunkBytes), offset + i);
+		return { ok: true, value: parser.end() };
+	} catch (error) {
+		if (error instanceof Stop) return { ok: false, reason: error.reason };
+		throw error;
+	}
+}
+
+class WindowDone extends Error {}
+
+/** Keeps characters [from, to) of a string and stops the read once it has them. */
+class WindowSink implements Sink {
+	private at = 0;
+	private readonly out: string[] = [];
+
+	constructor(
+		private readonly from: number,
+		private readonly to: number,
+	) {}
+
+	push(s: string): void {
+		const end = this.at + s.length;
+		const a = Math.max(this.from, this.at);
+		const b = Math.min(this.to, end);
+		if (a < b) this.out.push(s.slice(a - this.at, b - this.at));
+		this.at = end;
+		if (this.at >= this.to) throw new WindowDone();
+	}
+
+	whole(): string {
+		return this.out.join("");
+	}
+
+	long(): LongText {
+		throw new Error("unreachable");
+	}
+}
+
+/**
+ * Characters [from, to) of a long string, decoded from its bytes in `file` (escapes and UTF-8 as JSON.parse
+ * would): reads from the string's start up to the window's end, keeping only the window.
+ */
+export function readLongTextRange(file: string, text: LongText, from: number, to: number, chunkBytes = STREAM_LIMITS.chunkBytes): string {
+	const sink = new WindowSink(from, to);
+	const parser = new JsonStream(STREAM_LIMITS, () => sink);
+	const fd = openSync(file, "r");
+	try {
+		parser.write(Buffer.from('"'), text.byteStart - 1);
+		const buf = Buffer.allocUnsafe(chunkBytes);
+		// The closing quote is read too, so a window that reaches the end of the string is complete.
+		for (let pos = text.byteStart; pos <= text.byteEnd; ) {
+			const got = readSync(fd, buf, 0, Math.min(buf.length, text.byteEnd + 1 - pos), pos);
+			if (got === 0) break;
+			parser.write(buf.subarray(0, got), pos);
+			pos += got;
+		}
+	} catch (error) {
+		if (!(error instanceof WindowDone)) throw error instanceof Stop ? new Error("the long string changed in its file; refresh the index") : error;
+	} finally {
+		closeSync(fd);
+	}
+	return sink.whole();
+}
