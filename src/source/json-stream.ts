@@ -6,7 +6,6 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import { FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT } from "../shared/bounds.js";
 
 /** A string value kept by its ends: what indexing (I20) needs, with a locator to stream any window of it. */
@@ -116,6 +115,32 @@ class StringSink implements Sink {
 
 const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const CONTROL = /[\u0000-\u001f]/;
+
+/** The value of four hex digits at `at`, or -1. */
+function hex4(bytes: Buffer, at: number): number {
+	let v = 0;
+	for (let k = 0; k < 4; k++) {
+		const h = bytes[at + k] as number;
+		const d = h >= 0x30 && h <= 0x39 ? h - 0x30 : (h | 0x20) >= 0x61 && (h | 0x20) <= 0x66 ? (h | 0x20) - 0x57 : -1;
+		if (d < 0) return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/** Bytes at the end of `bytes` that start a UTF-8 sequence not complete yet (0 to 3). */
+function unfinishedTail(bytes: Buffer): number {
+	for (let j = 1; j <= Math.min(3, bytes.length); j++) {
+		const b = bytes[bytes.length - j] as number;
+		if ((b & 0xc0) === 0x80) continue;
+		if (b < 0xc0) return 0;
+		const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+		return need > j ? j : 0;
+	}
+	return 0;
+}
+
 const isWs = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
 
 type Frame =
@@ -138,7 +163,12 @@ export class JsonStream {
 	private inString = false;
 	private stringIsKey = false;
 	private sink: Sink | null = null;
-	private decoder = new StringDecoder("utf8");
+	/** Up to 3 bytes of a UTF-8 sequence cut by the chunk's end, decoded with the next chunk's bytes. */
+	private carry: Buffer | null = null;
+	/** The chunk the next quote and backslash positions were searched in (-2: not yet, -1: none left). */
+	private scanned: Buffer | null = null;
+	private quoteAt = -2;
+	private slashAt = -2;
 	private stringStart = 0;
 	private escape: number[] | null = null;
 	private literal = "";
@@ -177,7 +207,7 @@ export class JsonStream {
 				this.inString = true;
 				this.sink = this.newSink();
 				this.stringStart = at + i;
-				this.decoder = new StringDecoder("utf8");
+				this.carry = null;
 				continue;
 			}
 			if (b === 0x7b || b === 0x5b) {
@@ -270,26 +300,78 @@ export class JsonStream {
 			while (i < n && this.escape) i = this.escapeByte(chunk[i] as number, i, sink);
 			return i;
 		}
-		let run = i;
-		while (i < n) {
-			const b = chunk[i] as number;
-			if (b === 0x22 || b === 0x5c) break;
-			if (b < 0x20) throw new Stop("invalid-json");
-			i++;
+		if (this.scanned !== chunk) {
+			this.scanned = chunk;
+			this.quoteAt = -2;
+			this.slashAt = -2;
 		}
-		if (i > run) sink.push(this.decoder.write(chunk.subarray(run, i)));
-		if (i === n) return i;
-		const b = chunk[i] as number;
-		// Bytes of an unfinished UTF-8 sequence before a quote or an escape decode as U+FFFD, as in Buffer#toString.
-		sink.push(this.decoder.end());
-		this.decoder = new StringDecoder("utf8");
-		run = i + 1;
-		if (b === 0x5c) {
-			this.escape = [];
-			return run;
+		// Pieces of this chunk, pushed once: an escape-heavy megabyte is a hundred thousand pieces.
+		const pieces: string[] = [];
+		const flush = () => {
+			if (pieces.length) sink.push(pieces.length === 1 ? (pieces[0] as string) : pieces.join(""));
+		};
+		for (;;) {
+			// memchr-speed search for the next quote and backslash, each found once per position.
+			if (this.quoteAt !== -1 && this.quoteAt < i) this.quoteAt = chunk.indexOf(0x22, i);
+			if (this.slashAt !== -1 && this.slashAt < i) this.slashAt = chunk.indexOf(0x5c, i);
+			const q = this.quoteAt === -1 ? n : this.quoteAt;
+			const bs = this.slashAt === -1 ? n : this.slashAt;
+			const stop = Math.min(q, bs);
+			if (stop > i) {
+				if (this.carry === null && stop < n) {
+					// The common case: a run between escapes, decoded straight from the chunk.
+					const text = chunk.toString("utf8", i, stop);
+					if (CONTROL.test(text)) throw new Stop("invalid-json");
+					pieces.push(text);
+				} else this.decode(chunk.subarray(i, stop), pieces, stop === n);
+			}
+			if (stop === n) {
+				flush();
+				return n;
+			}
+			// Bytes of an unfinished UTF-8 sequence before a quote or an escape decode as U+FFFD, as in Buffer#toString.
+			if (this.carry) {
+				pieces.push(this.carry.toString("utf8"));
+				this.carry = null;
+			}
+			if (stop === q) {
+				flush();
+				this.closeString(sink, at + stop);
+				return stop + 1;
+			}
+			const e = stop + 1 < n ? (chunk[stop + 1] as number) : -1;
+			if (e === 0x75 && stop + 6 <= n) {
+				const code = hex4(chunk, stop + 2);
+				if (code < 0) throw new Stop("invalid-json");
+				pieces.push(String.fromCharCode(code));
+				i = stop + 6;
+			} else if (e !== -1 && e !== 0x75) {
+				const c = ESCAPES[e];
+				if (c === undefined) throw new Stop("invalid-json");
+				pieces.push(c);
+				i = stop + 2;
+			} else {
+				// The escape straddles the chunk's end: byte by byte from here.
+				flush();
+				this.escape = [];
+				return stop + 1;
+			}
 		}
-		this.closeString(sink, at + i);
-		return run;
+	}
+
+	/**
+	 * Decodes a run of raw string bytes. At a chunk's end the last bytes of an unfinished sequence wait for the next
+	 * chunk, so every split decodes as Buffer#toString decodes the whole (invalid bytes become U+FFFD the same way).
+	 */
+	private decode(bytes: Buffer, out: string[], atChunkEnd: boolean): void {
+		const all = this.carry ? Buffer.concat([this.carry, bytes]) : bytes;
+		this.carry = null;
+		const keep = atChunkEnd ? unfinishedTail(all) : 0;
+		const text = all.toString("utf8", 0, all.length - keep);
+		// JSON strings hold no raw control characters (JSON.parse rejects them); the decoded text says it at native speed.
+		if (CONTROL.test(text)) throw new Stop("invalid-json");
+		out.push(text);
+		if (keep > 0) this.carry = Buffer.from(all.subarray(all.length - keep));
 	}
 
 	/** One byte of an escape after the backslash; returns the next index. */

@@ -1,0 +1,170 @@
+/**
+ * Huge lines (issue 13 item 3, I20): a line over the in-memory bound (16 MB) is streamed, and the index holds what it
+ * would hold had the line been parsed whole: same fragment ids, same head and tail (cut before a surrogate pair that
+ * straddles either edge), the middle left out with a gap no phrase crosses. Reads stream the window asked for.
+ * The texts are built here, so the expected cut points are computed by hand from I20 (first and last 128 KiB).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scanEntry, scanFile } from "../src/project/file-scan.js";
+import type { HistoryService } from "../src/service/service.js";
+import { UNFINISHED_PROBE_BYTES } from "../src/source/lines.js";
+import { hashLine, parseEntryLine } from "../src/source/parse.js";
+import { openService, tempDir } from "./helpers/corpus.js";
+
+const EDGE = 128 * 1024;
+/** Log-like text with what JSON must escape (quotes, backslash, tab, newline) and multi-byte characters. */
+const UNIT = 'INFO pool acquire took 12ms "quoted" back\\slash é\ttab 😀 pair \u2028 cache hit ratio 0.93 for tenant 42 retry ok\n';
+/** Exactly `n` UTF-16 units of UNIT-like filler, never ending inside a surrogate pair. */
+function fill(n: number): string {
+	let s = UNIT.repeat(Math.ceil(n / UNIT.length) + 1).slice(0, n);
+	const last = s.charCodeAt(n - 1);
+	if (last >= 0xd800 && last <= 0xdbff) s = `${s.slice(0, -1)}x`;
+	return s;
+}
+
+/** A text of about `n` units whose head ends in a pair straddling EDGE and whose tail starts in one straddling L - EDGE. */
+function hugeText(n: number, tag: string): string {
+	const head = `${tag}headneedle ${fill(EDGE - 1 - `${tag}headneedle `.length - " gapleft ".length)} gapleft `;
+	// head is EDGE - 1 units; the pair takes units EDGE - 1 and EDGE.
+	const middle = `😀${fill(n / 2)} ${tag}middleneedle ${fill(n / 2)}`;
+	const tailBody = ` gapright ${fill(EDGE - 1 - " gapright ".length - ` ${tag}tailneedle`.length)} ${tag}tailneedle`;
+	// The tail's pair takes units L - EDGE - 1 and L - EDGE, the rest is EDGE - 1 units.
+	return `${head}${middle}😀${tailBody}`;
+}
+
+const SESSION = "0199b000-0000-7000-8000-000000000001";
+const RESULT = hugeText(17_000_000, "res");
+const CONTENT = hugeText(17_000_000, "arg");
+const lines = [
+	{ type: "session", version: 3, id: SESSION, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/work/huge" },
+	{ type: "message", id: "u1", parentId: null, timestamp: "2026-03-01T00:00:01.000Z", message: { role: "user", content: "write the dump", timestamp: 1 } },
+	{
+		type: "message",
+		id: "a1",
+		parentId: "u1",
+		timestamp: "2026-03-01T00:00:02.000Z",
+		message: {
+			role: "assistant",
+			content: [
+				{ type: "text", text: "Writing it." },
+				{ type: "toolCall", id: "call_1", name: "write", arguments: { path: "src/dump.ts", content: CONTENT } },
+			],
+			provider: "anthropic",
+			model: "claude-sonnet-4-5",
+			stopReason: "toolUse",
+			timestamp: 2,
+		},
+	},
+	{
+		type: "message",
+		id: "r1",
+		parentId: "a1",
+		timestamp: "2026-03-01T00:00:03.000Z",
+		message: { role: "toolResult", toolCallId: "call_1", toolName: "bash", content: [{ type: "text", text: RESULT }], isError: true, timestamp: 3 },
+	},
+	{ type: "message", id: "u2", parentId: "r1", timestamp: "2026-03-01T00:00:04.000Z", message: { role: "user", content: "after the dump", timestamp: 4 } },
+].map((l) => JSON.stringify(l));
+/** The tool call fragment's whole text, as the whole-line path flattens arguments. */
+const CALL = `write\npath: src/dump.ts\ncontent: ${CONTENT}`;
+
+let tmp: ReturnType<typeof tempDir>;
+let file = "";
+let service: HistoryService;
+beforeAll(() => {
+	tmp = tempDir("pes-huge-line-");
+	const sessions = join(tmp.dir, "sessions");
+	mkdirSync(sessions);
+	file = join(sessions, "huge.jsonl");
+	writeFileSync(file, `${lines.join("\n")}\n`);
+	service = openService(sessions, join(tmp.dir, "index.sqlite"));
+	service.refresh();
+});
+afterAll(() => {
+	service?.close();
+	tmp.cleanup();
+});
+
+describe("a line over the in-memory bound", () => {
+	it("is streamed into the same entries, fragment ids and index texts as the whole line gives", () => {
+		for (const i of [2, 3]) expect(Buffer.byteLength(lines[i] as string)).toBeGreaterThan(UNFINISHED_PROBE_BYTES);
+		const streamed = scanFile({ path: file, mode: "rebuild" });
+		expect(streamed.error).toBeUndefined();
+		expect(streamed.skipped).toBe(0);
+		expect(streamed.entries.map((e) => e.entry.id)).toEqual(["u1", "a1", "r1", "u2"]);
+		// I20 by hand: head ends before the pair at EDGE - 1, tail starts after the pair at L - EDGE.
+		expect(streamed.entries[2]?.frags).toBe(`tool.result:0@${EDGE - 1}-${RESULT.length - EDGE + 1}`);
+		// The call's text starts with its name and path: its cuts fall wherever I20 puts them in that text.
+		const high = (c: number) => c >= 0xd800 && c <= 0xdbff;
+		const low = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+		const head = high(CALL.charCodeAt(EDGE - 1)) ? EDGE - 1 : EDGE;
+		const tail = low(CALL.charCodeAt(CALL.length - EDGE)) ? CALL.length - EDGE + 1 : CALL.length - EDGE;
+		expect(streamed.entries[1]?.frags).toBe(`assistant.text:0 tool.call:1@${head}-${tail}`);
+		for (const [k, i] of [1, 2, 3, 4].entries()) {
+			const bytes = Buffer.from(lines[i] as string);
+			const at = streamed.entries[k]?.entry.offset as number;
+			const whole = parseEntryLine({ lineNo: i + 1, offset: at, length: bytes.length + 1, bytes }, 3);
+			expect(whole).toBeDefined();
+			const expected = scanEntry(whole as NonNullable<typeof whole>, "/work/huge");
+			expect(streamed.entries[k]).toEqual(expected);
+			expect(streamed.entries[k]?.entry.lineHash).toBe(hashLine(bytes));
+		}
+		expect(streamed.entries[2]?.ev).toMatchObject({
+			toolName: "bash",
+			isError: true,
+			preview: expect.stringMatching(/^resheadneedle INFO pool acquire took 12ms "quoted" back\\slash é tab 😀/),
+		});
+	});
+
+	it("finds words of the head and tail, not of the middle, and no phrase across the gap", () => {
+		const hits = (q: string) => service.search({ query: q }).hits.map((h) => [h.entryId, h.fragmentId]);
+		expect(hits("resheadneedle")).toEqual([["r1", "tool.result:0"]]);
+		expect(hits("restailneedle")).toEqual([["r1", "tool.result:0"]]);
+		expect(hits("argtailneedle")).toEqual([["a1", "tool.call:1"]]);
+		expect(hits("resmiddleneedle")).toEqual([]);
+		expect(hits("argmiddleneedle")).toEqual([]);
+		expect(hits('"gapleft gapright"')).toEqual([]);
+		// Both words are in the result's head and tail; the call's `gapleft` fell into its omitted middle.
+		expect(hits("gapleft gapright")).toEqual([["r1", "tool.result:0"]]);
+		const tail = service.search({ query: "restailneedle" }).hits[0];
+		expect(tail?.snippet).toMatch(/restailneedle$/);
+		expect(tail?.snippet.length).toBeLessThanOrEqual(240);
+	});
+
+	it("reads any window exactly, the middle streamed from the file, with the whole length", () => {
+		const read = (entryId: string, fragmentId: string, offset: number, maxChars: number) =>
+			service.read({ sessionId: SESSION, entryId, fragmentId, offset, maxChars }).fragments[0];
+		const cases = [
+			["r1", "tool.result:0", RESULT, [0, 50], [EDGE - 10, 30], [8_000_001, 99_999], [RESULT.length - 20, 100]],
+			["a1", "tool.call:1", CALL, [Math.floor(CALL.length / 2) - 7, 1000], [CALL.length - EDGE - 3, 10]],
+		] as const;
+		for (const [entryId, fragmentId, text, ...windows] of cases) {
+			const L = text.length;
+			for (const [offset, max] of windows) {
+				const w = read(entryId, fragmentId, offset, max);
+				let end = Math.min(L, offset + max);
+				const last = text.charCodeAt(end - 1);
+				if (end < L && last >= 0xd800 && last <= 0xdbff) end--;
+				expect(w).toEqual({
+					id: fragmentId,
+					kind: fragmentId.split(":")[0],
+					text: text.slice(offset, end),
+					range: [offset, end],
+					totalChars: L,
+					truncated: true,
+				});
+			}
+		}
+		// A window that ends inside a pair stops before it, and the next starts with the pair.
+		const cut = read("r1", "tool.result:0", EDGE - 5, 4);
+		expect(cut?.range).toEqual([EDGE - 5, EDGE - 1]);
+	});
+
+	it("reads the whole event with the middle of each long fragment left to windows", () => {
+		const r = service.read({ sessionId: SESSION, entryId: "r1", maxChars: 100 });
+		expect(r.fragments.map((f) => [f.id, f.text, f.totalChars, f.truncated])).toEqual([["tool.result:0", RESULT.slice(0, 100), RESULT.length, true]]);
+		expect(r.event).toMatchObject({ type: "message", message: { role: "toolResult", toolName: "bash", isError: true } });
+		expect(r.source.byteLength).toBe(Buffer.byteLength(lines[3] as string) + 1);
+	});
+});
