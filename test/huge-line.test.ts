@@ -4,11 +4,13 @@
  * straddles either edge), the middle left out with a gap no phrase crosses. Reads stream the window asked for.
  * The texts are built here, so the expected cut points are computed by hand from I20 (first and last 128 KiB).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanEntry, scanFile } from "../src/project/file-scan.js";
 import type { HistoryService } from "../src/service/service.js";
+import { hugeHint, readByHint, sampledLineHash } from "../src/source/huge-line.js";
+import { LongText, STREAM_LIMITS, streamJson } from "../src/source/json-stream.js";
 import { UNFINISHED_PROBE_BYTES } from "../src/source/lines.js";
 import { hashLine, parseEntryLine } from "../src/source/parse.js";
 import { openService, tempDir } from "./helpers/corpus.js";
@@ -94,20 +96,28 @@ describe("a line over the in-memory bound", () => {
 		expect(streamed.skipped).toBe(0);
 		expect(streamed.entries.map((e) => e.entry.id)).toEqual(["u1", "a1", "r1", "u2"]);
 		// I20 by hand: head ends before the pair at EDGE - 1, tail starts after the pair at L - EDGE.
-		expect(streamed.entries[2]?.frags).toBe(`tool.result:0@${EDGE - 1}-${RESULT.length - EDGE + 1}`);
+		// After the ids, a huge line's locator hint: sampled hash, then byte start, byte length and length of each long string.
+		const [ids1, hint1] = (streamed.entries[1]?.frags ?? "").split(" ~");
+		const [ids2, hint2] = (streamed.entries[2]?.frags ?? "").split(" ~");
+		expect(hint1).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${CONTENT.length}$`));
+		expect(hint2).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${RESULT.length}$`));
+		expect(ids2).toBe(`tool.result:0@${EDGE - 1}-${RESULT.length - EDGE + 1}`);
 		// The call's text starts with its name and path: its cuts fall wherever I20 puts them in that text.
 		const high = (c: number) => c >= 0xd800 && c <= 0xdbff;
 		const low = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 		const head = high(CALL.charCodeAt(EDGE - 1)) ? EDGE - 1 : EDGE;
 		const tail = low(CALL.charCodeAt(CALL.length - EDGE)) ? CALL.length - EDGE + 1 : CALL.length - EDGE;
-		expect(streamed.entries[1]?.frags).toBe(`assistant.text:0 tool.call:1@${head}-${tail}`);
+		expect(ids1).toBe(`assistant.text:0 tool.call:1@${head}-${tail}`);
 		for (const [k, i] of [1, 2, 3, 4].entries()) {
 			const bytes = Buffer.from(lines[i] as string);
 			const at = streamed.entries[k]?.entry.offset as number;
 			const whole = parseEntryLine({ lineNo: i + 1, offset: at, length: bytes.length + 1, bytes }, 3);
 			expect(whole).toBeDefined();
 			const expected = scanEntry(whole as NonNullable<typeof whole>, "/work/huge");
-			expect(streamed.entries[k]).toEqual(expected);
+			const got = streamed.entries[k] as NonNullable<(typeof streamed.entries)[number]>;
+			const { locatorHint, ...located } = got.entry;
+			expect(locatorHint === undefined).toBe(i === 1 || i === 4);
+			expect({ ...got, entry: located, frags: got.frags.split(" ~")[0] }).toEqual(expected);
 			expect(streamed.entries[k]?.entry.lineHash).toBe(hashLine(bytes));
 		}
 		expect(streamed.entries[2]?.ev).toMatchObject({
@@ -166,5 +176,53 @@ describe("a line over the in-memory bound", () => {
 		expect(r.fragments.map((f) => [f.id, f.text, f.totalChars, f.truncated])).toEqual([["tool.result:0", RESULT.slice(0, 100), RESULT.length, true]]);
 		expect(r.event).toMatchObject({ type: "message", message: { role: "toolResult", toolName: "bash", isError: true } });
 		expect(r.source.byteLength).toBe(Buffer.byteLength(lines[3] as string) + 1);
+	});
+
+	it("reads a huge line again by its locator hint: the same value, only its ends read; a changed sample falls back", () => {
+		const fd = openSync(file, "r");
+		try {
+			const open = (v: unknown): unknown =>
+				v instanceof LongText
+					? { head: v.head, tail: v.tail, length: v.length, at: [v.byteStart, v.byteEnd] }
+					: Array.isArray(v)
+						? v.map(open)
+						: v !== null && typeof v === "object"
+							? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, open(x)]))
+							: v;
+			let offset = 0;
+			for (const [i, text] of [
+				[2, CONTENT],
+				[3, RESULT],
+			] as const) {
+				offset = lines.slice(0, i).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+				const length = Buffer.byteLength(lines[i] as string);
+				const full = streamJson(fd, offset, length);
+				if (!full.ok) throw new Error("not streamed");
+				// The kept ends are the text's own first and last units.
+				expect(full.longs.map((l) => [l.head, l.tail, l.length])).toEqual([
+					[text.slice(0, STREAM_LIMITS.keepChars), text.slice(-STREAM_LIMITS.keepChars), text.length],
+				]);
+				const hint = hugeHint(sampledLineHash(fd, offset, length) as string, full.longs, offset);
+				expect(open(readByHint(fd, offset, length, hint))).toEqual(open(full.value));
+				expect(
+					readByHint(
+						fd,
+						offset,
+						length,
+						hint.replace(/^~./, (m) => (m === "~0" ? "~1" : "~0")),
+					),
+				).toBeUndefined();
+			}
+		} finally {
+			closeSync(fd);
+		}
+		// pi rewrote the line in place (same length): the sample differs, the line is streamed, the id found again.
+		const at = lines.slice(0, 3).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0) + (lines[3] as string).indexOf("resheadneedle");
+		const w = openSync(file, "r+");
+		writeSync(w, "R", at);
+		closeSync(w);
+		const r = service.read({ sessionId: SESSION, entryId: "r1", fragmentId: "tool.result:0", offset: 0, maxChars: 13 });
+		expect(r.fragments[0]?.text).toBe("Resheadneedle");
+		expect(r.notes.join(" ")).toMatch(/rewritten since indexing/);
 	});
 });

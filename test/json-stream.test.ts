@@ -4,11 +4,12 @@
  * at any length, invalid input rejected exactly when JSON.parse rejects it, and windows of a long string read back
  * from its file.
  */
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { LongText, readLongTextRange, type StreamLimits, streamBuffer } from "../src/source/json-stream.js";
+import { hugeHint, readByHint, sampledLineHash } from "../src/source/huge-line.js";
+import { LongText, readLongTextRange, type StreamLimits, streamBuffer, streamJson } from "../src/source/json-stream.js";
 import { tempDir } from "./helpers/corpus.js";
 
 const tmp = tempDir("pes-json-stream-");
@@ -176,6 +177,40 @@ describe("streaming JSON reader", () => {
 				const end = Math.min(s.length + 3, start + (len % 40));
 				expect(readLongTextRange(file, long, start, end, chunk)).toBe(s.slice(start, end));
 			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	it("reads a line again by its hint (ends of long strings only) into the value a full read gives", () => {
+		fc.assert(
+			fc.property(
+				fc.array(jsString, { minLength: 1, maxLength: 4 }),
+				fc.nat(),
+				fc.integer({ min: 1, max: 7 }),
+				fc.integer({ min: 1, max: 6 }),
+				(texts, seed, chunk, keep) => {
+					const rand = seeded(seed);
+					// Long strings full of escapes and multi-byte characters, so the tail's start lands anywhere in them.
+					const long = texts.map((t) => `${t}\\"😀é\n\u0001`.repeat(4) + t);
+					const text = `{"a":[${long.map((t, i) => `{"k":${i},"t":${encodeString(t, rand)}}`).join(",")}],"z":"end"}`;
+					const file = join(tmp.dir, "hint.json");
+					writeFileSync(file, `#${text}`);
+					const limits: StreamLimits = { longChars: 12, keepChars: keep, budget: 1 << 30, chunkBytes: chunk };
+					const fd = openSync(file, "r");
+					try {
+						const length = Buffer.byteLength(text);
+						const full = streamJson(fd, 1, length, limits);
+						expect(full.ok).toBe(true);
+						if (!full.ok) return;
+						const hint = hugeHint(sampledLineHash(fd, 1, length) as string, full.longs, 1);
+						const again = readByHint(fd, 1, length, hint, limits);
+						expect(opened(again, Buffer.from(`#${text}`))).toEqual(opened(full.value, Buffer.from(`#${text}`)));
+						expect(opened(again, Buffer.from(`#${text}`))).toEqual(expected(JSON.parse(text), limits));
+					} finally {
+						closeSync(fd);
+					}
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});

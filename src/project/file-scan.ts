@@ -32,7 +32,7 @@ export interface ScannedEntry {
 	ev: Omit<ProjectedEvent, "fragments">;
 	/** FTS text per fragment, in position order, with the fragment's kind. */
 	fts: Array<{ kind: SemanticKind; text: string }>;
-	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20). */
+	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20), then a huge line's `~` locator hint. */
 	frags: string;
 }
 
@@ -100,6 +100,8 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	}
 	const { raw: _raw, ...located } = entry;
 	const { fragments: _fragments, ...meta } = ev;
+	// A huge line's locator hint rides after the fragment ids (catalog.ts splits it off).
+	if (entry.locatorHint) ids.push(entry.locatorHint);
 	return { entry: located, ev: meta, fts, frags: ids.join(" ") };
 }
 

@@ -11,9 +11,10 @@ import { LongText, type Sink, STREAM_LIMITS, type StreamLimits, StringSink } fro
 export { LongText, STREAM_LIMITS, type StreamLimits };
 
 /** A streamed line: its value and the line hash (as hashLine), or why it could not be read. */
-export type Streamed = { ok: true; value: unknown; lineHash: string } | { ok: false; reason: "invalid-json" | "too-big" };
+export type Streamed = { ok: true; value: unknown; lineHash: string; longs: LongText[] } | { ok: false; reason: "invalid-json" | "too-big" };
 
-class Stop extends Error {
+/** Why a streamed read stopped: the bytes are not JSON, or they keep more than the budget. */
+export class Stop extends Error {
 	constructor(readonly reason: "invalid-json" | "too-big") {
 		super(reason);
 	}
@@ -61,6 +62,8 @@ const COLON = 4;
 
 /** Push parser: feed chunks in order with their file offsets, then end(). */
 export class JsonStream {
+	/** Every LongText of the value, in file order. */
+	readonly longs: LongText[] = [];
 	private stack: Frame[] = [];
 	private root: unknown;
 	private done = false;
@@ -317,7 +320,23 @@ export class JsonStream {
 			return;
 		}
 		if (whole !== null) this.charge(whole.length);
-		this.value(whole ?? sink.long(this.stringStart, quoteAt));
+		const value = whole ?? sink.long(this.stringStart, quoteAt);
+		if (value instanceof LongText) this.longs.push(value);
+		this.value(value);
+	}
+
+	/**
+	 * Ends the string whose opening quote was the last byte fed with a LongText known from the index (huge-line.ts):
+	 * the caller goes on feeding after its closing quote. False when no value string is open here.
+	 */
+	injectLong(text: LongText): boolean {
+		if (!this.inString || this.stringIsKey || this.escape || this.stringStart !== text.byteStart) return false;
+		this.inString = false;
+		this.sink = null;
+		this.carry = null;
+		this.longs.push(text);
+		this.value(text);
+		return true;
 	}
 }
 
@@ -335,7 +354,7 @@ export function streamJson(fd: number, offset: number, length: number, limits: S
 			parser.write(piece, pos);
 			pos += got;
 		}
-		return { ok: true, value: parser.end(), lineHash: hash.digest("hex").slice(0, 16) };
+		return { ok: true, value: parser.end(), lineHash: hash.digest("hex").slice(0, 16), longs: parser.longs };
 	} catch (error) {
 		if (error instanceof Stop) return { ok: false, reason: error.reason };
 		throw error;
@@ -357,7 +376,7 @@ export function streamBuffer(bytes: Buffer, limits: StreamLimits = STREAM_LIMITS
 class WindowDone extends Error {}
 
 /** Keeps characters [from, to) of a string and stops the read once it has them. */
-class WindowSink implements Sink {
+export class WindowSink implements Sink {
 	private at = 0;
 	private readonly out: string[] = [];
 
@@ -389,23 +408,33 @@ class WindowSink implements Sink {
  * would): reads from the string's start up to the window's end, keeping only the window.
  */
 export function readLongTextRange(file: string, text: LongText, from: number, to: number, chunkBytes = STREAM_LIMITS.chunkBytes): string {
-	const sink = new WindowSink(from, to);
-	const parser = new JsonStream(STREAM_LIMITS, () => sink);
 	const fd = openSync(file, "r");
 	try {
-		parser.write(Buffer.from('"'), text.byteStart - 1);
-		const buf = Buffer.allocUnsafe(chunkBytes);
+		return decodeString(fd, text.byteStart, text.byteEnd, from, to, chunkBytes);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/**
+ * Characters [from, to) of the string content in bytes [start, end) of `fd` (`start` must not be inside an escape or
+ * a UTF-8 sequence; `end` is the closing quote).
+ */
+export function decodeString(fd: number, start: number, end: number, from: number, to: number, chunkBytes = STREAM_LIMITS.chunkBytes): string {
+	const sink = new WindowSink(from, to);
+	const parser = new JsonStream(STREAM_LIMITS, () => sink);
+	try {
+		parser.write(Buffer.from('"'), start - 1);
+		const buf = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, end + 1 - start)));
 		// The closing quote is read too, so a window that reaches the end of the string is complete.
-		for (let pos = text.byteStart; pos <= text.byteEnd; ) {
-			const got = readSync(fd, buf, 0, Math.min(buf.length, text.byteEnd + 1 - pos), pos);
+		for (let pos = start; pos <= end; ) {
+			const got = readSync(fd, buf, 0, Math.min(buf.length, end + 1 - pos), pos);
 			if (got === 0) break;
 			parser.write(buf.subarray(0, got), pos);
 			pos += got;
 		}
 	} catch (error) {
 		if (!(error instanceof WindowDone)) throw error instanceof Stop ? new Error("the long string changed in its file; refresh the index") : error;
-	} finally {
-		closeSync(fd);
 	}
 	return sink.whole();
 }

@@ -16,7 +16,12 @@ export interface RawLine {
 	 * The line is longer than UNFINISHED_PROBE_BYTES: it was not kept, `bytes` is empty, and its reader streams it
 	 * from this descriptor (parse.ts, json-stream.ts) while the descriptor is open.
 	 */
-	huge?: { fd: number };
+	huge?: {
+		fd: number;
+		/** A reader's locator hint of the indexed line (huge-line.ts) and its line hash, to skip its long strings. */
+		hint?: string;
+		lineHash?: string;
+	};
 }
 
 /** Where a scan stopped: the byte after the last complete line, and what was left unterminated. */

@@ -13,6 +13,8 @@ export interface Locator {
 	entryId: string;
 	synthetic: boolean;
 	version: number;
+	/** A huge line's locator hint, as the parser made it (huge-line.ts). */
+	hint?: string;
 }
 
 /** The entry at a locator, found again elsewhere in the file, or why not. */
@@ -58,7 +60,13 @@ function hugeEntryAt(loc: Locator): Located | undefined {
 		const end = readRange(loc.file, loc.offset + loc.length - 1, 1);
 		if (end[0] !== 10) return undefined;
 		const parser = new SessionParser({ version: loc.version, lastId: null, headerSeen: true });
-		const outcome = parser.accept({ lineNo: loc.lineNo, offset: loc.offset, length: loc.length, bytes: Buffer.alloc(0), huge: { fd } });
+		const outcome = parser.accept({
+			lineNo: loc.lineNo,
+			offset: loc.offset,
+			length: loc.length,
+			bytes: Buffer.alloc(0),
+			huge: { fd, hint: loc.hint, lineHash: loc.lineHash },
+		});
 		if (outcome.kind !== "entry" || outcome.entry.lineHash !== loc.lineHash) return undefined;
 		if (!loc.synthetic && outcome.entry.id !== loc.entryId) return undefined;
 		return { ok: true, entry: { ...outcome.entry, id: loc.entryId }, relocated: false };

@@ -1,5 +1,6 @@
 /** Parses pi session lines (v1, v2, v3) into a header and entries with stable ids; the only reader of raw JSONL. */
 import { hash } from "node:crypto";
+import { hugeHint, readByHint, sampledLineHash } from "./huge-line.js";
 import { streamJson } from "./json-stream.js";
 import type { RawLine } from "./lines.js";
 
@@ -27,6 +28,8 @@ export interface ParsedEntry {
 	offset: number;
 	length: number;
 	lineHash: string;
+	/** A huge line's locator hint (huge-line.ts): stored with the entry so a read need not stream the line again. */
+	locatorHint?: string;
 	/** v1 compactions: `firstKeptEntryIndex` resolved to a synthetic id, as pi's migration would. */
 	legacyFirstKeptEntryId?: string | null;
 }
@@ -63,11 +66,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function parseLine(line: RawLine): { value?: unknown; blank: boolean; lineHash?: string; tooBig?: boolean } {
+function parseLine(line: RawLine): { value?: unknown; blank: boolean; lineHash?: string; hint?: string; tooBig?: boolean } {
 	if (line.huge) {
+		const { fd, hint, lineHash } = line.huge;
+		// Read again by its locator hint: the sampled hash stands for the line hash, long strings are skipped.
+		if (hint && lineHash) {
+			const value = readByHint(fd, line.offset, line.length - 1, hint);
+			if (value !== undefined) return { value, blank: false, lineHash, hint };
+		}
 		// Too long to hold: streamed, long strings kept by their ends (json-stream.ts). Whitespace-only it is not.
-		const r = streamJson(line.huge.fd, line.offset, line.length - 1);
-		return r.ok ? { value: r.value, blank: false, lineHash: r.lineHash } : { blank: false, tooBig: r.reason === "too-big" };
+		const r = streamJson(fd, line.offset, line.length - 1);
+		if (!r.ok) return { blank: false, tooBig: r.reason === "too-big" };
+		const sampled = sampledLineHash(fd, line.offset, line.length - 1);
+		return { value: r.value, blank: false, lineHash: r.lineHash, hint: sampled ? hugeHint(sampled, r.longs, line.offset) : undefined };
 	}
 	const bytes = line.bytes;
 	// A line of only whitespace is a blank line; pi skips it silently.
@@ -126,7 +137,7 @@ export class SessionParser {
 
 	/** Classifies one complete line. */
 	accept(line: RawLine): LineOutcome {
-		const { value, blank, lineHash, tooBig } = parseLine(line);
+		const { value, blank, lineHash, hint, tooBig } = parseLine(line);
 		if (blank) return { kind: "skip", reason: "blank", lineNo: line.lineNo };
 		if (tooBig) return { kind: "skip", reason: "too-big", lineNo: line.lineNo };
 		if (value === undefined) return { kind: "skip", reason: "invalid-json", lineNo: line.lineNo };
@@ -145,7 +156,9 @@ export class SessionParser {
 			this.v1IdsByIndex.push(null);
 			return { kind: "skip", reason: "extra-header", lineNo: line.lineNo };
 		}
-		return { kind: "entry", entry: this.entry(value, line, lineHash ?? hashLine(line.bytes)) };
+		const entry = this.entry(value, line, lineHash ?? hashLine(line.bytes));
+		if (hint) entry.locatorHint = hint;
+		return { kind: "entry", entry };
 	}
 
 	private entry(value: Record<string, unknown>, line: RawLine, lineHash: string): ParsedEntry {
