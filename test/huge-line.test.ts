@@ -96,11 +96,12 @@ describe("a line over the in-memory bound", () => {
 		expect(streamed.skipped).toBe(0);
 		expect(streamed.entries.map((e) => e.entry.id)).toEqual(["u1", "a1", "r1", "u2"]);
 		// I20 by hand: head ends before the pair at EDGE - 1, tail starts after the pair at L - EDGE.
-		// After the ids, a huge line's locator hint: sampled hash, then byte start, byte length and length of each long string.
+		// After the ids, a huge line's locator hint: sampled hash, then byte start, byte length and length of each long
+		// string, and its resume points, 4 MiB or more apart.
 		const [ids1, hint1] = (streamed.entries[1]?.frags ?? "").split(" ~");
 		const [ids2, hint2] = (streamed.entries[2]?.frags ?? "").split(" ~");
-		expect(hint1).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${CONTENT.length}$`));
-		expect(hint2).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${RESULT.length}$`));
+		expect(hint1).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${CONTENT.length}(,\\d+\\.\\d+)+$`));
+		expect(hint2).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${RESULT.length}(,\\d+\\.\\d+)+$`));
 		expect(ids2).toBe(`tool.result:0@${EDGE - 1}-${RESULT.length - EDGE + 1}`);
 		// The call's text starts with its name and path: its cuts fall wherever I20 puts them in that text.
 		const high = (c: number) => c >= 0xd800 && c <= 0xdbff;

@@ -168,11 +168,13 @@ describe("streaming JSON reader", () => {
 				const text = `{"k":1,"t":${encodeString(s, seeded(seed))}}`;
 				const file = join(tmp.dir, "long.json");
 				writeFileSync(file, `  ${text}`);
-				const limits: StreamLimits = { longChars: 10, keepChars: 3, budget: 1 << 30, chunkBytes: chunk };
+				// Resume points every few bytes: windows start from the one before them.
+				const limits: StreamLimits = { longChars: 10, keepChars: 3, budget: 1 << 30, chunkBytes: chunk, markBytes: 1 + (seed % 9) };
 				const r = streamBuffer(Buffer.from(text), limits, 2);
 				expect(r.ok).toBe(true);
 				const long = (r as { value: { t: LongText } }).value.t;
 				expect(long).toBeInstanceOf(LongText);
+				expect(long.marks.length).toBeGreaterThan(0);
 				const start = from % (s.length + 1);
 				const end = Math.min(s.length + 3, start + (len % 40));
 				expect(readLongTextRange(file, long, start, end, chunk)).toBe(s.slice(start, end));

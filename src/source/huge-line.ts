@@ -36,20 +36,33 @@ export function sampledLineHash(fd: number, offset: number, length: number): str
 	return h.digest("hex").slice(0, 16);
 }
 
-/** The hint of a huge line: `~<sampled hash>` and `:<start>.<bytes>.<length>` per long string (start from the line's offset). */
+/**
+ * The hint of a huge line: `~<sampled hash>`, then per long string `:<start>.<bytes>.<length>` (start from the
+ * line's offset) and its resume points `,<bytes>.<characters>`.
+ */
 export function hugeHint(sampled: string, longs: LongText[], lineOffset: number): string {
-	return `~${sampled}${longs.map((l) => `:${l.byteStart - lineOffset}.${l.byteEnd - l.byteStart}.${l.length}`).join("")}`;
+	const marks = (l: LongText) => l.marks.map(([b, c]) => `,${b}.${c}`).join("");
+	return `~${sampled}${longs.map((l) => `:${l.byteStart - lineOffset}.${l.byteEnd - l.byteStart}.${l.length}${marks(l)}`).join("")}`;
 }
 
-function parseHint(hint: string, lineOffset: number): { sampled: string; spans: Array<{ start: number; end: number; length: number }> } | undefined {
-	const m = /^~([0-9a-f]{16})((?::\d+\.\d+\.\d+)*)$/.exec(hint);
+interface Span {
+	start: number;
+	end: number;
+	length: number;
+	marks: Array<[number, number]>;
+}
+
+function parseHint(hint: string, lineOffset: number): { sampled: string; spans: Span[] } | undefined {
+	const m = /^~([0-9a-f]{16})((?::\d+\.\d+\.\d+(?:,\d+\.\d+)*)*)$/.exec(hint);
 	if (!m) return undefined;
 	const spans = (m[2] as string)
 		.split(":")
 		.slice(1)
 		.map((s) => {
-			const [start, bytes, length] = s.split(".").map(Number) as [number, number, number];
-			return { start: lineOffset + start, end: lineOffset + start + bytes, length };
+			const [span, ...marks] = s.split(",");
+			const [start, bytes, length] = (span as string).split(".").map(Number) as [number, number, number];
+			const points = marks.map((p) => p.split(".").map(Number) as [number, number]);
+			return { start: lineOffset + start, end: lineOffset + start + bytes, length, marks: points };
 		});
 	return { sampled: m[1] as string, spans };
 }
@@ -106,7 +119,7 @@ export function readByHint(fd: number, offset: number, length: number, hint: str
 			const tail = tailOf(fd, span.start, span.end, limits.keepChars);
 			if (tail === undefined) return undefined;
 			const head = decodeString(fd, span.start, span.end, 0, limits.keepChars);
-			if (!parser.injectLong(new LongText(head, tail, span.length, span.start, span.end))) return undefined;
+			if (!parser.injectLong(new LongText(head, tail, span.length, span.start, span.end, span.marks))) return undefined;
 			pos = span.end + 1;
 		}
 		feed(offset + length);

@@ -209,6 +209,8 @@ export class JsonStream {
 			while (i < n && this.escape) i = this.escapeByte(chunk[i] as number, i, sink);
 			return i;
 		}
+		// No escape and no UTF-8 sequence open here: a point where reading a window can start.
+		if (this.carry === null) sink.mark?.(at + i - this.stringStart);
 		if (this.scanned !== chunk) {
 			this.scanned = chunk;
 			this.quoteAt = -2;
@@ -410,7 +412,10 @@ export class WindowSink implements Sink {
 export function readLongTextRange(file: string, text: LongText, from: number, to: number, chunkBytes = STREAM_LIMITS.chunkBytes): string {
 	const fd = openSync(file, "r");
 	try {
-		return decodeString(fd, text.byteStart, text.byteEnd, from, to, chunkBytes);
+		// Start at the last resume point before the window: a window in the middle decodes at most MARK_BYTES before it.
+		let mark: readonly [number, number] = [0, 0];
+		for (const m of text.marks) if (m[1] <= from) mark = m;
+		return decodeString(fd, text.byteStart + mark[0], text.byteEnd, from - mark[1], to - mark[1], chunkBytes);
 	} finally {
 		closeSync(fd);
 	}

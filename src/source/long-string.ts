@@ -14,6 +14,8 @@ export class LongText {
 		readonly byteStart: number,
 		/** File offset of its closing quote. */
 		readonly byteEnd: number,
+		/** Resume points [bytes after byteStart, characters before them], about every MARK_BYTES: windows start there. */
+		readonly marks: ReadonlyArray<readonly [number, number]> = [],
 	) {}
 
 	/** What JSON.stringify writes for it: a short marker, never the head (size counts use `byteEnd - byteStart`). */
@@ -21,6 +23,9 @@ export class LongText {
 		return `[${this.length} characters]`;
 	}
 }
+
+/** Bytes of a long string between two resume points: a window in its middle decodes at most this much before it. */
+export const MARK_BYTES = 4 << 20;
 
 /** Limits of one streamed read. */
 export interface StreamLimits {
@@ -32,6 +37,8 @@ export interface StreamLimits {
 	budget: number;
 	/** Bytes read at a time. */
 	chunkBytes: number;
+	/** Bytes between resume points of a long string (default MARK_BYTES; tests make it small). */
+	markBytes?: number;
 }
 
 /**
@@ -50,6 +57,8 @@ export interface Sink {
 	push(s: string): void;
 	whole(): string | null;
 	long(byteStart: number, byteEnd: number): LongText;
+	/** A point `bytes` after the string's start where decoding can resume (no escape or UTF-8 sequence open). */
+	mark?(bytes: number): void;
 }
 
 /** Collects one string's decoded pieces; past `longChars` keeps only the head and a rolling tail. */
@@ -93,6 +102,13 @@ export class StringSink implements Sink {
 
 	long(byteStart: number, byteEnd: number): LongText {
 		this.flushTail();
-		return new LongText(this.head ?? "", this.tail, this.length, byteStart, byteEnd);
+		return new LongText(this.head ?? "", this.tail, this.length, byteStart, byteEnd, this.marks);
+	}
+
+	private readonly marks: Array<[number, number]> = [];
+
+	mark(bytes: number): void {
+		const last = this.marks.at(-1)?.[0] ?? 0;
+		if (bytes - last >= (this.limits.markBytes ?? MARK_BYTES)) this.marks.push([bytes, this.length]);
 	}
 }
