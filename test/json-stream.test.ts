@@ -217,6 +217,13 @@ describe("streaming JSON reader", () => {
 		);
 	});
 
+	it("says blank for whitespace only (pi skips such a line) and invalid for an unfinished value", () => {
+		const limits: StreamLimits = { longChars: 10, keepChars: 3, budget: 1 << 20, chunkBytes: 2 };
+		expect(streamBuffer(Buffer.from(" \t\r  "), limits)).toEqual({ ok: false, reason: "blank" });
+		expect(streamBuffer(Buffer.from('  {"a":'), limits)).toEqual({ ok: false, reason: "invalid-json" });
+		expect(streamBuffer(Buffer.from(' "abc'), limits)).toEqual({ ok: false, reason: "invalid-json" });
+	});
+
 	it("counts a line whose kept fields exceed the budget as too big, and a long key too", () => {
 		const many = Buffer.from(JSON.stringify({ list: Array.from({ length: 200 }, (_, i) => `item ${i}`) }));
 		expect(streamBuffer(many, { longChars: 100, keepChars: 10, budget: 500, chunkBytes: 64 })).toEqual({ ok: false, reason: "too-big" });

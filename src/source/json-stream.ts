@@ -11,11 +11,11 @@ import { LongText, type Sink, STREAM_LIMITS, type StreamLimits, StringSink } fro
 export { LongText, STREAM_LIMITS, type StreamLimits };
 
 /** A streamed line: its value and the line hash (as hashLine), or why it could not be read. */
-export type Streamed = { ok: true; value: unknown; lineHash: string; longs: LongText[] } | { ok: false; reason: "invalid-json" | "too-big" };
+export type Streamed = { ok: true; value: unknown; lineHash: string; longs: LongText[] } | { ok: false; reason: "invalid-json" | "too-big" | "blank" };
 
 /** Why a streamed read stopped: the bytes are not JSON, or they keep more than the budget. */
 export class Stop extends Error {
-	constructor(readonly reason: "invalid-json" | "too-big") {
+	constructor(readonly reason: "invalid-json" | "too-big" | "blank") {
 		super(reason);
 	}
 }
@@ -153,6 +153,8 @@ export class JsonStream {
 	/** Ends the input; returns the value. */
 	end(): unknown {
 		if (this.literal) this.endLiteral();
+		// Only whitespace: a blank line, as the whole-line path says (pi skips it).
+		if (!this.done && !this.inString && this.stack.length === 0) throw new Stop("blank");
 		if (this.inString || !this.done) throw new Stop("invalid-json");
 		return this.root;
 	}

@@ -76,7 +76,7 @@ function parseLine(line: RawLine): { value?: unknown; blank: boolean; lineHash?:
 		}
 		// Too long to hold: streamed, long strings kept by their ends (json-stream.ts). Whitespace-only it is not.
 		const r = streamJson(fd, line.offset, line.length - 1);
-		if (!r.ok) return { blank: false, tooBig: r.reason === "too-big" };
+		if (!r.ok) return { blank: r.reason === "blank", tooBig: r.reason === "too-big" };
 		const sampled = sampledLineHash(fd, line.offset, line.length - 1);
 		return { value: r.value, blank: false, lineHash: r.lineHash, hint: sampled ? hugeHint(sampled, r.longs, line.offset) : undefined };
 	}
