@@ -16,6 +16,8 @@ import { hashLine, parseEntryLine } from "../src/source/parse.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 
 const EDGE = 128 * 1024;
+/** A line is streamed once 16 MB of it were read without its end; the 1 MB chunk that finds the end may hold it. */
+const STREAMED_BEYOND = UNFINISHED_PROBE_BYTES + 1024 * 1024;
 /** Log-like text with what JSON must escape (quotes, backslash, tab, newline) and multi-byte characters. */
 const UNIT = 'INFO pool acquire took 12ms "quoted" back\\slash é\ttab 😀 pair \u2028 cache hit ratio 0.93 for tenant 42 retry ok\n';
 /** Exactly `n` UTF-16 units of UNIT-like filler, never ending inside a surrogate pair. */
@@ -74,14 +76,27 @@ const CALL = `write\npath: src/dump.ts\ncontent: ${CONTENT}`;
 let tmp: ReturnType<typeof tempDir>;
 let file = "";
 let service: HistoryService;
+let refreshNotes: string[] = [];
+/** A 20 MB line of ten million numbers: even streamed it keeps more than a line may (32 M characters' worth). */
+const TOO_BIG = `{"type":"custom","id":"t2","parentId":"t1","customType":"dump","data":[${"1,".repeat(10_000_000)}1]}`;
 beforeAll(() => {
 	tmp = tempDir("pes-huge-line-");
 	const sessions = join(tmp.dir, "sessions");
 	mkdirSync(sessions);
 	file = join(sessions, "huge.jsonl");
 	writeFileSync(file, `${lines.join("\n")}\n`);
+	const header = JSON.stringify({
+		type: "session",
+		version: 3,
+		id: "0199b000-0000-7000-8000-000000000002",
+		timestamp: "2026-03-02T00:00:00.000Z",
+		cwd: "/work/big",
+	});
+	const note = (id: string, parentId: string | null, text: string) =>
+		JSON.stringify({ type: "message", id, parentId, timestamp: "2026-03-02T00:00:01.000Z", message: { role: "user", content: text, timestamp: 1 } });
+	writeFileSync(join(sessions, "toobig.jsonl"), `${header}\n${note("t1", null, "before amberbefore")}\n${TOO_BIG}\n${note("t3", "t1", "after amberafter")}\n`);
 	service = openService(sessions, join(tmp.dir, "index.sqlite"));
-	service.refresh();
+	refreshNotes = service.refresh().notes;
 });
 afterAll(() => {
 	service?.close();
@@ -90,7 +105,7 @@ afterAll(() => {
 
 describe("a line over the in-memory bound", () => {
 	it("is streamed into the same entries, fragment ids and index texts as the whole line gives", () => {
-		for (const i of [2, 3]) expect(Buffer.byteLength(lines[i] as string)).toBeGreaterThan(UNFINISHED_PROBE_BYTES);
+		for (const i of [2, 3]) expect(Buffer.byteLength(lines[i] as string)).toBeGreaterThan(STREAMED_BEYOND);
 		const streamed = scanFile({ path: file, mode: "rebuild" });
 		expect(streamed.error).toBeUndefined();
 		expect(streamed.skipped).toBe(0);
@@ -126,6 +141,16 @@ describe("a line over the in-memory bound", () => {
 			isError: true,
 			preview: expect.stringMatching(/^resheadneedle INFO pool acquire took 12ms "quoted" back\\slash é tab 😀/),
 		});
+	});
+
+	it("counts a line too big even streamed with a note, and indexes the rest of its file", () => {
+		expect(Buffer.byteLength(TOO_BIG)).toBeGreaterThan(STREAMED_BEYOND);
+		expect(refreshNotes.join("\n")).toMatch(/toobig\.jsonl: 1 line\(s\) skipped \(too big to read/);
+		expect(service.status().errors).toContainEqual({ file: expect.stringMatching(/toobig\.jsonl$/), error: expect.stringMatching(/too big to read/) });
+		expect(service.search({ query: "amberbefore" }).hits.map((h) => h.entryId)).toEqual(["t1"]);
+		expect(service.search({ query: "amberafter" }).hits.map((h) => h.entryId)).toEqual(["t3"]);
+		// The huge session's file has no such note: its lines were all read.
+		expect(refreshNotes.join("\n")).not.toMatch(/huge\.jsonl/);
 	});
 
 	it("finds words of the head and tail, not of the middle, and no phrase across the gap", () => {
