@@ -14,15 +14,6 @@ import { Visibility } from "./visibility.js";
 /** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */
 export const FORK_CANDIDATE_LIMIT = 50;
 
-/** Cuts text[offset, offset + max) without splitting a surrogate pair; the next window starts at range[1]. */
-export function windowOf(text: string, offset: number, max: number): { text: string; range: [number, number] } {
-	const start = Math.min(Math.max(0, offset), text.length);
-	let end = Math.min(text.length, start + max);
-	const last = text.charCodeAt(end - 1);
-	if (end < text.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end--;
-	return { text: text.slice(start, end), range: [start, end] };
-}
-
 /** Looks up a visible session and event, failing identically for unknown and unauthorized ones (I16). */
 export function visibleEvent(catalog: Catalog, visibility: Visibility, sessionId: string, entryId: string): { session: SessionRow; event: EventRow } {
 	const session = catalog.sessionByPublicId(sessionId);
