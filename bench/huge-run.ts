@@ -31,7 +31,8 @@ async function attempt<T>(run: () => Promise<ChildResult<T>>): Promise<Outcome<T
 /** Everything measured, for results.json and the table. */
 export interface HugeResults {
 	scale: number;
-	linear: { entries: number; bytes: number; genMs: number; cold: Outcome<ColdResult>; append: Outcome<HugeResult>; read: Outcome<HugeResult> };
+	/** Null with `--huge-lines` (only the huge-line rows). */
+	linear: { entries: number; bytes: number; genMs: number; cold: Outcome<ColdResult>; append: Outcome<HugeResult>; read: Outcome<HugeResult> } | null;
 	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> };
 	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> };
 }
@@ -41,7 +42,7 @@ function removeIndex(path: string): void {
 }
 
 /** Writes each input, measures it, deletes it. */
-export async function runHuge(cacheDir: string, scale: number, log: (line: string) => void): Promise<HugeResults> {
+export async function runHuge(cacheDir: string, scale: number, log: (line: string) => void, withLinear = true): Promise<HugeResults> {
 	const dir = join(cacheDir, "huge");
 	const index = join(cacheDir, "huge-index.sqlite");
 	const worker = (task: string, root: string, extra: string[]) =>
@@ -51,30 +52,38 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 	const note = (what: string, o: Outcome<{ ms: number; maxRssBytes: number }>) =>
 		log(`  ${what}: ${o.ok ? `${ms(o.r.ms)} ms, peak RSS ${f0(o.r.maxRssBytes / MB)} MB` : `FAILED (${o.error})`}`);
 
-	const entries = Math.max(10, Math.round(FULL.entries * scale));
-	log(`\n[huge] linear session of ${thousands(entries)} entries`);
-	let t0 = performance.now();
-	const lin = writeLinear(join(dir, "linear"), entries);
-	const linGen = performance.now() - t0;
-	removeIndex(index);
-	const linCold = await cold(lin.root);
-	note("cold index", linCold);
-	const append = linCold.ok ? await worker("append", lin.root, ["--file", lin.file, "--entries", String(entries)]) : { ok: false as const, error: "no index" };
-	note("append one entry + refresh", append);
-	const linRead = linCold.ok ? await worker("read", lin.root, ["--entry", lin.middleId, "--needle", MIDDLE_NEEDLE]) : { ok: false as const, error: "no index" };
-	note("read + trace the middle entry", linRead);
-	rmSync(join(dir, "linear"), { recursive: true, force: true });
+	let linear: HugeResults["linear"] = null;
+	if (withLinear) {
+		const entries = Math.max(10, Math.round(FULL.entries * scale));
+		log(`\n[huge] linear session of ${thousands(entries)} entries`);
+		const t0 = performance.now();
+		const lin = writeLinear(join(dir, "linear"), entries);
+		const genMs = performance.now() - t0;
+		removeIndex(index);
+		const linCold = await cold(lin.root);
+		note("cold index", linCold);
+		const append = linCold.ok
+			? await worker("append", lin.root, ["--file", lin.file, "--entries", String(entries)])
+			: { ok: false as const, error: "no index" };
+		note("append one entry + refresh", append);
+		const linRead = linCold.ok
+			? await worker("read", lin.root, ["--entry", lin.middleId, "--needle", MIDDLE_NEEDLE])
+			: { ok: false as const, error: "no index" };
+		note("read + trace the middle entry", linRead);
+		rmSync(join(dir, "linear"), { recursive: true, force: true });
+		linear = { entries, bytes: lin.bytes, genMs, cold: linCold, append, read: linRead };
+	}
 
 	const lineBytes = Math.round(FULL.lineBytes * scale);
 	log(`[huge] single line of ${f0(lineBytes / MB)} MB`);
-	t0 = performance.now();
+	let t0 = performance.now();
 	const line = writeSingleLine(join(dir, "line"), lineBytes);
 	const lineGen = performance.now() - t0;
 	removeIndex(index);
 	const lineCold = await cold(line.root);
 	note("cold index", lineCold);
 	const lineRead = lineCold.ok
-		? await worker("read", line.root, ["--entry", line.entryId, "--needle", LINE_NEEDLE])
+		? await worker("read", line.root, ["--entry", line.entryId, "--needle", LINE_NEEDLE, "--window", String(Math.floor(lineBytes / 2))])
 		: { ok: false as const, error: "no index" };
 	note("search + read the line", lineRead);
 	rmSync(join(dir, "line"), { recursive: true, force: true });
@@ -91,7 +100,7 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 	removeIndex(index);
 	return {
 		scale,
-		linear: { entries, bytes: lin.bytes, genMs: linGen, cold: linCold, append, read: linRead },
+		linear,
 		line: { bytes: line.bytes, genMs: lineGen, cold: lineCold, read: lineRead },
 		unfinished: { bytes: unf.bytes, genMs: unfGen, refresh },
 	};
@@ -128,27 +137,30 @@ export function renderHugeTable(h: HugeResults): string {
 		]);
 	};
 	const scaleNote = h.scale === 1 ? "" : ` — SCALED ×${h.scale}, not the DESIGN sizes`;
-	rows.push([`linear session: ${thousands(h.linear.entries)} entries, ${f0(h.linear.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
-	row("  cold index (synchronous refresh)", h.linear.cold, (r) => `${f1(r.ms / 1000)} s`, null);
-	row(
-		"  append one entry + refresh",
-		h.linear.append,
-		(r) => `${ms(r.ms)} ms (no-op before: ${ms(r.noopMs ?? Number.NaN)} ms)`,
-		(r) => r.ms,
-	);
-	row(
-		"  read the middle entry",
-		h.linear.read,
-		(r) => `${ms(r.ms)} ms`,
-		(r) => r.ms,
-	);
-	row(
-		"  trace the middle entry",
-		h.linear.read,
-		(r) => `${ms(r.traceMs ?? Number.NaN)} ms`,
-		(r) => r.traceMs ?? Number.POSITIVE_INFINITY,
-	);
-	row("  search its word (not a target)", h.linear.read, (r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`, null);
+	const lin = h.linear;
+	if (lin) {
+		rows.push([`linear session: ${thousands(lin.entries)} entries, ${f0(lin.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
+		row("  cold index (synchronous refresh)", lin.cold, (r) => `${f1(r.ms / 1000)} s`, null);
+		row(
+			"  append one entry + refresh",
+			lin.append,
+			(r) => `${ms(r.ms)} ms (no-op before: ${ms(r.noopMs ?? Number.NaN)} ms)`,
+			(r) => r.ms,
+		);
+		row(
+			"  read the middle entry",
+			lin.read,
+			(r) => `${ms(r.ms)} ms`,
+			(r) => r.ms,
+		);
+		row(
+			"  trace the middle entry",
+			lin.read,
+			(r) => `${ms(r.traceMs ?? Number.NaN)} ms`,
+			(r) => r.traceMs ?? Number.POSITIVE_INFINITY,
+		);
+		row("  search its word (not a target)", lin.read, (r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`, null);
+	}
 	rows.push([`single line: one tool result of ${f0(h.line.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
 	row("  cold index (synchronous refresh)", h.line.cold, (r) => `${f1(r.ms / 1000)} s`, null);
 	row(
@@ -158,10 +170,16 @@ export function renderHugeTable(h: HugeResults): string {
 		(r) => r.searchMs ?? Number.POSITIVE_INFINITY,
 	);
 	row(
-		"  read it",
+		"  read it (first 4,000 characters)",
 		h.line.read,
 		(r) => `${ms(r.ms)} ms, ${thousands(r.readChars ?? 0)} chars returned`,
 		(r) => r.ms,
+	);
+	row(
+		"  read a window in its middle",
+		h.line.read,
+		(r) => `${ms(r.windowMs ?? Number.NaN)} ms, ${thousands(r.windowChars ?? 0)} chars at ${thousands(r.windowOffset ?? 0)}`,
+		(r) => r.windowMs ?? Number.POSITIVE_INFINITY,
 	);
 	rows.push([`unfinished last line: ${f0(h.unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
 	row("  refresh over it", h.unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);

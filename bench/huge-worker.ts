@@ -2,7 +2,8 @@
  * Child process for the size-independent rows (bench/huge.ts writes the inputs; the cold index of each runs in
  * measure-worker.js cold). One task per run, so each peak RSS is that task's own:
  *   huge-worker.js append     --index P --roots R --file F --entries N     one entry appended to a session of N, then refresh
- *   huge-worker.js read       --index P --roots R --entry E [--needle W]  search W, read and trace entry E through the service
+ *   huge-worker.js read       --index P --roots R --entry E [--needle W] [--window N]  search W, read and trace entry E
+ *                             through the service; --window: also read 4,000 characters of its first fragment at N
  *   huge-worker.js unfinished --index P --roots R --file F --grow BYTES   refresh over an unfinished last line, grow it, refresh
  */
 import { appendFileSync } from "node:fs";
@@ -60,7 +61,18 @@ if (task === "append") {
 	const search = needle ? attempt(() => service.search({ query: needle, limit: 10 })) : null;
 	const read = attempt(() => service.read({ sessionId: HUGE_SESSION_ID, entryId }));
 	const trace = attempt(() => service.trace({ sessionId: HUGE_SESSION_ID, entryId }));
-	const errors = [search?.error && `search: ${search.error}`, read.error && `read: ${read.error}`, trace.error && `trace: ${trace.error}`].filter(Boolean);
+	const at = options.get("window");
+	const fragmentId = read.value?.fragments[0]?.id;
+	const window =
+		at !== undefined && fragmentId
+			? attempt(() => service.read({ sessionId: HUGE_SESSION_ID, entryId, fragmentId, offset: Number(at), maxChars: 4000 }))
+			: null;
+	const errors = [
+		search?.error && `search: ${search.error}`,
+		read.error && `read: ${read.error}`,
+		trace.error && `trace: ${trace.error}`,
+		window?.error && `window: ${window.error}`,
+	].filter(Boolean);
 	report("huge", {
 		task,
 		searchMs: search?.ms ?? null,
@@ -68,6 +80,7 @@ if (task === "append") {
 		ms: read.ms,
 		readChars: read.value ? JSON.stringify(read.value).length : 0,
 		traceMs: trace.ms,
+		...(window ? { windowMs: window.ms, windowChars: window.value?.fragments[0]?.text.length ?? 0, windowOffset: Number(at) } : {}),
 		openRssBytes: opened,
 		...(errors.length ? { error: errors.join("; ") } : {}),
 	});

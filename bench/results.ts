@@ -138,6 +138,10 @@ export interface HugeResult {
 	searchHit?: boolean | null;
 	readChars?: number;
 	traceMs?: number;
+	/** read --window: a fragment window of 4,000 characters at `windowOffset`, and what came back. */
+	windowMs?: number;
+	windowChars?: number;
+	windowOffset?: number;
 	grownMs?: number;
 	grownSummary?: Record<string, number>;
 	/** An operation that threw (read, trace, search), with its message. */

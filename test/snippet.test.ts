@@ -17,6 +17,22 @@ describe("buildSnippet", () => {
 		expect(s.snippet.endsWith(CUT)).toBe(true);
 	});
 
+	it("finds a match in a 128 KiB tail however its word is written (case, accents, fullwidth, camelCase part)", () => {
+		const filler = "lorem ipsum dolor sit amet ".repeat(5000);
+		for (const [word, query] of [
+			["ECONNREFUSED", "econnrefused"],
+			["ÉRROR", "error"],
+			["Ｅrror", "error"],
+			["handleWebhook", "webhook"],
+		] as const) {
+			const text = `${filler.slice(0, 131072)}${filler.slice(0, 100000)} ${word} ${filler.slice(0, 30000)}`;
+			const s = marked(text, query, 80, [131072, 131072]);
+			expect(s.spans.map((m) => m.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase())).toEqual([word === "handleWebhook" ? "webhook" : query]);
+		}
+		// No match in either part: the snippet is the head's start.
+		expect(marked(`${filler}${filler}`, "absentword", 40, [131072, 131072]).marks).toEqual([]);
+	});
+
 	it("normalizes whitespace and keeps marks aligned", () => {
 		const s = marked("first\n\n   line\tthen   handleWebhook\nfails", "webhook", 200);
 		expect(s.snippet).toBe("first line then handleWebhook fails");

@@ -76,10 +76,22 @@ export interface FragmentRow {
 	omit_end: number | null;
 }
 
+/** The fragment ids of a `frags` column, without the huge-line locator hint (`~…`, last) that may follow them. */
+function fragmentSpecs(frags: string): string[] {
+	const specs = frags.split(" ");
+	return specs.at(-1)?.startsWith("~") ? specs.slice(0, -1) : specs;
+}
+
+/** The locator hint of a huge line's event (src/source/huge-line.ts), if its `frags` column carries one. */
+function locatorHint(frags: string): string | undefined {
+	const at = frags.lastIndexOf("~");
+	return at !== -1 && (at === 0 || frags[at - 1] === " ") ? frags.slice(at) : undefined;
+}
+
 /** Decodes an events row's `frags` column (space-separated ids, `@start-end` when the middle was not indexed). */
 export function decodeFragments(eventId: number, frags: string): FragmentRow[] {
 	if (!frags) return [];
-	return frags.split(" ").map((spec, position) => {
+	return fragmentSpecs(frags).map((spec, position) => {
 		const [frag, omit] = spec.split("@") as [string, string | undefined];
 		const [a, b] = omit ? omit.split("-").map(Number) : [null, null];
 		return {
@@ -200,6 +212,7 @@ export class Catalog {
 			entryId: event.entry_id,
 			synthetic: event.synthetic === 1,
 			version: session.version,
+			...(event.frags.includes("~") ? { hint: locatorHint(event.frags) } : {}),
 		};
 	}
 

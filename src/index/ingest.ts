@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "../project/file-scan.js";
 import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
-import { MAX_LINE_BYTES } from "../source/lines.js";
+import { STREAM_LIMITS } from "../source/json-stream.js";
 import type { ParserState } from "../source/parse.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
@@ -101,7 +101,8 @@ function scanNote(scan: ScanResult, duplicates: number, conflicting: number): st
 	const parts: string[] = [];
 	const oversize = scan.oversize ?? 0;
 	if (scan.skipped > oversize) parts.push(`${scan.skipped - oversize} unparseable line(s) skipped`);
-	if (oversize > 0) parts.push(`${oversize} line(s) over ${MAX_LINE_BYTES / 1024 / 1024} MB skipped (too big to read)`);
+	if (oversize > 0)
+		parts.push(`${oversize} line(s) skipped (too big to read: more than ${STREAM_LIMITS.budget / 1024 / 1024} M characters outside long texts)`);
 	if (duplicates > 0) parts.push(`${duplicates} duplicate entr${duplicates === 1 ? "y" : "ies"} collapsed`);
 	if (conflicting > 0) parts.push(`${conflicting} duplicate id(s) with different content (first kept)`);
 	return parts.length ? parts.join("; ") : null;

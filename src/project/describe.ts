@@ -1,14 +1,24 @@
 /** What an exact read shows of an entry: its metadata without payloads, and each left-out part with a reason (I20). */
 import type { OmittedPart } from "../shared/types.js";
+import { LongText } from "../source/json-stream.js";
 import type { ParsedEntry } from "../source/parse.js";
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof LongText);
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
 function jsonBytes(value: unknown): number {
 	try {
-		return Buffer.byteLength(JSON.stringify(value) ?? "");
+		// A long string of a streamed line counts by its bytes in the file (its middle is not in memory).
+		let long = 0;
+		const text = JSON.stringify(value, (_key, v: unknown) => {
+			if (v instanceof LongText) {
+				long += v.byteEnd - v.byteStart;
+				return "";
+			}
+			return v;
+		});
+		return Buffer.byteLength(text ?? "") + long;
 	} catch {
 		// Too deep to serialize (hostile input): never pass it on as metadata.
 		return Number.POSITIVE_INFINITY;
@@ -16,8 +26,9 @@ function jsonBytes(value: unknown): number {
 }
 
 function base64Bytes(data: unknown): number | undefined {
-	if (typeof data !== "string") return undefined;
-	const pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+	if (typeof data !== "string" && !(data instanceof LongText)) return undefined;
+	const end = typeof data === "string" ? data : data.tail;
+	const pad = end.endsWith("==") ? 2 : end.endsWith("=") ? 1 : 0;
 	return Math.max(0, Math.floor((data.length * 3) / 4) - pad);
 }
 
@@ -34,7 +45,7 @@ function omitContent(content: unknown, path: string, out: OmittedPart[]): void {
 			out.push({ path: at, reason: "image", mimeType: str(block.mimeType) ?? undefined, bytes: base64Bytes(block.data) });
 		} else if (block.type === "thinking") {
 			const reason = block.redacted === true ? "thinking (redacted)" : "thinking (private reasoning, never shown or indexed)";
-			out.push({ path: `${at}.thinking`, reason, chars: typeof block.thinking === "string" ? block.thinking.length : 0 });
+			out.push({ path: `${at}.thinking`, reason, chars: typeof block.thinking === "string" || block.thinking instanceof LongText ? block.thinking.length : 0 });
 			if (typeof block.thinkingSignature === "string")
 				out.push({ path: `${at}.thinkingSignature`, reason: "signature", bytes: block.thinkingSignature.length });
 		} else {

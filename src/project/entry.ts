@@ -1,7 +1,10 @@
 /** Projects one parsed pi entry into an event: typed metadata, searchable fragments, links and file evidence. */
 import { isAbsolute, posix, win32 } from "node:path";
+import { FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT } from "../shared/bounds.js";
 import type { ContextRole, SemanticKind } from "../shared/types.js";
+import { LongText } from "../source/json-stream.js";
 import type { ParsedEntry } from "../source/parse.js";
+import { type FragmentText, fieldText, joinTexts, textStart } from "./long-text.js";
 import { CTX_EXCLUDED, CTX_OMITS } from "./tree.js";
 
 /** One searchable part of an entry, with its full source text. */
@@ -9,7 +12,8 @@ export interface Fragment {
 	/** Deterministic within the event: `<kind>:<content block index>` (I2). */
 	id: string;
 	kind: SemanticKind;
-	text: string;
+	/** The whole text; pieces when it holds a string of a streamed line too long to keep (long-text.ts). */
+	text: FragmentText;
 	/** Where the text sits in the entry's JSON, e.g. `message.content.2.arguments`. */
 	path: string;
 }
@@ -55,15 +59,13 @@ export interface ProjectedEvent {
 	preview: string;
 }
 
-/** Fragments up to this many characters are indexed whole; longer ones keep head and tail (I20). */
-export const FRAGMENT_INDEX_LIMIT = 256 * 1024;
-/** Characters of head and of tail kept from an oversized fragment. */
-export const FRAGMENT_EDGE = 128 * 1024;
+export { FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT };
+
 const PREVIEW_CHARS = 160;
 const MAX_ARG_DEPTH = 8;
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof LongText);
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
@@ -86,7 +88,13 @@ function safeJson(value: unknown, max = 4096): string {
 
 /** Flattens tool-call arguments into `key: value` lines so every string value is searchable and readable. */
 export function normalizeArguments(args: unknown): string {
-	const lines: string[] = [];
+	const text = argumentText(args);
+	return typeof text === "string" ? text : textStart(text, text.length);
+}
+
+/** normalizeArguments, keeping a long string of a streamed line as a piece. */
+function argumentText(args: unknown): FragmentText {
+	const lines: Array<string | LongText> = [];
 	const walk = (value: unknown, path: string, depth: number) => {
 		if (depth > MAX_ARG_DEPTH) {
 			lines.push(`${path}: ${safeJson(value)}`);
@@ -97,6 +105,9 @@ export function normalizeArguments(args: unknown): string {
 			value.forEach((v, i) => {
 				walk(v, `${path}[${i}]`, depth + 1);
 			});
+		} else if (value instanceof LongText) {
+			if (path) lines.push(`${path}: `);
+			lines.push(value);
 		} else if (isObj(value)) {
 			const keys = Object.keys(value);
 			if (keys.length === 0 && path) lines.push(`${path}: {}`);
@@ -114,22 +125,32 @@ export function normalizeArguments(args: unknown): string {
 		} catch {
 			lines.push(args);
 		}
+	} else if (args instanceof LongText) {
+		// Unparsed arguments too long to keep are searched as text: their JSON cannot be read whole.
+		lines.push(args);
 	} else if (args !== undefined) {
 		walk(args, "", 0);
 	}
-	return lines.join("\n");
+	const parts: Array<string | LongText> = [];
+	lines.forEach((line, i) => {
+		// `path: ` and its long value are one line.
+		const joinsNext = typeof line === "string" && line.endsWith(": ") && lines[i + 1] instanceof LongText;
+		parts.push(line);
+		if (i < lines.length - 1 && !joinsNext) parts.push("\n");
+	});
+	return joinTexts(parts);
 }
 
 function textBlocks(content: unknown, kind: SemanticKind, path: string, out: Fragment[]): void {
-	if (typeof content === "string") {
-		if (content.length > 0) out.push({ id: `${kind}:0`, kind, text: content, path });
+	const whole = fieldText(content);
+	if (whole !== null) {
+		if (whole.length > 0) out.push({ id: `${kind}:0`, kind, text: whole, path });
 		return;
 	}
 	if (!Array.isArray(content)) return;
 	content.forEach((block, i) => {
-		if (isObj(block) && block.type === "text" && typeof block.text === "string" && block.text.length > 0) {
-			out.push({ id: `${kind}:${i}`, kind, text: block.text, path: `${path}.${i}.text` });
-		}
+		const text = isObj(block) && block.type === "text" ? fieldText(block.text) : null;
+		if (text !== null && text.length > 0) out.push({ id: `${kind}:${i}`, kind, text, path: `${path}.${i}.text` });
 	});
 }
 
@@ -200,7 +221,7 @@ function describe(ev: ProjectedEvent, raw: Obj): string {
 	if (ev.role === "system" && ev.fragments.length)
 		return previewText(`system prompt: ${ev.fragments.map((f) => f.id.slice("system.prompt:".length)).join(", ")}`);
 	const first = ev.fragments[0];
-	if (first) return previewText(first.text);
+	if (first) return previewText(textStart(first.text, PREVIEW_CHARS * 4));
 	switch (ev.type) {
 		case "model_change":
 			return previewText(`model → ${str(raw.provider) ?? "?"}/${str(raw.modelId) ?? str(raw.model) ?? "?"}`);
@@ -273,21 +294,23 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				const content = Array.isArray(message.content) ? message.content : [];
 				content.forEach((block, i) => {
 					if (!isObj(block)) return;
-					if (block.type === "text" && typeof block.text === "string" && block.text.length > 0) {
-						fragments.push({ id: `assistant.text:${i}`, kind: "assistant.text", text: block.text, path: `message.content.${i}.text` });
+					const text = block.type === "text" ? fieldText(block.text) : null;
+					if (text !== null && text.length > 0) {
+						fragments.push({ id: `assistant.text:${i}`, kind: "assistant.text", text, path: `message.content.${i}.text` });
 					} else if (block.type === "toolCall") {
 						const name = str(block.name) ?? "";
 						const id = `tool.call:${i}`;
-						const args = normalizeArguments(block.arguments);
-						fragments.push({ id, kind: "tool.call", text: args ? `${name}\n${args}` : name, path: `message.content.${i}.arguments` });
+						const args = argumentText(block.arguments);
+						fragments.push({ id, kind: "tool.call", text: args.length > 0 ? joinTexts([name, "\n", args]) : name, path: `message.content.${i}.arguments` });
 						if (typeof block.id === "string") toolCalls.push({ id: block.id, name, fragmentId: id });
 						toolCallFiles(name, block.arguments, id, cwd, files);
 					}
 				});
-				if (typeof message.content === "string" && message.content)
-					fragments.push({ id: "assistant.text:0", kind: "assistant.text", text: message.content, path: "message.content" });
-				const errorMessage = str(message.errorMessage);
-				if (errorMessage) fragments.push({ id: "assistant.error:0", kind: "assistant.error", text: errorMessage, path: "message.errorMessage" });
+				const whole = fieldText(message.content);
+				if (whole !== null && whole.length > 0) fragments.push({ id: "assistant.text:0", kind: "assistant.text", text: whole, path: "message.content" });
+				const errorMessage = fieldText(message.errorMessage);
+				if (errorMessage !== null && errorMessage.length > 0)
+					fragments.push({ id: "assistant.error:0", kind: "assistant.error", text: errorMessage, path: "message.errorMessage" });
 				ev.isError = ev.stopReason === "error" || errorMessage !== null;
 			} else if (role === "toolResult") {
 				ev.toolName = str(message.toolName);
@@ -295,10 +318,10 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				ev.isError = message.isError === true;
 				textBlocks(message.content, "tool.result", "message.content", fragments);
 			} else if (role === "bashExecution") {
-				const command = str(message.command);
-				const output = str(message.output);
-				if (command) fragments.push({ id: "bash.command:0", kind: "bash.command", text: command, path: "message.command" });
-				if (output) fragments.push({ id: "bash.output:0", kind: "bash.output", text: output, path: "message.output" });
+				const command = fieldText(message.command);
+				const output = fieldText(message.output);
+				if (command !== null && command.length > 0) fragments.push({ id: "bash.command:0", kind: "bash.command", text: command, path: "message.command" });
+				if (output !== null && output.length > 0) fragments.push({ id: "bash.output:0", kind: "bash.output", text: output, path: "message.output" });
 				ev.exitCode = num(message.exitCode);
 				ev.isError = ev.exitCode !== null && ev.exitCode !== 0;
 				// `!!`: pi keeps it in the session but its convertToLlm never sends it to the model.
@@ -306,11 +329,14 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 			} else if (role === "system") {
 				// pi 1.x system messages: named sections (the default prompt is ~5 KB and repeats in every session).
 				if (isObj(message.sections))
-					for (const [name, text] of Object.entries(message.sections))
-						if (typeof text === "string" && text.length > 0)
+					for (const [name, value] of Object.entries(message.sections)) {
+						const text = fieldText(value);
+						if (text !== null && text.length > 0)
 							fragments.push({ id: `system.prompt:${name}`, kind: "system.prompt", text, path: `message.sections.${name}` });
-				if (typeof message.content === "string" && message.content)
-					fragments.push({ id: "system.prompt:content", kind: "system.prompt", text: message.content, path: "message.content" });
+					}
+				const content = fieldText(message.content);
+				if (content !== null && content.length > 0)
+					fragments.push({ id: "system.prompt:content", kind: "system.prompt", text: content, path: "message.content" });
 			} else if (role === "custom" || role === "hookMessage") {
 				ev.customType = str(message.customType);
 				textBlocks(message.content, "custom.message", "message.content", fragments);
@@ -322,15 +348,15 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 			textBlocks(raw.content, "custom.message", "content", fragments);
 			break;
 		case "compaction": {
-			const summary = str(raw.summary);
-			if (summary) fragments.push({ id: "summary.compaction:0", kind: "summary.compaction", text: summary, path: "summary" });
+			const summary = fieldText(raw.summary);
+			if (summary !== null && summary.length > 0) fragments.push({ id: "summary.compaction:0", kind: "summary.compaction", text: summary, path: "summary" });
 			ev.refId = str(raw.firstKeptEntryId) ?? entry.legacyFirstKeptEntryId ?? null;
 			detailFiles(raw.details, cwd, files);
 			break;
 		}
 		case "branch_summary": {
-			const summary = str(raw.summary);
-			if (summary) fragments.push({ id: "summary.branch:0", kind: "summary.branch", text: summary, path: "summary" });
+			const summary = fieldText(raw.summary);
+			if (summary !== null && summary.length > 0) fragments.push({ id: "summary.branch:0", kind: "summary.branch", text: summary, path: "summary" });
 			ev.messageProducing = summary !== null && summary.length > 0;
 			ev.refId = str(raw.fromId);
 			detailFiles(raw.details, cwd, files);
@@ -368,18 +394,5 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 	return ev;
 }
 
-/** What of a fragment goes into the index: whole up to the limit, else head and tail around an omitted range (I20). */
-export function boundFragment(text: string): { head: string; tail: string; omitted: [number, number] | null } {
-	if (text.length <= FRAGMENT_INDEX_LIMIT) return { head: text, tail: "", omitted: null };
-	let headEnd = FRAGMENT_EDGE;
-	let tailStart = text.length - FRAGMENT_EDGE;
-	// Keep surrogate pairs whole on both sides of the cut.
-	if (isHighSurrogate(text.charCodeAt(headEnd - 1))) headEnd--;
-	if (isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
-	return { head: text.slice(0, headEnd), tail: text.slice(tailStart), omitted: [headEnd, tailStart] };
-}
-
-const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
-
 export { describeEntry } from "./describe.js";
+export { boundFragment } from "./long-text.js";

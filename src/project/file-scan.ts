@@ -32,7 +32,7 @@ export interface ScannedEntry {
 	ev: Omit<ProjectedEvent, "fragments">;
 	/** FTS text per fragment, in position order, with the fragment's kind. */
 	fts: Array<{ kind: SemanticKind; text: string }>;
-	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20). */
+	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20), then a huge line's `~` locator hint. */
 	frags: string;
 }
 
@@ -52,7 +52,7 @@ export interface ScanResult {
 	digest: string;
 	lines: number;
 	skipped: number;
-	/** Lines over MAX_LINE_BYTES among the skipped ones. */
+	/** Lines too big to read even streamed (json-stream.ts budget) among the skipped ones. */
 	oversize?: number;
 	duplicates: number;
 	conflicting: number;
@@ -100,6 +100,8 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	}
 	const { raw: _raw, ...located } = entry;
 	const { fragments: _fragments, ...meta } = ev;
+	// A huge line's locator hint rides after the fragment ids (catalog.ts splits it off).
+	if (entry.locatorHint) ids.push(entry.locatorHint);
 	return { entry: located, ev: meta, fts, frags: ids.join(" ") };
 }
 
@@ -165,6 +167,7 @@ function read(
 	let open = mode === "append";
 	const seen = new Map<string, string>();
 	const it = completeLines(fd, start, firstLine);
+	let running = hash;
 	let end = { endOffset: start, nextLineNo: firstLine };
 	for (;;) {
 		const next = it.next();
@@ -173,21 +176,22 @@ function read(
 			break;
 		}
 		const line = next.value;
-		if (line.oversize) {
-			// Too long to become a JavaScript string: counted, never parsed (its entry is not indexed).
-			result.lines++;
-			result.skipped++;
-			result.oversize = (result.oversize ?? 0) + 1;
-			continue;
-		}
 		const outcome = parser.accept(line);
 		if (outcome.kind === "skip" && outcome.reason === "no-header") {
 			end = { endOffset: line.offset, nextLineNo: line.lineNo };
 			break;
 		}
-		hash?.update(line.bytes);
-		if (line.length > line.bytes.length) hash?.update(SEP);
+		// A huge line was streamed, not kept; past it the file is over FULL_HASH_LIMIT and sampled, not hashed whole.
+		if (line.huge) running = undefined;
+		running?.update(line.bytes);
+		if (line.length > line.bytes.length) running?.update(SEP);
 		result.lines++;
+		if (outcome.kind === "skip" && outcome.reason === "too-big") {
+			// Even streamed, it keeps more than a line may (json-stream.ts budget): counted and noted, not indexed.
+			result.skipped++;
+			result.oversize = (result.oversize ?? 0) + 1;
+			continue;
+		}
 		if (outcome.kind === "header") {
 			result.header = outcome.header;
 			cwd = outcome.header.cwd;
@@ -214,6 +218,6 @@ function read(
 	result.endOffset = end.endOffset;
 	result.nextLineNo = end.nextLineNo;
 	result.parserState = parser.snapshot();
-	result.digest = end.endOffset <= FULL_HASH_LIMIT && hash ? fullDigest(end.endOffset, hash) : prefixHash(fd, end.endOffset).digest;
+	result.digest = end.endOffset <= FULL_HASH_LIMIT && running ? fullDigest(end.endOffset, running) : prefixHash(fd, end.endOffset).digest;
 	return result;
 }

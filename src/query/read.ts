@@ -3,6 +3,7 @@
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { describeEntry, projectEntry } from "../project/entry.js";
+import { textWindow } from "../project/long-text.js";
 import { branchNeighbors, childrenOf } from "../project/tree.js";
 import { clamp, READ_LIMITS } from "../shared/bounds.js";
 import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
@@ -12,15 +13,6 @@ import { Visibility } from "./visibility.js";
 
 /** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */
 export const FORK_CANDIDATE_LIMIT = 50;
-
-/** Cuts text[offset, offset + max) without splitting a surrogate pair; the next window starts at range[1]. */
-export function windowOf(text: string, offset: number, max: number): { text: string; range: [number, number] } {
-	const start = Math.min(Math.max(0, offset), text.length);
-	let end = Math.min(text.length, start + max);
-	const last = text.charCodeAt(end - 1);
-	if (end < text.length && end - start > 1 && last >= 0xd800 && last <= 0xdbff) end--;
-	return { text: text.slice(start, end), range: [start, end] };
-}
 
 /** Looks up a visible session and event, failing identically for unknown and unauthorized ones (I16). */
 export function visibleEvent(catalog: Catalog, visibility: Visibility, sessionId: string, entryId: string): { session: SessionRow; event: EventRow } {
@@ -127,7 +119,8 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 	const parts: OmittedPart[] = [...omitted];
 	for (const f of fragments) {
 		const start = request.fragmentId !== undefined ? offset : 0;
-		const w = windowOf(f.text, start, maxChars);
+		// A long text's window is streamed from the file; only the window is kept (I20).
+		const w = textWindow(f.text, start, maxChars, session.file);
 		const truncated = w.range[0] > 0 || w.range[1] < f.text.length;
 		windows.push({ id: f.id, kind: f.kind, text: w.text, range: w.range, totalChars: f.text.length, truncated });
 		if (truncated) {

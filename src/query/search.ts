@@ -6,7 +6,7 @@
 import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { projectEntry } from "../project/entry.js";
+import { boundFragment, projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
 import { parseTime, validateFilters } from "../shared/filters.js";
@@ -134,7 +134,11 @@ function snippetFor(
 	if (!target) return fallback();
 	const omitted =
 		fragment && fragment.omit_start !== null && fragment.omit_end !== null ? ([fragment.omit_start, fragment.omit_end] as [number, number]) : null;
-	return buildSnippet(target.text, parsed.terms, chars, omitted);
+	if (typeof target.text === "string") return buildSnippet(target.text, parsed.terms, chars, omitted);
+	// A long text: only its indexed head and tail are in memory, and they are all a snippet may show (I20).
+	const bound = boundFragment(target.text);
+	const around = bound.omitted ?? [bound.head.length, bound.head.length];
+	return buildSnippet(bound.head + bound.tail, parsed.terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
 }
 
 /** Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet. */

@@ -1,6 +1,6 @@
 /** Bounded snippets with marked matches (I19, I20): whitespace normalized, cut at word edges, never across an omission. */
 
-import { type Token, tokenize } from "../project/tokens.js";
+import { fold, type Token, tokenize } from "../project/tokens.js";
 import type { QueryTerm } from "./query-parse.js";
 
 /** A snippet and the [start, end) offsets (UTF-16 code units of `snippet`) of every match span in it. */
@@ -69,6 +69,18 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	return [...unique.values()].sort((a, b) => a.start - b.start || a.end - b.end);
 }
 
+const ASCII_TOKEN = /^[a-z0-9]+$/;
+
+/**
+ * False when no term can match in text[seg]: every term starts with an ASCII token that its folded text does not
+ * contain. Tokenizing the 128 KiB tail of an oversized fragment that holds no match costs more than the search.
+ */
+function mayMatch(text: string, terms: QueryTerm[], seg: [number, number]): boolean {
+	if (seg[1] - seg[0] <= 2 * CHUNK || !terms.every((t) => ASCII_TOKEN.test(t.tokens[0] ?? ""))) return true;
+	const folded = fold(text.slice(seg[0], seg[1]));
+	return terms.some((t) => folded.includes(t.tokens[0] as string));
+}
+
 function normalize(text: string, marks: Array<[number, number]>): Snippet {
 	// Collapse whitespace runs to one space and map mark offsets through the collapse.
 	let out = "";
@@ -100,9 +112,10 @@ function normalize(text: string, marks: Array<[number, number]>): Snippet {
 
 /**
  * Builds a snippet of at most `maxChars` characters around the best cluster of matches. `omitted` is the
- * [start, end) range of the source that was not kept (I20); `text` here is the full source text.
+ * [start, end) range of the source that was not kept (I20); `text` here is the full source text — or its head and tail
+ * joined, with an empty `omitted` range where the middle was and `omittedChars` saying how long it was.
  */
-export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null): Snippet {
+export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number, omitted: [number, number] | null = null, omittedChars?: number): Snippet {
 	const budget = Math.max(16, maxChars);
 	const segments: Array<[number, number]> = omitted
 		? [
@@ -112,7 +125,7 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 		: [[0, text.length]];
 	let best: { seg: [number, number]; start: number; score: number; count: number; focus: Match } | null = null;
 	for (const seg of segments) {
-		const matches = findMatches(text, terms, seg[0], seg[1]);
+		const matches = mayMatch(text, terms, seg) ? findMatches(text, terms, seg[0], seg[1]) : [];
 		for (const m of matches) {
 			const start = Math.max(seg[0], Math.min(m.start - Math.floor(budget / 4), seg[1] - budget));
 			const end = start + budget;
@@ -124,7 +137,7 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 	const seg = best?.seg ?? (segments[0] as [number, number]);
 	let start = Math.max(seg[0], best ? best.start : seg[0]);
 	let end = Math.min(seg[1], start + budget);
-	const omittedNote = omitted ? `[${omitted[1] - omitted[0]} chars omitted]` : "";
+	const omittedNote = omitted ? `[${omittedChars ?? omitted[1] - omitted[0]} chars omitted]` : "";
 	// Where the window meets the omitted range, say so; elsewhere an ellipsis marks a cut.
 	const gapBefore = omitted !== null && start === omitted[1];
 	let prefix = start > seg[0] ? CUT : gapBefore ? `${omittedNote}${CUT} ` : "";

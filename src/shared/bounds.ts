@@ -22,6 +22,11 @@ export const READ_LIMITS = { maxChars: { default: 4000, min: 1, max: 1_000_000 }
  */
 export const FRAGMENT_SLOTS = 1024;
 
+/** Fragments up to this many characters are indexed whole; longer ones keep head and tail (I20). */
+export const FRAGMENT_INDEX_LIMIT = 256 * 1024;
+/** Characters of head and of tail kept from an oversized fragment (I20); the source keeps a little more of a long string. */
+export const FRAGMENT_EDGE = 128 * 1024;
+
 /** Clamps a number into [min, max] as an integer, using the default when it is missing or not a number. */
 export function clamp(value: number | undefined, bounds: Bounds): number {
 	if (value === undefined || !Number.isFinite(value)) return bounds.default;

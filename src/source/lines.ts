@@ -12,8 +12,16 @@ export interface RawLine {
 	/** Bytes from `offset` up to and including the terminating `\n` (a complete last line may have none). */
 	length: number;
 	bytes: Buffer;
-	/** The line is longer than MAX_LINE_BYTES: it was not read, `bytes` is empty, and it is counted as skipped. */
-	oversize?: boolean;
+	/**
+	 * The line is longer than UNFINISHED_PROBE_BYTES: it was not kept, `bytes` is empty, and its reader streams it
+	 * from this descriptor (parse.ts, json-stream.ts) while the descriptor is open.
+	 */
+	huge?: {
+		fd: number;
+		/** A reader's locator hint of the indexed line (huge-line.ts) and its line hash, to skip its long strings. */
+		hint?: string;
+		lineHash?: string;
+	};
 }
 
 /** Where a scan stopped: the byte after the last complete line, and what was left unterminated. */
@@ -54,9 +62,6 @@ function byteAt(fd: number, position: number): number | undefined {
  */
 export const UNFINISHED_PROBE_BYTES = 16 * 1024 * 1024;
 
-/** Longest line read whole (its JSON must become one JavaScript string); a longer one is skipped and counted. */
-export const MAX_LINE_BYTES = 256 * 1024 * 1024;
-
 /** Position of the next `\n` at or after `from` (before `limit`), or -1, reading through `chunk` without keeping anything. */
 function nextNewline(fd: number, from: number, limit: number, chunk: Buffer): number {
 	let position = from;
@@ -72,7 +77,7 @@ function nextNewline(fd: number, from: number, limit: number, chunk: Buffer): nu
 
 /**
  * Yields complete lines of `fd` starting at byte `start`; returns where the scan ended.
- * Long lines are assembled from chunks, so a 50 MB line costs its own size and no more.
+ * Lines are assembled from chunks up to UNFINISHED_PROBE_BYTES; a longer complete line is yielded as `huge`, unread.
  */
 export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = Number.POSITIVE_INFINITY, chunkSize = CHUNK): Generator<RawLine, ScanEnd> {
 	const chunk = Buffer.allocUnsafe(chunkSize);
@@ -127,15 +132,14 @@ export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = N
 				// Unfinished (or cut by `limit`): left for later, as a torn line, without holding its bytes.
 				return { endOffset: lineStart, nextLineNo: lineNo, tornBytes: Math.max(0, Math.min(fstatSync(fd).size, limit) - lineStart) };
 			}
-			if (nl - lineStart > MAX_LINE_BYTES) {
-				pending = [];
-				pendingBytes = 0;
-				const length = nl + 1 - lineStart;
-				yield { lineNo, offset: lineStart, length, bytes: Buffer.alloc(0), oversize: true };
-				lineNo++;
-				lineStart += length;
-				position = lineStart;
-			}
+			// A complete long line: its reader streams it, so it is never held whole (I20).
+			pending = [];
+			pendingBytes = 0;
+			const length = nl + 1 - lineStart;
+			yield { lineNo, offset: lineStart, length, bytes: Buffer.alloc(0), huge: { fd } };
+			lineNo++;
+			lineStart += length;
+			position = lineStart;
 		}
 	}
 	if (eof && pendingBytes > 0 && pendingBytes <= UNTERMINATED_LIMIT) {

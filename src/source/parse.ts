@@ -1,5 +1,7 @@
 /** Parses pi session lines (v1, v2, v3) into a header and entries with stable ids; the only reader of raw JSONL. */
 import { hash } from "node:crypto";
+import { hugeHint, readByHint, sampledLineHash } from "./huge-line.js";
+import { streamJson } from "./json-stream.js";
 import type { RawLine } from "./lines.js";
 
 /** A session file's first line, normalized. */
@@ -26,6 +28,8 @@ export interface ParsedEntry {
 	offset: number;
 	length: number;
 	lineHash: string;
+	/** A huge line's locator hint (huge-line.ts): stored with the entry so a read need not stream the line again. */
+	locatorHint?: string;
 	/** v1 compactions: `firstKeptEntryIndex` resolved to a synthetic id, as pi's migration would. */
 	legacyFirstKeptEntryId?: string | null;
 }
@@ -37,7 +41,7 @@ export type LineOutcome =
 	| { kind: "skip"; reason: SkipReason; lineNo: number };
 
 /** Why a line was not used. */
-export type SkipReason = "blank" | "invalid-json" | "not-object" | "extra-header" | "no-header";
+export type SkipReason = "blank" | "invalid-json" | "not-object" | "extra-header" | "no-header" | "too-big";
 
 /** Parser state that survives between refreshes, so appended lines continue the same file. */
 export interface ParserState {
@@ -62,7 +66,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function parseLine(bytes: Buffer): { value?: unknown; blank: boolean } {
+function parseLine(line: RawLine): { value?: unknown; blank: boolean; lineHash?: string; hint?: string; tooBig?: boolean } {
+	if (line.huge) {
+		const { fd, hint, lineHash } = line.huge;
+		// Read again by its locator hint: the sampled hash stands for the line hash, long strings are skipped.
+		if (hint && lineHash) {
+			const value = readByHint(fd, line.offset, line.length - 1, hint);
+			if (value !== undefined) return { value, blank: false, lineHash, hint };
+		}
+		// Too long to hold: streamed, long strings kept by their ends (json-stream.ts). Whitespace-only it is not.
+		const r = streamJson(fd, line.offset, line.length - 1);
+		if (!r.ok) return { blank: r.reason === "blank", tooBig: r.reason === "too-big" };
+		const sampled = sampledLineHash(fd, line.offset, line.length - 1);
+		return { value: r.value, blank: false, lineHash: r.lineHash, hint: sampled ? hugeHint(sampled, r.longs, line.offset) : undefined };
+	}
+	const bytes = line.bytes;
 	// A line of only whitespace is a blank line; pi skips it silently.
 	let i = 0;
 	while (i < bytes.length && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 13)) i++;
@@ -119,8 +137,9 @@ export class SessionParser {
 
 	/** Classifies one complete line. */
 	accept(line: RawLine): LineOutcome {
-		const { value, blank } = parseLine(line.bytes);
+		const { value, blank, lineHash, hint, tooBig } = parseLine(line);
 		if (blank) return { kind: "skip", reason: "blank", lineNo: line.lineNo };
+		if (tooBig) return { kind: "skip", reason: "too-big", lineNo: line.lineNo };
 		if (value === undefined) return { kind: "skip", reason: "invalid-json", lineNo: line.lineNo };
 		if (!isObject(value)) return { kind: "skip", reason: "not-object", lineNo: line.lineNo };
 		if (!this.state.headerSeen) {
@@ -137,12 +156,13 @@ export class SessionParser {
 			this.v1IdsByIndex.push(null);
 			return { kind: "skip", reason: "extra-header", lineNo: line.lineNo };
 		}
-		return { kind: "entry", entry: this.entry(value, line) };
+		const entry = this.entry(value, line, lineHash ?? hashLine(line.bytes));
+		if (hint) entry.locatorHint = hint;
+		return { kind: "entry", entry };
 	}
 
-	private entry(value: Record<string, unknown>, line: RawLine): ParsedEntry {
+	private entry(value: Record<string, unknown>, line: RawLine, lineHash: string): ParsedEntry {
 		const type = typeof value.type === "string" ? value.type : "unknown";
-		const lineHash = hashLine(line.bytes);
 		const base = { type, raw: value, lineNo: line.lineNo, offset: line.offset, length: line.length, lineHash };
 		if (this.state.version <= 1) {
 			// v1 has no ids: a linear chain with ids that stay the same as long as the bytes do.

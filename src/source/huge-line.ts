@@ -1,0 +1,131 @@
+/**
+ * Reading a huge line again without reading it whole (I20, issue 13 item 3): when a line is indexed, its locator
+ * hint records a sampled hash of the line (length, first and last MiB) and where each long string's bytes are.
+ * A search hit or a read then checks the sample, parses the line's small fields, and decodes only the head and tail
+ * of each long string: a few MiB read for a 500 MB line instead of all of it.
+ */
+import { createHash } from "node:crypto";
+import { readSync } from "node:fs";
+import { decodeString, JsonStream, LongText, STREAM_LIMITS, Stop, type StreamLimits } from "./json-stream.js";
+
+const SAMPLE = 1 << 20;
+/** A UTF-16 unit takes at most 6 bytes of a JSON string (`\uXXXX`). */
+const MAX_BYTES_PER_UNIT = 6;
+
+function readFully(fd: number, buf: Buffer, position: number): boolean {
+	let got = 0;
+	while (got < buf.length) {
+		const n = readSync(fd, buf, got, buf.length - got, position + got);
+		if (n === 0) return false;
+		got += n;
+	}
+	return true;
+}
+
+/** A short hash of a line's length, first and last MiB: says a huge line is still the one indexed without reading it all. */
+export function sampledLineHash(fd: number, offset: number, length: number): string | undefined {
+	const h = createHash("sha1").update(String(length));
+	const head = Buffer.allocUnsafe(Math.min(SAMPLE, length));
+	if (!readFully(fd, head, offset)) return undefined;
+	h.update(head);
+	if (length > SAMPLE) {
+		const tail = Buffer.allocUnsafe(Math.min(SAMPLE, length - SAMPLE));
+		if (!readFully(fd, tail, offset + length - tail.length)) return undefined;
+		h.update(tail);
+	}
+	return h.digest("hex").slice(0, 16);
+}
+
+/**
+ * The hint of a huge line: `~<sampled hash>`, then per long string `:<start>.<bytes>.<length>` (start from the
+ * line's offset) and its resume points `,<bytes>.<characters>`.
+ */
+export function hugeHint(sampled: string, longs: LongText[], lineOffset: number): string {
+	const marks = (l: LongText) => l.marks.map(([b, c]) => `,${b}.${c}`).join("");
+	return `~${sampled}${longs.map((l) => `:${l.byteStart - lineOffset}.${l.byteEnd - l.byteStart}.${l.length}${marks(l)}`).join("")}`;
+}
+
+interface Span {
+	start: number;
+	end: number;
+	length: number;
+	marks: Array<[number, number]>;
+}
+
+function parseHint(hint: string, lineOffset: number): { sampled: string; spans: Span[] } | undefined {
+	const m = /^~([0-9a-f]{16})((?::\d+\.\d+\.\d+(?:,\d+\.\d+)*)*)$/.exec(hint);
+	if (!m) return undefined;
+	const spans = (m[2] as string)
+		.split(":")
+		.slice(1)
+		.map((s) => {
+			const [span, ...marks] = s.split(",");
+			const [start, bytes, length] = (span as string).split(".").map(Number) as [number, number, number];
+			const points = marks.map((p) => p.split(".").map(Number) as [number, number]);
+			return { start: lineOffset + start, end: lineOffset + start + bytes, length, marks: points };
+		});
+	return { sampled: m[1] as string, spans };
+}
+
+/** The last `keep` units of the string content in bytes [start, end), decoded from a safe point before them. */
+function tailOf(fd: number, start: number, end: number, keep: number): string | undefined {
+	const want = Math.min(end - start, MAX_BYTES_PER_UNIT * keep + 16);
+	const from = Math.max(start, end - want - 64);
+	const buf = Buffer.allocUnsafe(end - from);
+	if (!readFully(fd, buf, from)) return undefined;
+	let s = end - want - from;
+	// A byte that is not a UTF-8 continuation starts a character: decoding restarts there as in the whole string.
+	while (s < buf.length && ((buf[s] as number) & 0xc0) === 0x80) s++;
+	// An escape reaching over `s` starts at most 5 bytes before it; backslash runs pair up from their first byte.
+	for (let b = s - 1; b >= Math.max(0, s - 5); b--) {
+		if (buf[b] !== 0x5c) continue;
+		let r0 = b;
+		while (r0 > 0 && buf[r0 - 1] === 0x5c) r0--;
+		if (r0 === 0 && from > start) return undefined;
+		let r1 = b;
+		while (r1 + 1 < buf.length && buf[r1 + 1] === 0x5c) r1++;
+		if ((b - r0) % 2 === 0) {
+			const len = b < r1 ? 2 : buf[b + 1] === 0x75 ? 6 : 2;
+			if (b + len > s) s = b;
+		}
+		break;
+	}
+	const text = decodeString(fd, from + s, end, 0, Number.POSITIVE_INFINITY);
+	return text.length >= keep ? text.slice(-keep) : undefined;
+}
+
+/**
+ * The value of the huge line at [offset, offset + length) read by its hint, or undefined when the line is not the
+ * one indexed (sample differs) or the hint does not fit it: the caller then streams the whole line.
+ */
+export function readByHint(fd: number, offset: number, length: number, hint: string, limits: StreamLimits = STREAM_LIMITS): unknown {
+	const h = parseHint(hint, offset);
+	if (!h || sampledLineHash(fd, offset, length) !== h.sampled) return undefined;
+	const parser = new JsonStream(limits);
+	const buf = Buffer.allocUnsafe(limits.chunkBytes);
+	let pos = offset;
+	const feed = (to: number) => {
+		while (pos < to) {
+			const got = readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);
+			if (got === 0) throw new Stop("invalid-json");
+			parser.write(buf.subarray(0, got), pos);
+			pos += got;
+		}
+	};
+	try {
+		for (const span of h.spans) {
+			// Up to and with the opening quote; the string itself is skipped but for its ends.
+			feed(span.start);
+			const tail = tailOf(fd, span.start, span.end, limits.keepChars);
+			if (tail === undefined) return undefined;
+			const head = decodeString(fd, span.start, span.end, 0, limits.keepChars);
+			if (!parser.injectLong(new LongText(head, tail, span.length, span.start, span.end, span.marks))) return undefined;
+			pos = span.end + 1;
+		}
+		feed(offset + length);
+		return parser.end();
+	} catch (error) {
+		if (error instanceof Stop) return undefined;
+		throw error;
+	}
+}
