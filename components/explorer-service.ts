@@ -1,5 +1,16 @@
 /** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
-import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
+import type {
+	EventRef,
+	IndexStatus,
+	ReadRequest,
+	ReadResult,
+	RefreshProgress,
+	SearchRequest,
+	SearchResult,
+	SessionListRequest,
+	SessionListResult,
+	TraceResult,
+} from "../src/shared/types.js";
 
 /**
  * The slice of HistoryService the TUI uses. Answers may come later (the launcher passes a query thread that answers
@@ -10,6 +21,8 @@ export interface ExplorerService {
 	read(request: ReadRequest): ReadResult | Promise<ReadResult>;
 	trace(request: EventRef): TraceResult | Promise<TraceResult>;
 	status(): IndexStatus;
+	/** The session browser's listing (optional: without it the browser says the list is not available). */
+	sessions?(request: SessionListRequest): SessionListResult | Promise<SessionListResult>;
 }
 
 /** Terminal size in cells. */

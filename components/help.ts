@@ -2,7 +2,7 @@
  * What the screen says about keys, generated from the keymap's one table: key names as drawn (↑, Ctrl+S, F1), the
  * status-bar hints of a mode, the help overlay's sections and lines (and so the README's key table).
  */
-import { ALL, BINDINGS, type Binding, SEARCH } from "./keymap.js";
+import { ALL, BINDINGS, type Binding, SCREENS, SEARCH } from "./keymap.js";
 import type { Action, Mode } from "./state.js";
 import { type StyledLine, seg } from "./styled.js";
 
@@ -19,6 +19,9 @@ const PRETTY: Record<string, string> = {
 	esc: "Esc",
 	tab: "Tab",
 	f1: "F1",
+	f2: "F2",
+	f3: "F3",
+	f4: "F4",
 	f5: "F5",
 	"shift+tab": "Shift+Tab",
 	backspace: "Backspace",
@@ -72,6 +75,9 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
 		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
+		{ title: "Session browser (letters filter the list)", test: (b) => sameModes(b, ["sessions"]) },
+		{ title: "Go to a reference (the prompt edits like ink-text-input)", test: (b) => sameModes(b, ["goto"]) },
+		{ title: "Every screen but the browser and the prompt", test: (b) => sameModes(b, SCREENS) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
 	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
@@ -104,4 +110,6 @@ export const MODE_NAMES: Record<Mode, string> = {
 	help: "help",
 	filters: "filters",
 	fork: "fork",
+	sessions: "sessions",
+	goto: "go to",
 };

@@ -13,6 +13,7 @@ import {
 	neutralize,
 	safeJson,
 } from "../present/text.js";
+import { parseRef } from "../present/ref-parse.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
@@ -27,6 +28,7 @@ const help = `
 	  $ pi-history search <query…>         search events
 	  $ pi-history read <sessionId> <entryId>
 	  $ pi-history trace <sessionId> <entryId>
+	  $ pi-history open <sessionId> <entryId>   the explorer, on that event (any ref y copies or the tools print)
 	  $ pi-history index [--full]          refresh the index
 	  $ pi-history status                  counts, size, freshness
 
@@ -217,6 +219,19 @@ async function run(): Promise<number> {
 		});
 	}
 	switch (command) {
+		case "open": {
+			// Whatever a face printed as a ref works here: the pair, sessionId=… entryId=…, or a pi-history read line.
+			const parsed = parseRef(args.join(" "));
+			if (!parsed.ok) throw new ArgumentError(`usage: pi-history open <sessionId> <entryId> (${parsed.error})`);
+			return runTui({
+				demo: flags.demo === true,
+				sessionsDirs: flags.sessionsDir,
+				indexPath: flags.index,
+				workspace: flags.workspace,
+				color: flags.color !== false && !process.env.NO_COLOR,
+				open: parsed.ref,
+			});
+		}
 		case "index": {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
 			const service = openService({ busyTimeoutMs: 30_000 });

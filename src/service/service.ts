@@ -18,6 +18,7 @@ import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
 import { sessionSearch } from "../query/session-hits.js";
+import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type {
@@ -29,6 +30,8 @@ import type {
 	RefreshSummary,
 	SearchRequest,
 	SearchResult,
+	SessionListRequest,
+	SessionListResult,
 	SessionSearchRequest,
 	SessionSearchResult,
 	TraceResult,
@@ -165,6 +168,11 @@ export class HistoryService {
 	/** Traces one event's relationships. */
 	trace(request: EventRef & { caller?: Caller }): TraceResult {
 		return this.recover(() => traceEvent(this.store, request));
+	}
+
+	/** Every session (or a workspace's) with size, fork points and lineage: the explorer's session browser. */
+	sessions(request: SessionListRequest = {}): SessionListResult {
+		return this.recover(() => listSessions(this.store, request));
 	}
 
 	/** Counts, sizes, freshness and problems of the index. */

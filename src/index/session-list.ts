@@ -1,0 +1,50 @@
+/**
+ * The session browser's listing in one query: every session with its size, its fork points, its parent session and
+ * whether it holds that parent's materialized leaf (what tells a /clone from a fork), and how many sessions name it
+ * as their parent. Bounded: at most `limit` rows, newest activity first, with the total count alongside.
+ */
+import type { IndexStore } from "./store.js";
+
+/** One row of the listing, as SQLite returns it. */
+export interface SessionListRow {
+	public_id: string;
+	name: string | null;
+	cwd: string;
+	file: string;
+	created: string;
+	entries: number;
+	leaf_entry: string | null;
+	last_ms: number | null;
+	parent_public: string | null;
+	parent_name: string | null;
+	parent_cwd: string | null;
+	holds_parent_leaf: number;
+	forks: number;
+	branches: number;
+	total: number;
+}
+
+// Fork points are counted from the events (entries sharing a parent), grouped once for all sessions: a scan of the
+// events table, measured in the README (Performance notes), instead of a stored column every ingest would maintain.
+const LIST_SQL = `
+SELECT s.public_id, s.name, s.cwd, f.path AS file, s.created, s.entries, s.leaf_entry, s.last_ms,
+	p.public_id AS parent_public, p.name AS parent_name, p.cwd AS parent_cwd,
+	CASE WHEN p.leaf_entry IS NOT NULL AND EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND e.entry_id = p.leaf_entry) THEN 1 ELSE 0 END
+		AS holds_parent_leaf,
+	coalesce(k.n, 0) AS forks, coalesce(b.n, 0) AS branches, count(*) OVER () AS total
+FROM sessions s
+JOIN files f ON f.id = s.file_id
+LEFT JOIN sessions p ON p.id = s.parent_session
+LEFT JOIN (SELECT parent_session AS sid, count(*) AS n FROM sessions WHERE parent_session IS NOT NULL GROUP BY parent_session) k ON k.sid = s.id
+LEFT JOIN (
+	SELECT session_id AS sid, count(*) AS n
+	FROM (SELECT session_id, parent_id FROM events WHERE parent_id IS NOT NULL GROUP BY session_id, parent_id HAVING count(*) > 1)
+	GROUP BY session_id
+) b ON b.sid = s.id
+ORDER BY s.last_ms IS NULL, s.last_ms DESC, s.id DESC
+LIMIT ?`;
+
+/** Every session (at most `limit`), newest activity first; `total` on each row counts all of them. */
+export function listSessionRows(store: IndexStore, limit: number): SessionListRow[] {
+	return store.prepare<[number], SessionListRow>(LIST_SQL).all(limit);
+}
