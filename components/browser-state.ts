@@ -123,7 +123,8 @@ export function reduceBrowser(b: BrowserState, a: BrowserAction, height: number)
 		case "cycle-sort": {
 			const sort = BROWSER_SORTS[(BROWSER_SORTS.indexOf(b.sort) + 1) % BROWSER_SORTS.length] as BrowserSort;
 			// The selected session stays selected; the window follows it to its new place.
-			return select({ ...b, sort }, selectedIndex(b), height);
+			const next = { ...b, sort };
+			return select(next, selectedIndex(next), height);
 		}
 		case "cycle-scope":
 			if (!b.workspace) return b;

@@ -32,7 +32,8 @@ export function lineageText(s: SessionListing, short: Map<string, string>): stri
 	const parts: string[] = [];
 	if (s.parent) {
 		const tail = short.get(s.parent.id) ?? s.parent.id.replace(/-/g, "").slice(-6);
-		parts.push(`${s.parent.origin} of ${neutralizeLine(s.parent.name ?? "session")} #${tail}`);
+		const how = s.parent.origin === "new" ? "new session after" : `${s.parent.origin} of`;
+		parts.push(`${how} ${neutralizeLine(s.parent.name ?? "session")} #${tail}`);
 	}
 	if (s.forks > 0) parts.push(`${s.forks} fork${s.forks === 1 ? "" : "s"}`);
 	return parts.join(" · ");

@@ -147,7 +147,8 @@ describe("where keys act", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
-				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f2", "f3", "f5"].includes(k) || /^(ctrl|alt)\+/.test(k),
+				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f2", "f3", "f5"].includes(k) ||
+					/^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
+import { parseRef } from "../present/ref-parse.js";
 import {
 	errorText,
 	formatProgress,
@@ -13,7 +14,6 @@ import {
 	neutralize,
 	safeJson,
 } from "../present/text.js";
-import { parseRef } from "../present/ref-parse.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";

@@ -5,14 +5,26 @@
  */
 import { listSessionRows, type SessionListRow } from "../index/session-list.js";
 import type { IndexStore } from "../index/store.js";
-import type { SessionListing, SessionListRequest, SessionListResult } from "../shared/types.js";
+import type { SessionListing, SessionListRequest, SessionListResult, SessionOrigin } from "../shared/types.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 
 /** At most this many sessions are read (newest activity first); the answer says when more exist. */
 export const SESSION_LIST_LIMIT = 10_000;
 
+/**
+ * How a child came from its parent, from what it copied (pi records only the parent's path): nothing copied is a new
+ * session that names a parent (`newSession({parentSession})`); a copy of the parent's abandoned branches is a
+ * `--fork` (it copies every entry); the path up to the parent's materialized leaf, in the same folder, is a `/clone`;
+ * a path that stops earlier is a `/fork`.
+ */
+export function originOf(r: Pick<SessionListRow, "copied" | "copied_alternate" | "holds_parent_leaf" | "parent_cwd" | "cwd">): SessionOrigin {
+	if (r.copied === 0) return "new";
+	if (r.copied_alternate > 0) return "fork";
+	return r.holds_parent_leaf === 1 && r.parent_cwd === r.cwd ? "clone" : "fork";
+}
+
 function listing(r: SessionListRow): SessionListing {
-	const origin = r.holds_parent_leaf === 1 && r.parent_cwd === r.cwd ? "clone" : "fork";
+	const origin = originOf(r);
 	return {
 		id: r.public_id,
 		...(r.name ? { name: r.name } : {}),

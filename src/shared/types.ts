@@ -319,8 +319,8 @@ export interface SessionListRequest {
 	workspace?: string | null;
 }
 
-/** How a session came from its parent (derived): `clone` = same folder and it holds the parent's materialized leaf. */
-export type SessionOrigin = "fork" | "clone";
+/** How a session came from its parent (derived from what it copied, see query/sessions): /clone, /fork or --fork, or a new session naming a parent. */
+export type SessionOrigin = "fork" | "clone" | "new";
 
 /** One session of the listing: what it is, how big, how branched, and its fork lineage. */
 export interface SessionListing {
