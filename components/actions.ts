@@ -79,6 +79,8 @@ export type BrowseAction =
 	| { type: "open-goto" }
 	| { type: "goto-submit" }
 	| { type: "goto-edit"; value: string }
+	| { type: "goto-clear" }
+	| { type: "goto-swallow" }
 	| { type: "goto-done"; seq: number; error: string | null };
 
 /** Everything a key or a finished load can do. */

@@ -73,7 +73,8 @@ export function reduceBrowse(s: State, a: Action): State | null {
 	}
 	if (mode === "goto" && s.goto) {
 		if (a.type === "back") return { ...s, goto: null };
-		if (a.type === "goto-submit" || a.type === "goto-edit") return { ...s, goto: reduceGoto(s.goto, a) };
+		if (a.type === "goto-submit" || a.type === "goto-edit" || a.type === "goto-clear" || a.type === "goto-swallow")
+			return { ...s, goto: reduceGoto(s.goto, a) };
 	}
 	switch (a.type) {
 		case "open-browser": {

@@ -15,6 +15,11 @@ export interface GotoState {
 	seq: number;
 	/** Bumped to give the text input a fresh cursor at the end (after a paste went in around it). */
 	inputKey: number;
+	/**
+	 * The next edit ink-text-input reports is dropped: it inserts Ctrl+letters as text (Ctrl+U would add a "u"),
+	 * and the keymap already acted on that key. Keys reach the explorer's handler before ink-text-input's.
+	 */
+	swallow: boolean;
 }
 
 /** What the prompt's reducer does. */
@@ -22,11 +27,13 @@ export type GotoAction =
 	| { type: "goto-edit"; value: string }
 	| { type: "goto-submit" }
 	| { type: "goto-paste" }
+	| { type: "goto-clear" }
+	| { type: "goto-swallow" }
 	| { type: "goto-done"; seq: number; error: string | null };
 
 /** An empty prompt. */
 export function openGoto(): GotoState {
-	return { value: "", error: null, checking: null, seq: 0, inputKey: 0 };
+	return { value: "", error: null, checking: null, seq: 0, inputKey: 0, swallow: false };
 }
 
 // Bracketed-paste markers reach ink-text-input as text (Ink passes them on as keys it does not know): never keep them.
@@ -35,12 +42,22 @@ const PASTE_MARK = /\[20[01]~/;
 /** The prompt's reducer. */
 export function reduceGoto(g: GotoState, a: GotoAction): GotoState {
 	switch (a.type) {
-		case "goto-edit":
+		case "goto-edit": {
+			if (g.swallow) return { ...g, swallow: false };
 			if (PASTE_MARK.test(a.value)) return g;
+			// Text and Enter read in one chunk reach ink-text-input as text ending in a newline: that is a submit.
+			const enter = /[\r\n]+$/.test(a.value);
 			// Controls and bidi overrides never reach the screen, even in what the user pasted (I21).
-			return { ...g, value: a.value.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " "), error: null };
+			const value = a.value.replace(/[\r\n]+$/, "").replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " ");
+			const next = { ...g, value, error: null };
+			return enter ? reduceGoto(next, { type: "goto-submit" }) : next;
+		}
 		case "goto-paste":
 			return { ...g, inputKey: g.inputKey + 1 };
+		case "goto-clear":
+			return { ...g, value: "", error: null, inputKey: g.inputKey + 1, swallow: true };
+		case "goto-swallow":
+			return { ...g, swallow: true };
 		case "goto-submit": {
 			const parsed = parseRef(g.value);
 			if (!parsed.ok) return { ...g, error: parsed.error, checking: null };

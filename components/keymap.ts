@@ -347,6 +347,7 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["esc", "f2"], modes: ["sessions"], action: { type: "back" }, help: "back to where you were", hint: "back", hintKeys: "Esc", hintOrder: 5 },
 	{ keys: ["enter"], modes: ["goto"], action: { type: "goto-submit" }, help: "go to the event (the ref is checked first)", hint: "go", hintOrder: 1 },
 	{ keys: ["esc"], modes: ["goto"], action: { type: "back" }, help: "close the prompt", hint: "cancel", hintKeys: "Esc", hintOrder: 2 },
+	{ keys: ["ctrl+u"], modes: ["goto"], action: { type: "goto-clear" }, help: "clear the prompt", hint: "clear", hintOrder: 3 },
 
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
@@ -369,6 +370,8 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			return a;
 		}
 	}
+	// ink-text-input edits the prompt, but would insert Ctrl+letters as text: those keys are swallowed.
+	if (mode === "goto" && key.ctrl && /^[a-z]$/i.test(input)) return { type: "goto-swallow" };
 	if (mode === "query" || mode === "list" || mode === "sessions") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
 		// In the hit list too: typing never fires a command by surprise, it goes on with the query.

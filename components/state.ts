@@ -328,6 +328,8 @@ export function reduce(s: State, a: Action): State {
 		case "open-goto":
 		case "goto-submit":
 		case "goto-edit":
+		case "goto-clear":
+		case "goto-swallow":
 		case "goto-done":
 			return s;
 	}
