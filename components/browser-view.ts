@@ -8,6 +8,7 @@ import { neutralizeLine } from "../src/present/terminal-safe.js";
 import { relativeTime, shortPath } from "../src/present/text.js";
 import type { SessionListing } from "../src/shared/types.js";
 import { type BrowserState, selectedIndex, sessionTitle, visibleSessions } from "./browser-state.js";
+import { keyFor } from "./keymap.js";
 import { visibleRange } from "./list-window.js";
 import { num } from "./read-view.js";
 import { shortIds } from "./session-label.js";
@@ -75,9 +76,9 @@ export function browserLines(b: BrowserState, width: number, height: number, now
 	if (b.result && list.length === 0) {
 		const why =
 			b.filter !== ""
-				? "no session matches the filter (name, cwd or id); Backspace edits it"
+				? `no session matches the filter (name, cwd or id); ${keyFor("sessions", "delete-back")} edits it`
 				: b.scope === "workspace"
-					? "no session in this workspace; Ctrl+S shows all sessions"
+					? `no session in this workspace; ${keyFor("sessions", "browser-scope")} shows all sessions`
 					: "no sessions indexed yet";
 		out.push([], fitLine([seg(`  ${why}`, "warn")], width));
 		return out;
