@@ -9,6 +9,7 @@ import {
 	selectedSession,
 	visibleSessions,
 } from "../components/browser-state.js";
+import { browserLines } from "../components/browser-view.js";
 import type { SessionListing } from "../src/shared/types.js";
 
 function session(id: string, over: Partial<SessionListing> = {}): SessionListing {
@@ -113,5 +114,24 @@ describe("reduceBrowser", () => {
 		const D = session("dddd-4444", { lastAt: "2026-04-01T00:00:00Z" });
 		b = reduceBrowser(b, { type: "sessions-done", seq: b.seq, result: { sessions: [D, ...ALL], total: 4, truncated: false } }, 10);
 		expect(selectedSession(b)?.id).toBe("cccc-3333");
+	});
+});
+
+describe("browser view (I21)", () => {
+	it("draws hostile names, folders and parent names as visible symbols, never as terminal control", () => {
+		const evil = "\u001b]52;c;cHduZWQ=\u0007\u001b[2J\u202egnp.exe\u009b31m";
+		const child = session("eeee-5555", {
+			name: evil,
+			cwd: `/tmp/${evil}`,
+			parent: { id: "ffff-6666", name: evil, origin: "clone" },
+		});
+		const b = ready([child]);
+		const text = browserLines({ ...b, filter: "" }, 200, 20, Date.parse("2026-03-03T00:00:00Z"))
+			.map((l) => l.map((s) => s.text).join(""))
+			.join("\n");
+		expect(text).toContain("clone of");
+		for (const bad of ["\u001b", "\u0007", "\u009b", "\u202e"]) expect(text).not.toContain(bad);
+		// The escape is shown, not dropped: a reader can see something was there.
+		expect(text).toMatch(/␛|\\x1b|\\u001b|ESC/);
 	});
 });
