@@ -13,6 +13,7 @@ import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
+import { resolveSessionId } from "./goto-state.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
@@ -228,8 +229,21 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		checking ? String(checking.seq) : null,
 		async (): Promise<Action> => {
-			if (checking) await service.read({ sessionId: checking.ref.sessionId, entryId: checking.ref.entryId, maxChars: 1 });
-			return { type: "goto-done", seq: checking?.seq ?? 0, error: null };
+			const seq = checking?.seq ?? 0;
+			if (!checking) return { type: "goto-done", seq, error: null };
+			const { sessionId, entryId } = checking.ref;
+			try {
+				await service.read({ sessionId, entryId, maxChars: 1 });
+				return { type: "goto-done", seq, error: null };
+			} catch (error) {
+				// A short session id (the #tail the explorer shows, or a prefix): find the one session it names.
+				const listing = service.sessions ? await service.sessions({}) : null;
+				const found = listing ? resolveSessionId(sessionId, listing.sessions) : null;
+				if (!found || "error" in found || found.id === sessionId)
+					return { type: "goto-done", seq, error: found && "error" in found ? found.error : errorText(error) };
+				await service.read({ sessionId: found.id, entryId, maxChars: 1 });
+				return { type: "goto-done", seq, error: null, sessionId: found.id };
+			}
 		},
 		(error) => ({ type: "goto-done", seq: checking?.seq ?? 0, error }),
 		dispatch,

@@ -81,7 +81,7 @@ export type BrowseAction =
 	| { type: "goto-edit"; value: string }
 	| { type: "goto-clear" }
 	| { type: "goto-swallow" }
-	| { type: "goto-done"; seq: number; error: string | null };
+	| { type: "goto-done"; seq: number; error: string | null; sessionId?: string };
 
 /** Everything a key or a finished load can do. */
 export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | LoadAction | ViewAction | ScreenAction | BrowseAction;

@@ -102,7 +102,7 @@ export function reduceBrowse(s: State, a: Action): State | null {
 		case "goto-done": {
 			if (!s.goto || s.goto.checking?.seq !== a.seq) return s;
 			if (a.error !== null) return { ...s, goto: reduceGoto(s.goto, a) };
-			const { ref } = s.goto.checking;
+			const ref = { ...s.goto.checking.ref, ...(a.sessionId ? { sessionId: a.sessionId } : {}) };
 			const loc = newLoc({
 				ref: { sessionId: ref.sessionId, entryId: ref.entryId },
 				...(ref.fragmentId ? { focusFragment: ref.fragmentId } : {}),

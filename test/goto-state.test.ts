@@ -1,6 +1,6 @@
 /** The go-to-ref prompt's slice: what ink-text-input's edits do, paste markers, Enter inside an edit, checks. */
 import { describe, expect, it } from "vitest";
-import { type GotoAction, type GotoState, openGoto, reduceGoto } from "../components/goto-state.js";
+import { type GotoAction, type GotoState, openGoto, reduceGoto, resolveSessionId } from "../components/goto-state.js";
 
 const S = "019c7793-6605-7207-a552-425b327b6318";
 const run = (actions: GotoAction[], from: GotoState = openGoto()) => actions.reduce(reduceGoto, from);
@@ -46,5 +46,27 @@ describe("reduceGoto", () => {
 			checking: null,
 			error: `no event ${S}/e1 in the index`,
 		});
+	});
+});
+
+describe("resolveSessionId", () => {
+	const listing = (id: string) => ({ id, cwd: "/p", file: "/f", created: "", lastAt: null, events: 1, branches: 0, leafId: "e", parent: null, forks: 0 });
+	const all = [listing("019be2c2-9f33-7094-a319-1274f826a4f8"), listing("019be2f9-b8e0-7229-bd50-a470e01c7e5c"), listing("my-custom-id")];
+	const cases: Array<[string, { id: string } | RegExp]> = [
+		["019be2c2-9f33-7094-a319-1274f826a4f8", { id: "019be2c2-9f33-7094-a319-1274f826a4f8" }],
+		["my-custom-id", { id: "my-custom-id" }],
+		// The tail the explorer shows (#…), with or without the #.
+		["#f826a4f8", { id: "019be2c2-9f33-7094-a319-1274f826a4f8" }],
+		["7e5c", { id: "019be2f9-b8e0-7229-bd50-a470e01c7e5c" }],
+		// A prefix, as pi's --fork takes it; dashes do not matter.
+		["019be2f9b8e0", { id: "019be2f9-b8e0-7229-bd50-a470e01c7e5c" }],
+		["019be2", /matches 2 sessions/],
+		["abc", /no session abc/],
+		["deadbeef", /no session deadbeef/],
+	];
+	it.each(cases)("%s", (short, want) => {
+		const out = resolveSessionId(short, all);
+		if (want instanceof RegExp) expect("error" in out ? out.error : "").toMatch(want);
+		else expect(out).toEqual(want);
 	});
 });

@@ -122,6 +122,14 @@ describe("go to a reference", () => {
 		await press(r, KEYS.esc);
 		await waitForFrame(r, "recent events");
 		expect(frame(r)).not.toContain("Go to a reference");
+
+		// The short session id the explorer shows (#tail) with an entry id: the one session it names.
+		const tail = target.sessionId.replace(/-/g, "").slice(-8);
+		await press(r, F3);
+		await waitForFrame(r, "Go to a reference");
+		await type(r, `#${tail} ${target.leafIdOnLoad}`);
+		await press(r, KEYS.enter);
+		await waitForFrame(r, `went to ${target.sessionId} ${target.leafIdOnLoad}`);
 		r.unmount();
 	});
 });
