@@ -6,6 +6,7 @@
  */
 import { Box, useApp } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
+import { resolveSessionId } from "../src/present/ref-parse.js";
 import { errorText } from "../src/present/text.js";
 import type { EventRef, IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
@@ -13,7 +14,6 @@ import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
-import { resolveSessionId } from "./goto-state.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";

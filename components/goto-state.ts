@@ -4,7 +4,6 @@
  * event is the top reducer's (it owns the back stack).
  */
 import { type ParsedRef, parseRef } from "../src/present/ref-parse.js";
-import type { SessionListing } from "../src/shared/types.js";
 
 /** The prompt's state. */
 export interface GotoState {
@@ -69,25 +68,4 @@ export function reduceGoto(g: GotoState, a: GotoAction): GotoState {
 			if (g.checking?.seq !== a.seq) return g;
 			return { ...g, checking: null, error: a.error };
 	}
-}
-
-const hexOf = (id: string) => id.replace(/-/g, "").toLowerCase();
-
-/**
- * The session a short id names: the explorer shows sessions by the tail of their id (`#a5fd`), pi's `--fork` takes
- * a prefix. An exact id wins; else the one session whose id (dashes dropped) starts or ends with it (4+ characters).
- */
-export function resolveSessionId(short: string, sessions: readonly SessionListing[]): { id: string } | { error: string } {
-	if (sessions.some((s) => s.id === short)) return { id: short };
-	const want = hexOf(short.replace(/^#/, ""));
-	if (want.length < 4) return { error: `no session ${short} in the index` };
-	const found = sessions.filter((s) => hexOf(s.id).startsWith(want) || hexOf(s.id).endsWith(want));
-	if (found.length === 1) return { id: (found[0] as SessionListing).id };
-	if (found.length === 0) return { error: `no session ${short} in the index` };
-	return {
-		error: `${short} matches ${found.length} sessions (${found
-			.slice(0, 3)
-			.map((s) => s.id)
-			.join(", ")}${found.length > 3 ? ", …" : ""}): give more of the id`,
-	};
 }

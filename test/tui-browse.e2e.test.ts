@@ -127,6 +127,14 @@ describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a
 		expect(screen).toContain(`◆ ${target}`);
 		s.keys("Escape");
 		await s.waitFor("recent events");
+		s.keys("Escape");
+		await s.waitFor("__EXIT__=0");
+		s.kill();
+
+		// The short id the explorer shows for the fork's session (#tail) works too.
+		const tail = fork.sessionId.replace(/-/g, "").slice(-8);
+		const short = start(`open '#${tail}' ${target}`);
+		await short.waitFor(needles.fork);
 
 		const usage = spawnSync("node", [CLI, "open", fork.sessionId], { encoding: "utf8", input: "" });
 		expect(usage.status).toBe(2);

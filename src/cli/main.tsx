@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
-import { parseRef } from "../present/ref-parse.js";
+import { parseRef, resolveSessionId } from "../present/ref-parse.js";
 import {
 	errorText,
 	formatProgress,
@@ -200,6 +200,24 @@ async function refreshWithProgress(service: HistoryService, full: boolean) {
 	return summary;
 }
 
+/**
+ * A short session id (the #tail the explorer shows, or a prefix) names the one session that has it, read from the
+ * index as it is (nothing is written); anything else (a session not indexed yet, an index that cannot be read) is
+ * passed on unchanged: the explorer indexes, reads it again, and says what it finds.
+ */
+function resolveOpen<T extends { sessionId: string }>(ref: T): T {
+	let service: HistoryService | null = null;
+	try {
+		service = openService({ readonly: true });
+		const found = resolveSessionId(ref.sessionId, service.sessions().sessions);
+		return "id" in found ? { ...ref, sessionId: found.id } : ref;
+	} catch {
+		return ref;
+	} finally {
+		service?.close();
+	}
+}
+
 async function run(): Promise<number> {
 	const [command, ...args] = cli.input;
 	if (command === undefined) {
@@ -223,13 +241,14 @@ async function run(): Promise<number> {
 			// Whatever a face printed as a ref works here: the pair, sessionId=… entryId=…, or a pi-history read line.
 			const parsed = parseRef(args.join(" "));
 			if (!parsed.ok) throw new ArgumentError(`usage: pi-history open <sessionId> <entryId> (${parsed.error})`);
+			const ref = process.stdin.isTTY && process.stdout.isTTY ? resolveOpen(parsed.ref) : parsed.ref;
 			return runTui({
 				demo: flags.demo === true,
 				sessionsDirs: flags.sessionsDir,
 				indexPath: flags.index,
 				workspace: flags.workspace,
 				color: flags.color !== false && !process.env.NO_COLOR,
-				open: parsed.ref,
+				open: ref,
 			});
 		}
 		case "index": {

@@ -132,3 +132,24 @@ export function parseRef(text: string): RefParse {
 	if (bare.length === 2) return checked(bare[0] as string, bare[1] as string);
 	return fail(`${bare.length} words: a ref is a sessionId and an entryId (or a pi-history read … line)`);
 }
+
+const hexOf = (id: string) => id.replace(/-/g, "").toLowerCase();
+
+/**
+ * The session a short id names: the explorer shows sessions by the tail of their id (`#a5fd`), pi's `--fork` takes
+ * a prefix. An exact id wins; else the one session whose id (dashes dropped) starts or ends with it (4+ characters).
+ */
+export function resolveSessionId(short: string, sessions: ReadonlyArray<{ id: string }>): { id: string } | { error: string } {
+	if (sessions.some((s) => s.id === short)) return { id: short };
+	const want = hexOf(short.replace(/^#/, ""));
+	if (want.length < 4) return { error: `no session ${short} in the index` };
+	const found = sessions.filter((s) => hexOf(s.id).startsWith(want) || hexOf(s.id).endsWith(want));
+	if (found.length === 1) return { id: (found[0] as { id: string }).id };
+	if (found.length === 0) return { error: `no session ${short} in the index` };
+	return {
+		error: `${short} matches ${found.length} sessions (${found
+			.slice(0, 3)
+			.map((s) => s.id)
+			.join(", ")}${found.length > 3 ? ", …" : ""}): give more of the id`,
+	};
+}
