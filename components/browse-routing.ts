@@ -80,7 +80,7 @@ export function reduceBrowse(s: State, a: Action): State | null {
 		case "open-browser": {
 			const seq = s.browseSeq + 1;
 			const scope = s.hits.scope === "workspace" ? "workspace" : "all";
-			return { ...s, overlay: null, browseSeq: seq, browser: openBrowser(s.hits.workspace, scope, seq) };
+			return { ...s, overlay: null, goto: null, browseSeq: seq, browser: openBrowser(s.hits.workspace, scope, seq) };
 		}
 		case "browser-sort": {
 			const next = browse(s, { type: "cycle-sort" });

@@ -348,6 +348,7 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["enter"], modes: ["goto"], action: { type: "goto-submit" }, help: "go to the event (the ref is checked first)", hint: "go", hintOrder: 1 },
 	{ keys: ["esc"], modes: ["goto"], action: { type: "back" }, help: "close the prompt", hint: "cancel", hintKeys: "Esc", hintOrder: 2 },
 	{ keys: ["ctrl+u"], modes: ["goto"], action: { type: "goto-clear" }, help: "clear the prompt", hint: "clear", hintOrder: 3 },
+	{ keys: ["f2"], modes: ["goto"], action: { type: "open-browser" }, help: "sessions instead (closes the prompt)" },
 
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },

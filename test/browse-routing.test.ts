@@ -102,5 +102,8 @@ describe("go to a ref on the back stack", () => {
 		expect(modeOf(s)).toBe("goto");
 		expect(s.goto?.error).toBe("no event s-x/nope in the index");
 		expect(run(s, ESC).goto).toBeNull();
+		// F2 works there too: the browser instead of the prompt.
+		const browsing = run(s, key("", { f2: true }));
+		expect(modeOf(browsing)).toBe("sessions");
 	});
 });
