@@ -40,6 +40,12 @@ describe("query thread", () => {
 		const ref = { sessionId: occ.sessionId, entryId: occ.entryId as string };
 		expect(await thread.read({ ...ref, maxChars: 500 })).toEqual(corpus.service.read({ ...ref, maxChars: 500 }));
 		expect(await thread.trace(ref)).toEqual(corpus.service.trace(ref));
+		// The session browser's listing, all sessions and one workspace's.
+		const all = await thread.sessions({});
+		expect(all.sessions.map((x) => x.id).sort()).toEqual(manifest.files.filter((f) => f.isSession).map((f) => f.sessionId).sort());
+		expect(all).toEqual(corpus.service.sessions({}));
+		const ws = { workspace: "/home/alice/code/payments-api" };
+		expect(await thread.sessions(ws)).toEqual(corpus.service.sessions(ws));
 	});
 
 	it("answers the newest of a burst of searches and drops the ones that had not started", async () => {
