@@ -81,10 +81,9 @@ else process.stdout.write(`kept ${root}\n`);
 
 const d = stats(direct);
 const q = stats(viaThread);
-process.stdout.write(
-	[
-		`sessions listed ${listed} (${status.events} events; written in ${(written / 1000).toFixed(1)} s, indexed in ${(indexed / 1000).toFixed(1)} s)`,
-		`listing through the service:      median ${d.median.toFixed(1)} ms, max ${d.max.toFixed(1)} ms (${runs} runs)`,
-		`listing through the query thread: median ${q.median.toFixed(1)} ms, max ${q.max.toFixed(1)} ms (${runs} runs, first includes opening the worker's connection)`,
-	].join("\n") + "\n",
-);
+const lines = [
+	`sessions listed ${listed} (${status.events} events; written in ${(written / 1000).toFixed(1)} s, indexed in ${(indexed / 1000).toFixed(1)} s)`,
+	`listing through the service:      median ${d.median.toFixed(1)} ms, max ${d.max.toFixed(1)} ms (${runs} runs)`,
+	`listing through the query thread: median ${q.median.toFixed(1)} ms, max ${q.max.toFixed(1)} ms (${runs} runs, first includes opening the worker's connection)`,
+];
+process.stdout.write(`${lines.join("\n")}\n`);

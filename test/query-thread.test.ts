@@ -42,7 +42,12 @@ describe("query thread", () => {
 		expect(await thread.trace(ref)).toEqual(corpus.service.trace(ref));
 		// The session browser's listing, all sessions and one workspace's.
 		const all = await thread.sessions({});
-		expect(all.sessions.map((x) => x.id).sort()).toEqual(manifest.files.filter((f) => f.isSession).map((f) => f.sessionId).sort());
+		expect(all.sessions.map((x) => x.id).sort()).toEqual(
+			manifest.files
+				.filter((f) => f.isSession)
+				.map((f) => f.sessionId)
+				.sort(),
+		);
 		expect(all).toEqual(corpus.service.sessions({}));
 		const ws = { workspace: "/home/alice/code/payments-api" };
 		expect(await thread.sessions(ws)).toEqual(corpus.service.sessions(ws));
