@@ -24,6 +24,7 @@ const FORMS = [
 	"what y copies:            019c…e3a1 a1b2c3d4",
 	"the Pi tools' refs:       sessionId=… entryId=… fragmentId=…",
 	"a command line:           pi-history read <sessionId> <entryId> [--fragment ID]",
+	"a short session id:       #e934 a1b2c3d4 (the #tail the explorer shows, or a prefix)",
 ];
 
 /** The prompt panel. */
