@@ -6,18 +6,21 @@
  */
 import { Box, useApp } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
+import { resolveSessionId } from "../src/present/ref-parse.js";
 import { errorText } from "../src/present/text.js";
-import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
+import type { EventRef, IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
+import { GotoPrompt } from "./GotoPrompt.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
 import { type EventData, findForkAbove, loadEvent, loadPage, loadPreview, runSearch } from "./loaders.js";
 import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
+import { SessionBrowser } from "./SessionBrowser.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
 import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
@@ -42,6 +45,8 @@ export interface AppProps {
 	initialScope?: Scope;
 	initialQuery?: string;
 	initialFilters?: Filters;
+	/** An event to start on (`pi-history open <sessionId> <entryId>`). */
+	initialEvent?: EventRef & { fragmentId?: string };
 	/** A fixed clock (tests); otherwise the time of each render. */
 	now?: number;
 	/** Wait after a keystroke before searching (default 0: the newest query wins anyway). */
@@ -99,6 +104,7 @@ export function App(props: AppProps) {
 				...(p.initialQuery ? { query: p.initialQuery } : {}),
 				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
 				...(p.initialMessage ? { message: p.initialMessage } : {}),
+				...(p.initialEvent ? { open: p.initialEvent } : {}),
 			}),
 	);
 	const { exit } = useApp();
@@ -235,6 +241,43 @@ export function App(props: AppProps) {
 		dispatch,
 	);
 
+	// The session browser's listing (one query on the query thread), and the check of a ref before the prompt lands on it.
+	const browser = state.browser;
+	const bSeq = browser?.seq ?? 0;
+	useServiceLoad(
+		browser ? String(bSeq) : null,
+		async (): Promise<Action> => {
+			if (!service.sessions) return { type: "sessions-failed", seq: bSeq, error: "the session list is not available here" };
+			const workspace = browser?.scope === "workspace" ? browser.workspace : null;
+			return { type: "sessions-done", seq: bSeq, result: await service.sessions({ workspace }) };
+		},
+		(error) => ({ type: "sessions-failed", seq: bSeq, error }),
+		dispatch,
+	);
+	const checking = state.goto?.checking ?? null;
+	useServiceLoad(
+		checking ? String(checking.seq) : null,
+		async (): Promise<Action> => {
+			const seq = checking?.seq ?? 0;
+			if (!checking) return { type: "goto-done", seq, error: null };
+			const { sessionId, entryId } = checking.ref;
+			try {
+				await service.read({ sessionId, entryId, maxChars: 1 });
+				return { type: "goto-done", seq, error: null };
+			} catch (error) {
+				// A short session id (the #tail the explorer shows, or a prefix): find the one session it names.
+				const listing = service.sessions ? await service.sessions({}) : null;
+				const found = listing ? resolveSessionId(sessionId, listing.sessions) : null;
+				if (!found || "error" in found || found.id === sessionId)
+					return { type: "goto-done", seq, error: found && "error" in found ? found.error : errorText(error) };
+				await service.read({ sessionId: found.id, entryId, maxChars: 1 });
+				return { type: "goto-done", seq, error: null, sessionId: found.id };
+			}
+		},
+		(error) => ({ type: "goto-done", seq: checking?.seq ?? 0, error }),
+		dispatch,
+	);
+
 	// Side effects the reducer asked for; the callbacks are read from the latest props.
 	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask });
 	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask };
@@ -300,24 +343,28 @@ export function App(props: AppProps) {
 
 	let body: ReactNode;
 	const o = state.overlay;
-	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
+	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} dispatch={dispatch} />;
+	else if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
 		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.hits.results.hits)} />;
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
+	else if (state.browser) body = <SessionBrowser browser={state.browser} width={size.columns} height={bodyHeight} now={now} color={color} />;
 	else if (mode === "tree" && treeLoc) body = <TreeBody loc={treeLoc} width={size.columns} height={bodyHeight} color={color} banner={banner} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.events.wrap} color={color} />;
 	else body = <SearchBody state={state} layout={sLayout} now={now} color={color} indexing={indexing} status={status} />;
 
 	const r = state.hits.results;
 	const where =
-		mode === "tree" && treeLoc
-			? `${treePosition(treeLoc)} · ${MODE_NAMES[mode]}`
-			: top
-				? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
-				: r.hits.length > 0
-					? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
-					: MODE_NAMES[mode];
+		state.browser || state.goto
+			? MODE_NAMES[mode]
+			: mode === "tree" && treeLoc
+				? `${treePosition(treeLoc)} · ${MODE_NAMES[mode]}`
+				: top
+					? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
+					: r.hits.length > 0
+						? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
+						: MODE_NAMES[mode];
 	const statusText = state.message
 		? {
 				text: state.message.text,

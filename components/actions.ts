@@ -3,7 +3,7 @@
  * overlays, loads finishing, the view's measure of the event document, and the few that belong to the whole screen.
  * The keymap produces the first groups; App's loaders produce the `*-done` ones and App's render `measured`.
  */
-import type { EventRef, FragmentWindow, ReadResult, SearchResult, TreeResult } from "../src/shared/types.js";
+import type { EventRef, FragmentWindow, ReadResult, SearchResult, SessionListResult, TreeResult } from "../src/shared/types.js";
 import type { DocMetrics } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import type { KeyInfo } from "./keymap.js";
@@ -83,8 +83,32 @@ export type ScreenAction =
 	| { type: "copy-done"; text: string; copied: boolean }
 	| { type: "quit"; code: number };
 
+/** The session browser and the go-to-ref prompt: opening them, the browser's sort and scope, the prompt's text and check. */
+export type BrowseAction =
+	| { type: "open-browser" }
+	| { type: "browser-sort" }
+	| { type: "browser-scope" }
+	| { type: "sessions-done"; seq: number; result: SessionListResult }
+	| { type: "sessions-failed"; seq: number; error: string }
+	| { type: "open-goto" }
+	| { type: "goto-submit" }
+	| { type: "goto-edit"; value: string }
+	| { type: "goto-clear" }
+	| { type: "goto-swallow" }
+	| { type: "goto-done"; seq: number; error: string | null; sessionId?: string };
+
 /** Everything a key or a finished load can do. */
-export type Action = QueryAction | NavAction | FilterAction | EventAction | OverlayKeyAction | TreeKeyAction | LoadAction | ViewAction | ScreenAction;
+export type Action =
+	| QueryAction
+	| NavAction
+	| FilterAction
+	| EventAction
+	| OverlayKeyAction
+	| TreeKeyAction
+	| LoadAction
+	| ViewAction
+	| ScreenAction
+	| BrowseAction;
 
 /** A one-line message in the status bar. */
 export interface Message {

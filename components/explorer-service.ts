@@ -7,6 +7,8 @@ import type {
 	RefreshProgress,
 	SearchRequest,
 	SearchResult,
+	SessionListRequest,
+	SessionListResult,
 	TraceResult,
 	TreeRequest,
 	TreeResult,
@@ -23,6 +25,8 @@ export interface ExplorerService {
 	/** The whole tree of a session's fork family (the tree view); optional so older fakes keep their shape. */
 	tree?(request: TreeRequest): TreeResult | Promise<TreeResult>;
 	status(): IndexStatus;
+	/** The session browser's listing (optional: without it the browser says the list is not available). */
+	sessions?(request: SessionListRequest): SessionListResult | Promise<SessionListResult>;
 }
 
 /** Terminal size in cells. */

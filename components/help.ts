@@ -2,7 +2,7 @@
  * What the screen says about keys, generated from the keymap's one table: key names as drawn (↑, Ctrl+S, F1), the
  * status-bar hints of a mode, the help overlay's sections and lines (and so the README's key table).
  */
-import { ALL, BINDINGS, type Binding, SEARCH } from "./keymap.js";
+import { ALL, BINDINGS, type Binding, SCREENS, SEARCH } from "./keymap.js";
 import type { Action, Mode } from "./state.js";
 import { type StyledLine, seg } from "./styled.js";
 
@@ -19,6 +19,9 @@ const PRETTY: Record<string, string> = {
 	esc: "Esc",
 	tab: "Tab",
 	f1: "F1",
+	f2: "F2",
+	f3: "F3",
+	f4: "F4",
 	f5: "F5",
 	f7: "F7",
 	wheelup: "wheel↑",
@@ -76,6 +79,9 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
 		{ title: "Tree view", test: (b) => sameModes(b, ["tree"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
+		{ title: "Session browser (letters filter the list)", test: (b) => sameModes(b, ["sessions"]) },
+		{ title: "Go to a reference (the prompt edits like ink-text-input)", test: (b) => sameModes(b, ["goto"]) },
+		{ title: "Every screen but the browser and the prompt", test: (b) => sameModes(b, SCREENS) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
 	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
@@ -91,6 +97,7 @@ export function helpLines(width: number): StyledLine[] {
 		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
 		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
 		[seg("From an event: c continues in pi there, m copies it as Markdown, v and e page or edit its text, E exports its branch.", "dim")],
+		[seg("F2 lists every session (branches, fork lineage); F3 goes to a ref (what y copies, a pi-history read line).", "dim")],
 	];
 	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
 	for (const section of helpSections()) {
@@ -110,4 +117,6 @@ export const MODE_NAMES: Record<Mode, string> = {
 	filters: "filters",
 	fork: "fork",
 	tree: "tree",
+	sessions: "sessions",
+	goto: "go to",
 };

@@ -29,6 +29,9 @@ const CSI_KEYS: Record<string, KeyInfo> = {
 	F: { end: true },
 	Z: { tab: true, shift: true },
 	P: { f1: true },
+	Q: { f2: true },
+	R: { f3: true },
+	S: { f4: true },
 };
 const TILDE_KEYS: Record<string, KeyInfo> = {
 	"1": { home: true },
@@ -39,6 +42,9 @@ const TILDE_KEYS: Record<string, KeyInfo> = {
 	"5": { pageUp: true },
 	"6": { pageDown: true },
 	"11": { f1: true },
+	"12": { f2: true },
+	"13": { f3: true },
+	"14": { f4: true },
 	"15": { f5: true },
 	"18": { f7: true },
 };
@@ -65,7 +71,9 @@ function mouseKey(button: number, x: number, y: number): KeyPress | null {
 
 /** The key of one complete escape sequence (ESC [ … final, ESC O x); null when it names no key we know. */
 function sequenceKey(seq: string): KeyPress | null {
-	if (seq === "\u001b[[A") return { input: "", key: { f1: true } }; // the Linux console's F1
+	// The Linux console's F1–F4.
+	const linux: Record<string, KeyInfo> = { "\u001b[[A": { f1: true }, "\u001b[[B": { f2: true }, "\u001b[[C": { f3: true }, "\u001b[[D": { f4: true } };
+	if (linux[seq]) return { input: "", key: linux[seq] as KeyInfo };
 	// SGR mouse (mode 1006): ESC [ < button ; column ; row M (press) or m (release).
 	if (seq[2] === "<") {
 		const [b, x, y] = seq.slice(3, -1).split(";").map(Number);

@@ -2,7 +2,7 @@
  * The one place that names keys: every binding (key, the modes it works in, the action, its help text) lives in
  * BINDINGS, and the help overlay and the status-bar hints are generated from the same table.
  *
- * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete
+ * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete, F keys
  * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
 import type { Action, Mode } from "./state.js";
@@ -15,8 +15,11 @@ export interface KeyInfo {
 	rightArrow?: boolean;
 	pageUp?: boolean;
 	pageDown?: boolean;
-	/** Function keys the explorer binds: F1 help, F5 refresh, F7 continue in pi. */
+	/** Function keys the explorer binds: F1 help, F2 sessions, F3 go to a ref, F4 sort, F5 refresh, F7 continue in pi. */
 	f1?: boolean;
+	f2?: boolean;
+	f3?: boolean;
+	f4?: boolean;
 	f5?: boolean;
 	f7?: boolean;
 	/** The mouse wheel (a mouse report the key splitter turned into a key). */
@@ -65,6 +68,9 @@ export function keyName(input: string, key: KeyInfo): string | null {
 	if (key.pageUp) return "pgup";
 	if (key.pageDown) return "pgdn";
 	if (key.f1) return "f1";
+	if (key.f2) return "f2";
+	if (key.f3) return "f3";
+	if (key.f4) return "f4";
 	if (key.f5) return "f5";
 	if (key.f7) return "f7";
 	if (key.wheelUp) return "wheelup";
@@ -87,7 +93,9 @@ const EVENT: Mode[] = ["event", "trace"];
 // The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
 // to the query); its commands are Ctrl and function keys.
 export const SEARCH: Mode[] = ["query", "list"];
-export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
+export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree", "sessions", "goto"];
+// Where F2 (sessions) and F3 (go to a ref) open their screens: every screen but those two.
+export const SCREENS: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -382,6 +390,50 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["f5", "ctrl+l"], modes: SEARCH, action: { type: "refresh" }, help: "read new session lines now (it also happens by itself)" },
 	{ keys: ["f5", "ctrl+l"], modes: EVENT, action: { type: "refresh" }, help: "read new session lines now" },
 
+	// Session browser (F2, b) and the go-to-ref prompt (F3, o): letters in the browser filter it.
+	{
+		keys: ["f2"],
+		modes: SCREENS,
+		action: { type: "open-browser" },
+		help: "sessions: every session, its lineage; Enter opens one",
+		hint: "sessions",
+		hintOrder: 11,
+	},
+	{
+		keys: ["f3"],
+		modes: SCREENS,
+		action: { type: "open-goto" },
+		help: "go to a ref: paste what y copies or a pi-history read line",
+		hint: "go to",
+		hintOrder: 12,
+	},
+	{ keys: ["b"], modes: EVENT, action: { type: "open-browser" }, help: "sessions browser (like F2)" },
+	{ keys: ["o"], modes: EVENT, action: { type: "open-goto" }, help: "go to a ref (like F3)" },
+	{ keys: ["up", "down"], modes: ["sessions"], action: { type: "move", by: 0 }, help: "choose a session", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
+	{ keys: ["pgup", "pgdn"], modes: ["sessions"], action: { type: "page", dir: 0 }, help: "a page up / down" },
+	{ keys: ["home"], modes: ["sessions"], action: { type: "jump", to: "first" }, help: "first session" },
+	{ keys: ["end"], modes: ["sessions"], action: { type: "jump", to: "last" }, help: "last session" },
+	{ keys: ["enter"], modes: ["sessions"], action: { type: "open" }, help: "open the session's tree at its materialized leaf (Esc: its event, then back here)", hint: "open", hintOrder: 2 },
+	{
+		keys: ["f4", "alt+s"],
+		modes: ["sessions"],
+		action: { type: "browser-sort" },
+		help: "sort: last activity → name → events",
+		hint: "sort",
+		hintKeys: "F4",
+		hintOrder: 3,
+	},
+	{ keys: ["ctrl+s"], modes: ["sessions"], action: { type: "browser-scope" }, help: "scope: this workspace ↔ all sessions", hint: "scope", hintOrder: 4 },
+	{ keys: ["backspace"], modes: ["sessions"], action: { type: "delete-back" }, help: "delete a character of the filter (letters filter by name, cwd, id)" },
+	{ keys: ["ctrl+u"], modes: ["sessions"], action: { type: "kill-to-start" }, help: "clear the filter" },
+	{ keys: ["f3"], modes: ["sessions"], action: { type: "open-goto" }, help: "go to a ref" },
+	{ keys: ["f1"], modes: ["sessions"], action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6 },
+	{ keys: ["esc", "f2"], modes: ["sessions"], action: { type: "back" }, help: "back to where you were", hint: "back", hintKeys: "Esc", hintOrder: 5 },
+	{ keys: ["enter"], modes: ["goto"], action: { type: "goto-submit" }, help: "go to the event (the ref is checked first)", hint: "go", hintOrder: 1 },
+	{ keys: ["esc"], modes: ["goto"], action: { type: "back" }, help: "close the prompt", hint: "cancel", hintKeys: "Esc", hintOrder: 2 },
+	{ keys: ["ctrl+u"], modes: ["goto"], action: { type: "goto-clear" }, help: "clear the prompt", hint: "clear", hintOrder: 3 },
+	{ keys: ["f2"], modes: ["goto"], action: { type: "open-browser" }, help: "sessions instead (closes the prompt)" },
+
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
 	{
@@ -411,7 +463,9 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			return a;
 		}
 	}
-	if (mode === "query" || mode === "list") {
+	// ink-text-input edits the prompt, but would insert Ctrl+letters as text: those keys are swallowed.
+	if (mode === "goto" && key.ctrl && /^[a-z]$/i.test(input)) return { type: "goto-swallow" };
+	if (mode === "query" || mode === "list" || mode === "sessions") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
 		// In the hit list too: typing never fires a command by surprise, it goes on with the query.
 		if (key.ctrl || key.meta || key.escape) return null;

@@ -7,6 +7,7 @@
  */
 import { type EventRef, type FragmentWindow, refKey } from "../src/shared/types.js";
 import type { LoadAction, Message, ViewAction } from "./actions.js";
+import type { BrowserState } from "./browser-state.js";
 import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import { type EventLayout, eventLayout } from "./layout.js";
@@ -35,6 +36,8 @@ export interface EventLoc extends DocSource {
 	metrics: DocMetrics | null;
 	/** Steps that need the numbers of the document as it is now, waiting for them in order. */
 	pending: DocStep[];
+	/** The session browser this event was opened from: going back from the event shows it again. */
+	returnTo?: BrowserState;
 }
 
 /**
@@ -91,7 +94,13 @@ export function initialStack(): StackState {
 }
 
 /** A fresh location for an event, before its data is loaded. */
-export function newLoc(target: { ref: EventRef; highlights?: string[]; focusFragment?: string | null; pages?: Record<string, number> }): EventLoc {
+export function newLoc(target: {
+	ref: EventRef;
+	highlights?: string[];
+	focusFragment?: string | null;
+	pages?: Record<string, number>;
+	returnTo?: BrowserState;
+}): EventLoc {
 	return {
 		key: refKey(target.ref),
 		ref: target.ref,
@@ -108,6 +117,7 @@ export function newLoc(target: { ref: EventRef; highlights?: string[]; focusFrag
 		queued: [],
 		metrics: null,
 		pending: [],
+		...(target.returnTo ? { returnTo: target.returnTo } : {}),
 	};
 }
 

@@ -5,16 +5,18 @@
  */
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Message, QueryAction, TaskKind } from "./actions.js";
+import type { BrowserState } from "./browser-state.js";
 import type { Size } from "./explorer-service.js";
 import type { Filters, Scope } from "./filters.js";
+import type { GotoState } from "./goto-state.js";
 import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "./hits-state.js";
 import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
 import { type QueryState, reduceQuery } from "./query-state.js";
-import { type EventLoc, initialStack, reduceStack, type StackAction, type StackState, topOf } from "./stack-state.js";
+import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, type StackState, topOf } from "./stack-state.js";
 import { initialTree, reduceTree, type TreeAction, type TreeState, topTree } from "./tree-state.js";
 
 /** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
-export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork" | "tree";
+export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork" | "tree" | "sessions" | "goto";
 
 /** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
 export interface SavedView {
@@ -37,6 +39,12 @@ export interface State {
 	/** Views left behind, newest last: the back stack above the event stack. */
 	history: SavedView[];
 	overlay: Overlay | null;
+	/** The session browser (F2), drawn over the search screen or the event it was opened from. */
+	browser: BrowserState | null;
+	/** The go-to-ref prompt (F3), over whatever screen is open. */
+	goto: GotoState | null;
+	/** Grows with every session listing wanted, so an answer for an earlier browser is never applied to a new one. */
+	browseSeq: number;
 	message: Message | null;
 	copy: { seq: number; text: string } | null;
 	/** A task on an event the launcher runs outside the explorer (App loads what it needs, then hands it over). */
@@ -63,6 +71,12 @@ export interface InitOptions {
 	query?: string;
 	message?: string;
 	filters?: Filters;
+	/** An event to start on (`pi-history open <sessionId> <entryId>`); Esc from it goes to the search screen. */
+	open?: EventRef & { fragmentId?: string };
+}
+
+function openLoc(open: EventRef & { fragmentId?: string }): EventLoc {
+	return newLoc({ ref: { sessionId: open.sessionId, entryId: open.entryId }, ...(open.fragmentId ? { focusFragment: open.fragmentId } : {}) });
 }
 
 /** The state the explorer starts in: the given query (empty: recent events), list not yet loaded. */
@@ -74,10 +88,13 @@ export function initialState(options: InitOptions): State {
 		focus: "query",
 		query: { text, cursor: text.length },
 		hits: options.filters ? { ...hits, filters: options.filters } : hits,
-		events: initialStack(),
+		events: options.open ? { ...initialStack(), stack: [openLoc(options.open)] } : initialStack(),
 		tree: initialTree(),
 		history: [],
 		overlay: null,
+		browser: null,
+		goto: null,
+		browseSeq: 0,
 		message: options.message ? { text: options.message, tone: "warn" } : null,
 		copy: null,
 		task: null,
@@ -88,7 +105,9 @@ export function initialState(options: InitOptions): State {
 
 /** Which keys apply now. */
 export function modeOf(s: State): Mode {
+	if (s.goto) return "goto";
 	if (s.overlay) return s.overlay.type;
+	if (s.browser) return "sessions";
 	if (topTree(s.tree)?.depth === s.events.stack.length) return "tree";
 	const top = topOf(s.events);
 	if (top) return top.panel === "trace" ? "trace" : "event";

@@ -9,8 +9,10 @@
 import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Action, NavAction } from "./actions.js";
+import { reduceBrowse, retryBrowse } from "./browse-routing.js";
 import type { Filters } from "./filters.js";
 import { toolsIn } from "./filters.js";
+import { reduceGoto } from "./goto-state.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { overTracePanel, searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
@@ -162,7 +164,11 @@ function navigate(s: State, a: NavAction): State {
 		}
 		case "back":
 			if (s.overlay) return overlay(s, { type: "close" });
-			if (loc) return stack(s, { type: "pop" });
+			if (loc) {
+				// An event opened from the session browser goes back to the browser, as it was.
+				const popped = stack(s, { type: "pop" });
+				return loc.returnTo ? { ...popped, browser: loc.returnTo } : popped;
+			}
 			if (s.history.length > 0) return restoreView(s);
 			if (s.focus === "list") return { ...s, focus: "query" };
 			if (s.query.text !== "") return editQuery(s, { type: "clear-query" });
@@ -190,7 +196,12 @@ function navigate(s: State, a: NavAction): State {
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
 	const mode = modeOf(s);
-	if (a.paste) return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
+	if (a.paste) {
+		if (mode === "sessions") return reduce({ ...s, message: null }, { type: "insert", text: a.input });
+		// ink-text-input took the pasted text; a fresh input puts its cursor after it.
+		if (mode === "goto" && s.goto) return { ...s, goto: reduceGoto(s.goto, { type: "goto-paste" }) };
+		return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
+	}
 	const action = keyToAction(mode, a.input, a.key);
 	if (!action) return s;
 	// A key clears the last message unless the action sets a new one.
@@ -199,6 +210,10 @@ function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 
 /** The reducer: routes each action to its slice (or, for keys, through the keymap first). */
 export function reduce(s: State, a: Action): State {
+	if (a.type !== "key") {
+		const routed = reduceBrowse(s, a);
+		if (routed) return routed;
+	}
 	switch (a.type) {
 		case "key":
 			return reduceKey(s, a);
@@ -334,7 +349,20 @@ export function reduce(s: State, a: Action): State {
 		case "index-changed": {
 			const h = selectedHit(s);
 			// An open tree is read again too (keeping its row), so lines pi writes meanwhile appear in it.
-			return tree(hits(s, { type: "search", keep: h ? refKey(h) : null }), { type: "tree-stale" });
+			return retryBrowse(tree(hits(s, { type: "search", keep: h ? refKey(h) : null }), { type: "tree-stale" }));
 		}
+		// Handled by reduceBrowse above; here only when no browser or prompt is there to take them.
+		case "open-browser":
+		case "browser-sort":
+		case "browser-scope":
+		case "sessions-done":
+		case "sessions-failed":
+		case "open-goto":
+		case "goto-submit":
+		case "goto-edit":
+		case "goto-clear":
+		case "goto-swallow":
+		case "goto-done":
+			return s;
 	}
 }

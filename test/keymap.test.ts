@@ -147,7 +147,7 @@ describe("keyToAction", () => {
 });
 
 describe("where keys act", () => {
-	const ALL_MODES: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
+	const ALL_MODES: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree", "sessions", "goto"];
 
 	it("keeps the filter and fork pickers open on ? (help would replace them and lose the draft or the candidates)", () => {
 		expect(keyToAction("filters", "?", K({}))).toBeNull();
@@ -158,8 +158,26 @@ describe("where keys act", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
-				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f5", "f7", "wheelup", "wheeldown"].includes(k) ||
-					/^(ctrl|alt)\+/.test(k),
+				[
+					"left",
+					"right",
+					"home",
+					"end",
+					"down",
+					"pgdn",
+					"tab",
+					"enter",
+					"esc",
+					"backspace",
+					"delete",
+					"f1",
+					"f2",
+					"f3",
+					"f5",
+					"f7",
+					"wheelup",
+					"wheeldown",
+				].includes(k) || /^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();

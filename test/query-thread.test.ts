@@ -44,6 +44,17 @@ describe("query thread", () => {
 		const tree = await thread.tree({ ...ref, query: needle.text });
 		expect(tree).toEqual(corpus.service.tree({ ...ref, query: needle.text }));
 		expect(tree.hits).toBeGreaterThan(0);
+		// The session browser's listing, all sessions and one workspace's.
+		const all = await thread.sessions({});
+		expect(all.sessions.map((x) => x.id).sort()).toEqual(
+			manifest.files
+				.filter((f) => f.isSession)
+				.map((f) => f.sessionId)
+				.sort(),
+		);
+		expect(all).toEqual(corpus.service.sessions({}));
+		const ws = { workspace: "/home/alice/code/payments-api" };
+		expect(await thread.sessions(ws)).toEqual(corpus.service.sessions(ws));
 	});
 
 	it("answers the newest of a burst of searches and drops the ones that had not started", async () => {

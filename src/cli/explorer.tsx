@@ -21,7 +21,7 @@ import { type IndexMessage, type IndexRun, startIndexing } from "../service/refr
 import { HistoryService, hasSessionFiles, workspaceRoot } from "../service/service.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
 import { resolveFolder } from "../shared/filters.js";
-import type { RefreshSummary } from "../shared/types.js";
+import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
 import { watchSessions } from "./live.js";
 import { defaultExportDir, runTask } from "./tasks.js";
@@ -38,6 +38,8 @@ export interface TuiOptions {
 	filters?: Filters;
 	/** Mouse reporting for the wheel (default on where the terminal supports it; --no-mouse turns it off). */
 	mouse?: boolean;
+	/** The event to start on (`pi-history open`), with the fragment the ref named. */
+	open?: EventRef & { fragmentId?: string };
 }
 
 /** The history the explorer opens, and the banner that says which. */
@@ -174,9 +176,10 @@ interface MainProps {
 	onTask: AppProps["onTask"];
 	query?: string;
 	filters?: Filters;
+	open?: EventRef & { fragmentId?: string };
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters, open }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	return (
@@ -191,6 +194,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			initialScope={initialScope}
 			{...(query ? { initialQuery: query } : {})}
 			{...(filters ? { initialFilters: filters } : {})}
+			{...(open ? { initialEvent: open } : {})}
 			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
 			onRefresh={onRefresh}
@@ -202,7 +206,8 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 /** Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). */
 export async function runTui(options: TuiOptions): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
-		process.stderr.write("pi-history: the explorer needs a terminal; use `pi-history search <query>` (add --json for scripts)\n");
+		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
+		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
 		return 2;
 	}
 	const choice = chooseHistory(options);
@@ -215,6 +220,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		read: (r) => queries.read(r),
 		trace: (r) => queries.trace(r),
 		tree: (r) => queries.tree(r),
+		sessions: (r) => queries.sessions(r),
 		status: () => service.status(),
 	};
 	const store = new IndexingStore();
@@ -305,6 +311,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			onTask={onTask}
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
+			{...(options.open ? { open: options.open } : {})}
 		/>,
 		{ exitOnCtrlC: false, patchConsole: false },
 	);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
+import { parseRef, resolveSessionId } from "../present/ref-parse.js";
 import {
 	errorText,
 	formatProgress,
@@ -27,6 +28,7 @@ const help = `
 	  $ pi-history search <query…>         search events
 	  $ pi-history read <sessionId> <entryId>
 	  $ pi-history trace <sessionId> <entryId>
+	  $ pi-history open <sessionId> <entryId>   the explorer, on that event (any ref y copies or the tools print)
 	  $ pi-history index [--full]          refresh the index
 	  $ pi-history status                  counts, size, freshness
 
@@ -200,6 +202,24 @@ async function refreshWithProgress(service: HistoryService, full: boolean) {
 	return summary;
 }
 
+/**
+ * A short session id (the #tail the explorer shows, or a prefix) names the one session that has it, read from the
+ * index as it is (nothing is written); anything else (a session not indexed yet, an index that cannot be read) is
+ * passed on unchanged: the explorer indexes, reads it again, and says what it finds.
+ */
+function resolveOpen<T extends { sessionId: string }>(ref: T): T {
+	let service: HistoryService | null = null;
+	try {
+		service = openService({ readonly: true });
+		const found = resolveSessionId(ref.sessionId, service.sessions().sessions);
+		return "id" in found ? { ...ref, sessionId: found.id } : ref;
+	} catch {
+		return ref;
+	} finally {
+		service?.close();
+	}
+}
+
 async function run(): Promise<number> {
 	const [command, ...args] = cli.input;
 	if (command === undefined) {
@@ -220,6 +240,20 @@ async function run(): Promise<number> {
 		});
 	}
 	switch (command) {
+		case "open": {
+			// Whatever a face printed as a ref works here: the pair, sessionId=… entryId=…, or a pi-history read line.
+			const parsed = parseRef(args.join(" "));
+			if (!parsed.ok) throw new ArgumentError(`usage: pi-history open <sessionId> <entryId> (${parsed.error})`);
+			const ref = process.stdin.isTTY && process.stdout.isTTY ? resolveOpen(parsed.ref) : parsed.ref;
+			return runTui({
+				demo: flags.demo === true,
+				sessionsDirs: flags.sessionsDir,
+				indexPath: flags.index,
+				workspace: flags.workspace,
+				color: flags.color !== false && !process.env.NO_COLOR,
+				open: ref,
+			});
+		}
 		case "index": {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
 			const service = openService({ busyTimeoutMs: 30_000 });

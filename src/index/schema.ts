@@ -2,7 +2,7 @@
 import type { SemanticKind } from "../shared/types.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -90,7 +90,9 @@ CREATE TABLE sessions (
 	leaf_entry TEXT,
 	entries INTEGER NOT NULL DEFAULT 0,
 	first_ms INTEGER,
-	last_ms INTEGER
+	last_ms INTEGER,
+	-- Entries with two or more children (session-writer commit): the session browser's "branches".
+	fork_points INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX sessions_header ON sessions(header_id);
 

@@ -184,6 +184,9 @@ export class SessionWriter {
 				s.sysTexts,
 			);
 		}
+		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
+		// the listing reads one column instead of grouping every event of the index.
+		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(forkPoints(nodes), sessionId);
 	}
 
 	/** Deletes every row of a session except the sessions row itself. */
@@ -205,4 +208,18 @@ export class SessionWriter {
 		this.deleteSessionRows(sessionId);
 		this.store.prepare("DELETE FROM sessions WHERE id = ?").run(sessionId);
 	}
+}
+
+/** Fork points of a tree: parent ids that two or more distinct entries name (a dangling parent id counts too). */
+export function forkPoints(nodes: ReadonlyArray<{ id: string; parentId: string | null }>): number {
+	const kids = new Map<string, Set<string>>();
+	for (const n of nodes) {
+		if (n.parentId === null) continue;
+		const set = kids.get(n.parentId) ?? new Set<string>();
+		set.add(n.id);
+		kids.set(n.parentId, set);
+	}
+	let n = 0;
+	for (const set of kids.values()) if (set.size > 1) n++;
+	return n;
 }

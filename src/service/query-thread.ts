@@ -7,7 +7,18 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
-import type { EventRef, ReadRequest, ReadResult, SearchRequest, SearchResult, TraceResult, TreeRequest, TreeResult } from "../shared/types.js";
+import type {
+	EventRef,
+	ReadRequest,
+	ReadResult,
+	SearchRequest,
+	SearchResult,
+	SessionListRequest,
+	SessionListResult,
+	TraceResult,
+	TreeRequest,
+	TreeResult,
+} from "../shared/types.js";
 import { HistoryService } from "./service.js";
 
 const KIND = "pi-event-search-query";
@@ -16,7 +27,8 @@ type Request =
 	| { op: "search"; request: SearchRequest }
 	| { op: "read"; request: ReadRequest }
 	| { op: "trace"; request: EventRef }
-	| { op: "tree"; request: TreeRequest };
+	| { op: "tree"; request: TreeRequest }
+	| { op: "sessions"; request: SessionListRequest };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 /** Thrown to the caller of a search that a newer search replaced before it ran. */
@@ -92,6 +104,11 @@ export class QueryThread {
 		return this.call({ op: "tree", request }) as Promise<TreeResult>;
 	}
 
+	/** The session browser's listing (one query, off the input loop like the others). */
+	sessions(request: SessionListRequest): Promise<SessionListResult> {
+		return this.call({ op: "sessions", request }) as Promise<SessionListResult>;
+	}
+
 	/** Stops the worker; pending calls reject. */
 	async close(): Promise<void> {
 		this.local?.close();
@@ -141,6 +158,7 @@ function answer(service: HistoryService, req: Request): unknown {
 	if (req.op === "search") return service.search(req.request);
 	if (req.op === "read") return service.read(req.request);
 	if (req.op === "tree") return service.tree(req.request);
+	if (req.op === "sessions") return service.sessions(req.request);
 	return service.trace(req.request);
 }
 

@@ -19,6 +19,7 @@ import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
 import { sessionSearch } from "../query/session-hits.js";
 import { sessionTree } from "../query/session-tree.js";
+import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type {
@@ -30,6 +31,8 @@ import type {
 	RefreshSummary,
 	SearchRequest,
 	SearchResult,
+	SessionListRequest,
+	SessionListResult,
 	SessionSearchRequest,
 	SessionSearchResult,
 	TraceResult,
@@ -173,6 +176,11 @@ export class HistoryService {
 	/** The whole tree of a session's fork family (the tree view), centred on an event, with a query's hits marked. */
 	tree(request: TreeRequest & { caller?: Caller }): TreeResult {
 		return this.recover(() => sessionTree(this.store, request));
+	}
+
+	/** Every session (or a workspace's) with size, fork points and lineage: the explorer's session browser. */
+	sessions(request: SessionListRequest = {}): SessionListResult {
+		return this.recover(() => listSessions(this.store, request));
 	}
 
 	/** Counts, sizes, freshness and problems of the index. */
