@@ -33,15 +33,20 @@ function answered(s: State): State {
 }
 
 describe("browser on the back stack", () => {
-	it("b → browser over the event; Enter → the leaf; Esc → browser as left; Esc → the event", () => {
+	it("b → browser over the event; Enter → the tree at the leaf; Esc → the leaf; Esc → browser as left; Esc → the event", () => {
 		let s = onEvent();
 		expect(modeOf(s)).toBe("event");
 		s = answered(run(s, key("b")));
 		expect(modeOf(s)).toBe("sessions");
 		s = run(s, key("", { downArrow: true }), ENTER);
+		expect(modeOf(s)).toBe("tree");
+		expect(s.tree.stack.at(-1)?.request).toMatchObject({ sessionId: "s-old", entryId: "leaf-old" });
 		expect(topLoc(s)?.ref).toEqual({ sessionId: "s-old", entryId: "leaf-old" });
 		expect(s.browser).toBeNull();
 		expect(s.events.stack).toHaveLength(2);
+		s = run(s, ESC);
+		expect(modeOf(s)).toBe("event");
+		expect(topLoc(s)?.ref).toEqual({ sessionId: "s-old", entryId: "leaf-old" });
 		s = run(s, ESC);
 		expect(modeOf(s)).toBe("sessions");
 		expect(s.browser?.selectedId).toBe("s-old");

@@ -78,13 +78,14 @@ describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a
 		const branches = forkPoints(original);
 		expect(screen).toContain(`${branches} branch${branches === 1 ? "" : "es"}`);
 
-		// Filter to the --fork (its folder), open it: the event view of its materialized leaf (its last entry).
+		// Filter to the --fork (its folder), open it: its tree over the event of its materialized leaf (its last entry).
 		s.type("other-proj");
 		screen = await s.waitFor("1 of 3");
 		s.keys("Enter");
+		screen = await s.waitFor("⑂ tree");
+		s.keys("Escape");
 		const leaf = fork.entries.at(-1)?.id as string;
 		screen = await s.waitFor(`◆ ${leaf}`);
-		expect(screen).toContain("at its materialized leaf");
 		s.keys("Escape");
 		screen = await s.waitFor("1 of 3");
 		expect(screen).toContain("filter ❯ other-proj");

@@ -80,10 +80,12 @@ describe("session browser", () => {
 		expect(f).toContain("this workspace");
 		expect(f).not.toContain("payments-api-v2");
 
-		// Enter: the selected session at its materialized leaf (the manifest's leaf), Esc back to the browser as it was.
+		// Enter: the selected session's tree at its materialized leaf; Esc the leaf's event, Esc the browser as it was.
 		await press(r, KEYS.home);
 		await press(r, KEYS.enter);
-		f = await waitForFrame(r, "at its materialized leaf");
+		f = await waitForFrame(r, "⑂ tree");
+		await press(r, KEYS.esc);
+		f = await waitForFrame(r, (x) => x.includes("◆ ") && !x.includes("⑂ tree"));
 		await press(r, KEYS.esc);
 		f = await waitForFrame(r, "sorted by events");
 		expect(f).toContain(`${inWs} of ${inWs}`);
