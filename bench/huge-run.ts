@@ -32,8 +32,9 @@ async function attempt<T>(run: () => Promise<ChildResult<T>>): Promise<Outcome<T
 export interface HugeResults {
 	scale: number;
 	linear: { entries: number; bytes: number; genMs: number; cold: Outcome<ColdResult>; append: Outcome<HugeResult>; read: Outcome<HugeResult> };
-	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> };
-	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> };
+	/** Null with `--huge-session` (only the linear session measured). */
+	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> } | null;
+	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> } | null;
 }
 
 function removeIndex(path: string): void {
@@ -41,7 +42,7 @@ function removeIndex(path: string): void {
 }
 
 /** Writes each input, measures it, deletes it. */
-export async function runHuge(cacheDir: string, scale: number, log: (line: string) => void): Promise<HugeResults> {
+export async function runHuge(cacheDir: string, scale: number, log: (line: string) => void, sessionOnly = false): Promise<HugeResults> {
 	const dir = join(cacheDir, "huge");
 	const index = join(cacheDir, "huge-index.sqlite");
 	const worker = (task: string, root: string, extra: string[]) =>
@@ -64,6 +65,12 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 	const linRead = linCold.ok ? await worker("read", lin.root, ["--entry", lin.middleId, "--needle", MIDDLE_NEEDLE]) : { ok: false as const, error: "no index" };
 	note("read + trace the middle entry", linRead);
 	rmSync(join(dir, "linear"), { recursive: true, force: true });
+	const linear = { entries, bytes: lin.bytes, genMs: linGen, cold: linCold, append, read: linRead };
+	if (sessionOnly) {
+		rmSync(dir, { recursive: true, force: true });
+		removeIndex(index);
+		return { scale, linear, line: null, unfinished: null };
+	}
 
 	const lineBytes = Math.round(FULL.lineBytes * scale);
 	log(`[huge] single line of ${f0(lineBytes / MB)} MB`);
@@ -91,7 +98,7 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 	removeIndex(index);
 	return {
 		scale,
-		linear: { entries, bytes: lin.bytes, genMs: linGen, cold: linCold, append, read: linRead },
+		linear,
 		line: { bytes: line.bytes, genMs: lineGen, cold: lineCold, read: lineRead },
 		unfinished: { bytes: unf.bytes, genMs: unfGen, refresh },
 	};
@@ -149,23 +156,29 @@ export function renderHugeTable(h: HugeResults): string {
 		(r) => r.traceMs ?? Number.POSITIVE_INFINITY,
 	);
 	row("  search its word (not a target)", h.linear.read, (r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`, null);
-	rows.push([`single line: one tool result of ${f0(h.line.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
-	row("  cold index (synchronous refresh)", h.line.cold, (r) => `${f1(r.ms / 1000)} s`, null);
-	row(
-		"  search a word of it",
-		h.line.read,
-		(r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`,
-		(r) => r.searchMs ?? Number.POSITIVE_INFINITY,
-	);
-	row(
-		"  read it",
-		h.line.read,
-		(r) => `${ms(r.ms)} ms, ${thousands(r.readChars ?? 0)} chars returned`,
-		(r) => r.ms,
-	);
-	rows.push([`unfinished last line: ${f0(h.unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
-	row("  refresh over it", h.unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);
-	// DESIGN §7 bounds only the memory here; the time says whether each refresh reads the whole line again.
-	row("  grows 1 MB, refresh again", h.unfinished.refresh, (r) => `${ms(r.grownMs ?? Number.NaN)} ms`, null);
+	const line = h.line;
+	if (line) {
+		rows.push([`single line: one tool result of ${f0(line.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
+		row("  cold index (synchronous refresh)", line.cold, (r) => `${f1(r.ms / 1000)} s`, null);
+		row(
+			"  search a word of it",
+			line.read,
+			(r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`,
+			(r) => r.searchMs ?? Number.POSITIVE_INFINITY,
+		);
+		row(
+			"  read it",
+			line.read,
+			(r) => `${ms(r.ms)} ms, ${thousands(r.readChars ?? 0)} chars returned`,
+			(r) => r.ms,
+		);
+	}
+	const unfinished = h.unfinished;
+	if (unfinished) {
+		rows.push([`unfinished last line: ${f0(unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
+		row("  refresh over it", unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);
+		// DESIGN §7 bounds only the memory here; the time says whether each refresh reads the whole line again.
+		row("  grows 1 MB, refresh again", unfinished.refresh, (r) => `${ms(r.grownMs ?? Number.NaN)} ms`, null);
+	}
 	return renderGrid(["size-independent (DESIGN §7)", "time", "peak RSS MB", "target", ""], rows);
 }

@@ -2,7 +2,7 @@
 import type { SemanticKind } from "../shared/types.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -144,6 +144,8 @@ CREATE TABLE events (
 ) STRICT;
 -- Rowids grow in append order within a session, so (session_id, id) order is file order; few indexes keep ingest fast.
 CREATE INDEX events_ts ON events(ts_ms);
+-- Children by parent: an append, a read's neighbors, a trace and a walk look up one entry's children, never the session's.
+CREATE INDEX events_parent ON events(session_id, parent_id);
 CREATE INDEX events_tool_call ON events(session_id, tool_call_id) WHERE tool_call_id IS NOT NULL;
 CREATE INDEX events_ref ON events(session_id, ref_id) WHERE ref_id IS NOT NULL;
 CREATE INDEX events_label ON events(cur_label) WHERE cur_label IS NOT NULL;

@@ -1,6 +1,6 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
 import type { ScannedEntry } from "../project/file-scan.js";
-import { classifyTree, type TreeNode } from "../project/tree.js";
+import { CTX_EXCLUDED, classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
@@ -80,8 +80,13 @@ export class SessionWriter {
 		return { ...scanned, eventId, seq, kinds, sysTexts };
 	}
 
-	/** Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed. */
-	commit(sessionId: number, staged: StagedEvent[], leafId: string | null): void {
+	/**
+	 * Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed.
+	 * `previousLeafId` is the leaf the session's rows were classified with (undefined: none, a new session); an
+	 * append that only extends that leaf's path is classified from the new entries alone (commitExtension).
+	 */
+	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null): void {
+		if (previousLeafId !== undefined && this.commitExtension(sessionId, staged, leafId, previousLeafId)) return;
 		const existing = this.store
 			.prepare<[number], ExistingRow>(
 				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags, edit_state, edit_by, branch_state, selection_state,
@@ -138,10 +143,64 @@ export class SessionWriter {
 				update.run(branch, selection, by, prov, editState, editBy, label, r.id);
 			}
 		}
+		this.insertStaged(
+			sessionId,
+			staged,
+			(id) => facts.states.get(id),
+			(id) => labels.get(id) ?? null,
+		);
+	}
+
+	/**
+	 * The fast path of an append (a linear one: pi's common case), equal to a full classification: when the new
+	 * entries form one chain hanging off the previous materialized leaf, that chain becomes the end of the selected
+	 * path and nothing classified before changes, except labels the new entries set. Needs no other row of the
+	 * session: indexed lookups only. False (nothing written) when the append is anything else (a branch, a
+	 * compaction, a summary, a context edit, an entry an earlier one already points at): the caller classifies all.
+	 */
+	private commitExtension(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId: string | null): boolean {
+		const last = staged.at(-1);
+		if (last === undefined || previousLeafId === null || leafId !== last.entry.id) return false;
+		const s = this.store;
+		const leaf = s
+			.prepare<[number, string], { branch_state: string }>("SELECT branch_state FROM events WHERE session_id = ? AND entry_id = ?")
+			.get(sessionId, previousLeafId);
+		if (leaf?.branch_state !== "selected") return false;
+		const pointedAt = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND parent_id = ? LIMIT 1");
+		const referred = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? LIMIT 1");
+		let parent = previousLeafId;
+		for (const { entry, ev } of staged) {
+			if (entry.parentId !== parent || ev.type === "compaction" || ev.type === "branch_summary" || ev.type === "context_edit") return false;
+			// An earlier entry naming this id (as parent, or as a label, edit or compaction target) changes with it.
+			if (pointedAt.get(sessionId, entry.id) || referred.get(sessionId, entry.id)) return false;
+			parent = entry.id;
+		}
+		// The latest label per target wins, in file order: the new labels are the latest of all.
+		const labels = new Map<string, string | null>();
+		for (const { ev } of staged) if (ev.type === "label" && ev.refId !== null) labels.set(ev.refId, ev.label);
+		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
+		const ids = new Set(staged.map((x) => x.entry.id));
+		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
+		const states = new Map<string, NodeState>();
+		for (const { entry, ev } of staged) {
+			// On the selected path after every compaction on it: a message reaches the model unless pi drops it.
+			const selectionState = !ev.messageProducing ? "not-applicable" : (ev.ctxFlags & CTX_EXCLUDED) !== 0 ? "omitted" : "direct";
+			states.set(entry.id, { branchState: "selected", selectionState, summarizedBy: null });
+		}
+		this.insertStaged(
+			sessionId,
+			staged,
+			(id) => states.get(id),
+			(id) => labels.get(id) ?? null,
+		);
+		return true;
+	}
+
+	private insertStaged(sessionId: number, staged: StagedEvent[], stateOf: (id: string) => NodeState | undefined, labelOf: (id: string) => string | null): void {
 		const insert = this.store.prepare(INSERT_EVENT);
 		for (const s of staged) {
 			const { entry, ev } = s;
-			const st = facts.states.get(entry.id);
+			const st = stateOf(entry.id);
 			insert.run(
 				s.eventId,
 				sessionId,
@@ -176,7 +235,7 @@ export class SessionWriter {
 				st?.summarizedBy?.provenance ?? null,
 				st?.contextEdit?.state ?? null,
 				st?.contextEdit?.by ?? null,
-				labels.get(entry.id) ?? null,
+				labelOf(entry.id),
 				ev.preview,
 				s.frags,
 				s.fts.length,

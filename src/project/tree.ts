@@ -40,12 +40,22 @@ export interface TreeFacts {
 	states: Map<string, NodeState>;
 }
 
+/** Entries by id: a Map, or a lookup answered by the index one entry at a time. */
+export interface ParentLookup {
+	get(id: string): { parentId: string | null } | undefined;
+}
+
+/** Children by parent id, in append order: a Map, or an indexed lookup. */
+export interface ChildrenLookup {
+	get(id: string): string[] | undefined;
+}
+
 /** Walks parentIds from `id` toward the root, stopping at a missing parent or a cycle; returns leaf-first ids. */
-export function ancestry(id: string, byId: Map<string, { parentId: string | null }>): string[] {
+export function ancestry(id: string, byId: ParentLookup, limit = Number.POSITIVE_INFINITY): string[] {
 	const out: string[] = [];
 	const seen = new Set<string>();
 	let current: string | null = id;
-	while (current !== null && !seen.has(current)) {
+	while (current !== null && !seen.has(current) && out.length < limit) {
 		const node = byId.get(current);
 		if (!node) break;
 		seen.add(current);
@@ -207,13 +217,14 @@ export interface BranchNeighbors {
  */
 export function branchNeighbors(
 	target: string,
-	byId: Map<string, { parentId: string | null }>,
-	children: Map<string, string[]>,
+	byId: ParentLookup,
+	children: ChildrenLookup,
 	onPath: (id: string) => boolean,
 	before: number,
 	after: number,
 ): BranchNeighbors {
-	const up = ancestry(target, byId)
+	// Only as far up as asked: with an indexed lookup each step is one row.
+	const up = ancestry(target, byId, before + 1)
 		.slice(1, 1 + before)
 		.reverse();
 	const down: string[] = [];
