@@ -1,5 +1,15 @@
-/** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
-import type { EventRef, IndexStatus, ReadRequest, ReadResult, RefreshProgress, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
+/** What the explorer needs from the core, as props: the five questions it asks, and the indexing state it shows. */
+import type {
+	EventRef,
+	ForkAbove,
+	IndexStatus,
+	ReadRequest,
+	ReadResult,
+	RefreshProgress,
+	SearchRequest,
+	SearchResult,
+	TraceResult,
+} from "../src/shared/types.js";
 
 /**
  * The slice of HistoryService the TUI uses. Answers may come later (the launcher passes a query thread that answers
@@ -9,6 +19,8 @@ export interface ExplorerService {
 	search(request: SearchRequest): SearchResult | Promise<SearchResult>;
 	read(request: ReadRequest): ReadResult | Promise<ReadResult>;
 	trace(request: EventRef): TraceResult | Promise<TraceResult>;
+	/** The nearest fork above an event, walked by the core (one query per file crossed, not a trace per step). */
+	forkAbove(request: EventRef): ForkAbove | null | Promise<ForkAbove | null>;
 	status(): IndexStatus;
 }
 

@@ -197,6 +197,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		search: (r) => queries.search(r),
 		read: (r) => queries.read(r),
 		trace: (r) => queries.trace(r),
+		forkAbove: (r) => queries.forkAbove(r),
 		status: () => service.status(),
 	};
 	const store = new IndexingStore();

@@ -191,6 +191,44 @@ export class Catalog {
 			.get(child, childBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER);
 	}
 
+	/**
+	 * Walks parent ids up from `entryId` in one recursive query and returns where it stopped: the first ancestor
+	 * with at least two ways on (children below `below`, plus `forkPoints` entries naming it: forked sessions that
+	 * continue from it), else the topmost ancestor found in the session; `depth` parent steps from the start. The
+	 * start itself counts as a fork only with `checkStart`. At most `maxDepth` steps (a parent cycle ends there).
+	 */
+	walkUp(
+		session: number,
+		entryId: string,
+		forkPoints: string[],
+		below: number | null,
+		maxDepth: number,
+		checkStart: boolean,
+	): { entry_id: string; parent_id: string | null; depth: number; branches: number } | undefined {
+		const ways = `(SELECT count(*) FROM events c WHERE c.session_id = :s AND c.parent_id = e.entry_id AND c.id < :below)
+			+ (SELECT count(*) FROM json_each(:forks) WHERE value = e.entry_id)`;
+		return this.store
+			.prepare<Record<string, unknown>, { entry_id: string; parent_id: string | null; depth: number; branches: number }>(
+				`WITH RECURSIVE up(entry_id, parent_id, depth, branches) AS (
+					SELECT e.entry_id, e.parent_id, 0, CASE WHEN :check THEN ${ways} ELSE 0 END
+					FROM events e WHERE e.session_id = :s AND e.entry_id = :entry AND e.id < :below
+					UNION ALL
+					SELECT e.entry_id, e.parent_id, up.depth + 1, ${ways}
+					FROM up JOIN events e ON e.session_id = :s AND e.entry_id = up.parent_id
+					WHERE up.branches < 2 AND up.depth < :max AND e.id < :below
+				)
+				SELECT entry_id, parent_id, depth, branches FROM up ORDER BY depth DESC LIMIT 1`,
+			)
+			.get({
+				s: session,
+				entry: entryId,
+				forks: JSON.stringify(forkPoints),
+				below: below ?? Number.MAX_SAFE_INTEGER,
+				max: maxDepth,
+				check: checkStart ? 1 : 0,
+			});
+	}
+
 	/** Events of a session that point at `entryId` through ref_id (compactions, branch summaries, labels). */
 	referrers(session: number, entryId: string): EventRow[] {
 		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND ref_id = ? ORDER BY id").all(session, entryId);

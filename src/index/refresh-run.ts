@@ -31,7 +31,7 @@ export interface RefreshOptions {
  * Default slice of a big file: its scan (entries and FTS text) is held in memory until written, so a
  * million-entry session is indexed in bounded memory, slice after slice (DESIGN §7: peak RSS ≤ 300 MB).
  */
-export const FILE_SLICE_BYTES = 8 * 1024 * 1024;
+export const FILE_SLICE_BYTES = 2 * 1024 * 1024;
 
 const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_MS = 1000;

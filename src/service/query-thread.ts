@@ -7,12 +7,16 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
-import type { EventRef, ReadRequest, ReadResult, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
+import type { EventRef, ForkAbove, ReadRequest, ReadResult, SearchRequest, SearchResult, TraceResult } from "../shared/types.js";
 import { HistoryService } from "./service.js";
 
 const KIND = "pi-event-search-query";
 
-type Request = { op: "search"; request: SearchRequest } | { op: "read"; request: ReadRequest } | { op: "trace"; request: EventRef };
+type Request =
+	| { op: "search"; request: SearchRequest }
+	| { op: "read"; request: ReadRequest }
+	| { op: "trace"; request: EventRef }
+	| { op: "fork-above"; request: EventRef };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 /** Thrown to the caller of a search that a newer search replaced before it ran. */
@@ -83,6 +87,11 @@ export class QueryThread {
 		return this.call({ op: "trace", request }) as Promise<TraceResult>;
 	}
 
+	/** The nearest fork above an event (a walk of any length, answered off the input loop). */
+	forkAbove(request: EventRef): Promise<ForkAbove | null> {
+		return this.call({ op: "fork-above", request }) as Promise<ForkAbove | null>;
+	}
+
 	/** Stops the worker; pending calls reject. */
 	async close(): Promise<void> {
 		this.local?.close();
@@ -131,6 +140,7 @@ export class QueryThread {
 function answer(service: HistoryService, req: Request): unknown {
 	if (req.op === "search") return service.search(req.request);
 	if (req.op === "read") return service.read(req.request);
+	if (req.op === "fork-above") return service.forkAbove(req.request);
 	return service.trace(req.request);
 }
 

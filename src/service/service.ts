@@ -19,10 +19,13 @@ import { readEvent } from "../query/read.js";
 import { search } from "../query/search.js";
 import { sessionSearch } from "../query/session-hits.js";
 import { traceEvent } from "../query/trace.js";
+import { forkAbove } from "../query/walk.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type {
 	Caller,
 	EventRef,
+	ForkAbove,
+	ForkAboveRequest,
 	IndexStatus,
 	ReadRequest,
 	ReadResult,
@@ -165,6 +168,11 @@ export class HistoryService {
 	/** Traces one event's relationships. */
 	trace(request: EventRef & { caller?: Caller }): TraceResult {
 		return this.recover(() => traceEvent(this.store, request));
+	}
+
+	/** The nearest fork above an event, in time proportional to the path walked; null when there is none. */
+	forkAbove(request: ForkAboveRequest): ForkAbove | null {
+		return this.recover(() => forkAbove(this.store, request));
 	}
 
 	/** Counts, sizes, freshness and problems of the index. */
