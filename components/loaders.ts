@@ -1,17 +1,7 @@
 /** The reads behind each screen: what the explorer asks the service for an event view, a page and a preview. */
 
 import { errorText } from "../src/present/text.js";
-import {
-	type EventBrief,
-	type EventRef,
-	type ForkAbove,
-	type FragmentWindow,
-	type Hit,
-	type ReadResult,
-	type SearchRequest,
-	type SearchResult,
-	type TraceResult,
-} from "../src/shared/types.js";
+import type { EventBrief, EventRef, ForkAbove, FragmentWindow, Hit, ReadResult, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
 import type { ExplorerService } from "./explorer-service.js";
 
 /** Characters of each fragment an event view shows first (the head). */
