@@ -25,6 +25,12 @@ export interface RefreshOptions {
 	workerThresholdBytes?: number;
 	/** A file is read in slices of about this many bytes, each written as an append to the last (FILE_SLICE_BYTES). */
 	sliceBytes?: number;
+	/** A write transaction commits after this many milliseconds (default 1000); refreshSliced yields after each. */
+	batchMs?: number;
+	/** Checked with the budget: true stops the refresh before its next slice (the rest is pending). */
+	shouldStop?: () => boolean;
+	/** Called after each committed slice (refreshSliced), e.g. to count them. */
+	onSlice?: () => void;
 }
 
 /**
@@ -77,12 +83,12 @@ export class RefreshRun {
 
 	/** True once the time budget is spent: no new file is started. */
 	overBudget(): boolean {
-		return this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs;
+		return (this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs) || this.options.shouldStop?.() === true;
 	}
 
 	/** True when a batch of `bytes` begun at `batchStarted` should commit now, so other writers and progress get a turn. */
 	batchFull(bytes: number, batchStarted: number): boolean {
-		return bytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget();
+		return bytes >= BATCH_BYTES || Date.now() - batchStarted >= (this.options.batchMs ?? BATCH_MS) || this.overBudget();
 	}
 
 	/** The index's root id of a discovered file. */
@@ -246,6 +252,22 @@ export class RefreshRun {
 				return this.apply(file, () => this.ingest(file));
 			});
 			if (!ok) break;
+		}
+	}
+
+	/**
+	 * Like ingestSync, but hands the event loop back after every batch (`pause`, e.g. setImmediate): with a short
+	 * batchMs and small file slices no single stretch of work holds a host's event loop for long.
+	 */
+	async ingestSliced(pause: () => Promise<void>): Promise<void> {
+		while (this.done < this.plan.changed.length && !this.overBudget()) {
+			const ok = this.batch(() => {
+				const file = this.plan.changed[this.done] as DiscoveredFile;
+				return this.apply(file, () => this.ingest(file));
+			});
+			if (!ok) break;
+			this.options.onSlice?.();
+			await pause();
 		}
 	}
 

@@ -1,5 +1,5 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
-import { refresh, refreshPipelined } from "../index/refresh.js";
+import { refresh, refreshPipelined, refreshSliced } from "../index/refresh.js";
 import { countPending } from "../index/refresh-plan.js";
 import type { RefreshOptions } from "../index/refresh-run.js";
 import { indexStatus } from "../index/status.js";
@@ -120,6 +120,24 @@ export class HistoryService {
 			// Faults answer, not fail: a full disk or a read-only index leaves what is indexed searchable.
 			if (!isWriteFault(error)) throw error;
 			summary = notRefreshed(error);
+		}
+		this.pendingFiles = summary.pending;
+		summary.notes.unshift(...this.takeNotes());
+		return summary;
+	}
+
+	/**
+	 * Like refresh(), but sliced: short transactions with turns of the event loop in between, so a host (pi's
+	 * extension) is never held for long, even inside a big file. Faults and damage are handled like refresh().
+	 */
+	async refreshSliced(options: RefreshOptions = {}): Promise<RefreshSummary> {
+		let summary: RefreshSummary;
+		try {
+			summary = await refreshSliced(this.store, this.config.roots, options);
+		} catch (error) {
+			if (isWriteFault(error)) summary = notRefreshed(error);
+			else if (!isCorruptionError(error) || this.store.readonly) throw error;
+			else summary = this.refresh(options);
 		}
 		this.pendingFiles = summary.pending;
 		summary.notes.unshift(...this.takeNotes());
