@@ -99,6 +99,28 @@ describe("sliced refresh", () => {
 		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced cold index");
 	});
 
+	it("a big file with branches in many slices is classified once its last slice lands, equal to a fresh build", async () => {
+		// Every 50th entry hangs off an entry 10 back: a branch (the leaf moves) in most slices.
+		const lines = [`${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/tmp/w" })}\n`];
+		for (let i = 1; i <= 3000; i++) {
+			const parent = i === 1 ? null : i % 50 === 0 ? id(i - 10) : id(i - 1);
+			lines.push(entry(i).replace(`"parentId":${JSON.stringify(i === 1 ? null : id(i - 1))}`, `"parentId":${JSON.stringify(parent)}`));
+		}
+		writeFileSync(file, lines.join(""));
+		const service = openService(root, join(t.dir, "live.sqlite"));
+		let slices = 0;
+		await service.refreshSliced({ sliceBytes: 16 * 1024, batchMs: 0, onSlice: () => slices++ });
+		expect(slices).toBeGreaterThan(20);
+		const last = service.read({ sessionId: SESSION, entryId: id(3000), before: 0, after: 0 });
+		expect(last.classification.branchState).toBe("selected");
+		expect(service.read({ sessionId: SESSION, entryId: id(2999), before: 0, after: 0 }).classification.branchState).toBe("alternate");
+		service.close();
+		const fresh = openService(root, join(t.dir, "fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced index of a branched file");
+	});
+
 	it("an extension tool call's refresh inside a big file yields to pi's event loop and answers with everything", async () => {
 		const handle = new IndexHandle(
 			(cwd) => openService(root, join(t.dir, `ext-${cwd.length}.sqlite`)),

@@ -156,9 +156,10 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 		}
 		staged.push(writer.stage(session.id, seq++, scanned));
 	}
-	if (scan.lines > 0) {
+	// A session whose classification waits for its last slice gets it now, even from a scan that added nothing.
+	if (scan.lines > 0 || writer.isDeferred(session.id)) {
 		const leaf = scan.leaf ?? session.leaf_entry;
-		writer.commit(session.id, staged, leaf, session.leaf_entry);
+		writer.commit(session.id, staged, leaf, session.leaf_entry, scan.partial === true);
 		// From the entries actually added: a duplicate of an indexed entry must not move the times or the name.
 		const facts = sessionFacts(staged);
 		store
@@ -238,7 +239,7 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			.run(fileId, publicId, header.id, header.version, header.cwd, header.timestamp, header.parentSession).lastInsertRowid,
 	);
 	const staged = scan.entries.map((scanned, seq) => writer.stage(sessionId, seq, scanned));
-	writer.commit(sessionId, staged, scan.leaf, null);
+	writer.commit(sessionId, staged, scan.leaf, null, scan.partial === true);
 	const facts = sessionFacts(staged);
 	store
 		.prepare("UPDATE sessions SET leaf_entry = ?, entries = ?, name = ?, first_ms = ?, last_ms = ? WHERE id = ?")

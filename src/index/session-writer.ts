@@ -80,13 +80,34 @@ export class SessionWriter {
 		return { ...scanned, eventId, seq, kinds, sysTexts };
 	}
 
+	/** True while a big file's slices wait for its last one to classify the session (see commit). */
+	isDeferred(sessionId: number): boolean {
+		return this.store.meta(`unclassified:${sessionId}`) !== null;
+	}
+
 	/**
 	 * Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed.
 	 * `previousLeafId` is the leaf the session's rows were classified with (undefined: none, a new session); an
 	 * append that only extends that leaf's path is classified from the new entries alone (commitExtension).
 	 */
-	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null): void {
-		if (previousLeafId !== undefined && this.commitExtension(sessionId, staged, leafId, previousLeafId)) return;
+	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
+		const deferKey = `unclassified:${sessionId}`;
+		const deferred = this.isDeferred(sessionId);
+		if (!deferred && previousLeafId !== undefined && this.commitExtension(sessionId, staged, leafId, previousLeafId)) return;
+		if (partial && (deferred || (previousLeafId !== undefined && previousLeafId !== null))) {
+			// A slice of a big file that does not just extend the leaf's path: classifying the whole session at every
+			// slice would cost the session's size per slice. Its rows wait with provisional states (`unknown`) and the
+			// file's last slice classifies the session once; the flag is in the same transaction as the rows.
+			if (!deferred) this.store.setMeta(deferKey, "1");
+			this.insertStaged(
+				sessionId,
+				staged,
+				() => undefined,
+				() => null,
+			);
+			return;
+		}
+		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		const existing = this.store
 			.prepare<[number], ExistingRow>(
 				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags, edit_state, edit_by, branch_state, selection_state,
@@ -256,6 +277,7 @@ export class SessionWriter {
 		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
+		s.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
 		dropUnusedSystemTexts(s, texts);
 	}
 

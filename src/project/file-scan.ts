@@ -217,10 +217,12 @@ function read(
 		}
 		seen.set(entry.id, entry.lineHash);
 		result.entries.push(scanEntry(entry, cwd));
-		if (plan.maxBytes !== undefined && line.offset + line.length - start >= plan.maxBytes && line.length > line.bytes.length) {
+		const sliceEnd = line.offset + line.length;
+		// Only when the file goes on: a slice that ends where the file does is the whole rest of it.
+		if (plan.maxBytes !== undefined && sliceEnd - start >= plan.maxBytes && sliceEnd < fingerprint.size && line.length > line.bytes.length) {
 			// A slice ends after a terminated line; the next scan appends from here (entry boundaries only).
 			it.return({ endOffset: 0, nextLineNo: 0, tornBytes: 0 });
-			end = { endOffset: line.offset + line.length, nextLineNo: line.lineNo + 1 };
+			end = { endOffset: sliceEnd, nextLineNo: line.lineNo + 1 };
 			result.partial = true;
 			break;
 		}
