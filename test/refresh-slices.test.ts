@@ -8,7 +8,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CallerContext, IndexHandle, REFRESH_SLICE } from "../src/extension/index-handle.js";
-import { openService, tempDir } from "./helpers/corpus.js";
+import { DIST } from "./helpers/build.js";
+import { openService, tempDir, testConfig } from "./helpers/corpus.js";
 import { expectSameIndex } from "./helpers/dump.js";
 
 const SESSION = "0199c000-0000-7000-8000-0000000005e1";
@@ -119,6 +120,19 @@ describe("sliced refresh", () => {
 		fresh.refresh();
 		fresh.close();
 		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced index of a branched file");
+	});
+
+	it("the pipelined refresh (a reader thread ahead of the writer) reads a big file slice by slice, equal to a fresh build", async () => {
+		// The built service: its reader thread loads compiled code (dist/ is kept up to date by the global setup).
+		const built = (await import(join(DIST, "service", "service.js"))) as typeof import("../src/service/service.js");
+		const service = built.HistoryService.open({ config: testConfig(root, join(t.dir, "live.sqlite")) });
+		const summary = await service.refreshAsync({ sliceBytes: 16 * 1024, workerThresholdBytes: 0 });
+		expect(summary).toMatchObject({ sessionsAdded: 1, eventsIngested: 4000, pending: 0 });
+		service.close();
+		const fresh = openService(root, join(t.dir, "fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "pipelined sliced cold index");
 	});
 
 	it("an extension tool call's refresh inside a big file yields to pi's event loop and answers with everything", async () => {

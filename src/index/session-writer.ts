@@ -87,8 +87,9 @@ export class SessionWriter {
 
 	/**
 	 * Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed.
-	 * `previousLeafId` is the leaf the session's rows were classified with (undefined: none, a new session); an
+	 * `previousLeafId` is the leaf the session's rows were classified with (null or undefined: a new session); an
 	 * append that only extends that leaf's path is classified from the new entries alone (commitExtension).
+	 * `partial`: the staged entries are a slice of a file that goes on (ScanPlan.maxBytes).
 	 */
 	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
 		const deferKey = `unclassified:${sessionId}`;
