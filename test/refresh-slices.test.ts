@@ -155,7 +155,7 @@ describe("sliced refresh", () => {
 		const cold = await handle.forCall(ctx);
 		const coldTurns = first.stop();
 		expect(cold.refresh.ran && cold.refresh.summary.eventsIngested).toBe(4000);
-		// A file of many slices: pi's loop got a turn after each.
+		// A file of many slices, each its own transaction: pi's loop got a turn after each.
 		expect(coldTurns).toBeGreaterThanOrEqual(Math.floor(readFileSync(file).length / REFRESH_SLICE.bytes));
 		for (let i = 4001; i <= 4003; i++) appendFileSync(file, entry(i));
 		const again = await handle.forCall(ctx);

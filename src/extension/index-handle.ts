@@ -24,9 +24,9 @@ export interface CallState {
 const BUSY = "the index is busy (another process is writing it)";
 
 /**
- * How a refresh inside pi is cut: write transactions of at most SLICE_MS, files read SLICE_BYTES at a time (a slice
- * is a few thousand entries), with a turn of pi's event loop after each, so no stretch of indexing holds pi for
- * long, even inside a big session file (issue 13 item 3: ≤ 100 ms at a time).
+ * How a refresh inside pi is cut: write transactions of at most `ms` or `bytes` (one slice of a big file: files
+ * are read `bytes` at a time, about a thousand entries), with a turn of pi's event loop after each, so no stretch
+ * of indexing holds pi for long, even inside a big session file (issue 13 item 3: ≤ 100 ms at a time).
  */
 export const REFRESH_SLICE = { ms: 40, bytes: 256 * 1024 } as const;
 
@@ -83,7 +83,8 @@ export class IndexHandle {
 
 	/** A sliced refresh (REFRESH_SLICE) within `budgetMs`, the given files first. */
 	private refreshSliced(service: HistoryService, budgetMs: number, priority: string[], shouldStop?: () => boolean): Promise<RefreshSummary> {
-		return service.refreshSliced({ budgetMs, priority, batchMs: REFRESH_SLICE.ms, sliceBytes: REFRESH_SLICE.bytes, ...(shouldStop ? { shouldStop } : {}) });
+		const slice = { batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes };
+		return service.refreshSliced({ budgetMs, priority, ...slice, ...(shouldStop ? { shouldStop } : {}) });
 	}
 
 	/** Refreshes within the call budget (own session first) and names the caller; never fails on a busy index. */

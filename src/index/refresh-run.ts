@@ -27,6 +27,8 @@ export interface RefreshOptions {
 	sliceBytes?: number;
 	/** A write transaction commits after this many milliseconds (default 1000); refreshSliced yields after each. */
 	batchMs?: number;
+	/** ... or once it wrote this many bytes of files (default 32 MB). */
+	batchBytes?: number;
 	/** Checked with the budget: true stops the refresh before its next slice (the rest is pending). */
 	shouldStop?: () => boolean;
 	/** Called after each committed slice (refreshSliced), e.g. to count them. */
@@ -88,7 +90,7 @@ export class RefreshRun {
 
 	/** True when a batch of `bytes` begun at `batchStarted` should commit now, so other writers and progress get a turn. */
 	batchFull(bytes: number, batchStarted: number): boolean {
-		return bytes >= BATCH_BYTES || Date.now() - batchStarted >= (this.options.batchMs ?? BATCH_MS) || this.overBudget();
+		return bytes >= (this.options.batchBytes ?? BATCH_BYTES) || Date.now() - batchStarted >= (this.options.batchMs ?? BATCH_MS) || this.overBudget();
 	}
 
 	/** The index's root id of a discovered file. */

@@ -127,6 +127,9 @@ CREATE TABLE events (
 	selection_state TEXT NOT NULL DEFAULT 'unknown',
 	summarized_by TEXT,
 	summarized_prov TEXT,
+	-- The branch summary whose abandoned branch holds this entry (tree.ts abandonedBranches), also while the entry is on
+	-- the selected path: an append that moves the leaf off it then knows its state without the other summaries.
+	abandoned_by TEXT,
 	-- The context edit in effect on this entry (I14): 'replaced' | 'omitted', and the edit's entry id.
 	edit_state TEXT,
 	edit_by TEXT,

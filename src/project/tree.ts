@@ -38,6 +38,8 @@ export interface TreeFacts {
 	/** Ids on the root → materialized-leaf path, root first. */
 	path: string[];
 	states: Map<string, NodeState>;
+	/** The branch summary whose abandoned branch holds each entry (on the path too): kept so a later leaf move can use it. */
+	abandonedBy: Map<string, string>;
 }
 
 /** Entries by id: a Map, or a lookup answered by the index one entry at a time. */
@@ -105,7 +107,7 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 		else if (by) states.set(node.id, { branchState: "alternate", selectionState: "summarized", summarizedBy: { entryId: by, provenance: "derived" } });
 		else states.set(node.id, { branchState: "alternate", selectionState: "not-selected", summarizedBy: null });
 	}
-	return { leafId: leaf, roots, path, states };
+	return { leafId: leaf, roots, path, states, abandonedBy: abandoned };
 }
 
 /**
