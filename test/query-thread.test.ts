@@ -40,6 +40,8 @@ describe("query thread", () => {
 		const ref = { sessionId: occ.sessionId, entryId: occ.entryId as string };
 		expect(await thread.read({ ...ref, maxChars: 500 })).toEqual(corpus.service.read({ ...ref, maxChars: 500 }));
 		expect(await thread.trace(ref)).toEqual(corpus.service.trace(ref));
+		// The walk up to the nearest fork (the explorer's H) is answered in the worker too.
+		expect(await thread.forkAbove(ref)).toEqual(corpus.service.forkAbove(ref));
 	});
 
 	it("answers the newest of a burst of searches and drops the ones that had not started", async () => {
