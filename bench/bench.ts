@@ -55,7 +55,9 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
                   read + trace of its middle entry), a 500 MB single line (index, search, read), a 1 GB line
                   that never ends (refresh, grow, refresh); time and the child's peak RSS for each
   --huge-only     only those rows (no corpus sizes)
-  --huge-lines    of those rows only the huge-line ones (500 MB line, never-ending line): with --huge or --huge-only
+  --huge-lines    of those rows only the huge-line ones (500 MB line, never-ending line); implies --huge-only
+  --huge-session  of those rows only the 1,000,000-entry session's (cold index, append + refresh, read, trace);
+                  implies --huge-only
   --huge-scale F  shrink those inputs by F in (0, 1] to try the bench quickly; the table marks it SCALED
   --runs N        runs per query of the mix (default 20)
   --rg-runs N     runs per rg comparison (default 5)
@@ -64,9 +66,23 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
 
 /** Options that take a value, and bare flags; anything else is a usage error (a typo must not start a long run). */
 const VALUE_OPTIONS = new Set(["sizes", "seed", "cache", "corpus", "runs", "rg-runs", "json", "huge-scale"]);
-const FLAGS = new Set(["quick", "profile", "help", "no-peer", "huge", "huge-only", "huge-lines"]);
+const FLAGS = new Set(["quick", "profile", "help", "no-peer", "huge", "huge-only", "huge-lines", "huge-session"]);
 /** Our options that are not npm's own: `npm run bench --quick` hands them to the script as npm_config_* only. */
-const SWALLOWED_BY_NPM = ["quick", "sizes", "seed", "corpus", "profile", "runs", "rg-runs", "no-peer", "huge", "huge-only", "huge-lines", "huge-scale"];
+const SWALLOWED_BY_NPM = [
+	"quick",
+	"sizes",
+	"seed",
+	"corpus",
+	"profile",
+	"runs",
+	"rg-runs",
+	"no-peer",
+	"huge",
+	"huge-only",
+	"huge-lines",
+	"huge-session",
+	"huge-scale",
+];
 
 interface SizeResult {
 	label: string;
@@ -623,7 +639,7 @@ async function main(): Promise<void> {
 	// Corpora first, so build time and measurement time are reported apart.
 	const corpora: Array<{ label: string; corpus: Corpus }> = [];
 	const genStarted = performance.now();
-	const hugeOnly = flags.has("huge-only");
+	const hugeOnly = flags.has("huge-only") || flags.has("huge-session") || flags.has("huge-lines");
 	for (const s of hugeOnly ? [] : sizes) corpora.push({ label: s.name, corpus: await ensureCorpus(cacheDir, seed, s.families, log) });
 	const corpusExternal = options.get("corpus");
 	if (corpusExternal && !hugeOnly) corpora.push({ label: "external", corpus: externalCorpus(resolve(corpusExternal), join(cacheDir, "external-scratch")) });
@@ -646,7 +662,8 @@ async function main(): Promise<void> {
 	}
 	const hugeScale = Number(options.get("huge-scale") ?? "1");
 	if (!(hugeScale > 0 && hugeScale <= 1)) throw new Error("--huge-scale takes a number in (0, 1]");
-	const huge = flags.has("huge") || hugeOnly ? await runHuge(cacheDir, hugeScale, log, !flags.has("huge-lines")) : null;
+	const huge =
+		flags.has("huge") || hugeOnly ? await runHuge(cacheDir, hugeScale, log, { linear: !flags.has("huge-lines"), lines: !flags.has("huge-session") }) : null;
 	const measureMs = performance.now() - measureStarted;
 	const totalMs = performance.now() - started;
 

@@ -33,8 +33,9 @@ export interface HugeResults {
 	scale: number;
 	/** Null with `--huge-lines` (only the huge-line rows). */
 	linear: { entries: number; bytes: number; genMs: number; cold: Outcome<ColdResult>; append: Outcome<HugeResult>; read: Outcome<HugeResult> } | null;
-	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> };
-	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> };
+	/** Null with `--huge-session` (only the 1,000,000-entry session's rows). */
+	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> } | null;
+	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> } | null;
 }
 
 function removeIndex(path: string): void {
@@ -42,7 +43,18 @@ function removeIndex(path: string): void {
 }
 
 /** Writes each input, measures it, deletes it. */
-export async function runHuge(cacheDir: string, scale: number, log: (line: string) => void, withLinear = true): Promise<HugeResults> {
+/** Which of the size-independent inputs to measure: the 1M-entry session, the huge and unfinished lines. */
+export interface HugeParts {
+	linear: boolean;
+	lines: boolean;
+}
+
+export async function runHuge(
+	cacheDir: string,
+	scale: number,
+	log: (line: string) => void,
+	parts: HugeParts = { linear: true, lines: true },
+): Promise<HugeResults> {
 	const dir = join(cacheDir, "huge");
 	const index = join(cacheDir, "huge-index.sqlite");
 	const worker = (task: string, root: string, extra: string[]) =>
@@ -53,7 +65,7 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 		log(`  ${what}: ${o.ok ? `${ms(o.r.ms)} ms, peak RSS ${f0(o.r.maxRssBytes / MB)} MB` : `FAILED (${o.error})`}`);
 
 	let linear: HugeResults["linear"] = null;
-	if (withLinear) {
+	if (parts.linear) {
 		const entries = Math.max(10, Math.round(FULL.entries * scale));
 		log(`\n[huge] linear session of ${thousands(entries)} entries`);
 		const t0 = performance.now();
@@ -72,6 +84,11 @@ export async function runHuge(cacheDir: string, scale: number, log: (line: strin
 		note("read + trace the middle entry", linRead);
 		rmSync(join(dir, "linear"), { recursive: true, force: true });
 		linear = { entries, bytes: lin.bytes, genMs, cold: linCold, append, read: linRead };
+	}
+	if (!parts.lines) {
+		rmSync(dir, { recursive: true, force: true });
+		removeIndex(index);
+		return { scale, linear, line: null, unfinished: null };
 	}
 
 	const lineBytes = Math.round(FULL.lineBytes * scale);
@@ -161,29 +178,35 @@ export function renderHugeTable(h: HugeResults): string {
 		);
 		row("  search its word (not a target)", lin.read, (r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`, null);
 	}
-	rows.push([`single line: one tool result of ${f0(h.line.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
-	row("  cold index (synchronous refresh)", h.line.cold, (r) => `${f1(r.ms / 1000)} s`, null);
-	row(
-		"  search a word of it",
-		h.line.read,
-		(r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`,
-		(r) => r.searchMs ?? Number.POSITIVE_INFINITY,
-	);
-	row(
-		"  read it (first 4,000 characters)",
-		h.line.read,
-		(r) => `${ms(r.ms)} ms, ${thousands(r.readChars ?? 0)} chars returned`,
-		(r) => r.ms,
-	);
-	row(
-		"  read a window in its middle",
-		h.line.read,
-		(r) => `${ms(r.windowMs ?? Number.NaN)} ms, ${thousands(r.windowChars ?? 0)} chars at ${thousands(r.windowOffset ?? 0)}`,
-		(r) => r.windowMs ?? Number.POSITIVE_INFINITY,
-	);
-	rows.push([`unfinished last line: ${f0(h.unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
-	row("  refresh over it", h.unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);
-	// DESIGN §7 bounds only the memory here; the time says whether each refresh reads the whole line again.
-	row("  grows 1 MB, refresh again", h.unfinished.refresh, (r) => `${ms(r.grownMs ?? Number.NaN)} ms`, null);
+	const line = h.line;
+	if (line) {
+		rows.push([`single line: one tool result of ${f0(line.bytes / MB)} MB${scaleNote}`, "", "", "", ""]);
+		row("  cold index (synchronous refresh)", line.cold, (r) => `${f1(r.ms / 1000)} s`, null);
+		row(
+			"  search a word of it",
+			line.read,
+			(r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`,
+			(r) => r.searchMs ?? Number.POSITIVE_INFINITY,
+		);
+		row(
+			"  read it (first 4,000 characters)",
+			line.read,
+			(r) => `${ms(r.ms)} ms, ${thousands(r.readChars ?? 0)} chars returned`,
+			(r) => r.ms,
+		);
+		row(
+			"  read a window in its middle",
+			line.read,
+			(r) => `${ms(r.windowMs ?? Number.NaN)} ms, ${thousands(r.windowChars ?? 0)} chars at ${thousands(r.windowOffset ?? 0)}`,
+			(r) => r.windowMs ?? Number.POSITIVE_INFINITY,
+		);
+	}
+	const unfinished = h.unfinished;
+	if (unfinished) {
+		rows.push([`unfinished last line: ${f0(unfinished.bytes / MB)} MB, never ended${scaleNote}`, "", "", "", ""]);
+		row("  refresh over it", unfinished.refresh, (r) => `${ms(r.ms)} ms`, null);
+		// DESIGN §7 bounds only the memory here; the time says whether each refresh reads the whole line again.
+		row("  grows 1 MB, refresh again", unfinished.refresh, (r) => `${ms(r.grownMs ?? Number.NaN)} ms`, null);
+	}
 	return renderGrid(["size-independent (DESIGN §7)", "time", "peak RSS MB", "target", ""], rows);
 }

@@ -282,6 +282,7 @@ async function tui(): Promise<void> {
 		},
 		read: (request) => service.read(request),
 		trace: (request) => service.trace(request),
+		forkAbove: (request) => service.forkAbove(request),
 		status: () => service.status(),
 	};
 	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,7 @@
-/** What the explorer needs from the core, as props: the four questions it asks, and the indexing state it shows. */
+/** What the explorer needs from the core, as props: the questions it asks, and the indexing state it shows. */
 import type {
 	EventRef,
+	ForkAbove,
 	IndexStatus,
 	ReadRequest,
 	ReadResult,
@@ -24,6 +25,8 @@ export interface ExplorerService {
 	trace(request: EventRef): TraceResult | Promise<TraceResult>;
 	/** The whole tree of a session's fork family (the tree view); optional so older fakes keep their shape. */
 	tree?(request: TreeRequest): TreeResult | Promise<TreeResult>;
+	/** The nearest fork above an event, walked by the core (one query per file crossed, not a trace per step). */
+	forkAbove(request: EventRef): ForkAbove | null | Promise<ForkAbove | null>;
 	status(): IndexStatus;
 	/** The session browser's listing (optional: without it the browser says the list is not available). */
 	sessions?(request: SessionListRequest): SessionListResult | Promise<SessionListResult>;

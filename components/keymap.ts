@@ -413,7 +413,14 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["pgup", "pgdn"], modes: ["sessions"], action: { type: "page", dir: 0 }, help: "a page up / down" },
 	{ keys: ["home"], modes: ["sessions"], action: { type: "jump", to: "first" }, help: "first session" },
 	{ keys: ["end"], modes: ["sessions"], action: { type: "jump", to: "last" }, help: "last session" },
-	{ keys: ["enter"], modes: ["sessions"], action: { type: "open" }, help: "open the session's tree at its materialized leaf (Esc: its event, then back here)", hint: "open", hintOrder: 2 },
+	{
+		keys: ["enter"],
+		modes: ["sessions"],
+		action: { type: "open" },
+		help: "open the session's tree at its materialized leaf (Esc: its event, then back here)",
+		hint: "open",
+		hintOrder: 2,
+	},
 	{
 		keys: ["f4", "alt+s"],
 		modes: ["sessions"],

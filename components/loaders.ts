@@ -1,17 +1,7 @@
 /** The reads behind each screen: what the explorer asks the service for an event view, a page and a preview. */
 
 import { errorText } from "../src/present/text.js";
-import {
-	type EventBrief,
-	type EventRef,
-	type FragmentWindow,
-	type Hit,
-	type ReadResult,
-	refKey,
-	type SearchRequest,
-	type SearchResult,
-	type TraceResult,
-} from "../src/shared/types.js";
+import type { EventBrief, EventRef, ForkAbove, FragmentWindow, Hit, ReadResult, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
 import type { ExplorerService } from "./explorer-service.js";
 
 /** Characters of each fragment an event view shows first (the head). */
@@ -76,36 +66,7 @@ export async function runSearch(service: ExplorerService, request: SearchRequest
 	}
 }
 
-/** The nearest fork above an event: the first ancestor with more than one way on (children or forked sessions). */
-export interface ForkAbove {
-	ref: EventRef;
-	/** Parent steps from the start event. */
-	steps: number;
-	branches: number;
-}
-
-/** Walks parents (across files, like the h key) until an ancestor has two or more children; null at the root. */
-export async function findForkAbove(service: ExplorerService, start: EventRef, maxSteps = 2000): Promise<ForkAbove | null> {
-	let ref = start;
-	const seen = new Set<string>([refKey(ref)]);
-	for (let steps = 1; steps <= maxSteps; steps++) {
-		const trace = await service.trace(ref);
-		const parent = trace.edges.find((e) => e.rel === "parent");
-		if (
-			!parent ||
-			!("entryId" in parent.to) ||
-			parent.to.entryId === null ||
-			!trace.nodes[refKey({ sessionId: parent.to.sessionId, entryId: parent.to.entryId })]
-		)
-			return null;
-		ref = { sessionId: parent.to.sessionId, entryId: parent.to.entryId };
-		if (seen.has(refKey(ref))) return null;
-		seen.add(refKey(ref));
-		const up = await service.trace(ref);
-		const branches = up.edges.filter(
-			(e) => e.rel === "child" || (e.rel === "fork-of" && e.direction === "in" && "entryId" in e.to && e.to.entryId !== null),
-		).length;
-		if (branches > 1) return { ref, steps, branches };
-	}
-	return null;
+/** The nearest fork above an event (the core walks it: time proportional to the path, off the input loop). */
+export async function findForkAbove(service: ExplorerService, start: EventRef): Promise<ForkAbove | null> {
+	return service.forkAbove(start);
 }

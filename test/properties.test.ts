@@ -279,7 +279,16 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 				tokensBefore: 1,
 			};
 		else if (pick < 0.95) entry = { type: "branch_summary", id, parentId: parent, timestamp: ts, fromId: parent ?? "root", summary: text };
-		else entry = { type: "session_info", id, parentId: parent, timestamp: ts, name: text };
+		else if (pick < 0.975) entry = { type: "session_info", id, parentId: parent, timestamp: ts, name: text };
+		else
+			entry = {
+				type: "message",
+				id,
+				parentId: parent,
+				timestamp: ts,
+				// A `!` or `!!` shell command: `!!` never reaches the model (omitted, not direct).
+				message: { role: "bashExecution", command: text, output: text, exitCode: 0, excludeFromContext: r() < 0.5, timestamp: 1 },
+			};
 		out.push(JSON.stringify(entry));
 		ids.push(id);
 	}
@@ -385,28 +394,35 @@ describe("refresh equals a fresh full build", () => {
 		() => {
 			let run = 0;
 			fc.assert(
-				fc.property(fc.array(opArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 4 }), (ops, refreshEvery) => {
-					const base = join(tmp.dir, `eq-${run++}`);
-					const dir = join(base, "sessions");
-					mkdirSync(dir, { recursive: true });
-					for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${f}.jsonl`), `${[header(f * 7), ...entryLines([], 3, f + 11)].join("\n")}\n`);
-					const live = openService(dir, join(base, "live.sqlite"));
-					try {
-						live.refresh();
-						ops.forEach((op, i) => {
-							apply(dir, op);
-							if ((i + 1) % refreshEvery === 0) live.refresh();
-						});
-						live.refresh();
-					} finally {
-						live.close();
-					}
-					const fresh = openService(dir, join(base, "fresh.sqlite"));
-					fresh.refresh();
-					fresh.close();
-					expectSameIndex(join(base, "live.sqlite"), join(base, "fresh.sqlite"), `after ${JSON.stringify(ops)}`);
-					rmSync(base, { recursive: true, force: true });
-				}),
+				// sliceBytes: the live index reads files in slices that small (a big file's append-by-append ingest).
+				fc.property(
+					fc.array(opArb, { minLength: 1, maxLength: 12 }),
+					fc.integer({ min: 1, max: 4 }),
+					fc.option(fc.integer({ min: 1, max: 700 })),
+					(ops, refreshEvery, slice) => {
+						const sliced = slice === null ? {} : { sliceBytes: slice };
+						const base = join(tmp.dir, `eq-${run++}`);
+						const dir = join(base, "sessions");
+						mkdirSync(dir, { recursive: true });
+						for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${f}.jsonl`), `${[header(f * 7), ...entryLines([], 3, f + 11)].join("\n")}\n`);
+						const live = openService(dir, join(base, "live.sqlite"));
+						try {
+							live.refresh(sliced);
+							ops.forEach((op, i) => {
+								apply(dir, op);
+								if ((i + 1) % refreshEvery === 0) live.refresh(sliced);
+							});
+							live.refresh(sliced);
+						} finally {
+							live.close();
+						}
+						const fresh = openService(dir, join(base, "fresh.sqlite"));
+						fresh.refresh();
+						fresh.close();
+						expectSameIndex(join(base, "live.sqlite"), join(base, "fresh.sqlite"), `after ${JSON.stringify(ops)}`);
+						rmSync(base, { recursive: true, force: true });
+					},
+				),
 				// `npm run chaos` runs the same property for up to five minutes.
 				{
 					...(CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 }),
@@ -418,6 +434,7 @@ describe("refresh equals a fresh full build", () => {
 								{ kind: "complete", file: 0 },
 							],
 							1,
+							null,
 						],
 					],
 				},

@@ -55,6 +55,8 @@ describe("query thread", () => {
 		expect(all).toEqual(corpus.service.sessions({}));
 		const ws = { workspace: "/home/alice/code/payments-api" };
 		expect(await thread.sessions(ws)).toEqual(corpus.service.sessions(ws));
+		// The walk up to the nearest fork (the explorer's H) is answered in the worker too.
+		expect(await thread.forkAbove(ref)).toEqual(corpus.service.forkAbove(ref));
 	});
 
 	it("answers the newest of a burst of searches and drops the ones that had not started", async () => {

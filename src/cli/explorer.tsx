@@ -221,6 +221,7 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		trace: (r) => queries.trace(r),
 		tree: (r) => queries.tree(r),
 		sessions: (r) => queries.sessions(r),
+		forkAbove: (r) => queries.forkAbove(r),
 		status: () => service.status(),
 	};
 	const store = new IndexingStore();

@@ -23,6 +23,13 @@ export interface CallState {
 
 const BUSY = "the index is busy (another process is writing it)";
 
+/**
+ * How a refresh inside pi is cut: write transactions of at most `ms` or `bytes` (one slice of a big file: files
+ * are read `bytes` at a time, about a thousand entries), with a turn of pi's event loop after each, so no stretch
+ * of indexing holds pi for long, even inside a big session file (issue 13 item 3: ≤ 100 ms at a time).
+ */
+export const REFRESH_SLICE = { ms: 40, bytes: 256 * 1024 } as const;
+
 /** The message of anything thrown. */
 export function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
@@ -35,6 +42,9 @@ export class IndexHandle {
 	private readonly priority = new Set<string>();
 	private cwd = process.cwd();
 	private backgroundError: string | null = null;
+	/** The refresh running now (one at a time: a call's waits for the background one, which it stops early). */
+	private running: Promise<unknown> | null = null;
+	private stopBackground = false;
 
 	constructor(
 		private readonly openService: (cwd: string) => HistoryService,
@@ -59,6 +69,24 @@ export class IndexHandle {
 		}
 	}
 
+	/** Runs one refresh at a time on the handle's connection. */
+	private async exclusive<T>(run: () => Promise<T>): Promise<T> {
+		while (this.running) await this.running.catch(() => undefined);
+		const current = run();
+		this.running = current;
+		try {
+			return await current;
+		} finally {
+			if (this.running === current) this.running = null;
+		}
+	}
+
+	/** A sliced refresh (REFRESH_SLICE) within `budgetMs`, the given files first. */
+	private refreshSliced(service: HistoryService, budgetMs: number, priority: string[], shouldStop?: () => boolean): Promise<RefreshSummary> {
+		const slice = { batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes };
+		return service.refreshSliced({ budgetMs, priority, ...slice, ...(shouldStop ? { shouldStop } : {}) });
+	}
+
 	/** Refreshes within the call budget (own session first) and names the caller; never fails on a busy index. */
 	async forCall(ctx: CallerContext, toolCallId?: string): Promise<CallState> {
 		this.cwd = ctx.cwd;
@@ -73,7 +101,9 @@ export class IndexHandle {
 		let pending = service.pending;
 		let refresh: CallRefresh;
 		try {
-			const summary = service.refresh({ budgetMs: this.budgets.call, priority: file ? [file] : [] });
+			// A background refresh under way stops at its next slice; the call's own refresh goes next.
+			this.stopBackground = true;
+			const summary = await this.exclusive(() => this.refreshSliced(service, this.budgets.call, file ? [file] : []));
 			pending = summary.pending;
 			refresh = summary.busy ? { ran: false, reason: BUSY, pending } : { ran: true, summary };
 			if (summary.busy) notes.push("index busy: another process (the history TUI or another pi) is writing it; answered from what is already indexed");
@@ -106,16 +136,20 @@ export class IndexHandle {
 			if (file) this.priority.add(file);
 		}
 		if (this.timer) return;
-		this.timer = setTimeout(() => this.runBackground(), delay);
+		this.timer = setTimeout(() => void this.runBackground(), delay);
 		// Never keep pi alive for indexing: whatever is left is picked up by the next refresh.
 		this.timer.unref?.();
 	}
 
-	// better-sqlite3 is synchronous: short budgeted chunks with pauses keep pi's event loop responsive.
-	private runBackground(): void {
+	// better-sqlite3 is synchronous: short budgeted chunks, sliced inside, with pauses keep pi's event loop responsive.
+	private async runBackground(): Promise<void> {
 		this.timer = null;
 		try {
-			const summary = this.open(this.cwd).refresh({ budgetMs: this.budgets.background, priority: [...this.priority] });
+			const service = this.open(this.cwd);
+			const summary = await this.exclusive(() => {
+				this.stopBackground = false;
+				return this.refreshSliced(service, this.budgets.background, [...this.priority], () => this.stopBackground);
+			});
 			if (!summary.busy) this.priority.clear();
 			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, 25);
 		} catch (error) {
@@ -123,6 +157,11 @@ export class IndexHandle {
 			this.backgroundError = messageOf(error);
 			this.log(`background refresh failed: ${this.backgroundError}`);
 		}
+	}
+
+	/** Resolves once no refresh runs on the handle (tests, and shutdown). */
+	async idle(): Promise<void> {
+		while (this.running) await this.running.catch(() => undefined);
 	}
 
 	/** Stops background work, indexes the ending session once more if the process lives on, and closes the index. */
@@ -133,7 +172,9 @@ export class IndexHandle {
 		this.service = null;
 		if (!service) return;
 		const file = ctx.sessionManager.getSessionFile();
-		const last = setImmediate(() => {
+		// A background refresh under way stops at its next slice; the final one runs after it, on the same connection.
+		this.stopBackground = true;
+		const final = () => {
 			try {
 				service.refresh({ budgetMs, priority: file ? [file] : [] });
 			} catch (error) {
@@ -141,6 +182,11 @@ export class IndexHandle {
 			} finally {
 				service.close();
 			}
+		};
+		const last = setImmediate(() => {
+			const running = this.running;
+			if (running) void running.catch(() => undefined).then(final);
+			else final();
 		});
 		last.unref?.();
 	}

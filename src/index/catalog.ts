@@ -155,6 +155,92 @@ export class Catalog {
 		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND parent_id = ? ORDER BY id").all(session, entryId);
 	}
 
+	/**
+	 * Up to `n` events of a session right before (or after) row `id` in append order, below row `below` (a
+	 * visibility cutoff). By rowid, which grows in append order: costs the rows stepped over, not the session.
+	 */
+	appendOrder(session: number, id: number, direction: "before" | "after", n: number, below: number | null): EventRow[] {
+		if (n <= 0) return [];
+		const limit = below ?? Number.MAX_SAFE_INTEGER;
+		if (direction === "before")
+			return this.store
+				.prepare<[number, number, number, number], EventRow>(
+					"SELECT * FROM events NOT INDEXED WHERE session_id = ? AND id < ? AND id < ? ORDER BY id DESC LIMIT ?",
+				)
+				.all(session, id, limit, n)
+				.reverse();
+		return this.store
+			.prepare<[number, number, number, number], EventRow>("SELECT * FROM events NOT INDEXED WHERE session_id = ? AND id > ? AND id < ? ORDER BY id LIMIT ?")
+			.all(session, id, limit, n);
+	}
+
+	/** Up to `n` events whose content reaches the model only through summary `entryId`, and how many there are. */
+	summarizedBy(session: number, entryId: string, n: number, below: number | null): { rows: EventRow[]; total: number } {
+		const limit = below ?? Number.MAX_SAFE_INTEGER;
+		const rows = this.store
+			.prepare<[number, string, number, number], EventRow>("SELECT * FROM events WHERE session_id = ? AND summarized_by = ? AND id < ? ORDER BY id LIMIT ?")
+			.all(session, entryId, limit, n);
+		if (rows.length < n) return { rows, total: rows.length };
+		const total = this.store
+			.prepare<[number, string, number], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND summarized_by = ? AND id < ?")
+			.get(session, entryId, limit);
+		return { rows, total: total?.n ?? rows.length };
+	}
+
+	/**
+	 * The first entry of `child` (append order, below `childBelow`) that is not a byte-identical copy of an entry of
+	 * `parent` and whose parent entry is in `parent` (below `parentBelow`): where a forked session's own history
+	 * starts. One pass inside SQLite, no rows held.
+	 */
+	firstOwnEntry(child: number, parent: number, childBelow: number | null, parentBelow: number | null): EventRow | undefined {
+		return this.store
+			.prepare<[number, number, number, number, number, number], EventRow>(
+				`SELECT c.* FROM events c WHERE c.session_id = ? AND c.id < ? AND c.parent_id IS NOT NULL
+				AND NOT EXISTS (SELECT 1 FROM events t WHERE t.session_id = ? AND t.entry_id = c.entry_id AND t.line_hash = c.line_hash AND t.id < ?)
+				AND EXISTS (SELECT 1 FROM events p WHERE p.session_id = ? AND p.entry_id = c.parent_id AND p.id < ?)
+				ORDER BY c.id LIMIT 1`,
+			)
+			.get(child, childBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER);
+	}
+
+	/**
+	 * Walks parent ids up from `entryId` in one recursive query and returns where it stopped: the first ancestor
+	 * with at least two ways on (children below `below`, plus `forkPoints` entries naming it: forked sessions that
+	 * continue from it), else the topmost ancestor found in the session; `depth` parent steps from the start. The
+	 * start itself counts as a fork only with `checkStart`. At most `maxDepth` steps (a parent cycle ends there).
+	 */
+	walkUp(
+		session: number,
+		entryId: string,
+		forkPoints: string[],
+		below: number | null,
+		maxDepth: number,
+		checkStart: boolean,
+	): { entry_id: string; parent_id: string | null; depth: number; branches: number } | undefined {
+		const ways = `(SELECT count(*) FROM events c WHERE c.session_id = :s AND c.parent_id = e.entry_id AND c.id < :below)
+			+ (SELECT count(*) FROM json_each(:forks) WHERE value = e.entry_id)`;
+		return this.store
+			.prepare<Record<string, unknown>, { entry_id: string; parent_id: string | null; depth: number; branches: number }>(
+				`WITH RECURSIVE up(entry_id, parent_id, depth, branches) AS (
+					SELECT e.entry_id, e.parent_id, 0, CASE WHEN :check THEN ${ways} ELSE 0 END
+					FROM events e WHERE e.session_id = :s AND e.entry_id = :entry AND e.id < :below
+					UNION ALL
+					SELECT e.entry_id, e.parent_id, up.depth + 1, ${ways}
+					FROM up JOIN events e ON e.session_id = :s AND e.entry_id = up.parent_id
+					WHERE up.branches < 2 AND up.depth < :max AND e.id < :below
+				)
+				SELECT entry_id, parent_id, depth, branches FROM up ORDER BY depth DESC LIMIT 1`,
+			)
+			.get({
+				s: session,
+				entry: entryId,
+				forks: JSON.stringify(forkPoints),
+				below: below ?? Number.MAX_SAFE_INTEGER,
+				max: maxDepth,
+				check: checkStart ? 1 : 0,
+			});
+	}
+
 	/** Events of a session that point at `entryId` through ref_id (compactions, branch summaries, labels). */
 	referrers(session: number, entryId: string): EventRow[] {
 		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND ref_id = ? ORDER BY id").all(session, entryId);

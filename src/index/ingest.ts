@@ -20,6 +20,8 @@ export interface FileOutcome {
 	bytes: number;
 	error?: string;
 	note?: string;
+	/** Only a slice of the file was indexed (its plan's maxBytes): the rest is another append. */
+	partial?: boolean;
 }
 
 /** The files row the plan was made from; applying a scan first checks that it still holds. */
@@ -70,17 +72,30 @@ export function sameBasis(a: PlanBasis, b: PlanBasis): boolean {
 	);
 }
 
-/** Decides how to read a file: append after the indexed prefix when the index holds a healthy v2+ session of it. */
-export function planFile(path: string, basis: PlanBasis, full: boolean): ScanPlan {
+/**
+ * Decides how to read a file: append after the indexed prefix when the index holds a healthy v2+ session of it.
+ * `maxBytes` cuts the read into slices (ScanPlan.maxBytes).
+ */
+export function planFile(path: string, basis: PlanBasis, full: boolean, maxBytes?: number): ScanPlan {
+	const slice = maxBytes !== undefined ? { maxBytes } : {};
 	const { row, session } = basis;
 	if (!full && row && session && row.status === "ok" && row.indexed_bytes > 0 && row.parser_state && row.prefix_hash) {
 		const state = JSON.parse(row.parser_state) as ParserState;
 		// v1 ids are line numbers and pi never appends to a v1 file (it migrates it first): always rebuild those.
 		if (state.version >= 2) {
-			return { path, mode: "append", start: row.indexed_bytes, firstLine: row.next_line, prefixHash: row.prefix_hash, parserState: state, cwd: session.cwd };
+			return {
+				path,
+				mode: "append",
+				start: row.indexed_bytes,
+				firstLine: row.next_line,
+				prefixHash: row.prefix_hash,
+				parserState: state,
+				cwd: session.cwd,
+				...slice,
+			};
 		}
 	}
-	return { path, mode: "rebuild" };
+	return { path, mode: "rebuild", ...slice };
 }
 
 /** Time span and latest name (last session_info in file order; "" clears it) of the entries being added. */
@@ -118,8 +133,17 @@ function recordUnreadable(store: IndexStore, file: DiscoveredFile, rootId: numbe
 	return { kind: "error", lines: 0, events: 0, bytes: 0, error: message };
 }
 
+/**
+ * The fingerprint recorded for a scan: a slice records the size it reached, so the file (bigger than that) reads as
+ * changed and the next refresh appends the rest; a file that ended exactly there reads as unchanged, as it is.
+ */
+function recordedFingerprint(scan: ScanResult): Fingerprint {
+	return scan.partial ? { ...scan.fingerprint, size: scan.endOffset } : scan.fingerprint;
+}
+
 function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, session: SessionRow, scan: ScanResult): FileOutcome {
-	let seq = store.prepare<[number], { n: number }>("SELECT coalesce(max(seq) + 1, 0) AS n FROM events WHERE session_id = ?").get(session.id)?.n ?? 0;
+	// Every events row of a session has a distinct seq from 0 (seq = sessions.entries at insert): no scan of the session.
+	let seq = store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(session.id)?.n ?? 0;
 	const known = store.prepare<[number, string], { line_hash: string }>("SELECT line_hash FROM events WHERE session_id = ? AND entry_id = ?");
 	let duplicates = scan.duplicates;
 	let conflicting = scan.conflicting;
@@ -133,9 +157,10 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 		}
 		staged.push(writer.stage(session.id, seq++, scanned));
 	}
-	if (scan.lines > 0) {
+	// A session whose classification waits for its last slice gets it now, even from a scan that added nothing.
+	if (scan.lines > 0 || writer.isDeferred(session.id)) {
 		const leaf = scan.leaf ?? session.leaf_entry;
-		writer.commit(session.id, staged, leaf);
+		writer.commit(session.id, staged, leaf, session.leaf_entry, scan.partial === true);
 		// From the entries actually added: a duplicate of an indexed entry must not move the times or the name.
 		const facts = sessionFacts(staged);
 		store
@@ -145,7 +170,7 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			)
 			.run(leaf, staged.length, facts.name !== undefined ? 1 : 0, facts.name ?? null, facts.firstMs, facts.firstMs, facts.lastMs, facts.lastMs, session.id);
 	}
-	const fp = scan.fingerprint;
+	const fp = recordedFingerprint(scan);
 	store
 		.prepare(
 			`UPDATE files SET size = ?, mtime_ms = ?, ctime_ms = ?, ino = ?, indexed_bytes = ?, next_line = ?, prefix_hash = ?, parser_state = ?,
@@ -167,13 +192,20 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			row.id,
 		);
 	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
-	return { kind: scan.lines > 0 ? "appended" : "unchanged", lines: scan.lines, events: staged.length, bytes: scan.endOffset - row.indexed_bytes, ...skipped };
+	return {
+		kind: scan.lines > 0 ? "appended" : "unchanged",
+		lines: scan.lines,
+		events: staged.length,
+		bytes: scan.endOffset - row.indexed_bytes,
+		...skipped,
+		...(scan.partial ? { partial: true } : {}),
+	};
 }
 
 function applyRebuild(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, basis: PlanBasis, scan: ScanResult): FileOutcome {
 	const { row, session: old } = basis;
 	const fileId = row?.id ?? Number(store.prepare("INSERT INTO files (path, root_id, status) VALUES (?, ?, 'pending')").run(file.path, rootId).lastInsertRowid);
-	const fp = scan.fingerprint;
+	const fp = recordedFingerprint(scan);
 	const header = scan.header;
 	if (header === null) {
 		// No header among the complete lines: not a session (yet). A file cut inside its header line is what a fresh
@@ -208,7 +240,7 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			.run(fileId, publicId, header.id, header.version, header.cwd, header.timestamp, header.parentSession).lastInsertRowid,
 	);
 	const staged = scan.entries.map((scanned, seq) => writer.stage(sessionId, seq, scanned));
-	writer.commit(sessionId, staged, scan.leaf);
+	writer.commit(sessionId, staged, scan.leaf, null, scan.partial === true);
 	const facts = sessionFacts(staged);
 	store
 		.prepare("UPDATE sessions SET leaf_entry = ?, entries = ?, name = ?, first_ms = ?, last_ms = ? WHERE id = ?")
@@ -237,7 +269,14 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			fileId,
 		);
 	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
-	return { kind: row && old ? "rebuilt" : "added", lines: scan.lines, events: staged.length, bytes: scan.endOffset, ...skipped };
+	return {
+		kind: row && old ? "rebuilt" : "added",
+		lines: scan.lines,
+		events: staged.length,
+		bytes: scan.endOffset,
+		...skipped,
+		...(scan.partial ? { partial: true } : {}),
+	};
 }
 
 /** 8 hex characters of a text's SHA-1: the suffix of a session id that another file already holds. */
@@ -279,8 +318,15 @@ export function applyScan(
  * decision is made from rows read inside the transaction, so two processes refreshing at once never apply the
  * same change twice. Like applyScan, a throw means the caller rolls back.
  */
-export function ingestFile(store: IndexStore, writer: SessionWriter, file: DiscoveredFile, rootId: number | null, full: boolean): FileOutcome {
+export function ingestFile(
+	store: IndexStore,
+	writer: SessionWriter,
+	file: DiscoveredFile,
+	rootId: number | null,
+	full: boolean,
+	maxBytes?: number,
+): FileOutcome {
 	const basis = planBasis(store, file.path);
 	if (!full && unchanged(basis, file)) return UNCHANGED;
-	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full)), full);
+	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full, maxBytes)), full);
 }

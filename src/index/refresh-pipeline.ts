@@ -12,7 +12,6 @@ const MAX_INFLIGHT_BYTES = 4 * 1024 * 1024;
 /** Ingests the run's changed files, read by `scanner`; plans are re-checked before they are applied. */
 export async function ingestPipelined(run: RefreshRun, scanner: ScanWorker): Promise<void> {
 	const { store, writer } = run;
-	const full = run.options.full === true;
 	const changed = run.plan.changed;
 	const n = changed.length;
 	const bases = changed.map((f) => planBasis(store, f.path));
@@ -24,7 +23,7 @@ export async function ingestPipelined(run: RefreshRun, scanner: ScanWorker): Pro
 			const i = submitted++;
 			const file = changed[i] as DiscoveredFile;
 			inflight += file.size;
-			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, full));
+			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, run.fullFor(file), run.sliceBytes));
 			// Awaited later, in order; a rejection must not count as unhandled meanwhile.
 			pending[i]?.catch(() => undefined);
 		}
@@ -68,18 +67,29 @@ export async function ingestPipelined(run: RefreshRun, scanner: ScanWorker): Pro
 		const i = run.done;
 		const file = changed[i] as DiscoveredFile;
 		const rootId = run.rootIdOf(file);
+		let partial = false;
 		try {
-			run.apply(file, () => {
+			const outcome = run.apply(file, () => {
 				const now = planBasis(store, file.path);
 				// Another process may have indexed this file since the plan was made: then read it again here.
 				if (!sameBasis(now, bases[i] as PlanBasis)) return run.ingest(file);
-				return applyScan(store, writer, file, rootId, now, scan, full);
+				return applyScan(store, writer, file, rootId, now, scan, run.fullFor(file));
 			});
+			partial = outcome.partial === true;
 		} catch (error) {
 			db.exec("ROLLBACK");
 			open = false;
 			run.rolledBack();
 			if (isBusyError(error) || !run.isolate(i + 1)) break;
+		}
+		if (partial && open) {
+			// The next slice of the same file, planned from the rows this slice just wrote.
+			bases[i] = planBasis(store, file.path);
+			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, run.fullFor(file), run.sliceBytes));
+			pending[i]?.catch(() => undefined);
+			batchBytes += run.sliceBytes;
+			if (run.batchFull(batchBytes, batchStarted)) commit();
+			continue;
 		}
 		inflight -= file.size;
 		pending[i] = undefined;

@@ -23,7 +23,23 @@ export interface RefreshOptions {
 	priority?: string[];
 	/** refreshPipelined: start a reader thread only for at least this many bytes of changed files. */
 	workerThresholdBytes?: number;
+	/** A file is read in slices of about this many bytes, each written as an append to the last (FILE_SLICE_BYTES). */
+	sliceBytes?: number;
+	/** A write transaction commits after this many milliseconds (default 1000); refreshSliced yields after each. */
+	batchMs?: number;
+	/** ... or once it wrote this many bytes of files (default 32 MB). */
+	batchBytes?: number;
+	/** Checked with the budget: true stops the refresh before its next slice (the rest is pending). */
+	shouldStop?: () => boolean;
+	/** Called after each committed slice (refreshSliced), e.g. to count them. */
+	onSlice?: () => void;
 }
+
+/**
+ * Default slice of a big file: its scan (entries and FTS text) is held in memory until written, so a
+ * million-entry session is indexed in bounded memory, slice after slice (DESIGN §7: peak RSS ≤ 300 MB).
+ */
+export const FILE_SLICE_BYTES = 2 * 1024 * 1024;
 
 const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_MS = 1000;
@@ -38,6 +54,8 @@ export class RefreshRun {
 	touched = false;
 	/** Changed files handled so far: `plan.changed[done]` is the next one. */
 	done = 0;
+	/** Files this run has written a first slice of, with that slice's kind (a later slice is an append). */
+	private sliced = new Map<string, FileOutcome["kind"]>();
 
 	constructor(
 		readonly store: IndexStore,
@@ -67,12 +85,12 @@ export class RefreshRun {
 
 	/** True once the time budget is spent: no new file is started. */
 	overBudget(): boolean {
-		return this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs;
+		return (this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs) || this.options.shouldStop?.() === true;
 	}
 
 	/** True when a batch of `bytes` begun at `batchStarted` should commit now, so other writers and progress get a turn. */
 	batchFull(bytes: number, batchStarted: number): boolean {
-		return bytes >= BATCH_BYTES || Date.now() - batchStarted >= BATCH_MS || this.overBudget();
+		return bytes >= (this.options.batchBytes ?? BATCH_BYTES) || Date.now() - batchStarted >= (this.options.batchMs ?? BATCH_MS) || this.overBudget();
 	}
 
 	/** The index's root id of a discovered file. */
@@ -82,27 +100,37 @@ export class RefreshRun {
 
 	private record(file: DiscoveredFile, outcome: FileOutcome): void {
 		const { summary, progress } = this;
-		progress.filesDone++;
-		progress.bytesDone += file.size;
-		if (outcome.kind !== "unchanged") summary.filesChanged++;
-		if (outcome.kind === "error") summary.errors.push({ file: file.path, error: outcome.error ?? "error" });
-		if (outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
-		if (outcome.kind === "added") summary.sessionsAdded++;
-		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
-		if (outcome.kind === "appended") summary.sessionsAppended++;
 		summary.linesIngested += outcome.lines;
 		summary.eventsIngested += outcome.events;
 		summary.bytesRead += outcome.bytes;
+		if (outcome.note) summary.notes.push(`${file.path}: ${outcome.note}`);
+		if (outcome.partial) {
+			// One slice of a file: its lines count now, the file once its last slice is written.
+			progress.bytesDone += outcome.bytes;
+			return;
+		}
+		progress.filesDone++;
+		progress.bytesDone += Math.max(0, file.size - (this.slicedBytes.get(file.path) ?? 0));
+		if (outcome.kind !== "unchanged") summary.filesChanged++;
+		if (outcome.kind === "error") summary.errors.push({ file: file.path, error: outcome.error ?? "error" });
+		if (outcome.kind === "added") summary.sessionsAdded++;
+		if (outcome.kind === "rebuilt") summary.sessionsRebuilt++;
+		if (outcome.kind === "appended") summary.sessionsAppended++;
 	}
+
+	/** Bytes of a file already counted in progress by its slices. */
+	private slicedBytes = new Map<string, number>();
 
 	// A batch's outcomes count only once its transaction committed; a failed batch is rolled back whole and its
 	// files are done again one per transaction, so that only a failing file is lost (and says why).
 	private batchStart = 0;
 	private batchOutcomes: Array<[DiscoveredFile, FileOutcome]> = [];
 	private touchedAtBatchStart = false;
+	private slicedAtBatchStart: [Map<string, FileOutcome["kind"]>, Map<string, number>] = [new Map(), new Map()];
 
 	/** Marks where a write transaction begins, so a rollback can return to it. */
 	beginBatch(): void {
+		this.slicedAtBatchStart = [new Map(this.sliced), new Map(this.slicedBytes)];
 		this.batchStart = this.done;
 		this.batchOutcomes = [];
 		this.touchedAtBatchStart = this.touched;
@@ -117,27 +145,50 @@ export class RefreshRun {
 
 	/** Forgets the batch's outcomes after its transaction rolled back. */
 	rolledBack(): void {
+		const [sliced, bytes] = this.slicedAtBatchStart;
+		this.sliced = sliced;
+		this.slicedBytes = bytes;
 		this.done = this.batchStart;
 		this.touched = this.touchedAtBatchStart;
 		this.batchOutcomes = [];
 	}
 
-	/** Reads and writes one changed file inside the open write transaction. */
+	/** Bytes per slice of a file. */
+	get sliceBytes(): number {
+		return this.options.sliceBytes ?? FILE_SLICE_BYTES;
+	}
+
+	/** True when a full refresh must still rebuild this file (not once its first slice is written: the rest appends). */
+	fullFor(file: DiscoveredFile): boolean {
+		return this.options.full === true && !this.sliced.has(file.path);
+	}
+
+	/** Reads and writes one changed file (or its next slice) inside the open write transaction. */
 	ingest(file: DiscoveredFile): FileOutcome {
-		return ingestFile(this.store, this.writer, file, this.rootIdOf(file), this.options.full === true);
+		return ingestFile(this.store, this.writer, file, this.rootIdOf(file), this.fullFor(file), this.sliceBytes);
 	}
 
 	/** Does one file's work inside the open write transaction; a throw means the caller rolls the batch back. */
-	apply(file: DiscoveredFile, work: () => FileOutcome): void {
-		const outcome = work();
+	apply(file: DiscoveredFile, work: () => FileOutcome): FileOutcome {
+		let outcome = work();
 		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") {
 			// Written in the same transaction as the change: a refresh killed before the linking step below
 			// leaves the flag set, and the next refresh links even if it has nothing else to do.
 			if (!this.touched) this.store.setMeta("linked", "0");
 			this.touched = true;
 		}
+		const first = this.sliced.get(file.path);
+		if (outcome.partial) {
+			// The file stays the next one: its next slice appends after this one.
+			if (first === undefined) this.sliced.set(file.path, outcome.kind);
+			this.slicedBytes.set(file.path, (this.slicedBytes.get(file.path) ?? 0) + outcome.bytes);
+		} else {
+			// The file's summary says what happened to it as a whole (added, rebuilt), not to its last slice.
+			if (first === "added" || first === "rebuilt") outcome = { ...outcome, kind: first };
+			this.done++;
+		}
 		this.batchOutcomes.push([file, outcome]);
-		this.done++;
+		return outcome;
 	}
 
 	/** Redoes files [done, until) one per transaction after a failed batch; false when the index is busy. */
@@ -170,7 +221,7 @@ export class RefreshRun {
 	 * (and per savepoint), so per-file commits would spend most of a cold index merging tiny segments. Batches stay
 	 * short so other writers and the progress display get their turn. False when the index is busy.
 	 */
-	private batch(step: () => boolean): boolean {
+	private batch(step: () => FileOutcome | null): boolean {
 		this.beginBatch();
 		try {
 			this.store.db
@@ -178,9 +229,9 @@ export class RefreshRun {
 					const batchStarted = Date.now();
 					let bytes = 0;
 					while (this.done < this.plan.changed.length) {
-						const size = (this.plan.changed[this.done] as DiscoveredFile).size;
-						if (!step()) break;
-						bytes += size;
+						const outcome = step();
+						if (!outcome) break;
+						bytes += outcome.bytes;
 						if (this.batchFull(bytes, batchStarted)) break;
 					}
 				})
@@ -200,10 +251,25 @@ export class RefreshRun {
 		while (this.done < this.plan.changed.length && !this.overBudget()) {
 			const ok = this.batch(() => {
 				const file = this.plan.changed[this.done] as DiscoveredFile;
-				this.apply(file, () => this.ingest(file));
-				return true;
+				return this.apply(file, () => this.ingest(file));
 			});
 			if (!ok) break;
+		}
+	}
+
+	/**
+	 * Like ingestSync, but hands the event loop back after every batch (`pause`, e.g. setImmediate): with a short
+	 * batchMs and small file slices no single stretch of work holds a host's event loop for long.
+	 */
+	async ingestSliced(pause: () => Promise<void>): Promise<void> {
+		while (this.done < this.plan.changed.length && !this.overBudget()) {
+			const ok = this.batch(() => {
+				const file = this.plan.changed[this.done] as DiscoveredFile;
+				return this.apply(file, () => this.ingest(file));
+			});
+			if (!ok) break;
+			this.options.onSlice?.();
+			await pause();
 		}
 	}
 

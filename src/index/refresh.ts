@@ -20,6 +20,21 @@ export function refresh(store: IndexStore, roots: SourceRoot[], options: Refresh
 	return run.finish();
 }
 
+/** Hands the event loop back: timers, I/O and other callbacks of the host run before the next slice. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Like refresh(), but in slices on this thread: one short write transaction (options.batchMs, files read
+ * options.sliceBytes at a time) between turns of the event loop. For a host whose loop must stay responsive (pi).
+ */
+export async function refreshSliced(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
+	const run = new RefreshRun(store, roots, options);
+	if (!run.prepare()) return run.stop();
+	await nextTurn();
+	await run.ingestSliced(nextTurn);
+	return run.finish();
+}
+
 /** Like refresh(), but large work reads files in a worker thread while this thread writes the index. */
 export async function refreshPipelined(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
 	const run = new RefreshRun(store, roots, options);

@@ -129,6 +129,9 @@ CREATE TABLE events (
 	selection_state TEXT NOT NULL DEFAULT 'unknown',
 	summarized_by TEXT,
 	summarized_prov TEXT,
+	-- The branch summary whose abandoned branch holds this entry (tree.ts abandonedBranches), also while the entry is on
+	-- the selected path: an append that moves the leaf off it then knows its state without the other summaries.
+	abandoned_by TEXT,
 	-- The context edit in effect on this entry (I14): 'replaced' | 'omitted', and the edit's entry id.
 	edit_state TEXT,
 	edit_by TEXT,
@@ -146,6 +149,8 @@ CREATE TABLE events (
 ) STRICT;
 -- Rowids grow in append order within a session, so (session_id, id) order is file order; few indexes keep ingest fast.
 CREATE INDEX events_ts ON events(ts_ms);
+-- Children by parent: an append, a read's neighbors, a trace and a walk look up one entry's children, never the session's.
+CREATE INDEX events_parent ON events(session_id, parent_id);
 CREATE INDEX events_tool_call ON events(session_id, tool_call_id) WHERE tool_call_id IS NOT NULL;
 CREATE INDEX events_ref ON events(session_id, ref_id) WHERE ref_id IS NOT NULL;
 CREATE INDEX events_label ON events(cur_label) WHERE cur_label IS NOT NULL;

@@ -1,6 +1,7 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
+import type { Statement } from "better-sqlite3";
 import type { ScannedEntry } from "../project/file-scan.js";
-import { classifyTree, type TreeNode } from "../project/tree.js";
+import { CTX_EXCLUDED, classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
@@ -31,13 +32,26 @@ interface ExistingRow {
 	selection_state: string;
 	summarized_by: string | null;
 	summarized_prov: string | null;
+	abandoned_by: string | null;
 	cur_label: string | null;
+}
+
+/** An entry of the selected path, as a leaf move reads it. */
+interface PathRow {
+	id: number;
+	entry_id: string;
+	parent_id: string | null;
+	type: string;
+	msg_producing: number;
+	branch_state: string;
+	abandoned_by: string | null;
 }
 
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
-	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, edit_state, edit_by, cur_label, preview, frags, nfrags, kinds, sys_texts)
-	VALUES (${new Array(39).fill("?").join(", ")})`;
+	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, edit_state, edit_by, cur_label, preview, frags,
+	nfrags, kinds, sys_texts)
+	VALUES (${new Array(40).fill("?").join(", ")})`;
 
 const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 const int = (v: number | null) => (v === null ? null : Math.trunc(v));
@@ -80,12 +94,39 @@ export class SessionWriter {
 		return { ...scanned, eventId, seq, kinds, sysTexts };
 	}
 
-	/** Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed. */
-	commit(sessionId: number, staged: StagedEvent[], leafId: string | null): void {
+	/** True while a big file's slices wait for its last one to classify the session (see commit). */
+	isDeferred(sessionId: number): boolean {
+		return this.store.meta(`unclassified:${sessionId}`) !== null;
+	}
+
+	/**
+	 * Classifies the session with its staged events (I12–I14), inserts them and updates rows whose state changed.
+	 * `previousLeafId` is the leaf the session's rows were classified with (null or undefined: a new session); an
+	 * append that only extends that leaf's path is classified from the new entries alone (commitExtension).
+	 * `partial`: the staged entries are a slice of a file that goes on (ScanPlan.maxBytes).
+	 */
+	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
+		const deferKey = `unclassified:${sessionId}`;
+		const deferred = this.isDeferred(sessionId);
+		if (!deferred && previousLeafId !== undefined && this.commitExtension(sessionId, staged, leafId, previousLeafId)) return;
+		if (partial && (deferred || (previousLeafId !== undefined && previousLeafId !== null))) {
+			// A slice of a big file that does not just extend the leaf's path: classifying the whole session at every
+			// slice would cost the session's size per slice. Its rows wait with provisional states (`unknown`) and the
+			// file's last slice classifies the session once; the flag is in the same transaction as the rows.
+			if (!deferred) this.store.setMeta(deferKey, "1");
+			this.insertStaged(
+				sessionId,
+				staged,
+				() => undefined,
+				() => null,
+			);
+			return;
+		}
+		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		const existing = this.store
 			.prepare<[number], ExistingRow>(
 				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags, edit_state, edit_by, branch_state, selection_state,
-				summarized_by, summarized_prov, cur_label
+				summarized_by, summarized_prov, abandoned_by, cur_label
 				FROM events WHERE session_id = ? ORDER BY id`,
 			)
 			.all(sessionId);
@@ -115,7 +156,7 @@ export class SessionWriter {
 		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
 
 		const update = this.store.prepare(
-			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?",
+			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?",
 		);
 		for (const r of existing) {
 			const st = facts.states.get(r.entry_id);
@@ -126,6 +167,7 @@ export class SessionWriter {
 			const label = labels.get(r.entry_id) ?? null;
 			const editState = st?.contextEdit?.state ?? null;
 			const editBy = st?.contextEdit?.by ?? null;
+			const abandonedBy = facts.abandonedBy.get(r.entry_id) ?? null;
 			if (
 				branch !== r.branch_state ||
 				selection !== r.selection_state ||
@@ -133,15 +175,122 @@ export class SessionWriter {
 				prov !== r.summarized_prov ||
 				editState !== r.edit_state ||
 				editBy !== r.edit_by ||
+				abandonedBy !== r.abandoned_by ||
 				label !== r.cur_label
 			) {
-				update.run(branch, selection, by, prov, editState, editBy, label, r.id);
+				update.run(branch, selection, by, prov, abandonedBy, editState, editBy, label, r.id);
 			}
 		}
+		this.insertStaged(
+			sessionId,
+			staged,
+			(id) => facts.states.get(id),
+			(id) => labels.get(id) ?? null,
+			(id) => facts.abandonedBy.get(id) ?? null,
+		);
+		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
+		// the listing reads one column instead of grouping every event of the index.
+		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(forkPoints(nodes), sessionId);
+	}
+
+	/**
+	 * The fast path of an append, equal to a full classification. The new entries must form one chain hanging off an
+	 * entry P of the selected path and end at the new leaf. P the previous leaf (a linear append, pi's common case):
+	 * the chain extends the path and nothing classified before changes, except labels the new entries set. P above
+	 * it (the leaf moves to a new branch, as after pi's /tree): the path's tail below P leaves the path and takes the
+	 * state it has off it, from its stored abandoned-branch facts; that costs the tail's length. Indexed lookups
+	 * only. False (nothing written) for anything else — a compaction, branch summary or context edit among the new
+	 * entries or in the tail left, a branch off an entry not on the path, an entry an earlier one already points at —
+	 * and the caller classifies the whole session.
+	 */
+	private commitExtension(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId: string | null): boolean {
+		const last = staged.at(-1);
+		if (last === undefined || previousLeafId === null || leafId !== last.entry.id) return false;
+		const s = this.store;
+		const row = s.prepare<[number, string], PathRow>(
+			"SELECT id, entry_id, parent_id, type, msg_producing, branch_state, abandoned_by FROM events WHERE session_id = ? AND entry_id = ?",
+		);
+		const leaf = row.get(sessionId, previousLeafId);
+		if (leaf?.branch_state !== "selected") return false;
+		const from = (staged[0] as StagedEvent).entry.parentId;
+		let leaving: PathRow[] = [];
+		if (from !== previousLeafId) {
+			// A branch off the selected path: the path's tail below the branch point leaves it (found by parent lookups).
+			const point = from === null ? undefined : row.get(sessionId, from);
+			if (point?.branch_state !== "selected") return false;
+			const tail = this.pathBelow(row, sessionId, leaf, point.entry_id);
+			if (tail === null) return false;
+			leaving = tail;
+			// The branch point gains a child: a fork point now if it had only the path's child before.
+			const children = s.prepare<[number, string], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND parent_id = ?");
+			if (children.get(sessionId, point.entry_id)?.n === 1) s.prepare("UPDATE sessions SET fork_points = fork_points + 1 WHERE id = ?").run(sessionId);
+		}
+		const pointedAt = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND parent_id = ? LIMIT 1");
+		const referred = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? LIMIT 1");
+		let parent = from;
+		for (const { entry, ev } of staged) {
+			if (entry.parentId !== parent || ev.type === "compaction" || ev.type === "branch_summary" || ev.type === "context_edit") return false;
+			// An earlier entry naming this id (as parent, or as a label, edit or compaction target) changes with it.
+			if (pointedAt.get(sessionId, entry.id) || referred.get(sessionId, entry.id)) return false;
+			parent = entry.id;
+		}
+		// The latest label per target wins, in file order: the new labels are the latest of all.
+		const labels = new Map<string, string | null>();
+		for (const { ev } of staged) if (ev.type === "label" && ev.refId !== null) labels.set(ev.refId, ev.label);
+		const leave = s.prepare(
+			"UPDATE events SET branch_state = 'alternate', selection_state = ?, summarized_by = ?, summarized_prov = ?, edit_state = NULL, edit_by = NULL WHERE id = ?",
+		);
+		for (const r of leaving) {
+			// Off the path an entry's state is its own (tree.ts classifyTree): no context, only an abandoned branch's summary.
+			const contentful = r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
+			if (!contentful) leave.run("not-applicable", null, null, r.id);
+			else if (r.abandoned_by) leave.run("summarized", r.abandoned_by, "derived", r.id);
+			else leave.run("not-selected", null, null, r.id);
+		}
+		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
+		const ids = new Set(staged.map((x) => x.entry.id));
+		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
+		const states = new Map<string, NodeState>();
+		for (const { entry, ev } of staged) {
+			// On the selected path after every compaction on it: a message reaches the model unless pi drops it.
+			const selectionState = !ev.messageProducing ? "not-applicable" : (ev.ctxFlags & CTX_EXCLUDED) !== 0 ? "omitted" : "direct";
+			states.set(entry.id, { branchState: "selected", selectionState, summarizedBy: null });
+		}
+		this.insertStaged(
+			sessionId,
+			staged,
+			(id) => states.get(id),
+			(id) => labels.get(id) ?? null,
+		);
+		return true;
+	}
+
+	/**
+	 * The selected path's entries from `leaf` up to (not including) `point`, or null when that stretch holds what
+	 * shapes the rest of the path's context (a compaction, a context edit) or `point` is not above `leaf`.
+	 */
+	private pathBelow(row: Statement<[number, string], PathRow>, sessionId: number, leaf: PathRow, point: string): PathRow[] | null {
+		const out: PathRow[] = [];
+		let current: PathRow | undefined = leaf;
+		while (current && current.entry_id !== point) {
+			if (current.type === "compaction" || current.type === "context_edit" || current.branch_state !== "selected") return null;
+			out.push(current);
+			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
+		}
+		return current ? out : null;
+	}
+
+	private insertStaged(
+		sessionId: number,
+		staged: StagedEvent[],
+		stateOf: (id: string) => NodeState | undefined,
+		labelOf: (id: string) => string | null,
+		abandonedOf: (id: string) => string | null = () => null,
+	): void {
 		const insert = this.store.prepare(INSERT_EVENT);
 		for (const s of staged) {
 			const { entry, ev } = s;
-			const st = facts.states.get(entry.id);
+			const st = stateOf(entry.id);
 			insert.run(
 				s.eventId,
 				sessionId,
@@ -174,9 +323,10 @@ export class SessionWriter {
 				st?.selectionState ?? "unknown",
 				st?.summarizedBy?.entryId ?? null,
 				st?.summarizedBy?.provenance ?? null,
+				abandonedOf(entry.id),
 				st?.contextEdit?.state ?? null,
 				st?.contextEdit?.by ?? null,
-				labels.get(entry.id) ?? null,
+				labelOf(entry.id),
 				ev.preview,
 				s.frags,
 				s.fts.length,
@@ -184,9 +334,6 @@ export class SessionWriter {
 				s.sysTexts,
 			);
 		}
-		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
-		// the listing reads one column instead of grouping every event of the index.
-		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(forkPoints(nodes), sessionId);
 	}
 
 	/** Deletes every row of a session except the sessions row itself. */
@@ -200,6 +347,7 @@ export class SessionWriter {
 		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
+		s.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
 		dropUnusedSystemTexts(s, texts);
 	}
 

@@ -24,6 +24,11 @@ export interface ScanPlan {
 	parserState?: ParserState;
 	/** Append: the session's cwd, for resolving relative paths of file evidence. */
 	cwd?: string;
+	/**
+	 * Stop after the first complete line that reaches this many bytes past the start: a big file is then indexed
+	 * in slices, each one an append to the last (bounded memory per scan, and a caller can yield in between).
+	 */
+	maxBytes?: number;
 }
 
 /** One entry ready to be written: where it is, what it is, and the text each fragment puts into the index. */
@@ -60,6 +65,8 @@ export interface ScanResult {
 	leaf: string | null;
 	/** The file could not be opened or read. */
 	error?: string;
+	/** The scan stopped at the plan's maxBytes: the file goes on after endOffset. */
+	partial?: boolean;
 }
 
 const SEP = Buffer.from("\n");
@@ -214,6 +221,15 @@ function read(
 		}
 		seen.set(entry.id, entry.lineHash);
 		result.entries.push(scanEntry(entry, cwd));
+		const sliceEnd = line.offset + line.length;
+		// Only when the file goes on: a slice that ends where the file does is the whole rest of it.
+		if (plan.maxBytes !== undefined && sliceEnd - start >= plan.maxBytes && sliceEnd < fingerprint.size && line.length > line.bytes.length) {
+			// A slice ends after a terminated line; the next scan appends from here (entry boundaries only).
+			it.return({ endOffset: 0, nextLineNo: 0, tornBytes: 0 });
+			end = { endOffset: sliceEnd, nextLineNo: line.lineNo + 1 };
+			result.partial = true;
+			break;
+		}
 	}
 	result.endOffset = end.endOffset;
 	result.nextLineNo = end.nextLineNo;

@@ -38,14 +38,26 @@ export interface TreeFacts {
 	/** Ids on the root → materialized-leaf path, root first. */
 	path: string[];
 	states: Map<string, NodeState>;
+	/** The branch summary whose abandoned branch holds each entry (on the path too): kept so a later leaf move can use it. */
+	abandonedBy: Map<string, string>;
+}
+
+/** Entries by id: a Map, or a lookup answered by the index one entry at a time. */
+export interface ParentLookup {
+	get(id: string): { parentId: string | null } | undefined;
+}
+
+/** Children by parent id, in append order: a Map, or an indexed lookup. */
+export interface ChildrenLookup {
+	get(id: string): string[] | undefined;
 }
 
 /** Walks parentIds from `id` toward the root, stopping at a missing parent or a cycle; returns leaf-first ids. */
-export function ancestry(id: string, byId: Map<string, { parentId: string | null }>): string[] {
+export function ancestry(id: string, byId: ParentLookup, limit = Number.POSITIVE_INFINITY): string[] {
 	const out: string[] = [];
 	const seen = new Set<string>();
 	let current: string | null = id;
-	while (current !== null && !seen.has(current)) {
+	while (current !== null && !seen.has(current) && out.length < limit) {
 		const node = byId.get(current);
 		if (!node) break;
 		seen.add(current);
@@ -95,7 +107,7 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 		else if (by) states.set(node.id, { branchState: "alternate", selectionState: "summarized", summarizedBy: { entryId: by, provenance: "derived" } });
 		else states.set(node.id, { branchState: "alternate", selectionState: "not-selected", summarizedBy: null });
 	}
-	return { leafId: leaf, roots, path, states };
+	return { leafId: leaf, roots, path, states, abandonedBy: abandoned };
 }
 
 /**
@@ -207,13 +219,14 @@ export interface BranchNeighbors {
  */
 export function branchNeighbors(
 	target: string,
-	byId: Map<string, { parentId: string | null }>,
-	children: Map<string, string[]>,
+	byId: ParentLookup,
+	children: ChildrenLookup,
 	onPath: (id: string) => boolean,
 	before: number,
 	after: number,
 ): BranchNeighbors {
-	const up = ancestry(target, byId)
+	// Only as far up as asked: with an indexed lookup each step is one row.
+	const up = ancestry(target, byId, before + 1)
 		.slice(1, 1 + before)
 		.reverse();
 	const down: string[] = [];

@@ -4,11 +4,12 @@ import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } f
 import type { IndexStore } from "../index/store.js";
 import { describeEntry, projectEntry } from "../project/entry.js";
 import { textWindow } from "../project/long-text.js";
-import { branchNeighbors, childrenOf } from "../project/tree.js";
+import { branchNeighbors } from "../project/tree.js";
 import { clamp, READ_LIMITS } from "../shared/bounds.js";
 import { ArgumentError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import type { Classification, EventBrief, FragmentWindow, Neighbors, OmittedPart, ReadRequest, ReadResult } from "../shared/types.js";
 import { readEntryAt } from "../source/locate.js";
+import { SessionView } from "./session-view.js";
 import { Visibility } from "./visibility.js";
 
 /** Fork candidates listed by a read; a node with 100,000 children must not make an unbounded answer. */
@@ -56,31 +57,21 @@ export function neighborsOf(
 	before: number,
 	after: number,
 ): Neighbors {
-	const events = catalog.eventsOfSession(session.id).filter((e) => visibility.allowsEvent(e, session));
+	const view = new SessionView(catalog, visibility, session);
 	const brief = (e: EventRow): EventBrief => eventBrief(e, session);
 	if (order === "append") {
-		const at = events.findIndex((e) => e.id === event.id);
 		return {
 			order,
-			before: events.slice(Math.max(0, at - before), at).map(brief),
-			after: events.slice(at + 1, at + 1 + after).map(brief),
+			before: view.appendOrder(event, "before", before).map(brief),
+			after: view.appendOrder(event, "after", after).map(brief),
 			forkCandidates: [],
 			note: "append order is file order: it may interleave entries of different branches",
 		};
 	}
-	const byId = new Map(events.map((e) => [e.entry_id, e]));
-	const children = childrenOf(events.map((e) => ({ id: e.entry_id, parentId: e.parent_id })));
-	const walk = branchNeighbors(
-		event.entry_id,
-		new Map(events.map((e) => [e.entry_id, { parentId: e.parent_id }])),
-		children,
-		(id) => byId.get(id)?.branch_state === "selected",
-		before,
-		after,
-	);
+	const walk = branchNeighbors(event.entry_id, view.parents, view.childIds, (id) => view.event(id)?.branch_state === "selected", before, after);
 	const pick = (ids: string[]) =>
 		ids
-			.map((id) => byId.get(id))
+			.map((id) => view.event(id))
 			.filter((e): e is EventRow => e !== undefined)
 			.map(brief);
 	const candidates = walk.forkCandidates.slice(0, FORK_CANDIDATE_LIMIT);

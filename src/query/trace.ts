@@ -8,6 +8,7 @@ import { CTX_OMITS } from "../project/tree.js";
 import { ArgumentError } from "../shared/errors.js";
 import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "../shared/types.js";
 import { classificationOf, visibleEvent } from "./read.js";
+import { SessionView } from "./session-view.js";
 import { Visibility } from "./visibility.js";
 
 /** Edges of one relation kind listed before the rest is summarized in a note. */
@@ -15,8 +16,6 @@ export const TRACE_EDGE_LIMIT = 50;
 
 /** Where a fork child departs from its parent session. */
 interface ForkInfo {
-	/** Entries of the child that are byte-identical copies of the parent's (same id, same line). */
-	copied: Set<string>;
 	/** The parent entry the child's own history continues from, when it can be derived. */
 	forkPoint: string | null;
 	/** The first entry the child wrote itself. */
@@ -27,20 +26,21 @@ class Tracer {
 	readonly edges: TraceEdge[] = [];
 	readonly nodes: Record<string, EventBrief> = {};
 	readonly notes: string[] = [];
-	private readonly sessionEvents = new Map<number, EventRow[]>();
+	private readonly views = new Map<number, SessionView>();
 
 	constructor(
 		readonly catalog: Catalog,
 		readonly visibility: Visibility,
 	) {}
 
-	events(session: SessionRow): EventRow[] {
-		let list = this.sessionEvents.get(session.id);
-		if (!list) {
-			list = this.catalog.eventsOfSession(session.id).filter((e) => this.visibility.allowsEvent(e, session));
-			this.sessionEvents.set(session.id, list);
+	/** The indexed view of a session (lookups per entry, never the whole session). */
+	view(session: SessionRow): SessionView {
+		let view = this.views.get(session.id);
+		if (!view) {
+			view = new SessionView(this.catalog, this.visibility, session);
+			this.views.set(session.id, view);
 		}
-		return list;
+		return view;
 	}
 
 	node(e: EventRow, s: SessionRow): EventRef {
@@ -61,9 +61,10 @@ class Tracer {
 		s: SessionRow,
 		provenance: TraceEdge["provenance"],
 		extra: { direction?: "in" | "out"; note?: string } = {},
+		total = rows.length,
 	): void {
 		for (const e of rows.slice(0, TRACE_EDGE_LIMIT)) this.add(rel, this.node(e, s), provenance, extra);
-		if (rows.length > TRACE_EDGE_LIMIT) this.notes.push(`${rows.length - TRACE_EDGE_LIMIT} more ${rel} edge(s) not listed`);
+		if (total > TRACE_EDGE_LIMIT) this.notes.push(`${total - TRACE_EDGE_LIMIT} more ${rel} edge(s) not listed`);
 	}
 
 	visibleParentSession(s: SessionRow): SessionRow | null {
@@ -72,26 +73,20 @@ class Tracer {
 		return parent && this.visibility.allowsSession(parent) ? parent : null;
 	}
 
-	/** Derives how a child session relates to its parent: which entries are copies and where it branched off. */
+	/** True when `entryId` of `child` is a byte-identical copy of the parent's entry of that id. */
+	copied(child: SessionRow, parent: SessionRow, entryId: string): boolean {
+		const mine = this.view(child).event(entryId);
+		const twin = this.view(parent).event(entryId);
+		return mine !== undefined && twin !== undefined && mine.line_hash === twin.line_hash;
+	}
+
+	/** Derives where a child session branched off its parent, with one indexed pass inside SQLite. */
 	forkInfo(child: SessionRow, parent: SessionRow): ForkInfo {
-		const parentEvents = new Map(this.events(parent).map((e) => [e.entry_id, e]));
-		const copied = new Set<string>();
-		let forkPoint: string | null = null;
-		let firstOwn: string | null = null;
-		for (const e of this.events(child)) {
-			const twin = parentEvents.get(e.entry_id);
-			if (twin && twin.line_hash === e.line_hash) {
-				copied.add(e.entry_id);
-				continue;
-			}
-			if (firstOwn === null && e.parent_id !== null && (copied.has(e.parent_id) || parentEvents.has(e.parent_id))) {
-				firstOwn = e.entry_id;
-				forkPoint = e.parent_id;
-			}
-		}
+		const first = this.catalog.firstOwnEntry(child.id, parent.id, this.view(child).below, this.view(parent).below);
+		let forkPoint = first?.parent_id ?? null;
 		// A --fork copy of every entry continues from the parent's materialized leaf.
-		if (forkPoint === null && copied.size > 0 && parent.leaf_entry && copied.has(parent.leaf_entry)) forkPoint = parent.leaf_entry;
-		return { copied, forkPoint, firstOwn };
+		if (forkPoint === null && parent.leaf_entry && this.copied(child, parent, parent.leaf_entry)) forkPoint = parent.leaf_entry;
+		return { forkPoint, firstOwn: first?.entry_id ?? null };
 	}
 }
 
@@ -104,15 +99,15 @@ function editStatus(edit: EventRow, target: EventRow | undefined): string {
 }
 
 /** `edits` edges (recorded): a context_edit to its target, and a target from every edit of it. */
-function editEdges(t: Tracer, event: EventRow, session: SessionRow, byId: Map<string, EventRow>): void {
+function editEdges(t: Tracer, event: EventRow, session: SessionRow, view: SessionView): void {
 	if (event.type === "context_edit" && event.ref_id) {
-		const target = byId.get(event.ref_id);
+		const target = view.event(event.ref_id);
 		const what = event.ctx_flags & CTX_OMITS ? "omits" : "replaces";
 		const note = `${what} the target's content in the model context; ${editStatus(event, target)}`;
 		if (target) t.add("edits", t.node(target, session), "recorded", { note });
 		else t.add("edits", { sessionId: session.public_id, entryId: event.ref_id }, "recorded", { note: `${note}; target not in this session` });
 	}
-	const edits = t.events(session).filter((e) => e.type === "context_edit" && e.ref_id === event.entry_id);
+	const edits = t.catalog.referrers(session.id, event.entry_id).filter((e) => e.type === "context_edit" && t.visibility.allowsEvent(e, session));
 	for (const e of edits.slice(0, TRACE_EDGE_LIMIT)) {
 		const what = e.ctx_flags & CTX_OMITS ? "omitted" : "replaced";
 		t.add("edits", t.node(e, session), "recorded", { direction: "in", note: `${what} by this edit; ${editStatus(e, event)}` });
@@ -128,9 +123,9 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	const { session, event } = visibleEvent(catalog, visibility, request.sessionId, request.entryId);
 	const t = new Tracer(catalog, visibility);
 	const self = t.node(event, session);
-	const events = t.events(session);
-	const byId = new Map(events.map((e) => [e.entry_id, e]));
-	const childrenOf = (id: string) => events.filter((e) => e.parent_id === id);
+	const view = t.view(session);
+	const byId = { get: (id: string) => view.event(id), has: (id: string) => view.event(id) !== undefined };
+	const childrenOf = (id: string) => view.children(id);
 
 	// Tree: parent, children, siblings, toward the materialized leaf.
 	const parentSession = t.visibleParentSession(session);
@@ -205,11 +200,14 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 				note: from === "root" ? "summary written with no previous leaf (fromId root)" : "fromId is not in this session",
 			});
 	}
-	editEdges(t, event, session, byId);
-	const replaced = events.filter((e) => e.summarized_by === event.entry_id);
-	if (event.type === "compaction") t.addMany("compacts", replaced, session, "derived", { note: "replaced by this compaction's summary in the model context" });
-	if (event.type === "branch_summary")
-		t.addMany("branch-summary-from", replaced, session, "derived", { note: "part of the abandoned branch this summary describes" });
+	editEdges(t, event, session, view);
+	if (event.type === "compaction" || event.type === "branch_summary") {
+		const replaced = catalog.summarizedBy(session.id, event.entry_id, TRACE_EDGE_LIMIT + 1, view.below);
+		const rel = event.type === "compaction" ? "compacts" : "branch-summary-from";
+		const note =
+			event.type === "compaction" ? "replaced by this compaction's summary in the model context" : "part of the abandoned branch this summary describes";
+		t.addMany(rel, replaced.rows, session, "derived", { note }, replaced.total);
+	}
 	if (event.type === "label" && event.ref_id) {
 		const target = byId.get(event.ref_id);
 		const note = event.label === null ? "clears the label" : `label "${event.label}"`;
@@ -238,7 +236,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		if (parentSession) {
 			t.add("session-parent", { sessionId: parentSession.public_id, entryId: null }, "recorded", { note: "header parentSession" });
 			const fork = t.forkInfo(session, parentSession);
-			const twin = fork.copied.has(event.entry_id) ? catalog.eventByEntry(parentSession.id, event.entry_id) : undefined;
+			const twin = t.copied(session, parentSession, event.entry_id) ? catalog.eventByEntry(parentSession.id, event.entry_id) : undefined;
 			if (twin) t.add("fork-of", t.node(twin, parentSession), "derived", { note: "this entry is a copy of the parent session's entry" });
 			else if (fork.firstOwn === event.entry_id && fork.forkPoint) {
 				const point = catalog.eventByEntry(parentSession.id, fork.forkPoint);

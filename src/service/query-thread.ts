@@ -9,6 +9,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import type { ResolvedConfig } from "../shared/config.js";
 import type {
 	EventRef,
+	ForkAbove,
 	ReadRequest,
 	ReadResult,
 	SearchRequest,
@@ -28,7 +29,8 @@ type Request =
 	| { op: "read"; request: ReadRequest }
 	| { op: "trace"; request: EventRef }
 	| { op: "tree"; request: TreeRequest }
-	| { op: "sessions"; request: SessionListRequest };
+	| { op: "sessions"; request: SessionListRequest }
+	| { op: "fork-above"; request: EventRef };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 /** Thrown to the caller of a search that a newer search replaced before it ran. */
@@ -109,6 +111,11 @@ export class QueryThread {
 		return this.call({ op: "sessions", request }) as Promise<SessionListResult>;
 	}
 
+	/** The nearest fork above an event (a walk of any length, answered off the input loop). */
+	forkAbove(request: EventRef): Promise<ForkAbove | null> {
+		return this.call({ op: "fork-above", request }) as Promise<ForkAbove | null>;
+	}
+
 	/** Stops the worker; pending calls reject. */
 	async close(): Promise<void> {
 		this.local?.close();
@@ -159,6 +166,7 @@ function answer(service: HistoryService, req: Request): unknown {
 	if (req.op === "read") return service.read(req.request);
 	if (req.op === "tree") return service.tree(req.request);
 	if (req.op === "sessions") return service.sessions(req.request);
+	if (req.op === "fork-above") return service.forkAbove(req.request);
 	return service.trace(req.request);
 }
 

@@ -1,5 +1,5 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
-import { refresh, refreshPipelined } from "../index/refresh.js";
+import { refresh, refreshPipelined, refreshSliced } from "../index/refresh.js";
 import { countPending } from "../index/refresh-plan.js";
 import type { RefreshOptions } from "../index/refresh-run.js";
 import { indexStatus } from "../index/status.js";
@@ -21,10 +21,13 @@ import { sessionSearch } from "../query/session-hits.js";
 import { sessionTree } from "../query/session-tree.js";
 import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
+import { forkAbove } from "../query/walk.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type {
 	Caller,
 	EventRef,
+	ForkAbove,
+	ForkAboveRequest,
 	IndexStatus,
 	ReadRequest,
 	ReadResult,
@@ -129,6 +132,24 @@ export class HistoryService {
 		return summary;
 	}
 
+	/**
+	 * Like refresh(), but sliced: short transactions with turns of the event loop in between, so a host (pi's
+	 * extension) is never held for long, even inside a big file. Faults and damage are handled like refresh().
+	 */
+	async refreshSliced(options: RefreshOptions = {}): Promise<RefreshSummary> {
+		let summary: RefreshSummary;
+		try {
+			summary = await refreshSliced(this.store, this.config.roots, options);
+		} catch (error) {
+			if (isWriteFault(error)) summary = notRefreshed(error);
+			else if (!isCorruptionError(error) || this.store.readonly) throw error;
+			else summary = this.refresh(options);
+		}
+		this.pendingFiles = summary.pending;
+		summary.notes.unshift(...this.takeNotes());
+		return summary;
+	}
+
 	/** Like refresh(), but big work reads files in a worker thread while this thread writes (CLI `index`, TUI). */
 	async refreshAsync(options: RefreshOptions = {}): Promise<RefreshSummary> {
 		let summary: RefreshSummary;
@@ -181,6 +202,11 @@ export class HistoryService {
 	/** Every session (or a workspace's) with size, fork points and lineage: the explorer's session browser. */
 	sessions(request: SessionListRequest = {}): SessionListResult {
 		return this.recover(() => listSessions(this.store, request));
+	}
+
+	/** The nearest fork above an event, in time proportional to the path walked; null when there is none. */
+	forkAbove(request: ForkAboveRequest): ForkAbove | null {
+		return this.recover(() => forkAbove(this.store, request));
 	}
 
 	/** Counts, sizes, freshness and problems of the index. */

@@ -275,6 +275,20 @@ export interface TraceEdge {
 	note?: string;
 }
 
+/** A walk up to the nearest fork: from an event, along parents (across session files, like a parent step). */
+export interface ForkAboveRequest extends EventRef {
+	caller?: Caller;
+}
+
+/** The nearest ancestor with more than one way on (children, or forked sessions continuing from it). */
+export interface ForkAbove {
+	ref: EventRef;
+	/** Parent steps from the start event. */
+	steps: number;
+	/** Ways on from it: its children, plus forked sessions that continue from it. */
+	branches: number;
+}
+
 /** The answer to a trace (DESIGN §5): bounded metadata and previews, never full contents. */
 export interface TraceResult {
 	node: EventBrief & { classification: Classification; session: SessionSummary };

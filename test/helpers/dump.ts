@@ -16,7 +16,7 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 			.prepare(
 				`SELECT s.public_id AS session, e.entry_id, e.parent_id, e.seq, e.line, e.byte_offset, e.byte_length, e.line_hash, e.synthetic, e.type, e.role, e.ts, e.ts_ms,
 				e.tool_name, e.tool_call_id, e.is_error, e.exit_code, e.model, e.provider, e.stop_reason, e.custom_type, e.ref_id, e.label, e.msg_producing,
-				e.context_role, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.cur_label, e.preview, e.frags, e.nfrags, e.kinds
+				e.context_role, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.abandoned_by, e.cur_label, e.preview, e.frags, e.nfrags, e.kinds
 				FROM events e JOIN sessions s ON s.id = e.session_id ORDER BY s.public_id, e.seq`,
 			)
 			.all();

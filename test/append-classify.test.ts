@@ -1,0 +1,71 @@
+/**
+ * Appends classified from the new entries and the path they leave (session-writer's fast path) equal a fresh build,
+ * also when the leaf moves to a branch off the selected path and the entries left behind belong to an abandoned
+ * branch a branch summary describes. Ground truth, hand-checked with pi's rules (docs/pi-format.md, tree.ts):
+ *   a1 → a2 → a3, then a branch summary S back at a1 (fromId a3: a2, a3 abandoned) → b1, then c1 under a3 (the old
+ *   branch continued: a1 a2 a3 c1 selected), then d1 under a2: c1 and a3 leave the path; a3 is summarized by S.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openService, tempDir } from "./helpers/corpus.js";
+import { expectSameIndex } from "./helpers/dump.js";
+
+const SESSION = "0199e000-0000-7000-8000-00000000a11d";
+let t: ReturnType<typeof tempDir>;
+let root: string;
+let file: string;
+let n = 0;
+
+function message(id: string, parentId: string | null, role: "user" | "assistant", text: string): string {
+	n++;
+	const ts = new Date(Date.UTC(2026, 4, 1) + n * 1000).toISOString();
+	return `${JSON.stringify({ type: "message", id, parentId, timestamp: ts, message: { role, content: [{ type: "text", text }], timestamp: n } })}\n`;
+}
+
+function summary(id: string, parentId: string, fromId: string): string {
+	n++;
+	const ts = new Date(Date.UTC(2026, 4, 1) + n * 1000).toISOString();
+	return `${JSON.stringify({ type: "branch_summary", id, parentId, timestamp: ts, fromId, summary: "tried the a-branch first" })}\n`;
+}
+
+beforeAll(() => {
+	t = tempDir("pes-append-classify-");
+	root = join(t.dir, "sessions");
+	mkdirSync(join(root, "--a--"), { recursive: true });
+	file = join(root, "--a--", "2026-05-01T00-00-00-000Z_a.jsonl");
+	writeFileSync(file, `${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-05-01T00:00:00.000Z", cwd: "/tmp/a" })}\n`);
+});
+afterAll(() => t.cleanup());
+
+describe("appends that move the materialized leaf", () => {
+	it("equal a fresh build after every step, and leave the abandoned branch summarized by its summary", () => {
+		const steps = [
+			message("a1", null, "user", "start") + message("a2", "a1", "assistant", "first idea") + message("a3", "a2", "user", "go on"),
+			summary("S", "a1", "a3") + message("b1", "S", "user", "second idea"),
+			message("c1", "a3", "assistant", "back on the first idea"),
+			message("d1", "a2", "user", "a third way from a2"),
+			message("d2", "d1", "assistant", "and on"),
+		];
+		steps.forEach((lines, i) => {
+			appendFileSync(file, lines);
+			const live = openService(root, join(t.dir, "live.sqlite"));
+			live.refresh();
+			live.close();
+			const fresh = openService(root, join(t.dir, `fresh-${i}.sqlite`));
+			fresh.refresh();
+			fresh.close();
+			expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, `fresh-${i}.sqlite`), `after step ${i + 1}`);
+		});
+		const check = openService(root, join(t.dir, "live.sqlite"));
+		try {
+			const state = (entryId: string) => check.read({ sessionId: SESSION, entryId, before: 0, after: 0 }).classification;
+			expect(state("a3")).toMatchObject({ branchState: "alternate", selectionState: "summarized", summarizedBy: { entryId: "S", provenance: "derived" } });
+			expect(state("c1")).toMatchObject({ branchState: "alternate", selectionState: "not-selected" });
+			expect(state("a2")).toMatchObject({ branchState: "selected", selectionState: "direct" });
+			expect(state("d2")).toMatchObject({ branchState: "selected", selectionState: "direct", materializedLeafId: "d2" });
+		} finally {
+			check.close();
+		}
+	});
+});

@@ -1,0 +1,170 @@
+/**
+ * A refresh inside a big file hands the event loop back (issue 13 item 3): the work is cut at entry boundaries,
+ * each slice committed and resumed by the next, other callbacks run in between, and the result equals a fresh
+ * build. No timing: slices and event-loop turns are counted.
+ */
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CallerContext, IndexHandle, REFRESH_SLICE } from "../src/extension/index-handle.js";
+import { DIST } from "./helpers/build.js";
+import { openService, tempDir, testConfig } from "./helpers/corpus.js";
+import { expectSameIndex } from "./helpers/dump.js";
+
+const SESSION = "0199c000-0000-7000-8000-0000000005e1";
+const id = (i: number) => `s${i.toString(16).padStart(7, "0")}`;
+
+function entry(i: number): string {
+	const ts = new Date(Date.UTC(2026, 2, 1) + i * 1000).toISOString();
+	const text = `slice test entry ${i} ${"lorem ipsum ".repeat(20)}`;
+	return `${JSON.stringify({ type: "message", id: id(i), parentId: i === 1 ? null : id(i - 1), timestamp: ts, message: { role: i % 2 ? "user" : "assistant", content: [{ type: "text", text }], timestamp: 1 } })}\n`;
+}
+
+/** Counts turns of the event loop (setImmediate callbacks) until stopped. */
+function ticker(): { stop: () => number } {
+	let ticks = 0;
+	let on = true;
+	const tick = () => {
+		ticks++;
+		if (on) setImmediate(tick);
+	};
+	setImmediate(tick);
+	return {
+		stop: () => {
+			on = false;
+			return ticks;
+		},
+	};
+}
+
+let t: ReturnType<typeof tempDir>;
+let root: string;
+let file: string;
+
+beforeEach(() => {
+	t = tempDir("pes-slices-");
+	root = join(t.dir, "sessions");
+	mkdirSync(join(root, "--w--"), { recursive: true });
+	file = join(root, "--w--", "2026-03-01T00-00-00-000Z_s.jsonl");
+	const lines = [`${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/tmp/w" })}\n`];
+	for (let i = 1; i <= 4000; i++) lines.push(entry(i));
+	writeFileSync(file, lines.join(""));
+});
+
+afterEach(() => t.cleanup());
+
+describe("sliced refresh", () => {
+	it("cuts a big file at entry boundaries, lets the event loop run between slices, and equals a fresh build", async () => {
+		const service = openService(root, join(t.dir, "live.sqlite"));
+		const bytes = readFileSync(file);
+		const peek = () => new Database(join(t.dir, "live.sqlite"), { readonly: true });
+		const ends: number[] = [];
+		const ticks: number[] = [];
+		let turns = 0;
+		let on = true;
+		const tick = () => {
+			turns++;
+			if (on) setImmediate(tick);
+		};
+		setImmediate(tick);
+		const summary = await service.refreshSliced({
+			sliceBytes: 32 * 1024,
+			batchMs: 0,
+			onSlice: () => {
+				// Another connection sees each slice committed: the file's indexed prefix so far.
+				const db = peek();
+				try {
+					ends.push((db.prepare("SELECT indexed_bytes AS n FROM files").get() as { n: number }).n);
+				} finally {
+					db.close();
+				}
+				ticks.push(turns);
+			},
+		});
+		on = false;
+		expect(summary).toMatchObject({ sessionsAdded: 1, eventsIngested: 4000, pending: 0 });
+		expect(ends.length).toBeGreaterThanOrEqual(Math.floor(bytes.length / (32 * 1024)));
+		for (const [i, end] of ends.entries()) {
+			// Each slice ends right after a complete line, further than the one before.
+			expect(bytes[end - 1]).toBe(10);
+			if (i > 0) expect(end).toBeGreaterThan(ends[i - 1] as number);
+		}
+		expect(ends.at(-1)).toBe(bytes.length);
+		// The loop turned between every two slices.
+		for (let i = 1; i < ticks.length; i++) expect(ticks[i]).toBeGreaterThan(ticks[i - 1] as number);
+		service.close();
+		const fresh = openService(root, join(t.dir, "fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced cold index");
+	});
+
+	it("a big file with branches in many slices is classified once its last slice lands, equal to a fresh build", async () => {
+		// Every 50th entry hangs off an entry 10 back: a branch (the leaf moves) in most slices.
+		const lines = [`${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/tmp/w" })}\n`];
+		for (let i = 1; i <= 3000; i++) {
+			const parent = i === 1 ? null : i % 50 === 0 ? id(i - 10) : id(i - 1);
+			lines.push(entry(i).replace(`"parentId":${JSON.stringify(i === 1 ? null : id(i - 1))}`, `"parentId":${JSON.stringify(parent)}`));
+		}
+		writeFileSync(file, lines.join(""));
+		const service = openService(root, join(t.dir, "live.sqlite"));
+		let slices = 0;
+		await service.refreshSliced({ sliceBytes: 16 * 1024, batchMs: 0, onSlice: () => slices++ });
+		expect(slices).toBeGreaterThan(20);
+		const last = service.read({ sessionId: SESSION, entryId: id(3000), before: 0, after: 0 });
+		expect(last.classification.branchState).toBe("selected");
+		expect(service.read({ sessionId: SESSION, entryId: id(2999), before: 0, after: 0 }).classification.branchState).toBe("alternate");
+		service.close();
+		const fresh = openService(root, join(t.dir, "fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced index of a branched file");
+	});
+
+	it("the pipelined refresh (a reader thread ahead of the writer) reads a big file slice by slice, equal to a fresh build", async () => {
+		// The built service: its reader thread loads compiled code (dist/ is kept up to date by the global setup).
+		const built = (await import(join(DIST, "service", "service.js"))) as typeof import("../src/service/service.js");
+		const service = built.HistoryService.open({ config: testConfig(root, join(t.dir, "live.sqlite")) });
+		const summary = await service.refreshAsync({ sliceBytes: 16 * 1024, workerThresholdBytes: 0 });
+		expect(summary).toMatchObject({ sessionsAdded: 1, eventsIngested: 4000, pending: 0 });
+		service.close();
+		const fresh = openService(root, join(t.dir, "fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "pipelined sliced cold index");
+	});
+
+	it("an extension tool call's refresh inside a big file yields to pi's event loop and answers with everything", async () => {
+		const handle = new IndexHandle(
+			(cwd) => openService(root, join(t.dir, `ext-${cwd.length}.sqlite`)),
+			{ call: 600_000, background: 600_000, delay: 600_000 },
+			() => {},
+		);
+		const ctx = {
+			cwd: "/tmp/w",
+			sessionManager: {
+				getSessionId: () => SESSION,
+				getHeader: () => ({ type: "session", id: SESSION, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/tmp/w" }),
+				getLeafId: () => null,
+				getSessionFile: () => undefined,
+				getEntries: () => [],
+			},
+		} as unknown as CallerContext;
+		const first = ticker();
+		const cold = await handle.forCall(ctx);
+		const coldTurns = first.stop();
+		expect(cold.refresh.ran && cold.refresh.summary.eventsIngested).toBe(4000);
+		// A file of many slices, each its own transaction: pi's loop got a turn after each.
+		expect(coldTurns).toBeGreaterThanOrEqual(Math.floor(readFileSync(file).length / REFRESH_SLICE.bytes));
+		for (let i = 4001; i <= 4003; i++) appendFileSync(file, entry(i));
+		const again = await handle.forCall(ctx);
+		expect(again.refresh.ran && again.refresh.summary.sessionsAppended).toBe(1);
+		const hit = again.service.search({ query: "slice test entry 4003", limit: 1 }).hits[0];
+		expect(hit?.entryId).toBe(id(4003));
+		handle.shutdown(ctx, 0);
+		await handle.idle();
+		// The final refresh and close run on the next turn.
+		await new Promise((resolve) => setImmediate(resolve));
+	});
+});
