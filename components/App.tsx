@@ -87,7 +87,8 @@ export function App(props: AppProps) {
 			}),
 	);
 	const { exit } = useApp();
-	const now = props.now ?? Date.now();
+	// Whole seconds: the views show ages no finer, and a clock that changes every render would redraw memoized panes.
+	const now = props.now ?? Math.floor(Date.now() / 1000) * 1000;
 	// No wait by default: a search takes tens of milliseconds and keys typed meanwhile queue up, so the newest
 	// query still wins; a fixed debounce only added its own delay to every keystroke.
 	const searchDelay = props.searchDelayMs ?? 0;
@@ -275,13 +276,13 @@ export function App(props: AppProps) {
 		: indexText(indexing, r.index, now);
 
 	return (
-		<Box flexDirection="column" width={size.columns} height={height} overflow="hidden">
+		<Box flexDirection="column" width={size.columns} height={height}>
 			{top ? (
 				<EventHeader loc={top} depth={state.events.stack.length} width={size.columns} now={now} color={color} banner={banner} />
 			) : (
 				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />
 			)}
-			<Box flexDirection="column" width={size.columns} height={bodyHeight} overflow="hidden">
+			<Box flexDirection="column" width={size.columns} height={bodyHeight}>
 				{body}
 			</Box>
 			<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />

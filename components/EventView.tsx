@@ -77,7 +77,7 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 	// buildEventDoc fitted every line to the body width already.
 	else lines = doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => l.line);
 	const text = (
-		<Box flexDirection="column" width={layout.bodyWidth} height={layout.bodyLines} overflow="hidden">
+		<Box flexDirection="column" width={layout.bodyWidth} height={layout.bodyLines}>
 			<Lines lines={lines} color={color} height={layout.bodyLines} />
 		</Box>
 	);

@@ -1,5 +1,6 @@
 /** The windowed hit list: one or two lines per hit, the selected one marked, an empty state when there are none. */
 import { Box } from "ink";
+import { memo } from "react";
 import { type Hit, refKey } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { visibleRange } from "./list-window.js";
@@ -23,8 +24,8 @@ export interface HitListProps {
 	copies?: Record<string, Hit[]>;
 }
 
-/** The hit list pane. */
-export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
+/** The hit list pane (memoized: a keystroke that only changes the query line does not rebuild its rows). */
+export const HitList = memo(function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
 	const lines: StyledLine[] = [];
 	if (hits.length === 0) {
 		lines.push([]);
@@ -40,8 +41,8 @@ export function HitList({ hits, selected, top, width, height, hitLines, now, col
 		}
 	}
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height}>
 			<Lines lines={lines} color={color} height={height} />
 		</Box>
 	);
-}
+});

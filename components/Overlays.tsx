@@ -16,7 +16,7 @@ interface OverlayFrame {
 
 function Frame({ width, height, color, lines }: OverlayFrame & { lines: StyledLine[] }) {
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height}>
 			<Lines lines={lines.map((l) => fitLine(l, width))} color={color} height={height} />
 		</Box>
 	);

@@ -8,12 +8,11 @@ import { Lines } from "./Line.js";
 import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Preview } from "./Preview.js";
 import { SplitPane } from "./SplitPane.js";
-import { emptyLines, queryLine, titleLine } from "./search-view.js";
+import { emptyLines, QUERY_PLACEHOLDER, queryLine, titleLine } from "./search-view.js";
 import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
-/** Placeholder of an empty query line. */
-export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
+export { QUERY_PLACEHOLDER } from "./search-view.js";
 
 /** Props of <SearchHeader/>. */
 export interface SearchHeaderProps {
@@ -55,6 +54,8 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 	);
 }
 
+const NO_LINES: Array<{ text: string; tone: "plain" }> = [];
+
 /** Props of <SearchBody/>. */
 export interface SearchBodyProps {
 	state: State;
@@ -70,17 +71,21 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 	const h = state.hits;
 	const r = h.results;
 	const hit: Hit | null = selectedHit(state);
-	const empty = emptyLines({
-		loading: r.status === "loading",
-		error: r.error,
-		query: state.query.text,
-		notes: r.notes,
-		scope: h.scope,
-		filters: h.filters,
-		indexEvents: r.index?.events ?? null,
-		indexing,
-		status,
-	});
+	// Only an empty list shows these lines; a stable empty array keeps the memoized list from redrawing on every key.
+	const empty =
+		r.hits.length > 0
+			? NO_LINES
+			: emptyLines({
+					loading: r.status === "loading",
+					error: r.error,
+					query: state.query.text,
+					notes: r.notes,
+					scope: h.scope,
+					filters: h.filters,
+					indexEvents: r.index?.events ?? null,
+					indexing,
+					status,
+				});
 	const list = (
 		<HitList
 			hits={r.hits}

@@ -116,6 +116,9 @@ export function hitRows(h: Hit, width: number, now: number, selected: boolean, l
 	return [metaLine, snippetLine];
 }
 
+/** Placeholder of an empty query line. */
+export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
+
 /** The query line: prompt, text with an inverse cursor cell when focused, scrolled to keep the cursor visible. */
 export function queryLine(query: string, cursor: number, focused: boolean, width: number, placeholder: string): StyledLine {
 	const prompt = seg("❯ ", focused ? "accent" : "dim");

@@ -3,12 +3,6 @@
  * there is none), opens the index for reading, starts indexing in a worker thread, owns the terminal (alternate
  * screen, restored on quit, Ctrl+C, signals and crashes) and renders <App/> with the size and indexing state.
  */
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { App } from "../../components/App.js";
@@ -18,71 +12,15 @@ import { useTerminalSize } from "../../components/use-terminal-size.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
-import { HistoryService, hasSessionFiles, workspaceRoot } from "../service/service.js";
-import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
+import { HistoryService, workspaceRoot } from "../service/service.js";
 import { resolveFolder } from "../shared/filters.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
+import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
+import { CLEAR, ENTER_ALT, LEAVE_ALT } from "./screen.js";
 
-/** Options of the interactive explorer. */
-export interface TuiOptions {
-	demo: boolean;
-	sessionsDirs?: string[];
-	indexPath?: string;
-	workspace?: string;
-	color: boolean;
-	/** The query and filters the explorer starts with (from the command line). */
-	query?: string;
-	filters?: Filters;
-}
-
-/** The history the explorer opens, and the banner that says which. */
-export interface HistoryChoice {
-	config: ResolvedConfig;
-	banner: string | null;
-	/** Said once in the status bar at start (why this history). */
-	notice?: string;
-	demo: boolean;
-}
-
-/** The bundled demo history: fixtures/demo when packaged that way, else the fixture corpus of a checkout. */
-export function findDemoHistory(from: string = dirname(fileURLToPath(import.meta.url))): string | null {
-	let dir = from;
-	for (let i = 0; i < 5; i++) {
-		for (const name of ["demo", "corpus"]) {
-			const candidate = join(dir, "fixtures", name);
-			if (existsSync(join(candidate, "sessions"))) return candidate;
-		}
-		const up = dirname(dir);
-		if (up === dir) break;
-		dir = up;
-	}
-	return null;
-}
-
-/**
- * The user's history when it has session files; the demo when it has none or `--demo` forces it. The demo index
- * lives in the temp dir (never in ~/.pi), one per demo location so two checkouts do not rebuild each other's.
- * An explicit --sessions-dir is never swapped for the demo: an empty dir there gets the "no sessions" screen.
- */
-export function chooseHistory(options: TuiOptions, env: NodeJS.ProcessEnv = process.env): HistoryChoice {
-	const config = resolveConfig({ sessionsDirs: options.sessionsDirs, indexPath: options.indexPath, env });
-	const explicit = (options.sessionsDirs?.length ?? 0) > 0;
-	if (!options.demo && (explicit || hasSessionFiles(config))) return { config, banner: null, demo: false };
-	const demo = findDemoHistory();
-	if (!demo) {
-		if (options.demo) throw new Error("the demo history is not part of this installation");
-		return { config, banner: null, demo: false };
-	}
-	const tag = createHash("sha256").update(demo).digest("hex").slice(0, 8);
-	const demoConfig = resolveConfig({ sessionsDirs: [demo], indexPath: join(tmpdir(), `pi-event-search-demo-${tag}`, "index.sqlite"), env });
-	const roots = config.roots.map((r) => r.path).join(", ");
-	const notice = options.demo
-		? "demo: the bundled sample history (--demo)"
-		: `no Pi sessions under ${roots}: exploring the bundled demo history (--demo forces it)`;
-	return { config: demoConfig, banner: "DEMO history", notice, demo: true };
-}
+export { chooseHistory, findDemoHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 
 /** One line about a finished refresh for the status bar. */
 export function refreshLine(s: RefreshSummary): string {
@@ -132,18 +70,6 @@ export class IndexingStore {
 	};
 }
 
-// Alternate screen, with autowrap off while we own it: a frame drawn for the old width just after a resize is then
-// cut at the edge by the terminal instead of wrapping into rows that no later frame erases.
-// ansi-escapes has no DECAWM (autowrap) or bracketed-paste sequences, so those stay written out. Bracketed paste
-// marks a paste so the key splitter inserts it as text instead of reading its letters as commands.
-const AUTOWRAP_OFF = "\u001b[?7l";
-const AUTOWRAP_ON = "\u001b[?7h";
-const PASTE_ON = "\u001b[?2004h";
-const PASTE_OFF = "\u001b[?2004l";
-const ENTER_ALT = ansiEscapes.enterAlternativeScreen + AUTOWRAP_OFF + PASTE_ON + ansiEscapes.cursorTo(0, 0);
-const LEAVE_ALT = PASTE_OFF + AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
-const CLEAR = ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0);
-
 export { osc52 } from "./clipboard.js";
 
 interface MainProps {
@@ -182,13 +108,16 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 	);
 }
 
-/** Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). */
-export async function runTui(options: TuiOptions): Promise<number> {
+/**
+ * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
+ * launcher (tui-start) already chose the history and drew the first frame on the alternate screen.
+ */
+export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice }): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		process.stderr.write("pi-history: the explorer needs a terminal; use `pi-history search <query>` (add --json for scripts)\n");
 		return 2;
 	}
-	const choice = chooseHistory(options);
+	const choice = started?.choice ?? chooseHistory(options);
 	const service = HistoryService.open({ config: choice.config });
 	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
 	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
@@ -246,7 +175,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 		restored = true;
 		out.write(LEAVE_ALT);
 	};
-	out.write(ENTER_ALT);
+	// Ink draws from the cursor and erases only what it drew itself: the first frame drawn by hand goes first.
+	out.write(started ? CLEAR : ENTER_ALT);
 	// On resize the terminal re-wraps or cuts the old frame, and Ink erases only the lines it thinks it drew:
 	// start from a clean screen (this listener runs before Ink's own, which then draws the new frame from the top).
 	const onResize = () => out.write(CLEAR);
@@ -266,7 +196,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
 		/>,
-		{ exitOnCtrlC: false, patchConsole: false },
+		// 60 frames a second: Ink's default 30 can hold a keystroke's echo back by up to 33 ms behind the frame before it.
+		{ exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
 	);
 	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.
 	const onSignal = (signal: NodeJS.Signals) => {

@@ -19,7 +19,8 @@ import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError
 import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters, SemanticKind } from "../shared/types.js";
 import { checkArgs } from "./args.js";
-import { chooseHistory, runTui } from "./explorer.js";
+import { chooseHistory } from "./history-choice.js";
+import { startTui } from "./tui-start.js";
 
 const help = `
 	Usage
@@ -201,7 +202,7 @@ async function refreshWithProgress(service: HistoryService, full: boolean) {
 async function run(): Promise<number> {
 	const [command, ...args] = cli.input;
 	if (command === undefined) {
-		return runTui({
+		return startTui({
 			demo: flags.demo === true,
 			sessionsDirs: flags.sessionsDir,
 			indexPath: flags.index,
