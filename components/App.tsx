@@ -248,7 +248,7 @@ export function App(props: AppProps) {
 	}
 	const mode = modeOf(state);
 	const height = frameHeight(size);
-	const bodyHeight = overlayLines(size);
+	const bodyHeight = overlayLines(size, top !== null);
 	const sLayout = searchLayout(size);
 	const eLayout = eventLayout(size);
 

@@ -6,7 +6,7 @@ import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } f
 import type { IndexStore } from "../index/store.js";
 import { CTX_OMITS } from "../project/tree.js";
 import { ArgumentError } from "../shared/errors.js";
-import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "../shared/types.js";
+import { type Caller, type EventBrief, type EventRef, refKey, type SessionLineage, type TraceEdge, type TraceResult } from "../shared/types.js";
 import { classificationOf, visibleEvent } from "./read.js";
 import { Visibility } from "./visibility.js";
 
@@ -233,11 +233,20 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		}
 	}
 
+	// Depth: entries above this one on its path within this file (a cycle or a missing parent ends the walk).
+	let depth = 0;
+	for (let at = event.parent_id, seen = new Set<string>(); at !== null && !seen.has(at); depth++) {
+		seen.add(at);
+		at = byId.get(at)?.parent_id ?? null;
+	}
+
 	// Session lineage across files.
+	let lineage: SessionLineage = { parent: null, how: null, at: null, parentFile: session.parent_path, children: 0 };
 	if (session.parent_path !== null) {
 		if (parentSession) {
 			t.add("session-parent", { sessionId: parentSession.public_id, entryId: null }, "recorded", { note: "header parentSession" });
 			const fork = t.forkInfo(session, parentSession);
+			lineage = { ...lineage, parent: sessionSummary(parentSession), ...forkKind(fork, t.events(parentSession).length, parentSession.leaf_entry) };
 			const twin = fork.copied.has(event.entry_id) ? catalog.eventByEntry(parentSession.id, event.entry_id) : undefined;
 			if (twin) t.add("fork-of", t.node(twin, parentSession), "derived", { note: "this entry is a copy of the parent session's entry" });
 			else if (fork.firstOwn === event.entry_id && fork.forkPoint) {
@@ -252,6 +261,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	}
 	for (const child of catalog.childSessions(session.id)) {
 		if (!visibility.allowsSession(child)) continue;
+		lineage.children++;
 		const fork = t.forkInfo(child, session);
 		if (fork.forkPoint === event.entry_id) {
 			const first = fork.firstOwn ? catalog.eventByEntry(child.id, fork.firstOwn) : undefined;
@@ -269,5 +279,19 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		edges: t.edges,
 		nodes: t.nodes,
 		notes: t.notes,
+		lineage: visibility.trusted || lineage.parent ? lineage : { ...lineage, parentFile: null },
+		depth,
 	};
+}
+
+/**
+ * How a session came from its parent, from what it copied (pi-format: `pi --fork` copies every entry, `/clone` the
+ * path to the parent's leaf, `/fork` the path to an earlier entry): a clone is told by the copy reaching the
+ * parent's current leaf, so a clone whose parent went on afterwards reads as a fork at that entry, which it is.
+ */
+function forkKind(fork: ForkInfo, parentEvents: number, parentLeaf: string | null): Pick<SessionLineage, "how" | "at"> {
+	if (fork.copied.size === 0) return { how: "new", at: null };
+	if (fork.copied.size >= parentEvents) return { how: "copy", at: fork.forkPoint };
+	if (fork.forkPoint !== null && fork.forkPoint === parentLeaf) return { how: "clone", at: fork.forkPoint };
+	return { how: "fork", at: fork.forkPoint };
 }
