@@ -11,7 +11,7 @@ import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/typ
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
+import { type Filters, labelsIn, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
@@ -256,7 +256,17 @@ export function App(props: AppProps) {
 	const o = state.overlay;
 	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
-		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.hits.results.hits)} />;
+		body = (
+			<FilterPicker
+				width={size.columns}
+				height={bodyHeight}
+				color={color}
+				draft={o.draft}
+				row={o.row}
+				tools={toolsIn(state.hits.results.hits)}
+				labels={labelsIn(state.hits.results.hits)}
+			/>
+		);
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.events.wrap} color={color} />;

@@ -7,6 +7,7 @@ import { visibleRange } from "./list-window.js";
 import { hitRows } from "./search-view.js";
 import { shortIds } from "./session-label.js";
 import { fitLine, type StyledLine, seg, type Tone } from "./styled.js";
+import { wrapLine } from "./text-width.js";
 
 /** Props of <HitList/>. */
 export interface HitListProps {
@@ -29,7 +30,8 @@ export const HitList = memo(function HitList({ hits, selected, top, width, heigh
 	const lines: StyledLine[] = [];
 	if (hits.length === 0) {
 		lines.push([]);
-		for (const e of empty) lines.push(fitLine([seg("  "), seg(e.text, e.tone)], width));
+		// The list pane is narrower than the screen (55% side by side): wrap, so no explanation is cut off.
+		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) lines.push(fitLine([seg("  "), seg(part, e.tone)], width));
 	} else {
 		const { from, to } = visibleRange(top, Math.floor(height / hitLines), hits.length);
 		const shown = hits.slice(from, to);

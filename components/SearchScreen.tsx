@@ -1,5 +1,6 @@
 /** The search screen: title with chips and the query line on top, the hit list and the preview below. */
 import { Box } from "ink";
+import { useRef } from "react";
 import type { Hit, IndexStatus } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
 import { HitList } from "./HitList.js";
@@ -8,7 +9,7 @@ import { Lines } from "./Line.js";
 import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Preview } from "./Preview.js";
 import { SplitPane } from "./SplitPane.js";
-import { emptyLines, QUERY_PLACEHOLDER, queryLine, titleLine } from "./search-view.js";
+import { emptyLines, QUERY_PLACEHOLDER, queryLine, queryWindow, titleLine } from "./search-view.js";
 import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
@@ -40,12 +41,16 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 		},
 		width,
 	);
+	// Where the visible part of a long query starts is the view's own memory (the line editor's scroll position).
+	const start = useRef(0);
+	start.current = queryWindow(state.query.text, state.query.cursor, Math.max(4, width - 2), start.current);
 	const query = queryLine(
 		state.query.text,
 		state.query.cursor,
 		state.focus === "query" && state.events.stack.length === 0 && state.overlay === null,
 		width,
 		QUERY_PLACEHOLDER,
+		start.current,
 	);
 	return (
 		<Box flexDirection="column" width={width} height={2}>

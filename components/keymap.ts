@@ -151,7 +151,7 @@ export const BINDINGS: Binding[] = [
 		hint: "scope",
 		hintOrder: 4,
 	},
-	{ keys: ["ctrl+o"], modes: SEARCH, action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
+	{ keys: ["ctrl+o"], modes: SEARCH, action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time, label", hint: "filters", hintOrder: 5 },
 	{ keys: ["ctrl+x"], modes: SEARCH, action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
 	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
 	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },

@@ -10,7 +10,7 @@ import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Action, NavAction } from "./actions.js";
 import type { Filters } from "./filters.js";
-import { toolsIn } from "./filters.js";
+import { labelsIn, toolsIn } from "./filters.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
@@ -252,7 +252,7 @@ export function reduce(s: State, a: Action): State {
 		case "clear-filters":
 			return Object.keys(s.hits.filters).length === 0 ? info(s, "no filters set") : info(hits(s, { type: "set-filters", filters: {} }), "filters cleared");
 		case "filter-cycle":
-			return overlay(s, { type: "filter-cycle", dir: a.dir, tools: toolsIn(s.hits.results.hits) });
+			return overlay(s, { type: "filter-cycle", dir: a.dir, tools: toolsIn(s.hits.results.hits), labels: labelsIn(s.hits.results.hits) });
 		case "filter-reset":
 			return overlay(s, a);
 		case "help":

@@ -318,8 +318,8 @@ describe("hit rows and empty states", () => {
 			"No hits for “zzz”.",
 			"no hits with this workspace scope; there are hits without it",
 			"Try fewer or shorter words: every word must match, the last one as a prefix.",
-			"s (on the hit list) widens the scope to all sessions.",
-			"x (on the hit list) clears the filters; F changes them.",
+			"Ctrl+S widens the scope to all sessions.",
+			"Ctrl+R clears the filters; Ctrl+O changes them.",
 		]);
 	});
 
