@@ -138,7 +138,7 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
 		async (): Promise<Action> => {
-			const out = await runSearch(service, requestOf(state, h.results.hits.length));
+			const out = await runSearch(service, requestOf(state, h.results.fetched));
 			return "result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error };
 		},
 		(error) => ({ type: "search-failed", seq, error }),

@@ -11,6 +11,7 @@ import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Action, NavAction } from "./actions.js";
 import type { Filters } from "./filters.js";
 import { labelsIn, toolsIn } from "./filters.js";
+import { END_FOLLOW_MAX } from "./hits-state.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
@@ -137,8 +138,9 @@ function navigate(s: State, a: NavAction): State {
 		case "jump": {
 			const first = a.to === "first";
 			if (mode === "list") {
-				const moved = hits(s, { type: "select", index: first ? 0 : s.hits.results.hits.length - 1 });
-				return !first && !s.hits.results.exhausted ? info(moved, "loading more hits…") : moved;
+				// End follows the end of the list as pages arrive, so it lands on the last hit (within END_FOLLOW_MAX).
+				const moved = hits(s, { type: "select", index: first ? 0 : s.hits.results.hits.length - 1, followEnd: !first });
+				return !first && !s.hits.results.exhausted ? info(moved, `loading hits up to the last (at most ${END_FOLLOW_MAX})…`) : moved;
 			}
 			if (mode === "event") return stack(s, { type: "scroll", by: first ? -Number.MAX_SAFE_INTEGER / 2 : Number.MAX_SAFE_INTEGER / 2 });
 			if (mode === "trace") return stack(s, { type: "trace-move", by: first ? -1e9 : 1e9 });

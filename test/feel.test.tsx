@@ -128,3 +128,18 @@ describe("labels", () => {
 		expect(f.split("\n")[0]).toContain("[label:before-refactor]");
 	});
 });
+
+describe("End on the hit list", () => {
+	it("lands on the last hit, loading every page up to it, not just one more page", async () => {
+		const r = app({ size: { columns: 100, rows: 30 } });
+		await type(r, "error");
+		await waitForFrame(r, /hit 1 of 50\+/);
+		await press(r, KEYS.down);
+		await press(r, KEYS.end);
+		// "hit N of N" without "+": the cursor is on the last hit and no page is left (copies fold into rows).
+		const f = await waitForFrame(r, /hit (\d+) of \1\s*$/m);
+		const m = /hit (\d+) of (\d+)\s*$/m.exec(f);
+		expect(m?.[1]).toBe(m?.[2]);
+		expect(Number(m?.[1])).toBeGreaterThan(100);
+	});
+});
