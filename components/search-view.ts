@@ -43,7 +43,8 @@ export function normalizeSnippet(snippet: string, marks: Array<[number, number]>
  * from the others on screen (`short`, from shortIds; a /clone and a --fork share name, cwd and time).
  */
 export function hitWhere(h: Hit, short: string = idTail(h.sessionId)): string {
-	return `${sessionWhere(h.session)} · #${short}`;
+	// The id part first: it is what tells copies apart, and a narrow pane cuts the end of the line.
+	return `#${short} ${sessionWhere(h.session)}`;
 }
 
 /** The flags that make a hit stand out: error, alternate branch, summarized, label. */
