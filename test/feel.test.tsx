@@ -8,9 +8,14 @@ import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { App, type AppProps } from "../components/App.js";
+import { EventHeader } from "../components/EventView.js";
 import { IDLE_INDEXING } from "../components/explorer-service.js";
 import { splitQuery } from "../components/filters.js";
+import { helpLines } from "../components/keymap.js";
+import { loadEvent } from "../components/loaders.js";
 import { queryWindow } from "../components/search-view.js";
+import { newLoc } from "../components/stack-state.js";
+import { lineText } from "../components/styled.js";
 import { stringWidth } from "../components/text-width.js";
 import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, openService, tempDir } from "./helpers/corpus.js";
@@ -141,5 +146,24 @@ describe("End on the hit list", () => {
 		const m = /hit (\d+) of (\d+)\s*$/m.exec(f);
 		expect(m?.[1]).toBe(m?.[2]);
 		expect(Number(m?.[1])).toBeGreaterThan(100);
+	});
+});
+
+describe("help and header text", () => {
+	it("writes a key that is itself a slash plainly, never as `//Tab`", () => {
+		const text = helpLines(120).map(lineText).join("\n");
+		expect(text).not.toMatch(/\/\/|\/\/Tab/);
+		expect(text).toMatch(/^ {2}\/ {2,}back to the search/m);
+	});
+
+	it("names the fragment's kind in the event header, not only the entry type (tool.result over message)", async () => {
+		const hit = service.search({ query: "Successfully wrote", limit: 5, filters: { kinds: ["tool.result"] } }).hits[0];
+		if (!hit) throw new Error("the fixture corpus has a tool result saying Successfully wrote");
+		const data = await loadEvent(service, hit);
+		const loc = { ...newLoc({ ref: hit, highlights: [] }), data };
+		const r = render(<EventHeader loc={loc} depth={1} width={120} now={NOW} color={false} banner={null} />);
+		const [first, second] = frame(r).split("\n");
+		expect(first).toMatch(/tool\.result/);
+		expect(second).toMatch(/^message\/toolResult/);
 	});
 });
