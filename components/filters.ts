@@ -81,6 +81,7 @@ export function labelsIn(hits: readonly Pick<Hit, "label">[]): string[] {
  * index, so it is found as a filter, like the picker's label row and the CLI's --label.
  */
 export function splitQuery(query: string): { text: string; labels: string[] } {
+	if (!/(^|\s)label:/i.test(query)) return { text: query, labels: [] };
 	const labels: string[] = [];
 	const text = query
 		.replace(/(^|\s)label:(?:"([^"]*)"?|(\S*))/gi, (_m, lead: string, quoted: string | undefined, bare: string | undefined) => {
@@ -89,8 +90,9 @@ export function splitQuery(query: string): { text: string; labels: string[] } {
 			return lead;
 		})
 		.replace(/\s+/g, " ")
-		.trim();
-	return { text, labels };
+		.replace(/^ /, "");
+	// A trailing space stays: it ends the last word (an exact word, not a prefix), as without a label field.
+	return { text: text.trim() === "" ? "" : text, labels };
 }
 
 /** Tool names seen in the hits, first-seen order (the picker offers them besides the common tools). */

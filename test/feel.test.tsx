@@ -107,6 +107,8 @@ describe("labels", () => {
 	it.each<[string, string, string[]]>([
 		["label:repro", "", ["repro"]],
 		["retry label:before-refactor backoff", "retry backoff", ["before-refactor"]],
+		["retry label:x backoff ", "retry backoff ", ["x"]],
+		["handleWebhook ", "handleWebhook ", []],
 		['label:"good state" deploy', "deploy", ["good state"]],
 		["label:", "", []],
 		["relabel:x", "relabel:x", []],
