@@ -35,6 +35,8 @@ export interface Results {
 	 * copy is the row, and this maps its ref key to the other copies' session ids.
 	 */
 	copies: Record<string, Hit[]>;
+	/** Rows whose copies were expanded (→): expanded again when the same search is run again (new index data). */
+	expanded?: string[];
 }
 
 /** The preview pane's content for one hit. */
@@ -120,7 +122,25 @@ function maybeMore(h: HitsState, size: Size): HitsState {
 }
 
 function newSearch(h: HitsState, keep: string | null): HitsState {
-	return { ...h, followEnd: false, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep } };
+	// A search kept for new index data (keep set) keeps the expanded rows too; any other starts folded.
+	const expanded = keep === null ? [] : (h.results.expanded ?? []);
+	return { ...h, followEnd: false, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep, expanded } };
+}
+
+/** Puts the copies of the rows in `keys` right under their row (what → did before the list was searched again). */
+function expandRows(hits: Hit[], copies: Record<string, Hit[]>, keys: readonly string[]): { hits: Hit[]; copies: Record<string, Hit[]> } {
+	if (keys.length === 0) return { hits, copies };
+	const out: Hit[] = [];
+	const left = { ...copies };
+	for (const h of hits) {
+		out.push(h);
+		const k = refKey(h);
+		if (keys.includes(k) && left[k]) {
+			out.push(...left[k]);
+			delete left[k];
+		}
+	}
+	return { hits: out, copies: left };
 }
 
 /** Same entry, same fragment, same time: a copy a fork or clone made of one event. */
@@ -159,7 +179,8 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		const moved = { ...next, selected: sel, top: windowTop(sel, h.top, visibleHits(searchLayout(size)), hits.length), followEnd: follow };
 		return follow ? maybeMore(moved, size) : moved;
 	}
-	const grouped = groupCopies([], {}, a.result.hits);
+	const folded = groupCopies([], {}, a.result.hits);
+	const grouped = expandRows(folded.hits, folded.copies, r.keep ? (r.expanded ?? []) : []);
 	const hits = grouped.hits;
 	const keepAt = r.keep ? hits.findIndex((x) => refKey(x) === r.keep) : -1;
 	const results: Results = {
@@ -213,7 +234,7 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 			if (!hit || !more) return h;
 			const { [refKey(hit)]: _shown, ...copies } = h.results.copies;
 			const hits = [...h.results.hits.slice(0, h.selected + 1), ...more, ...h.results.hits.slice(h.selected + 1)];
-			return { ...h, results: { ...h.results, hits, copies } };
+			return { ...h, results: { ...h.results, hits, copies, expanded: [...(h.results.expanded ?? []), refKey(hit)] } };
 		}
 		case "set-scope":
 			return newSearch({ ...h, scope: a.scope, scopeSession: a.session, selected: 0, top: 0 }, null);
