@@ -256,33 +256,38 @@ async function refreshTask(): Promise<void> {
 }
 
 /**
- * Keystroke → results frame through the real explorer: renders components/App with ink-testing-library on the real
- * service and types TYPED_QUERY like a person who waits for each frame. A keystroke's time runs from writing the
- * key to the first frame written after the search it caused returned, so it includes the App's debounce, the
- * search, React and Ink. The App, React and Ink are imported here, not at the top, so the other tasks' children
- * (the cold index's peak RSS above all) do not load them.
+ * Keystroke → results frame through the real explorer: renders components/App with ink-testing-library on the
+ * service as the launcher wires it (searches, reads and traces in the query worker thread, React in production mode
+ * as `pi-history` runs it) and types TYPED_QUERY like a person who waits for each frame. A keystroke's time runs from
+ * writing the key to the first frame written after the answer to the search it caused arrived, so it includes the
+ * App's debounce, the worker round trip, the search, React and Ink. The App, React and Ink are imported here, not at
+ * the top, so the other tasks' children (the cold index's peak RSS above all) do not load them.
  */
 async function tui(): Promise<void> {
 	const reps = TUI_TYPING_REPS;
-	const [{ App }, { searchesFor }, { createElement }, { render }] = await Promise.all([
+	// What src/cli/tui-start.ts does before it loads React: the explorer runs React's production build.
+	process.env.NODE_ENV ??= "production";
+	const [{ App }, { searchesFor }, { createElement }, { render }, { QueryThread }] = await Promise.all([
 		import("../components/App.js"),
 		import("../components/state.js"),
 		import("react"),
 		import("ink-testing-library"),
+		import("../src/service/query-thread.js"),
 	]);
 	const service = openService();
+	const queries = QueryThread.start(benchConfig(roots, indexPath));
 	const searches: Array<{ start: number; end: number; query: string }> = [];
 	const frames: Array<{ at: number; text: string }> = [];
 	const explorer: ExplorerService = {
-		search: (request) => {
+		search: async (request) => {
 			const start = performance.now();
-			const result = service.search(request);
+			const result = await queries.search(request);
 			searches.push({ start, end: performance.now(), query: request.query });
 			return result;
 		},
-		read: (request) => service.read(request),
-		trace: (request) => service.trace(request),
-		forkAbove: (request) => service.forkAbove(request),
+		read: (request) => queries.read(request),
+		trace: (request) => queries.trace(request),
+		forkAbove: (request) => queries.forkAbove(request),
 		status: () => service.status(),
 	};
 	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -359,6 +364,7 @@ async function tui(): Promise<void> {
 		lastFrame = inst.lastFrame() ?? "";
 		inst.unmount();
 	}
+	await queries.close();
 	service.close();
 	const ms = keys.map((k) => k.ms);
 	const slowest = [...keys].sort((a, b) => b.ms - a.ms)[0];

@@ -12,7 +12,7 @@ import type { EventRef, IndexStatus, SearchRequest, SearchResult } from "../src/
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
+import { type Filters, labelsIn, type Scope, searchRequest, toolsIn } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
@@ -108,7 +108,8 @@ export function App(props: AppProps) {
 			}),
 	);
 	const { exit } = useApp();
-	const now = props.now ?? Date.now();
+	// Whole seconds: the views show ages no finer, and a clock that changes every render would redraw memoized panes.
+	const now = props.now ?? Math.floor(Date.now() / 1000) * 1000;
 	// No wait by default: a search takes tens of milliseconds and keys typed meanwhile queue up, so the newest
 	// query still wins; a fixed debounce only added its own delay to every keystroke.
 	const searchDelay = props.searchDelayMs ?? 0;
@@ -158,7 +159,7 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
 		async (): Promise<Action> => {
-			const out = await runSearch(service, requestOf(state, h.results.hits.length));
+			const out = await runSearch(service, requestOf(state, h.results.fetched));
 			return "result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error };
 		},
 		(error) => ({ type: "search-failed", seq, error }),
@@ -337,7 +338,7 @@ export function App(props: AppProps) {
 	}
 	const mode = modeOf(state);
 	const height = frameHeight(size);
-	const bodyHeight = overlayLines(size);
+	const bodyHeight = overlayLines(size, top !== null);
 	const sLayout = searchLayout(size);
 	const eLayout = eventLayout(size);
 
@@ -346,7 +347,17 @@ export function App(props: AppProps) {
 	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} dispatch={dispatch} />;
 	else if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
-		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.hits.results.hits)} />;
+		body = (
+			<FilterPicker
+				width={size.columns}
+				height={bodyHeight}
+				color={color}
+				draft={o.draft}
+				row={o.row}
+				tools={toolsIn(state.hits.results.hits)}
+				labels={labelsIn(state.hits.results.hits)}
+			/>
+		);
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (state.browser) body = <SessionBrowser browser={state.browser} width={size.columns} height={bodyHeight} now={now} color={color} />;
@@ -373,7 +384,7 @@ export function App(props: AppProps) {
 		: indexText(indexing, r.index, now);
 
 	return (
-		<Box flexDirection="column" width={size.columns} height={height} overflow="hidden">
+		<Box flexDirection="column" width={size.columns} height={height}>
 			{treeLoc && treeLoc.depth === state.events.stack.length ? (
 				<TreeHeader loc={treeLoc} width={size.columns} color={color} banner={banner} />
 			) : top ? (
@@ -381,7 +392,7 @@ export function App(props: AppProps) {
 			) : (
 				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />
 			)}
-			<Box flexDirection="column" width={size.columns} height={bodyHeight} overflow="hidden">
+			<Box flexDirection="column" width={size.columns} height={bodyHeight}>
 				{body}
 			</Box>
 			<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />

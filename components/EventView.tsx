@@ -5,10 +5,11 @@ import { eventDoc } from "./event-doc.js";
 import { Lines } from "./Line.js";
 import type { EventLayout } from "./layout.js";
 import { SplitPane } from "./SplitPane.js";
-import { idTail, sessionLabel } from "./session-label.js";
+import { idTail, lineageText, sessionLabel } from "./session-label.js";
 import type { EventLoc } from "./stack-state.js";
 import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 import { TracePanel } from "./TracePanel.js";
+import { stringWidth } from "./text-width.js";
 
 /** Props of <EventHeader/>. */
 export interface EventHeaderProps {
@@ -20,7 +21,13 @@ export interface EventHeaderProps {
 	banner: string | null;
 }
 
-/** Two header lines: what the event is and where it lives; its type, time and classification. */
+/** Lines of the event header (the layout's EVENT_FIXED counts them with the two status lines). */
+export const EVENT_HEADER_LINES = 3;
+
+/**
+ * Three header lines: what the event is and where it lives; its type, time and classification; the session file it
+ * was read from and that file's lineage (parent session, fork or clone, sessions forked from it).
+ */
 export function EventHeader({ loc, depth, width, now, color, banner }: EventHeaderProps) {
 	const lines: StyledLine[] = [];
 	const d = loc.data;
@@ -52,10 +59,18 @@ export function EventHeader({ loc, depth, width, now, color, banner }: EventHead
 			meta.push(seg(" · "), seg("✗ error", "error"));
 		if (typeof msg?.model === "string") meta.push(seg(` · ${msg.model}`, "dim"));
 		lines.push(fitLine(meta, width));
+		// The file name ends with the session id: keep the end when the path is cut.
+		const lineage = lineageText(d.trace.lineage);
+		const room = Math.max(12, width - stringWidth(lineage) - 9);
+		const file = d.read.session.file;
+		const shown = stringWidth(file) <= room ? file : `…${file.slice(file.length - room + 1)}`;
+		lines.push(
+			fitLine([seg("file ", "dim"), seg(shown), ...(lineage ? [seg(" · ", "dim"), seg(lineage, d.trace.lineage?.parent ? "accent" : "dim")] : [])], width),
+		);
 	}
 	return (
-		<Box flexDirection="column" width={width} height={2}>
-			<Lines lines={lines} color={color} height={2} />
+		<Box flexDirection="column" width={width} height={EVENT_HEADER_LINES}>
+			<Lines lines={lines} color={color} height={EVENT_HEADER_LINES} />
 		</Box>
 	);
 }
@@ -77,7 +92,7 @@ export function EventBody({ loc, layout, wrap, color }: EventBodyProps) {
 	// buildEventDoc fitted every line to the body width already.
 	else lines = doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => l.line);
 	const text = (
-		<Box flexDirection="column" width={layout.bodyWidth} height={layout.bodyLines} overflow="hidden">
+		<Box flexDirection="column" width={layout.bodyWidth} height={layout.bodyLines}>
 			<Lines lines={lines} color={color} height={layout.bodyLines} />
 		</Box>
 	);

@@ -1,11 +1,13 @@
 /** The windowed hit list: one or two lines per hit, the selected one marked, an empty state when there are none. */
 import { Box } from "ink";
+import { memo } from "react";
 import { type Hit, refKey } from "../src/shared/types.js";
 import { Lines } from "./Line.js";
 import { visibleRange } from "./list-window.js";
 import { hitRows } from "./search-view.js";
 import { shortIds } from "./session-label.js";
 import { fitLine, type StyledLine, seg, type Tone } from "./styled.js";
+import { wrapLine } from "./text-width.js";
 
 /** Props of <HitList/>. */
 export interface HitListProps {
@@ -23,12 +25,13 @@ export interface HitListProps {
 	copies?: Record<string, Hit[]>;
 }
 
-/** The hit list pane. */
-export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
+/** The hit list pane (memoized: a keystroke that only changes the query line does not rebuild its rows). */
+export const HitList = memo(function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
 	const lines: StyledLine[] = [];
 	if (hits.length === 0) {
 		lines.push([]);
-		for (const e of empty) lines.push(fitLine([seg("  "), seg(e.text, e.tone)], width));
+		// The list pane is narrower than the screen (55% side by side): wrap, so no explanation is cut off.
+		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) lines.push(fitLine([seg("  "), seg(part, e.tone)], width));
 	} else {
 		const { from, to } = visibleRange(top, Math.floor(height / hitLines), hits.length);
 		const shown = hits.slice(from, to);
@@ -40,8 +43,8 @@ export function HitList({ hits, selected, top, width, height, hitLines, now, col
 		}
 	}
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height}>
 			<Lines lines={lines} color={color} height={height} />
 		</Box>
 	);
-}
+});

@@ -1,8 +1,8 @@
 /** Draws one styled line: a single <Text> that never wraps, its segments styled with SGR escapes. */
 import { Text } from "ink";
-import { neutralizeLine } from "../src/present/text.js";
+import { memo } from "react";
 import type { StyledLine } from "./styled.js";
-import { toneAnsi } from "./theme.js";
+import { lineAnsi } from "./theme.js";
 
 /** Props of <Line/>. */
 export interface LineProps {
@@ -14,16 +14,20 @@ export interface LineProps {
  * One screen line (already fitted to its width by the caller). One string with escapes instead of a nested
  * <Text> per segment: Ink lays out and squashes every node on every frame, and the screen redraws per keystroke.
  */
-export function Line({ line, color }: LineProps) {
+export const Line = memo(function Line({ line, color }: LineProps) {
 	if (line.length === 0) return <Text> </Text>;
-	let text = "";
-	for (const s of line) {
-		const open = toneAnsi(s.tone, color, s.inverse === true);
-		// Every field drawn (session names, labels, cwds, bodies) is session text: controls become symbols here (I21).
-		const safe = neutralizeLine(s.text);
-		text += open ? `${open}${safe}\u001b[0m` : safe;
+	return <Text wrap="truncate-end">{lineAnsi(line, color)}</Text>;
+}, sameLine);
+
+/** Lines are rebuilt on every render: compare what they say, so an unchanged line is not drawn again by React. */
+function sameLine(a: LineProps, b: LineProps): boolean {
+	if (a.color !== b.color || a.line.length !== b.line.length) return false;
+	for (let i = 0; i < a.line.length; i++) {
+		const x = a.line[i];
+		const y = b.line[i];
+		if (x?.text !== y?.text || x?.tone !== y?.tone || (x?.inverse === true) !== (y?.inverse === true)) return false;
 	}
-	return <Text wrap="truncate-end">{text}</Text>;
+	return true;
 }
 
 /** Props of <Lines/>. */

@@ -16,7 +16,7 @@ interface OverlayFrame {
 
 function Frame({ width, height, color, lines }: OverlayFrame & { lines: StyledLine[] }) {
 	return (
-		<Box flexDirection="column" width={width} height={height} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height}>
 			<Lines lines={lines.map((l) => fitLine(l, width))} color={color} height={height} />
 		</Box>
 	);
@@ -42,11 +42,13 @@ export interface FilterPickerProps extends OverlayFrame {
 	draft: Filters;
 	row: number;
 	tools: string[];
+	/** Labels seen in the hits, offered by the label row. */
+	labels?: string[];
 }
 
 /** The filter picker: one row per filter (its keys are in the status bar, generated from the keymap). */
-export function FilterPicker({ width, height, color, draft, row, tools }: FilterPickerProps) {
-	const fields = filterFields(tools);
+export function FilterPicker({ width, height, color, draft, row, tools, labels = [] }: FilterPickerProps) {
+	const fields = filterFields(tools, labels);
 	const lines: StyledLine[] = [[seg("Filters", "title")], []];
 	fields.forEach((f, i) => {
 		const value = draft[f.key];
@@ -60,7 +62,11 @@ export function FilterPicker({ width, height, color, draft, row, tools }: Filter
 			seg(" ›", "dim"),
 		]);
 	});
-	lines.push([], [seg("Every filter narrows the hits; the query line still applies.", "dim")]);
+	lines.push(
+		[],
+		[seg("Every filter narrows the hits; the query line still applies.", "dim")],
+		[seg('Any label, also one not listed here: type label:TEXT in the query (label:"two words").', "dim")],
+	);
 	return <Frame width={width} height={height} color={color} lines={lines} />;
 }
 

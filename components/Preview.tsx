@@ -1,6 +1,6 @@
 /** The preview pane: the selected hit's exact text around the match, read from the source file. */
 import { Box } from "ink";
-import { useMemo } from "react";
+import { memo, useMemo } from "react";
 import type { Hit } from "../src/shared/types.js";
 import type { PreviewState } from "./hits-state.js";
 import { Lines } from "./Line.js";
@@ -27,8 +27,8 @@ function titleRule(title: StyledLine, width: number, rule: boolean): StyledLine 
 	return rule ? fitLine([...t, seg("─".repeat(Math.max(0, width)), "dim")], width) : fitLine(t, width);
 }
 
-/** The preview pane with its title line. */
-export function Preview({ hit, preview, current, width, height, now, color, rule }: PreviewProps) {
+/** The preview pane with its title line (memoized like the hit list). */
+export const Preview = memo(function Preview({ hit, preview, current, width, height, now, color, rule }: PreviewProps) {
 	const read = hit && current && preview && !preview.error ? preview.read : null;
 	// The text around the match is the costly part and does not depend on the clock, which changes every render.
 	const body = useMemo(() => {
@@ -49,8 +49,8 @@ export function Preview({ hit, preview, current, width, height, now, color, rule
 		lines = body.lines;
 	}
 	return (
-		<Box flexDirection="column" width={width} height={height + 1} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height + 1}>
 			<Lines lines={[titleRule(title, width, rule), ...lines]} color={color} height={height + 1} />
 		</Box>
 	);
-}
+});

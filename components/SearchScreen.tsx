@@ -1,5 +1,6 @@
 /** The search screen: title with chips and the query line on top, the hit list and the preview below. */
 import { Box } from "ink";
+import { useRef } from "react";
 import type { Hit, IndexStatus } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
 import { HitList } from "./HitList.js";
@@ -8,12 +9,11 @@ import { Lines } from "./Line.js";
 import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Preview } from "./Preview.js";
 import { SplitPane } from "./SplitPane.js";
-import { emptyLines, queryLine, titleLine } from "./search-view.js";
+import { emptyLines, QUERY_PLACEHOLDER, queryLine, queryWindow, titleLine } from "./search-view.js";
 import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
-/** Placeholder of an empty query line. */
-export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
+export { QUERY_PLACEHOLDER } from "./search-view.js";
 
 /** Props of <SearchHeader/>. */
 export interface SearchHeaderProps {
@@ -41,12 +41,16 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 		},
 		width,
 	);
+	// Where the visible part of a long query starts is the view's own memory (the line editor's scroll position).
+	const start = useRef(0);
+	start.current = queryWindow(state.query.text, state.query.cursor, Math.max(4, width - 2), start.current);
 	const query = queryLine(
 		state.query.text,
 		state.query.cursor,
 		state.focus === "query" && state.events.stack.length === 0 && state.overlay === null,
 		width,
 		QUERY_PLACEHOLDER,
+		start.current,
 	);
 	return (
 		<Box flexDirection="column" width={width} height={2}>
@@ -54,6 +58,8 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 		</Box>
 	);
 }
+
+const NO_LINES: Array<{ text: string; tone: "plain" }> = [];
 
 /** Props of <SearchBody/>. */
 export interface SearchBodyProps {
@@ -70,17 +76,21 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 	const h = state.hits;
 	const r = h.results;
 	const hit: Hit | null = selectedHit(state);
-	const empty = emptyLines({
-		loading: r.status === "loading",
-		error: r.error,
-		query: state.query.text,
-		notes: r.notes,
-		scope: h.scope,
-		filters: h.filters,
-		indexEvents: r.index?.events ?? null,
-		indexing,
-		status,
-	});
+	// Only an empty list shows these lines; a stable empty array keeps the memoized list from redrawing on every key.
+	const empty =
+		r.hits.length > 0
+			? NO_LINES
+			: emptyLines({
+					loading: r.status === "loading",
+					error: r.error,
+					query: state.query.text,
+					notes: r.notes,
+					scope: h.scope,
+					filters: h.filters,
+					indexEvents: r.index?.events ?? null,
+					indexing,
+					status,
+				});
 	const list = (
 		<HitList
 			hits={r.hits}

@@ -54,7 +54,7 @@ export function TracePanel({ data, cursor, focused, width, height, color, rule }
 		}
 	}
 	return (
-		<Box flexDirection="column" width={width} height={height + 1} overflow="hidden">
+		<Box flexDirection="column" width={width} height={height + 1}>
 			<Lines lines={lines} color={color} height={height + 1} />
 		</Box>
 	);

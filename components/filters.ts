@@ -21,6 +21,8 @@ export interface Filters {
 	error?: boolean;
 	branch?: BranchState;
 	since?: TimeRange;
+	/** Events carrying this label (pi's `label` entries and the labelled entries; a substring, any case). */
+	label?: string;
 }
 
 /** The session a "this session" scope means. */
@@ -42,8 +44,8 @@ export interface FilterField {
 	show(value: Filters[keyof Filters]): string;
 }
 
-/** The picker's rows; `tools` extends the tool list with names seen in the hits. */
-export function filterFields(tools: readonly string[] = []): FilterField[] {
+/** The picker's rows; `tools` and `labels` extend the tool and label lists with names seen in the hits. */
+export function filterFields(tools: readonly string[] = [], labels: readonly string[] = []): FilterField[] {
 	const toolList = [...new Set([...COMMON_TOOLS, ...tools])];
 	const any = (v: unknown) => (v === undefined ? "any" : String(v));
 	return [
@@ -53,6 +55,8 @@ export function filterFields(tools: readonly string[] = []): FilterField[] {
 		{ key: "error", label: "error", values: [undefined, true, false], show: (v) => (v === undefined ? "any" : v ? "errors only" : "no errors") },
 		{ key: "branch", label: "branch", values: [undefined, ...BRANCH_STATES], show: (v) => (v === undefined ? "any" : String(v)) },
 		{ key: "since", label: "time", values: [undefined, ...TIME_RANGES], show: (v) => (v === undefined ? "any time" : `last ${String(v)}`) },
+		// Labels seen in the hits (and the one set); any other label is typed in the query as label:TEXT.
+		{ key: "label", label: "label", values: [undefined, ...labels], show: (v) => (v === undefined ? "any (or type label:TEXT)" : String(v)) },
 	];
 }
 
@@ -65,6 +69,30 @@ export function cycleFilter(filters: Filters, field: FilterField, dir: 1 | -1): 
 	if (next === undefined) delete out[field.key];
 	else (out as Record<string, unknown>)[field.key] = next;
 	return out;
+}
+
+/** Labels seen in the hits, first-seen order (the picker offers them). */
+export function labelsIn(hits: readonly Pick<Hit, "label">[]): string[] {
+	return [...new Set(hits.map((h) => h.label).filter((l): l is string => typeof l === "string" && l !== ""))];
+}
+
+/**
+ * The query's `label:TEXT` (or `label:"two words"`) fields, taken out of the text: label text is not in the full-text
+ * index, so it is found as a filter, like the picker's label row and the CLI's --label.
+ */
+export function splitQuery(query: string): { text: string; labels: string[] } {
+	if (!/(^|\s)label:/i.test(query)) return { text: query, labels: [] };
+	const labels: string[] = [];
+	const text = query
+		.replace(/(^|\s)label:(?:"([^"]*)"?|(\S*))/gi, (_m, lead: string, quoted: string | undefined, bare: string | undefined) => {
+			const l = (quoted ?? bare ?? "").trim();
+			if (l) labels.push(l);
+			return lead;
+		})
+		.replace(/\s+/g, " ")
+		.replace(/^ /, "");
+	// A trailing space stays: it ends the last word (an exact word, not a prefix), as without a label field.
+	return { text: text.trim() === "" ? "" : text, labels };
 }
 
 /** Tool names seen in the hits, first-seen order (the picker offers them besides the common tools). */
@@ -81,6 +109,7 @@ export function filterChips(filters: Filters): string[] {
 	if (filters.error !== undefined) out.push(filters.error ? "errors only" : "no errors");
 	if (filters.branch) out.push(`branch:${filters.branch}`);
 	if (filters.since) out.push(`last ${filters.since}`);
+	if (filters.label) out.push(`label:${filters.label}`);
 	return out;
 }
 
@@ -130,7 +159,10 @@ export function searchRequest(input: RequestInput): SearchRequest {
 	if (f.error !== undefined) filters.isError = f.error;
 	if (f.branch) filters.branchStates = [f.branch];
 	if (f.since) filters.after = new Date(input.now - RANGE_MS[f.since]).toISOString();
-	return { query: input.query, prefix: prefixWorthy(input.query), filters, limit: PAGE_SIZE, ...(input.offset > 0 ? { offset: input.offset } : {}) };
+	const q = splitQuery(input.query);
+	const labels = [...(f.label ? [f.label] : []), ...q.labels];
+	if (labels.length > 0) filters.labels = labels;
+	return { query: q.text, prefix: prefixWorthy(q.text), filters, limit: PAGE_SIZE, ...(input.offset > 0 ? { offset: input.offset } : {}) };
 }
 
 /**

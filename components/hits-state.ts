@@ -22,6 +22,8 @@ export interface Results {
 	error: string | null;
 	/** No more pages after these hits. */
 	exhausted: boolean;
+	/** Hits the service returned so far, copies included: the next page starts there (rows fold copies, so fewer). */
+	fetched: number;
 	/** Grows when the next page is wanted; 0 means none asked yet. */
 	moreSeq: number;
 	loadingMore: boolean;
@@ -33,6 +35,8 @@ export interface Results {
 	 * copy is the row, and this maps its ref key to the other copies' session ids.
 	 */
 	copies: Record<string, Hit[]>;
+	/** Rows whose copies were expanded (→): expanded again when the same search is run again (new index data). */
+	expanded?: string[];
 }
 
 /** The preview pane's content for one hit. */
@@ -52,11 +56,16 @@ export interface HitsState {
 	selected: number;
 	top: number;
 	preview: PreviewState | null;
+	/** End was pressed: the cursor follows the end of the list as pages arrive (up to END_FOLLOW_MAX hits). */
+	followEnd?: boolean;
 }
+
+/** How far End keeps loading pages to reach the last hit; beyond it, End again goes on. */
+export const END_FOLLOW_MAX = 500;
 
 /** What the hit list's reducer does; the top reducer turns keys and other slices' changes into these. */
 export type HitsAction =
-	| { type: "select"; index: number }
+	| { type: "select"; index: number; followEnd?: boolean }
 	| { type: "search"; keep?: string | null }
 	| { type: "resize" }
 	| { type: "cycle-scope" }
@@ -79,6 +88,7 @@ export function initialHits(workspace: string | null, scope: Scope | undefined):
 			notes: [],
 			error: null,
 			exhausted: false,
+			fetched: 0,
 			moreSeq: 0,
 			loadingMore: false,
 			index: null,
@@ -112,7 +122,25 @@ function maybeMore(h: HitsState, size: Size): HitsState {
 }
 
 function newSearch(h: HitsState, keep: string | null): HitsState {
-	return { ...h, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep } };
+	// A search kept for new index data (keep set) keeps the expanded rows too; any other starts folded.
+	const expanded = keep === null ? [] : (h.results.expanded ?? []);
+	return { ...h, followEnd: false, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep, expanded } };
+}
+
+/** Puts the copies of the rows in `keys` right under their row (what → did before the list was searched again). */
+function expandRows(hits: Hit[], copies: Record<string, Hit[]>, keys: readonly string[]): { hits: Hit[]; copies: Record<string, Hit[]> } {
+	if (keys.length === 0) return { hits, copies };
+	const out: Hit[] = [];
+	const left = { ...copies };
+	for (const h of hits) {
+		out.push(h);
+		const k = refKey(h);
+		if (keys.includes(k) && left[k]) {
+			out.push(...left[k]);
+			delete left[k];
+		}
+	}
+	return { hits: out, copies: left };
 }
 
 /** Same entry, same fragment, same time: a copy a fork or clone made of one event. */
@@ -138,14 +166,21 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 	if (a.seq !== r.seq) return h;
 	if (a.more > 0) {
 		if (a.more !== r.moreSeq) return h;
-		const seen = new Set(r.hits.map((x) => refKey(x)));
+		const seen = new Set([...r.hits, ...Object.values(r.copies).flat()].map((x) => refKey(x)));
 		const fresh = a.result.hits.filter((x) => !seen.has(refKey(x)));
 		const grouped = groupCopies(r.hits, r.copies, fresh);
 		const hits = [...r.hits, ...grouped.hits];
 		const exhausted = a.result.hits.length < PAGE_SIZE || fresh.length === 0;
-		return maybeMore({ ...h, results: { ...r, hits, copies: grouped.copies, exhausted, loadingMore: false } }, size);
+		const next = { ...h, results: { ...r, hits, copies: grouped.copies, exhausted, fetched: r.fetched + a.result.hits.length, loadingMore: false } };
+		if (!h.followEnd) return maybeMore(next, size);
+		// End was pressed: go on to the new last hit, and load on while there is more (within END_FOLLOW_MAX).
+		const sel = hits.length - 1;
+		const follow = !exhausted && hits.length < END_FOLLOW_MAX;
+		const moved = { ...next, selected: sel, top: windowTop(sel, h.top, visibleHits(searchLayout(size)), hits.length), followEnd: follow };
+		return follow ? maybeMore(moved, size) : moved;
 	}
-	const grouped = groupCopies([], {}, a.result.hits);
+	const folded = groupCopies([], {}, a.result.hits);
+	const grouped = expandRows(folded.hits, folded.copies, r.keep ? (r.expanded ?? []) : []);
 	const hits = grouped.hits;
 	const keepAt = r.keep ? hits.findIndex((x) => refKey(x) === r.keep) : -1;
 	const results: Results = {
@@ -156,6 +191,7 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		error: null,
 		copies: grouped.copies,
 		exhausted: a.result.hits.length < PAGE_SIZE,
+		fetched: a.result.hits.length,
 		loadingMore: false,
 		index: a.result.index,
 		keep: null,
@@ -171,7 +207,8 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 		case "select": {
 			const sel = clampIndex(a.index, h.results.hits.length);
 			const top = windowTop(sel, h.top, visibleHits(searchLayout(size)), h.results.hits.length);
-			return maybeMore({ ...h, selected: sel, top }, size);
+			const follow = a.followEnd === true && !h.results.exhausted;
+			return maybeMore({ ...h, selected: sel, top, followEnd: follow }, size);
 		}
 		case "search":
 			return newSearch(h, a.keep ?? null);
@@ -197,7 +234,7 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 			if (!hit || !more) return h;
 			const { [refKey(hit)]: _shown, ...copies } = h.results.copies;
 			const hits = [...h.results.hits.slice(0, h.selected + 1), ...more, ...h.results.hits.slice(h.selected + 1)];
-			return { ...h, results: { ...h.results, hits, copies } };
+			return { ...h, results: { ...h.results, hits, copies, expanded: [...(h.results.expanded ?? []), refKey(hit)] } };
 		}
 		case "set-scope":
 			return newSearch({ ...h, scope: a.scope, scopeSession: a.session, selected: 0, top: 0 }, null);

@@ -71,7 +71,7 @@ export function visibleHits(layout: SearchLayout): number {
 	return Math.max(1, Math.floor(layout.listLines / layout.hitLines));
 }
 
-/** Layout of the event view: two header lines, the exact read, the trace panel, two status lines. */
+/** Layout of the event view: three header lines (event, classification, session file and lineage), the exact read, the trace panel, two status lines. */
 export interface EventLayout {
 	width: number;
 	height: number;
@@ -83,14 +83,15 @@ export interface EventLayout {
 	panelLines: number;
 }
 
-const EVENT_FIXED = 4;
+const EVENT_FIXED = 5; // three header lines, two status lines
 
 /** Splits the screen for the event view and its trace panel. */
 export function eventLayout(size: Size): EventLayout {
 	const width = Math.max(1, size.columns);
 	const height = frameHeight(size);
 	if (width >= WIDE_COLUMNS) {
-		const panelWidth = Math.min(64, Math.floor(width * 0.4));
+		// 40% of the width (the panel grows with the terminal: its path line and rows name entries and sessions).
+		const panelWidth = Math.min(100, Math.floor(width * 0.4));
 		const body = Math.max(1, height - EVENT_FIXED);
 		return { width, height, side: true, bodyWidth: width - panelWidth - 1, bodyLines: body, panelWidth, panelLines: Math.max(1, body - 1) };
 	}
@@ -99,9 +100,12 @@ export function eventLayout(size: Size): EventLayout {
 	return { width, height, side: false, bodyWidth: width, bodyLines: Math.max(1, rest - panel), panelWidth: width, panelLines: panel };
 }
 
-/** Lines an overlay (help, filters, fork candidates) may use: everything between the header and the status lines. */
-export function overlayLines(size: Size): number {
-	return Math.max(1, frameHeight(size) - SEARCH_FIXED);
+/**
+ * Lines an overlay (help, filters, fork candidates) may use: everything between the header and the status lines
+ * (the event view's header is a line taller than the search screen's).
+ */
+export function overlayLines(size: Size, event = false): number {
+	return Math.max(1, frameHeight(size) - (event ? EVENT_FIXED : SEARCH_FIXED));
 }
 
 /** Whether a screen position (1-based column and row, as mouse reports give it) is over the event view's trace panel. */

@@ -20,7 +20,7 @@ export type OverlayAction =
 	| { type: "close" }
 	| { type: "move"; by: number }
 	| { type: "page"; dir: 1 | -1 }
-	| { type: "filter-cycle"; dir: 1 | -1; tools: string[] }
+	| { type: "filter-cycle"; dir: 1 | -1; tools: string[]; labels?: string[] }
 	| { type: "filter-reset" };
 
 /** Scrolls help, clamped like the overlay draws it (so ↑ after holding ↓ past the end moves at once). */
@@ -59,7 +59,7 @@ export function reduceOverlay(o: Overlay | null, a: OverlayAction, size: Size): 
 			return o.type === "help" ? { ...o, scroll: helpScroll(o.scroll + a.dir * 10, size) } : o;
 		case "filter-cycle": {
 			if (o.type !== "filters") return o;
-			const field = filterFields(a.tools)[o.row];
+			const field = filterFields(a.tools, [...new Set([...(o.draft.label ? [o.draft.label] : []), ...(a.labels ?? [])])])[o.row];
 			return field ? { ...o, draft: cycleFilter(o.draft, field, a.dir) } : o;
 		}
 		case "filter-reset":

@@ -6,7 +6,7 @@
 import { relativeTime, shortPath } from "../src/present/text.js";
 import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/shared/types.js";
 import type { EventData } from "./loaders.js";
-import { PAGE_CHARS } from "./loaders.js";
+import { PAGE_CHARS, pageCut, tailSkip } from "./loaders.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "./styled.js";
 import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "./text-width.js";
 
@@ -186,18 +186,27 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 		if (paged !== undefined) {
 			const window = options.pageWindows[f.id];
 			if (paged > 0) push(gapLine(`chars 0–${num(paged)} above · p previous page`, f.id).line, f.id);
-			if (window) body(window.text);
+			// A page ends at a line or word (pageCut); the next one starts there.
+			const shown = window ? window.text.slice(0, pageCut(window.text, window.range[1] >= f.totalChars)) : "";
+			if (window) body(shown);
 			else push([seg("  loading…", "dim")], f.id);
-			const end = window ? window.range[1] : Math.min(f.totalChars, paged + PAGE_CHARS);
+			const end = window
+				? shown.length === window.text.length
+					? window.range[1]
+					: window.range[0] + shown.length
+				: Math.min(f.totalChars, paged + PAGE_CHARS);
 			if (end < f.totalChars) push(gapLine(`chars ${num(end)}–${num(f.totalChars)} below · n next page`, f.id).line, f.id);
 			continue;
 		}
-		body(f.text);
+		// The head ends and the tail starts at a line or word: the cut-off parts belong to the gap between them.
+		const headShown = f.range[1] < f.totalChars ? f.text.slice(0, pageCut(f.text, false)) : f.text;
+		body(headShown);
 		if (f.range[1] < f.totalChars) {
-			const from = f.range[1];
-			const to = tail ? tail.range[0] : f.totalChars;
+			const from = f.range[0] + headShown.length;
+			const skip = tail ? tailSkip(tail.text) : 0;
+			const to = tail ? tail.range[0] + skip : f.totalChars;
 			if (to > from) push(gapLine(`${num(to - from)} chars not shown (${num(from)}–${num(to)}) · n next page`, f.id).line, f.id);
-			if (tail) body(tail.text);
+			if (tail) body(tail.text.slice(skip));
 		}
 	}
 

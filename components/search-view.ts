@@ -4,6 +4,7 @@ import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stat
 import type { Hit, IndexStatus } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "./filters.js";
+import { keyFor } from "./keymap.js";
 import { num } from "./read-view.js";
 import { idTail } from "./session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "./styled.js";
@@ -42,7 +43,8 @@ export function normalizeSnippet(snippet: string, marks: Array<[number, number]>
  * from the others on screen (`short`, from shortIds; a /clone and a --fork share name, cwd and time).
  */
 export function hitWhere(h: Hit, short: string = idTail(h.sessionId)): string {
-	return `${sessionWhere(h.session)} · #${short}`;
+	// The id part first: it is what tells copies apart, and a narrow pane cuts the end of the line.
+	return `#${short} ${sessionWhere(h.session)}`;
 }
 
 /** The flags that make a hit stand out: error, alternate branch, summarized, label. */
@@ -116,22 +118,60 @@ export function hitRows(h: Hit, width: number, now: number, selected: boolean, l
 	return [metaLine, snippetLine];
 }
 
-/** The query line: prompt, text with an inverse cursor cell when focused, scrolled to keep the cursor visible. */
-export function queryLine(query: string, cursor: number, focused: boolean, width: number, placeholder: string): StyledLine {
+/** Placeholder of an empty query line. */
+export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
+
+/**
+ * Where the visible part of a long query starts (a UTF-16 offset), like a shell's line editor: the window stays where
+ * it was (`prev`) while the cursor moves inside it and scrolls only when the cursor would leave it, so ← moves the
+ * cursor over still text instead of the text under a fixed cursor. `room`: columns for the text and the cursor cell.
+ */
+export function queryWindow(text: string, cursor: number, room: number, prev = 0): number {
+	const parts = clusters(text);
+	const offsets: number[] = [];
+	let at = 0;
+	for (const p of parts) {
+		offsets.push(at);
+		at += p.length;
+	}
+	offsets.push(at);
+	const widthOf = (from: number, to: number) => stringWidth(text.slice(from, to));
+	// Columns the text may use: one is the cursor cell at the end, one the "…" when the start is cut.
+	const fits = (start: number, end: number) => widthOf(start, end) <= room - 1 - (start > 0 ? 1 : 0);
+	let start = Math.min(Math.max(0, prev), cursor);
+	if (!offsets.includes(start)) start = offsets.filter((o) => o <= start).at(-1) ?? 0;
+	// The cursor went past the right edge: scroll so it sits at the edge.
+	let i = offsets.indexOf(start);
+	while (i < offsets.length - 1 && !fits(start, cursor)) start = offsets[++i] as number;
+	// Text was deleted: show more of the start while everything up to the end still fits.
+	while (i > 0 && fits(offsets[i - 1] as number, text.length)) start = offsets[--i] as number;
+	return start;
+}
+
+/**
+ * The query line: prompt, text with an inverse cursor cell when focused, from `start` (see queryWindow) so the cursor
+ * stays on screen.
+ */
+export function queryLine(
+	query: string,
+	cursor: number,
+	focused: boolean,
+	width: number,
+	placeholder: string,
+	start = queryWindow(query, cursor, Math.max(4, width - 2)),
+): StyledLine {
 	const prompt = seg("❯ ", focused ? "accent" : "dim");
 	const room = Math.max(4, width - 3);
 	if (query === "") {
 		const ph = truncate(placeholder, room - 1);
 		return focused ? [prompt, seg(ph.slice(0, 1) || " ", "dim", true), seg(ph.slice(1), "dim")] : [prompt, seg(ph, "dim")];
 	}
+	// The window is counted on the raw text; sanitizing keeps lengths (controls become one symbol each).
 	const clean = sanitizeLine(query);
-	const before = clean.slice(0, cursor);
+	const before = clean.slice(start, cursor);
 	const atCursor = clusters(clean.slice(cursor))[0] ?? " ";
 	const after = clean.slice(cursor + (atCursor === " " && cursor >= clean.length ? 0 : atCursor.length));
-	// Keep the cursor on screen: cut the start of a long query, then fit the rest.
-	let head = before;
-	while (stringWidth(head) > room - 8 && head.length > 0) head = head.slice(clusters(head)[0]?.length ?? 1);
-	const lead: StyledLine = head.length < before.length ? [seg("…", "dim"), seg(head.slice(1))] : [seg(head)];
+	const lead: StyledLine = start > 0 ? [seg("…", "dim"), seg(before)] : [seg(before)];
 	if (!focused) return fitLine([prompt, ...lead, seg(atCursor === " " && cursor >= clean.length ? "" : atCursor), seg(after)], width);
 	return fitLine([prompt, ...lead, seg(atCursor, "plain", true), seg(after)], width);
 }
@@ -175,7 +215,7 @@ export function emptyLines(input: {
 	if (input.error)
 		return [
 			{ text: `search failed: ${input.error}`, tone: "error" },
-			{ text: "change the query, or press x (on the list) to clear filters", tone: "dim" },
+			{ text: `change the query, or press ${keyFor("list", "clear-filters")} to clear the filters`, tone: "dim" },
 		];
 	if (input.loading && input.indexEvents === null) return [{ text: "searching…", tone: "dim" }];
 	if ((input.indexEvents ?? 0) === 0 && input.query.trim() === "" && Object.keys(input.filters).length === 0 && input.scope === "all") {
@@ -199,8 +239,9 @@ export function emptyLines(input: {
 	for (const n of input.notes)
 		out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
 	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
-	if (input.scope !== "all") out.push({ text: "s (on the hit list) widens the scope to all sessions.", tone: "dim" });
-	if (Object.keys(input.filters).length > 0) out.push({ text: "x (on the hit list) clears the filters; F changes them.", tone: "dim" });
+	if (input.scope !== "all") out.push({ text: `${keyFor("list", "cycle-scope")} widens the scope to all sessions.`, tone: "dim" });
+	if (Object.keys(input.filters).length > 0)
+		out.push({ text: `${keyFor("list", "clear-filters")} clears the filters; ${keyFor("list", "open-filters")} changes them.`, tone: "dim" });
 	if (input.indexing.phase === "indexing") out.push({ text: "Indexing is still running: more hits may appear.", tone: "dim" });
 	return out;
 }

@@ -12,7 +12,7 @@ import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-me
 import type { Size } from "./explorer-service.js";
 import { type EventLayout, eventLayout } from "./layout.js";
 import { clampIndex, clampScroll } from "./list-window.js";
-import { type EventData, HEAD_CHARS, PAGE_CHARS } from "./loaders.js";
+import { type EventData, HEAD_CHARS, PAGE_CHARS, pageCut } from "./loaders.js";
 import { num } from "./read-view.js";
 import { traceRows } from "./trace-rows.js";
 
@@ -26,6 +26,8 @@ export interface EventLoc extends DocSource {
 	/** Fragment id → offset of the page shown instead of head and tail. */
 	pages: Record<string, number>;
 	pageWindows: Record<string, FragmentWindow>;
+	/** Fragment id → the starts of the pages before this one (-1: the head and tail view), so p goes back exactly. */
+	pageBack?: Record<string, number[]>;
 	data: EventData | null;
 	error: string | null;
 	/** The first scroll to the match was applied. */
@@ -186,21 +188,37 @@ function pageFragment(loc: EventLoc, dir: 1 | -1, m: Omit<DocMetrics, "key">, la
 	// The page turned changes the document: its first line is found once the view has measured the new one.
 	const then: DocStep[] = [{ step: "anchor", fid }];
 	let offset: number;
+	const back = loc.pageBack?.[fid] ?? [];
+	let nextBack = back;
 	if (dir === 1) {
-		offset = current === undefined ? Math.min(f.range[1], HEAD_CHARS) : current + PAGE_CHARS;
+		// The next page starts where this one's shown text ends: at a line or word (pageCut), never inside one.
+		const w = current === undefined ? f : loc.pageWindows[fid];
+		offset =
+			current === undefined
+				? Math.min(f.range[0] + pageCut(f.text, false), HEAD_CHARS)
+				: w
+					? w.range[0] + pageCut(w.text, w.range[1] >= f.totalChars)
+					: current + PAGE_CHARS;
 		if (offset >= f.totalChars) return { loc, note: info(`last page of ${fid}`) };
+		nextBack = [...back, current ?? -1];
 	} else {
 		if (current === undefined) return { loc, note: info(`${fid} starts here; n pages forward`) };
-		if (current === 0) {
+		const prev = back.at(-1);
+		nextBack = back.slice(0, -1);
+		if (current === 0 || prev === -1) {
 			const { [fid]: _gone, ...pages } = loc.pages;
 			const { [fid]: _w, ...windows } = loc.pageWindows;
-			return { loc: { ...loc, pages, pageWindows: windows }, note: info("head and tail again"), then };
+			return { loc: { ...loc, pages, pageWindows: windows, pageBack: { ...loc.pageBack, [fid]: [] } }, note: info("head and tail again"), then };
 		}
-		offset = Math.max(0, current - PAGE_CHARS);
+		offset = prev ?? Math.max(0, current - PAGE_CHARS);
 	}
 	const { [fid]: _old, ...windows } = loc.pageWindows;
 	const note = `${fid}: chars ${num(offset)}–${num(Math.min(f.totalChars, offset + PAGE_CHARS))} of ${num(f.totalChars)}`;
-	return { loc: { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows }, note: info(note), then };
+	return {
+		loc: { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows, pageBack: { ...loc.pageBack, [fid]: nextBack } },
+		note: info(note),
+		then,
+	};
 }
 
 function applyStep(loc: EventLoc, s: DocStep, m: Omit<DocMetrics, "key">, layout: EventLayout): StepResult {

@@ -11,8 +11,9 @@ import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Action, NavAction } from "./actions.js";
 import { reduceBrowse, retryBrowse } from "./browse-routing.js";
 import type { Filters } from "./filters.js";
-import { toolsIn } from "./filters.js";
+import { labelsIn, toolsIn } from "./filters.js";
 import { reduceGoto } from "./goto-state.js";
+import { END_FOLLOW_MAX } from "./hits-state.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { overTracePanel, searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
@@ -143,8 +144,9 @@ function navigate(s: State, a: NavAction): State {
 		case "jump": {
 			const first = a.to === "first";
 			if (mode === "list") {
-				const moved = hits(s, { type: "select", index: first ? 0 : s.hits.results.hits.length - 1 });
-				return !first && !s.hits.results.exhausted ? info(moved, "loading more hits…") : moved;
+				// End follows the end of the list as pages arrive, so it lands on the last hit (within END_FOLLOW_MAX).
+				const moved = hits(s, { type: "select", index: first ? 0 : s.hits.results.hits.length - 1, followEnd: !first });
+				return !first && !s.hits.results.exhausted ? info(moved, `loading hits up to the last (at most ${END_FOLLOW_MAX})…`) : moved;
 			}
 			if (mode === "event") return stack(s, { type: "scroll", by: first ? -Number.MAX_SAFE_INTEGER / 2 : Number.MAX_SAFE_INTEGER / 2 });
 			if (mode === "trace") return stack(s, { type: "trace-move", by: first ? -1e9 : 1e9 });
@@ -293,7 +295,7 @@ export function reduce(s: State, a: Action): State {
 		case "clear-filters":
 			return Object.keys(s.hits.filters).length === 0 ? info(s, "no filters set") : info(hits(s, { type: "set-filters", filters: {} }), "filters cleared");
 		case "filter-cycle":
-			return overlay(s, { type: "filter-cycle", dir: a.dir, tools: toolsIn(s.hits.results.hits) });
+			return overlay(s, { type: "filter-cycle", dir: a.dir, tools: toolsIn(s.hits.results.hits), labels: labelsIn(s.hits.results.hits) });
 		case "filter-reset":
 			return overlay(s, a);
 		case "help":

@@ -184,14 +184,16 @@ export function pathLine(data: EventData): StyledLine {
 		if (hidden > 0) out.push(seg(` › … ${hidden}`, "dim"));
 	} else {
 		// The read reaches PATH_DEPTH ancestors; beyond them the root is further up than we looked.
-		out.push(seg(`⌂ … ${hidden}+`, "dim"));
+		out.push(seg(`⌂ … ${data.trace.depth !== undefined ? data.trace.depth - tail.length : `${hidden}+`}`, "dim"));
 	}
 	for (const b of tail) {
 		if (reachedRoot && b === up[0]) continue;
 		out.push(seg(` › ${b.entryId}`, b.branchState === "alternate" ? "warn" : "plain"));
 	}
 	out.push(seg(" › ● here", "bold"));
-	out.push(seg(` (depth ${reachedRoot ? up.length : `${up.length}+`})`, "dim"));
+	// The trace counts the whole path; the read's ancestors stop at PATH_DEPTH.
+	const depth = data.trace.depth ?? (reachedRoot ? up.length : `${up.length}+`);
+	out.push(seg(` (depth ${depth})`, "dim"));
 	return out;
 }
 

@@ -48,5 +48,24 @@ describe("fork-family copies", () => {
 		expect(s.hits.results.copies[`${FAMILY[0]}/e7`]?.map((h) => h.sessionId)).toEqual([FAMILY[1], FAMILY[2]]);
 		const expanded = reduce({ ...s, focus: "list" as const }, { type: "key", input: "", key: { rightArrow: true } });
 		expect(expanded.hits.results.hits.map((h) => h.sessionId)).toEqual([FAMILY[0], FAMILY[1], FAMILY[2], FAMILY[0]]);
+		// New index data searches again, keeping the selection: the expanded row stays expanded.
+		const again = reduce(expanded, { type: "index-changed" });
+		const answered = reduce(again, {
+			type: "search-done",
+			seq: again.hits.results.seq,
+			more: 0,
+			result: { hits: [...copies, other], notes: [], index: { sessions: 3, events: 10, freshAt: null, pending: 0 } },
+		});
+		expect(answered.hits.results.hits.map((h) => h.sessionId)).toEqual([FAMILY[0], FAMILY[1], FAMILY[2], FAMILY[0]]);
+		// A new query starts folded.
+		const typed = reduce(answered, { type: "key", input: "xy", key: {} });
+		expect(typed.hits.results.seq).toBeGreaterThan(answered.hits.results.seq);
+		const fresh = reduce(typed, {
+			type: "search-done",
+			seq: typed.hits.results.seq,
+			more: 0,
+			result: { hits: [...copies, other], notes: [], index: { sessions: 3, events: 10, freshAt: null, pending: 0 } },
+		});
+		expect(fresh.hits.results.hits).toHaveLength(2);
 	});
 });

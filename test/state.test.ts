@@ -4,6 +4,7 @@ import { eventDoc, measureTop } from "../components/event-doc.js";
 import { helpLines, type KeyInfo } from "../components/keymap.js";
 import { eventLayout, overlayLines } from "../components/layout.js";
 import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/state.js";
+import { lineText } from "../components/styled.js";
 import { traceRows } from "../components/trace-rows.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
@@ -467,11 +468,34 @@ describe("large fragments and resize", () => {
 		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
 		s = reduce(s, { type: "page-fragment", dir: 1 });
 		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 8000 });
-		s = run(s, { type: "page-fragment", dir: -1 }, { type: "page-fragment", dir: -1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 0 });
+		// p retraces the pages turned: 8,000 → 4,000 → the head and tail it started from.
+		s = reduce(s, { type: "page-fragment", dir: -1 });
+		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
 		s = reduce(s, { type: "page-fragment", dir: -1 });
 		expect(topLoc(s)?.pages).toEqual({});
 		expect(s.message?.text).toMatch(/head and tail/);
+	});
+
+	it("turns pages at a word: the next page starts where the shown text ends, after a space", () => {
+		// Words cut at 4,000 characters: "…lorem ipsum dol" would end the head mid-word.
+		const text = "lorem ipsum dolor sit amet ".repeat(200).slice(0, 4000);
+		const data = makeEventData("big", { text, totalChars: 20000 });
+		let s = reduce(withHits(1), { type: "open" });
+		s = reduce(
+			{
+				...s,
+				events: { ...s.events, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
+			},
+			{ type: "event-done", key: "s1/big", data, error: null },
+		);
+		s = reduce(s, { type: "page-fragment", dir: 1 });
+		const first = topLoc(s)?.pages["user.text:0"] as number;
+		expect(first).toBeLessThan(4000);
+		expect(text[first - 1]).toBe(" ");
+		expect(text.slice(first)).toMatch(/^[a-z]/);
+		// The page says what is above it: exactly the head's shown part, so nothing is lost and nothing shown twice.
+		const doc = eventDoc(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>, 200, true);
+		expect(doc?.lines.map((l) => lineText(l.line)).join("\n")).toContain(`chars 0–${first.toLocaleString("en-US")} above`);
 	});
 
 	it("keeps the list selection visible and the event scroll in range after a resize", () => {

@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { mouseWanted } from "../src/cli/explorer.js";
+import { mouseWanted } from "../src/cli/screen.js";
 import { findOnPath, runTask, shellLine, type TaskHost } from "../src/cli/tasks.js";
 import { LAND_COMMAND, type LandingContext, type LandingRegistrar, offerLanding } from "../src/extension/land.js";
 import { tempDir } from "./helpers/corpus.js";

@@ -34,9 +34,15 @@ describe("layout", () => {
 		[40, 10],
 	])("event %i×%i fills exactly rows - 1", (columns, rows) => {
 		const l = eventLayout({ columns, rows });
-		const used = l.side ? 4 + l.bodyLines : 4 + l.bodyLines + 1 + l.panelLines;
+		// Three header lines (event, classification, session file and lineage) and two status lines.
+		const used = l.side ? 5 + l.bodyLines : 5 + l.bodyLines + 1 + l.panelLines;
 		expect(used).toBe(rows - 1);
 		expect(l.side ? l.bodyWidth + 1 + l.panelWidth : l.bodyWidth).toBe(columns);
+	});
+
+	it("gives the trace panel more room on a wide terminal, so its path line is not cut at 200 columns", () => {
+		expect(eventLayout({ columns: 120, rows: 40 }).panelWidth).toBe(48);
+		expect(eventLayout({ columns: 200, rows: 60 }).panelWidth).toBe(80);
 	});
 
 	it("shows five two-line hits at 80×24", () => {
@@ -312,8 +318,8 @@ describe("hit rows and empty states", () => {
 			"No hits for “zzz”.",
 			"no hits with this workspace scope; there are hits without it",
 			"Try fewer or shorter words: every word must match, the last one as a prefix.",
-			"s (on the hit list) widens the scope to all sessions.",
-			"x (on the hit list) clears the filters; F changes them.",
+			"Ctrl+S widens the scope to all sessions.",
+			"Ctrl+R clears the filters; Ctrl+O changes them.",
 		]);
 	});
 

@@ -114,7 +114,12 @@ describe("walking the real corpus", () => {
 		expect(f && f.totalChars > 100_000).toBe(true);
 		expect(data.tails[f?.id ?? ""]?.range[1]).toBe(f?.totalChars);
 		const doc = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 100, wrap: true });
-		expect(doc.lines.map((l) => lineText(l.line)).join("\n")).toMatch(/chars not shown \(4,000–\d{1,3}(,\d{3})+\) · n next page/);
+		// The head ends at a line or word at most 4,000 characters in; the gap runs from there to the tail.
+		const gap = /chars not shown \(([\d,]+)–(\d{1,3}(,\d{3})+)\) · n next page/.exec(doc.lines.map((l) => lineText(l.line)).join("\n"));
+		const from = Number(gap?.[1]?.replace(/,/g, ""));
+		expect(from).toBeLessThanOrEqual(4000);
+		expect(from).toBeGreaterThan(2000);
+		expect(f?.text[from - 1]).toMatch(/\s/);
 		const hit = service.search({ query: n.text, limit: 50 }).hits.find((h) => h.sessionId === occ.sessionId);
 		if (!hit) throw new Error("needle not found");
 		const preview = buildPreview(await loadPreview(service, hit), hitHighlights(hit), 80, 6, Date.now());

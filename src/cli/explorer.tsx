@@ -3,11 +3,6 @@
  * there is none), opens the index for reading, starts indexing in a worker thread, owns the terminal (alternate
  * screen, restored on quit, Ctrl+C, signals and crashes) and renders <App/> with the size and indexing state.
  */
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
@@ -18,76 +13,16 @@ import { useTerminalSize } from "../../components/use-terminal-size.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
-import { HistoryService, hasSessionFiles, workspaceRoot } from "../service/service.js";
-import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
+import { HistoryService, workspaceRoot } from "../service/service.js";
 import { resolveFolder } from "../shared/filters.js";
 import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
+import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
+import { CLEAR, ENTER_ALT, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
 import { defaultExportDir, runTask } from "./tasks.js";
 
-/** Options of the interactive explorer. */
-export interface TuiOptions {
-	demo: boolean;
-	sessionsDirs?: string[];
-	indexPath?: string;
-	workspace?: string;
-	color: boolean;
-	/** The query and filters the explorer starts with (from the command line). */
-	query?: string;
-	filters?: Filters;
-	/** Mouse reporting for the wheel (default on where the terminal supports it; --no-mouse turns it off). */
-	mouse?: boolean;
-	/** The event to start on (`pi-history open`), with the fragment the ref named. */
-	open?: EventRef & { fragmentId?: string };
-}
-
-/** The history the explorer opens, and the banner that says which. */
-export interface HistoryChoice {
-	config: ResolvedConfig;
-	banner: string | null;
-	/** Said once in the status bar at start (why this history). */
-	notice?: string;
-	demo: boolean;
-}
-
-/** The bundled demo history: fixtures/demo when packaged that way, else the fixture corpus of a checkout. */
-export function findDemoHistory(from: string = dirname(fileURLToPath(import.meta.url))): string | null {
-	let dir = from;
-	for (let i = 0; i < 5; i++) {
-		for (const name of ["demo", "corpus"]) {
-			const candidate = join(dir, "fixtures", name);
-			if (existsSync(join(candidate, "sessions"))) return candidate;
-		}
-		const up = dirname(dir);
-		if (up === dir) break;
-		dir = up;
-	}
-	return null;
-}
-
-/**
- * The user's history when it has session files; the demo when it has none or `--demo` forces it. The demo index
- * lives in the temp dir (never in ~/.pi), one per demo location so two checkouts do not rebuild each other's.
- * An explicit --sessions-dir is never swapped for the demo: an empty dir there gets the "no sessions" screen.
- */
-export function chooseHistory(options: TuiOptions, env: NodeJS.ProcessEnv = process.env): HistoryChoice {
-	const config = resolveConfig({ sessionsDirs: options.sessionsDirs, indexPath: options.indexPath, env });
-	const explicit = (options.sessionsDirs?.length ?? 0) > 0;
-	if (!options.demo && (explicit || hasSessionFiles(config))) return { config, banner: null, demo: false };
-	const demo = findDemoHistory();
-	if (!demo) {
-		if (options.demo) throw new Error("the demo history is not part of this installation");
-		return { config, banner: null, demo: false };
-	}
-	const tag = createHash("sha256").update(demo).digest("hex").slice(0, 8);
-	const demoConfig = resolveConfig({ sessionsDirs: [demo], indexPath: join(tmpdir(), `pi-event-search-demo-${tag}`, "index.sqlite"), env });
-	const roots = config.roots.map((r) => r.path).join(", ");
-	const notice = options.demo
-		? "demo: the bundled sample history (--demo)"
-		: `no Pi sessions under ${roots}: exploring the bundled demo history (--demo forces it)`;
-	return { config: demoConfig, banner: "DEMO history", notice, demo: true };
-}
+export { chooseHistory, findDemoHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 
 /** One line about a finished refresh for the status bar. */
 export function refreshLine(s: RefreshSummary): string {
@@ -137,30 +72,6 @@ export class IndexingStore {
 	};
 }
 
-// Alternate screen, with autowrap off while we own it: a frame drawn for the old width just after a resize is then
-// cut at the edge by the terminal instead of wrapping into rows that no later frame erases.
-// ansi-escapes has no DECAWM (autowrap) or bracketed-paste sequences, so those stay written out. Bracketed paste
-// marks a paste so the key splitter inserts it as text instead of reading its letters as commands.
-const AUTOWRAP_OFF = "\u001b[?7l";
-const AUTOWRAP_ON = "\u001b[?7h";
-const PASTE_ON = "\u001b[?2004h";
-const PASTE_OFF = "\u001b[?2004l";
-// Mouse reporting for the wheel: 1000 reports presses (the wheel is buttons 64/65), 1006 writes them as SGR
-// sequences (no raw bytes the key splitter could mistake for text). Off again whenever the explorer leaves the screen.
-const MOUSE_ON = "\u001b[?1000h\u001b[?1006h";
-const MOUSE_OFF = "\u001b[?1006l\u001b[?1000l";
-const ENTER_ALT = ansiEscapes.enterAlternativeScreen + AUTOWRAP_OFF + PASTE_ON + ansiEscapes.cursorTo(0, 0);
-const LEAVE_ALT = MOUSE_OFF + PASTE_OFF + AUTOWRAP_ON + ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen;
-
-/** Whether to turn mouse reporting on: asked for (not --no-mouse), on a terminal that has a mouse protocol. */
-export function mouseWanted(option: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {
-	if (option === false) return false;
-	const term = env.TERM ?? "";
-	// A dumb terminal (or none named) has no mouse protocol, and the Linux console's is only for gpm.
-	return term !== "" && term !== "dumb" && term !== "linux";
-}
-const CLEAR = ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0);
-
 export { osc52 } from "./clipboard.js";
 
 interface MainProps {
@@ -203,14 +114,17 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 	);
 }
 
-/** Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). */
-export async function runTui(options: TuiOptions): Promise<number> {
+/**
+ * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
+ * launcher (tui-start) already chose the history and drew the first frame on the alternate screen.
+ */
+export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice }): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
 		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
 		return 2;
 	}
-	const choice = chooseHistory(options);
+	const choice = started?.choice ?? chooseHistory(options);
 	const service = HistoryService.open({ config: choice.config });
 	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
 	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
@@ -265,14 +179,16 @@ export async function runTui(options: TuiOptions): Promise<number> {
 	const workspace = options.workspace ? resolveFolder(options.workspace, process.cwd()) : workspaceRoot(process.cwd(), choice.config.workspaceRoot);
 
 	const out = process.stdout;
-	const enter = ENTER_ALT + (mouseWanted(options.mouse) ? MOUSE_ON : "");
+	const mouse = mouseWanted(options.mouse) ? MOUSE_ON : "";
+	const enter = ENTER_ALT + mouse;
 	let restored = false;
 	const restore = () => {
 		if (restored) return;
 		restored = true;
 		out.write(LEAVE_ALT);
 	};
-	out.write(enter);
+	// Ink draws from the cursor and erases only what it drew itself: the first frame drawn by hand goes first.
+	out.write(started ? CLEAR + mouse : enter);
 	// While a program has the terminal (pi, the pager, the editor) Ctrl+C is its: the signal our process gets too is
 	// ignored until the event loop has run once after the program ended (that is when a queued signal is delivered).
 	let handingOff = false;
@@ -314,7 +230,8 @@ export async function runTui(options: TuiOptions): Promise<number> {
 			{...(options.filters ? { filters: options.filters } : {})}
 			{...(options.open ? { open: options.open } : {})}
 		/>,
-		{ exitOnCtrlC: false, patchConsole: false },
+		// 60 frames a second: Ink's default 30 can hold a keystroke's echo back by up to 33 ms behind the frame before it.
+		{ exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
 	);
 	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.
 	const onSignal = (signal: NodeJS.Signals) => {

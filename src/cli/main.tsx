@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
 import meow from "meow";
+import type { Filters } from "../../components/filters.js";
 import { parseRef, resolveSessionId } from "../present/ref-parse.js";
 import {
 	errorText,
@@ -18,9 +19,10 @@ import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
-import type { SearchFilters, SemanticKind } from "../shared/types.js";
+import type { SearchFilters } from "../shared/types.js";
 import { checkArgs } from "./args.js";
-import { chooseHistory, runTui } from "./explorer.js";
+import { chooseHistory } from "./history-choice.js";
+import { startTui } from "./tui-start.js";
 
 const help = `
 	Usage
@@ -38,7 +40,8 @@ const help = `
 	  --sessions-dir DIR   index only this dir (repeatable); default: pi's session dirs
 	  --index PATH         index file (default <agentDir>/pi-event-search/index.sqlite)
 	  --workspace DIR      only sessions whose cwd is DIR or below it
-	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error as filters)
+	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error, --branch,
+	                       --label as filters)
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
 	  --no-mouse           explorer: no mouse reporting (the wheel scrolls otherwise)
@@ -146,6 +149,22 @@ function neighbors(side: "before" | "after"): number | undefined {
 	return count(Number(old), side);
 }
 
+/**
+ * The explorer's starting filters from the search flags, checked like the search command checks them (a wrong
+ * --kind is a usage error, not an empty list): the picker holds one value per filter, so the first one of each.
+ */
+function explorerFilters(): Filters {
+	const f = filtersFromFlags();
+	return {
+		...(f.kinds?.[0] ? { kind: f.kinds[0] } : {}),
+		...(f.roles?.[0] ? { role: f.roles[0] } : {}),
+		...(f.tools?.[0] ? { tool: f.tools[0] } : {}),
+		...(f.isError !== undefined ? { error: f.isError } : {}),
+		...(f.branchStates?.[0] ? { branch: f.branchStates[0] } : {}),
+		...(f.labels?.[0] ? { label: f.labels[0] } : {}),
+	};
+}
+
 function filtersFromFlags(): SearchFilters {
 	return searchFilters(
 		{
@@ -223,7 +242,7 @@ function resolveOpen<T extends { sessionId: string }>(ref: T): T {
 async function run(): Promise<number> {
 	const [command, ...args] = cli.input;
 	if (command === undefined) {
-		return runTui({
+		return startTui({
 			demo: flags.demo === true,
 			sessionsDirs: flags.sessionsDir,
 			indexPath: flags.index,
@@ -231,12 +250,7 @@ async function run(): Promise<number> {
 			color: flags.color !== false && !process.env.NO_COLOR,
 			mouse: flags.mouse !== false,
 			...(flags.query ? { query: flags.query } : {}),
-			filters: {
-				...(flags.kind?.[0] ? { kind: flags.kind[0] as SemanticKind } : {}),
-				...(flags.role?.[0] ? { role: flags.role[0] } : {}),
-				...(flags.tool?.[0] ? { tool: flags.tool[0] } : {}),
-				...(flags.error !== undefined ? { error: flags.error } : {}),
-			},
+			filters: explorerFilters(),
 		});
 	}
 	switch (command) {
@@ -245,12 +259,13 @@ async function run(): Promise<number> {
 			const parsed = parseRef(args.join(" "));
 			if (!parsed.ok) throw new ArgumentError(`usage: pi-history open <sessionId> <entryId> (${parsed.error})`);
 			const ref = process.stdin.isTTY && process.stdout.isTTY ? resolveOpen(parsed.ref) : parsed.ref;
-			return runTui({
+			return startTui({
 				demo: flags.demo === true,
 				sessionsDirs: flags.sessionsDir,
 				indexPath: flags.index,
 				workspace: flags.workspace,
 				color: flags.color !== false && !process.env.NO_COLOR,
+				mouse: flags.mouse !== false,
 				open: ref,
 			});
 		}

@@ -3,9 +3,9 @@
  * under a workspace folder, with size, fork points and fork lineage. One query in src/index; the workspace test is
  * the search's own (canonical paths, path-component boundary), so "this workspace" means the same on both screens.
  */
-import { listSessionRows, type SessionListRow } from "../index/session-list.js";
+import { listSessionRows, type OriginFacts, type SessionListRow } from "../index/session-list.js";
 import type { IndexStore } from "../index/store.js";
-import type { SessionListing, SessionListRequest, SessionListResult, SessionOrigin } from "../shared/types.js";
+import type { SessionLineage, SessionListing, SessionListRequest, SessionListResult, SessionOrigin } from "../shared/types.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 
 /** At most this many sessions are read (newest activity first); the answer says when more exist. */
@@ -21,6 +21,16 @@ export function originOf(r: Pick<SessionListRow, "copied" | "copied_alternate" |
 	if (r.copied === 0) return "new";
 	if (r.copied_alternate > 0) return "fork";
 	return r.holds_parent_leaf === 1 && r.parent_cwd === r.cwd ? "clone" : "fork";
+}
+
+/**
+ * How a trace names a session's lineage: originOf, with a whole copy (`pi --fork`: the parent's abandoned branches
+ * copied too, or the path to its leaf taken into another folder) told apart from a `/fork` of an earlier entry.
+ */
+export function lineageHow(f: OriginFacts): SessionLineage["how"] {
+	const origin = originOf(f);
+	if (origin !== "fork") return origin;
+	return f.copied_alternate > 0 || f.holds_parent_leaf === 1 ? "copy" : "fork";
 }
 
 function listing(r: SessionListRow): SessionListing {

@@ -3,12 +3,14 @@
  * (computed from recorded facts) or inferred (heuristic), with bounded previews of the nodes at the other end.
  */
 import { Catalog, type EventRow, eventBrief, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { originFacts } from "../index/session-list.js";
 import type { IndexStore } from "../index/store.js";
 import { CTX_OMITS } from "../project/tree.js";
 import { ArgumentError } from "../shared/errors.js";
-import { type Caller, type EventBrief, type EventRef, refKey, type TraceEdge, type TraceResult } from "../shared/types.js";
+import { type Caller, type EventBrief, type EventRef, refKey, type SessionLineage, type TraceEdge, type TraceResult } from "../shared/types.js";
 import { classificationOf, visibleEvent } from "./read.js";
 import { SessionView } from "./session-view.js";
+import { lineageHow } from "./sessions.js";
 import { Visibility } from "./visibility.js";
 
 /** Edges of one relation kind listed before the rest is summarized in a note. */
@@ -114,6 +116,9 @@ function editEdges(t: Tracer, event: EventRow, session: SessionRow, view: Sessio
 	}
 	if (edits.length > TRACE_EDGE_LIMIT) t.notes.push(`${edits.length - TRACE_EDGE_LIMIT} more edits edge(s) not listed`);
 }
+
+/** Ancestors counted for a trace's depth at most (one indexed lookup each). */
+const DEPTH_WALK_LIMIT = 5_000;
 
 /** Traces the relationships of one event (DESIGN §5 `event_trace`). */
 export function traceEvent(store: IndexStore, request: EventRef & { caller?: Caller }): TraceResult {
@@ -231,11 +236,26 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		}
 	}
 
+	// Depth: entries above this one on its path within this file (a cycle or a missing parent ends the walk). Bounded,
+	// so a trace costs what the entry costs also a million entries deep: past the bound it is left unknown.
+	let depth: number | undefined = 0;
+	for (let at = event.parent_id, seen = new Set<string>(); at !== null && !seen.has(at); depth++) {
+		if (depth >= DEPTH_WALK_LIMIT) {
+			depth = undefined;
+			break;
+		}
+		seen.add(at);
+		at = byId.get(at)?.parent_id ?? null;
+	}
+
 	// Session lineage across files.
+	let lineage: SessionLineage = { parent: null, how: null, at: null, parentFile: session.parent_path, children: 0 };
 	if (session.parent_path !== null) {
 		if (parentSession) {
 			t.add("session-parent", { sessionId: parentSession.public_id, entryId: null }, "recorded", { note: "header parentSession" });
 			const fork = t.forkInfo(session, parentSession);
+			const facts = originFacts(store, session.id);
+			lineage = { ...lineage, parent: sessionSummary(parentSession), how: facts ? lineageHow(facts) : null, at: fork.forkPoint };
 			const twin = t.copied(session, parentSession, event.entry_id) ? catalog.eventByEntry(parentSession.id, event.entry_id) : undefined;
 			if (twin) t.add("fork-of", t.node(twin, parentSession), "derived", { note: "this entry is a copy of the parent session's entry" });
 			else if (fork.firstOwn === event.entry_id && fork.forkPoint) {
@@ -250,6 +270,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	}
 	for (const child of catalog.childSessions(session.id)) {
 		if (!visibility.allowsSession(child)) continue;
+		lineage.children++;
 		const fork = t.forkInfo(child, session);
 		if (fork.forkPoint === event.entry_id) {
 			const first = fork.firstOwn ? catalog.eventByEntry(child.id, fork.firstOwn) : undefined;
@@ -267,5 +288,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		edges: t.edges,
 		nodes: t.nodes,
 		notes: t.notes,
+		lineage: visibility.trusted || lineage.parent ? lineage : { ...lineage, parentFile: null },
+		...(depth === undefined ? {} : { depth }),
 	};
 }

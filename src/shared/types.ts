@@ -295,6 +295,27 @@ export interface TraceResult {
 	edges: TraceEdge[];
 	nodes: Record<string, EventBrief>;
 	notes: string[];
+	/** Where the event's session file came from, and how many sessions were forked from it. */
+	lineage?: SessionLineage;
+	/** Entries above the event on its path within its file (0: a root). */
+	depth?: number;
+}
+
+/**
+ * A session file's lineage: its parent session (header `parentSession`) and how it was made from it — `copy`: every
+ * entry copied (`pi --fork`), `clone`: the path to the parent's leaf (`/clone`), `fork`: the path to an earlier
+ * entry `at` (`/fork`), `new`: nothing copied (`newSession({parentSession})`).
+ */
+export interface SessionLineage {
+	/** The parent session when it is indexed and visible; null otherwise (see parentFile). */
+	parent: SessionSummary | null;
+	how: "copy" | "clone" | "fork" | "new" | null;
+	/** The parent's entry this session continues from. */
+	at: string | null;
+	/** The header's parentSession path (null without one, or when the caller may not see it). */
+	parentFile: string | null;
+	/** Visible sessions whose parent is this one. */
+	children: number;
 }
 
 /** A `session_search` request (seed 003): one query, an exact session cwd and a session start-time range. */

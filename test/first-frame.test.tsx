@@ -1,0 +1,86 @@
+/**
+ * The hand-drawn first frame (drawn before React and Ink load) is the frame <App/> draws first: same title, query
+ * line, status and key hints, same size, so nothing jumps when Ink takes over. And it carries no session text raw.
+ */
+import { stripVTControlCharacters } from "node:util";
+import { cleanup, render } from "ink-testing-library";
+import { afterEach, describe, expect, it } from "vitest";
+import { App } from "../components/App.js";
+import type { ExplorerService } from "../components/explorer-service.js";
+import { type FirstFrameInput, firstFrameText } from "../components/first-frame.js";
+import { stringWidth } from "../components/text-width.js";
+
+afterEach(() => cleanup());
+
+// A service that never answers: the App's first frame is the one drawn before any search came back.
+const silent: ExplorerService = {
+	search: () => new Promise(() => {}),
+	read: () => new Promise(() => {}),
+	trace: () => new Promise(() => {}),
+	forkAbove: () => new Promise(() => {}),
+	status: () => {
+		throw new Error("no index yet");
+	},
+};
+
+function both(input: FirstFrameInput): { hand: string[]; app: string[] } {
+	const hand = stripVTControlCharacters(firstFrameText(input)).replace(/\r/g, "").split("\n");
+	const r = render(
+		<App
+			service={silent}
+			size={input.size}
+			color={false}
+			banner={input.banner}
+			initialMessage={input.notice}
+			workspace={input.workspace}
+			initialScope={input.scope}
+			initialQuery={input.query}
+			initialFilters={input.filters}
+		/>,
+	);
+	const app = stripVTControlCharacters(r.lastFrame() ?? "").split("\n");
+	return { hand, app };
+}
+
+describe("the first frame", () => {
+	for (const size of [
+		{ columns: 120, rows: 36 },
+		{ columns: 80, rows: 24 },
+	]) {
+		it(`draws what <App/> draws first at ${size.columns}×${size.rows}: title, query line, status, hints`, () => {
+			const input: FirstFrameInput = {
+				size,
+				color: false,
+				banner: "DEMO history",
+				notice: "demo: the bundled sample history (--demo)",
+				query: "ECONNREFUSED",
+				scope: "all",
+				workspace: null,
+				filters: { kind: "tool.result", error: true },
+			};
+			const { hand, app } = both(input);
+			expect(hand.length).toBe(app.length);
+			expect(hand.length).toBe(size.rows - 1);
+			for (const i of [0, 1, hand.length - 2, hand.length - 1]) expect(hand[i]?.trimEnd()).toBe(app[i]?.trimEnd());
+			expect(hand[0]).toContain("[kind:tool.result] [errors only]");
+			expect(hand[1]).toContain("❯ ECONNREFUSED");
+			expect(hand.join("\n")).toContain("searching…");
+			for (const l of hand) expect(stringWidth(l)).toBeLessThanOrEqual(size.columns);
+		});
+	}
+
+	it("shows a typed query's control characters as symbols, never raw (I21)", () => {
+		const text = firstFrameText({
+			size: { columns: 100, rows: 20 },
+			color: true,
+			banner: null,
+			notice: null,
+			query: "evil\u001b]52;c;AAAA\u0007",
+			scope: "all",
+			workspace: null,
+			filters: {},
+		});
+		expect(text).not.toContain("\u001b]52");
+		expect(text).not.toContain("\u0007");
+	});
+});

@@ -1,0 +1,73 @@
+/**
+ * The explorer started from the command line in a real terminal (tmux): the search flags become its filters and
+ * the query its query (`pi-history -q ECONNREFUSED --kind tool.result --error`), a label given with --label or typed
+ * as `label:TEXT` finds the labelled events, and a bad flag value is a usage error before the screen is taken.
+ * Ground truth: the fixture corpus's manifest and its label entries.
+ */
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "./helpers/build.js";
+import { copyCorpus, tempDir } from "./helpers/corpus.js";
+import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+
+let dir = "";
+let done = () => {};
+let session: TmuxSession | null = null;
+
+function start(flags: string, size = { columns: 120, rows: 30 }): TmuxSession {
+	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
+	session = TmuxSession.start(cmd, size, dir);
+	return session;
+}
+
+const title = (screen: string) => screen.split("\n")[0] ?? "";
+
+describe.skipIf(!hasTmux)("the explorer's command line (tmux)", () => {
+	beforeAll(() => {
+		const t = tempDir("pes-tui-feel-");
+		dir = t.dir;
+		done = t.cleanup;
+		copyCorpus(join(dir, "corpus"));
+	});
+	afterEach(() => {
+		session?.kill();
+		session = null;
+	});
+	afterAll(() => {
+		killServer();
+		done();
+	});
+
+	it("starts with -q and --kind/--error as its query and filters, and shows only failed tool results", async () => {
+		const s = start("-q ECONNREFUSED --kind tool.result --error");
+		// The index is built while the explorer runs: wait for the hits, not the first (empty) answer.
+		const screen = await s.waitFor((x) => /\b[1-9]\d*\+? hits?/.test(title(x)));
+		expect(title(screen)).toContain("[kind:tool.result] [errors only]");
+		expect(screen.split("\n")[1]).toContain("❯ ECONNREFUSED");
+		// Every hit row says tool.result and ✗ error.
+		const metas = screen.split("\n").filter((l) => /^\s?▌?\s?\d{4}-\d\d-\d\d /.test(l));
+		expect(metas.length).toBeGreaterThan(0);
+		for (const l of metas) expect(l).toMatch(/tool\.result .*✗ error/);
+	});
+
+	it("finds labels: --label on the command line, and label:TEXT typed in the query", async () => {
+		const s = start("--label before-refactor");
+		let screen = await s.waitFor((x) => /\b[1-9]\d*\+? recent events/.test(title(x)));
+		expect(title(screen)).toContain("[label:before-refactor]");
+		// The fixture corpus has label entries "before-refactor" (its label lines, checked by hand): they are the rows.
+		expect(screen).toMatch(/#before-refactor/);
+		s.kill();
+		const t = start("");
+		await t.waitFor("recent events");
+		t.type("label:before-refactor");
+		screen = await t.waitFor((x) => /\b[1-9]\d*\+? hits?/.test(title(x)) && x.includes("#before-refactor"));
+		expect(screen).not.toContain("No hits");
+	});
+
+	it("refuses a wrong --kind before taking the screen (exit 2)", async () => {
+		const s = start("--kind tool.nonsense");
+		const screen = await s.waitFor("__EXIT__=");
+		expect(screen).toContain("__EXIT__=2");
+		expect(screen).toMatch(/kind/);
+	});
+});
