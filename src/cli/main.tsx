@@ -46,7 +46,7 @@ const help = `
 	  --limit N            hits (1–50, default 10)
 	  --snippet-chars N    snippet size (40–2000, default 240)
 	  --session ID  --cwd DIR  --kind K  --type T  --role R  --tool NAME
-	  --after ISO  --before ISO  --error | --no-error  --branch STATE
+	  --after WHEN --before WHEN --error | --no-error  --branch STATE
 	  --selection STATE  --file PATH  --label TEXT     (repeatable)
 	  --no-refresh         search the index as it is
 
