@@ -60,6 +60,7 @@ const help = `
 	       context.replacement system.prompt (searched only when asked for)
 	Branch states: selected alternate unknown
 	Selection states: direct summarized omitted not-selected not-applicable unknown
+	WHEN: an ISO date (2026-01-31, 2026-01-31T12:00Z) or relative: 2d, 3h, 90m, 1w, yesterday, last week
 
 	Exit codes: 0 success (zero hits is success), 1 runtime error, 2 usage error
 `;
