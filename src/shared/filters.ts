@@ -92,6 +92,7 @@ function timeArg(value: string | undefined, flag: string, now: number): string |
 	if (value === undefined) return undefined;
 	if (/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return value.trim();
 	const t = parseTimeExpr(value, now);
-	if (!t.ok) throw new ArgumentError(`${flag} must be an ISO date such as 2026-01-31 or a relative time such as 2d, 3h, yesterday or last week, not "${value}"`);
+	if (!t.ok)
+		throw new ArgumentError(`${flag} must be an ISO date such as 2026-01-31 or a relative time such as 2d, 3h, yesterday or last week, not "${value}"`);
 	return t.iso;
 }

@@ -162,7 +162,13 @@ export interface SearchRequest {
 	caller?: Caller;
 	/** `score` is bm25() as SQLite returns it (negative, lower is better) instead of the rounded, positive relevance. */
 	rawScores?: boolean;
+	/** Hit order: best match first (default) or newest event first; without a query, hits are always newest first. */
+	order?: SearchOrder;
 }
+
+export const SEARCH_ORDERS = ["relevance", "newest"] as const;
+/** How hits are ordered. */
+export type SearchOrder = (typeof SEARCH_ORDERS)[number];
 
 /** Freshness of the index as seen by a query. */
 export interface IndexFreshness {
