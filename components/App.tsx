@@ -11,12 +11,13 @@ import type { IndexStatus, SearchRequest, SearchResult } from "../src/shared/typ
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { type Filters, type Scope, searchRequest, toolsIn } from "./filters.js";
+import { FilterPicker } from "./FilterPicker.js";
+import { type Filters, type Scope, searchRequest } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
 import { type EventData, findForkAbove, loadEvent, loadPage, loadPreview, runSearch } from "./loaders.js";
-import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
+import { ForkPicker, HelpOverlay } from "./Overlays.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
@@ -58,7 +59,16 @@ const RESULT_CACHE = 64;
 /** The search the state asks for, from hit `offset` on (0: the first page). */
 function requestOf(s: State, offset: number): SearchRequest {
 	const h = s.hits;
-	return searchRequest({ query: s.query.text, scope: h.scope, workspace: h.workspace, session: h.scopeSession, filters: h.filters, offset, now: Date.now() });
+	return searchRequest({
+		query: s.query.text,
+		scope: h.scope,
+		workspace: h.workspace,
+		session: h.scopeSession,
+		filters: h.filters,
+		offset,
+		now: Date.now(),
+		order: h.order,
+	});
 }
 
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
@@ -118,7 +128,11 @@ export function App(props: AppProps) {
 		String(seq),
 		async (): Promise<Action> => {
 			const request = requestOf(state, 0);
-			const key = JSON.stringify({ ...request, filters: { ...request.filters, after: request.filters?.after?.slice(0, 13) } });
+			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
+			const key = JSON.stringify({
+				...request,
+				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
+			});
 			const cached = results.current.get(key);
 			if (cached) return { type: "search-done", seq, more: 0, result: cached };
 			const out = await runSearch(service, request);
@@ -255,7 +269,19 @@ export function App(props: AppProps) {
 	const o = state.overlay;
 	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
-		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} tools={toolsIn(state.hits.results.hits)} />;
+		body = (
+			<FilterPicker
+				width={size.columns}
+				height={bodyHeight}
+				color={color}
+				draft={o.draft}
+				row={o.row}
+				pick={o.pick}
+				edit={o.edit}
+				now={now}
+				onEdit={(text) => dispatch({ type: "filter-text", text })}
+			/>
+		);
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.events.wrap} color={color} />;
@@ -279,7 +305,7 @@ export function App(props: AppProps) {
 			{top ? (
 				<EventHeader loc={top} depth={state.events.stack.length} width={size.columns} now={now} color={color} banner={banner} />
 			) : (
-				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />
+				<SearchHeader state={state} width={size.columns} banner={banner} color={color} now={now} />
 			)}
 			<Box flexDirection="column" width={size.columns} height={bodyHeight} overflow="hidden">
 				{body}

@@ -21,10 +21,12 @@ export interface HitListProps {
 	empty: Array<{ text: string; tone: Tone }>;
 	/** Ref key → other sessions holding a copy of the same entry (a fork family): shown as one row. */
 	copies?: Record<string, Hit[]>;
+	/** Grouped by session: session id → how many hits its row stands for. */
+	groups?: Record<string, number>;
 }
 
 /** The hit list pane. */
-export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
+export function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {}, groups = {} }: HitListProps) {
 	const lines: StyledLine[] = [];
 	if (hits.length === 0) {
 		lines.push([]);
@@ -36,7 +38,7 @@ export function HitList({ hits, selected, top, width, height, hitLines, now, col
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
 		for (let i = from; i < to; i++) {
 			const h = hits[i] as Hit;
-			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0));
+			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0, groups[h.sessionId] ?? 0));
 		}
 	}
 	return (

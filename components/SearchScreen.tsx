@@ -8,12 +8,14 @@ import { Lines } from "./Line.js";
 import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Preview } from "./Preview.js";
 import { SplitPane } from "./SplitPane.js";
-import { emptyLines, queryLine, titleLine } from "./search-view.js";
+import { chipLine, emptyLines, queryLine, titleLine } from "./search-view.js";
 import { previewKey, type State, selectedHit } from "./state.js";
-import { fitLine, seg } from "./styled.js";
+import { fitLine, lineWidth, seg } from "./styled.js";
 
 /** Placeholder of an empty query line. */
 export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
+/** Placeholder beside filter chips. */
+export const QUERY_PLACEHOLDER_SHORT = "search as you type · Backspace removes the last chip";
 
 /** Props of <SearchHeader/>. */
 export interface SearchHeaderProps {
@@ -21,10 +23,11 @@ export interface SearchHeaderProps {
 	width: number;
 	banner: string | null;
 	color: boolean;
+	now?: number;
 }
 
 /** Title line (chips, count) and query line. */
-export function SearchHeader({ state, width, banner, color }: SearchHeaderProps) {
+export function SearchHeader({ state, width, banner, color, now = Date.now() }: SearchHeaderProps) {
 	const h = state.hits;
 	const r = h.results;
 	const title = titleLine(
@@ -34,6 +37,8 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 			workspace: h.workspace,
 			session: h.scopeSession,
 			filters: h.filters,
+			order: h.order,
+			group: h.group,
 			count: r.hits.length,
 			more: !r.exhausted,
 			loading: r.status === "loading" && r.hits.length === 0,
@@ -41,13 +46,19 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 		},
 		width,
 	);
-	const query = queryLine(
-		state.query.text,
-		state.query.cursor,
-		state.focus === "query" && state.events.stack.length === 0 && state.overlay === null,
-		width,
-		QUERY_PLACEHOLDER,
-	);
+	// The filter chips end the query line; the query keeps at least half of it.
+	const chips = fitLine(chipLine(h.filters, now), Math.floor(width / 2));
+	const chipsWidth = lineWidth(chips);
+	const query = [
+		...queryLine(
+			state.query.text,
+			state.query.cursor,
+			state.focus === "query" && state.events.stack.length === 0 && state.overlay === null,
+			width - chipsWidth,
+			chipsWidth > 0 ? QUERY_PLACEHOLDER_SHORT : QUERY_PLACEHOLDER,
+		),
+		...chips,
+	];
 	return (
 		<Box flexDirection="column" width={width} height={2}>
 			<Lines lines={[title, query]} color={color} height={2} />
@@ -93,6 +104,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			color={color}
 			empty={empty}
 			copies={r.copies}
+			groups={r.groups}
 		/>
 	);
 	const preview = (

@@ -39,13 +39,26 @@ export type FilterAction =
 	| { type: "cycle-scope" }
 	| { type: "open-filters" }
 	| { type: "toggle-errors" }
-	| { type: "clear-filters" };
+	| { type: "clear-filters" }
+	| { type: "remove-last-chip" }
+	| { type: "toggle-order" }
+	| { type: "toggle-group" };
 
 /** The event view and the tree walk. */
 export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" } | { type: "page-fragment"; dir: 1 | -1 } | { type: "toggle-wrap" };
 
 /** Overlays: help, the filter picker, the fork picker. */
-export type OverlayKeyAction = { type: "help" } | { type: "filter-cycle"; dir: 1 | -1 } | { type: "filter-reset" } | { type: "pick"; index: number };
+export type OverlayKeyAction =
+	| { type: "help" }
+	| { type: "filter-cycle"; dir: 1 | -1 }
+	| { type: "filter-toggle" }
+	| { type: "filter-clear-row" }
+	| { type: "filter-reset" }
+	| { type: "apply-filters" }
+	| { type: "filter-edit-commit" }
+	| { type: "filter-edit-cancel" }
+	| { type: "filter-text"; text: string }
+	| { type: "pick"; index: number };
 
 /** Answers of App's loaders; each carries the sequence number or key it answers, so stale ones are dropped. */
 export type LoadAction =

@@ -19,7 +19,9 @@ const PRETTY: Record<string, string> = {
 	esc: "Esc",
 	tab: "Tab",
 	f1: "F1",
+	f4: "F4",
 	f5: "F5",
+	f6: "F6",
 	"shift+tab": "Shift+Tab",
 	backspace: "Backspace",
 	delete: "Delete",
@@ -71,6 +73,7 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
 		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
 		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
+		{ title: "Filter picker, typing a value", test: (b) => sameModes(b, ["filter-edit"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
@@ -103,5 +106,6 @@ export const MODE_NAMES: Record<Mode, string> = {
 	trace: "trace panel",
 	help: "help",
 	filters: "filters",
+	"filter-edit": "filter value",
 	fork: "fork",
 };

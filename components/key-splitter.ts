@@ -27,6 +27,7 @@ const CSI_KEYS: Record<string, KeyInfo> = {
 	F: { end: true },
 	Z: { tab: true, shift: true },
 	P: { f1: true },
+	S: { f4: true },
 };
 const TILDE_KEYS: Record<string, KeyInfo> = {
 	"1": { home: true },
@@ -37,7 +38,9 @@ const TILDE_KEYS: Record<string, KeyInfo> = {
 	"5": { pageUp: true },
 	"6": { pageDown: true },
 	"11": { f1: true },
+	"14": { f4: true },
 	"15": { f5: true },
+	"17": { f6: true },
 };
 
 /** Modifier flags of an xterm modifier parameter (2 = Shift, 3 = Alt, 5 = Ctrl, …: 1 + bit mask). */

@@ -15,9 +15,11 @@ export interface KeyInfo {
 	rightArrow?: boolean;
 	pageUp?: boolean;
 	pageDown?: boolean;
-	/** Function keys the explorer binds: F1 help, F5 refresh. */
+	/** Function keys the explorer binds: F1 help, F4 sort, F5 refresh, F6 group. */
 	f1?: boolean;
+	f4?: boolean;
 	f5?: boolean;
+	f6?: boolean;
 	home?: boolean;
 	end?: boolean;
 	return?: boolean;
@@ -57,7 +59,9 @@ export function keyName(input: string, key: KeyInfo): string | null {
 	if (key.pageUp) return "pgup";
 	if (key.pageDown) return "pgdn";
 	if (key.f1) return "f1";
+	if (key.f4) return "f4";
 	if (key.f5) return "f5";
+	if (key.f6) return "f6";
 	if (key.home) return "home";
 	if (key.end) return "end";
 	if (key.return) return "enter";
@@ -76,7 +80,7 @@ const EVENT: Mode[] = ["event", "trace"];
 // The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
 // to the query); its commands are Ctrl and function keys.
 export const SEARCH: Mode[] = ["query", "list"];
-export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork"];
+export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "filter-edit", "fork"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -87,7 +91,12 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["alt+f", "alt+right", "ctrl+right"], modes: ["query"], action: { type: "cursor", to: "word-right" }, help: "cursor one word right" },
 	{ keys: ["home", "ctrl+a"], modes: ["query"], action: { type: "cursor", to: "home" }, help: "cursor to the start" },
 	{ keys: ["end", "ctrl+e"], modes: ["query"], action: { type: "cursor", to: "end" }, help: "cursor to the end" },
-	{ keys: ["backspace"], modes: ["query"], action: { type: "delete-back" }, help: "delete the character before the cursor" },
+	{
+		keys: ["backspace"],
+		modes: ["query"],
+		action: { type: "delete-back" },
+		help: "delete the character before the cursor; on an empty query, remove the last filter chip",
+	},
 	{ keys: ["delete", "ctrl+d"], modes: ["query"], action: { type: "delete-forward" }, help: "delete the character under the cursor" },
 	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete back to the previous space" },
 	{ keys: ["alt+backspace"], modes: ["query"], action: { type: "delete-word-back" }, help: "delete the word before the cursor" },
@@ -151,9 +160,34 @@ export const BINDINGS: Binding[] = [
 		hint: "scope",
 		hintOrder: 4,
 	},
-	{ keys: ["ctrl+o"], modes: SEARCH, action: { type: "open-filters" }, help: "filters: kind, role, tool, error, branch, time", hint: "filters", hintOrder: 5 },
+	{
+		keys: ["ctrl+o"],
+		modes: SEARCH,
+		action: { type: "open-filters" },
+		help: "filters: kind, role, tool, file, label, cwd, session, after/before, error, branch, selection",
+		hint: "filters",
+		hintOrder: 5,
+	},
 	{ keys: ["ctrl+x"], modes: SEARCH, action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
 	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
+	{
+		keys: ["f4", "alt+s"],
+		modes: SEARCH,
+		action: { type: "toggle-order" },
+		help: "sort hits: relevance ⇄ newest first",
+		hint: "sort",
+		hintKeys: "F4",
+		hintOrder: 5.5,
+	},
+	{
+		keys: ["f6", "alt+g"],
+		modes: SEARCH,
+		action: { type: "toggle-group" },
+		help: "group hits by session: each session's strongest hit, with its count",
+		hint: "group",
+		hintKeys: "F6",
+		hintOrder: 5.6,
+	},
 	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
 	{ keys: ["f1", "ctrl+g"], modes: SEARCH, action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6.5 },
 
@@ -278,17 +312,59 @@ export const BINDINGS: Binding[] = [
 	// Filter picker.
 	{ keys: ["up", "down"], modes: ["filters"], action: { type: "move", by: 0 }, help: "choose a filter", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
 	{
-		keys: ["left", "right", "space"],
+		keys: ["left", "right"],
 		modes: ["filters"],
 		action: { type: "filter-cycle", dir: 1 },
-		help: "change its value",
-		hint: "change",
+		help: "kind/role/selection: move to another value; error/branch: change the value",
+		hint: "value",
 		hintKeys: "←→",
 		hintOrder: 2,
 	},
-	{ keys: ["x"], modes: ["filters"], action: { type: "filter-reset" }, help: "set every filter to any", hint: "reset", hintOrder: 3 },
-	{ keys: ["enter"], modes: ["filters"], action: { type: "open" }, help: "apply the filters", hint: "apply", hintOrder: 4 },
+	{
+		keys: ["space"],
+		modes: ["filters"],
+		action: { type: "filter-toggle" },
+		help: "kind/role/selection: add or drop the value (several at once); a text row: type its value",
+		hint: "toggle",
+		hintOrder: 2.5,
+	},
+	{
+		keys: ["enter"],
+		modes: ["filters"],
+		action: { type: "open" },
+		help: "a text row (tool, file, label, cwd, session, after, before): type its value; elsewhere: apply the filters",
+		hint: "edit/apply",
+		hintOrder: 3,
+	},
+	{ keys: ["ctrl+o"], modes: ["filters"], action: { type: "apply-filters" }, help: "apply the filters from any row", hint: "apply", hintOrder: 3.5 },
+	{
+		keys: ["delete", "backspace"],
+		modes: ["filters"],
+		action: { type: "filter-clear-row" },
+		help: "clear the chosen filter",
+		hint: "clear",
+		hintKeys: "Del",
+		hintOrder: 4,
+	},
+	{ keys: ["x"], modes: ["filters"], action: { type: "filter-reset" }, help: "clear every filter", hint: "reset", hintOrder: 4.5 },
 	{ keys: ["esc", "F"], modes: ["filters"], action: { type: "back" }, help: "close without changing", hint: "cancel", hintKeys: "Esc", hintOrder: 5 },
+	{
+		keys: ["enter"],
+		modes: ["filter-edit"],
+		action: { type: "filter-edit-commit" },
+		help: "keep the typed value (applied with the others)",
+		hint: "keep",
+		hintOrder: 1,
+	},
+	{
+		keys: ["esc"],
+		modes: ["filter-edit"],
+		action: { type: "filter-edit-cancel" },
+		help: "drop the typing, keep the old value",
+		hint: "cancel",
+		hintKeys: "Esc",
+		hintOrder: 2,
+	},
 
 	// Help.
 	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },

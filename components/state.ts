@@ -9,8 +9,7 @@
 import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Action, NavAction } from "./actions.js";
-import type { Filters } from "./filters.js";
-import { toolsIn } from "./filters.js";
+import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-actions.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
@@ -153,7 +152,7 @@ function navigate(s: State, a: NavAction): State {
 				return goTarget(s, row.target);
 			}
 			if (s.overlay?.type === "fork") return reduce(s, { type: "pick", index: s.overlay.cursor });
-			if (s.overlay?.type === "filters") return hits({ ...s, overlay: null }, { type: "set-filters", filters: s.overlay.draft });
+			if (s.overlay?.type === "filters") return pickerEnter(s);
 			return s;
 		}
 		case "back":
@@ -193,6 +192,9 @@ export function reduce(s: State, a: Action): State {
 			return mode === "query" || mode === "list" ? editQuery(s, a) : s;
 		}
 		case "delete-back":
+			// Backspace on an empty query takes the filter chips off one by one, the last first.
+			if ((modeOf(s) === "query" || modeOf(s) === "list") && s.query.text === "" && Object.keys(s.hits.filters).length > 0) return removeLastChip(s);
+			return editQuery(s, a);
 		case "delete-forward":
 		case "delete-word":
 		case "delete-word-back":
@@ -239,22 +241,20 @@ export function reduce(s: State, a: Action): State {
 			return info(next, `scope: ${what}`);
 		}
 		case "open-filters":
-			return overlay(s, { type: "open-filters", draft: s.hits.filters });
-		case "toggle-errors": {
-			const filters: Filters = { ...s.hits.filters };
-			if (filters.error === true) delete filters.error;
-			else filters.error = true;
-			return info(
-				hits(s, { type: "set-filters", filters }),
-				filters.error ? `errors only (${keyFor("list", "toggle-errors")} again to show all)` : "errors and non-errors",
-			);
-		}
+		case "toggle-errors":
 		case "clear-filters":
-			return Object.keys(s.hits.filters).length === 0 ? info(s, "no filters set") : info(hits(s, { type: "set-filters", filters: {} }), "filters cleared");
+		case "remove-last-chip":
+		case "toggle-order":
+		case "toggle-group":
 		case "filter-cycle":
-			return overlay(s, { type: "filter-cycle", dir: a.dir, tools: toolsIn(s.hits.results.hits) });
+		case "filter-toggle":
+		case "filter-clear-row":
 		case "filter-reset":
-			return overlay(s, a);
+		case "apply-filters":
+		case "filter-edit-commit":
+		case "filter-edit-cancel":
+		case "filter-text":
+			return reduceFilterAction(s, a);
 		case "help":
 			return overlay(s, { type: "open-help" });
 		case "copy-ref": {

@@ -128,7 +128,7 @@ describe("search screen", () => {
 		await press(r, KEYS.tab);
 		await press(r, "\u000f");
 		await waitForFrame(r, "Filters");
-		for (let i = 0; i < 3; i++) await press(r, KEYS.down);
+		for (let i = 0; i < 9; i++) await press(r, KEYS.down);
 		await press(r, KEYS.right);
 		await waitForFrame(r, "errors only");
 		await press(r, KEYS.enter);

@@ -147,7 +147,8 @@ describe("where keys act", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
-				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f5"].includes(k) || /^(ctrl|alt)\+/.test(k),
+				["left", "right", "home", "end", "down", "pgdn", "tab", "enter", "esc", "backspace", "delete", "f1", "f4", "f5", "f6"].includes(k) ||
+					/^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
 		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
@@ -159,7 +160,17 @@ describe("where keys act", () => {
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
 		expect(everywhere?.[1]).toEqual(["Ctrl+C"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
-		expect(sections.get("Search screen: query line and hit list")).toEqual(["Ctrl+S", "Ctrl+O", "Ctrl+X", "Ctrl+R", "Ctrl+Y", "F1/Ctrl+G", "F5/Ctrl+L"]);
+		expect(sections.get("Search screen: query line and hit list")).toEqual([
+			"Ctrl+S",
+			"Ctrl+O",
+			"Ctrl+X",
+			"Ctrl+R",
+			"F4/Alt+S",
+			"F6/Alt+G",
+			"Ctrl+Y",
+			"F1/Ctrl+G",
+			"F5/Ctrl+L",
+		]);
 		for (const m of ["event", "trace"] as const) for (const k of ["y", "?", "q"]) expect(keyToAction(m, k, K({})), `${m} ${k}`).not.toBeNull();
 		// No printable key is a command on the search screen.
 		for (const m of ["query", "list"] as const)

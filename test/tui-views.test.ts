@@ -1,7 +1,7 @@
 /** Pure view logic: layout, list windows, scope and filter requests, the event document, trace rows and hit rows. */
 import { describe, expect, it } from "vitest";
 import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
-import { cycleFilter, filterChips, filterFields, nextScope, searchRequest } from "../components/filters.js";
+import { nextScope, searchRequest } from "../components/filters.js";
 import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/layout.js";
 import { clampScroll, positionText, windowTop } from "../components/list-window.js";
 import { runSearch } from "../components/loaders.js";
@@ -87,7 +87,7 @@ describe("scope and filters", () => {
 				scope: "session",
 				workspace: null,
 				session: { id: "s9", label: "s9" },
-				filters: { kind: "tool.result", error: true, since: "7d", tool: "bash", role: "toolResult", branch: "alternate" },
+				filters: { kinds: ["tool.result"], error: true, after: "7d", tool: "bash", roles: ["toolResult"], branch: "alternate" },
 				offset: 0,
 				now,
 			},
@@ -119,18 +119,6 @@ describe("scope and filters", () => {
 		["session", true, true, "all"],
 	])("after %s (workspace %s, session %s) comes %s", (scope, w, s, out) => {
 		expect(nextScope(scope, w, s)).toBe(out);
-	});
-
-	it("cycles a filter through its values and back to any", () => {
-		const error = filterFields().find((f) => f.key === "error");
-		if (!error) throw new Error("no error field");
-		let f = {};
-		const seen: string[] = [];
-		for (let i = 0; i < 3; i++) {
-			f = cycleFilter(f, error, 1);
-			seen.push(filterChips(f).join() || "any");
-		}
-		expect(seen).toEqual(["errors only", "no errors", "any"]);
 	});
 });
 
@@ -313,7 +301,7 @@ describe("hit rows and empty states", () => {
 			"no hits with this workspace scope; there are hits without it",
 			"Try fewer or shorter words: every word must match, the last one as a prefix.",
 			"s (on the hit list) widens the scope to all sessions.",
-			"x (on the hit list) clears the filters; F changes them.",
+			"Backspace on an empty query removes the last filter chip; Ctrl+R clears them all; Ctrl+O changes them.",
 		]);
 	});
 

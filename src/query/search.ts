@@ -28,7 +28,8 @@ interface Allowed {
 /** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
 function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): Allowed {
 	const started = filters.startedAfter || filters.startedBefore;
-	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || started || visibility.currentSession !== null;
+	const named = filters.sessions?.length ? filters.sessions.map((n) => n.trim().toLowerCase()) : null;
+	const restrict = !visibility.trusted || filters.sessionIds?.length || named || filters.cwds?.length || started || visibility.currentSession !== null;
 	if (!restrict) return { ids: null, scope: null };
 	const wantIds = filters.sessionIds?.length ? new Set(filters.sessionIds) : null;
 	const cwds = (filters.cwds ?? []).map((c) => canonicalPathCached(c) ?? c);
@@ -39,6 +40,7 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 	for (const s of catalog.sessions()) {
 		if (!visibility.allowsSession(s)) continue;
 		if (wantIds && !wantIds.has(s.public_id)) continue;
+		if (named && !named.some((n) => s.public_id.toLowerCase().startsWith(n) || (s.name ?? "").toLowerCase().includes(n))) continue;
 		// A session without a readable start time is outside every start-time range.
 		if (started && !(Date.parse(s.created) >= from && Date.parse(s.created) <= to)) continue;
 		// The caller's own session only when asked for by id (I17).
@@ -216,6 +218,7 @@ function toolNameOf(catalog: Catalog, event: EventRow, frag: string): { toolName
 
 const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["sessionIds", "session"],
+	["sessions", "session"],
 	["cwds", "cwd"],
 	["kinds", "kind"],
 	["types", "type"],

@@ -11,6 +11,7 @@ import { BRANCH_STATES, type BranchState, SELECTION_STATES, SEMANTIC_KINDS, type
 /** Filter values as a face received them: unchecked strings, lists that may be empty, blanks meaning "not given". */
 export interface FilterArgs {
 	sessionIds?: readonly string[];
+	sessions?: readonly string[];
 	cwds?: readonly string[];
 	/** Only sessions whose cwd is this folder or below it; exclusive with `cwds`. */
 	workspace?: string;
@@ -69,6 +70,7 @@ export function searchFilters(args: FilterArgs, base: string, now: number = Date
 	const folders = workspace ? [workspace] : cwds;
 	const filters: SearchFilters = {
 		sessionIds: list(args.sessionIds),
+		sessions: list(args.sessions),
 		cwds: folders?.map((f) => resolveFolder(f, base)),
 		kinds: list(args.kinds) as SemanticKind[] | undefined,
 		types: list(args.types),

@@ -118,6 +118,8 @@ export interface Hit {
 /** Structured constraints of a search (DESIGN §5); every field narrows the result. */
 export interface SearchFilters {
 	sessionIds?: string[];
+	/** Sessions named by a person: an exact id, the start of an id, or part of the session's name (any case). */
+	sessions?: string[];
 	cwds?: string[];
 	cwdSubtree?: boolean;
 	kinds?: SemanticKind[];
