@@ -12,12 +12,14 @@ import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { FilterPicker } from "./FilterPicker.js";
+import { FindPrompt } from "./FindPrompt.js";
 import { type Filters, type Scope, searchRequest } from "./filters.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
-import { type EventData, findForkAbove, loadEvent, loadPage, loadPreview, runSearch } from "./loaders.js";
+import { type EventData, findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent, loadPreview, runSearch } from "./loaders.js";
 import { ForkPicker, HelpOverlay } from "./Overlays.js";
+import { blockIndex } from "./read-view.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { StatusBar } from "./StatusBar.js";
 import { indexText } from "./search-view.js";
@@ -187,19 +189,20 @@ export function App(props: AppProps) {
 		(error) => ({ type: "event-done", key: topKey, data: null, error }),
 		dispatch,
 	);
-	const missingPages = top ? Object.entries(top.pages).filter(([fid]) => !top.pageWindows[fid]) : [];
+	// Chunks of large fragments the view asked for (scrolling near text not loaded yet, a find's match).
+	const wanted = top ? top.wanted : [];
 	useServiceLoad(
-		top && missingPages.length > 0 ? `${topKey}|${missingPages.map(([f, o]) => `${f}@${o}`).join(",")}` : null,
+		top && wanted.length > 0 ? `${topKey}|${wanted.map((w) => `${w.fid}@${w.offset}`).join(",")}` : null,
 		() =>
 			Promise.all(
-				missingPages.map(async ([fragmentId, offset]): Promise<Action> => {
+				wanted.map(async ({ fid: fragmentId, offset }): Promise<Action> => {
 					try {
 						return {
 							type: "page-done",
 							key: topKey,
 							fragmentId,
 							offset,
-							window: top ? await loadPage(service, top.ref, fragmentId, offset) : null,
+							window: top ? await loadChunk(service, top.ref, fragmentId, offset) : null,
 							error: null,
 						};
 					} catch (error) {
@@ -208,6 +211,30 @@ export function App(props: AppProps) {
 				}),
 			),
 		(error) => ({ type: "page-done", key: topKey, fragmentId: "", offset: -1, window: null, error }),
+		dispatch,
+	);
+
+	// A find step, over the whole text of every fragment (read from the service, kept for the next n/N).
+	const texts = useRef(new Map<string, string>());
+	const findSeek = top?.findSeek ?? null;
+	useServiceLoad(
+		top && findSeek ? `${topKey}?${findSeek.seq}` : null,
+		async (): Promise<Action> => {
+			const ids = (top?.data?.read.fragments ?? []).map((f) => f.id).sort((a, b) => (blockIndex(a) ?? 0) - (blockIndex(b) ?? 0));
+			const read = async (fid: string) => {
+				const k = `${topKey}#${fid}`;
+				let t = texts.current.get(k);
+				if (t === undefined && top) {
+					t = await fragmentText(service, top.ref, fid);
+					texts.current.set(k, t);
+					if (texts.current.size > 8) texts.current.delete(texts.current.keys().next().value as string);
+				}
+				return t ?? "";
+			};
+			const out = await findInEvent(ids, read, findSeek?.text ?? "", findSeek?.dir ?? 1, findSeek?.from ?? null);
+			return { type: "find-done", seq: findSeek?.seq ?? 0, match: out.match, wrapped: out.wrapped, error: null };
+		},
+		(error) => ({ type: "find-done", seq: findSeek?.seq ?? 0, match: null, wrapped: false, error }),
 		dispatch,
 	);
 
@@ -310,7 +337,17 @@ export function App(props: AppProps) {
 			<Box flexDirection="column" width={size.columns} height={bodyHeight} overflow="hidden">
 				{body}
 			</Box>
-			<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />
+			{mode === "find" ? (
+				<FindPrompt
+					width={size.columns}
+					text={state.events.finding ?? ""}
+					hints={hintsFor(mode)}
+					color={color}
+					onChange={(text) => dispatch({ type: "find-text", text })}
+				/>
+			) : (
+				<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />
+			)}
 		</Box>
 	);
 }

@@ -45,7 +45,15 @@ export type FilterAction =
 	| { type: "toggle-group" };
 
 /** The event view and the tree walk. */
-export type EventAction = { type: "walk"; to: WalkTo } | { type: "toggle-panel" } | { type: "page-fragment"; dir: 1 | -1 } | { type: "toggle-wrap" };
+export type EventAction =
+	| { type: "walk"; to: WalkTo }
+	| { type: "toggle-panel" }
+	| { type: "toggle-wrap" }
+	| { type: "find-open" }
+	| { type: "find-text"; text: string }
+	| { type: "find-cancel" }
+	| { type: "find-submit" }
+	| { type: "find-step"; dir: 1 | -1 };
 
 /** Overlays: help, the filter picker, the fork picker. */
 export type OverlayKeyAction =
@@ -67,6 +75,7 @@ export type LoadAction =
 	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
 	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
 	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
+	| { type: "find-done"; seq: number; match: { fid: string; at: number } | null; wrapped: boolean; error: string | null }
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
 	| { type: "index-changed" };
 

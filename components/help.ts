@@ -71,6 +71,7 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Hit list (letters and Backspace edit the query)", test: (b) => sameModes(b, ["list"]) },
 		{ title: "Search screen: query line and hit list", test: (b) => sameModes(b, SEARCH) },
 		{ title: "Event view and tree walk", test: (b) => b.modes.every((m) => m === "event" || m === "trace") },
+		{ title: "Find in an event, typing", test: (b) => sameModes(b, ["find"]) },
 		{ title: "Fork candidates", test: (b) => sameModes(b, ["fork"]) },
 		{ title: "Filter picker", test: (b) => sameModes(b, ["filters"]) },
 		{ title: "Filter picker, typing a value", test: (b) => sameModes(b, ["filter-edit"]) },
@@ -107,5 +108,6 @@ export const MODE_NAMES: Record<Mode, string> = {
 	help: "help",
 	filters: "filters",
 	"filter-edit": "filter value",
+	find: "find",
 	fork: "fork",
 };

@@ -80,7 +80,7 @@ const EVENT: Mode[] = ["event", "trace"];
 // The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
 // to the query); its commands are Ctrl and function keys.
 export const SEARCH: Mode[] = ["query", "list"];
-export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "filter-edit", "fork"];
+export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "filter-edit", "find", "fork"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -250,8 +250,34 @@ export const BINDINGS: Binding[] = [
 		hintKeys: "[ ]",
 		hintOrder: 9,
 	},
-	{ keys: ["n"], modes: EVENT, action: { type: "page-fragment", dir: 1 }, help: "next page of a large fragment" },
-	{ keys: ["p"], modes: EVENT, action: { type: "page-fragment", dir: -1 }, help: "previous page of a large fragment" },
+	{
+		keys: ["/"],
+		modes: EVENT,
+		action: { type: "find-open" },
+		help: "find text in this event (the whole text, however large); Esc goes back to the search",
+		hint: "find",
+		hintKeys: "/",
+		hintOrder: 5,
+	},
+	{
+		keys: ["n"],
+		modes: EVENT,
+		action: { type: "find-step", dir: 1 },
+		help: "next match of the find (wraps around)",
+		hint: "next match",
+		hintKeys: "n/N",
+		hintOrder: 5.1,
+	},
+	{ keys: ["N"], modes: EVENT, action: { type: "find-step", dir: -1 }, help: "previous match of the find" },
+	{
+		keys: ["enter"],
+		modes: ["find"],
+		action: { type: "find-submit" },
+		help: "find the typed text from the top (empty: clear the find)",
+		hint: "find",
+		hintOrder: 1,
+	},
+	{ keys: ["esc"], modes: ["find"], action: { type: "find-cancel" }, help: "close the find prompt", hint: "cancel", hintKeys: "Esc", hintOrder: 2 },
 	{ keys: ["w"], modes: EVENT, action: { type: "toggle-wrap" }, help: "wrap long lines / cut them with …" },
 	{
 		keys: ["tab", "shift+tab"],
@@ -285,7 +311,6 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 6,
 	},
 	{ keys: ["q"], modes: EVENT, action: { type: "back" }, help: "step back (like Esc); never quits", hint: "back", hintKeys: "q", hintOrder: 6.1 },
-	{ keys: ["/"], modes: EVENT, action: { type: "to-search" }, help: "back to the search, query line" },
 	{
 		keys: ["y"],
 		modes: EVENT,

@@ -13,7 +13,7 @@ import { type QueryState, reduceQuery } from "./query-state.js";
 import { type EventLoc, initialStack, reduceStack, type StackAction, type StackState, topOf } from "./stack-state.js";
 
 /** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
-export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "filter-edit" | "fork";
+export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "filter-edit" | "find" | "fork";
 
 /** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
 export interface SavedView {
@@ -73,6 +73,7 @@ export function initialState(options: InitOptions): State {
 export function modeOf(s: State): Mode {
 	if (s.overlay) return s.overlay.type === "filters" && s.overlay.edit !== null ? "filter-edit" : s.overlay.type;
 	const top = topOf(s.events);
+	if (top && s.events.finding !== null) return "find";
 	if (top) return top.panel === "trace" ? "trace" : "event";
 	return s.focus;
 }

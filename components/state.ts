@@ -10,6 +10,7 @@ import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
 import type { Action, NavAction } from "./actions.js";
 import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-actions.js";
+import { chunkAround } from "./fragment-windows.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
@@ -27,19 +28,15 @@ export { type InitOptions, initialState, type Mode, modeOf, previewKey, type Sav
 
 /**
  * A large fragment opens at its match: when the preview (which read the fragment) places the match outside the
- * head and tail the event view shows first, the view starts with a page just before the match instead.
+ * head and tail the event view shows first, the chunk holding it is loaded with the event and the view opens there.
  */
-function matchPage(s: State, highlights: string[]): Record<string, number> {
+function matchChunk(s: State, highlights: string[]): { fid: string; offset: number } | undefined {
 	const p = s.hits.preview;
 	const f = p && p.key === previewKey(s) ? p.read?.fragments[0] : undefined;
-	if (!f || highlights.length === 0) return {};
-	const local = locateMatch(f.text, highlights);
-	const at = f.range[0] + local;
-	if (at < HEAD_CHARS - 200 || at > f.totalChars - TAIL_CHARS) return {};
-	// Start two lines above the match (at most 300 characters above it), so the page opens with the match in view.
-	let start = local;
-	for (let i = 0; i < 3 && start > 0; i++) start = f.text.lastIndexOf("\n", start - 2) + 1;
-	return { [f.id]: f.range[0] + Math.max(start, local - 300) };
+	if (!f || highlights.length === 0) return undefined;
+	const at = f.range[0] + locateMatch(f.text, highlights);
+	if (at < HEAD_CHARS - 200 || at > f.totalChars - TAIL_CHARS) return undefined;
+	return { fid: f.id, offset: chunkAround(at) };
 }
 
 function openHit(s: State): State {
@@ -54,7 +51,8 @@ function openHit(s: State): State {
 		);
 	const highlights = hitHighlights(hit);
 	const ref = { sessionId: hit.sessionId, entryId: hit.entryId };
-	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, pages: matchPage(s, highlights) }));
+	const at = matchChunk(s, highlights);
+	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
 }
 
 function goTarget(s: State, target: WalkTarget, note?: string): State {
@@ -222,7 +220,14 @@ export function reduce(s: State, a: Action): State {
 		case "walk":
 			return walk(s, a.to);
 		case "toggle-panel":
-		case "page-fragment":
+			return stack(s, a);
+		case "find-open":
+		case "find-cancel":
+		case "find-submit":
+		case "find-step":
+		case "find-done":
+			return stack(s, a);
+		case "find-text":
 			return stack(s, a);
 		case "toggle-wrap": {
 			const next = stack(s, a);

@@ -213,23 +213,6 @@ describe("event view and tree walk", () => {
 		await waitForFrame(r, `copied ref ${copies[0]}`);
 	});
 
-	it("pages through a large tool result with n and p", async () => {
-		const big = manifest.needles.find((n) => n.plantedAs === "toolResult.text(>100KB)");
-		if (!big) throw new Error("fixture needle missing");
-		const r = app();
-		await waitForFrame(r, "recent events");
-		await type(r, big.text);
-		await waitForFrame(r, /\d+ hits?/);
-		await press(r, KEYS.enter);
-		let f = await waitForFrame(r, /tool\.result:0 · [\d,]+ chars/);
-		await press(r, "n");
-		f = await waitForFrame(r, /n\/p pages/);
-		expect(f).toMatch(/chars 0–[\d,]+ above · p previous page/);
-		await press(r, "g");
-		await press(r, "G");
-		await waitForFrame(r, "── metadata");
-	});
-
 	it("renders the event body within its pane at every size", () => {
 		let s = reduce(initialState({ size: { columns: 80, rows: 24 } }), {
 			type: "search-done",

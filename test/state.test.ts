@@ -216,7 +216,7 @@ describe("event view and back stack", () => {
 		expect([modeOf(s), s.exit]).toEqual(["list", null]);
 	});
 
-	it("opens a large fragment at the match's page when the preview found it past the head", () => {
+	it("opens a large fragment at the match's chunk when the preview found it past the head", () => {
 		const s = withHits(1);
 		const text = `${"x\n".repeat(5000)}needle here\n${"y\n".repeat(5000)}`;
 		const withPreview: State = {
@@ -228,9 +228,12 @@ describe("event view and back stack", () => {
 			},
 		};
 		const opened = reduce(withPreview, { type: "open" });
-		const page = topLoc(opened)?.pages["user.text:0"];
-		expect(page).toBeGreaterThan(9000);
-		expect(page).toBeLessThanOrEqual(10000);
+		const want = topLoc(opened)?.wanted;
+		expect(want).toHaveLength(1);
+		expect(want?.[0]?.fid).toBe("user.text:0");
+		// The chunk starts shortly before the match (at char 10,000) so the match is in it.
+		expect(want?.[0]?.offset).toBeGreaterThan(9000);
+		expect(want?.[0]?.offset).toBeLessThanOrEqual(10000);
 	});
 });
 
@@ -386,12 +389,14 @@ describe("every view change is undoable", () => {
 		expect(topLoc(s)?.traceCursor).toBe(at);
 	});
 
-	it("/ from an event goes to the query line, and Esc comes back to the event", () => {
+	it("/ in an event opens the find prompt (Esc closes it); Esc in the event goes back to the hits", () => {
 		let s = run(withHits(3), { type: "open" }, { type: "event-done", key: "s1/e0", data: makeEventData("e0"), error: null });
 		s = reduce(s, key("/"));
-		expect(modeOf(s)).toBe("query");
+		expect(modeOf(s)).toBe("find");
 		s = reduce(s, key("", { escape: true }));
 		expect([modeOf(s), topLoc(s)?.ref.entryId]).toEqual(["event", "e0"]);
+		s = reduce(s, key("", { escape: true }));
+		expect(modeOf(s)).toBe("list");
 	});
 });
 
@@ -454,27 +459,6 @@ describe("scope, filters, copy, quit", () => {
 });
 
 describe("large fragments and resize", () => {
-	it("pages forward from the head, back, and back to head and tail", () => {
-		const data = makeEventData("big", { text: "a".repeat(4000), totalChars: 20000 });
-		let s = reduce(withHits(1), { type: "open" });
-		s = reduce(
-			{
-				...s,
-				events: { ...s.events, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
-			},
-			{ type: "event-done", key: "s1/big", data, error: null },
-		);
-		s = reduce(s, { type: "page-fragment", dir: 1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
-		s = reduce(s, { type: "page-fragment", dir: 1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 8000 });
-		s = run(s, { type: "page-fragment", dir: -1 }, { type: "page-fragment", dir: -1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 0 });
-		s = reduce(s, { type: "page-fragment", dir: -1 });
-		expect(topLoc(s)?.pages).toEqual({});
-		expect(s.message?.text).toMatch(/head and tail/);
-	});
-
 	it("keeps the list selection visible and the event scroll in range after a resize", () => {
 		let s = run(withHits(20), { type: "move", by: 12 });
 		s = reduce(s, { type: "resize", size: { columns: 60, rows: 12 } });

@@ -99,7 +99,7 @@ describe("walking the real corpus", () => {
 		const hit = service.search({ query: "src/db/pool.ts のテスト", limit: 10 }).hits.find((h) => h.sessionId.startsWith("019d6c4c"));
 		if (!hit) throw new Error("fixture event not found");
 		const data = await loadEvent(service, hit);
-		const doc = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 100, wrap: true });
+		const doc = buildEventDoc(data, { chunks: {}, find: null, highlights: [], focusFragment: null, width: 100, wrap: true });
 		const text = doc.lines.map((l) => lineText(l.line)).join("\n");
 		expect(text).toMatch(/⊘ image image\/png · \d+ B · not shown {2}\(message\.content\.1\)/);
 		expect(text.indexOf("user.text:0")).toBeLessThan(text.indexOf("⊘ image"));
@@ -113,8 +113,8 @@ describe("walking the real corpus", () => {
 		const f = data.read.fragments[0];
 		expect(f && f.totalChars > 100_000).toBe(true);
 		expect(data.tails[f?.id ?? ""]?.range[1]).toBe(f?.totalChars);
-		const doc = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 100, wrap: true });
-		expect(doc.lines.map((l) => lineText(l.line)).join("\n")).toMatch(/chars not shown \(4,000–\d{1,3}(,\d{3})+\) · n next page/);
+		const doc = buildEventDoc(data, { chunks: {}, find: null, highlights: [], focusFragment: null, width: 100, wrap: true });
+		expect(doc.lines.map((l) => lineText(l.line)).join("\n")).toMatch(/⋯ loading chars 4,000–\d{1,3}(,\d{3})+ \(\d{1,3}(,\d{3})+\) ⋯/);
 		const hit = service.search({ query: n.text, limit: 50 }).hits.find((h) => h.sessionId === occ.sessionId);
 		if (!hit) throw new Error("needle not found");
 		const preview = buildPreview(await loadPreview(service, hit), hitHighlights(hit), 80, 6, Date.now());

@@ -1,6 +1,6 @@
 /** Typed filters, table-driven: field validation, impossible combinations, chips, the mapping to the core, the picker's reducer, sort and group. */
 import { describe, expect, it } from "vitest";
-import { conflicts, type Filters, filterChips, textError, toSearchFilters } from "../components/filter-fields.js";
+import { conflicts, type Filters, filterChips, type ScopeFilters, textError, toSearchFilters } from "../components/filter-fields.js";
 import { applyProblem, openPicker, type PickerAction, reducePicker } from "../components/filter-picker-state.js";
 import { groupBySession } from "../components/hit-groups.js";
 import type { KeyInfo } from "../components/keymap.js";
@@ -10,7 +10,7 @@ import { makeHit } from "./helpers/ink.js";
 
 const NOW = Date.parse("2026-03-15T12:00:00Z");
 const D = 86_400_000;
-const NO_SCOPE = { cwd: null, sessionId: null };
+const NO_SCOPE: ScopeFilters = { cwd: null, sessionId: null };
 
 describe("text values", () => {
 	it.each<[Parameters<typeof textError>[0], string, string | null]>([
@@ -70,7 +70,7 @@ describe("chips and the mapping to the core", () => {
 		expect(filterChips({ after: "soon" }, NOW)).toEqual([]);
 	});
 
-	it.each<[string, Filters, typeof NO_SCOPE, object]>([
+	it.each<[string, Filters, ScopeFilters, object]>([
 		[
 			"every row",
 			{
