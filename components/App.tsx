@@ -296,19 +296,7 @@ export function App(props: AppProps) {
 	const o = state.overlay;
 	if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
-		body = (
-			<FilterPicker
-				width={size.columns}
-				height={bodyHeight}
-				color={color}
-				draft={o.draft}
-				row={o.row}
-				pick={o.pick}
-				edit={o.edit}
-				now={now}
-				onEdit={(text) => dispatch({ type: "filter-text", text })}
-			/>
-		);
+		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} pick={o.pick} edit={o.edit} now={now} />;
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (top) body = <EventBody loc={top} layout={eLayout} wrap={state.events.wrap} color={color} />;
@@ -338,13 +326,7 @@ export function App(props: AppProps) {
 				{body}
 			</Box>
 			{mode === "find" ? (
-				<FindPrompt
-					width={size.columns}
-					text={state.events.finding ?? ""}
-					hints={hintsFor(mode)}
-					color={color}
-					onChange={(text) => dispatch({ type: "find-text", text })}
-				/>
+				<FindPrompt width={size.columns} field={state.events.finding ?? { text: "", cursor: 0 }} hints={hintsFor(mode)} color={color} />
 			) : (
 				<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />
 			)}

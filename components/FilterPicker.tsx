@@ -1,13 +1,14 @@
 /**
  * The filter picker: one row per typed filter. Several-values rows show what is chosen and the value under the
- * cursor; text rows show their value, or an ink-text-input while typing; an invalid value says why in its row, and
+ * cursor; text rows show their value, or the text being typed with its cursor; an invalid value says why in its row, and
  * a combination that cannot match says so under the rows. Keys: the status bar (generated from the keymap).
  */
 import { Box } from "ink";
-import TextInput from "ink-text-input";
 import { choiceText, conflicts, FILTER_FIELDS, type FilterField, type Filters, textError } from "./filter-fields.js";
 import { Line, Lines } from "./Line.js";
-import { fitLine, type StyledLine, seg } from "./styled.js";
+import type { QueryState } from "./query-state.js";
+import { queryLine } from "./search-view.js";
+import { fitLine, lineWidth, type StyledLine, seg } from "./styled.js";
 
 /** Props of <FilterPicker/>. */
 export interface FilterPickerProps {
@@ -17,11 +18,9 @@ export interface FilterPickerProps {
 	draft: Filters;
 	row: number;
 	pick: number;
-	/** The text being typed into the chosen row (null: not typing). */
-	edit: string | null;
+	/** The text being typed into the chosen row, and its cursor (null: not typing). */
+	edit: QueryState | null;
 	now: number;
-	/** Called with the new text as it is typed. */
-	onEdit: (text: string) => void;
 }
 
 const LABEL = 11;
@@ -48,14 +47,14 @@ export function rowValue(field: FilterField, draft: Filters, selected: boolean, 
 }
 
 /** The picker. */
-export function FilterPicker({ width, height, color, draft, row, pick, edit, now, onEdit }: FilterPickerProps) {
+export function FilterPicker({ width, height, color, draft, row, pick, edit, now }: FilterPickerProps) {
 	const head: StyledLine[] = [[seg("Filters", "title"), seg("  every filter narrows the hits; the query line still applies", "dim")], []];
 	const problems = conflicts(draft, now);
 	const foot: StyledLine[] = [[]];
 	for (const p of problems) foot.push(fitLine([seg("⚠ cannot match: ", "error"), seg(p, "error")], width));
 	if (edit !== null) {
 		const field = FILTER_FIELDS[row];
-		const error = field?.type === "text" ? textError(field.key, edit, now) : null;
+		const error = field?.type === "text" ? textError(field.key, edit.text, now) : null;
 		foot.push(fitLine(error ? [seg(`✗ ${error}`, "error")] : [seg(field?.type === "text" ? field.hint : "", "dim")], width));
 	}
 	return (
@@ -64,13 +63,10 @@ export function FilterPicker({ width, height, color, draft, row, pick, edit, now
 			{FILTER_FIELDS.map((field, i) => {
 				const selected = i === row;
 				const lead: StyledLine = [seg(selected ? "▌ " : "  ", "accent"), seg(field.label.padEnd(LABEL), selected ? "bold" : "dim")];
-				if (selected && edit !== null)
-					return (
-						<Box key={field.key} width={width}>
-							<Line line={lead} color={color} />
-							<TextInput value={edit} onChange={onEdit} focus={true} />
-						</Box>
-					);
+				if (selected && edit !== null) {
+					const input = queryLine(edit.text, edit.cursor, true, width - lineWidth(lead), "").slice(1);
+					return <Line key={field.key} line={fitLine([...lead, ...input], width)} color={color} />;
+				}
 				return <Line key={field.key} line={fitLine([...lead, ...rowValue(field, draft, selected, pick, now)], width)} color={color} />;
 			})}
 			<Lines lines={foot} color={color} />

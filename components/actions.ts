@@ -50,7 +50,6 @@ export type EventAction =
 	| { type: "toggle-panel" }
 	| { type: "toggle-wrap" }
 	| { type: "find-open" }
-	| { type: "find-text"; text: string }
 	| { type: "find-cancel" }
 	| { type: "find-submit" }
 	| { type: "find-step"; dir: 1 | -1 };
@@ -65,7 +64,6 @@ export type OverlayKeyAction =
 	| { type: "apply-filters" }
 	| { type: "filter-edit-commit" }
 	| { type: "filter-edit-cancel" }
-	| { type: "filter-text"; text: string }
 	| { type: "pick"; index: number };
 
 /** Answers of App's loaders; each carries the sequence number or key it answers, so stale ones are dropped. */

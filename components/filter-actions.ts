@@ -15,15 +15,7 @@ export type FilterStateAction =
 	| Extract<
 			OverlayKeyAction,
 			{
-				type:
-					| "filter-cycle"
-					| "filter-toggle"
-					| "filter-clear-row"
-					| "filter-reset"
-					| "apply-filters"
-					| "filter-edit-commit"
-					| "filter-edit-cancel"
-					| "filter-text";
+				type: "filter-cycle" | "filter-toggle" | "filter-clear-row" | "filter-reset" | "apply-filters" | "filter-edit-commit" | "filter-edit-cancel";
 			}
 	  >;
 
@@ -71,8 +63,6 @@ export function reduceFilterAction(s: State, a: FilterStateAction): State {
 			return overlay(s, { type: "picker", action: { type: "edit-commit" } });
 		case "filter-edit-cancel":
 			return overlay(s, { type: "picker", action: { type: "edit-cancel" } });
-		case "filter-text":
-			return overlay(s, { type: "picker", action: { type: "edit-text", text: a.text } });
 		case "remove-last-chip":
 			return removeLastChip(s);
 		case "toggle-errors": {

@@ -1,9 +1,11 @@
 /**
  * The filter picker's slice: which row is chosen, which value of a several-values row the cursor is on, the draft
- * (applied on Enter, dropped on Esc), and the text being typed into a free-text row (ink-text-input draws it).
+ * (applied on Enter, dropped on Esc), and the text being typed into a free-text row, edited like the query line.
  */
+import type { QueryAction } from "./actions.js";
 import { cleanFilters, conflicts, FILTER_FIELDS, type FilterField, type Filters, invalidFields, withoutFilter } from "./filter-fields.js";
 import { clampIndex } from "./list-window.js";
+import { type QueryState, reduceQuery } from "./query-state.js";
 
 /** The picker while it is open. */
 export interface PickerState {
@@ -11,8 +13,8 @@ export interface PickerState {
 	/** Index into a several-values row's values. */
 	pick: number;
 	draft: Filters;
-	/** The text of the row being edited (null: not editing). */
-	edit: string | null;
+	/** The text and cursor of the row being edited (null: not editing). */
+	edit: QueryState | null;
 }
 
 /** What the picker's reducer does. */
@@ -22,6 +24,7 @@ export type PickerAction =
 	| { type: "toggle" }
 	| { type: "edit-start" }
 	| { type: "edit-text"; text: string }
+	| { type: "edit-key"; action: QueryAction }
 	| { type: "edit-commit" }
 	| { type: "edit-cancel" }
 	| { type: "clear-row" }
@@ -37,6 +40,11 @@ export function fieldAt(p: PickerState): FilterField {
 	return FILTER_FIELDS[clampIndex(p.row, FILTER_FIELDS.length)] as FilterField;
 }
 
+/** A text row's value, ready to edit with the cursor at its end. */
+function editOf(value: string | undefined): QueryState {
+	return { text: value ?? "", cursor: (value ?? "").length };
+}
+
 function setField(f: Filters, key: keyof Filters, value: unknown): Filters {
 	return cleanFilters({ ...f, [key]: value });
 }
@@ -47,9 +55,16 @@ export function reducePicker(p: PickerState, a: PickerAction): PickerState {
 	if (p.edit !== null) {
 		// While typing, only the text, Enter and Esc act (the keymap's filter-edit mode lets nothing else through).
 		// Typed text is a person's, but a paste may carry controls: they never reach the screen.
-		if (a.type === "edit-text") return { ...p, edit: a.text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "") };
+		if (a.type === "edit-text") {
+			const text = a.text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+			return { ...p, edit: { text, cursor: text.length } };
+		}
+		if (a.type === "edit-key") {
+			const q = reduceQuery(p.edit, a.action);
+			return { ...p, edit: { text: q.text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ""), cursor: Math.min(q.cursor, q.text.length) } };
+		}
 		if (a.type === "edit-cancel") return { ...p, edit: null };
-		if (a.type === "edit-commit" && field.type === "text") return { ...p, edit: null, draft: setField(p.draft, field.key, p.edit.trim()) };
+		if (a.type === "edit-commit" && field.type === "text") return { ...p, edit: null, draft: setField(p.draft, field.key, p.edit.text.trim()) };
 		return p;
 	}
 	switch (a.type) {
@@ -63,7 +78,7 @@ export function reducePicker(p: PickerState, a: PickerAction): PickerState {
 			}
 			return p;
 		case "toggle": {
-			if (field.type === "text") return { ...p, edit: p.draft[field.key] ?? "" };
+			if (field.type === "text") return { ...p, edit: editOf(p.draft[field.key]) };
 			if (field.type === "choice") return reducePicker(p, { type: "cycle", dir: 1 });
 			const value = field.values[p.pick] as string;
 			const now = (p.draft[field.key] ?? []) as string[];
@@ -79,7 +94,7 @@ export function reducePicker(p: PickerState, a: PickerAction): PickerState {
 			};
 		}
 		case "edit-start":
-			return field.type === "text" ? { ...p, edit: p.draft[field.key] ?? "" } : p;
+			return field.type === "text" ? { ...p, edit: editOf(p.draft[field.key]) } : p;
 		case "clear-row":
 			return { ...p, draft: withoutFilter(p.draft, field.key) };
 		case "reset":

@@ -273,7 +273,7 @@ export const BINDINGS: Binding[] = [
 		keys: ["enter"],
 		modes: ["find"],
 		action: { type: "find-submit" },
-		help: "find the typed text from the top (empty: clear the find)",
+		help: "find the typed text from the top (empty: clear the find); the query line's editing keys edit it",
 		hint: "find",
 		hintOrder: 1,
 	},
@@ -377,7 +377,7 @@ export const BINDINGS: Binding[] = [
 		keys: ["enter"],
 		modes: ["filter-edit"],
 		action: { type: "filter-edit-commit" },
-		help: "keep the typed value (applied with the others)",
+		help: "keep the typed value (applied with the others); the query line's editing keys edit it",
 		hint: "keep",
 		hintOrder: 1,
 	},
@@ -403,6 +403,19 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
 ];
 
+/** The query line's editing actions, which also edit a filter value and the find prompt. */
+const EDIT_TYPES = [
+	"insert",
+	"cursor",
+	"delete-back",
+	"delete-forward",
+	"delete-word",
+	"delete-word-back",
+	"delete-word-forward",
+	"kill-to-end",
+	"kill-to-start",
+] as const;
+
 const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1 };
 
 /** The action a key press means in a mode, or null when it means nothing there. */
@@ -419,6 +432,11 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			if (a.type === "pick") return { type: "pick", index: Number(name) - 1 };
 			return a;
 		}
+	}
+	if (mode === "filter-edit" || mode === "find") {
+		// A filter value and the find prompt edit like the query line: its editing keys, then text.
+		const edit = keyToAction("query", input, key);
+		return edit && (EDIT_TYPES as readonly string[]).includes(edit.type) ? edit : null;
 	}
 	if (mode === "query" || mode === "list") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.

@@ -7,13 +7,14 @@
  * location, in order, until they come. Scrolling near text not loaded yet asks for it (continuous scrolling).
  */
 import { type EventRef, type FragmentWindow, refKey } from "../src/shared/types.js";
-import type { LoadAction, Message, ViewAction } from "./actions.js";
+import type { LoadAction, Message, QueryAction, ViewAction } from "./actions.js";
 import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import { chunkAround, chunkFor, covers, fragmentLayout } from "./fragment-windows.js";
 import { type EventLayout, eventLayout } from "./layout.js";
 import { clampIndex, clampScroll } from "./list-window.js";
 import type { EventData } from "./loaders.js";
+import { type QueryState, reduceQuery } from "./query-state.js";
 import type { FindMark } from "./read-view.js";
 import { traceRows } from "./trace-rows.js";
 
@@ -82,8 +83,8 @@ export interface StackState {
 	wrap: boolean;
 	/** A walk that needs more than the loaded trace (up to the nearest fork): App runs it and answers seek-done. */
 	seek: { seq: number; from: EventRef } | null;
-	/** The find prompt's text while typing (null: closed). */
-	finding: string | null;
+	/** The find prompt's text and cursor while typing (null: closed). */
+	finding: QueryState | null;
 }
 
 /** What the stack's reducer needs from outside: the terminal size (the document's numbers come in `measured`). */
@@ -103,7 +104,7 @@ export type StackAction =
 	| { type: "toggle-panel" }
 	| { type: "toggle-wrap" }
 	| { type: "find-open" }
-	| { type: "find-text"; text: string }
+	| { type: "find-key"; action: QueryAction }
 	| { type: "find-cancel" }
 	| { type: "find-submit" }
 	| { type: "find-step"; dir: 1 | -1 }
@@ -339,13 +340,18 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 			return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
 		}
 		case "find-open":
-			return loc ? { stack: { ...st, finding: "" } } : { stack: st };
-		case "find-text":
-			return st.finding === null ? { stack: st } : { stack: { ...st, finding: a.text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "") } };
+			return loc ? { stack: { ...st, finding: { text: "", cursor: 0 } } } : { stack: st };
+		case "find-key": {
+			if (st.finding === null) return { stack: st };
+			const q = reduceQuery(st.finding, a.action);
+			// A paste may carry controls: they never reach the screen.
+			const text = q.text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+			return { stack: { ...st, finding: { text, cursor: Math.min(q.cursor, text.length) } } };
+		}
 		case "find-cancel":
 			return { stack: { ...st, finding: null } };
 		case "find-submit": {
-			const text = (st.finding ?? "").trim();
+			const text = (st.finding?.text ?? "").trim();
 			const closed = { ...st, finding: null };
 			if (!loc) return { stack: closed };
 			if (text === "") return { stack: replaceTop(closed, { ...loc, find: null, findSeek: null }), note: info("find cleared") };

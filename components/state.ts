@@ -8,7 +8,7 @@
 
 import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
-import type { Action, NavAction } from "./actions.js";
+import type { Action, NavAction, QueryAction } from "./actions.js";
 import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-actions.js";
 import { chunkAround } from "./fragment-windows.js";
 import { keyFor, keyToAction } from "./keymap.js";
@@ -166,9 +166,15 @@ function navigate(s: State, a: NavAction): State {
 	}
 }
 
+/** Typing into a filter value or the find prompt: the query line's editing keys, on that field. */
+function editField(s: State, a: QueryAction): State {
+	return modeOf(s) === "find" ? stack(s, { type: "find-key", action: a }) : overlay(s, { type: "picker", action: { type: "edit-key", action: a } });
+}
+
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
 	const mode = modeOf(s);
+	if (a.paste && (mode === "filter-edit" || mode === "find")) return editField(s, { type: "insert", text: a.input });
 	if (a.paste) return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
 	const action = keyToAction(mode, a.input, a.key);
 	if (!action) return s;
@@ -187,9 +193,11 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "insert": {
 			const mode = modeOf(s);
+			if (mode === "filter-edit" || mode === "find") return editField(s, a);
 			return mode === "query" || mode === "list" ? editQuery(s, a) : s;
 		}
 		case "delete-back":
+			if (modeOf(s) === "filter-edit" || modeOf(s) === "find") return editField(s, a);
 			// Backspace on an empty query takes the filter chips off one by one, the last first.
 			if ((modeOf(s) === "query" || modeOf(s) === "list") && s.query.text === "" && Object.keys(s.hits.filters).length > 0) return removeLastChip(s);
 			return editQuery(s, a);
@@ -201,7 +209,7 @@ export function reduce(s: State, a: Action): State {
 		case "kill-to-start":
 		case "clear-query":
 		case "cursor":
-			return editQuery(s, a);
+			return modeOf(s) === "filter-edit" || modeOf(s) === "find" ? editField(s, a) : editQuery(s, a);
 		case "focus":
 		case "move":
 		case "page":
@@ -227,8 +235,7 @@ export function reduce(s: State, a: Action): State {
 		case "find-step":
 		case "find-done":
 			return stack(s, a);
-		case "find-text":
-			return stack(s, a);
+
 		case "toggle-wrap": {
 			const next = stack(s, a);
 			return topLoc(s) ? info(next, next.events.wrap ? "long lines wrap" : "long lines are cut with …") : next;
@@ -258,7 +265,6 @@ export function reduce(s: State, a: Action): State {
 		case "apply-filters":
 		case "filter-edit-commit":
 		case "filter-edit-cancel":
-		case "filter-text":
 			return reduceFilterAction(s, a);
 		case "help":
 			return overlay(s, { type: "open-help" });

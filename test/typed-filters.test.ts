@@ -251,14 +251,17 @@ describe("sort, group and chips in the explorer's state", () => {
 		for (let i = 0; i < 4; i++) s = reduce(s, key("", { downArrow: true }));
 		s = reduce(s, key("", { return: true }));
 		expect(modeOf(s)).toBe("filter-edit");
-		// Letters are the text input's while typing: x (reset) and F (cancel) do nothing here.
-		expect(reduce(s, key("x"))).toEqual(s);
-		s = reduce(s, { type: "filter-text", text: "release" });
+		// Letters are text while typing: x (reset) and F (cancel) type themselves.
+		s = reduce(reduce(s, key("x")), key("F"));
+		expect(s.overlay?.type === "filters" && s.overlay.edit).toEqual({ text: "xF", cursor: 2 });
+		s = reduce(reduce(s, key("", { backspace: true })), key("u", { ctrl: true }));
+		expect(s.overlay?.type === "filters" && s.overlay.edit).toEqual({ text: "", cursor: 0 });
+		s = reduce(s, key("release"));
 		s = reduce(s, key("", { return: true }));
 		expect(modeOf(s)).toBe("filters");
 		for (let i = 0; i < 3; i++) s = reduce(s, key("", { downArrow: true }));
 		s = reduce(s, key("", { return: true }));
-		s = reduce(s, { type: "filter-text", text: "someday" });
+		s = reduce(s, key("someday"));
 		s = reduce(s, key("", { return: true }));
 		s = reduce(s, key("o", { ctrl: true }));
 		expect(modeOf(s)).toBe("filters");
