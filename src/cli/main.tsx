@@ -36,7 +36,7 @@ const help = `
 	  --sessions-dir DIR   index only this dir (repeatable); default: pi's session dirs
 	  --index PATH         index file (default <agentDir>/pi-event-search/index.sqlite)
 	  --workspace DIR      only sessions whose cwd is DIR or below it
-	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error as filters)
+	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error, --label, --file, --after, --before as filters)
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
 	  --demo               use the bundled demo history (explorer and commands)
@@ -210,10 +210,14 @@ async function run(): Promise<number> {
 			color: flags.color !== false && !process.env.NO_COLOR,
 			...(flags.query ? { query: flags.query } : {}),
 			filters: {
-				...(flags.kind?.[0] ? { kind: flags.kind[0] as SemanticKind } : {}),
-				...(flags.role?.[0] ? { role: flags.role[0] } : {}),
-				...(flags.tool?.[0] ? { tool: flags.tool[0] } : {}),
+				...(flags.kind?.length ? { kinds: flags.kind as SemanticKind[] } : {}),
+				...(flags.role?.length ? { roles: flags.role } : {}),
+				...(flags.tool?.length ? { tool: flags.tool.join(", ") } : {}),
 				...(flags.error !== undefined ? { error: flags.error } : {}),
+				...(flags.label?.[0] ? { label: flags.label[0] } : {}),
+				...(flags.file?.[0] ? { file: flags.file[0] } : {}),
+				...(flags.after ? { after: flags.after } : {}),
+				...(flags.before ? { before: flags.before } : {}),
 			},
 		});
 	}
