@@ -1,4 +1,6 @@
-/** Hit order: newest first is the events' own timestamps, read from the fixture files (the generator's ground truth). */
+/** Hit order (newest first checked against the fixture files' own timestamps) and the session filter by id or name. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ArgumentError } from "../src/shared/errors.js";
 import type { Hit } from "../src/shared/types.js";
@@ -65,5 +67,48 @@ describe("search order", () => {
 
 	it("names the orders it takes", () => {
 		expect(() => indexed.service.search({ query: "tapir", order: "oldest" as never })).toThrow(ArgumentError);
+	});
+});
+
+describe("session filter by id or name", () => {
+	/** Each session file's id and its name as pi shows it: the last session_info entry's, read from the file. */
+	function sessionNames(): Array<{ id: string; name: string | null }> {
+		return manifest.files
+			.filter((f) => f.isSession && f.sessionId)
+			.map((f) => {
+				const lines = readFileSync(join(indexed.corpus, f.file), "utf8").split("\n").filter(Boolean);
+				let name: string | null = null;
+				for (const l of lines) {
+					// Damaged lines (a corpus quirk) are skipped, as pi skips them.
+					let e: { type?: string; name?: string };
+					try {
+						e = JSON.parse(l);
+					} catch {
+						continue;
+					}
+					if (e.type === "session_info") name = e.name?.trim() || null;
+				}
+				return { id: f.sessionId as string, name };
+			});
+	}
+	const sessionsOf = (filter: string) =>
+		new Set(indexed.service.search({ query: "", filters: { sessions: [filter] }, limit: 50 }).hits.map((h) => h.sessionId));
+
+	it("takes part of a session's current name, any case", () => {
+		const named = sessionNames().filter((s) => s.name);
+		const pick = named[0]?.name as string;
+		expect(pick).toBeTruthy();
+		const part = pick.slice(2, 12).toUpperCase();
+		const want = new Set(named.filter((s) => s.name?.toLowerCase().includes(part.toLowerCase())).map((s) => s.id));
+		expect(want.size).toBeGreaterThan(0);
+		expect(sessionsOf(part)).toEqual(want);
+	});
+
+	it("takes the start of a session id", () => {
+		const all = sessionNames();
+		const id = all[0]?.id as string;
+		const want = new Set(all.filter((s) => s.id.startsWith(id.slice(0, 10))).map((s) => s.id));
+		expect(sessionsOf(id.slice(0, 10))).toEqual(want);
+		expect(sessionsOf("no-such-session-zz")).toEqual(new Set());
 	});
 });
