@@ -1,6 +1,6 @@
 /**
  * The explorer: one reducer (state.ts, combining four slices), one useInput (keys → keymap → actions), loads
- * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, a page of a fragment), and the
+ * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, chunks of a large fragment, a find), and the
  * screens. The render also measures the event document on screen for the reducer (`measured`), which never builds one.
  * Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
