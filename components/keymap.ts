@@ -404,17 +404,7 @@ export const BINDINGS: Binding[] = [
 ];
 
 /** The query line's editing actions, which also edit a filter value and the find prompt. */
-const EDIT_TYPES = [
-	"insert",
-	"cursor",
-	"delete-back",
-	"delete-forward",
-	"delete-word",
-	"delete-word-back",
-	"delete-word-forward",
-	"kill-to-end",
-	"kill-to-start",
-] as const;
+const EDIT_TYPES = new Set("insert cursor delete-back delete-forward delete-word delete-word-back delete-word-forward kill-to-end kill-to-start".split(" "));
 
 const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1 };
 
@@ -436,7 +426,7 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 	if (mode === "filter-edit" || mode === "find") {
 		// A filter value and the find prompt edit like the query line: its editing keys, then text.
 		const edit = keyToAction("query", input, key);
-		return edit && (EDIT_TYPES as readonly string[]).includes(edit.type) ? edit : null;
+		return edit && EDIT_TYPES.has(edit.type) ? edit : null;
 	}
 	if (mode === "query" || mode === "list") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
