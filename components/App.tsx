@@ -1,6 +1,6 @@
 /**
  * The explorer: one reducer (state.ts, combining four slices), one useInput (keys → keymap → actions), loads
- * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, a page of a fragment), and the
+ * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, chunks of a large fragment, a find), and the
  * screens. The render also measures the event document on screen for the reducer (`measured`), which never builds one.
  * Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
@@ -12,13 +12,16 @@ import type { EventRef, IndexStatus, SearchRequest, SearchResult } from "../src/
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
-import { type Filters, labelsIn, type Scope, searchRequest, toolsIn } from "./filters.js";
+import { FilterPicker } from "./FilterPicker.js";
+import { FindPrompt } from "./FindPrompt.js";
+import { type Filters, type Scope, searchRequest } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
-import { type EventData, findForkAbove, loadEvent, loadPage, loadPreview, runSearch } from "./loaders.js";
-import { FilterPicker, ForkPicker, HelpOverlay } from "./Overlays.js";
+import { type EventData, findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent, loadPreview, runSearch } from "./loaders.js";
+import { ForkPicker, HelpOverlay } from "./Overlays.js";
+import { blockIndex } from "./read-view.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { SessionBrowser } from "./SessionBrowser.js";
 import { StatusBar } from "./StatusBar.js";
@@ -78,7 +81,16 @@ const RESULT_CACHE = 64;
 /** The search the state asks for, from hit `offset` on (0: the first page). */
 function requestOf(s: State, offset: number): SearchRequest {
 	const h = s.hits;
-	return searchRequest({ query: s.query.text, scope: h.scope, workspace: h.workspace, session: h.scopeSession, filters: h.filters, offset, now: Date.now() });
+	return searchRequest({
+		query: s.query.text,
+		scope: h.scope,
+		workspace: h.workspace,
+		session: h.scopeSession,
+		filters: h.filters,
+		offset,
+		now: Date.now(),
+		order: h.order,
+	});
 }
 
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
@@ -140,7 +152,11 @@ export function App(props: AppProps) {
 		String(seq),
 		async (): Promise<Action> => {
 			const request = requestOf(state, 0);
-			const key = JSON.stringify({ ...request, filters: { ...request.filters, after: request.filters?.after?.slice(0, 13) } });
+			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
+			const key = JSON.stringify({
+				...request,
+				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
+			});
 			const cached = results.current.get(key);
 			if (cached) return { type: "search-done", seq, more: 0, result: cached };
 			const out = await runSearch(service, request);
@@ -195,19 +211,20 @@ export function App(props: AppProps) {
 		(error) => ({ type: "event-done", key: topKey, data: null, error }),
 		dispatch,
 	);
-	const missingPages = top ? Object.entries(top.pages).filter(([fid]) => !top.pageWindows[fid]) : [];
+	// Chunks of large fragments the view asked for (scrolling near text not loaded yet, a find's match).
+	const wanted = top ? top.wanted : [];
 	useServiceLoad(
-		top && missingPages.length > 0 ? `${topKey}|${missingPages.map(([f, o]) => `${f}@${o}`).join(",")}` : null,
+		top && wanted.length > 0 ? `${topKey}|${wanted.map((w) => `${w.fid}@${w.offset}`).join(",")}` : null,
 		() =>
 			Promise.all(
-				missingPages.map(async ([fragmentId, offset]): Promise<Action> => {
+				wanted.map(async ({ fid: fragmentId, offset }): Promise<Action> => {
 					try {
 						return {
 							type: "page-done",
 							key: topKey,
 							fragmentId,
 							offset,
-							window: top ? await loadPage(service, top.ref, fragmentId, offset) : null,
+							window: top ? await loadChunk(service, top.ref, fragmentId, offset) : null,
 							error: null,
 						};
 					} catch (error) {
@@ -230,6 +247,30 @@ export function App(props: AppProps) {
 			return { type: "tree-done", key: treeLoc.key, gen, data: await service.tree(treeLoc.request), error: null };
 		},
 		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", gen: treeLoc?.want ?? 0, data: null, error }),
+		dispatch,
+	);
+
+	// A find step, over the whole text of every fragment (read from the service, kept for the next n/N).
+	const texts = useRef(new Map<string, string>());
+	const findSeek = top?.findSeek ?? null;
+	useServiceLoad(
+		top && findSeek ? `${topKey}?${findSeek.seq}` : null,
+		async (): Promise<Action> => {
+			const ids = (top?.data?.read.fragments ?? []).map((f) => f.id).sort((a, b) => (blockIndex(a) ?? 0) - (blockIndex(b) ?? 0));
+			const read = async (fid: string) => {
+				const k = `${topKey}#${fid}`;
+				let t = texts.current.get(k);
+				if (t === undefined && top) {
+					t = await fragmentText(service, top.ref, fid);
+					texts.current.set(k, t);
+					if (texts.current.size > 8) texts.current.delete(texts.current.keys().next().value as string);
+				}
+				return t ?? "";
+			};
+			const out = await findInEvent(ids, read, findSeek?.text ?? "", findSeek?.dir ?? 1, findSeek?.from ?? null);
+			return { type: "find-done", seq: findSeek?.seq ?? 0, match: out.match, wrapped: out.wrapped, error: null };
+		},
+		(error) => ({ type: "find-done", seq: findSeek?.seq ?? 0, match: null, wrapped: false, error }),
 		dispatch,
 	);
 
@@ -347,17 +388,7 @@ export function App(props: AppProps) {
 	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} dispatch={dispatch} />;
 	else if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
-		body = (
-			<FilterPicker
-				width={size.columns}
-				height={bodyHeight}
-				color={color}
-				draft={o.draft}
-				row={o.row}
-				tools={toolsIn(state.hits.results.hits)}
-				labels={labelsIn(state.hits.results.hits)}
-			/>
-		);
+		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} pick={o.pick} edit={o.edit} now={now} />;
 	else if (o?.type === "fork")
 		body = <ForkPicker width={size.columns} height={bodyHeight} color={color} title={o.title} candidates={o.candidates} cursor={o.cursor} />;
 	else if (state.browser) body = <SessionBrowser browser={state.browser} width={size.columns} height={bodyHeight} now={now} color={color} />;
@@ -390,12 +421,16 @@ export function App(props: AppProps) {
 			) : top ? (
 				<EventHeader loc={top} depth={state.events.stack.length} width={size.columns} now={now} color={color} banner={banner} />
 			) : (
-				<SearchHeader state={state} width={size.columns} banner={banner} color={color} />
+				<SearchHeader state={state} width={size.columns} banner={banner} color={color} now={now} />
 			)}
 			<Box flexDirection="column" width={size.columns} height={bodyHeight}>
 				{body}
 			</Box>
-			<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />
+			{mode === "find" ? (
+				<FindPrompt width={size.columns} field={state.events.finding ?? { text: "", cursor: 0 }} hints={hintsFor(mode)} color={color} />
+			) : (
+				<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />
+			)}
 		</Box>
 	);
 }

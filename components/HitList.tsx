@@ -23,10 +23,12 @@ export interface HitListProps {
 	empty: Array<{ text: string; tone: Tone }>;
 	/** Ref key → other sessions holding a copy of the same entry (a fork family): shown as one row. */
 	copies?: Record<string, Hit[]>;
+	/** Grouped by session: session id → how many hits its row stands for. */
+	groups?: Record<string, number>;
 }
 
 /** The hit list pane (memoized: a keystroke that only changes the query line does not rebuild its rows). */
-export const HitList = memo(function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {} }: HitListProps) {
+export const HitList = memo(function HitList({ hits, selected, top, width, height, hitLines, now, color, empty, copies = {}, groups = {} }: HitListProps) {
 	const lines: StyledLine[] = [];
 	if (hits.length === 0) {
 		lines.push([]);
@@ -39,7 +41,7 @@ export const HitList = memo(function HitList({ hits, selected, top, width, heigh
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
 		for (let i = from; i < to; i++) {
 			const h = hits[i] as Hit;
-			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0));
+			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0, groups[h.sessionId] ?? 0));
 		}
 	}
 	return (

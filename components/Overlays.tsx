@@ -1,6 +1,5 @@
-/** Panels drawn in place of a screen's body: help, the filter picker and the fork candidates. */
+/** Panels drawn in place of a screen's body: help and the fork candidates (the filter picker: FilterPicker.tsx). */
 import { Box } from "ink";
-import { type Filters, filterFields } from "./filters.js";
 import { helpLines } from "./keymap.js";
 import { Lines } from "./Line.js";
 import { clampScroll } from "./list-window.js";
@@ -34,39 +33,6 @@ export function HelpOverlay({ width, height, color, scroll }: HelpOverlayProps) 
 	const lines = all.slice(top, top + height);
 	if (all.length > height && top + height < all.length && lines.length > 0)
 		lines[lines.length - 1] = [seg(`  ↓ ${all.length - top - height} more lines (↓/PgDn)`, "dim")];
-	return <Frame width={width} height={height} color={color} lines={lines} />;
-}
-
-/** Props of <FilterPicker/>. */
-export interface FilterPickerProps extends OverlayFrame {
-	draft: Filters;
-	row: number;
-	tools: string[];
-	/** Labels seen in the hits, offered by the label row. */
-	labels?: string[];
-}
-
-/** The filter picker: one row per filter (its keys are in the status bar, generated from the keymap). */
-export function FilterPicker({ width, height, color, draft, row, tools, labels = [] }: FilterPickerProps) {
-	const fields = filterFields(tools, labels);
-	const lines: StyledLine[] = [[seg("Filters", "title")], []];
-	fields.forEach((f, i) => {
-		const value = draft[f.key];
-		const selected = i === row;
-		const shown = f.show(value);
-		lines.push([
-			seg(selected ? "▌ " : "  ", "accent"),
-			seg(f.label.padEnd(8), selected ? "bold" : "dim"),
-			seg("‹ ", "dim"),
-			seg(shown, value === undefined ? "dim" : "warn", selected),
-			seg(" ›", "dim"),
-		]);
-	});
-	lines.push(
-		[],
-		[seg("Every filter narrows the hits; the query line still applies.", "dim")],
-		[seg('Any label, also one not listed here: type label:TEXT in the query (label:"two words").', "dim")],
-	);
 	return <Frame width={width} height={height} color={color} lines={lines} />;
 }
 

@@ -9,11 +9,11 @@ import { Lines } from "./Line.js";
 import { MIN_SIZE, type SearchLayout } from "./layout.js";
 import { Preview } from "./Preview.js";
 import { SplitPane } from "./SplitPane.js";
-import { emptyLines, QUERY_PLACEHOLDER, queryLine, queryWindow, titleLine } from "./search-view.js";
+import { emptyLines, searchQueryLine, titleLine } from "./search-view.js";
 import { previewKey, type State, selectedHit } from "./state.js";
 import { fitLine, seg } from "./styled.js";
 
-export { QUERY_PLACEHOLDER } from "./search-view.js";
+export { QUERY_PLACEHOLDER, QUERY_PLACEHOLDER_SHORT } from "./search-view.js";
 
 /** Props of <SearchHeader/>. */
 export interface SearchHeaderProps {
@@ -21,10 +21,11 @@ export interface SearchHeaderProps {
 	width: number;
 	banner: string | null;
 	color: boolean;
+	now?: number;
 }
 
 /** Title line (chips, count) and query line. */
-export function SearchHeader({ state, width, banner, color }: SearchHeaderProps) {
+export function SearchHeader({ state, width, banner, color, now = Date.now() }: SearchHeaderProps) {
 	const h = state.hits;
 	const r = h.results;
 	const title = titleLine(
@@ -34,6 +35,8 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 			workspace: h.workspace,
 			session: h.scopeSession,
 			filters: h.filters,
+			order: h.order,
+			group: h.group,
 			count: r.hits.length,
 			more: !r.exhausted,
 			loading: r.status === "loading" && r.hits.length === 0,
@@ -43,15 +46,10 @@ export function SearchHeader({ state, width, banner, color }: SearchHeaderProps)
 	);
 	// Where the visible part of a long query starts is the view's own memory (the line editor's scroll position).
 	const start = useRef(0);
-	start.current = queryWindow(state.query.text, state.query.cursor, Math.max(4, width - 2), start.current);
-	const query = queryLine(
-		state.query.text,
-		state.query.cursor,
-		state.focus === "query" && state.events.stack.length === 0 && state.overlay === null,
-		width,
-		QUERY_PLACEHOLDER,
-		start.current,
-	);
+	const focused = state.focus === "query" && state.events.stack.length === 0 && state.overlay === null;
+	const q = searchQueryLine({ text: state.query.text, cursor: state.query.cursor, focused, filters: h.filters, now }, width, start.current);
+	start.current = q.start;
+	const query = q.line;
 	return (
 		<Box flexDirection="column" width={width} height={2}>
 			<Lines lines={[title, query]} color={color} height={2} />
@@ -103,6 +101,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			color={color}
 			empty={empty}
 			copies={r.copies}
+			groups={r.groups}
 		/>
 	);
 	const preview = (

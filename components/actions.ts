@@ -40,21 +40,36 @@ export type FilterAction =
 	| { type: "cycle-scope" }
 	| { type: "open-filters" }
 	| { type: "toggle-errors" }
-	| { type: "clear-filters" };
+	| { type: "clear-filters" }
+	| { type: "remove-last-chip" }
+	| { type: "toggle-order" }
+	| { type: "toggle-group" };
 
 /** The event view and the tree walk. */
 export type EventAction =
 	| { type: "walk"; to: WalkTo }
 	| { type: "toggle-panel" }
-	| { type: "page-fragment"; dir: 1 | -1 }
 	| { type: "toggle-wrap" }
+	| { type: "find-open" }
+	| { type: "find-cancel" }
+	| { type: "find-submit" }
+	| { type: "find-step"; dir: 1 | -1 }
 	| { type: "task"; task: TaskKind };
 
 /** What can be done with an event outside the explorer: continue in pi, copy it as Markdown, page, edit, export its branch. */
 export type TaskKind = "resume" | "copy-md" | "pager" | "editor" | "export";
 
 /** Overlays: help, the filter picker, the fork picker. */
-export type OverlayKeyAction = { type: "help" } | { type: "filter-cycle"; dir: 1 | -1 } | { type: "filter-reset" } | { type: "pick"; index: number };
+export type OverlayKeyAction =
+	| { type: "help" }
+	| { type: "filter-cycle"; dir: 1 | -1 }
+	| { type: "filter-toggle" }
+	| { type: "filter-clear-row" }
+	| { type: "filter-reset" }
+	| { type: "apply-filters" }
+	| { type: "filter-edit-commit" }
+	| { type: "filter-edit-cancel" }
+	| { type: "pick"; index: number };
 
 /** The tree view: open it (from a hit or an event), step through the query's hits, unfold or fold a stretch. */
 export type TreeKeyAction = { type: "open-tree" } | { type: "tree-hit"; dir: 1 | -1 } | { type: "tree-fold"; unfold: boolean };
@@ -66,6 +81,7 @@ export type LoadAction =
 	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
 	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
 	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
+	| { type: "find-done"; seq: number; match: { fid: string; at: number } | null; wrapped: boolean; error: string | null }
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
 	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }
 	| { type: "task-done"; seq: number; text: string; tone: Message["tone"] }

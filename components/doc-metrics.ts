@@ -5,14 +5,24 @@
  */
 import type { FragmentWindow } from "../src/shared/types.js";
 import type { EventData } from "./loaders.js";
+import type { FindMark } from "./read-view.js";
 
 /** What a document depends on besides the width and the wrap setting. */
 export interface DocSource {
 	data: EventData | null;
 	highlights: string[];
 	focusFragment: string | null;
-	pages: Record<string, number>;
-	pageWindows: Record<string, FragmentWindow>;
+	/** Fragment id → windows of a large fragment loaded besides its head and tail. */
+	chunks: Record<string, FragmentWindow[]>;
+	find: FindMark | null;
+}
+
+/** A line standing for text not loaded yet: which fragment, and which characters. */
+export interface DocGap {
+	id: string;
+	line: number;
+	from: number;
+	to: number;
 }
 
 /** A run of consecutive document lines that show one fragment (its rule, text and gap lines). */
@@ -22,7 +32,7 @@ export interface FragmentRun {
 	to: number;
 }
 
-/** The numbers of one event document the reducer scrolls, places and pages with. */
+/** The numbers of one event document the reducer scrolls, places and loads chunks with. */
 export interface DocMetrics {
 	/** The document measured (docKey of its inputs). */
 	key: string;
@@ -31,8 +41,12 @@ export interface DocMetrics {
 	anchors: Record<string, number>;
 	/** Line of the first highlighted match. */
 	matchLine: number | null;
-	/** Which fragment each line shows, as runs in line order (paging acts on the fragment on screen). */
+	/** Which fragment each line shows, as runs in line order. */
 	runs: FragmentRun[];
+	/** Lines of text not loaded yet, in line order: scrolling near one loads it. */
+	gaps: DocGap[];
+	/** Line of the find's current match. */
+	findLine: number | null;
 }
 
 /**
@@ -40,9 +54,9 @@ export interface DocMetrics {
  * location never changes once loaded, and a location without data has no document (EMPTY_METRICS measures it).
  */
 export function docKey(loc: DocSource, width: number, wrap: boolean): string {
-	const windows = Object.entries(loc.pageWindows).map(([k, w]) => `${k}:${w.range[0]}`);
-	return JSON.stringify([width, wrap, loc.highlights, loc.focusFragment, loc.pages, windows]);
+	const chunks = Object.entries(loc.chunks).map(([k, ws]) => `${k}:${ws.map((w) => w.range[0]).join(",")}`);
+	return JSON.stringify([width, wrap, loc.highlights, loc.focusFragment, chunks, loc.find]);
 }
 
 /** The measure of no document (data not loaded, or unreadable): nothing to scroll. */
-export const EMPTY_METRICS: Omit<DocMetrics, "key"> = { lines: 0, anchors: {}, matchLine: null, runs: [] };
+export const EMPTY_METRICS: Omit<DocMetrics, "key"> = { lines: 0, anchors: {}, matchLine: null, runs: [], gaps: [], findLine: null };

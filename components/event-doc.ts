@@ -4,7 +4,7 @@
  * location, width and wrap; the cache is keyed weakly by the loaded data, and no reducer reads or fills it.
  */
 import type { ViewAction } from "./actions.js";
-import { type DocMetrics, type DocSource, docKey, type FragmentRun } from "./doc-metrics.js";
+import { type DocGap, type DocMetrics, type DocSource, docKey, type FragmentRun } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import { eventLayout } from "./layout.js";
 import type { EventData } from "./loaders.js";
@@ -28,8 +28,8 @@ export function eventDoc(loc: DocSource, width: number, wrap: boolean): EventDoc
 	let doc = byKey.get(key);
 	if (!doc) {
 		doc = buildEventDoc(loc.data, {
-			pages: loc.pages,
-			pageWindows: loc.pageWindows,
+			chunks: loc.chunks,
+			find: loc.find,
 			highlights: loc.highlights,
 			focusFragment: loc.focusFragment,
 			width,
@@ -46,13 +46,15 @@ export function docMetrics(loc: DocSource, width: number, wrap: boolean): DocMet
 	const doc = eventDoc(loc, width, wrap);
 	if (!doc) return null;
 	const runs: FragmentRun[] = [];
+	const gaps: DocGap[] = [];
 	doc.lines.forEach((l, i) => {
 		if (l.fragmentId === undefined) return;
+		if (l.gap) gaps.push({ id: l.fragmentId, line: i, from: l.gap[0], to: l.gap[1] });
 		const last = runs.at(-1);
 		if (last && last.id === l.fragmentId && last.to === i - 1) last.to = i;
 		else runs.push({ id: l.fragmentId, from: i, to: i });
 	});
-	return { key: docKey(loc, width, wrap), lines: doc.lines.length, anchors: { ...doc.anchors }, matchLine: doc.matchLine, runs };
+	return { key: docKey(loc, width, wrap), lines: doc.lines.length, anchors: { ...doc.anchors }, matchLine: doc.matchLine, runs, gaps, findLine: doc.findLine };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Size } from "./explorer-service.js";
 import type { Filters, Scope } from "./filters.js";
 import { hintsFor } from "./keymap.js";
 import { frameHeight, searchLayout } from "./layout.js";
-import { hintLine, QUERY_PLACEHOLDER, queryLine, titleLine } from "./search-view.js";
+import { hintLine, searchQueryLine, titleLine } from "./search-view.js";
 import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 import { lineAnsi } from "./theme.js";
 
@@ -44,7 +44,8 @@ export function firstFrameLines(input: FirstFrameInput): StyledLine[] {
 		},
 		width,
 	);
-	const lines: StyledLine[] = [title, queryLine(input.query, input.query.length, true, width, QUERY_PLACEHOLDER)];
+	const query = searchQueryLine({ text: input.query, cursor: input.query.length, focused: true, filters: input.filters, now: Date.now() }, width);
+	const lines: StyledLine[] = [title, query.line];
 	const listRow = (i: number): StyledLine => fitLine(i === 1 ? [seg("  "), seg("searching…", "dim")] : [], layout.listWidth, true);
 	const bodyRows = frameHeight(size) - 4;
 	for (let i = 0; i < bodyRows; i++) {

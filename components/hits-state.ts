@@ -3,10 +3,11 @@
  * over them (selection and top row), and the preview of the selected hit. Sizes come in as an argument: the slice
  * owns no layout.
  */
-import { type Hit, type IndexFreshness, type ReadResult, refKey } from "../src/shared/types.js";
+import { type Hit, type IndexFreshness, type ReadResult, refKey, type SearchOrder } from "../src/shared/types.js";
 import type { LoadAction } from "./actions.js";
 import type { Size } from "./explorer-service.js";
 import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "./filters.js";
+import { groupBySession } from "./hit-groups.js";
 import { searchLayout, visibleHits } from "./layout.js";
 import { clampIndex, windowTop } from "./list-window.js";
 import { sessionLabel } from "./session-label.js";
@@ -17,7 +18,12 @@ export interface Results {
 	seq: number;
 	/** Whether the answer to `seq` is still pending; a failed search is answered too, with `error` set. */
 	status: "loading" | "ready";
+	/** The rows: every hit, or one per session when grouped. */
 	hits: Hit[];
+	/** Every hit loaded, in the core's order (what the rows are grouped from). */
+	all: Hit[];
+	/** Grouped: session id → how many loaded hits its row stands for (empty when not grouped). */
+	groups: Record<string, number>;
 	notes: string[];
 	error: string | null;
 	/** No more pages after these hits. */
@@ -52,6 +58,10 @@ export interface HitsState {
 	workspace: string | null;
 	scopeSession: ScopeSession | null;
 	filters: Filters;
+	/** Hit order asked of the core. */
+	order: SearchOrder;
+	/** One row per session (its strongest hit). */
+	group: boolean;
 	results: Results;
 	selected: number;
 	top: number;
@@ -71,6 +81,8 @@ export type HitsAction =
 	| { type: "cycle-scope" }
 	| { type: "expand-copies" }
 	| { type: "set-filters"; filters: Filters }
+	| { type: "set-order"; order: SearchOrder }
+	| { type: "set-group"; group: boolean }
 	| { type: "set-scope"; scope: Scope; session: ScopeSession | null }
 	| Extract<LoadAction, { type: "search-done" | "search-failed" | "preview-done" }>;
 
@@ -81,10 +93,14 @@ export function initialHits(workspace: string | null, scope: Scope | undefined):
 		workspace,
 		scopeSession: null,
 		filters: {},
+		order: "relevance",
+		group: false,
 		results: {
 			seq: 1,
 			status: "loading",
 			hits: [],
+			all: [],
+			groups: {},
 			notes: [],
 			error: null,
 			exhausted: false,
@@ -161,6 +177,24 @@ function groupCopies(shown: Hit[], copies: Record<string, Hit[]>, incoming: Hit[
 	return { hits, copies: out };
 }
 
+/** The rows for every loaded hit: themselves, or one per session. */
+function rows(all: Hit[], group: boolean): Pick<Results, "hits" | "all" | "groups"> {
+	if (!group) return { hits: all, all, groups: {} };
+	const g = groupBySession(all);
+	return { hits: g.hits, all, groups: g.counts };
+}
+
+/** Groups or ungroups the rows in place, keeping the selected event selected (its session's row when grouping). */
+function regroup(h: HitsState, group: boolean, size: Size): HitsState {
+	const was = hitAt(h);
+	const results = { ...h.results, ...rows(h.results.all, group) };
+	let sel = was ? results.hits.findIndex((x) => refKey(x) === refKey(was)) : 0;
+	if (sel < 0 && was) sel = results.hits.findIndex((x) => x.sessionId === was.sessionId);
+	sel = clampIndex(Math.max(0, sel), results.hits.length);
+	const top = windowTop(sel, h.top, visibleHits(searchLayout(size)), results.hits.length);
+	return maybeMore({ ...h, group, results, selected: sel, top }, size);
+}
+
 function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }>, size: Size): HitsState {
 	const r = h.results;
 	if (a.seq !== r.seq) return h;
@@ -168,25 +202,36 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		if (a.more !== r.moreSeq) return h;
 		const seen = new Set([...r.hits, ...Object.values(r.copies).flat()].map((x) => refKey(x)));
 		const fresh = a.result.hits.filter((x) => !seen.has(refKey(x)));
-		const grouped = groupCopies(r.hits, r.copies, fresh);
-		const hits = [...r.hits, ...grouped.hits];
+		const grouped = groupCopies(r.all, r.copies, fresh);
 		const exhausted = a.result.hits.length < PAGE_SIZE || fresh.length === 0;
-		const next = { ...h, results: { ...r, hits, copies: grouped.copies, exhausted, fetched: r.fetched + a.result.hits.length, loadingMore: false } };
+		const next = {
+			...h,
+			results: {
+				...r,
+				...rows([...r.all, ...grouped.hits], h.group),
+				copies: grouped.copies,
+				exhausted,
+				fetched: r.fetched + a.result.hits.length,
+				loadingMore: false,
+			},
+		};
 		if (!h.followEnd) return maybeMore(next, size);
 		// End was pressed: go on to the new last hit, and load on while there is more (within END_FOLLOW_MAX).
-		const sel = hits.length - 1;
-		const follow = !exhausted && hits.length < END_FOLLOW_MAX;
-		const moved = { ...next, selected: sel, top: windowTop(sel, h.top, visibleHits(searchLayout(size)), hits.length), followEnd: follow };
+		const n = next.results.hits.length;
+		const sel = n - 1;
+		const follow = !exhausted && n < END_FOLLOW_MAX;
+		const moved = { ...next, selected: sel, top: windowTop(sel, h.top, visibleHits(searchLayout(size)), n), followEnd: follow };
 		return follow ? maybeMore(moved, size) : moved;
 	}
 	const folded = groupCopies([], {}, a.result.hits);
 	const grouped = expandRows(folded.hits, folded.copies, r.keep ? (r.expanded ?? []) : []);
-	const hits = grouped.hits;
+	const shown = rows(grouped.hits, h.group);
+	const hits = shown.hits;
 	const keepAt = r.keep ? hits.findIndex((x) => refKey(x) === r.keep) : -1;
 	const results: Results = {
 		...r,
 		status: "ready",
-		hits,
+		...shown,
 		notes: a.result.notes,
 		error: null,
 		copies: grouped.copies,
@@ -231,15 +276,19 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 			// The copies of the selected row's entry become rows of their own, right under it.
 			const hit = hitAt(h);
 			const more = hit ? h.results.copies[refKey(hit)] : undefined;
-			if (!hit || !more) return h;
+			if (!hit || !more || h.group) return h;
 			const { [refKey(hit)]: _shown, ...copies } = h.results.copies;
 			const hits = [...h.results.hits.slice(0, h.selected + 1), ...more, ...h.results.hits.slice(h.selected + 1)];
-			return { ...h, results: { ...h.results, hits, copies, expanded: [...(h.results.expanded ?? []), refKey(hit)] } };
+			return { ...h, results: { ...h.results, hits, all: hits, copies, expanded: [...(h.results.expanded ?? []), refKey(hit)] } };
 		}
 		case "set-scope":
 			return newSearch({ ...h, scope: a.scope, scopeSession: a.session, selected: 0, top: 0 }, null);
 		case "set-filters":
 			return newSearch({ ...h, filters: a.filters, selected: 0, top: 0 }, null);
+		case "set-order":
+			return newSearch({ ...h, order: a.order, selected: 0, top: 0 }, null);
+		case "set-group":
+			return regroup(h, a.group, size);
 		case "search-done":
 			return searchDone(h, a, size);
 		case "search-failed":

@@ -46,6 +46,7 @@ const TILDE_KEYS: Record<string, KeyInfo> = {
 	"13": { f3: true },
 	"14": { f4: true },
 	"15": { f5: true },
+	"17": { f6: true },
 	"18": { f7: true },
 };
 

@@ -15,12 +15,13 @@ export interface KeyInfo {
 	rightArrow?: boolean;
 	pageUp?: boolean;
 	pageDown?: boolean;
-	/** Function keys the explorer binds: F1 help, F2 sessions, F3 go to a ref, F4 sort, F5 refresh, F7 continue in pi. */
+	/** Function keys the explorer binds: F1 help, F2 sessions, F3 go to a ref, F4 sort, F5 refresh, F6 group, F7 continue in pi. */
 	f1?: boolean;
 	f2?: boolean;
 	f3?: boolean;
 	f4?: boolean;
 	f5?: boolean;
+	f6?: boolean;
 	f7?: boolean;
 	/** The mouse wheel (a mouse report the key splitter turned into a key). */
 	wheelUp?: boolean;
@@ -72,6 +73,7 @@ export function keyName(input: string, key: KeyInfo): string | null {
 	if (key.f3) return "f3";
 	if (key.f4) return "f4";
 	if (key.f5) return "f5";
+	if (key.f6) return "f6";
 	if (key.f7) return "f7";
 	if (key.wheelUp) return "wheelup";
 	if (key.wheelDown) return "wheeldown";
@@ -93,8 +95,8 @@ const EVENT: Mode[] = ["event", "trace"];
 // The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
 // to the query); its commands are Ctrl and function keys.
 export const SEARCH: Mode[] = ["query", "list"];
-export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree", "sessions", "goto"];
-// Where F2 (sessions) and F3 (go to a ref) open their screens: every screen but those two.
+export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "filter-edit", "find", "fork", "tree", "sessions", "goto"];
+// Where F2 (sessions) and F3 (go to a ref) open their screens: every screen but those two and the typing prompts.
 export const SCREENS: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
 
 /** Every binding, in the order help lists them. */
@@ -106,7 +108,12 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["alt+f", "alt+right", "ctrl+right"], modes: ["query"], action: { type: "cursor", to: "word-right" }, help: "cursor one word right" },
 	{ keys: ["home", "ctrl+a"], modes: ["query"], action: { type: "cursor", to: "home" }, help: "cursor to the start" },
 	{ keys: ["end", "ctrl+e"], modes: ["query"], action: { type: "cursor", to: "end" }, help: "cursor to the end" },
-	{ keys: ["backspace"], modes: ["query"], action: { type: "delete-back" }, help: "delete the character before the cursor" },
+	{
+		keys: ["backspace"],
+		modes: ["query"],
+		action: { type: "delete-back" },
+		help: "delete the character before the cursor; on an empty query, remove the last filter chip",
+	},
 	{ keys: ["delete", "ctrl+d"], modes: ["query"], action: { type: "delete-forward" }, help: "delete the character under the cursor" },
 	{ keys: ["ctrl+w"], modes: ["query"], action: { type: "delete-word" }, help: "delete back to the previous space" },
 	{ keys: ["alt+backspace"], modes: ["query"], action: { type: "delete-word-back" }, help: "delete the word before the cursor" },
@@ -174,12 +181,30 @@ export const BINDINGS: Binding[] = [
 		keys: ["ctrl+o"],
 		modes: SEARCH,
 		action: { type: "open-filters" },
-		help: "filters: kind, role, tool, error, branch, time, label",
+		help: "filters: kind, role, tool, file, label, cwd, session, after/before, error, branch, selection",
 		hint: "filters",
 		hintOrder: 5,
 	},
 	{ keys: ["ctrl+x"], modes: SEARCH, action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
 	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
+	{
+		keys: ["f4", "alt+s"],
+		modes: SEARCH,
+		action: { type: "toggle-order" },
+		help: "sort hits: relevance ⇄ newest first",
+		hint: "sort",
+		hintKeys: "F4",
+		hintOrder: 5.5,
+	},
+	{
+		keys: ["f6", "alt+g"],
+		modes: SEARCH,
+		action: { type: "toggle-group" },
+		help: "group hits by session: each session's strongest hit, with its count",
+		hint: "group",
+		hintKeys: "F6",
+		hintOrder: 5.6,
+	},
 	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
 	{ keys: ["f1", "ctrl+g"], modes: SEARCH, action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6.5 },
 	{
@@ -264,8 +289,34 @@ export const BINDINGS: Binding[] = [
 		hint: "tree",
 		hintOrder: 4.7,
 	},
-	{ keys: ["n"], modes: EVENT, action: { type: "page-fragment", dir: 1 }, help: "next page of a large fragment" },
-	{ keys: ["p"], modes: EVENT, action: { type: "page-fragment", dir: -1 }, help: "previous page of a large fragment" },
+	{
+		keys: ["/"],
+		modes: EVENT,
+		action: { type: "find-open" },
+		help: "find text in this event (the whole text, however large); Esc goes back to the search",
+		hint: "find",
+		hintKeys: "/",
+		hintOrder: 5,
+	},
+	{
+		keys: ["n"],
+		modes: EVENT,
+		action: { type: "find-step", dir: 1 },
+		help: "next match of the find (wraps around)",
+		hint: "next match",
+		hintKeys: "n/N",
+		hintOrder: 5.1,
+	},
+	{ keys: ["N"], modes: EVENT, action: { type: "find-step", dir: -1 }, help: "previous match of the find" },
+	{
+		keys: ["enter"],
+		modes: ["find"],
+		action: { type: "find-submit" },
+		help: "find the typed text from the top (empty: clear the find); the query line's editing keys edit it",
+		hint: "find",
+		hintOrder: 1,
+	},
+	{ keys: ["esc"], modes: ["find"], action: { type: "find-cancel" }, help: "close the find prompt", hint: "cancel", hintKeys: "Esc", hintOrder: 2 },
 	{ keys: ["w"], modes: EVENT, action: { type: "toggle-wrap" }, help: "wrap long lines / cut them with …" },
 	{
 		keys: ["tab", "shift+tab"],
@@ -299,7 +350,6 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 6,
 	},
 	{ keys: ["q"], modes: EVENT, action: { type: "back" }, help: "step back (like Esc); never quits", hint: "back", hintKeys: "q", hintOrder: 6.1 },
-	{ keys: ["/"], modes: EVENT, action: { type: "to-search" }, help: "back to the search, query line" },
 	{
 		keys: ["y"],
 		modes: EVENT,
@@ -339,17 +389,59 @@ export const BINDINGS: Binding[] = [
 	// Filter picker.
 	{ keys: ["up", "down"], modes: ["filters"], action: { type: "move", by: 0 }, help: "choose a filter", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
 	{
-		keys: ["left", "right", "space"],
+		keys: ["left", "right"],
 		modes: ["filters"],
 		action: { type: "filter-cycle", dir: 1 },
-		help: "change its value",
-		hint: "change",
+		help: "kind/role/selection: move to another value; error/branch: change the value",
+		hint: "value",
 		hintKeys: "←→",
 		hintOrder: 2,
 	},
-	{ keys: ["x"], modes: ["filters"], action: { type: "filter-reset" }, help: "set every filter to any", hint: "reset", hintOrder: 3 },
-	{ keys: ["enter"], modes: ["filters"], action: { type: "open" }, help: "apply the filters", hint: "apply", hintOrder: 4 },
+	{
+		keys: ["space"],
+		modes: ["filters"],
+		action: { type: "filter-toggle" },
+		help: "kind/role/selection: add or drop the value (several at once); a text row: type its value",
+		hint: "toggle",
+		hintOrder: 2.5,
+	},
+	{
+		keys: ["enter"],
+		modes: ["filters"],
+		action: { type: "open" },
+		help: "a text row (tool, file, label, cwd, session, after, before): type its value; elsewhere: apply the filters",
+		hint: "edit/apply",
+		hintOrder: 3,
+	},
+	{ keys: ["ctrl+o"], modes: ["filters"], action: { type: "apply-filters" }, help: "apply the filters from any row", hint: "apply", hintOrder: 3.5 },
+	{
+		keys: ["delete", "backspace"],
+		modes: ["filters"],
+		action: { type: "filter-clear-row" },
+		help: "clear the chosen filter",
+		hint: "clear",
+		hintKeys: "Del",
+		hintOrder: 4,
+	},
+	{ keys: ["x"], modes: ["filters"], action: { type: "filter-reset" }, help: "clear every filter", hint: "reset", hintOrder: 4.5 },
 	{ keys: ["esc", "F"], modes: ["filters"], action: { type: "back" }, help: "close without changing", hint: "cancel", hintKeys: "Esc", hintOrder: 5 },
+	{
+		keys: ["enter"],
+		modes: ["filter-edit"],
+		action: { type: "filter-edit-commit" },
+		help: "keep the typed value (applied with the others); the query line's editing keys edit it",
+		hint: "keep",
+		hintOrder: 1,
+	},
+	{
+		keys: ["esc"],
+		modes: ["filter-edit"],
+		action: { type: "filter-edit-cancel" },
+		help: "drop the typing, keep the old value",
+		hint: "cancel",
+		hintKeys: "Esc",
+		hintOrder: 2,
+	},
 
 	// Tree view.
 	{ keys: ["up", "down"], modes: ["tree"], action: { type: "move", by: 0 }, help: "previous / next row", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
@@ -458,6 +550,9 @@ export const BINDINGS: Binding[] = [
 	},
 ];
 
+/** The query line's editing actions, which also edit a filter value and the find prompt. */
+const EDIT_TYPES = new Set("insert cursor delete-back delete-forward delete-word delete-word-back delete-word-forward kill-to-end kill-to-start".split(" "));
+
 const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1, wheelup: -1, wheeldown: 1 };
 
 /** The action a key press means in a mode, or null when it means nothing there. */
@@ -479,6 +574,11 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 	}
 	// ink-text-input edits the prompt, but would insert Ctrl+letters as text: those keys are swallowed.
 	if (mode === "goto" && key.ctrl && /^[a-z]$/i.test(input)) return { type: "goto-swallow" };
+	if (mode === "filter-edit" || mode === "find") {
+		// A filter value and the find prompt edit like the query line: its editing keys, then text.
+		const edit = keyToAction("query", input, key);
+		return edit && EDIT_TYPES.has(edit.type) ? edit : null;
+	}
 	if (mode === "query" || mode === "list" || mode === "sessions") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.
 		// In the hit list too: typing never fires a command by surprise, it goes on with the query.

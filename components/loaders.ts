@@ -3,13 +3,12 @@
 import { errorText } from "../src/present/text.js";
 import type { EventBrief, EventRef, ForkAbove, FragmentWindow, Hit, ReadResult, SearchRequest, SearchResult, TraceResult } from "../src/shared/types.js";
 import type { ExplorerService } from "./explorer-service.js";
+import { CHUNK_CHARS } from "./fragment-windows.js";
 
 /** Characters of each fragment an event view shows first (the head). */
 export const HEAD_CHARS = 4000;
 /** Characters of the tail shown after the head of a fragment too large to show whole. */
 export const TAIL_CHARS = 1500;
-/** Characters per page when paging through a large fragment. */
-export const PAGE_CHARS = 4000;
 /** Ancestors read for the "path from the root" line (the core's neighbor maximum). */
 export const PATH_DEPTH = 50;
 /** Characters of a fragment the preview reads to find the match (large results are previewed around it). */
@@ -65,12 +64,67 @@ export async function loadEvent(service: ExplorerService, ref: EventRef): Promis
 	return { read, trace, appendBefore: append.neighbors.before.at(-1) ?? null, appendAfter: append.neighbors.after[0] ?? null, tails };
 }
 
-/** Reads one page of a large fragment. */
-export async function loadPage(service: ExplorerService, ref: EventRef, fragmentId: string, offset: number): Promise<FragmentWindow> {
-	const read = await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId, offset, maxChars: PAGE_CHARS, before: 0, after: 0 });
+/** Reads one chunk of a large fragment (continuous scrolling, a find's match). */
+export async function loadChunk(service: ExplorerService, ref: EventRef, fragmentId: string, offset: number): Promise<FragmentWindow> {
+	const read = await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId, offset, maxChars: CHUNK_CHARS, before: 0, after: 0 });
 	const window = read.fragments[0];
 	if (!window) throw new Error(`fragment ${fragmentId} is gone`);
 	return window;
+}
+
+/** Characters per read when a find reads a fragment's whole text (the core's read maximum). */
+const FIND_READ_CHARS = 1_000_000;
+
+/** A fragment's whole text, read window by window from the service (a find must see all of it, not the loaded part). */
+export async function fragmentText(service: ExplorerService, ref: EventRef, fragmentId: string): Promise<string> {
+	let text = "";
+	for (let offset = 0; ; ) {
+		const read = await service.read({ sessionId: ref.sessionId, entryId: ref.entryId, fragmentId, offset, maxChars: FIND_READ_CHARS, before: 0, after: 0 });
+		const w = read.fragments[0];
+		if (!w) break;
+		text += w.text;
+		if (w.range[1] >= w.totalChars || w.range[1] <= offset) break;
+		offset = w.range[1];
+	}
+	return text;
+}
+
+/** Where a find lands: the fragment and character of the match, and whether it wrapped past the end (or start). */
+export interface FindResult {
+	match: { fid: string; at: number } | null;
+	wrapped: boolean;
+}
+
+/**
+ * The next (dir 1) or previous (dir -1) match of `text` in the event's fragments (in document order, any case),
+ * after or before `from` (null: from the top), wrapping around once. `texts` reads a fragment's whole text.
+ */
+export async function findInEvent(
+	fragmentIds: readonly string[],
+	texts: (fid: string) => Promise<string>,
+	text: string,
+	dir: 1 | -1,
+	from: { fid: string; at: number } | null,
+): Promise<FindResult> {
+	const needle = text.toLowerCase();
+	const n = fragmentIds.length;
+	if (n === 0 || needle === "") return { match: null, wrapped: false };
+	const start = from ? Math.max(0, fragmentIds.indexOf(from.fid)) : dir === 1 ? 0 : n - 1;
+	// Visit the start fragment after (or before) the match, the others in order, then the start fragment again from its other end.
+	for (let step = 0; step <= n; step++) {
+		const i = (((start + dir * step) % n) + n) % n;
+		const fid = fragmentIds[i] as string;
+		const hay = (await texts(fid)).toLowerCase();
+		const wrapped = step > 0 && (dir === 1 ? i <= start : i >= start);
+		let at: number;
+		if (step === 0 && from) at = dir === 1 ? hay.indexOf(needle, from.at + 1) : from.at > 0 ? hay.lastIndexOf(needle, from.at - 1) : -1;
+		else if (step === n && from) at = dir === 1 ? hay.indexOf(needle) : hay.lastIndexOf(needle);
+		else if (step === n) break;
+		else at = dir === 1 ? hay.indexOf(needle) : hay.lastIndexOf(needle);
+		if (step === n && from && at !== -1 && (dir === 1 ? at > from.at : at < from.at)) at = -1;
+		if (at !== -1) return { match: { fid, at }, wrapped: wrapped || (step === n && from !== null) };
+	}
+	return { match: null, wrapped: false };
 }
 
 /** Reads what the preview pane shows for a hit: its matching fragment (or the bare event when it has none). */

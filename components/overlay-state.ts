@@ -1,6 +1,7 @@
 /** The overlays' slice: help (scrolled), the filter picker (a draft applied on Enter), the fork picker (candidates). */
 import type { Size } from "./explorer-service.js";
-import { cycleFilter, type Filters, filterFields } from "./filters.js";
+import type { Filters } from "./filter-fields.js";
+import { openPicker, type PickerAction, type PickerState, reducePicker } from "./filter-picker-state.js";
 import { helpLines } from "./keymap.js";
 import { overlayLines } from "./layout.js";
 import { clampIndex, clampScroll } from "./list-window.js";
@@ -9,7 +10,7 @@ import type { Candidate } from "./trace-rows.js";
 /** A panel drawn over the screen's body. */
 export type Overlay =
 	| { type: "help"; scroll: number }
-	| { type: "filters"; row: number; draft: Filters }
+	| ({ type: "filters" } & PickerState)
 	| { type: "fork"; title: string; candidates: Candidate[]; cursor: number };
 
 /** What the overlay reducer does. */
@@ -20,8 +21,7 @@ export type OverlayAction =
 	| { type: "close" }
 	| { type: "move"; by: number }
 	| { type: "page"; dir: 1 | -1 }
-	| { type: "filter-cycle"; dir: 1 | -1; tools: string[]; labels?: string[] }
-	| { type: "filter-reset" };
+	| { type: "picker"; action: PickerAction };
 
 /** Scrolls help, clamped like the overlay draws it (so ↑ after holding ↓ past the end moves at once). */
 function helpScroll(scroll: number, size: Size): number {
@@ -34,7 +34,7 @@ export function reduceOverlay(o: Overlay | null, a: OverlayAction, size: Size): 
 		case "open-help":
 			return { type: "help", scroll: 0 };
 		case "open-filters":
-			return { type: "filters", row: 0, draft: a.draft };
+			return { type: "filters", ...openPicker(a.draft) };
 		case "open-fork":
 			// Start on the branch toward the materialized leaf, where l would have gone.
 			return {
@@ -53,16 +53,11 @@ export function reduceOverlay(o: Overlay | null, a: OverlayAction, size: Size): 
 	switch (a.type) {
 		case "move":
 			if (o.type === "help") return { ...o, scroll: helpScroll(o.scroll + a.by, size) };
-			if (o.type === "filters") return { ...o, row: clampIndex(o.row + a.by, filterFields().length) };
+			if (o.type === "filters") return { ...o, ...reducePicker(o, { type: "move", by: a.by }) };
 			return { ...o, cursor: clampIndex(o.cursor + a.by, o.candidates.length) };
 		case "page":
 			return o.type === "help" ? { ...o, scroll: helpScroll(o.scroll + a.dir * 10, size) } : o;
-		case "filter-cycle": {
-			if (o.type !== "filters") return o;
-			const field = filterFields(a.tools, [...new Set([...(o.draft.label ? [o.draft.label] : []), ...(a.labels ?? [])])])[o.row];
-			return field ? { ...o, draft: cycleFilter(o.draft, field, a.dir) } : o;
-		}
-		case "filter-reset":
-			return o.type === "filters" ? { ...o, draft: {} } : o;
+		case "picker":
+			return o.type === "filters" ? { ...o, ...reducePicker(o, a.action) } : o;
 	}
 }

@@ -5,15 +5,23 @@
 
 import { relativeTime, shortPath } from "../src/present/text.js";
 import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/shared/types.js";
+import { fragmentLayout } from "./fragment-windows.js";
 import type { EventData } from "./loaders.js";
-import { PAGE_CHARS, pageCut, tailSkip } from "./loaders.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "./styled.js";
 import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "./text-width.js";
 
-/** One line of the event document; `fragmentId` says which fragment it shows (paging acts on it). */
+/** One line of the event document; `fragmentId` says which fragment it shows; `gap`: text not loaded yet there. */
 export interface DocLine {
 	line: StyledLine;
 	fragmentId?: string;
+	gap?: [number, number];
+}
+
+/** The find in an event: its text and the match the view is on (fragment and character), if any. */
+export interface FindMark {
+	text: string;
+	fid: string | null;
+	at: number | null;
 }
 
 /** The event view's scrollable document. */
@@ -23,12 +31,15 @@ export interface EventDoc {
 	anchors: Record<string, number>;
 	/** Line of the first highlighted match, where the view opens. */
 	matchLine: number | null;
+	/** Line of the find's current match (null: none, or not loaded). */
+	findLine: number | null;
 }
 
-/** What the document shows beyond the loaded data: pages of large fragments, highlights, width and wrapping. */
+/** What the document shows beyond the loaded data: chunks of large fragments, highlights, the find, width and wrapping. */
 export interface DocOptions {
-	pages: Record<string, number>;
-	pageWindows: Record<string, FragmentWindow>;
+	/** Fragment id → windows loaded besides the head and tail (as the view scrolled or found). */
+	chunks: Record<string, FragmentWindow[]>;
+	find: FindMark | null;
 	highlights: readonly string[];
 	focusFragment: string | null;
 	width: number;
@@ -115,8 +126,11 @@ function rule(label: string, width: number, tone: Tone = "accent"): StyledLine {
 	return w >= width ? [seg(truncate(text, width), tone)] : [seg(text, tone), seg("─".repeat(width - w), "dim")];
 }
 
-function gapLine(text: string, fragmentId: string): DocLine {
-	return { line: [seg(`  ⋯ ${text} ⋯`, "dim")], fragmentId };
+/** The line of the document the character `at` of `text` starts on, `first` being the line `text` starts on. */
+function lineOfChar(text: string, at: number, width: number, wrap: boolean, first: number): number {
+	const rawStart = text.lastIndexOf("\n", at - 1) + 1;
+	const before = rawStart > 0 ? textLines(text.slice(0, rawStart - 1), [], width, wrap).length : 0;
+	return first + before + (wrap ? Math.floor((at - rawStart) / Math.max(1, width)) : 0);
 }
 
 /** Flattens event metadata into `path: value` pairs (nested objects joined with dots, arrays as short JSON). */
@@ -158,6 +172,8 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 	items.sort((a, b) => a.at - b.at || a.order - b.order);
 	if (items.length === 0) push([seg("(this event has no text content: see its metadata below)", "dim")]);
 
+	const highlights = options.find ? [...options.highlights, options.find.text.toLowerCase()] : options.highlights;
+	let findLine: number | null = null;
 	for (const item of items) {
 		if (item.omitted) {
 			push([seg("⊘ ", "dim"), seg(omittedText(item.omitted), "dim"), seg(`  (${item.omitted.path})`, "dim")]);
@@ -166,48 +182,36 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 		const f = item.fragment as FragmentWindow;
 		if (lines.length > 0) push([]);
 		anchors[f.id] = lines.length;
-		const paged = options.pages[f.id];
 		const tail = data.tails[f.id];
+		const windows = [f, ...(options.chunks[f.id] ?? []), ...(tail ? [tail] : [])];
+		const layout = fragmentLayout(windows, f.totalChars);
+		const loaded = layout.runs.reduce((n, r) => n + r.to - r.from, 0);
 		let label = `${f.id} · ${num(f.totalChars)} chars`;
-		if (paged !== undefined) {
-			const end = Math.min(f.totalChars, paged + PAGE_CHARS);
-			label += ` · page ${num(paged)}–${num(end)} · n/p pages`;
-		} else if (f.range[1] < f.totalChars) {
-			label += tail ? ` · head and tail shown · n pages through` : ` · first ${num(f.range[1])} shown · n pages through`;
-		}
+		if (layout.gaps.length > 0) label += ` · ${num(loaded)} loaded · the rest loads as you scroll`;
 		push(rule(label, width), f.id);
-		const body = (text: string) => {
-			for (const l of textLines(text, options.highlights, width, options.wrap)) {
-				if (matchLine === null && (options.focusFragment === null || options.focusFragment === f.id) && l.some((s) => s.tone === "match"))
+		const gaps = [...layout.gaps];
+		for (const run of layout.runs) {
+			const gap = gaps[0];
+			if (gap && gap[1] <= run.from) {
+				gaps.shift();
+				lines.push({
+					line: fitLine([seg(`  ⋯ loading chars ${num(gap[0])}–${num(gap[1])} (${num(gap[1] - gap[0])}) ⋯`, "dim")], width),
+					fragmentId: f.id,
+					gap,
+				});
+			}
+			const first = lines.length;
+			for (const l of textLines(run.text, highlights, width, options.wrap)) {
+				if (matchLine === null && (options.focusFragment === null || options.focusFragment === f.id) && l.some((x) => x.tone === "match"))
 					matchLine = lines.length;
 				push(l, f.id);
 			}
-		};
-		if (paged !== undefined) {
-			const window = options.pageWindows[f.id];
-			if (paged > 0) push(gapLine(`chars 0–${num(paged)} above · p previous page`, f.id).line, f.id);
-			// A page ends at a line or word (pageCut); the next one starts there.
-			const shown = window ? window.text.slice(0, pageCut(window.text, window.range[1] >= f.totalChars)) : "";
-			if (window) body(shown);
-			else push([seg("  loading…", "dim")], f.id);
-			const end = window
-				? shown.length === window.text.length
-					? window.range[1]
-					: window.range[0] + shown.length
-				: Math.min(f.totalChars, paged + PAGE_CHARS);
-			if (end < f.totalChars) push(gapLine(`chars ${num(end)}–${num(f.totalChars)} below · n next page`, f.id).line, f.id);
-			continue;
+			const at = options.find?.fid === f.id ? options.find.at : null;
+			if (at !== null && at !== undefined && at >= run.from && at < run.to)
+				findLine = Math.min(lines.length - 1, lineOfChar(run.text, at - run.from, width, options.wrap, first));
 		}
-		// The head ends and the tail starts at a line or word: the cut-off parts belong to the gap between them.
-		const headShown = f.range[1] < f.totalChars ? f.text.slice(0, pageCut(f.text, false)) : f.text;
-		body(headShown);
-		if (f.range[1] < f.totalChars) {
-			const from = f.range[0] + headShown.length;
-			const skip = tail ? tailSkip(tail.text) : 0;
-			const to = tail ? tail.range[0] + skip : f.totalChars;
-			if (to > from) push(gapLine(`${num(to - from)} chars not shown (${num(from)}–${num(to)}) · n next page`, f.id).line, f.id);
-			if (tail) body(tail.text.slice(skip));
-		}
+		for (const gap of gaps)
+			lines.push({ line: fitLine([seg(`  ⋯ loading chars ${num(gap[0])}–${num(gap[1])} (${num(gap[1] - gap[0])}) ⋯`, "dim")], width), fragmentId: f.id, gap });
 	}
 
 	if (trailing.length > 0) {
@@ -248,7 +252,7 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 		seg(` · byte ${num(read.source.byteOffset)} · ${bytes(read.source.byteLength)}`, "dim"),
 	]);
 	push([seg("session ", "dim"), seg(read.session.id), seg(` · ${read.session.name ?? shortPath(read.session.cwd, 3)}`, "dim")]);
-	return { lines, anchors, matchLine };
+	return { lines, anchors, matchLine, findLine };
 }
 
 /** The match texts of a hit's snippet (what the preview and the event view highlight). */

@@ -1,7 +1,7 @@
 /** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
 
 import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../src/present/text.js";
-import type { Hit, IndexStatus } from "../src/shared/types.js";
+import type { Hit, IndexStatus, SearchOrder } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "./filters.js";
 import { keyFor } from "./keymap.js";
@@ -102,11 +102,12 @@ function snippetAround(line: StyledLine, width: number): StyledLine {
 }
 
 /** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
-export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0): StyledLine[] {
+export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0, group = 0): StyledLine[] {
 	const marker = selected ? seg("▌", "accent") : seg(" ");
 	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(hitKind(h), "bold")];
 	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
 	if (copies > 0) meta.push(seg("  "), seg(`same entry in ${copies + 1} sessions`, "accent"));
+	if (group > 1) meta.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
 	const snippet = snippetSegs(h);
 	if (lines === 1) {
 		const row = [marker, ...meta, seg("  "), ...snippet];
@@ -183,18 +184,47 @@ export interface TitleInput {
 	workspace: string | null;
 	session: ScopeSession | null;
 	filters: Filters;
+	order?: SearchOrder;
+	group?: boolean;
 	count: number;
 	more: boolean;
 	loading: boolean;
 	query: string;
 }
 
-/** The first line: name, demo banner, scope and filter chips, hit count. */
+/** The filter chips at the end of the query line ("" when none): removable one by one with Backspace on an empty query. */
+export function chipLine(filters: Filters, now: number): StyledLine {
+	const out: StyledLine = [];
+	for (const c of filterChips(filters, now)) out.push(seg(" "), seg(`[${c.text}]`, "warn"));
+	return out;
+}
+
+/** Placeholder beside filter chips. */
+export const QUERY_PLACEHOLDER_SHORT = "search as you type · Backspace removes the last chip";
+
+/**
+ * The search screen's query line: the query from its window start (see queryWindow; `prevStart` is the view's memory
+ * of it) and the filter chips at its end, which take at most half the width. Also the first frame's (first-frame.ts).
+ */
+export function searchQueryLine(
+	q: { text: string; cursor: number; focused: boolean; filters: Filters; now: number },
+	width: number,
+	prevStart = 0,
+): { line: StyledLine; start: number } {
+	const chips = fitLine(chipLine(q.filters, q.now), Math.floor(width / 2));
+	const chipsWidth = lineWidth(chips);
+	const start = queryWindow(q.text, q.cursor, Math.max(4, width - chipsWidth - 2), prevStart);
+	const placeholder = chipsWidth > 0 ? QUERY_PLACEHOLDER_SHORT : QUERY_PLACEHOLDER;
+	return { line: [...queryLine(q.text, q.cursor, q.focused, width - chipsWidth, placeholder, start), ...chips], start };
+}
+
+/** The first line: name, demo banner, scope, order and grouping chips, hit count. */
 export function titleLine(t: TitleInput, width: number): StyledLine {
 	const left: StyledLine = [seg("pi-history", "title")];
 	if (t.banner) left.push(seg("  "), seg(t.banner, "banner"));
 	const chips: StyledLine = [seg(`[${scopeChip(t.scope, t.workspace, t.session)}]`, t.scope === "all" ? "dim" : "accent")];
-	for (const c of filterChips(t.filters)) chips.push(seg(" "), seg(`[${c}]`, "warn"));
+	if (t.order === "newest") chips.push(seg(" "), seg("[newest first]", "accent"));
+	if (t.group) chips.push(seg(" "), seg("[by session]", "accent"));
 	const count = t.loading ? "searching…" : `${t.count}${t.more ? "+" : ""} ${t.query.trim() ? (t.count === 1 ? "hit" : "hits") : "recent events"}`;
 	const right: StyledLine = [...chips, seg("  "), seg(count, "dim")];
 	return spread(left, right, width);
@@ -241,7 +271,10 @@ export function emptyLines(input: {
 	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
 	if (input.scope !== "all") out.push({ text: `${keyFor("list", "cycle-scope")} widens the scope to all sessions.`, tone: "dim" });
 	if (Object.keys(input.filters).length > 0)
-		out.push({ text: `${keyFor("list", "clear-filters")} clears the filters; ${keyFor("list", "open-filters")} changes them.`, tone: "dim" });
+		out.push({
+			text: `Backspace on an empty query removes the last filter chip; ${keyFor("list", "clear-filters")} clears them all; ${keyFor("list", "open-filters")} changes them.`,
+			tone: "dim",
+		});
 	if (input.indexing.phase === "indexing") out.push({ text: "Indexing is still running: more hits may appear.", tone: "dim" });
 	return out;
 }

@@ -1,19 +1,22 @@
 /**
  * The event stack's slice: every event opened, in order, each with where its view was (scroll, panel, trace row,
- * pages of large fragments); the wrap setting; a pending walk to the nearest fork. A pure data transform: it never
- * builds or caches an event document. The view measures the document on screen (event-doc.ts) and sends its numbers
- * in a `measured` action; a scroll, placement or page that needs numbers the slice does not have yet (the document
- * changed: data arrived, a page turned, wrap toggled, the width changed) waits on the location, in order, until they come.
+ * chunks of large fragments loaded, the find); the wrap setting; a pending walk to the nearest fork; the find prompt.
+ * A pure data transform: it never builds or caches an event document. The view measures the document on screen
+ * (event-doc.ts) and sends its numbers in a `measured` action; a scroll or placement that needs numbers the slice
+ * does not have yet (the document changed: data or a chunk arrived, wrap toggled, the width changed) waits on the
+ * location, in order, until they come. Scrolling near text not loaded yet asks for it (continuous scrolling).
  */
 import { type EventRef, type FragmentWindow, refKey } from "../src/shared/types.js";
-import type { LoadAction, Message, ViewAction } from "./actions.js";
+import type { LoadAction, Message, QueryAction, ViewAction } from "./actions.js";
 import type { BrowserState } from "./browser-state.js";
 import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
+import { chunkAround, chunkFor, covers, fragmentLayout } from "./fragment-windows.js";
 import { type EventLayout, eventLayout } from "./layout.js";
 import { clampIndex, clampScroll } from "./list-window.js";
-import { type EventData, HEAD_CHARS, PAGE_CHARS, pageCut } from "./loaders.js";
-import { num } from "./read-view.js";
+import type { EventData } from "./loaders.js";
+import { type QueryState, reduceQuery } from "./query-state.js";
+import type { FindMark } from "./read-view.js";
 import { traceRows } from "./trace-rows.js";
 
 /** One event on the back stack, with where the view was. */
@@ -23,11 +26,14 @@ export interface EventLoc extends DocSource {
 	scroll: number;
 	panel: "body" | "trace";
 	traceCursor: number;
-	/** Fragment id → offset of the page shown instead of head and tail. */
-	pages: Record<string, number>;
-	pageWindows: Record<string, FragmentWindow>;
-	/** Fragment id → the starts of the pages before this one (-1: the head and tail view), so p goes back exactly. */
-	pageBack?: Record<string, number[]>;
+	/** Fragment id → windows of a large fragment loaded besides its head and tail. */
+	chunks: Record<string, FragmentWindow[]>;
+	/** Chunks asked for and not loaded yet; `shift`: the document's length when a chunk above the screen was asked for. */
+	wanted: Want[];
+	/** The find: its text and current match (the document highlights it). */
+	find: FindMark | null;
+	/** A find step App runs against the whole fragment texts; answered by find-done with the same seq. */
+	findSeek: FindSeek | null;
 	data: EventData | null;
 	error: string | null;
 	/** The first scroll to the match was applied. */
@@ -42,11 +48,34 @@ export interface EventLoc extends DocSource {
 	returnTo?: BrowserState;
 }
 
+/** A chunk of a large fragment asked for: what to do once it is shown (reveal the find's match, keep the view). */
+export interface Want {
+	fid: string;
+	offset: number;
+	onLoad: "none" | "reveal" | "shift" | "match";
+	/** Lines of the document when asked (for `shift`: lines added above the screen move the scroll down). */
+	lines: number;
+}
+
+/** A find step: from the current match (or the top), forward or back, through every fragment of the event. */
+export interface FindSeek {
+	seq: number;
+	text: string;
+	dir: 1 | -1;
+	from: { fid: string; at: number } | null;
+}
+
 /**
  * What the slice does with a document's numbers: open at the match, keep the scroll in range (after wrap or a
- * resize), scroll, page a large fragment, or go to a fragment's first line (after a page turned).
+ * resize), scroll, bring the find's match into view, or keep the view still after text came in above it.
  */
-export type DocStep = { step: "place" } | { step: "clamp" } | { step: "scroll"; by: number } | { step: "page"; dir: 1 | -1 } | { step: "anchor"; fid: string };
+export type DocStep =
+	| { step: "place" }
+	| { step: "clamp" }
+	| { step: "scroll"; by: number }
+	| { step: "reveal" }
+	| { step: "match" }
+	| { step: "shift"; lines: number };
 
 /** Where a walk goes. */
 export type WalkTo = "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up";
@@ -57,6 +86,8 @@ export interface StackState {
 	wrap: boolean;
 	/** A walk that needs more than the loaded trace (up to the nearest fork): App runs it and answers seek-done. */
 	seek: { seq: number; from: EventRef } | null;
+	/** The find prompt's text and cursor while typing (null: closed). */
+	finding: QueryState | null;
 }
 
 /** What the stack's reducer needs from outside: the terminal size (the document's numbers come in `measured`). */
@@ -75,7 +106,12 @@ export type StackAction =
 	| { type: "trace-page"; dir: 1 | -1 }
 	| { type: "toggle-panel" }
 	| { type: "toggle-wrap" }
-	| { type: "page-fragment"; dir: 1 | -1 }
+	| { type: "find-open" }
+	| { type: "find-key"; action: QueryAction }
+	| { type: "find-cancel" }
+	| { type: "find-submit" }
+	| { type: "find-step"; dir: 1 | -1 }
+	| { type: "find-done"; seq: number; match: { fid: string; at: number } | null; wrapped: boolean; error: string | null }
 	| { type: "seek" }
 	| { type: "queue"; to: WalkTo }
 	| { type: "dequeue" }
@@ -92,7 +128,7 @@ export interface StackResult {
 
 /** The first stack: empty, lines wrapped. */
 export function initialStack(): StackState {
-	return { stack: [], wrap: true, seek: null };
+	return { stack: [], wrap: true, seek: null, finding: null };
 }
 
 /** A fresh location for an event, before its data is loaded. */
@@ -100,7 +136,7 @@ export function newLoc(target: {
 	ref: EventRef;
 	highlights?: string[];
 	focusFragment?: string | null;
-	pages?: Record<string, number>;
+	at?: { fid: string; offset: number };
 	returnTo?: BrowserState;
 }): EventLoc {
 	return {
@@ -111,8 +147,11 @@ export function newLoc(target: {
 		scroll: 0,
 		panel: "body",
 		traceCursor: 0,
-		pages: target.pages ?? {},
-		pageWindows: {},
+		chunks: {},
+		// A large fragment opens at its match: the chunk holding it is asked for with the event.
+		wanted: target.at ? [{ fid: target.at.fid, offset: target.at.offset, onLoad: "match", lines: 0 }] : [],
+		find: null,
+		findSeek: null,
 		data: null,
 		error: null,
 		placed: false,
@@ -132,6 +171,32 @@ const info = (text: string, tone: Message["tone"] = "info"): Message => ({ text,
 
 function replaceTop(st: StackState, loc: EventLoc): StackState {
 	return { ...st, stack: [...st.stack.slice(0, -1), loc] };
+}
+
+function replaceAt(st: StackState, i: number, loc: EventLoc): StackState {
+	const stack = [...st.stack];
+	stack[i] = loc;
+	return { ...st, stack };
+}
+
+/** A find step answered: on the match now (its chunk asked for when not loaded), or why there is none. */
+function findDone(st: StackState, a: Extract<StackAction, { type: "find-done" }>, el: EventLayout): StackResult {
+	const loc = topOf(st);
+	if (!loc?.find || a.seq !== loc.findSeek?.seq) return { stack: st };
+	const text = loc.find.text;
+	if (a.error) return { stack: replaceTop(st, { ...loc, findSeek: null }), note: info(`find failed: ${a.error}`, "error") };
+	if (!a.match) return { stack: replaceTop(st, { ...loc, findSeek: null }), note: info(`“${text}” is not in this event`, "warn") };
+	const find = { text, fid: a.match.fid, at: a.match.at };
+	const f = loc.data?.read.fragments.find((x) => x.id === a.match?.fid);
+	const windows = f ? [f, ...(loc.chunks[f.id] ?? []), ...(loc.data?.tails[f.id] ? [loc.data.tails[f.id] as FragmentWindow] : [])] : [];
+	const loaded = f ? covers(fragmentLayout(windows, f.totalChars), a.match.at, text.length) : true;
+	// Short: it shares the status line with the scroll position (the fragment is the one on screen).
+	const note = info(`“${text}” at char ${a.match.at.toLocaleString("en-US")}${a.wrapped ? " · wrapped" : ""}`);
+	let next: EventLoc = { ...loc, find, findSeek: null };
+	if (!loaded) next = { ...next, wanted: [...next.wanted, { fid: a.match.fid, offset: chunkAround(a.match.at), onLoad: "reveal", lines: 0 }] };
+	else next = { ...next, pending: [...next.pending, { step: "reveal" }] };
+	const out = settle(next, el, st.wrap);
+	return { stack: replaceTop(st, out.loc), note: out.note ?? note };
 }
 
 function traceTo(st: StackState, loc: EventLoc, cursor: number): StackState {
@@ -163,62 +228,18 @@ function place(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): 
 	return { ...loc, scroll: clampScroll(start, layout.bodyLines, m.lines), placed: true };
 }
 
-/** The large fragment on screen (or the nearest one above it), else the first line of one below the top. */
-function fragmentOnScreen(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout, large: Map<string, unknown>): string | undefined {
-	const bottom = Math.min(loc.scroll + layout.bodyLines - 1, m.lines - 1);
-	let fid: string | undefined;
-	// From the bottom of the screen up: the last large fragment met, stopping at the first met at or above the top.
-	for (let r = m.runs.length - 1; r >= 0; r--) {
-		const run = m.runs[r] as (typeof m.runs)[number];
-		if (run.from > bottom || !large.has(run.id)) continue;
-		fid = run.id;
-		if (run.from <= loc.scroll) break;
+/** Asks for the chunks that fill the gaps on screen or just off it: below from their start, above from their end. */
+function wantNearby(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): EventLoc {
+	const top = loc.scroll;
+	const bottom = loc.scroll + layout.bodyLines;
+	let wanted = loc.wanted;
+	for (const g of m.gaps) {
+		if (g.line < top - 2 || g.line > bottom + 2) continue;
+		if (wanted.some((w) => w.fid === g.id && w.offset >= g.from && w.offset < g.to)) continue;
+		const above = g.line < top;
+		wanted = [...wanted, { fid: g.id, offset: chunkFor([g.from, g.to], above ? "end" : "start"), onLoad: above ? "shift" : "none", lines: m.lines }];
 	}
-	return fid;
-}
-
-function pageFragment(loc: EventLoc, dir: 1 | -1, m: Omit<DocMetrics, "key">, layout: EventLayout): StepResult {
-	if (!loc.data) return { loc, note: info("still loading…", "warn") };
-	const large = new Map(loc.data.read.fragments.filter((f) => f.range[1] < f.totalChars || loc.pages[f.id] !== undefined).map((f) => [f.id, f]));
-	if (large.size === 0) return { loc, note: info("nothing to page: every fragment is shown whole") };
-	const fid = fragmentOnScreen(loc, m, layout, large) ?? ([...large.keys()][0] as string);
-	const f = large.get(fid);
-	if (!f) return { loc };
-	const current = loc.pages[fid];
-	// The page turned changes the document: its first line is found once the view has measured the new one.
-	const then: DocStep[] = [{ step: "anchor", fid }];
-	let offset: number;
-	const back = loc.pageBack?.[fid] ?? [];
-	let nextBack = back;
-	if (dir === 1) {
-		// The next page starts where this one's shown text ends: at a line or word (pageCut), never inside one.
-		const w = current === undefined ? f : loc.pageWindows[fid];
-		offset =
-			current === undefined
-				? Math.min(f.range[0] + pageCut(f.text, false), HEAD_CHARS)
-				: w
-					? w.range[0] + pageCut(w.text, w.range[1] >= f.totalChars)
-					: current + PAGE_CHARS;
-		if (offset >= f.totalChars) return { loc, note: info(`last page of ${fid}`) };
-		nextBack = [...back, current ?? -1];
-	} else {
-		if (current === undefined) return { loc, note: info(`${fid} starts here; n pages forward`) };
-		const prev = back.at(-1);
-		nextBack = back.slice(0, -1);
-		if (current === 0 || prev === -1) {
-			const { [fid]: _gone, ...pages } = loc.pages;
-			const { [fid]: _w, ...windows } = loc.pageWindows;
-			return { loc: { ...loc, pages, pageWindows: windows, pageBack: { ...loc.pageBack, [fid]: [] } }, note: info("head and tail again"), then };
-		}
-		offset = prev ?? Math.max(0, current - PAGE_CHARS);
-	}
-	const { [fid]: _old, ...windows } = loc.pageWindows;
-	const note = `${fid}: chars ${num(offset)}–${num(Math.min(f.totalChars, offset + PAGE_CHARS))} of ${num(f.totalChars)}`;
-	return {
-		loc: { ...loc, pages: { ...loc.pages, [fid]: offset }, pageWindows: windows, pageBack: { ...loc.pageBack, [fid]: nextBack } },
-		note: info(note),
-		then,
-	};
+	return wanted === loc.wanted ? loc : { ...loc, wanted };
 }
 
 function applyStep(loc: EventLoc, s: DocStep, m: Omit<DocMetrics, "key">, layout: EventLayout): StepResult {
@@ -230,10 +251,15 @@ function applyStep(loc: EventLoc, s: DocStep, m: Omit<DocMetrics, "key">, layout
 			return { loc: clamp(loc.scroll) };
 		case "scroll":
 			return { loc: clamp(loc.scroll + s.by) };
-		case "anchor":
-			return { loc: clamp(m.anchors[s.fid] ?? loc.scroll) };
-		case "page":
-			return pageFragment(loc, s.dir, m, layout);
+		case "reveal":
+			// The match two lines below the top, unless it is on screen already.
+			if (m.findLine === null) return { loc };
+			if (m.findLine >= loc.scroll && m.findLine < loc.scroll + layout.bodyLines - 1) return { loc };
+			return { loc: clamp(m.findLine - 2) };
+		case "shift":
+			return { loc: clamp(loc.scroll + Math.max(0, m.lines - s.lines)) };
+		case "match":
+			return m.matchLine === null ? { loc } : { loc: clamp(m.matchLine - 2) };
 	}
 }
 
@@ -250,6 +276,9 @@ function settle(loc: EventLoc, layout: EventLayout, wrap: boolean): { loc: Event
 		note = out.note ?? note;
 		if (out.then) todo.unshift(...out.then);
 	}
+	// With the numbers current, the text near the screen that is not loaded yet is asked for.
+	const m = todo.length === 0 ? metricsOf(cur, layout, wrap) : null;
+	if (m) cur = wantNearby(cur, m, layout);
 	return { loc: { ...cur, pending: todo }, ...(note ? { note } : {}) };
 }
 
@@ -299,14 +328,57 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 			return { stack: { ...st, stack } };
 		}
 		case "page-done": {
-			const i = st.stack.findIndex((l) => l.key === a.key && l.pages[a.fragmentId] === a.offset);
+			const i = st.stack.findIndex((l) => l.key === a.key && l.wanted.some((w) => w.fid === a.fragmentId && w.offset === a.offset));
 			if (i === -1) return { stack: st };
-			if (!a.window) return { stack: st, note: info(`cannot read that page: ${a.error ?? "unknown error"}`, "error") };
 			const l = st.stack[i] as EventLoc;
-			const stack = [...st.stack];
-			stack[i] = { ...l, pageWindows: { ...l.pageWindows, [a.fragmentId]: a.window } };
-			return { stack: { ...st, stack } };
+			const want = l.wanted.find((w) => w.fid === a.fragmentId && w.offset === a.offset) as Want;
+			const wanted = l.wanted.filter((w) => w !== want);
+			if (!a.window)
+				return { stack: replaceAt(st, i, { ...l, wanted }), note: info(`cannot read more of ${a.fragmentId}: ${a.error ?? "unknown error"}`, "error") };
+			const chunks = { ...l.chunks, [a.fragmentId]: [...(l.chunks[a.fragmentId] ?? []), a.window] };
+			const step: DocStep[] =
+				want.onLoad === "reveal"
+					? [{ step: "reveal" }]
+					: want.onLoad === "shift"
+						? [{ step: "shift", lines: want.lines }]
+						: want.onLoad === "match"
+							? [{ step: "match" }]
+							: [];
+			const next = { ...l, chunks, wanted, pending: [...l.pending, ...step, ...(l.placed ? [] : [{ step: "place" } as DocStep])] };
+			if (i !== st.stack.length - 1) return { stack: replaceAt(st, i, next) };
+			const out = settle(next, el, st.wrap);
+			return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
 		}
+		case "find-open":
+			return loc ? { stack: { ...st, finding: { text: "", cursor: 0 } } } : { stack: st };
+		case "find-key": {
+			if (st.finding === null) return { stack: st };
+			const q = reduceQuery(st.finding, a.action);
+			// A paste may carry controls: they never reach the screen.
+			const text = q.text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+			return { stack: { ...st, finding: { text, cursor: Math.min(q.cursor, text.length) } } };
+		}
+		case "find-cancel":
+			return { stack: { ...st, finding: null } };
+		case "find-submit": {
+			const text = (st.finding?.text ?? "").trim();
+			const closed = { ...st, finding: null };
+			if (!loc) return { stack: closed };
+			if (text === "") return { stack: replaceTop(closed, { ...loc, find: null, findSeek: null }), note: info("find cleared") };
+			const find = { text, fid: null, at: null };
+			return {
+				stack: replaceTop(closed, { ...loc, find, findSeek: { seq: (loc.findSeek?.seq ?? 0) + 1, text, dir: 1, from: null } }),
+				note: info(`finding “${text}”…`),
+			};
+		}
+		case "find-step": {
+			if (!loc) return { stack: st };
+			if (!loc.find) return { stack: st, note: info("nothing to find yet: / types what to find", "warn") };
+			const from = loc.find.fid !== null && loc.find.at !== null ? { fid: loc.find.fid, at: loc.find.at } : null;
+			return { stack: replaceTop(st, { ...loc, findSeek: { seq: (loc.findSeek?.seq ?? 0) + 1, text: loc.find.text, dir: a.dir, from } }) };
+		}
+		case "find-done":
+			return findDone(st, a, el);
 	}
 	if (!loc) return { stack: st };
 	switch (a.type) {
@@ -324,7 +396,5 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 			return { stack: replaceTop(st, { ...loc, queued: [...loc.queued, a.to] }) };
 		case "dequeue":
 			return { stack: replaceTop(st, { ...loc, queued: [] }) };
-		case "page-fragment":
-			return withStep(st, loc, { step: "page", dir: a.dir }, ctx);
 	}
 }

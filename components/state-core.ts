@@ -16,7 +16,7 @@ import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, typ
 import { initialTree, reduceTree, type TreeAction, type TreeState, topTree } from "./tree-state.js";
 
 /** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
-export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "fork" | "tree" | "sessions" | "goto";
+export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "filter-edit" | "find" | "fork" | "tree" | "sessions" | "goto";
 
 /** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
 export interface SavedView {
@@ -106,10 +106,11 @@ export function initialState(options: InitOptions): State {
 /** Which keys apply now. */
 export function modeOf(s: State): Mode {
 	if (s.goto) return "goto";
-	if (s.overlay) return s.overlay.type;
+	if (s.overlay) return s.overlay.type === "filters" && s.overlay.edit !== null ? "filter-edit" : s.overlay.type;
 	if (s.browser) return "sessions";
 	if (topTree(s.tree)?.depth === s.events.stack.length) return "tree";
 	const top = topOf(s.events);
+	if (top && s.events.finding !== null) return "find";
 	if (top) return top.panel === "trace" ? "trace" : "event";
 	return s.focus;
 }

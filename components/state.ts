@@ -8,10 +8,10 @@
 
 import { refOf } from "../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../src/shared/types.js";
-import type { Action, NavAction } from "./actions.js";
+import type { Action, NavAction, QueryAction } from "./actions.js";
 import { reduceBrowse, retryBrowse } from "./browse-routing.js";
-import type { Filters } from "./filters.js";
-import { labelsIn, toolsIn } from "./filters.js";
+import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-actions.js";
+import { chunkAround } from "./fragment-windows.js";
 import { reduceGoto } from "./goto-state.js";
 import { END_FOLLOW_MAX } from "./hits-state.js";
 import { keyFor, keyToAction } from "./keymap.js";
@@ -34,19 +34,15 @@ export { type InitOptions, initialState, type Mode, modeOf, previewKey, type Sav
 
 /**
  * A large fragment opens at its match: when the preview (which read the fragment) places the match outside the
- * head and tail the event view shows first, the view starts with a page just before the match instead.
+ * head and tail the event view shows first, the chunk holding it is loaded with the event and the view opens there.
  */
-function matchPage(s: State, highlights: string[]): Record<string, number> {
+function matchChunk(s: State, highlights: string[]): { fid: string; offset: number } | undefined {
 	const p = s.hits.preview;
 	const f = p && p.key === previewKey(s) ? p.read?.fragments[0] : undefined;
-	if (!f || highlights.length === 0) return {};
-	const local = locateMatch(f.text, highlights);
-	const at = f.range[0] + local;
-	if (at < HEAD_CHARS - 200 || at > f.totalChars - TAIL_CHARS) return {};
-	// Start two lines above the match (at most 300 characters above it), so the page opens with the match in view.
-	let start = local;
-	for (let i = 0; i < 3 && start > 0; i++) start = f.text.lastIndexOf("\n", start - 2) + 1;
-	return { [f.id]: f.range[0] + Math.max(start, local - 300) };
+	if (!f || highlights.length === 0) return undefined;
+	const at = f.range[0] + locateMatch(f.text, highlights);
+	if (at < HEAD_CHARS - 200 || at > f.totalChars - TAIL_CHARS) return undefined;
+	return { fid: f.id, offset: chunkAround(at) };
 }
 
 function openHit(s: State): State {
@@ -61,7 +57,8 @@ function openHit(s: State): State {
 		);
 	const highlights = hitHighlights(hit);
 	const ref = { sessionId: hit.sessionId, entryId: hit.entryId };
-	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, pages: matchPage(s, highlights) }));
+	const at = matchChunk(s, highlights);
+	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
 }
 
 function goTarget(s: State, target: WalkTarget, note?: string): State {
@@ -161,7 +158,7 @@ function navigate(s: State, a: NavAction): State {
 				return goTarget(s, row.target);
 			}
 			if (s.overlay?.type === "fork") return reduce(s, { type: "pick", index: s.overlay.cursor });
-			if (s.overlay?.type === "filters") return hits({ ...s, overlay: null }, { type: "set-filters", filters: s.overlay.draft });
+			if (s.overlay?.type === "filters") return pickerEnter(s);
 			return s;
 		}
 		case "back":
@@ -195,9 +192,15 @@ function navigate(s: State, a: NavAction): State {
 	}
 }
 
+/** Typing into a filter value or the find prompt: the query line's editing keys, on that field. */
+function editField(s: State, a: QueryAction): State {
+	return modeOf(s) === "find" ? stack(s, { type: "find-key", action: a }) : overlay(s, { type: "picker", action: { type: "edit-key", action: a } });
+}
+
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
 	const mode = modeOf(s);
+	if (a.paste && (mode === "filter-edit" || mode === "find")) return editField(s, { type: "insert", text: a.input });
 	if (a.paste) {
 		if (mode === "sessions") return reduce({ ...s, message: null }, { type: "insert", text: a.input });
 		// ink-text-input took the pasted text; a fresh input puts its cursor after it.
@@ -225,9 +228,14 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "insert": {
 			const mode = modeOf(s);
+			if (mode === "filter-edit" || mode === "find") return editField(s, a);
 			return mode === "query" || mode === "list" ? editQuery(s, a) : s;
 		}
 		case "delete-back":
+			if (modeOf(s) === "filter-edit" || modeOf(s) === "find") return editField(s, a);
+			// Backspace on an empty query takes the filter chips off one by one, the last first.
+			if ((modeOf(s) === "query" || modeOf(s) === "list") && s.query.text === "" && Object.keys(s.hits.filters).length > 0) return removeLastChip(s);
+			return editQuery(s, a);
 		case "delete-forward":
 		case "delete-word":
 		case "delete-word-back":
@@ -236,7 +244,7 @@ export function reduce(s: State, a: Action): State {
 		case "kill-to-start":
 		case "clear-query":
 		case "cursor":
-			return editQuery(s, a);
+			return modeOf(s) === "filter-edit" || modeOf(s) === "find" ? editField(s, a) : editQuery(s, a);
 		case "focus":
 		case "move":
 		case "page":
@@ -263,8 +271,14 @@ export function reduce(s: State, a: Action): State {
 		case "tree-done":
 			return tree(s, a);
 		case "toggle-panel":
-		case "page-fragment":
 			return stack(s, a);
+		case "find-open":
+		case "find-cancel":
+		case "find-submit":
+		case "find-step":
+		case "find-done":
+			return stack(s, a);
+
 		case "toggle-wrap": {
 			const next = stack(s, a);
 			return topLoc(s) ? info(next, next.events.wrap ? "long lines wrap" : "long lines are cut with …") : next;
@@ -282,22 +296,19 @@ export function reduce(s: State, a: Action): State {
 			return info(next, `scope: ${what}`);
 		}
 		case "open-filters":
-			return overlay(s, { type: "open-filters", draft: s.hits.filters });
-		case "toggle-errors": {
-			const filters: Filters = { ...s.hits.filters };
-			if (filters.error === true) delete filters.error;
-			else filters.error = true;
-			return info(
-				hits(s, { type: "set-filters", filters }),
-				filters.error ? `errors only (${keyFor("list", "toggle-errors")} again to show all)` : "errors and non-errors",
-			);
-		}
+		case "toggle-errors":
 		case "clear-filters":
-			return Object.keys(s.hits.filters).length === 0 ? info(s, "no filters set") : info(hits(s, { type: "set-filters", filters: {} }), "filters cleared");
+		case "remove-last-chip":
+		case "toggle-order":
+		case "toggle-group":
 		case "filter-cycle":
-			return overlay(s, { type: "filter-cycle", dir: a.dir, tools: toolsIn(s.hits.results.hits), labels: labelsIn(s.hits.results.hits) });
+		case "filter-toggle":
+		case "filter-clear-row":
 		case "filter-reset":
-			return overlay(s, a);
+		case "apply-filters":
+		case "filter-edit-commit":
+		case "filter-edit-cancel":
+			return reduceFilterAction(s, a);
 		case "help":
 			return overlay(s, { type: "open-help" });
 		case "copy-ref": {

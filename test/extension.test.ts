@@ -228,7 +228,7 @@ describe("pi extension tools over the fixture corpus", () => {
 	it("throws on bad arguments so pi records an error", async () => {
 		await expect(call("event_search", { query: "" })).rejects.toThrow(/query is empty and no filter is set/);
 		await expect(call("event_search", { query: "retry", kinds: ["nope"] })).rejects.toThrow(/unknown kind "nope"/);
-		await expect(call("event_search", { query: "retry", after: "yesterday" })).rejects.toThrow(/after must be an ISO date/);
+		await expect(call("event_search", { query: "retry", after: "someday" })).rejects.toThrow(/after must be an ISO date/);
 		await expect(call("event_read", { sessionId: "019be2c2-9f33-7094-a319-1274f826a4f8" })).rejects.toThrow(/entryId is required/);
 		await expect(call("event_trace", { entryId: "be96970a" })).rejects.toThrow(/sessionId is required/);
 		await expect(call("event_read", { sessionId: "019be2c2-9f33-7094-a319-1274f826a4f8", entryId: "be96970a", order: "sideways" })).rejects.toThrow(/order/);

@@ -17,7 +17,7 @@ describe("searchFilters", () => {
 	it("rejects what no search can take, naming the allowed values", () => {
 		expect(() => searchFilters({ kinds: ["tool.output"] }, "/")).toThrow(/unknown kind "tool.output"; use one of: user.text/);
 		expect(() => searchFilters({ branchStates: ["main"] }, "/")).toThrow(ArgumentError);
-		expect(() => searchFilters({ after: "yesterday" }, "/")).toThrow(/after must be an ISO date/);
+		expect(() => searchFilters({ after: "the day after" }, "/")).toThrow(/after must be an ISO date .* or a relative time/);
 		expect(() => searchFilters({ cwds: ["a"], workspace: "b" }, "/")).toThrow(/either --cwd or --workspace/);
 	});
 });

@@ -56,7 +56,7 @@ describe("the first frame", () => {
 				query: "ECONNREFUSED",
 				scope: "all",
 				workspace: null,
-				filters: { kind: "tool.result", error: true },
+				filters: { kinds: ["tool.result"], error: true },
 			};
 			const { hand, app } = both(input);
 			expect(hand.length).toBe(app.length);

@@ -37,6 +37,21 @@ describe("key splitter", () => {
 		expect(typed(chunks, start).text).toBe(text);
 	});
 
+	it.each<[string, string, "f4" | "f6"]>([
+		["F4 (xterm)", "\x1bOS", "f4"],
+		["F4 (vt220)", "\x1b[14~", "f4"],
+		["F6", "\x1b[17~", "f6"],
+	])("reads %s as its function key", (_name, seq, key) => {
+		const [k] = [...new KeySplitter().push(seq)];
+		expect(k?.key[key]).toBe(true);
+	});
+
+	it("a filter value typed in one read with its Enter keeps every character (held Backspace too)", () => {
+		let s = feed(initialState({ size: SIZE }), ["\x0f", "\x1b[B\x1b[B\x1b[B\x1b[B", "\r"]);
+		s = feed(s, ["releasx\x7fe\r\x0f"]);
+		expect(s.hits.filters).toEqual({ label: "release" });
+	});
+
 	it("walks three steps for `hhh` sent at once in the event view, like three separate h presses", () => {
 		const splitter = new KeySplitter();
 		const keys = splitter.push("hhh");

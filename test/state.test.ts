@@ -4,7 +4,6 @@ import { eventDoc, measureTop } from "../components/event-doc.js";
 import { helpLines, type KeyInfo } from "../components/keymap.js";
 import { eventLayout, overlayLines } from "../components/layout.js";
 import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/state.js";
-import { lineText } from "../components/styled.js";
 import { traceRows } from "../components/trace-rows.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
@@ -217,7 +216,7 @@ describe("event view and back stack", () => {
 		expect([modeOf(s), s.exit]).toEqual(["list", null]);
 	});
 
-	it("opens a large fragment at the match's page when the preview found it past the head", () => {
+	it("opens a large fragment at the match's chunk when the preview found it past the head", () => {
 		const s = withHits(1);
 		const text = `${"x\n".repeat(5000)}needle here\n${"y\n".repeat(5000)}`;
 		const withPreview: State = {
@@ -229,9 +228,12 @@ describe("event view and back stack", () => {
 			},
 		};
 		const opened = reduce(withPreview, { type: "open" });
-		const page = topLoc(opened)?.pages["user.text:0"];
-		expect(page).toBeGreaterThan(9000);
-		expect(page).toBeLessThanOrEqual(10000);
+		const want = topLoc(opened)?.wanted;
+		expect(want).toHaveLength(1);
+		expect(want?.[0]?.fid).toBe("user.text:0");
+		// The chunk starts shortly before the match (at char 10,000) so the match is in it.
+		expect(want?.[0]?.offset).toBeGreaterThan(9000);
+		expect(want?.[0]?.offset).toBeLessThanOrEqual(10000);
 	});
 });
 
@@ -387,12 +389,14 @@ describe("every view change is undoable", () => {
 		expect(topLoc(s)?.traceCursor).toBe(at);
 	});
 
-	it("/ from an event goes to the query line, and Esc comes back to the event", () => {
+	it("/ in an event opens the find prompt (Esc closes it); Esc in the event goes back to the hits", () => {
 		let s = run(withHits(3), { type: "open" }, { type: "event-done", key: "s1/e0", data: makeEventData("e0"), error: null });
 		s = reduce(s, key("/"));
-		expect(modeOf(s)).toBe("query");
+		expect(modeOf(s)).toBe("find");
 		s = reduce(s, key("", { escape: true }));
 		expect([modeOf(s), topLoc(s)?.ref.entryId]).toEqual(["event", "e0"]);
+		s = reduce(s, key("", { escape: true }));
+		expect(modeOf(s)).toBe("list");
 	});
 });
 
@@ -413,21 +417,22 @@ describe("scope, filters, copy, quit", () => {
 	});
 
 	it("applies picked filters and toggles errors only", () => {
-		let s = run(withHits(3), { type: "open-filters" }, { type: "filter-cycle", dir: 1 }, { type: "move", by: 3 }, { type: "filter-cycle", dir: 1 });
-		expect(s.overlay?.type === "filters" && s.overlay.draft).toEqual({ kind: "user.text", error: true });
+		// Row 0 is kind: Space adds the value under the cursor; row 9 is error: → changes it.
+		let s = run(withHits(3), { type: "open-filters" }, { type: "filter-toggle" }, { type: "move", by: 9 }, { type: "filter-cycle", dir: 1 });
+		expect(s.overlay?.type === "filters" && s.overlay.draft).toEqual({ kinds: ["user.text"], error: true });
 		const seq = s.hits.results.seq;
 		s = reduce(s, { type: "open" });
-		expect([s.hits.filters, s.overlay, s.hits.results.seq]).toEqual([{ kind: "user.text", error: true }, null, seq + 1]);
+		expect([s.hits.filters, s.overlay, s.hits.results.seq]).toEqual([{ kinds: ["user.text"], error: true }, null, seq + 1]);
 		s = reduce(s, { type: "toggle-errors" });
-		expect(s.hits.filters).toEqual({ kind: "user.text" });
+		expect(s.hits.filters).toEqual({ kinds: ["user.text"] });
 		s = reduce(s, { type: "clear-filters" });
 		expect(s.hits.filters).toEqual({});
 	});
 
 	it("keeps the filter picker and its draft when ? is pressed there", () => {
-		let s = run(withHits(3), key("o", { ctrl: true }), key("", { rightArrow: true }));
+		let s = run(withHits(3), key("o", { ctrl: true }), key(" "));
 		const draft = s.overlay?.type === "filters" ? s.overlay.draft : null;
-		expect(draft).toEqual({ kind: "user.text" });
+		expect(draft).toEqual({ kinds: ["user.text"] });
 		s = reduce(s, key("?"));
 		expect(modeOf(s)).toBe("filters");
 		expect(s.overlay?.type === "filters" && s.overlay.draft).toEqual(draft);
@@ -454,50 +459,6 @@ describe("scope, filters, copy, quit", () => {
 });
 
 describe("large fragments and resize", () => {
-	it("pages forward from the head, back, and back to head and tail", () => {
-		const data = makeEventData("big", { text: "a".repeat(4000), totalChars: 20000 });
-		let s = reduce(withHits(1), { type: "open" });
-		s = reduce(
-			{
-				...s,
-				events: { ...s.events, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
-			},
-			{ type: "event-done", key: "s1/big", data, error: null },
-		);
-		s = reduce(s, { type: "page-fragment", dir: 1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
-		s = reduce(s, { type: "page-fragment", dir: 1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 8000 });
-		// p retraces the pages turned: 8,000 → 4,000 → the head and tail it started from.
-		s = reduce(s, { type: "page-fragment", dir: -1 });
-		expect(topLoc(s)?.pages).toEqual({ "user.text:0": 4000 });
-		s = reduce(s, { type: "page-fragment", dir: -1 });
-		expect(topLoc(s)?.pages).toEqual({});
-		expect(s.message?.text).toMatch(/head and tail/);
-	});
-
-	it("turns pages at a word: the next page starts where the shown text ends, after a space", () => {
-		// Words cut at 4,000 characters: "…lorem ipsum dol" would end the head mid-word.
-		const text = "lorem ipsum dolor sit amet ".repeat(200).slice(0, 4000);
-		const data = makeEventData("big", { text, totalChars: 20000 });
-		let s = reduce(withHits(1), { type: "open" });
-		s = reduce(
-			{
-				...s,
-				events: { ...s.events, stack: [{ ...(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>), key: "s1/big", ref: { sessionId: "s1", entryId: "big" } }] },
-			},
-			{ type: "event-done", key: "s1/big", data, error: null },
-		);
-		s = reduce(s, { type: "page-fragment", dir: 1 });
-		const first = topLoc(s)?.pages["user.text:0"] as number;
-		expect(first).toBeLessThan(4000);
-		expect(text[first - 1]).toBe(" ");
-		expect(text.slice(first)).toMatch(/^[a-z]/);
-		// The page says what is above it: exactly the head's shown part, so nothing is lost and nothing shown twice.
-		const doc = eventDoc(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>, 200, true);
-		expect(doc?.lines.map((l) => lineText(l.line)).join("\n")).toContain(`chars 0–${first.toLocaleString("en-US")} above`);
-	});
-
 	it("keeps the list selection visible and the event scroll in range after a resize", () => {
 		let s = run(withHits(20), { type: "move", by: 12 });
 		s = reduce(s, { type: "resize", size: { columns: 60, rows: 12 } });

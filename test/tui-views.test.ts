@@ -1,7 +1,7 @@
 /** Pure view logic: layout, list windows, scope and filter requests, the event document, trace rows and hit rows. */
 import { describe, expect, it } from "vitest";
 import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
-import { cycleFilter, filterChips, filterFields, nextScope, searchRequest } from "../components/filters.js";
+import { nextScope, searchRequest } from "../components/filters.js";
 import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/layout.js";
 import { clampScroll, positionText, windowTop } from "../components/list-window.js";
 import { runSearch } from "../components/loaders.js";
@@ -93,7 +93,7 @@ describe("scope and filters", () => {
 				scope: "session",
 				workspace: null,
 				session: { id: "s9", label: "s9" },
-				filters: { kind: "tool.result", error: true, since: "7d", tool: "bash", role: "toolResult", branch: "alternate" },
+				filters: { kinds: ["tool.result"], error: true, after: "7d", tool: "bash", roles: ["toolResult"], branch: "alternate" },
 				offset: 0,
 				now,
 			},
@@ -126,18 +126,6 @@ describe("scope and filters", () => {
 	])("after %s (workspace %s, session %s) comes %s", (scope, w, s, out) => {
 		expect(nextScope(scope, w, s)).toBe(out);
 	});
-
-	it("cycles a filter through its values and back to any", () => {
-		const error = filterFields().find((f) => f.key === "error");
-		if (!error) throw new Error("no error field");
-		let f = {};
-		const seen: string[] = [];
-		for (let i = 0; i < 3; i++) {
-			f = cycleFilter(f, error, 1);
-			seen.push(filterChips(f).join() || "any");
-		}
-		expect(seen).toEqual(["errors only", "no errors", "any"]);
-	});
 });
 
 describe("event document", () => {
@@ -153,7 +141,7 @@ describe("event document", () => {
 			{ path: "message.content.1", reason: "image", mimeType: "image/png", bytes: 2048 },
 			{ path: "message.details", reason: "details (tool payload, not shown)", bytes: 31 },
 		];
-		const doc = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: ["answer"], focusFragment: null, width: 80, wrap: true });
+		const doc = buildEventDoc(data, { chunks: {}, find: null, highlights: ["answer"], focusFragment: null, width: 80, wrap: true });
 		const text = doc.lines.map((l) => lineText(l.line));
 		const at = (needle: string) => text.findIndex((t) => t.includes(needle));
 		expect(at("thinking hidden · 1,234 chars")).toBeGreaterThanOrEqual(0);
@@ -165,29 +153,51 @@ describe("event document", () => {
 		for (const l of doc.lines) expect(lineWidth(l.line)).toBeLessThanOrEqual(80);
 	});
 
-	it("shows head, the size of the gap, and tail of a large fragment; a page replaces them", () => {
+	it("shows head, the gap not loaded yet, and tail of a large fragment; loaded chunks fill the gap in place, continuously", () => {
 		const data = makeEventData("e", { text: "HEAD", totalChars: 10_000 });
 		data.tails = { "user.text:0": { id: "user.text:0", kind: "user.text", text: "TAIL", range: [9996, 10_000], totalChars: 10_000, truncated: true } };
 		data.read.fragments = [{ id: "user.text:0", kind: "user.text", text: "HEAD", range: [0, 4], totalChars: 10_000, truncated: true }];
-		const headTail = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 80, wrap: true }).lines.map((l) =>
-			lineText(l.line),
-		);
-		expect(headTail.join("\n")).toMatch(/HEAD\n {2}⋯ 9,992 chars not shown \(4–9,996\) · n next page ⋯\nTAIL/);
-		const paged = buildEventDoc(data, {
-			pages: { "user.text:0": 4000 },
-			pageWindows: { "user.text:0": { id: "user.text:0", kind: "user.text", text: "MIDDLE", range: [4000, 8000], totalChars: 10_000, truncated: true } },
-			highlights: [],
-			focusFragment: null,
-			width: 80,
-			wrap: true,
-		}).lines.map((l) => lineText(l.line));
-		expect(paged.join("\n")).toMatch(/chars 0–4,000 above · p previous page ⋯\nMIDDLE\n {2}⋯ chars 8,000–10,000 below · n next page ⋯/);
+		const doc = (chunks: Array<[number, string]>) =>
+			buildEventDoc(data, {
+				chunks: {
+					"user.text:0": chunks.map(([at, text]) => ({
+						id: "user.text:0",
+						kind: "user.text" as const,
+						text,
+						range: [at, at + text.length] as [number, number],
+						totalChars: 10_000,
+						truncated: true,
+					})),
+				},
+				find: null,
+				highlights: [],
+				focusFragment: null,
+				width: 80,
+				wrap: true,
+			});
+		const text = (d: ReturnType<typeof doc>) => d.lines.map((l) => lineText(l.line)).join("\n");
+		expect(text(doc([]))).toMatch(/HEAD\n {2}⋯ loading chars 4–9,996 \(9,992\) ⋯\nTAIL/);
+		// A chunk right after the head continues its last line: one text, no seam.
+		const one = doc([[4, "-MORE\nnext"]]);
+		expect(text(one)).toMatch(/HEAD-MORE\nnext\n {2}⋯ loading chars 14–9,996 \(9,982\) ⋯\nTAIL/);
+		expect(one.lines.filter((l) => l.gap).map((l) => l.gap)).toEqual([[14, 9996]]);
+		// A chunk in the middle leaves two gaps; overlapping chunks add only what is new.
+		expect(
+			text(
+				doc([
+					[5000, "MID"],
+					[5001, "IDDLE"],
+				]),
+			),
+		).toMatch(/HEAD\n {2}⋯ loading chars 4–5,000 \(4,996\) ⋯\nMIDDLE\n {2}⋯ loading chars 5,006–9,996 \(4,990\) ⋯\nTAIL/);
+		// Everything loaded: no gap at all.
+		expect(text(doc([[4, "x".repeat(9992)]]))).not.toMatch(/loading/);
 	});
 
 	it("cuts instead of wrapping when wrapping is off", () => {
 		const data = makeEventData("e", { text: "x".repeat(200) });
-		const wrapped = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 50, wrap: true });
-		const cut = buildEventDoc(data, { pages: {}, pageWindows: {}, highlights: [], focusFragment: null, width: 50, wrap: false });
+		const wrapped = buildEventDoc(data, { chunks: {}, find: null, highlights: [], focusFragment: null, width: 50, wrap: true });
+		const cut = buildEventDoc(data, { chunks: {}, find: null, highlights: [], focusFragment: null, width: 50, wrap: false });
 		expect(wrapped.lines.length - cut.lines.length).toBe(3);
 		expect(cut.lines.some((l) => lineText(l.line).endsWith("x…"))).toBe(true);
 	});
@@ -319,7 +329,7 @@ describe("hit rows and empty states", () => {
 			"no hits with this workspace scope; there are hits without it",
 			"Try fewer or shorter words: every word must match, the last one as a prefix.",
 			"Ctrl+S widens the scope to all sessions.",
-			"Ctrl+R clears the filters; Ctrl+O changes them.",
+			"Backspace on an empty query removes the last filter chip; Ctrl+R clears them all; Ctrl+O changes them.",
 		]);
 	});
 

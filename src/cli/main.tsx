@@ -41,7 +41,7 @@ const help = `
 	  --index PATH         index file (default <agentDir>/pi-event-search/index.sqlite)
 	  --workspace DIR      only sessions whose cwd is DIR or below it
 	  -q, --query TEXT     the explorer starts with this query (and --kind, --role, --tool, --error, --branch,
-	                       --label as filters)
+	                       --selection, --label, --file, --after, --before as filters)
 	  --json               one JSON document on stdout
 	  --no-color           no colors (also NO_COLOR)
 	  --no-mouse           explorer: no mouse reporting (the wheel scrolls otherwise)
@@ -52,7 +52,7 @@ const help = `
 	  --limit N            hits (1–50, default 10)
 	  --snippet-chars N    snippet size (40–2000, default 240)
 	  --session ID  --cwd DIR  --kind K  --type T  --role R  --tool NAME
-	  --after ISO  --before ISO  --error | --no-error  --branch STATE
+	  --after WHEN --before WHEN --error | --no-error  --branch STATE
 	  --selection STATE  --file PATH  --label TEXT     (repeatable)
 	  --no-refresh         search the index as it is
 
@@ -66,6 +66,7 @@ const help = `
 	       context.replacement system.prompt (searched only when asked for)
 	Branch states: selected alternate unknown
 	Selection states: direct summarized omitted not-selected not-applicable unknown
+	WHEN: an ISO date (2026-01-31, 2026-01-31T12:00Z) or relative: 2d, 3h, 90m, 1w, yesterday, last week
 
 	Exit codes: 0 success (zero hits is success), 1 runtime error, 2 usage error
 `;
@@ -151,17 +152,22 @@ function neighbors(side: "before" | "after"): number | undefined {
 
 /**
  * The explorer's starting filters from the search flags, checked like the search command checks them (a wrong
- * --kind is a usage error, not an empty list): the picker holds one value per filter, so the first one of each.
+ * --kind is a usage error, not an empty list); the picker's single-value rows take the first value given.
  */
 function explorerFilters(): Filters {
 	const f = filtersFromFlags();
 	return {
-		...(f.kinds?.[0] ? { kind: f.kinds[0] } : {}),
-		...(f.roles?.[0] ? { role: f.roles[0] } : {}),
-		...(f.tools?.[0] ? { tool: f.tools[0] } : {}),
+		...(f.kinds?.length ? { kinds: f.kinds } : {}),
+		...(f.roles?.length ? { roles: f.roles } : {}),
+		...(f.tools?.length ? { tool: f.tools.join(", ") } : {}),
 		...(f.isError !== undefined ? { error: f.isError } : {}),
 		...(f.branchStates?.[0] ? { branch: f.branchStates[0] } : {}),
+		...(f.selectionStates?.length ? { selection: f.selectionStates } : {}),
 		...(f.labels?.[0] ? { label: f.labels[0] } : {}),
+		...(f.files?.[0] ? { file: f.files[0] } : {}),
+		// As typed ("2d" stays relative in the picker); filtersFromFlags has checked them.
+		...(flags.after ? { after: flags.after } : {}),
+		...(flags.before ? { before: flags.before } : {}),
 	};
 }
 

@@ -177,6 +177,26 @@ export class CandidateQuery {
 	}
 
 	/**
+	 * One page of the matching events, newest first (every match is scored: the order is not the rank's). Forked
+	 * copies of an entry share its timestamp, so they sit next to it (best-ranked copy first), where the explorer folds them.
+	 */
+	newest(limit: number, offset: number): Candidate[] {
+		if (this.match === null) return this.window(limit + offset).rows.slice(offset, offset + limit);
+		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		const query = `
+		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = (fts.rowid >> ${SHIFT})
+			WHERE fts MATCH ? ${where}),
+		hits AS (
+			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
+			FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
+			GROUP BY e.id
+		),
+		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
+		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY ts_ms DESC, copy_rank, eid DESC LIMIT ? OFFSET ?`;
+		return this.store.prepare<unknown[], Candidate>(query).all(this.match, ...this.params, limit, offset);
+	}
+
+	/**
 	 * How many fragments of each given event match, counted over all matches without scoring (an event's other
 	 * fragments may lie outside a window; FTS5 decodes the whole doclist even for a rowid range). Empty without a query.
 	 */

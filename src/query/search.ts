@@ -9,8 +9,9 @@ import type { IndexStore } from "../index/store.js";
 import { boundFragment, projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
+import { ArgumentError } from "../shared/errors.js";
 import { parseTime, validateFilters } from "../shared/filters.js";
-import type { Hit, SearchFilters, SearchRequest, SearchResult } from "../shared/types.js";
+import { type Hit, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
 import { readEntryAt } from "../source/locate.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
@@ -27,7 +28,8 @@ interface Allowed {
 /** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
 function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): Allowed {
 	const started = filters.startedAfter || filters.startedBefore;
-	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || started || visibility.currentSession !== null;
+	const named = filters.sessions?.length ? filters.sessions.map((n) => n.trim().toLowerCase()) : null;
+	const restrict = !visibility.trusted || filters.sessionIds?.length || named || filters.cwds?.length || started || visibility.currentSession !== null;
 	if (!restrict) return { ids: null, scope: null };
 	const wantIds = filters.sessionIds?.length ? new Set(filters.sessionIds) : null;
 	const cwds = (filters.cwds ?? []).map((c) => canonicalPathCached(c) ?? c);
@@ -38,6 +40,7 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 	for (const s of catalog.sessions()) {
 		if (!visibility.allowsSession(s)) continue;
 		if (wantIds && !wantIds.has(s.public_id)) continue;
+		if (named && !named.some((n) => s.public_id.toLowerCase().startsWith(n) || (s.name ?? "").toLowerCase().includes(n))) continue;
 		// A session without a readable start time is outside every start-time range.
 		if (started && !(Date.parse(s.created) >= from && Date.parse(s.created) <= to)) continue;
 		// The caller's own session only when asked for by id (I17).
@@ -145,6 +148,8 @@ function snippetFor(
 export function search(store: IndexStore, request: SearchRequest, pending = 0): SearchResult {
 	const filters = request.filters ?? {};
 	validateFilters(filters);
+	if (request.order !== undefined && !SEARCH_ORDERS.includes(request.order))
+		throw new ArgumentError(`unknown order "${String(request.order)}"; use one of: ${SEARCH_ORDERS.join(", ")}`);
 	const limit = clamp(request.limit, LIMITS.limit);
 	const snippetChars = clamp(request.snippetChars, LIMITS.snippetChars);
 	const parsed = parseQuery(request.query ?? "", { prefix: request.prefix === true });
@@ -164,10 +169,11 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	const allowed = allowedSessions(catalog, visibility, filters);
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
-	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(query, limit, offset);
+	const newest = request.order === "newest";
+	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : newest ? query.newest(limit, offset) : runSearch(query, limit, offset);
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
 	const system = candidates.length === 0 && allowed.ids?.length === 0 ? [] : query.systemPrompts(offset + limit).slice(offset);
-	if (system.length) candidates = [...candidates, ...system].sort((a, b) => a.best - b.best).slice(0, limit);
+	if (system.length) candidates = [...candidates, ...system].sort((a, b) => (newest ? 0 : a.best - b.best)).slice(0, limit);
 
 	const hits: Hit[] = [];
 	const sessionCache = new Map<number, SessionRow | undefined>();
@@ -216,6 +222,7 @@ function toolNameOf(catalog: Catalog, event: EventRow, frag: string): { toolName
 
 const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["sessionIds", "session"],
+	["sessions", "session"],
 	["cwds", "cwd"],
 	["kinds", "kind"],
 	["types", "type"],

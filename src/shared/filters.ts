@@ -5,11 +5,13 @@
 import { resolve } from "node:path";
 import { ArgumentError } from "./errors.js";
 import { isWindowsPath } from "./paths.js";
+import { parseTimeExpr } from "./time-expr.js";
 import { BRANCH_STATES, type BranchState, SELECTION_STATES, SEMANTIC_KINDS, type SearchFilters, type SelectionState, type SemanticKind } from "./types.js";
 
 /** Filter values as a face received them: unchecked strings, lists that may be empty, blanks meaning "not given". */
 export interface FilterArgs {
 	sessionIds?: readonly string[];
+	sessions?: readonly string[];
 	cwds?: readonly string[];
 	/** Only sessions whose cwd is this folder or below it; exclusive with `cwds`. */
 	workspace?: string;
@@ -54,9 +56,9 @@ export function resolveFolder(folder: string, base: string): string {
 
 /**
  * The checked SearchFilters for a face's arguments: blanks dropped, folders resolved against `base`, every value
- * checked against its vocabulary. Throws ArgumentError (usage error) for anything the core cannot take.
+ * checked against its vocabulary, relative times (`2d`, `yesterday`) made ISO against `now`. Throws ArgumentError (usage error) for anything the core cannot take.
  */
-export function searchFilters(args: FilterArgs, base: string): SearchFilters {
+export function searchFilters(args: FilterArgs, base: string, now: number = Date.now()): SearchFilters {
 	const list = (values: readonly string[] | undefined) => {
 		const kept = (values ?? []).filter((v) => v.trim() !== "");
 		return kept.length ? kept : undefined;
@@ -68,13 +70,14 @@ export function searchFilters(args: FilterArgs, base: string): SearchFilters {
 	const folders = workspace ? [workspace] : cwds;
 	const filters: SearchFilters = {
 		sessionIds: list(args.sessionIds),
+		sessions: list(args.sessions),
 		cwds: folders?.map((f) => resolveFolder(f, base)),
 		kinds: list(args.kinds) as SemanticKind[] | undefined,
 		types: list(args.types),
 		roles: list(args.roles),
 		tools: list(args.tools),
-		after: text(args.after),
-		before: text(args.before),
+		after: timeArg(text(args.after), "after", now),
+		before: timeArg(text(args.before), "before", now),
 		isError: typeof args.isError === "boolean" ? args.isError : undefined,
 		branchStates: list(args.branchStates) as BranchState[] | undefined,
 		selectionStates: list(args.selectionStates) as SelectionState[] | undefined,
@@ -84,4 +87,14 @@ export function searchFilters(args: FilterArgs, base: string): SearchFilters {
 	for (const key of Object.keys(filters) as Array<keyof SearchFilters>) if (filters[key] === undefined) delete filters[key];
 	validateFilters(filters);
 	return filters;
+}
+
+/** A time argument as the ISO instant the core takes: ISO kept as written, relative forms resolved against `now`. */
+function timeArg(value: string | undefined, flag: string, now: number): string | undefined {
+	if (value === undefined) return undefined;
+	if (/^\d{4}-\d{2}-\d{2}/.test(value.trim())) return value.trim();
+	const t = parseTimeExpr(value, now);
+	if (!t.ok)
+		throw new ArgumentError(`${flag} must be an ISO date such as 2026-01-31 or a relative time such as 2d, 3h, yesterday or last week, not "${value}"`);
+	return t.iso;
 }

@@ -118,6 +118,8 @@ export interface Hit {
 /** Structured constraints of a search (DESIGN §5); every field narrows the result. */
 export interface SearchFilters {
 	sessionIds?: string[];
+	/** Sessions named by a person: an exact id, the start of an id, or part of the session's name (any case). */
+	sessions?: string[];
 	cwds?: string[];
 	cwdSubtree?: boolean;
 	kinds?: SemanticKind[];
@@ -162,7 +164,13 @@ export interface SearchRequest {
 	caller?: Caller;
 	/** `score` is bm25() as SQLite returns it (negative, lower is better) instead of the rounded, positive relevance. */
 	rawScores?: boolean;
+	/** Hit order: best match first (default) or newest event first; without a query, hits are always newest first. */
+	order?: SearchOrder;
 }
+
+export const SEARCH_ORDERS = ["relevance", "newest"] as const;
+/** How hits are ordered. */
+export type SearchOrder = (typeof SEARCH_ORDERS)[number];
 
 /** Freshness of the index as seen by a query. */
 export interface IndexFreshness {

@@ -1,0 +1,120 @@
+/**
+ * Typed filters in a real terminal (tmux, the built CLI over a temp copy of the fixture corpus): a label typed into
+ * the picker's label row, then a relative date (`Nd`) that excludes the labelled events and one that keeps them,
+ * each changing the hits; chips removed one by one with Backspace. Ground truth: the manifest and the fixture files.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI } from "./helpers/build.js";
+import { copyCorpus, fixtureEntry, loadManifest, tempDir } from "./helpers/corpus.js";
+import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+
+const manifest = loadManifest();
+const D = 86_400_000;
+let dir = "";
+let done = () => {};
+let session: TmuxSession | null = null;
+
+/**
+ * Opens the picker's row (4 label, 7 after, 8 before) for typing. ink-text-input listens from the render after the
+ * one that shows it: a probe character typed and seen in the row, then deleted, says it is listening.
+ */
+async function editRow(s: TmuxSession, row: number, name: string) {
+	s.keys("C-o");
+	await s.waitFor("Filters  every filter");
+	for (let i = 0; i < row; i++) s.keys("Down");
+	s.keys("Enter");
+	await s.waitFor("Enter keep");
+	const line = () =>
+		s
+			.capture()
+			.split("\n")
+			.find((l) => l.startsWith(`▌ ${name}`)) ?? "";
+	const before = line();
+	s.type("~");
+	await s.waitFor(() => line().includes("~"));
+	s.keys("BSpace");
+	await s.waitFor(() => !line().includes("~") && line().length > 0 && before.length > 0);
+}
+
+describe.skipIf(!hasTmux)("typed filters in a real terminal (tmux)", () => {
+	beforeAll(() => {
+		const t = tempDir("pes-filters-e2e-");
+		dir = t.dir;
+		done = t.cleanup;
+		copyCorpus(join(dir, "corpus"));
+	});
+	afterEach(() => {
+		session?.kill();
+		session = null;
+	});
+	afterAll(() => {
+		killServer();
+		done();
+	});
+
+	it("a label filter and an `Nd` date filter change the hits; Backspace takes the chips off", async () => {
+		// A label still set on its target: the label entry and the labelled event, each copied into a fork (one row each).
+		const label = manifest.needles.find((n) => n.plantedAs === "label.label" && n.occurrences.every((o) => o.labelStillSet));
+		const occ = label?.occurrences[0];
+		if (!label || !occ?.entryId) throw new Error("fixture label missing");
+		const rawLabel = fixtureEntry<{ timestamp: string; targetId: string }>(join(dir, "corpus"), occ.file, occ.line);
+		const target = readFileSync(join(dir, "corpus", occ.file), "utf8")
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l) as { id?: string; timestamp?: string })
+			.find((e) => e.id === rawLabel.targetId);
+		if (!target?.timestamp) throw new Error("label target missing");
+		const rows = new Set([occ.entryId, rawLabel.targetId]).size;
+		const oldest = Math.min(Date.parse(rawLabel.timestamp), Date.parse(target.timestamp));
+		const newest = Math.max(Date.parse(rawLabel.timestamp), Date.parse(target.timestamp));
+		// Whole days back from now: one that starts after the newest labelled event, one before the oldest.
+		const excludes = Math.floor((Date.now() - newest) / D) - 1;
+		const includes = Math.ceil((Date.now() - oldest) / D) + 1;
+		expect(excludes).toBeGreaterThan(0);
+
+		const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))}; sleep 30`;
+		const s = TmuxSession.start(cmd, { columns: 120, rows: 32 }, dir);
+		session = s;
+		// Once indexed, more events than one page.
+		await s.waitFor(/50\+ recent events/);
+
+		await editRow(s, 4, "label");
+		s.type(label.text);
+		s.keys("Enter");
+		await s.waitFor(new RegExp(`label\\s+${label.text}`));
+		s.keys("C-o");
+		await s.waitFor(`[label:${label.text}]`);
+		await s.waitFor(`${rows} recent events`);
+
+		await editRow(s, 7, "after");
+		s.type(`${excludes}d`);
+		await s.waitFor(new RegExp(`after\\s+${excludes}d`));
+		s.keys("Enter");
+		s.keys("C-o");
+		await s.waitFor(`[after:${excludes}d]`);
+		await s.waitFor("No events match the scope and filters.");
+
+		await editRow(s, 7, "after");
+		for (let i = 0; i < String(excludes).length + 1; i++) s.keys("BSpace");
+		await s.waitFor(() => /▌ after\s*$/m.test(s.capture()));
+		s.type(`${includes}d`);
+		s.keys("Enter", "C-o");
+		await s.waitFor(`[after:${includes}d]`);
+		await s.waitFor(`${rows} recent events`);
+
+		// An invalid date is said in the field and not applied.
+		await editRow(s, 8, "before");
+		s.type("someday");
+		await s.waitFor("✗ not a date: someday");
+		s.keys("Escape", "Escape");
+		await s.waitFor((x) => !x.includes("Filters  every filter"));
+
+		s.keys("BSpace");
+		await s.waitFor((x) => !x.includes("[after:") && x.includes(`[label:${label.text}]`));
+		await s.waitFor(`${rows} recent events`);
+		s.keys("BSpace");
+		await s.waitFor((x) => !x.includes("[label:") && /50\+ recent events/.test(x));
+	});
+});
