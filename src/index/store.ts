@@ -38,6 +38,22 @@ export class IndexStore {
 		return stmt as unknown as Database.Statement<P, R>;
 	}
 
+	private readonly cache = new Map<string, { version: string; value: unknown }>();
+
+	/**
+	 * A value computed from the index, recomputed only once the index changed: through this connection (its
+	 * `total_changes()`) or any other (`data_version`). Callers must not modify what it returns.
+	 */
+	cached<T>(key: string, compute: () => T): T {
+		const changes = this.prepare<[], { n: number }>("SELECT total_changes() AS n").get()?.n ?? 0;
+		const version = `${this.db.pragma("data_version", { simple: true })}:${changes}`;
+		const hit = this.cache.get(key);
+		if (hit && hit.version === version) return hit.value as T;
+		const value = compute();
+		this.cache.set(key, { version, value });
+		return value;
+	}
+
 	/** Reads a value from the meta table. */
 	meta(key: string): string | null {
 		const row = this.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?").get(key);

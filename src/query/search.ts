@@ -90,27 +90,31 @@ function candidateFilter(filters: SearchFilters, allowed: Allowed, visibility: V
 	};
 }
 
-/** Ranked, coalesced candidates for one page: widens the window until the page is exact. */
-function runSearch(query: CandidateQuery, limit: number, offset = 0): Candidate[] {
+/**
+ * Matching fragments ranked at first: a query that matches more (after its filters) ranks only its newest matches.
+ * A common word is in a fifth of all fragments, and bm25 costs per scored row, so ranking every match made the
+ * query mix's slowest queries; within the newest 2,048 matches a page of hits is ranked exactly (see runSearch).
+ */
+export const RANK_WINDOW = 2048;
+
+/**
+ * Ranked, coalesced candidates for one page. Exhaustive while the query matches at most `window` fragments: the
+ * page is then exactly the bm25 ranking of every match. Beyond that, the page is the exact bm25 ranking of the
+ * newest matches (the window, whole events), widened fourfold until it holds `limit + offset` distinct events:
+ * an older match can be missing from the page even where its score is better; no match in the window ever is.
+ */
+export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
 	const need = limit + offset;
-	// Every round scores all matches again, so rounds are few: a window, a window widened by how many of the first
-	// one the filters kept, then every match.
-	let k = Math.max(256, need * 8);
-	for (let round = 1; ; round++) {
-		const w = query.window(k);
+	// The best `top` fragments of the window become events: room for fragments of one event and forked copies.
+	let top = Math.max(256, need * 8);
+	// Without a query the window is the newest events themselves: no more rows than the page needs.
+	let fragments = query.textual ? Math.max(window, top) : top;
+	for (;;) {
+		const w = query.window(fragments, top, need);
 		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
-		const grow = Math.min(64, Math.max(4, Math.ceil((2 * need) / Math.max(1, distinct))));
-		const nextK = round >= 2 ? Number.MAX_SAFE_INTEGER : k * grow;
-		if (w.exhausted || distinct >= need) {
-			const page = w.rows.slice(offset, offset + limit);
-			// An event's other matching fragments may lie outside the window: count them for the page.
-			if (!w.exhausted && page.length > 0) {
-				const byEvent = query.matchCounts(page.map((c) => c.eid));
-				for (const c of page) c.n = byEvent.get(c.eid) ?? c.n;
-			}
-			return page;
-		}
-		k = nextK;
+		if (distinct >= need || (w.exhausted && w.complete)) return w.rows.slice(offset, offset + limit);
+		if (w.complete) fragments *= 4;
+		else top *= 4;
 	}
 }
 
@@ -138,7 +142,7 @@ function snippetFor(
 }
 
 /** Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet. */
-export function search(store: IndexStore, request: SearchRequest, pending = 0): SearchResult {
+export function search(store: IndexStore, request: SearchRequest, pending = 0, tuning: { rankWindow?: number } = {}): SearchResult {
 	const filters = request.filters ?? {};
 	validateFilters(filters);
 	const limit = clamp(request.limit, LIMITS.limit);
@@ -160,7 +164,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	const allowed = allowedSessions(catalog, visibility, filters);
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
-	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(query, limit, offset);
+	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(query, limit, offset, tuning.rankWindow);
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
 	const system = candidates.length === 0 && allowed.ids?.length === 0 ? [] : query.systemPrompts(offset + limit).slice(offset);
 	if (system.length) candidates = [...candidates, ...system].sort((a, b) => a.best - b.best).slice(0, limit);
