@@ -150,7 +150,7 @@ export class CandidateQuery {
 	 * The first `need` events of a window of the newest matches, ranked by bm25 (or, without a query, of the
 	 * `fragments` newest events). The window is the `fragments` matching fragments kept by the filters with the
 	 * highest FTS rowids, i.e. of the newest events (event ids follow recency, see SessionWriter), less its oldest
-	 * event when that may have fragments below it: every event in the window has all its matching fragments in it,
+	 * event when there are older matches: every event in the window has all its matching fragments in it,
 	 * so its best score and match count are exact. `exhausted`: the query has no match outside the window.
 	 */
 	window(fragments: number, top: number, need: number): CandidateWindow {
@@ -158,8 +158,9 @@ export class CandidateQuery {
 		if (this.match !== null) {
 			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
 			const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
-			// One scan, newest first, bm25 only for the window's rows. A full window may hold only some fragments of
-			// its oldest event (an event's fragments have adjacent rowids): that event is left out of it. Only the best
+			// One scan, newest first, bm25 only for the window's rows. One row more than the window tells whether
+			// there are older matches; then the oldest event read may have fragments below (an event's fragments have
+			// adjacent rowids) and is left out, with that extra row. Only the best
 			// `top` fragments are coalesced into events (an event's best fragment is among them whenever any of its
 			// fragments is); the page's match counts come from the whole window.
 			const query = `
@@ -167,7 +168,7 @@ export class CandidateQuery {
 				SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from}
 				WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?
 			),
-			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) < ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
+			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
 			m AS MATERIALIZED (SELECT fid, score FROM w0 WHERE fid / ${SLOTS} > (SELECT oldest FROM edge) ORDER BY score LIMIT ?),
 			hits AS (
 				SELECT e.id AS eid, min(m.score) AS best, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
@@ -180,9 +181,9 @@ export class CandidateQuery {
 			FROM ranked ${RANKED_ORDER} LIMIT ?`;
 			const rows = this.store
 				.prepare<unknown[], Candidate & { ranked: number; seen: number }>(query)
-				.all(this.match, ...this.params, fragments, fragments, top, need);
+				.all(this.match, ...this.params, fragments + 1, fragments, top, need);
 			const first = rows[0];
-			return { rows, exhausted: (first?.seen ?? 0) < fragments, complete: (first?.ranked ?? 0) < top };
+			return { rows, exhausted: (first?.seen ?? 0) <= fragments, complete: (first?.ranked ?? 0) < top };
 		}
 		const mask = (this.filter.kinds ?? []).reduce((m, kind) => m | (1 << (KIND_COLUMN_INDEX.get(kind) as number)), 0);
 		const kindWhere = mask ? `AND (e.kinds & ${mask}) <> 0` : "";

@@ -108,7 +108,7 @@ export function runSearch(query: CandidateQuery, limit: number, offset = 0, wind
 	// The best `top` fragments of the window become events: room for fragments of one event and forked copies.
 	let top = Math.max(256, need * 8);
 	// Without a query the window is the newest events themselves: no more rows than the page needs.
-	let fragments = query.textual ? Math.max(window, top) : top;
+	let fragments = query.textual ? window : top;
 	for (;;) {
 		const w = query.window(fragments, top, need);
 		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
