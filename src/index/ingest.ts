@@ -206,7 +206,6 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			.prepare("INSERT INTO sessions (file_id, public_id, header_id, version, cwd, created, parent_path) VALUES (?, ?, ?, ?, ?, ?, ?)")
 			.run(fileId, publicId, header.id, header.version, header.cwd, header.timestamp, header.parentSession).lastInsertRowid,
 	);
-	writer.beginFile({ entries: scan.entries.length, mtimeMs: fp.mtimeMs });
 	const staged = scan.entries.map((scanned, seq) => writer.stage(sessionId, seq, scanned));
 	writer.commit(sessionId, staged, scan.leaf);
 	const facts = sessionFacts(staged);
@@ -269,10 +268,8 @@ export function applyScan(
 ): FileOutcome {
 	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
-	if (scan.mode === "append" && basis.row && basis.session) {
-		writer.beginFile();
-		return applyAppend(store, writer, basis.row, basis.session, scan);
-	}
+	writer.beginFile();
+	if (scan.mode === "append" && basis.row && basis.session) return applyAppend(store, writer, basis.row, basis.session, scan);
 	return applyRebuild(store, writer, file, rootId, basis, scan);
 }
 
