@@ -17,15 +17,18 @@ import { type ParsedQuery, parseQuery } from "./query-parse.js";
 import { buildSnippet } from "./snippet.js";
 import { Visibility } from "./visibility.js";
 
-/** Sessions a search may return: row ids (null when every session is allowed) and a scope token that prefilters them. */
+/**
+ * Sessions a search may return: row ids (null when every session is allowed, or when the scope token alone selects
+ * exactly the allowed ones) and a scope token that prefilters them.
+ */
 interface Allowed {
 	ids: number[] | null;
 	/** An FTS token all allowed sessions' fragments carry, when one exists (see scopeToken); null otherwise. */
 	scope: string | null;
 }
 
-/** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
-function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): Allowed {
+/** Session rows allowed by visibility and the session/cwd filters; ids null when the scope token (or nothing) limits them. */
+function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters, textual: boolean): Allowed {
 	const started = filters.startedAfter || filters.startedBefore;
 	const restrict = !visibility.trusted || filters.sessionIds?.length || filters.cwds?.length || started || visibility.currentSession !== null;
 	if (!restrict) return { ids: null, scope: null };
@@ -49,7 +52,14 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 		out.push(s.id);
 		folders.push(scopeFolders(s.cwd));
 	}
-	return { ids: out, scope: commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]) };
+	const folder = commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]);
+	if (folder === null) return { ids: out, scope: null };
+	// When exactly the allowed sessions carry the scope token, the token alone is the filter: no join per match. Only
+	// the main FTS table has scope tokens: a listing without a query, or of system prompts, needs the ids.
+	if (!textual || filters.kinds?.includes("system.prompt")) return { ids: out, scope: scopeToken(folder) };
+	const allowed = new Set(out);
+	const others = catalog.sessions().some((s) => !allowed.has(s.id) && scopeFolders(s.cwd).includes(folder));
+	return { ids: others ? out : null, scope: scopeToken(folder) };
 }
 
 /**
@@ -65,7 +75,7 @@ function commonScope(folders: string[][], candidates: string[]): string | null {
 		if (c === undefined || (best !== null && c.length <= best.length)) continue;
 		if (folders.every((f) => f.includes(c))) best = c;
 	}
-	return best === null ? null : scopeToken(best);
+	return best;
 }
 
 /** The index's candidate filter for checked search filters, the allowed sessions and the caller's visibility. */
@@ -161,7 +171,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	}
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
-	const allowed = allowedSessions(catalog, visibility, filters);
+	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
 	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : runSearch(query, limit, offset, tuning.rankWindow);
@@ -236,7 +246,7 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 export const CURRENT_SESSION_NOTE = "your current session has hits";
 
 function countMatches(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters): number {
-	const allowed = allowedSessions(catalog, visibility, filters);
+	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	if (allowed.ids !== null && allowed.ids.length === 0) return 0;
 	return runSearch(new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility)), 1).length;
 }
