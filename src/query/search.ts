@@ -111,7 +111,7 @@ export const RANK_WINDOW = 2048;
  * Ranked, coalesced candidates for one page. Exhaustive while the query matches at most `window` fragments: the
  * page is then exactly the bm25 ranking of every match. Beyond that, the page is the exact bm25 ranking of the
  * newest matches (the window, whole events), widened fourfold until it holds `limit + offset` distinct events:
- * an older match can be missing from the page even where its score is better; no match in the window ever is.
+ * an older event can be missing from the page even where its score is better; a better event of the window never is.
  */
 export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
 	const need = limit + offset;
@@ -151,7 +151,10 @@ function snippetFor(
 	return buildSnippet(target.text, parsed.terms, chars, omitted);
 }
 
-/** Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet. */
+/**
+ * Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet, and
+ * `tuning.rankWindow` replaces RANK_WINDOW (tests compare the windowed ranking with the exhaustive one).
+ */
 export function search(store: IndexStore, request: SearchRequest, pending = 0, tuning: { rankWindow?: number } = {}): SearchResult {
 	const filters = request.filters ?? {};
 	validateFilters(filters);
