@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseQuery } from "../src/query/query-parse.js";
 import type { HistoryService } from "../src/service/service.js";
+import { FRAGMENT_SLOTS } from "../src/shared/bounds.js";
 import { type IndexedCorpus, indexedCorpus, KIND_OF, type Manifest, type Occurrence } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";
 
@@ -43,10 +44,12 @@ function eventFor(o: Occurrence): { id: number; entry_id: string } | undefined {
 function matchingKinds(eventId: number, text: string): string[] {
 	const match = parseQuery(`"${text}"`).match as string;
 	const frags = (db.prepare("SELECT frags FROM events WHERE id = ?").get(eventId) as { frags: string }).frags.split(" ");
-	const rows = db.prepare("SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?").all(match, eventId * 1024, eventId * 1024 + 1023) as Array<{
+	const rows = db
+		.prepare("SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?")
+		.all(match, eventId * FRAGMENT_SLOTS, eventId * FRAGMENT_SLOTS + FRAGMENT_SLOTS - 1) as Array<{
 		rowid: number;
 	}>;
-	return rows.map((r) => (frags[r.rowid % 1024] as string).replace(/:.*$/, ""));
+	return rows.map((r) => (frags[r.rowid % FRAGMENT_SLOTS] as string).replace(/:.*$/, ""));
 }
 
 describe("ingest of the fixture corpus", () => {

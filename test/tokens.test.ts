@@ -99,6 +99,29 @@ describe("tokenize", () => {
 		expect(whole && text.slice(whole.start, whole.end)).toBe("handleWebhook");
 	});
 
+	it("folds every character of the common CJK blocks the way NFKC does (the fast path skips normalize for them)", () => {
+		const blocks: Array<[number, number]> = [
+			[0x3041, 0x30ff],
+			[0x3400, 0x4dbf],
+			[0x4e00, 0x9fff],
+			[0xac00, 0xd7af],
+			[0xf900, 0xfaff],
+		];
+		let checked = 0;
+		for (const [a, b] of blocks) {
+			for (let cp = a; cp <= b; cp++) {
+				const c = String.fromCodePoint(cp);
+				// Paired with 漢, so every character of a block gives one bigram; NFKC is the platform's own oracle.
+				const got = tokenize(`漢${c}`).map((t) => t.text);
+				const folded = c.normalize("NFKC").replace(/[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]/g, "");
+				if (tokenize(c)[0]?.role !== "cjk" || folded.length === 0) continue;
+				expect(got[0]).toBe(`漢${folded}`);
+				checked++;
+			}
+		}
+		expect(checked).toBeGreaterThan(39_000);
+	});
+
 	it("never produces the gap token from text", () => {
 		expect(tokenize(`a ${GAP_TOKEN} b \u{F0001}`).map((t) => t.text)).toEqual(["a", "b"]);
 	});

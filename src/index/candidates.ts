@@ -10,7 +10,7 @@ import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 import { searchSystemTexts } from "./system-texts.js";
 
-const SHIFT = Math.log2(FRAGMENT_SLOTS);
+const SLOTS = FRAGMENT_SLOTS;
 const BM25_WEIGHTS = KIND_COLUMNS.map((c) => c.weight.toFixed(2)).join(", ");
 
 /** Event filters in index terms: session row ids, times in epoch ms, values already checked by the caller. */
@@ -44,10 +44,13 @@ export interface Candidate {
 	copy_rank: number;
 }
 
-/** The ranked rows of one window, and whether the window already held every match. */
+/** The first ranked rows of one window (as many as asked for), and whether the window already held every match. */
 export interface CandidateWindow {
 	rows: Candidate[];
+	/** The window held every match of the query. */
 	exhausted: boolean;
+	/** Every fragment of the window was ranked (fewer than `top`), not only the best `top`. */
+	complete: boolean;
 }
 
 function likeEscape(s: string): string {
@@ -129,6 +132,11 @@ export class CandidateQuery {
 		this.plainMatch = match;
 	}
 
+	/** True when there is a text query to rank; false for a filters-only listing (newest first). */
+	get textual(): boolean {
+		return this.match !== null;
+	}
+
 	/**
 	 * Events whose pi 1.x system prompt sections match (system-texts.ts: each distinct text stored once, outside the
 	 * main FTS table), best first; only for a query that asks for the `system.prompt` kind.
@@ -139,31 +147,43 @@ export class CandidateQuery {
 	}
 
 	/**
-	 * The events among the best `k` matching fragments (or the `k` newest events without a query), ranked. Exact for
-	 * a page as long as the window holds enough distinct events: an event's best fragment is in the window whenever
-	 * any of its fragments is, and the first copy of an entry in the window is its best-ranked copy overall.
+	 * The first `need` events of a window of the newest matches, ranked by bm25 (or, without a query, of the
+	 * `fragments` newest events). The window is the `fragments` matching fragments kept by the filters with the
+	 * highest FTS rowids, i.e. of the newest events (event ids follow recency, see SessionWriter), less its oldest
+	 * event when there are older matches: every event in the window has all its matching fragments in it,
+	 * so its best score and match count are exact. `exhausted`: the query has no match outside the window.
 	 */
-	window(k: number): CandidateWindow {
+	window(fragments: number, top: number, need: number): CandidateWindow {
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		if (this.match !== null) {
-			// With event filters, filter inside the window (one join per match) so the window holds only kept events;
-			// without, join only the window's rows.
-			const m = this.where.length
-				? `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = (fts.rowid >> ${SHIFT})
-				WHERE fts MATCH ? ${where} ORDER BY score LIMIT ?`
-				: `SELECT rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?`;
+			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
+			const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
+			// One scan, newest first, bm25 only for the window's rows. One row more than the window tells whether
+			// there are older matches; then the oldest event read may have fragments below (an event's fragments have
+			// adjacent rowids) and is left out, with that extra row. Only the best
+			// `top` fragments are coalesced into events (an event's best fragment is among them whenever any of its
+			// fragments is); the page's match counts come from the whole window.
 			const query = `
-			WITH m AS MATERIALIZED (${m}),
+			WITH w0 AS MATERIALIZED (
+				SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from}
+				WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?
+			),
+			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
+			m AS MATERIALIZED (SELECT fid, score FROM w0 WHERE fid / ${SLOTS} > (SELECT oldest FROM edge) ORDER BY score LIMIT ?),
 			hits AS (
-				SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
-				FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
+				SELECT e.id AS eid, min(m.score) AS best, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
+				FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
 				GROUP BY e.id
 			),
 			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-			SELECT eid, best, n, fid, copy_rank, (SELECT count(*) FROM m) AS window FROM ranked ${RANKED_ORDER}`;
-			const rows = this.store.prepare<unknown[], Candidate & { window: number }>(query).all(this.match, ...this.params, k);
-			const seen = rows[0]?.window ?? 0;
-			return { rows, exhausted: seen < k };
+			SELECT eid, best, fid, copy_rank, (SELECT count(*) FROM w0 WHERE w0.fid >= eid * ${SLOTS} AND w0.fid < (eid + 1) * ${SLOTS}) AS n,
+				(SELECT count(*) FROM m) AS ranked, (SELECT seen FROM edge) AS seen
+			FROM ranked ${RANKED_ORDER} LIMIT ?`;
+			const rows = this.store
+				.prepare<unknown[], Candidate & { ranked: number; seen: number }>(query)
+				.all(this.match, ...this.params, fragments + 1, fragments, top, need);
+			const first = rows[0];
+			return { rows, exhausted: (first?.seen ?? 0) <= fragments, complete: (first?.ranked ?? 0) < top };
 		}
 		const mask = (this.filter.kinds ?? []).reduce((m, kind) => m | (1 << (KIND_COLUMN_INDEX.get(kind) as number)), 0);
 		const kindWhere = mask ? `AND (e.kinds & ${mask}) <> 0` : "";
@@ -171,9 +191,10 @@ export class CandidateQuery {
 		WITH hits AS MATERIALIZED (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e
 			WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC, e.id DESC LIMIT ?),
 		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC`;
-		const rows = this.store.prepare<unknown[], Candidate>(query).all(...this.params, k);
-		return { rows, exhausted: rows.length < k };
+		SELECT eid, best, n, fid, copy_rank, (SELECT count(*) FROM hits) AS window FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ?`;
+		const rows = this.store.prepare<unknown[], Candidate & { window: number }>(query).all(...this.params, fragments, need);
+		const exhausted = (rows[0]?.window ?? 0) < fragments;
+		return { rows, exhausted, complete: true };
 	}
 
 	/**
@@ -181,33 +202,19 @@ export class CandidateQuery {
 	 * copies of an entry share its timestamp, so they sit next to it (best-ranked copy first), where the explorer folds them.
 	 */
 	newest(limit: number, offset: number): Candidate[] {
-		if (this.match === null) return this.window(limit + offset).rows.slice(offset, offset + limit);
+		if (this.match === null) return this.window(limit + offset, limit + offset, limit + offset).rows.slice(offset, offset + limit);
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		const query = `
-		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = (fts.rowid >> ${SHIFT})
+		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = fts.rowid / ${SLOTS}
 			WHERE fts MATCH ? ${where}),
 		hits AS (
 			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
-			FROM m JOIN events e ON e.id = (m.fid >> ${SHIFT})
+			FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
 			GROUP BY e.id
 		),
 		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
 		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY ts_ms DESC, copy_rank, eid DESC LIMIT ? OFFSET ?`;
 		return this.store.prepare<unknown[], Candidate>(query).all(this.match, ...this.params, limit, offset);
-	}
-
-	/**
-	 * How many fragments of each given event match, counted over all matches without scoring (an event's other
-	 * fragments may lie outside a window; FTS5 decodes the whole doclist even for a rowid range). Empty without a query.
-	 */
-	matchCounts(eventIds: number[]): Map<number, number> {
-		if (this.match === null || eventIds.length === 0) return new Map();
-		const counts = this.store
-			.prepare<[string, string], { eid: number; n: number }>(
-				`SELECT rowid >> ${SHIFT} AS eid, count(*) AS n FROM fts WHERE fts MATCH ? GROUP BY eid HAVING eid IN (SELECT value FROM json_each(?))`,
-			)
-			.all(this.match, JSON.stringify(eventIds));
-		return new Map(counts.map((r) => [r.eid, r.n]));
 	}
 }
 

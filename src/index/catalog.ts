@@ -125,9 +125,9 @@ export class Catalog {
 		return this.store.prepare<[string], SessionRow>(`${SESSION_SELECT} WHERE f.path = ?`).get(path);
 	}
 
-	/** Every session (small: one row per file). */
-	sessions(): SessionRow[] {
-		return this.store.prepare<[], SessionRow>(SESSION_SELECT).all();
+	/** Every session (one row per file), read again only after the index changed; the list must not be modified. */
+	sessions(): readonly SessionRow[] {
+		return this.store.cached("sessions", () => this.store.prepare<[], SessionRow>(SESSION_SELECT).all());
 	}
 
 	/** Sessions whose header names `parent` as their parent session. */

@@ -94,6 +94,7 @@ export function planRefresh(
 	const known = knownFiles(store);
 	const changed = changedFiles(files, known, full);
 	const priority = new Set(priorityFiles);
-	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+	// Oldest first, so event ids follow recency (session-writer.ts beginFile); the caller's own files before all.
+	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
 	return { files, observations, rootIds, known, changed };
 }

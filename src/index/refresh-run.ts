@@ -10,7 +10,7 @@ import { type FileOutcome, ingestFile } from "./ingest.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { linkSessions } from "./session-links.js";
 import { SessionWriter } from "./session-writer.js";
-import { type IndexStore, isBusyError } from "./store.js";
+import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
 
 /** Options of a refresh. */
 export interface RefreshOptions {
@@ -71,6 +71,7 @@ export class RefreshRun {
 		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary);
 		if (!plan) return false;
 		this.plan = plan;
+		if (plan.changed.length > 0) this.store.setCacheKib(INGEST_CACHE_KIB);
 		this.progress = {
 			phase: "ingest",
 			filesDone: 0,
@@ -275,6 +276,7 @@ export class RefreshRun {
 
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
+		this.store.setCacheKib(SEARCH_CACHE_KIB);
 		this.summary.ms = Date.now() - this.started;
 		return this.summary;
 	}
@@ -293,6 +295,7 @@ export class RefreshRun {
 			summary.busy = true;
 		}
 		this.progress.phase = "done";
+		this.store.setCacheKib(SEARCH_CACHE_KIB);
 		this.options.onProgress?.(this.progress);
 		summary.ms = Date.now() - this.started;
 		return summary;

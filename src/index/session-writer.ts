@@ -63,7 +63,13 @@ export class SessionWriter {
 
 	constructor(readonly store: IndexStore) {}
 
-	/** Starts a file inside the write transaction: event ids continue after the largest in the index. */
+	/**
+	 * Starts a file inside the write transaction: event ids continue after the largest in the index. A refresh reads
+	 * the changed files oldest first (refresh-plan.ts), so ids follow the files' modification times and a query
+	 * matching more than the ranking window ranks the newest events (search.ts RANK_WINDOW). Allocating downwards
+	 * instead, to read the newest files first, made FTS5 flush a segment at every file (its pending terms must grow
+	 * in rowid order): 38% more bytes written by a cold index.
+	 */
 	beginFile(): void {
 		const row = this.store.prepare<[], { n: number | null }>("SELECT max(id) AS n FROM events").get();
 		this.nextId = (row?.n ?? 0) + 1;

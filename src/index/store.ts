@@ -38,6 +38,27 @@ export class IndexStore {
 		return stmt as unknown as Database.Statement<P, R>;
 	}
 
+	private readonly cache = new Map<string, { version: string; value: unknown }>();
+
+	/**
+	 * A value computed from the index, recomputed only once the index changed: through this connection (its
+	 * `total_changes()`) or any other (`data_version`). Callers must not modify what it returns.
+	 */
+	cached<T>(key: string, compute: () => T): T {
+		const changes = this.prepare<[], { n: number }>("SELECT total_changes() AS n").get()?.n ?? 0;
+		const version = `${this.db.pragma("data_version", { simple: true })}:${changes}`;
+		const hit = this.cache.get(key);
+		if (hit && hit.version === version) return hit.value as T;
+		const value = compute();
+		this.cache.set(key, { version, value });
+		return value;
+	}
+
+	/** Sets the connection's page cache size (KiB); shrinking frees pages at once. */
+	setCacheKib(kib: number): void {
+		this.db.pragma(`cache_size = -${Math.trunc(kib)}`);
+	}
+
 	/** Reads a value from the meta table. */
 	meta(key: string): string | null {
 		const row = this.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?").get(key);
@@ -221,11 +242,19 @@ function inspect(db: Database.Database): Verdict {
 	return "ok";
 }
 
+/**
+ * SQLite page cache of a connection while it searches: a filtered query looks up the events of thousands of matches
+ * (the branch filter of the bench mix ran 1.7x faster in CPU time with 64 MB than with 16 MB on the 250 MB corpus).
+ */
+export const SEARCH_CACHE_KIB = 65536;
+/** While a refresh writes, the cache stays small: the cold index's peak RSS is within its 300 MB bound with it. */
+export const INGEST_CACHE_KIB = 16000;
+
 /** Settings after open() set the busy timeout and WAL mode. */
 function configure(db: Database.Database, readonly: boolean): void {
 	// WAL + NORMAL: a crash loses at most the last transactions, never consistency; the index is rebuildable.
 	if (!readonly) db.pragma("synchronous = NORMAL");
-	db.pragma("cache_size = -16000");
+	db.pragma(`cache_size = -${SEARCH_CACHE_KIB}`);
 	db.pragma("temp_store = MEMORY");
 }
 

@@ -7,7 +7,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
 import type { IndexStore } from "./store.js";
 
-const SHIFT = Math.log2(FRAGMENT_SLOTS);
+const SLOTS = FRAGMENT_SLOTS;
 
 /** The columns of an events row a tree row shows. */
 export interface TreeRow {
@@ -54,8 +54,8 @@ export function matchingEvents(store: IndexStore, match: string, sessions: numbe
 	if (sessions.length === 0) return new Set();
 	const rows = store
 		.prepare<[string, string], { eid: number }>(
-			`SELECT DISTINCT rowid >> ${SHIFT} AS eid FROM fts WHERE fts MATCH ?
-			AND (rowid >> ${SHIFT}) IN (SELECT id FROM events WHERE session_id IN (SELECT value FROM json_each(?)))`,
+			`SELECT DISTINCT rowid / ${SLOTS} AS eid FROM fts WHERE fts MATCH ?
+			AND (rowid / ${SLOTS}) IN (SELECT id FROM events WHERE session_id IN (SELECT value FROM json_each(?)))`,
 		)
 		.all(match, JSON.stringify(sessions));
 	return new Set(rows.map((r) => r.eid));

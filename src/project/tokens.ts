@@ -91,8 +91,20 @@ function pushWord(out: Token[], run: string, start: number, withParts: boolean):
 	}
 }
 
+/** True for the blocks NFKC maps to themselves (unified ideographs, kana letters, hangul syllables): most CJK text. */
+function nfkcStable(cp: number): boolean {
+	return (
+		(cp >= 0x4e00 && cp <= 0x9fff) ||
+		(cp >= 0x3400 && cp <= 0x4dbf) ||
+		(cp >= 0x3041 && cp <= 0x3096) ||
+		(cp >= 0x30a1 && cp <= 0x30fa) ||
+		(cp >= 0xac00 && cp <= 0xd7a3)
+	);
+}
+
 /** CJK folding: compatibility forms only; dakuten and other marks carry meaning there (ジ is not シ). */
 function foldCjk(c: string): string {
+	if (c.length === 1 && nfkcStable(c.charCodeAt(0))) return c;
 	// NFKC can add ASCII punctuation (㈠ → "(一)"), which FTS5 would split on: drop it.
 	return c.normalize("NFKC").replace(ASCII_SEPARATORS_ALL, "");
 }

@@ -18,15 +18,18 @@ import { type ParsedQuery, parseQuery } from "./query-parse.js";
 import { buildSnippet } from "./snippet.js";
 import { Visibility } from "./visibility.js";
 
-/** Sessions a search may return: row ids (null when every session is allowed) and a scope token that prefilters them. */
+/**
+ * Sessions a search may return: row ids (null when every session is allowed, or when the scope token alone selects
+ * exactly the allowed ones) and a scope token that prefilters them.
+ */
 interface Allowed {
 	ids: number[] | null;
 	/** An FTS token all allowed sessions' fragments carry, when one exists (see scopeToken); null otherwise. */
 	scope: string | null;
 }
 
-/** Session rows allowed by visibility and the session/cwd filters; null when every session is allowed. */
-function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters): Allowed {
+/** Session rows allowed by visibility and the session/cwd filters; ids null when the scope token (or nothing) limits them. */
+function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters, textual: boolean): Allowed {
 	const started = filters.startedAfter || filters.startedBefore;
 	const named = filters.sessions?.length ? filters.sessions.map((n) => n.trim().toLowerCase()) : null;
 	const restrict = !visibility.trusted || filters.sessionIds?.length || named || filters.cwds?.length || started || visibility.currentSession !== null;
@@ -52,7 +55,14 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 		out.push(s.id);
 		folders.push(scopeFolders(s.cwd));
 	}
-	return { ids: out, scope: commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]) };
+	const folder = commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]);
+	if (folder === null) return { ids: out, scope: null };
+	// When exactly the allowed sessions carry the scope token, the token alone is the filter: no join per match. Only
+	// the main FTS table has scope tokens: a listing without a query, or of system prompts, needs the ids.
+	if (!textual || filters.kinds?.includes("system.prompt")) return { ids: out, scope: scopeToken(folder) };
+	const allowed = new Set(out);
+	const others = catalog.sessions().some((s) => !allowed.has(s.id) && scopeFolders(s.cwd).includes(folder));
+	return { ids: others ? out : null, scope: scopeToken(folder) };
 }
 
 /**
@@ -68,7 +78,7 @@ function commonScope(folders: string[][], candidates: string[]): string | null {
 		if (c === undefined || (best !== null && c.length <= best.length)) continue;
 		if (folders.every((f) => f.includes(c))) best = c;
 	}
-	return best === null ? null : scopeToken(best);
+	return best;
 }
 
 /** The index's candidate filter for checked search filters, the allowed sessions and the caller's visibility. */
@@ -93,27 +103,31 @@ function candidateFilter(filters: SearchFilters, allowed: Allowed, visibility: V
 	};
 }
 
-/** Ranked, coalesced candidates for one page: widens the window until the page is exact. */
-function runSearch(query: CandidateQuery, limit: number, offset = 0): Candidate[] {
+/**
+ * Matching fragments ranked at first: a query that matches more (after its filters) ranks only its newest matches.
+ * A common word is in a fifth of all fragments, and bm25 costs per scored row, so ranking every match made the
+ * query mix's slowest queries; within the newest 2,048 matches a page of hits is ranked exactly (see runSearch).
+ */
+export const RANK_WINDOW = 2048;
+
+/**
+ * Ranked, coalesced candidates for one page. Exhaustive while the query matches at most `window` fragments: the
+ * page is then exactly the bm25 ranking of every match. Beyond that, the page is the exact bm25 ranking of the
+ * newest matches (the window, whole events), widened fourfold until it holds `limit + offset` distinct events:
+ * an older event can be missing from the page even where its score is better; a better event of the window never is.
+ */
+export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
 	const need = limit + offset;
-	// Every round scores all matches again, so rounds are few: a window, a window widened by how many of the first
-	// one the filters kept, then every match.
-	let k = Math.max(256, need * 8);
-	for (let round = 1; ; round++) {
-		const w = query.window(k);
+	// The best `top` fragments of the window become events: room for fragments of one event and forked copies.
+	let top = Math.max(256, need * 8);
+	// Without a query the window is the newest events themselves: no more rows than the page needs.
+	let fragments = query.textual ? window : top;
+	for (;;) {
+		const w = query.window(fragments, top, need);
 		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
-		const grow = Math.min(64, Math.max(4, Math.ceil((2 * need) / Math.max(1, distinct))));
-		const nextK = round >= 2 ? Number.MAX_SAFE_INTEGER : k * grow;
-		if (w.exhausted || distinct >= need) {
-			const page = w.rows.slice(offset, offset + limit);
-			// An event's other matching fragments may lie outside the window: count them for the page.
-			if (!w.exhausted && page.length > 0) {
-				const byEvent = query.matchCounts(page.map((c) => c.eid));
-				for (const c of page) c.n = byEvent.get(c.eid) ?? c.n;
-			}
-			return page;
-		}
-		k = nextK;
+		if (distinct >= need || (w.exhausted && w.complete)) return w.rows.slice(offset, offset + limit);
+		if (w.complete) fragments *= 4;
+		else top *= 4;
 	}
 }
 
@@ -144,8 +158,11 @@ function snippetFor(
 	return buildSnippet(bound.head + bound.tail, parsed.terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
 }
 
-/** Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet. */
-export function search(store: IndexStore, request: SearchRequest, pending = 0): SearchResult {
+/**
+ * Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet, and
+ * `tuning.rankWindow` replaces RANK_WINDOW (tests compare the windowed ranking with the exhaustive one).
+ */
+export function search(store: IndexStore, request: SearchRequest, pending = 0, tuning: { rankWindow?: number } = {}): SearchResult {
 	const filters = request.filters ?? {};
 	validateFilters(filters);
 	if (request.order !== undefined && !SEARCH_ORDERS.includes(request.order))
@@ -166,11 +183,12 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0): 
 	}
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
-	const allowed = allowedSessions(catalog, visibility, filters);
+	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
 	const newest = request.order === "newest";
-	let candidates = allowed.ids !== null && allowed.ids.length === 0 ? [] : newest ? query.newest(limit, offset) : runSearch(query, limit, offset);
+	let candidates =
+		allowed.ids !== null && allowed.ids.length === 0 ? [] : newest ? query.newest(limit, offset) : runSearch(query, limit, offset, tuning.rankWindow);
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
 	const system = candidates.length === 0 && allowed.ids?.length === 0 ? [] : query.systemPrompts(offset + limit).slice(offset);
 	if (system.length) candidates = [...candidates, ...system].sort((a, b) => (newest ? 0 : a.best - b.best)).slice(0, limit);
@@ -243,7 +261,7 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 export const CURRENT_SESSION_NOTE = "your current session has hits";
 
 function countMatches(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters): number {
-	const allowed = allowedSessions(catalog, visibility, filters);
+	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	if (allowed.ids !== null && allowed.ids.length === 0) return 0;
 	return runSearch(new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility)), 1).length;
 }

@@ -19,13 +19,32 @@ export interface Match {
 	term: number;
 }
 
-const CHUNK = 16 * 1024;
+const CHUNK = 2 * 1024;
 
-function tokenizeRange(text: string, from: number, to: number): Token[] {
-	// Align the cut to whitespace so no word is split between two chunks.
+/** The end of a chunk starting at `from`: `to`, moved on to whitespace so no word is split between two chunks. */
+function alignedEnd(text: string, to: number): number {
 	let end = Math.min(text.length, to);
 	while (end < text.length && !/\s/.test(text[end] as string)) end++;
+	return end;
+}
+
+function tokenizeRange(text: string, from: number, end: number): Token[] {
 	return tokenize(text.slice(from, end)).map((t) => ({ ...t, start: t.start + from, end: t.end + from }));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const NONSPACING = /\p{Mn}/gu;
+const PLANE15_16 = /[\u{F0000}-\u{10FFFF}]/gu;
+const ASCII_SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/g;
+
+/**
+ * Text folded as tokens are (tokens.ts fold and foldCjk: compatibility decomposition, lowercase, no nonspacing
+ * marks) without the word boundaries: every token text, folded again, is a substring of the loose fold of the text
+ * it came from. A chunk whose loose fold misses a token of every term has no match, and is not tokenized.
+ */
+function looseFold(text: string): string {
+	if (ASCII.test(text)) return text.toLowerCase().replace(ASCII_SEPARATORS, "");
+	return text.normalize("NFKD").toLowerCase().replace(NONSPACING, "").replace(PLANE15_16, "").replace(ASCII_SEPARATORS, "");
 }
 
 function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
@@ -53,8 +72,16 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	const out: Match[] = [];
 	if (terms.length === 0) return out;
 	const seen = new Set<number>();
+	const needles = terms.map((term) => term.tokens.map(looseFold));
 	for (let at = from; at < to; ) {
-		const tokens = tokenizeRange(text, at, Math.min(to, at + CHUNK));
+		const end = alignedEnd(text, Math.min(to, at + CHUNK));
+		const hay = looseFold(text.slice(at, end));
+		if (!needles.some((tokens) => tokens.every((t) => hay.includes(t)))) {
+			// Tokenizing is what a snippet of a large fragment costs; most of its chunks hold no match.
+			at = Math.min(to, Math.max(at + CHUNK, end));
+			continue;
+		}
+		const tokens = tokenizeRange(text, at, end);
 		const before = out.length;
 		matchIn(tokens, terms, out);
 		for (let i = before; i < out.length; i++) seen.add((out[i] as Match).term);

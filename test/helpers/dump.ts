@@ -1,6 +1,7 @@
 /** Dumps an index's logical contents (no row ids), so an incrementally refreshed index can be compared to a fresh build. */
 import Database from "better-sqlite3";
 import { expect } from "vitest";
+import { FRAGMENT_SLOTS } from "../../src/shared/bounds.js";
 import { openService } from "./corpus.js";
 
 /** Every session, event (with its fragments), tool call, file evidence row and FTS token instance, keyed by public identity. */
@@ -33,7 +34,7 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 		db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, fts, 'instance')");
 		const tokens = db
 			.prepare(
-				"SELECT s.public_id AS session, e.entry_id, v.doc % 1024 AS position, v.term, v.col, v.offset FROM temp.vocab v JOIN events e ON e.id = v.doc / 1024 JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 5, 6, 4",
+				`SELECT s.public_id AS session, e.entry_id, v.doc % ${FRAGMENT_SLOTS} AS position, v.term, v.col, v.offset FROM temp.vocab v JOIN events e ON e.id = v.doc / ${FRAGMENT_SLOTS} JOIN sessions s ON s.id = e.session_id ORDER BY 1, 2, 3, 5, 6, 4`,
 			)
 			.all();
 		const ftsRows = db.prepare("SELECT count(*) AS n FROM fts").all();

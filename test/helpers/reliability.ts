@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect } from "vitest";
+import { FRAGMENT_SLOTS } from "../../src/shared/bounds.js";
 import { CORPUS_DIR, tempDir } from "./corpus.js";
 import { expectEqualsFreshBuild as equalsFreshBuild } from "./dump.js";
 
@@ -73,7 +74,9 @@ export function checkInvariants(index: string, deep = true): void {
 		if (!deep) return;
 		db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, fts, 'instance')");
 		const strayTokens = db
-			.prepare("SELECT count(*) AS n FROM temp.v v LEFT JOIN events e ON e.id = v.doc / 1024 WHERE e.id IS NULL OR v.doc % 1024 >= e.nfrags")
+			.prepare(
+				`SELECT count(*) AS n FROM temp.v v LEFT JOIN events e ON e.id = v.doc / ${FRAGMENT_SLOTS} WHERE e.id IS NULL OR v.doc % ${FRAGMENT_SLOTS} >= e.nfrags`,
+			)
 			.get() as { n: number };
 		expect(strayTokens.n).toBe(0);
 	} finally {

@@ -1,0 +1,38 @@
+/**
+ * The query mix against an existing index, timed in CPU milliseconds as well as wall time: on a shared machine the
+ * CPU time of the searching process moves far less with other work than its wall time does, so two versions can be
+ * compared on a busy machine (a ratio in the same run, not a latency to publish).
+ *   node dist/bench/query-cpu.js --index PATH [--runs N]
+ */
+import { HistoryService } from "../src/service/service.js";
+import { benchConfig, parseArgs, percentile } from "./child.js";
+import { QUERY_MIX } from "./vocabulary.js";
+
+const { options } = parseArgs(process.argv.slice(2));
+const indexPath = options.get("index");
+if (!indexPath) {
+	process.stderr.write("usage: query-cpu.js --index PATH [--runs N]\n");
+	process.exit(2);
+}
+const runs = Number(options.get("runs") ?? "15");
+// No roots: the index is searched as it is, never refreshed.
+const service = HistoryService.open({ config: benchConfig([], indexPath) });
+const rows: string[] = [];
+for (const q of QUERY_MIX) {
+	const wall: number[] = [];
+	const cpu: number[] = [];
+	let hits = 0;
+	for (let i = 0; i < runs; i++) {
+		const c = process.cpuUsage();
+		const started = performance.now();
+		hits = service.search({ query: q.query, filters: q.filters, limit: 10 }).hits.length;
+		wall.push(performance.now() - started);
+		const d = process.cpuUsage(c);
+		cpu.push((d.user + d.system) / 1000);
+	}
+	rows.push(
+		`${q.name.padEnd(16)} cpu p50 ${percentile(cpu, 50).toFixed(2).padStart(7)} ms   wall p50 ${percentile(wall, 50).toFixed(2).padStart(7)} ms   hits ${hits}`,
+	);
+}
+service.close();
+process.stdout.write(`${rows.join("\n")}\n`);

@@ -1,0 +1,144 @@
+/**
+ * Ranking with early termination (search.ts RANK_WINDOW): a query that matches more fragments than the window ranks
+ * only the newest of them. Checked against the exhaustive ranking of the same index (window = every match): equal
+ * wherever the query matches no more than the window; beyond it, exactly the exhaustive ranking of the window's
+ * events, which are those of the most recently written session files.
+ */
+import { readdirSync, statSync, utimesSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IndexStore, openStore } from "../src/index/store.js";
+import { parseQuery } from "../src/query/query-parse.js";
+import { search } from "../src/query/search.js";
+import { FRAGMENT_SLOTS } from "../src/shared/bounds.js";
+import type { Hit, SearchRequest } from "../src/shared/types.js";
+import { type IndexedCorpus, indexedCorpus } from "./helpers/corpus.js";
+
+let indexed: IndexedCorpus;
+let store: IndexStore;
+/** The session file written last (its mtime set to now, every other file to a day earlier) before the cold index. */
+let newest: string;
+
+function sessionFiles(dir: string): string[] {
+	return readdirSync(dir, { recursive: true, encoding: "utf8" })
+		.filter((f) => f.endsWith(".jsonl"))
+		.map((f) => join(dir, f));
+}
+
+beforeAll(() => {
+	indexed = indexedCorpus("pes-rank-window-", { refresh: false });
+	const files = sessionFiles(indexed.corpus).sort((a, b) => statSync(b).size - statSync(a).size);
+	const dayAgo = new Date(Date.now() - 86_400_000);
+	for (const f of files) utimesSync(f, dayAgo, dayAgo);
+	newest = files[0] as string;
+	utimesSync(newest, new Date(), new Date());
+	indexed.service.refresh();
+	store = openStore(indexed.indexPath, { readonly: true });
+});
+afterAll(() => {
+	store.close();
+	indexed.cleanup();
+});
+
+const EVERYTHING = Number.MAX_SAFE_INTEGER;
+const ref = (h: Hit) => `${h.sessionId}/${h.entryId}`;
+const run = (query: string, window: number, extra: Partial<SearchRequest> = {}) =>
+	search(store, { query, limit: 50, rawScores: true, ...extra }, 0, { rankWindow: window }).hits;
+
+/** Every hit of the exhaustive ranking, best first, page by page. */
+function exhaustive(query: string): Hit[] {
+	const all: Hit[] = [];
+	for (let offset = 0; ; offset += 50) {
+		const page = run(query, EVERYTHING, { offset });
+		all.push(...page);
+		if (page.length < 50) return all;
+	}
+}
+
+/** Matching FTS rowids, newest first (the highest rowids), straight from the FTS table. */
+function matchingRowids(query: string): number[] {
+	const match = parseQuery(query).match as string;
+	return store
+		.prepare<[string], { rowid: number }>("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC")
+		.all(match)
+		.map((r) => r.rowid);
+}
+
+/** Common words of the fixture corpus: each matches many more fragments than the small windows below. */
+const COMMON = ["the", "file", "error", "test"];
+
+describe("ranking within the newest matches", () => {
+	it("has common words in the fixture corpus to rank", () => {
+		expect(COMMON.filter((q) => matchingRowids(q).length >= 40).length).toBeGreaterThanOrEqual(3);
+	});
+
+	it("equals the exhaustive ranking wherever the query matches no more than the window", () => {
+		for (const q of COMMON) {
+			const n = matchingRowids(q).length;
+			expect(run(q, n)).toEqual(run(q, EVERYTHING));
+			expect(run(q, n + 100)).toEqual(run(q, EVERYTHING));
+		}
+	});
+
+	it("beyond the window, returns the exhaustive ranking of the window's events: same scores, counts and order", () => {
+		let compared = 0;
+		for (const q of COMMON) {
+			const rowids = matchingRowids(q);
+			const full = exhaustive(q);
+			const byRef = new Map(full.map((h) => [ref(h), h]));
+			for (const window of [8, 24]) {
+				if (rowids.length <= window + 10) continue;
+				// The window: the newest `window` matches, less the event of the next older match (it may have more).
+				const oldest = Math.floor((rowids[window] as number) / FRAGMENT_SLOTS);
+				const inWindow = new Set(
+					rowids
+						.slice(0, window)
+						.map((r) => Math.floor(r / FRAGMENT_SLOTS))
+						.filter((e) => e > oldest),
+				);
+				const events = store.prepare<[string], { id: number; ref: string }>(
+					"SELECT e.id, s.public_id || '/' || e.entry_id AS ref FROM events e JOIN sessions s ON s.id = e.session_id WHERE e.id IN (SELECT value FROM json_each(?))",
+				);
+				const windowRefs = new Set(events.all(JSON.stringify([...inWindow])).map((r) => r.ref));
+				const hits = run(q, window, { limit: 5 });
+				expect(hits.length).toBe(Math.min(5, windowRefs.size));
+				for (const h of hits) {
+					expect(windowRefs.has(ref(h))).toBe(true);
+					// The same score and match count as when every match is ranked: the window holds whole events.
+					expect(h.score).toBe(byRef.get(ref(h))?.score);
+					expect(h.matchedFragments).toBe(byRef.get(ref(h))?.matchedFragments);
+				}
+				// Among the window's events the page is the exhaustive order (forked copies of one entry aside).
+				const expected = full.filter((h) => windowRefs.has(ref(h)));
+				const distinct = (list: Hit[]) => list.filter((h, i) => list.findIndex((o) => o.entryId === h.entryId && o.snippet === h.snippet) === i);
+				expect(distinct(hits).map((h) => h.score)).toEqual(
+					distinct(expected)
+						.map((h) => h.score)
+						.slice(0, distinct(hits).length),
+				);
+				compared++;
+			}
+		}
+		expect(compared).toBeGreaterThanOrEqual(3);
+	});
+
+	it("takes the window from the most recently written session file", () => {
+		const file = relative(indexed.corpus, newest);
+		for (const q of COMMON) {
+			const rowids = matchingRowids(q);
+			const own = store
+				.prepare<[string, string], { n: number }>(
+					`SELECT count(*) AS n FROM fts JOIN events e ON e.id = fts.rowid / ${FRAGMENT_SLOTS} JOIN sessions s ON s.id = e.session_id
+					JOIN files f ON f.id = s.file_id WHERE fts MATCH ? AND f.path LIKE '%' || ?`,
+				)
+				.get(parseQuery(q).match as string, file)?.n as number;
+			if (own < 12 || rowids.length <= own + 10) continue;
+			// Fewer than the newest file's own matches: every hit comes from it.
+			const hits = run(q, own - 4, { limit: 5 });
+			expect(hits.length).toBe(5);
+			for (const h of hits) expect(h.session.file.endsWith(file)).toBe(true);
+			return;
+		}
+		throw new Error("no common word with enough matches in the newest file");
+	});
+});
