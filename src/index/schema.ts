@@ -2,7 +2,8 @@
 import type { SemanticKind } from "../shared/types.js";
 
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
-// 5: FTS rowids are event id * 1021 + position (was * 1024), and event ids follow recency (session-writer.ts).
+// 5: FTS rowids are event id * 1021 + position (was * 1024), and event ids follow recency (session-writer.ts);
+// events.abandoned_by and the (session_id, parent_id) index (incremental appends); sessions.fork_points.
 export const SCHEMA_VERSION = 5;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
