@@ -293,11 +293,12 @@ export const BINDINGS: Binding[] = [
 		keys: ["/"],
 		modes: EVENT,
 		action: { type: "find-open" },
-		help: "find text in this event (the whole text, however large); Esc goes back to the search",
+		help: "find text in this event (the whole text, however large)",
 		hint: "find",
 		hintKeys: "/",
 		hintOrder: 5,
 	},
+	{ keys: ["s"], modes: EVENT, action: { type: "to-search" }, help: "straight back to the search, query line (Esc there comes back here)" },
 	{
 		keys: ["n"],
 		modes: EVENT,

@@ -39,10 +39,13 @@ afterAll(() => {
 
 /** The event's text lines on screen (stacked layout at 80 columns: the body is under the two header lines). */
 function bodyLines(r: Rendered): string[] {
-	return frame(r)
-		.split("\n")
-		.slice(2, 2 + eventLayout(SIZE).bodyLines)
-		.map((l) => l.trimEnd());
+	return (
+		frame(r)
+			.split("\n")
+			// Below the event header's three lines (kind, state, the session file and its lineage).
+			.slice(3, 3 + eventLayout(SIZE).bodyLines)
+			.map((l) => l.trimEnd())
+	);
 }
 
 /** Whether the lines are consecutive lines of the source text (no seam cut a line, none lost or doubled). */

@@ -66,10 +66,10 @@ describe.skipIf(!hasTmux)("the tree view on a fork family written by pi (tmux)",
 		// The --fork (every entry, another folder) and the /clone (one path) hang at the leaf, each with its own entries.
 		expect(screen).toMatch(
 			new RegExp(
-				`├─ ⑂ fork #${idTail(family.fork.sessionId)} .*other-proj · copied every entry \\(${family.original.entries.length}\\) · ${own(family.fork).length} own`,
+				`└─ ⑂ fork #${idTail(family.fork.sessionId)} .*other-proj · copied every entry \\(${family.original.entries.length}\\) · ${own(family.fork).length} own`,
 			),
 		);
-		expect(screen).toMatch(new RegExp(`└─ ⑂ fork #${idTail(family.clone.sessionId)} .*proj · copied one path`));
+		expect(screen).toMatch(new RegExp(`├─ ⑂ fork #${idTail(family.clone.sessionId)} .*proj · copied one path`));
 		expect(screen).toContain(`user: A forked follow-up: ${family.needles.fork}`);
 
 		// n from the top steps through every reply in tree order, the fork's own last.

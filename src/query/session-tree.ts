@@ -79,7 +79,11 @@ class FamilyBuilder {
 		for (const child of this.catalog.childSessions(parent.id)) if (!bySession.has(child.id)) bySession.set(child.id, []);
 		const hits = this.hitsOf([...bySession.keys()]);
 		const out: TreeFork[] = [];
-		for (const [sid, list] of bySession) {
+		// Oldest first, by the header's start time: the order the user made them in, whatever order they were indexed in.
+		const started = (sid: number) => this.catalog.session(sid)?.created ?? "";
+		const order = [...bySession.keys()].sort((a, b) => started(a).localeCompare(started(b)) || a - b);
+		for (const sid of order) {
+			const list = bySession.get(sid) ?? [];
 			const child = this.catalog.session(sid);
 			if (!child || seen.has(sid) || !this.visibility.allowsSession(child)) continue;
 			if (++this.sessions > TREE_FAMILY_LIMIT) {
