@@ -5,7 +5,11 @@
  * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete, F keys
  * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
+import { ALL, EVENT, SEARCH } from "./key-modes.js";
+import { OVERLAY_BINDINGS } from "./keymap-overlays.js";
 import type { Action, Mode } from "./state.js";
+
+export { ALL, SCREENS, SEARCH } from "./key-modes.js";
 
 /** The key fields of Ink's useInput we read (a subset, so tests can pass plain objects). */
 export interface KeyInfo {
@@ -90,14 +94,6 @@ export function keyName(input: string, key: KeyInfo): string | null {
 	if (input.length === 1) return input;
 	return null;
 }
-
-const EVENT: Mode[] = ["event", "trace"];
-// The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
-// to the query); its commands are Ctrl and function keys.
-export const SEARCH: Mode[] = ["query", "list"];
-export const ALL: Mode[] = ["query", "list", "event", "trace", "help", "filters", "filter-edit", "find", "fork", "tree", "sessions", "goto"];
-// Where F2 (sessions) and F3 (go to a ref) open their screens: every screen but those two and the typing prompts.
-export const SCREENS: Mode[] = ["query", "list", "event", "trace", "help", "filters", "fork", "tree"];
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -374,172 +370,7 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["e"], modes: EVENT, action: { type: "task", task: "editor" }, help: "open the exact text in $EDITOR (a temporary copy)" },
 	{ keys: ["E"], modes: EVENT, action: { type: "task", task: "export" }, help: "export the branch (root → event) as Markdown to a file" },
 
-	// Fork candidates.
-	{ keys: ["up", "down"], modes: ["fork"], action: { type: "move", by: 0 }, help: "choose a branch", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
-	{ keys: ["enter"], modes: ["fork"], action: { type: "open" }, help: "go to the chosen branch", hint: "go", hintOrder: 2 },
-	{
-		keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
-		modes: ["fork"],
-		action: { type: "pick", index: 0 },
-		help: "go to branch 1–9",
-		hint: "pick",
-		hintOrder: 3,
-	},
-	{ keys: ["esc", "backspace", "f"], modes: ["fork"], action: { type: "back" }, help: "close", hint: "close", hintKeys: "Esc", hintOrder: 4 },
-
-	// Filter picker.
-	{ keys: ["up", "down"], modes: ["filters"], action: { type: "move", by: 0 }, help: "choose a filter", hint: "choose", hintKeys: "↑↓", hintOrder: 1 },
-	{
-		keys: ["left", "right"],
-		modes: ["filters"],
-		action: { type: "filter-cycle", dir: 1 },
-		help: "kind/role/selection: move to another value; error/branch: change the value",
-		hint: "value",
-		hintKeys: "←→",
-		hintOrder: 2,
-	},
-	{
-		keys: ["space"],
-		modes: ["filters"],
-		action: { type: "filter-toggle" },
-		help: "kind/role/selection: add or drop the value (several at once); a text row: type its value",
-		hint: "toggle",
-		hintOrder: 2.5,
-	},
-	{
-		keys: ["enter"],
-		modes: ["filters"],
-		action: { type: "open" },
-		help: "a text row (tool, file, label, cwd, session, after, before): type its value; elsewhere: apply the filters",
-		hint: "edit/apply",
-		hintOrder: 3,
-	},
-	{ keys: ["ctrl+o"], modes: ["filters"], action: { type: "apply-filters" }, help: "apply the filters from any row", hint: "apply", hintOrder: 3.5 },
-	{
-		keys: ["delete", "backspace"],
-		modes: ["filters"],
-		action: { type: "filter-clear-row" },
-		help: "clear the chosen filter",
-		hint: "clear",
-		hintKeys: "Del",
-		hintOrder: 4,
-	},
-	{ keys: ["x"], modes: ["filters"], action: { type: "filter-reset" }, help: "clear every filter", hint: "reset", hintOrder: 4.5 },
-	{ keys: ["esc", "F"], modes: ["filters"], action: { type: "back" }, help: "close without changing", hint: "cancel", hintKeys: "Esc", hintOrder: 5 },
-	{
-		keys: ["enter"],
-		modes: ["filter-edit"],
-		action: { type: "filter-edit-commit" },
-		help: "keep the typed value (applied with the others); the query line's editing keys edit it",
-		hint: "keep",
-		hintOrder: 1,
-	},
-	{
-		keys: ["esc"],
-		modes: ["filter-edit"],
-		action: { type: "filter-edit-cancel" },
-		help: "drop the typing, keep the old value",
-		hint: "cancel",
-		hintKeys: "Esc",
-		hintOrder: 2,
-	},
-
-	// Tree view.
-	{ keys: ["up", "down"], modes: ["tree"], action: { type: "move", by: 0 }, help: "previous / next row", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
-	{ keys: ["pgup", "pgdn"], modes: ["tree"], action: { type: "page", dir: 0 }, help: "a page up / down" },
-	{ keys: ["home"], modes: ["tree"], action: { type: "jump", to: "first" }, help: "first row" },
-	{ keys: ["end"], modes: ["tree"], action: { type: "jump", to: "last" }, help: "last row" },
-	{
-		keys: ["enter"],
-		modes: ["tree"],
-		action: { type: "open" },
-		help: "open the row's event (Esc comes back); on a fork's head, cross into its file; on a fold, unfold",
-		hint: "open",
-		hintOrder: 2,
-	},
-	{ keys: ["n"], modes: ["tree"], action: { type: "tree-hit", dir: 1 }, help: "next hit of the query", hint: "hits", hintKeys: "n/N", hintOrder: 3 },
-	{ keys: ["N"], modes: ["tree"], action: { type: "tree-hit", dir: -1 }, help: "previous hit of the query" },
-	{
-		keys: ["right"],
-		modes: ["tree"],
-		action: { type: "tree-fold", unfold: true },
-		help: "unfold a folded stretch",
-		hint: "unfold",
-		hintKeys: "→/←",
-		hintOrder: 4,
-	},
-	{ keys: ["left"], modes: ["tree"], action: { type: "tree-fold", unfold: false }, help: "fold the stretch again" },
-	{ keys: ["y"], modes: ["tree"], action: { type: "copy-ref" }, help: "copy the row's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
-	{
-		keys: ["esc", "backspace", "q"],
-		modes: ["tree"],
-		action: { type: "back" },
-		help: "back to the view the tree was opened from",
-		hint: "back",
-		hintKeys: "Esc",
-		hintOrder: 6,
-	},
-	{ keys: ["?", "f1", "ctrl+g"], modes: ["tree"], action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
-	{ keys: ["f5", "ctrl+l"], modes: ["tree"], action: { type: "refresh" }, help: "read new session lines now" },
-
-	// Help.
-	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },
-	{ keys: ["pgup", "pgdn"], modes: ["help"], action: { type: "page", dir: 0 }, help: "scroll help a page" },
-	{ keys: ["esc", "?", "q", "enter", "f1"], modes: ["help"], action: { type: "back" }, help: "close help", hint: "close", hintKeys: "Esc/?" },
-
-	{ keys: ["f5", "ctrl+l"], modes: SEARCH, action: { type: "refresh" }, help: "read new session lines now (it also happens by itself)" },
-	{ keys: ["f5", "ctrl+l"], modes: EVENT, action: { type: "refresh" }, help: "read new session lines now" },
-
-	// Session browser (F2, b) and the go-to-ref prompt (F3, o): letters in the browser filter it.
-	{
-		keys: ["f2"],
-		modes: SCREENS,
-		action: { type: "open-browser" },
-		help: "sessions: every session, its lineage; Enter opens one",
-		hint: "sessions",
-		hintOrder: 11,
-	},
-	{
-		keys: ["f3"],
-		modes: SCREENS,
-		action: { type: "open-goto" },
-		help: "go to a ref: paste what y copies or a pi-history read line",
-		hint: "go to",
-		hintOrder: 12,
-	},
-	{ keys: ["b"], modes: EVENT, action: { type: "open-browser" }, help: "sessions browser (like F2)" },
-	{ keys: ["o"], modes: EVENT, action: { type: "open-goto" }, help: "go to a ref (like F3)" },
-	{ keys: ["up", "down"], modes: ["sessions"], action: { type: "move", by: 0 }, help: "choose a session", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
-	{ keys: ["pgup", "pgdn"], modes: ["sessions"], action: { type: "page", dir: 0 }, help: "a page up / down" },
-	{ keys: ["home"], modes: ["sessions"], action: { type: "jump", to: "first" }, help: "first session" },
-	{ keys: ["end"], modes: ["sessions"], action: { type: "jump", to: "last" }, help: "last session" },
-	{
-		keys: ["enter"],
-		modes: ["sessions"],
-		action: { type: "open" },
-		help: "open the session's tree at its materialized leaf (Esc: its event, then back here)",
-		hint: "open",
-		hintOrder: 2,
-	},
-	{
-		keys: ["f4", "alt+s"],
-		modes: ["sessions"],
-		action: { type: "browser-sort" },
-		help: "sort: last activity → name → events",
-		hint: "sort",
-		hintKeys: "F4",
-		hintOrder: 3,
-	},
-	{ keys: ["ctrl+s"], modes: ["sessions"], action: { type: "browser-scope" }, help: "scope: this workspace ↔ all sessions", hint: "scope", hintOrder: 4 },
-	{ keys: ["backspace"], modes: ["sessions"], action: { type: "delete-back" }, help: "delete a character of the filter (letters filter by name, cwd, id)" },
-	{ keys: ["ctrl+u"], modes: ["sessions"], action: { type: "kill-to-start" }, help: "clear the filter" },
-	{ keys: ["f3"], modes: ["sessions"], action: { type: "open-goto" }, help: "go to a ref" },
-	{ keys: ["f1"], modes: ["sessions"], action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6 },
-	{ keys: ["esc", "f2"], modes: ["sessions"], action: { type: "back" }, help: "back to where you were", hint: "back", hintKeys: "Esc", hintOrder: 5 },
-	{ keys: ["enter"], modes: ["goto"], action: { type: "goto-submit" }, help: "go to the event (the ref is checked first)", hint: "go", hintOrder: 1 },
-	{ keys: ["esc"], modes: ["goto"], action: { type: "back" }, help: "close the prompt", hint: "cancel", hintKeys: "Esc", hintOrder: 2 },
-	{ keys: ["ctrl+u"], modes: ["goto"], action: { type: "goto-clear" }, help: "clear the prompt", hint: "clear", hintOrder: 3 },
-	{ keys: ["f2"], modes: ["goto"], action: { type: "open-browser" }, help: "sessions instead (closes the prompt)" },
+	...OVERLAY_BINDINGS,
 
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },

@@ -184,7 +184,8 @@ export function pathLine(data: EventData): StyledLine {
 		if (hidden > 0) out.push(seg(` › … ${hidden}`, "dim"));
 	} else {
 		// The read reaches PATH_DEPTH ancestors; beyond them the root is further up than we looked.
-		out.push(seg(`⌂ … ${data.trace.depth !== undefined ? data.trace.depth - tail.length : `${hidden}+`}`, "dim"));
+		const known = data.trace.depth;
+		out.push(seg(`⌂ … ${known !== undefined ? `${(known - tail.length).toLocaleString("en-US")}${data.trace.depthAtLeast ? "+" : ""}` : `${hidden}+`}`, "dim"));
 	}
 	for (const b of tail) {
 		if (reachedRoot && b === up[0]) continue;
@@ -192,7 +193,12 @@ export function pathLine(data: EventData): StyledLine {
 	}
 	out.push(seg(" › ● here", "bold"));
 	// The trace counts the whole path; the read's ancestors stop at PATH_DEPTH.
-	const depth = data.trace.depth ?? (reachedRoot ? up.length : `${up.length}+`);
+	const depth =
+		data.trace.depth !== undefined
+			? `${data.trace.depth.toLocaleString("en-US")}${data.trace.depthAtLeast ? "+" : ""}`
+			: reachedRoot
+				? up.length
+				: `${up.length}+`;
 	out.push(seg(` (depth ${depth})`, "dim"));
 	return out;
 }

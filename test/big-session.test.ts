@@ -73,6 +73,13 @@ describe("a 100,000-entry session", () => {
 		expect(to("parent")).toEqual([id(FORK - 1)]);
 		expect(to("child")).toEqual(["branch-b", id(FORK + 1)]);
 		expect(to("toward-leaf")).toEqual([id(FORK + 1)]);
+		// Depth is exact near the root, and a lower bound deep down (counted up to a bound, never the whole path).
+		expect(trace.depth).toBe(FORK - 1); // the root is entry 1
+		expect(trace.depthAtLeast).toBeUndefined();
+		const deep = service.trace({ sessionId: SESSION, entryId: id(mid) });
+		expect(deep.depthAtLeast).toBe(true);
+		expect(deep.depth).toBeGreaterThan(0);
+		expect(deep.depth).toBeLessThan(mid);
 		const branch = service.trace({ sessionId: SESSION, entryId: "branch-b" });
 		expect(branch.node.classification.branchState).toBe("alternate");
 		expect(branch.edges.filter((e) => e.rel === "sibling").map((e) => ("entryId" in e.to ? e.to.entryId : null))).toEqual([id(FORK + 1)]);

@@ -307,6 +307,8 @@ export interface TraceResult {
 	lineage?: SessionLineage;
 	/** Entries above the event on its path within its file (0: a root). */
 	depth?: number;
+	/** The path goes on above `depth` entries: the trace counts that many at most, so it costs what the entry costs. */
+	depthAtLeast?: boolean;
 }
 
 /**
@@ -324,73 +326,6 @@ export interface SessionLineage {
 	parentFile: string | null;
 	/** Visible sessions whose parent is this one. */
 	children: number;
-}
-
-/** A `session_search` request (seed 003): one query, an exact session cwd and a session start-time range. */
-export interface SessionSearchRequest {
-	query: string;
-	limit: number;
-	snippetChars: number;
-	/** Exact match on the session's working directory (not its subtree). */
-	cwd?: string;
-	/** ISO bounds compared with the session's start time. */
-	after?: string;
-	before?: string;
-	caller: Caller;
-}
-
-/** One `session_search` hit: the seed's field names and order, score as raw bm25 (negative, lower is better). */
-export interface SessionSearchHit {
-	session_id: string;
-	cwd: string | null;
-	started_at: string | null;
-	role: string;
-	timestamp: string | null;
-	snippet: string;
-	score: number;
-}
-
-/** The answer to a `session_search`: hits in rank order and notes about the query. */
-export interface SessionSearchResult {
-	hits: SessionSearchHit[];
-	notes: string[];
-}
-
-/** A session listing for the explorer's session browser: every session, or those whose cwd is under `workspace`. */
-export interface SessionListRequest {
-	/** Only sessions whose cwd is this folder or below it (path-component boundary). */
-	workspace?: string | null;
-}
-
-/** How a session came from its parent (derived from what it copied, see query/sessions): /clone, /fork or --fork, or a new session naming a parent. */
-export type SessionOrigin = "fork" | "clone" | "new";
-
-/** One session of the listing: what it is, how big, how branched, and its fork lineage. */
-export interface SessionListing {
-	id: string;
-	name?: string;
-	cwd: string;
-	file: string;
-	/** Header timestamp (when pi created the session). */
-	created: string;
-	/** Last entry timestamp, ISO (null: no timestamped entry). */
-	lastAt: string | null;
-	events: number;
-	/** Fork points: entries with two or more children in this file. */
-	branches: number;
-	/** The materialized leaf (last entry in file order, I13); null for a session without entries. */
-	leafId: string | null;
-	/** The parent session (header parentSession) when it is indexed. */
-	parent: { id: string; name?: string; origin: SessionOrigin } | null;
-	/** Sessions whose header names this one as their parent. */
-	forks: number;
-}
-
-/** The session listing, newest activity first, bounded (`truncated` when more sessions matched). */
-export interface SessionListResult {
-	sessions: SessionListing[];
-	total: number;
-	truncated: boolean;
 }
 
 /** Index counts and freshness for `status`. */
@@ -461,4 +396,13 @@ export function emptyRefreshSummary(over: Partial<RefreshSummary> = {}): Refresh
 export function refKey(ref: EventRef): string {
 	return `${ref.sessionId}/${ref.entryId}`;
 }
+export type {
+	SessionListing,
+	SessionListRequest,
+	SessionListResult,
+	SessionOrigin,
+	SessionSearchHit,
+	SessionSearchRequest,
+	SessionSearchResult,
+} from "./session-types.js";
 export type { TreeEntry, TreeFork, TreeRequest, TreeResult } from "./tree-types.js";
