@@ -5,20 +5,17 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "./helpers/build.js";
-import { copyCorpus, fixtureEntry, loadManifest, tempDir } from "./helpers/corpus.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { describe, expect, it } from "vitest";
+import { fixtureEntry, loadManifest } from "./helpers/corpus.js";
+import { explorerOnCorpus } from "./helpers/explorer-e2e.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 const manifest = loadManifest();
 const D = 86_400_000;
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
 
 /**
- * Opens the picker's row (4 label, 7 after, 8 before) for typing. ink-text-input listens from the render after the
- * one that shows it: a probe character typed and seen in the row, then deleted, says it is listening.
+ * Opens the picker's row (4 label, 7 after, 8 before) for typing: a probe character typed and seen in the row, then
+ * deleted, says the row is being edited before the value is typed.
  */
 async function editRow(s: TmuxSession, row: number, name: string) {
 	s.keys("C-o");
@@ -39,28 +36,15 @@ async function editRow(s: TmuxSession, row: number, name: string) {
 }
 
 describe.skipIf(!hasTmux)("typed filters in a real terminal (tmux)", () => {
-	beforeAll(() => {
-		const t = tempDir("pes-filters-e2e-");
-		dir = t.dir;
-		done = t.cleanup;
-		copyCorpus(join(dir, "corpus"));
-	});
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
-	afterAll(() => {
-		killServer();
-		done();
-	});
+	const explorer = explorerOnCorpus("pes-filters-e2e-");
 
 	it("a label filter and an `Nd` date filter change the hits; Backspace takes the chips off", async () => {
 		// A label still set on its target: the label entry and the labelled event, each copied into a fork (one row each).
 		const label = manifest.needles.find((n) => n.plantedAs === "label.label" && n.occurrences.every((o) => o.labelStillSet));
 		const occ = label?.occurrences[0];
 		if (!label || !occ?.entryId) throw new Error("fixture label missing");
-		const rawLabel = fixtureEntry<{ timestamp: string; targetId: string }>(join(dir, "corpus"), occ.file, occ.line);
-		const target = readFileSync(join(dir, "corpus", occ.file), "utf8")
+		const rawLabel = fixtureEntry<{ timestamp: string; targetId: string }>(join(explorer.dir, "corpus"), occ.file, occ.line);
+		const target = readFileSync(join(explorer.dir, "corpus", occ.file), "utf8")
 			.split("\n")
 			.filter(Boolean)
 			.map((l) => JSON.parse(l) as { id?: string; timestamp?: string })
@@ -74,9 +58,7 @@ describe.skipIf(!hasTmux)("typed filters in a real terminal (tmux)", () => {
 		const includes = Math.ceil((Date.now() - oldest) / D) + 1;
 		expect(excludes).toBeGreaterThan(0);
 
-		const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))}; sleep 30`;
-		const s = TmuxSession.start(cmd, { columns: 120, rows: 32 }, dir);
-		session = s;
+		const s = explorer.start({ size: { columns: 120, rows: 32 } });
 		// Once indexed, more events than one page.
 		await s.waitFor(/50\+ recent events/);
 

@@ -1,43 +1,13 @@
-/**
- * The explorer started from the command line in a real terminal (tmux): the search flags become its filters and
- * the query its query (`pi-history -q ECONNREFUSED --kind tool.result --error`), a label given with --label or typed
- * as `label:TEXT` finds the labelled events, and a bad flag value is a usage error before the screen is taken.
- * Ground truth: the fixture corpus's manifest and its label entries.
- */
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "./helpers/build.js";
-import { copyCorpus, tempDir } from "./helpers/corpus.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
-
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
-
-function start(flags: string, size = { columns: 120, rows: 30 }): TmuxSession {
-	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
-	session = TmuxSession.start(cmd, size, dir);
-	return session;
-}
+import { describe, expect, it } from "vitest";
+import { explorerOnCorpus } from "./helpers/explorer-e2e.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 const title = (screen: string) => screen.split("\n")[0] ?? "";
 const queryLine = (screen: string) => screen.split("\n")[1] ?? "";
 
 describe.skipIf(!hasTmux)("the explorer's command line (tmux)", () => {
-	beforeAll(() => {
-		const t = tempDir("pes-tui-feel-");
-		dir = t.dir;
-		done = t.cleanup;
-		copyCorpus(join(dir, "corpus"));
-	});
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
-	afterAll(() => {
-		killServer();
-		done();
-	});
+	const explorer = explorerOnCorpus("pes-tui-feel-");
+	const start = (flags: string): TmuxSession => explorer.start({ flags, size: { columns: 120, rows: 30 } });
 
 	it("starts with -q and --kind/--error as its query and filters, and shows only failed tool results", async () => {
 		const s = start("-q ECONNREFUSED --kind tool.result --error");

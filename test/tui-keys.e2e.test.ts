@@ -6,43 +6,21 @@
  */
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "./helpers/build.js";
-import { copyCorpus, loadManifest, needleById, tempDir } from "./helpers/corpus.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { describe, expect, it } from "vitest";
+import { loadManifest, needleById } from "./helpers/corpus.js";
+import { explorerOnCorpus } from "./helpers/explorer-e2e.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 const manifest = loadManifest();
 /** An abandoned-branch needle deep in its session (its path has more than three ancestors). */
 const abandoned = needleById(manifest, "N00033");
 
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
-
-function start(flags = ""): TmuxSession {
-	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
-	session = TmuxSession.start(cmd, { columns: 100, rows: 30 }, dir);
-	return session;
-}
-
 /** The query line (second row of the screen), trimmed. */
 const queryRow = (screen: string) => (screen.split("\n")[1] ?? "").trim();
 
 describe.skipIf(!hasTmux)("key bursts in a real terminal (tmux)", () => {
-	beforeAll(() => {
-		const t = tempDir("pes-tui-keys-");
-		dir = t.dir;
-		done = t.cleanup;
-		copyCorpus(join(dir, "corpus"));
-	});
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
-	afterAll(() => {
-		killServer();
-		done();
-	});
+	const explorer = explorerOnCorpus("pes-tui-keys-");
+	const start = (flags = ""): TmuxSession => explorer.start({ flags });
 
 	it("held Backspace empties the query; C-u then x leaves x", async () => {
 		const s = start();
@@ -75,7 +53,7 @@ describe.skipIf(!hasTmux)("key bursts in a real terminal (tmux)", () => {
 		s.type("quokkazebra");
 		await s.waitFor("0 hits");
 		// Append a user message to one session, as pi would (a new entry whose parent is the file's last entry).
-		const folder = join(dir, "corpus", "sessions", readdirSync(join(dir, "corpus", "sessions"))[0] as string);
+		const folder = join(explorer.dir, "corpus", "sessions", readdirSync(join(explorer.dir, "corpus", "sessions"))[0] as string);
 		const file = join(folder, readdirSync(folder).find((f) => f.endsWith(".jsonl")) as string);
 		const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string) as { id: string };
 		const entry = {
