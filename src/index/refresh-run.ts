@@ -263,7 +263,9 @@ export class RefreshRun {
 	 * batchMs and small file slices no single stretch of work holds a host's event loop for long.
 	 */
 	async ingestSliced(pause: () => Promise<void>): Promise<void> {
-		while (this.done < this.plan.changed.length && !this.overBudget()) {
+		// At least one slice per run, whatever the budget: a run that wrote nothing (discovery alone used the budget on
+		// a busy machine) would leave the same work pending, and a host that runs again while work is pending would spin.
+		for (let first = true; this.done < this.plan.changed.length && (first || !this.overBudget()); first = false) {
 			const ok = this.batch(() => {
 				const file = this.plan.changed[this.done] as DiscoveredFile;
 				return this.apply(file, () => this.ingest(file));
