@@ -100,6 +100,29 @@ describe("sliced refresh", () => {
 		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced cold index");
 	});
 
+	it("never cuts a legacy v1 file (ids derived from the whole file): refreshes end, equal to a fresh build", async () => {
+		// pi 0.x's first format: a header without a version, entries without ids (pi-format.md). A 2.3 MB real v1 file
+		// over the slice size was read again and again from its start, forever.
+		const v1 = join(root, "--w--", "2025-01-01T00-00-00-000Z_v1.jsonl");
+		const lines = [`${JSON.stringify({ type: "session", id: "legacy-v1-session", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/tmp/w" })}\n`];
+		for (let i = 1; i <= 600; i++)
+			lines.push(
+				`${JSON.stringify({ type: "message", timestamp: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), message: { role: i % 2 ? "user" : "assistant", content: [{ type: "text", text: `legacy entry ${i} ${"dolor ".repeat(30)}` }] } })}\n`,
+			);
+		writeFileSync(v1, lines.join(""));
+		const sync = openService(root, join(t.dir, "sync.sqlite"));
+		expect(sync.refresh({ sliceBytes: 16 * 1024 }).pending).toBe(0);
+		sync.close();
+		const sliced = openService(root, join(t.dir, "live.sqlite"));
+		expect((await sliced.refreshSliced({ sliceBytes: 16 * 1024, batchMs: 0 })).pending).toBe(0);
+		sliced.close();
+		const fresh = openService(root, join(t.dir, "fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "sync.sqlite"), join(t.dir, "fresh.sqlite"), "v1 file, synchronous slices");
+		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "v1 file, sliced refresh");
+	});
+
 	it("a big file with branches in many slices is classified once its last slice lands, equal to a fresh build", async () => {
 		// Every 50th entry hangs off an entry 10 back: a branch (the leaf moves) in most slices.
 		const lines = [`${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/tmp/w" })}\n`];

@@ -222,8 +222,11 @@ function read(
 		seen.set(entry.id, entry.lineHash);
 		result.entries.push(scanEntry(entry, cwd));
 		const sliceEnd = line.offset + line.length;
-		// Only when the file goes on: a slice that ends where the file does is the whole rest of it.
-		if (plan.maxBytes !== undefined && sliceEnd - start >= plan.maxBytes && sliceEnd < fingerprint.size && line.length > line.bytes.length) {
+		// Only when the file goes on: a slice that ends where the file does is the whole rest of it. A v1/v2 file is
+		// never cut: its ids are derived from the whole file, so every scan of it rebuilds from the start, and a slice
+		// would be read again forever.
+		const sliceable = result.header === null || result.header.version >= 3;
+		if (plan.maxBytes !== undefined && sliceable && sliceEnd - start >= plan.maxBytes && sliceEnd < fingerprint.size && line.length > line.bytes.length) {
 			// A slice ends after a terminated line; the next scan appends from here (entry boundaries only).
 			it.return({ endOffset: 0, nextLineNo: 0, tornBytes: 0 });
 			end = { endOffset: sliceEnd, nextLineNo: line.lineNo + 1 };
