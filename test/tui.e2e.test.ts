@@ -5,27 +5,19 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { stringWidth } from "../components/text-width.js";
 import { CLI } from "./helpers/build.js";
-import { copyCorpus, loadManifest, needleById, tempDir } from "./helpers/corpus.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { loadManifest, needleById } from "./helpers/corpus.js";
+import { explorerOnCorpus } from "./helpers/explorer-e2e.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 // dist/ is brought up to date by vitest's globalSetup (test/support/global-setup.ts).
 const manifest = loadManifest();
 /** An abandoned-branch needle ("lunar-pangolin-00033") whose first 9 characters match exactly its 2 occurrences. */
 const abandoned = needleById(manifest, "N00033");
 
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
 const timings: Array<[string, number]> = [];
-
-function start(size: { columns: number; rows: number }, extraEnv = "", flags = ""): TmuxSession {
-	const cmd = `printf '__SHELL__\\n'; env -u CI ${extraEnv} node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
-	session = TmuxSession.start(cmd, size, dir);
-	return session;
-}
 
 async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
 	const t = Date.now();
@@ -43,21 +35,11 @@ function expectFits(screen: string, columns: number, rows: number) {
 }
 
 describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
-	beforeAll(() => {
-		const t = tempDir("pes-tui-e2e-");
-		dir = t.dir;
-		done = t.cleanup;
-		copyCorpus(join(dir, "corpus"));
-	});
-
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
+	const explorer = explorerOnCorpus("pes-tui-e2e-");
+	// A marker before the explorer starts, so the quit test can see the shell screen restored.
+	const start = (size: { columns: number; rows: number }, env = ""): TmuxSession => explorer.start({ size, env, before: "printf '__SHELL__\\n'; " });
 
 	afterAll(() => {
-		killServer();
-		done();
 		// Measured step times, for the record (the test asserts behaviour, never speed).
 		process.stdout.write(`tui e2e timings (ms): ${timings.map(([l, ms]) => `${l} ${ms}`).join(", ")}\n`);
 	});
@@ -189,7 +171,10 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 	});
 
 	it("without a terminal, points to `pi-history search` and exits 2", () => {
-		const r = spawnSync("node", [CLI, "--sessions-dir", join(dir, "corpus"), "--index", join(dir, "index.sqlite")], { encoding: "utf8", input: "" });
+		const r = spawnSync("node", [CLI, "--sessions-dir", join(explorer.dir, "corpus"), "--index", join(explorer.dir, "index.sqlite")], {
+			encoding: "utf8",
+			input: "",
+		});
 		expect(r.status).toBe(2);
 		expect(r.stderr).toMatch(/pi-history search/);
 	});
