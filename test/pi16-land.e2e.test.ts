@@ -6,11 +6,11 @@
  * (buildSessionProjection after SessionManager.branch, deep-imported), and the session file must be byte for byte
  * what it was. A run without the variables opens at the file's last entry (the control).
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { startRpc } from "./helpers/pi-rpc.js";
 import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
 
 const setup = ensurePi16();
@@ -19,77 +19,25 @@ if ("skip" in setup) console.log(`pi 1.6 landing skipped: ${setup.skip}`);
 type Message = { role: string; timestamp?: number; content?: unknown };
 
 /** Starts pi 1.6 in RPC mode on `file`, asks get_state and get_messages, then ends it. */
-function rpcState(
-	pi: Pi16,
-	args: string[],
-	cwd: string,
-	env: NodeJS.ProcessEnv,
-): Promise<{ state: Record<string, unknown>; messages: Message[]; stderr: string }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(pi.node, [pi.piCli, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-		const answers = new Map<string, Record<string, unknown>>();
-		let buffer = "";
-		let stderr = "";
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`pi rpc did not answer; stderr: ${stderr.slice(-2000)}`));
-		}, 180_000); // a safety net for a hung pi on a busy machine, not a measure
-		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-		child.stdout.on("data", (d: Buffer) => {
-			buffer += d.toString();
-			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-				const line = buffer.slice(0, nl);
-				buffer = buffer.slice(nl + 1);
-				try {
-					const ev = JSON.parse(line) as Record<string, unknown>;
-					if (ev.type === "response" && typeof ev.id === "string") answers.set(ev.id, ev);
-				} catch {}
-			}
-			const state = answers.get("state");
-			const messages = answers.get("messages");
-			if (state && messages) {
-				clearTimeout(timer);
-				child.kill("SIGTERM");
-				if (state.success === false || messages.success === false) reject(new Error(`rpc failed: ${JSON.stringify([state, messages])}`));
-				else resolve({ state: state.data as Record<string, unknown>, messages: (messages.data as { messages: Message[] }).messages, stderr });
-			}
-		});
-		child.on("error", reject);
+async function rpcState(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ state: Record<string, unknown>; messages: Message[] }> {
+	const rpc = startRpc(pi.node, pi.piCli, args, cwd, env, 180_000);
+	try {
 		// Both commands are read after pi's start (and so after session_start handlers) is complete.
-		child.stdin.write(`${JSON.stringify({ id: "state", type: "get_state" })}\n${JSON.stringify({ id: "messages", type: "get_messages" })}\n`);
-	});
+		const [state, messages] = await Promise.all([rpc.send({ type: "get_state" }), rpc.send({ type: "get_messages" })]);
+		return { state: state.data as Record<string, unknown>, messages: (messages.data as { messages: Message[] }).messages };
+	} finally {
+		await rpc.stop();
+	}
 }
 
 /** Starts pi 1.6 in RPC mode, sends one prompt and ends pi when the agent's turn ends. */
-function rpcPrompt(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv, message: string): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(pi.node, [pi.piCli, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-		let buffer = "";
-		let stderr = "";
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`pi rpc prompt did not end; stderr: ${stderr.slice(-2000)}`));
-		}, 180_000); // a safety net for a hung pi on a busy machine, not a measure
-		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-		child.stdout.on("data", (d: Buffer) => {
-			buffer += d.toString();
-			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-				const line = buffer.slice(0, nl);
-				buffer = buffer.slice(nl + 1);
-				try {
-					const ev = JSON.parse(line) as Record<string, unknown>;
-					if (ev.type === "response" && ev.success === false) reject(new Error(`prompt failed: ${line}`));
-					if (ev.type === "agent_end") {
-						clearTimeout(timer);
-						child.on("close", () => resolve());
-						child.kill("SIGTERM");
-					}
-				} catch {}
-			}
-		});
-		child.on("error", reject);
-		child.stdin.write(`${JSON.stringify({ id: "p", type: "prompt", message })}\n`);
-	});
+async function rpcPrompt(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv, message: string): Promise<void> {
+	const rpc = startRpc(pi.node, pi.piCli, args, cwd, env, 180_000);
+	try {
+		await rpc.prompt(message);
+	} finally {
+		await rpc.stop();
+	}
 }
 
 describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CLI in RPC mode)", () => {
@@ -144,13 +92,16 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 
 	afterAll(() => tmp.cleanup());
 
-	const start = (land: Record<string, string>) => {
+	/** pi's environment for one run: this test's agent dir and home, the landing variables given and no others. */
+	const envWith = (land: Record<string, string>): NodeJS.ProcessEnv => {
 		const env: NodeJS.ProcessEnv = { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home"), PES_E2E_SCRIPT: "search", ...land };
 		delete env.PI_EVENT_SEARCH_INDEX;
 		delete env.PI_CODING_AGENT_SESSION_DIR;
 		if (!land.PI_EVENT_SEARCH_LAND) delete env.PI_EVENT_SEARCH_LAND;
-		return rpcState(pi, ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file], cwd, env);
+		return env;
 	};
+	const piArgs = () => ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file];
+	const start = (land: Record<string, string>) => rpcState(pi, piArgs(), cwd, envWith(land));
 	const shape = (ms: Message[]) => ms.map((x) => [x.role, x.timestamp]);
 
 	it("without a landing, pi opens at the file's last entry (the control)", async () => {
@@ -185,13 +136,8 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 
 	// Last: pi writes the new exchange into the file, which moves the file's last entry.
 	it("the next message sent in pi continues from the landed event, not from the file's last entry", async () => {
-		const env: NodeJS.ProcessEnv = { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home"), PES_E2E_SCRIPT: "search" };
-		env.PI_EVENT_SEARCH_LAND = ids.a1;
-		env.PI_EVENT_SEARCH_LAND_FILE = file;
-		delete env.PI_EVENT_SEARCH_INDEX;
-		delete env.PI_CODING_AGENT_SESSION_DIR;
-		const args = ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file];
-		await rpcPrompt(pi, args, cwd, env, "CONTINUED_WOMBAT from the landed point");
+		const env = envWith({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: file });
+		await rpcPrompt(pi, piArgs(), cwd, env, "CONTINUED_WOMBAT from the landed point");
 		// pi wrote the new message (pi writes; the landing did not): its ancestors, by the file's own parent links.
 		const entries = readFileSync(file, "utf8")
 			.split("\n")

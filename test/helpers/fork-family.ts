@@ -3,10 +3,10 @@
  * made by a `/tree`-style move with a branch summary), its `/clone`, and a `--fork` of it into another folder.
  * Shared by the explorer's end-to-end tests, which need files exactly as pi writes them.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "./corpus.js";
+import { startRpc } from "./pi-rpc.js";
 import { PI_073, runPi } from "./pi-run.js";
 
 const EXTENSION = join(PROJECT_ROOT, "test", "support", "fork-family-ext.ts");
@@ -56,73 +56,25 @@ function sessionFiles(sessionsDir: string): string[] {
 }
 
 /** Drives `pi --mode rpc` through: two prompts, a name, a move back with a summary, a second branch, a clone. */
-function rpcScenario(cwd: string, env: NodeJS.ProcessEnv, needles: ForkFamily["needles"]): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(PI_073.node, [PI_073.cli, ...MODEL, "--mode", "rpc"], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
-		const waiters = new Map<string, (ev: Record<string, unknown>) => void>();
-		let onAgentEnd: (() => void) | null = null;
-		let buffer = "";
-		let stderr = "";
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			reject(new Error(`pi rpc scenario timed out; stderr: ${stderr.slice(-2000)}`));
-		}, 300_000); // a safety net for a hung pi on a busy machine, not a measure
-		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-		// pi's RPC framing is LF-only JSONL.
-		child.stdout.on("data", (d: Buffer) => {
-			buffer += d.toString();
-			for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
-				const line = buffer.slice(0, nl);
-				buffer = buffer.slice(nl + 1);
-				let ev: Record<string, unknown>;
-				try {
-					ev = JSON.parse(line);
-				} catch {
-					continue;
-				}
-				if (ev.type === "response" && typeof ev.id === "string") waiters.get(ev.id)?.(ev);
-				if (ev.type === "agent_end" && onAgentEnd) {
-					const r = onAgentEnd;
-					onAgentEnd = null;
-					r();
-				}
-			}
-		});
-		let seq = 0;
-		const send = (cmd: Record<string, unknown>) =>
-			new Promise<Record<string, unknown>>((res, rej) => {
-				const id = `c${++seq}`;
-				waiters.set(id, (ev) => (ev.success === false ? rej(new Error(`${cmd.type} failed: ${JSON.stringify(ev.error)}`)) : res(ev)));
-				child.stdin.write(`${JSON.stringify({ id, ...cmd })}\n`);
-			});
-		const prompt = async (message: string) => {
-			const done = new Promise<void>((r) => (onAgentEnd = r));
-			await send({ type: "prompt", message });
-			await done;
-		};
-		(async () => {
-			await prompt(`Why does the webhook retry loop fail with ${needles.first}?`);
-			await prompt("Check the backoff settings next.");
-			await send({ type: "set_session_name", name: "webhook retries" });
-			const forks = await send({ type: "get_fork_messages" });
-			const first = (forks.data as { messages: Array<{ entryId: string }> }).messages[0]?.entryId;
-			if (!first) throw new Error("pi listed no message to go back to");
-			// An extension command answers without an agent turn; get_state after it orders the two.
-			await send({ type: "prompt", message: `/goto ${first}` });
-			await send({ type: "get_state" });
-			await prompt(`Try the other approach: ${needles.second} on the port.`);
-			await send({ type: "clone" });
-			child.stdin.end();
-		})().catch((e) => {
-			child.kill("SIGKILL");
-			clearTimeout(timer);
-			reject(e);
-		});
-		child.on("close", () => {
-			clearTimeout(timer);
-			resolve();
-		});
-	});
+async function rpcScenario(cwd: string, env: NodeJS.ProcessEnv, needles: ForkFamily["needles"]): Promise<void> {
+	const pi = startRpc(PI_073.node, PI_073.cli, [...MODEL, "--mode", "rpc"], cwd, env);
+	try {
+		await pi.prompt(`Why does the webhook retry loop fail with ${needles.first}?`);
+		await pi.prompt("Check the backoff settings next.");
+		await pi.send({ type: "set_session_name", name: "webhook retries" });
+		const forks = await pi.send({ type: "get_fork_messages" });
+		const first = (forks.data as { messages: Array<{ entryId: string }> }).messages[0]?.entryId;
+		if (!first) throw new Error("pi listed no message to go back to");
+		// An extension command answers without an agent turn; get_state after it orders the two.
+		await pi.send({ type: "prompt", message: `/goto ${first}` });
+		await pi.send({ type: "get_state" });
+		await pi.prompt(`Try the other approach: ${needles.second} on the port.`);
+		await pi.send({ type: "clone" });
+		await pi.end();
+	} catch (e) {
+		await pi.stop();
+		throw e;
+	}
 }
 
 /** Writes a fork family with the real pi 0.73.1 under `root` (a fresh temp folder) and describes it. */
