@@ -5,17 +5,13 @@
  * fork's own entries; Enter lands on that event; Esc comes back to the tree, and again to the hits.
  */
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { idTail } from "../components/session-label.js";
-import { CLI } from "./helpers/build.js";
-import { tempDir } from "./helpers/corpus.js";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
 import { type FamilyFile, type ForkFamily, writeForkFamily } from "./helpers/fork-family.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { hasTmux } from "./helpers/tmux.js";
 
-let dir = "";
-let done = () => {};
 let family: ForkFamily;
-let session: TmuxSession | null = null;
 
 const text = (e: FamilyFile["entries"][number]) => JSON.stringify((e.message as { content?: unknown } | undefined)?.content ?? "");
 /** Entries a member wrote itself: ids the original does not hold (pi copies entries with their ids). */
@@ -24,21 +20,9 @@ const own = (f: FamilyFile) => f.entries.filter((e) => !family.original.entries.
 const cursorLine = (screen: string) => screen.split("\n").find((l) => l.startsWith("❯")) ?? "";
 
 describe.skipIf(!hasTmux)("the tree view on a fork family written by pi (tmux)", () => {
-	beforeAll(async () => {
-		const t = tempDir("pes-tree-e2e-");
-		dir = t.dir;
-		done = t.cleanup;
+	const explorer = explorerE2e("pes-tree-e2e-", async (dir) => {
 		family = await writeForkFamily(join(dir, "family"));
-	}, 300_000);
-
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
-
-	afterAll(() => {
-		killServer();
-		done();
+		return family.sessionsDir;
 	});
 
 	it("shows both branches and the attached forks, steps hits with n, Enter lands on the event, Esc comes back", async () => {
@@ -50,9 +34,7 @@ describe.skipIf(!hasTmux)("the tree view on a fork family written by pi (tmux)",
 		const summary = family.original.entries.find((e) => e.type === "branch_summary");
 		expect(summary).toBeDefined();
 
-		const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(family.sessionsDir)} --index ${shellQuote(join(dir, "index.sqlite"))}; sleep 30`;
-		const s = TmuxSession.start(cmd, { columns: 120, rows: 32 }, dir);
-		session = s;
+		const s = explorer.start({ size: { columns: 120, rows: 32 } });
 		await s.waitFor("recent events");
 		s.type("answer");
 		await s.waitFor(/hit 1 of \d/);

@@ -6,25 +6,13 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLI } from "./helpers/build.js";
-import { tempDir } from "./helpers/corpus.js";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
 import { type FamilyFile, type ForkFamily, writeForkFamily } from "./helpers/fork-family.js";
-import { hasTmux, killServer, shellQuote, TmuxSession, tmuxServer } from "./helpers/tmux.js";
+import { hasTmux, tmuxServer } from "./helpers/tmux.js";
 
-let dir = "";
-let done = () => {};
 let family: ForkFamily;
-let session: TmuxSession | null = null;
-
-function cli(args: string): string {
-	return `node ${shellQuote(CLI)} --sessions-dir ${shellQuote(family.sessionsDir)} --index ${shellQuote(join(dir, "index.sqlite"))} ${args}`;
-}
-
-function start(args = ""): TmuxSession {
-	session = TmuxSession.start(`env -u CI ${cli(args)}; echo __EXIT__=$?; sleep 30`, { columns: 120, rows: 36 }, family.mainCwd);
-	return session;
-}
 
 /** Fork points of a file, from its raw entries: parent ids named by two or more entries. */
 function forkPoints(f: FamilyFile): number {
@@ -41,24 +29,15 @@ function entryWith(f: FamilyFile, needle: string): string {
 }
 
 describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a real terminal", () => {
-	beforeAll(async () => {
-		const t = tempDir("pes-browse-e2e-");
-		dir = t.dir;
-		done = t.cleanup;
+	// pi runs three times on a possibly busy machine (the helper's timeout is a safety net, not a measure).
+	const explorer = explorerE2e("pes-browse-e2e-", async (dir) => {
 		family = await writeForkFamily(dir);
 		const indexed = spawnSync("node", [CLI, "--sessions-dir", family.sessionsDir, "--index", join(dir, "index.sqlite"), "index"], { encoding: "utf8" });
 		expect(indexed.status, indexed.stderr).toBe(0);
-	}, 600_000); // pi runs three times on a possibly busy machine: a safety net, not a measure
-
-	afterEach(() => {
-		session?.kill();
-		session = null;
+		return family.sessionsDir;
 	});
-
-	afterAll(() => {
-		killServer();
-		done();
-	});
+	// In the original's folder, as a person who ran pi there would start it.
+	const start = (args = "") => explorer.start({ flags: args, size: { columns: 120, rows: 36 }, cwd: family.mainCwd });
 
 	it("F2 lists the family with its lineage and branches; Enter opens a session at its leaf; Esc comes back", async () => {
 		const { original, clone, fork } = family;
@@ -140,10 +119,14 @@ describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a
 		const usage = spawnSync("node", [CLI, "open", fork.sessionId], { encoding: "utf8", input: "" });
 		expect(usage.status).toBe(2);
 		expect(usage.stderr).toContain("usage: pi-history open <sessionId> <entryId>");
-		const noTty = spawnSync("node", [CLI, "--sessions-dir", family.sessionsDir, "--index", join(dir, "index.sqlite"), "open", fork.sessionId, target], {
-			encoding: "utf8",
-			input: "",
-		});
+		const noTty = spawnSync(
+			"node",
+			[CLI, "--sessions-dir", family.sessionsDir, "--index", join(explorer.dir, "index.sqlite"), "open", fork.sessionId, target],
+			{
+				encoding: "utf8",
+				input: "",
+			},
+		);
 		expect(noTty.status).toBe(2);
 		expect(noTty.stderr).toContain(`needs a terminal; use \`pi-history read ${fork.sessionId} ${target}\``);
 	});

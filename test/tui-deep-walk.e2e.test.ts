@@ -6,10 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
-import { CLI } from "./helpers/build.js";
-import { tempDir } from "./helpers/corpus.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { describe, it } from "vitest";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
+import { hasTmux } from "./helpers/tmux.js";
 
 const N = 20_000;
 const FORK = 3;
@@ -23,15 +22,8 @@ function line(entryId: string, parentId: string | null, i: number, text: string)
 	return `${JSON.stringify({ type: "message", id: entryId, parentId, timestamp: ts, message: { role, content: [{ type: "text", text }], timestamp: 1 } })}\n`;
 }
 
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
-
 describe.skipIf(!hasTmux)("a deep H in a real terminal (tmux)", () => {
-	beforeAll(() => {
-		const t = tempDir("pes-deep-walk-");
-		dir = t.dir;
-		done = t.cleanup;
+	const explorer = explorerE2e("pes-deep-walk-", (dir) => {
 		const folder = join(dir, "sessions", "--deep--");
 		mkdirSync(folder, { recursive: true });
 		const parts = [`${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: "2026-04-01T00:00:00.000Z", cwd: "/tmp/deep" })}\n`];
@@ -40,20 +32,11 @@ describe.skipIf(!hasTmux)("a deep H in a real terminal (tmux)", () => {
 			if (i === FORK) parts.push(line("branch-x", id(FORK), i, "the road not taken"));
 		}
 		writeFileSync(join(folder, "2026-04-01T00-00-00-000Z_deep.jsonl"), parts.join(""));
-	});
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
-	afterAll(() => {
-		killServer();
-		done();
+		return join(dir, "sessions");
 	});
 
 	it("H from the last of 20,000 entries lands on the fork 19,997 steps up, and Ctrl+C then ends the explorer", async () => {
-		const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "sessions"))} --index ${shellQuote(join(dir, "index.sqlite"))}; echo __EXIT__=$?; sleep 30`;
-		const s = TmuxSession.start(cmd, { columns: 110, rows: 30 }, dir);
-		session = s;
+		const s = explorer.start({ size: { columns: 110, rows: 30 } });
 		await s.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 120_000);
 		s.type(NEEDLE);
 		await s.waitFor("the last step");

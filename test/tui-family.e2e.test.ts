@@ -5,13 +5,11 @@
  * and crossing from the clone into its parent's file through the trace panel keeps the back stack, so Esc comes back.
  * Ground truth: the files pi wrote (their headers and entries).
  */
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { idTail } from "../components/session-label.js";
-import { CLI } from "./helpers/build.js";
-import { tempDir } from "./helpers/corpus.js";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
 import { type ForkFamily, writeForkFamily } from "./helpers/fork-family.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { hasTmux } from "./helpers/tmux.js";
 
 let family: ForkFamily;
 
@@ -22,9 +20,6 @@ function holders(needle: string): ForkFamily["original"][] {
 	if (!first) throw new Error(`no entry holds ${needle}`);
 	return files.filter((f) => f.entries.some((e) => e.id === first.id && JSON.stringify(e).includes(needle)));
 }
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
 
 /** The hit list shows the needle's hits only: every row's snippet line holds it (typing has settled). */
 function onlyHitsOf(screen: string, needle: string): boolean {
@@ -36,27 +31,12 @@ function onlyHitsOf(screen: string, needle: string): boolean {
 /** A row's `#id` part for a session: a tail of its id, 4 digits or more. */
 const idShown = (id: string) => new RegExp(`#[0-9a-f]*${idTail(id, 4)}\\b`);
 
-function start(): TmuxSession {
-	const cmd = `env -u CI node ${shellQuote(CLI)} --sessions-dir ${shellQuote(family.sessionsDir)} --index ${shellQuote(join(dir, "index.sqlite"))}; echo __EXIT__=$?; sleep 30`;
-	session = TmuxSession.start(cmd, { columns: 160, rows: 40 }, dir);
-	return session;
-}
-
 describe.skipIf(!hasTmux)("a fork family in the explorer (tmux)", () => {
-	beforeAll(async () => {
-		const t = tempDir("pes-tui-family-");
-		dir = t.dir;
-		done = t.cleanup;
+	const explorer = explorerE2e("pes-tui-family-", async (dir) => {
 		family = await writeForkFamily(dir);
-	}, 600_000); // a safety net for real pi runs on a busy machine, not a measure
-	afterEach(() => {
-		session?.kill();
-		session = null;
+		return family.sessionsDir;
 	});
-	afterAll(() => {
-		killServer();
-		done();
-	});
+	const start = () => explorer.start({ size: { columns: 160, rows: 40 } });
 
 	it("shows the entry the three files share as one row, and its copies told apart by id", async () => {
 		const s = start();

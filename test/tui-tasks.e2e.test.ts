@@ -8,26 +8,15 @@
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "./helpers/build.js";
-import { copyCorpus, loadManifest, needleById, tempDir } from "./helpers/corpus.js";
-import { hasTmux, killServer, shellQuote, TmuxSession, tmuxServer } from "./helpers/tmux.js";
+import { describe, expect, it } from "vitest";
+import { copyCorpus, loadManifest, needleById } from "./helpers/corpus.js";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
+import { hasTmux, shellQuote, type TmuxSession, tmuxServer } from "./helpers/tmux.js";
 
 const manifest = loadManifest();
 /** A bash tool call deep in its session (line 8), on the leaf path. */
 const needle = needleById(manifest, "N00055");
 const at = needle.occurrences[0] as { file: string; sessionId: string; entryId: string };
-
-let dir = "";
-let done = () => {};
-let session: TmuxSession | null = null;
-
-function start(flags = "", extraEnv = ""): TmuxSession {
-	const path = `${join(dir, "bin")}:${process.env.PATH ?? ""}`;
-	const cmd = `env -u CI ${extraEnv} PATH=${shellQuote(path)} PI_ARGS_FILE=${shellQuote(join(dir, "pi-args.txt"))} node ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))} ${flags}; echo __EXIT__=$?; sleep 30`;
-	session = TmuxSession.start(cmd, { columns: 110, rows: 30 }, join(dir, "out"));
-	return session;
-}
 
 /** Sends bytes to the pane as the terminal would (tmux send-keys -H). */
 function sendBytes(s: TmuxSession, bytes: string): void {
@@ -61,10 +50,7 @@ async function openNeedle(s: TmuxSession): Promise<void> {
 }
 
 describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real terminal (tmux)", () => {
-	beforeAll(() => {
-		const t = tempDir("pes-tui-tasks-");
-		dir = t.dir;
-		done = t.cleanup;
+	const explorer = explorerE2e("pes-tui-tasks-", (dir) => {
 		copyCorpus(join(dir, "corpus"));
 		mkdirSync(join(dir, "bin"));
 		mkdirSync(join(dir, "out"));
@@ -86,15 +72,17 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 			].join("\n"),
 		);
 		chmodSync(fake, 0o755);
+		return join(dir, "corpus");
 	});
-	afterEach(() => {
-		session?.kill();
-		session = null;
-	});
-	afterAll(() => {
-		killServer();
-		done();
-	});
+	const dir = () => explorer.dir;
+	/** The explorer with the recording pi first on PATH, in the `out` folder (where `E` writes). */
+	const start = (flags = "", extraEnv = ""): TmuxSession =>
+		explorer.start({
+			flags,
+			env: `${extraEnv} PATH=${shellQuote(`${join(dir(), "bin")}:${process.env.PATH ?? ""}`)} PI_ARGS_FILE=${shellQuote(join(dir(), "pi-args.txt"))}`,
+			size: { columns: 110, rows: 30 },
+			cwd: join(dir(), "out"),
+		});
 
 	it("c hands the terminal to pi --session <the event's file> and comes back to the same event", async () => {
 		const s = start();
@@ -105,8 +93,8 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		// The explorer is drawn again on the same event: its trace panel, its text.
 		expect(back).toContain("● here");
 		expect(back).toContain(needle.text);
-		const file = join(dir, "corpus", at.file);
-		const recorded = readFileSync(join(dir, "pi-args.txt"), "utf8").trim().split("\n");
+		const file = join(dir(), "corpus", at.file);
+		const recorded = readFileSync(join(dir(), "pi-args.txt"), "utf8").trim().split("\n");
 		expect(recorded.filter((l) => l.startsWith("arg="))).toEqual(["arg=--session", `arg=${file}`]);
 		expect(recorded).toContain(`land=${at.entryId}`);
 		expect(recorded).toContain(`landfile=${file}`);
@@ -136,12 +124,10 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 	});
 
 	it("without pi on PATH, c says the command to run instead", async () => {
-		const path = "/usr/bin:/bin";
-		const cmd = `env -u CI PATH=${shellQuote(path)} ${shellQuote(process.execPath)} ${shellQuote(CLI)} --sessions-dir ${shellQuote(join(dir, "corpus"))} --index ${shellQuote(join(dir, "index.sqlite"))}; sleep 30`;
-		session = TmuxSession.start(cmd, { columns: 250, rows: 30 }, join(dir, "out"));
+		const session = explorer.start({ env: "PATH=/usr/bin:/bin", node: process.execPath, size: { columns: 250, rows: 30 }, cwd: join(dir(), "out") });
 		await openNeedle(session);
 		session.keys("c");
-		await session.waitFor(`pi is not on PATH; to continue there run: pi --session ${join(dir, "corpus", at.file).slice(0, 60)}`);
+		await session.waitFor(`pi is not on PATH; to continue there run: pi --session ${join(dir(), "corpus", at.file).slice(0, 60)}`);
 	});
 
 	it("m copies the event as Markdown (OSC 52 into tmux's buffer); E exports the branch root → event to a new file", async () => {
@@ -157,11 +143,11 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 
 		s.keys("E");
 		const screen = await s.waitFor(/exported \d+ event\(s\), root → event, as Markdown to \.\/pi-branch-/);
-		const name = readdirSync(join(dir, "out")).find((f) => f.startsWith("pi-branch-")) as string;
+		const name = readdirSync(join(dir(), "out")).find((f) => f.startsWith("pi-branch-")) as string;
 		expect(screen).toContain(name.slice(0, 30));
-		const md = readFileSync(join(dir, "out", name), "utf8");
+		const md = readFileSync(join(dir(), "out", name), "utf8");
 		const refs = [...md.matchAll(/^- ref: `(\S+) (\S+)`$/gm)].map((m) => m[2]);
-		const path = pathInFile(join(dir, "corpus", at.file), at.entryId);
+		const path = pathInFile(join(dir(), "corpus", at.file), at.entryId);
 		// Every exported event is on the file's root → event path, in that order, ending at the event itself.
 		expect(refs.at(-1)).toBe(at.entryId);
 		expect(refs.every((id) => path.includes(id as string))).toBe(true);
