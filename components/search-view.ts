@@ -110,7 +110,8 @@ export function hitRows(h: Hit, width: number, now: number, selected: boolean, l
 	if (group > 1) meta.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
 	const snippet = snippetSegs(h);
 	if (lines === 1) {
-		const row = [marker, ...meta, seg("  "), ...snippet];
+		// No room for the session's name and cwd on one line, but its id part still tells a copy from its original.
+		const row = [marker, ...meta, seg("  "), seg(`#${short ?? idTail(h.sessionId)}`, "dim"), seg("  "), ...snippet];
 		return [fitLine(selected ? row.map((s) => ({ ...s, inverse: true })) : row, width, true, selected)];
 	}
 	meta.push(seg("  "), seg(hitWhere(h, short), "dim"));

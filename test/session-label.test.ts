@@ -29,6 +29,15 @@ describe("session labels", () => {
 });
 
 describe("fork-family copies", () => {
+	it("tells expanded copies apart on a one-line row too (narrow terminals), by the differing id part", () => {
+		const short = shortIds(FAMILY);
+		const rows = FAMILY.map((sessionId) =>
+			lineText(hitRows(makeHit({ sessionId, entryId: "e7", snippet: "same text in every copy" }), 100, Date.now(), false, 1, short.get(sessionId))[0] ?? []),
+		);
+		expect(rows.map((r) => /#([0-9a-f]+)/.exec(r)?.[1])).toEqual(["c41aa", "e41aa", "9d07"]);
+		for (const r of rows) expect(r).toContain("same text in every copy");
+	});
+
 	it("shows copies of one entry in several sessions as one row, the best-ranked copy first", () => {
 		const copies = FAMILY.map((sessionId, i) => makeHit({ sessionId, entryId: "e7", score: 10 - i }));
 		const other = makeHit({ sessionId: FAMILY[0], entryId: "e8" });
