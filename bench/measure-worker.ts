@@ -285,6 +285,7 @@ async function tui(): Promise<void> {
 			searches.push({ start, end: performance.now(), query: request.query });
 			return result;
 		},
+		count: (request) => queries.count(request),
 		read: (request) => queries.read(request),
 		trace: (request) => queries.trace(request),
 		forkAbove: (request) => queries.forkAbove(request),

@@ -14,8 +14,9 @@ import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { FilterPicker } from "./FilterPicker.js";
 import { FindPrompt } from "./FindPrompt.js";
-import { type Filters, type Scope, searchRequest } from "./filters.js";
+import { type Filters, PAGE_SIZE, type Scope, searchRequest } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
+import { firstPageSize } from "./hits-state.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
@@ -25,7 +26,7 @@ import { blockIndex } from "./read-view.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { SessionBrowser } from "./SessionBrowser.js";
 import { StatusBar } from "./StatusBar.js";
-import { indexText } from "./search-view.js";
+import { hitTotal, indexText } from "./search-view.js";
 import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
 import { TreeBody, TreeHeader, treePosition } from "./TreeView.js";
 import { type TaskRequest, taskRequest } from "./task-loads.js";
@@ -77,11 +78,16 @@ export interface TaskOutcome {
 const EVENT_CACHE = 32;
 const TASK_DELAY_MS = 60;
 const RESULT_CACHE = 64;
+/**
+ * Wait after the first page of hits arrived before counting all of them: the preview's read goes first, and keys
+ * typed meanwhile cancel the count, so it never sits in the query thread before the next keystroke's search.
+ */
+const COUNT_DELAY_MS = 50;
 
-/** The search the state asks for, from hit `offset` on (0: the first page). */
-function requestOf(s: State, offset: number): SearchRequest {
+/** The search the state asks for, from hit `offset` on (0: the first page), `limit` hits (default a page). */
+function requestOf(s: State, offset: number, limit?: number): SearchRequest {
 	const h = s.hits;
-	return searchRequest({
+	const request = searchRequest({
 		query: s.query.text,
 		scope: h.scope,
 		workspace: h.workspace,
@@ -91,6 +97,7 @@ function requestOf(s: State, offset: number): SearchRequest {
 		now: Date.now(),
 		order: h.order,
 	});
+	return limit === undefined ? request : { ...request, limit };
 }
 
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
@@ -151,19 +158,22 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		String(seq),
 		async (): Promise<Action> => {
-			const request = requestOf(state, 0);
+			// One screenful first (every hit costs a source read for its snippet); the next pages load as the cursor
+			// moves. A search again for new index data asks for a whole page, so the selected hit keeps its place.
+			const limit = h.results.keep ? PAGE_SIZE : firstPageSize(state.size);
+			const request = requestOf(state, 0, limit);
 			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
 			const key = JSON.stringify({
 				...request,
 				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
 			});
 			const cached = results.current.get(key);
-			if (cached) return { type: "search-done", seq, more: 0, result: cached };
+			if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
 			const out = await runSearch(service, request);
 			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
 			results.current.set(key, out.result);
 			if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
-			return { type: "search-done", seq, more: 0, result: out.result };
+			return { type: "search-done", seq, more: 0, result: out.result, limit };
 		},
 		(error) => ({ type: "search-failed", seq, error }),
 		dispatch,
@@ -175,11 +185,29 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
 		async (): Promise<Action> => {
-			const out = await runSearch(service, requestOf(state, h.results.fetched));
-			return "result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error };
+			const out = await runSearch(service, requestOf(state, h.results.fetched, PAGE_SIZE));
+			return "result" in out
+				? { type: "search-done", seq, more: moreSeq, result: out.result, limit: PAGE_SIZE }
+				: { type: "search-failed", seq, error: out.error };
 		},
 		(error) => ({ type: "search-failed", seq, error }),
 		dispatch,
+	);
+
+	// How many hits there are in all, once the first page is on screen and only when more than it match (a bounded
+	// count in the core, off the input loop; the key changes with every search, which cancels a pending one).
+	const r0 = h.results;
+	const counting = service.count !== undefined && r0.status === "ready" && r0.error === null && !r0.exhausted && r0.total === null;
+	useServiceLoad(
+		counting ? `${seq}#count` : null,
+		async (): Promise<Action> => {
+			if (!service.count) return { type: "count-done", seq, total: { count: 0, atLeast: true } };
+			return { type: "count-done", seq, total: await service.count(requestOf(state, 0)) };
+		},
+		// A failed count leaves the header as it was ("50+ hits").
+		() => ({ type: "count-done", seq: -1, total: { count: 0, atLeast: true } }),
+		dispatch,
+		COUNT_DELAY_MS,
 	);
 
 	// The preview of the selected hit.
@@ -405,7 +433,7 @@ export function App(props: AppProps) {
 				: top
 					? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
 					: r.hits.length > 0
-						? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
+						? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, state.hits.group ? null : r.total)}`
 						: MODE_NAMES[mode];
 	const statusText = state.message
 		? {
