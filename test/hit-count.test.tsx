@@ -8,7 +8,8 @@ import { cleanup, render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { App } from "../components/App.js";
 import { END_FOLLOW_MAX } from "../components/hits-state.js";
-import { TOTAL_CAP } from "../src/query/search.js";
+import { openStore } from "../src/index/store.js";
+import { countHits, TOTAL_CAP } from "../src/query/search.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { KEYS, press, type, waitForFrame } from "./helpers/ink.js";
@@ -33,6 +34,7 @@ function sessionFile(id: string, cwd: string, messages: Array<{ role: "user" | "
 }
 
 let service: HistoryService;
+let indexPath: string;
 let done: () => void;
 const A = "0199aaaa-0000-7000-8000-000000000001";
 const B = "0199bbbb-0000-7000-8000-000000000002";
@@ -66,7 +68,8 @@ beforeAll(() => {
 	const c: Array<{ role: "user"; text: string }> = [];
 	for (let i = 0; i < 10_050; i++) c.push({ role: "user", text: i % 3 === 0 ? `wombat ${i} and numbat` : `wombat ${i}` });
 	writeFileSync(join(dir, `2026-03-02T10-00-00-000Z_${C}.jsonl`), sessionFile(C, "/home/u/zoo", c));
-	service = openService(join(t.dir, "sessions"), join(t.dir, "index.sqlite"));
+	indexPath = join(t.dir, "index.sqlite");
+	service = openService(join(t.dir, "sessions"), indexPath);
 	service.refresh();
 });
 afterEach(() => cleanup());
@@ -101,6 +104,21 @@ describe("total hit count", () => {
 		// Without a query: every entry (24 + 3 + 10,050), above the cap too.
 		expect(service.count({ query: "" })).toEqual({ count: 10_000, atLeast: true });
 		expect(service.count({ query: "", filters: { sessionIds: [A] } })).toEqual({ count: 24, atLeast: false });
+	});
+
+	it("reads a bounded number of matches, and says when it stopped before the last one", () => {
+		const store = openStore(indexPath, { readonly: true });
+		try {
+			// 41 fragments say "quokka" (22 entries, 19 of them copied once): a bound above them changes nothing.
+			expect(countHits(store, { query: "quokka" }, 10_000, 41)).toEqual({ count: 22, atLeast: false });
+			expect(countHits(store, { query: "quokka" }, 10)).toEqual({ count: 10, atLeast: true });
+			// Five matches read, fewer kept by the filter: a lower bound, and said to be one.
+			const few = countHits(store, { query: "quokka", filters: { roles: ["assistant"] } }, 10_000, 5);
+			expect(few.atLeast).toBe(true);
+			expect(few.count).toBeLessThanOrEqual(5);
+		} finally {
+			store.close();
+		}
 	});
 
 	it("comes with a search that asks for it, for the same query and filters", () => {

@@ -160,12 +160,15 @@ function snippetFor(
 
 /** Where counting the matches of a search stops (HitCount.atLeast): bounds its cost on any history. */
 export const TOTAL_CAP = 10_000;
+/** How many matching fragments a count reads at most: with a filter that keeps few of them, the count's bound. */
+export const TOTAL_SCAN = 100_000;
 
 /**
  * How many events match the request's query, scope and filters (its page, order and snippet size aside), forked
- * copies once, up to `cap`; the same rules as search() decide what matches, so the count is of the hits it pages through.
+ * copies once, up to `cap`, reading at most `scan` matches; the same rules as search() decide what matches, so the
+ * count is of the hits it pages through.
  */
-export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL_CAP): HitCount {
+export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL_CAP, scan = TOTAL_SCAN): HitCount {
 	const filters = request.filters ?? {};
 	validateFilters(filters);
 	const parsed = parseQuery(request.query ?? "", { prefix: request.prefix === true });
@@ -175,8 +178,9 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	if (allowed.ids !== null && allowed.ids.length === 0) return { count: 0, atLeast: false };
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
-	const n = query.count(cap) + query.systemPrompts(cap + 1).length;
-	return { count: Math.min(n, cap), atLeast: n > cap };
+	const counted = query.count(cap, scan);
+	const n = counted.n + query.systemPrompts(cap + 1).length;
+	return { count: Math.min(n, cap), atLeast: n > cap || counted.truncated };
 }
 
 /**
