@@ -14,8 +14,9 @@ import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { FilterPicker } from "./FilterPicker.js";
 import { FindPrompt } from "./FindPrompt.js";
-import { type Filters, type Scope, searchRequest } from "./filters.js";
+import { type Filters, PAGE_SIZE, type Scope, searchRequest } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
+import { firstPageSize } from "./hits-state.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
@@ -25,7 +26,7 @@ import { blockIndex } from "./read-view.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { SessionBrowser } from "./SessionBrowser.js";
 import { StatusBar } from "./StatusBar.js";
-import { indexText } from "./search-view.js";
+import { hitTotal, indexText } from "./search-view.js";
 import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
 import { TreeBody, TreeHeader, treePosition } from "./TreeView.js";
 import { type TaskRequest, taskRequest } from "./task-loads.js";
@@ -77,11 +78,16 @@ export interface TaskOutcome {
 const EVENT_CACHE = 32;
 const TASK_DELAY_MS = 60;
 const RESULT_CACHE = 64;
+/**
+ * Wait after the first page of hits arrived before counting all of them: the preview's read goes first, and keys
+ * typed meanwhile cancel the count, so it never sits in the query thread before the next keystroke's search.
+ */
+const COUNT_DELAY_MS = 50;
 
-/** The search the state asks for, from hit `offset` on (0: the first page). */
-function requestOf(s: State, offset: number): SearchRequest {
+/** The search the state asks for, from hit `offset` on (0: the first page), `limit` hits (default a page). */
+function requestOf(s: State, offset: number, limit?: number): SearchRequest {
 	const h = s.hits;
-	return searchRequest({
+	const request = searchRequest({
 		query: s.query.text,
 		scope: h.scope,
 		workspace: h.workspace,
@@ -91,6 +97,22 @@ function requestOf(s: State, offset: number): SearchRequest {
 		now: Date.now(),
 		order: h.order,
 	});
+	return limit === undefined ? request : { ...request, limit };
+}
+
+/**
+ * The first search of the state's query, scope and filters: one screenful (every hit costs a source read for its
+ * snippet; the next pages load as the cursor moves). A search again for new index data asks for a whole page, so
+ * the selected hit keeps its place.
+ */
+function firstRequest(s: State): SearchRequest {
+	return requestOf(s, 0, s.hits.results.keep ? PAGE_SIZE : firstPageSize(s.size));
+}
+
+/** A first page's cache key: relative times resolve to a new instant on every search, so to the hour. */
+function cacheKey(request: SearchRequest): string {
+	const f = request.filters;
+	return JSON.stringify({ ...request, filters: { ...f, after: f?.after?.slice(0, 13), before: f?.before?.slice(0, 13) } });
 }
 
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
@@ -138,32 +160,47 @@ export function App(props: AppProps) {
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
 	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.
-	useKeys((k) => dispatch({ type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) }));
+	// A key that starts a new search starts it here, before this thread draws the key's echo frame: the query thread
+	// searches meanwhile (the reducer is pure, so its answer to the key is the state the next render will have).
+	const latest = useRef(state);
+	latest.current = state;
+	const early = useRef<{ key: string; answer: ReturnType<typeof runSearch> } | null>(null);
+	const results = useRef(new Map<string, SearchResult>());
+	useKeys((k) => {
+		const action: Action = { type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) };
+		dispatch(action);
+		const before = latest.current;
+		const next = reduce(before, action);
+		latest.current = next;
+		if (searchDelay > 0 || next.hits.results.seq === before.hits.results.seq) return;
+		const request = firstRequest(next);
+		const key = cacheKey(request);
+		if (!results.current.has(key)) early.current = { key, answer: runSearch(service, request) };
+	});
 
 	// Every load below is keyed on the sequence number or key the reducer bumps when it wants that load (useServiceLoad
 	// runs it off the render and drops answers to older keys).
 
 	// Hits for the current query, scope and filters. First pages are cached until the index changes, so Backspace
 	// through a query answers at once.
-	const results = useRef(new Map<string, SearchResult>());
 	const h = state.hits;
 	const seq = h.results.seq;
 	useServiceLoad(
 		String(seq),
 		async (): Promise<Action> => {
-			const request = requestOf(state, 0);
-			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
-			const key = JSON.stringify({
-				...request,
-				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
-			});
+			const request = firstRequest(state);
+			const limit = request.limit ?? PAGE_SIZE;
+			const key = cacheKey(request);
 			const cached = results.current.get(key);
-			if (cached) return { type: "search-done", seq, more: 0, result: cached };
-			const out = await runSearch(service, request);
+			if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
+			// The key handler may have asked already (the same request): take its answer.
+			const asked = early.current?.key === key ? early.current.answer : null;
+			if (asked) early.current = null;
+			const out = await (asked ?? runSearch(service, request));
 			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
 			results.current.set(key, out.result);
 			if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
-			return { type: "search-done", seq, more: 0, result: out.result };
+			return { type: "search-done", seq, more: 0, result: out.result, limit };
 		},
 		(error) => ({ type: "search-failed", seq, error }),
 		dispatch,
@@ -175,11 +212,29 @@ export function App(props: AppProps) {
 	useServiceLoad(
 		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
 		async (): Promise<Action> => {
-			const out = await runSearch(service, requestOf(state, h.results.fetched));
-			return "result" in out ? { type: "search-done", seq, more: moreSeq, result: out.result } : { type: "search-failed", seq, error: out.error };
+			const out = await runSearch(service, requestOf(state, h.results.fetched, PAGE_SIZE));
+			return "result" in out
+				? { type: "search-done", seq, more: moreSeq, result: out.result, limit: PAGE_SIZE }
+				: { type: "search-failed", seq, error: out.error };
 		},
 		(error) => ({ type: "search-failed", seq, error }),
 		dispatch,
+	);
+
+	// How many hits there are in all, once the first page is on screen and only when more than it match (a bounded
+	// count in the core, off the input loop; the key changes with every search, which cancels a pending one).
+	const r0 = h.results;
+	const counting = service.count !== undefined && r0.status === "ready" && r0.error === null && !r0.exhausted && r0.total === null;
+	useServiceLoad(
+		counting ? `${seq}#count` : null,
+		async (): Promise<Action> => {
+			if (!service.count) return { type: "count-done", seq, total: { count: 0, atLeast: true } };
+			return { type: "count-done", seq, total: await service.count(requestOf(state, 0)) };
+		},
+		// A failed count leaves the header as it was ("50+ hits").
+		() => ({ type: "count-done", seq: -1, total: { count: 0, atLeast: true } }),
+		dispatch,
+		COUNT_DELAY_MS,
 	);
 
 	// The preview of the selected hit.
@@ -405,7 +460,7 @@ export function App(props: AppProps) {
 				: top
 					? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
 					: r.hits.length > 0
-						? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${r.hits.length}${r.exhausted ? "" : "+"}`
+						? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, state.hits.group ? null : r.total)}`
 						: MODE_NAMES[mode];
 	const statusText = state.message
 		? {

@@ -39,6 +39,7 @@ export function SearchHeader({ state, width, banner, color, now = Date.now() }: 
 			group: h.group,
 			count: r.hits.length,
 			more: !r.exhausted,
+			total: h.group ? null : r.total,
 			loading: r.status === "loading" && r.hits.length === 0,
 			query: state.query.text,
 		},

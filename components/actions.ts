@@ -3,7 +3,7 @@
  * overlays, loads finishing, the view's measure of the event document, and the few that belong to the whole screen.
  * The keymap produces the first groups; App's loaders produce the `*-done` ones and App's render `measured`.
  */
-import type { EventRef, FragmentWindow, ReadResult, SearchResult, SessionListResult, TreeResult } from "../src/shared/types.js";
+import type { EventRef, FragmentWindow, HitCount, ReadResult, SearchResult, SessionListResult, TreeResult } from "../src/shared/types.js";
 import type { DocMetrics } from "./doc-metrics.js";
 import type { Size } from "./explorer-service.js";
 import type { KeyInfo } from "./keymap.js";
@@ -76,7 +76,8 @@ export type TreeKeyAction = { type: "open-tree" } | { type: "tree-hit"; dir: 1 |
 
 /** Answers of App's loaders; each carries the sequence number or key it answers, so stale ones are dropped. */
 export type LoadAction =
-	| { type: "search-done"; seq: number; more: number; result: SearchResult }
+	| { type: "search-done"; seq: number; more: number; result: SearchResult /** Hits asked for (default PAGE_SIZE). */; limit?: number }
+	| { type: "count-done"; seq: number; total: HitCount }
 	| { type: "search-failed"; seq: number; error: string }
 	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
 	| { type: "event-done"; key: string; data: EventData | null; error: string | null }

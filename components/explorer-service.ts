@@ -2,6 +2,7 @@
 import type {
 	EventRef,
 	ForkAbove,
+	HitCount,
 	IndexStatus,
 	ReadRequest,
 	ReadResult,
@@ -28,6 +29,8 @@ export interface ExplorerService {
 	/** The nearest fork above an event, walked by the core (one query per file crossed, not a trace per step). */
 	forkAbove(request: EventRef): ForkAbove | null | Promise<ForkAbove | null>;
 	status(): IndexStatus;
+	/** How many events match a search, up to the core's cap (optional: without it the title says "50+ hits"). */
+	count?(request: SearchRequest): HitCount | Promise<HitCount>;
 	/** The session browser's listing (optional: without it the browser says the list is not available). */
 	sessions?(request: SessionListRequest): SessionListResult | Promise<SessionListResult>;
 }

@@ -3,7 +3,7 @@
  * over them (selection and top row), and the preview of the selected hit. Sizes come in as an argument: the slice
  * owns no layout.
  */
-import { type Hit, type IndexFreshness, type ReadResult, refKey, type SearchOrder } from "../src/shared/types.js";
+import { type Hit, type HitCount, type IndexFreshness, type ReadResult, refKey, type SearchOrder } from "../src/shared/types.js";
 import type { LoadAction } from "./actions.js";
 import type { Size } from "./explorer-service.js";
 import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "./filters.js";
@@ -34,6 +34,8 @@ export interface Results {
 	moreSeq: number;
 	loadingMore: boolean;
 	index: IndexFreshness | null;
+	/** How many events match in all (the core counts them after the first page arrived); null until then. */
+	total: HitCount | null;
 	/** Ref key to select again when the new hits arrive (after an index change). */
 	keep: string | null;
 	/**
@@ -84,7 +86,7 @@ export type HitsAction =
 	| { type: "set-order"; order: SearchOrder }
 	| { type: "set-group"; group: boolean }
 	| { type: "set-scope"; scope: Scope; session: ScopeSession | null }
-	| Extract<LoadAction, { type: "search-done" | "search-failed" | "preview-done" }>;
+	| Extract<LoadAction, { type: "search-done" | "search-failed" | "count-done" | "preview-done" }>;
 
 /** The first hit-list state: nothing loaded, the first search pending. */
 export function initialHits(workspace: string | null, scope: Scope | undefined): HitsState {
@@ -108,6 +110,7 @@ export function initialHits(workspace: string | null, scope: Scope | undefined):
 			moreSeq: 0,
 			loadingMore: false,
 			index: null,
+			total: null,
 			keep: null,
 			copies: {},
 		},
@@ -128,12 +131,29 @@ export function previewKeyOf(h: HitsState): string | null {
 	return hit ? `${refKey(hit)}#${hit.fragmentId ?? ""}` : null;
 }
 
+/**
+ * Hits the first search asks for: one screenful (and two for copies folded into rows), not a whole page. Every hit
+ * costs a read of its source line for the snippet, so a keystroke's frame waits for the rows it shows only; the
+ * next page is asked for as soon as the cursor moves (maybeMore) or when the rows do not fill the list.
+ */
+export function firstPageSize(size: Size): number {
+	return Math.min(PAGE_SIZE, visibleHits(searchLayout(size)) + 2);
+}
+
 /** Asks for the next page of hits when the cursor comes within a page of the end. */
 function maybeMore(h: HitsState, size: Size): HitsState {
 	const r = h.results;
 	if (r.exhausted || r.loadingMore || r.status !== "ready" || r.hits.length === 0) return h;
 	const page = visibleHits(searchLayout(size));
 	if (h.selected < r.hits.length - page - 5) return h;
+	return { ...h, results: { ...r, moreSeq: r.moreSeq + 1, loadingMore: true } };
+}
+
+/** Asks for the next page when the rows do not fill the list (copies folded, rows grouped, a taller terminal). */
+function fillList(h: HitsState, size: Size): HitsState {
+	const r = h.results;
+	if (r.exhausted || r.loadingMore || r.status !== "ready" || r.hits.length === 0) return h;
+	if (r.hits.length >= visibleHits(searchLayout(size))) return h;
 	return { ...h, results: { ...r, moreSeq: r.moreSeq + 1, loadingMore: true } };
 }
 
@@ -203,7 +223,7 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		const seen = new Set([...r.hits, ...Object.values(r.copies).flat()].map((x) => refKey(x)));
 		const fresh = a.result.hits.filter((x) => !seen.has(refKey(x)));
 		const grouped = groupCopies(r.all, r.copies, fresh);
-		const exhausted = a.result.hits.length < PAGE_SIZE || fresh.length === 0;
+		const exhausted = a.result.hits.length < (a.limit ?? PAGE_SIZE) || fresh.length === 0;
 		const next = {
 			...h,
 			results: {
@@ -235,15 +255,16 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		notes: a.result.notes,
 		error: null,
 		copies: grouped.copies,
-		exhausted: a.result.hits.length < PAGE_SIZE,
+		exhausted: a.result.hits.length < (a.limit ?? PAGE_SIZE),
 		fetched: a.result.hits.length,
 		loadingMore: false,
 		index: a.result.index,
+		total: a.result.total ?? null,
 		keep: null,
 	};
 	const sel = clampIndex(keepAt >= 0 ? keepAt : r.keep ? Math.min(h.selected, Math.max(0, hits.length - 1)) : 0, hits.length);
 	const top = windowTop(sel, keepAt >= 0 || r.keep ? h.top : 0, visibleHits(searchLayout(size)), hits.length);
-	return { ...h, results, selected: sel, top };
+	return fillList({ ...h, results, selected: sel, top }, size);
 }
 
 /** The hit list's reducer. */
@@ -258,7 +279,7 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 		case "search":
 			return newSearch(h, a.keep ?? null);
 		case "resize":
-			return { ...h, top: windowTop(h.selected, h.top, visibleHits(searchLayout(size)), h.results.hits.length) };
+			return fillList({ ...h, top: windowTop(h.selected, h.top, visibleHits(searchLayout(size)), h.results.hits.length) }, size);
 		case "cycle-scope": {
 			// "This session" is the selected hit's session, remembered from the moment there was one (the workspace
 			// step in between may have no hits at all).
@@ -291,6 +312,9 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 			return regroup(h, a.group, size);
 		case "search-done":
 			return searchDone(h, a, size);
+		case "count-done":
+			if (a.seq !== h.results.seq) return h;
+			return { ...h, results: { ...h.results, total: a.total } };
 		case "search-failed":
 			if (a.seq !== h.results.seq) return h;
 			return { ...h, results: { ...h.results, status: "ready", error: a.error, loadingMore: false, exhausted: true } };

@@ -1,7 +1,7 @@
 /** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
 
 import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../src/present/text.js";
-import type { Hit, IndexStatus, SearchOrder } from "../src/shared/types.js";
+import type { Hit, HitCount, IndexStatus, SearchOrder } from "../src/shared/types.js";
 import type { IndexingState } from "./explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "./filters.js";
 import { keyFor } from "./keymap.js";
@@ -189,8 +189,20 @@ export interface TitleInput {
 	group?: boolean;
 	count: number;
 	more: boolean;
+	/** The core's count of every match (null until it came, or when the rows are grouped by session). */
+	total?: HitCount | null;
 	loading: boolean;
 	query: string;
+}
+
+/**
+ * How many hits there are, as the title and the status bar say it: the loaded rows when there are no more pages,
+ * else the core's count of all matches ("1,234", "10,000+" at its cap), else the loaded rows and a "+".
+ */
+export function hitTotal(loaded: number, exhausted: boolean, total: HitCount | null): string {
+	if (exhausted) return num(loaded);
+	if (total && total.count > loaded) return `${num(total.count)}${total.atLeast ? "+" : ""}`;
+	return `${num(loaded)}+`;
 }
 
 /** The filter chips at the end of the query line ("" when none): removable one by one with Backspace on an empty query. */
@@ -226,7 +238,9 @@ export function titleLine(t: TitleInput, width: number): StyledLine {
 	const chips: StyledLine = [seg(`[${scopeChip(t.scope, t.workspace, t.session)}]`, t.scope === "all" ? "dim" : "accent")];
 	if (t.order === "newest") chips.push(seg(" "), seg("[newest first]", "accent"));
 	if (t.group) chips.push(seg(" "), seg("[by session]", "accent"));
-	const count = t.loading ? "searching…" : `${t.count}${t.more ? "+" : ""} ${t.query.trim() ? (t.count === 1 ? "hit" : "hits") : "recent events"}`;
+	const count = t.loading
+		? "searching…"
+		: `${hitTotal(t.count, !t.more, t.total ?? null)} ${t.query.trim() ? (t.count === 1 && !t.more ? "hit" : "hits") : "recent events"}`;
 	const right: StyledLine = [...chips, seg("  "), seg(count, "dim")];
 	return spread(left, right, width);
 }

@@ -17,7 +17,8 @@ import { END_FOLLOW_MAX } from "./hits-state.js";
 import { keyFor, keyToAction } from "./keymap.js";
 import { overTracePanel, searchLayout, visibleHits } from "./layout.js";
 import { HEAD_CHARS, TAIL_CHARS } from "./loaders.js";
-import { hitHighlights, locateMatch } from "./read-view.js";
+import { hitHighlights, locateMatch, num } from "./read-view.js";
+import { hitTotal } from "./search-view.js";
 import { idTail } from "./session-label.js";
 import { newLoc, type WalkTo } from "./stack-state.js";
 import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc, tree } from "./state-core.js";
@@ -25,6 +26,9 @@ import { requestTask, taskDone } from "./task-state.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "./trace-rows.js";
 import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
 import { initialTree } from "./tree-state.js";
+
+/** The status line while End loads pages on its way to the last hit. */
+const END_LOADING = "loading hits up to the last";
 
 export type { Action, Message } from "./actions.js";
 export type { PreviewState, Results } from "./hits-state.js";
@@ -143,7 +147,7 @@ function navigate(s: State, a: NavAction): State {
 			if (mode === "list") {
 				// End follows the end of the list as pages arrive, so it lands on the last hit (within END_FOLLOW_MAX).
 				const moved = hits(s, { type: "select", index: first ? 0 : s.hits.results.hits.length - 1, followEnd: !first });
-				return !first && !s.hits.results.exhausted ? info(moved, `loading hits up to the last (at most ${END_FOLLOW_MAX})…`) : moved;
+				return !first && !s.hits.results.exhausted ? info(moved, `${END_LOADING} (at most ${END_FOLLOW_MAX})…`) : moved;
 			}
 			if (mode === "event") return stack(s, { type: "scroll", by: first ? -Number.MAX_SAFE_INTEGER / 2 : Number.MAX_SAFE_INTEGER / 2 });
 			if (mode === "trace") return stack(s, { type: "trace-move", by: first ? -1e9 : 1e9 });
@@ -335,8 +339,19 @@ export function reduce(s: State, a: Action): State {
 			return taskDone(s, a.text, a.tone);
 		case "quit":
 			return { ...s, exit: a.code };
-		case "search-done":
+		case "search-done": {
+			const next = hits(s, a);
+			// End stopped following (the last hit, or its bound): say where it stopped instead of "loading…".
+			if (s.hits.followEnd && !next.hits.followEnd && s.message?.text.startsWith(END_LOADING)) {
+				const r = next.hits.results;
+				if (r.exhausted) return { ...next, message: null };
+				const of = hitTotal(r.hits.length, false, r.total);
+				return info(next, `End stopped at hit ${num(r.hits.length)} of ${of} (it loads up to ${END_FOLLOW_MAX}); End again loads more`);
+			}
+			return next;
+		}
 		case "search-failed":
+		case "count-done":
 		case "preview-done":
 			return hits(s, a);
 		case "event-done": {

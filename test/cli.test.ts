@@ -63,6 +63,8 @@ describe("pi-history search", () => {
 		const needle = needleById(manifest, "N00002");
 		const r = json(["search", `"${needle.text}"`, "--limit", "50"]);
 		expect(r.hits.map((h: { entryId: string }) => h.entryId)).toEqual(needle.occurrences.map((o) => o.entryId));
+		// The occurrences are one entry copied across a fork family (same entry id, same line): the total counts it once.
+		expect(r.total).toEqual({ count: new Set(needle.occurrences.map((o) => `${o.entryId}@${o.line}`)).size, atLeast: false });
 		const hit = r.hits[0];
 		for (const key of [
 			"sessionId",
@@ -115,6 +117,8 @@ describe("pi-history search", () => {
 		const r = run(["search", "ECONNREFUSED", "--limit", "3"]);
 		expect(r.code).toBe(0);
 		expect(r.stdout).toMatch(/ref \S+ \S+/);
+		// More than three events say ECONNREFUSED: the text says how many there are in all.
+		expect(r.stdout).toMatch(/^3 of \d+ hits shown; --limit shows more/m);
 		expect(r.stdout).not.toContain("\u001b[");
 	});
 

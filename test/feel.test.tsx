@@ -141,7 +141,8 @@ describe("End on the hit list", () => {
 	it("lands on the last hit, loading every page up to it, not just one more page", async () => {
 		const r = app({ size: { columns: 100, rows: 30 } });
 		await type(r, "error");
-		await waitForFrame(r, /hit 1 of 50\+/);
+		// More hits than the first screenful: the status counts them all (the core's count), not the loaded ones.
+		await waitForFrame(r, /hit 1 of \d+\s*$/m);
 		await press(r, KEYS.down);
 		await press(r, KEYS.end);
 		// "hit N of N" without "+": the cursor is on the last hit and no page is left (copies fold into rows).

@@ -69,4 +69,21 @@ describe("query thread", () => {
 		expect(last?.status).toBe("fulfilled");
 		if (last?.status === "fulfilled") expect(last.value.hits.length).toBe(corpus.service.search(ask("lunar")).hits.length);
 	});
+
+	it("counts after the searches asked before, and drops a count a newer search overtook", async () => {
+		const order: string[] = [];
+		const first = thread.search(ask("lunar")).then(() => order.push("search lunar"));
+		const stale = thread.count(ask("lunar")).then(
+			() => order.push("count lunar"),
+			(e) => order.push(e instanceof mod.SupersededError ? "count lunar dropped" : "count lunar failed"),
+		);
+		const second = thread.search(ask("luna")).then(() => order.push("search luna"));
+		const count = thread.count(ask("luna")).then((c) => {
+			order.push("count luna");
+			return c;
+		});
+		await Promise.all([first, stale, second]);
+		expect(await count).toEqual(corpus.service.count(ask("luna")));
+		expect(order).toEqual(["count lunar dropped", "search lunar", "search luna", "count luna"]);
+	});
 });

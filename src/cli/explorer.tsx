@@ -131,6 +131,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 	const queries = QueryThread.start(choice.config);
 	const explorerService: ExplorerService = {
 		search: (r) => queries.search(r),
+		count: (r) => queries.count(r),
 		read: (r) => queries.read(r),
 		trace: (r) => queries.trace(r),
 		tree: (r) => queries.tree(r),

@@ -312,6 +312,8 @@ async function run(): Promise<number> {
 					filters,
 					limit: count(flags.limit, "limit"),
 					snippetChars: count(flags.snippetChars, "snippet-chars"),
+					// A bounded count (tens of milliseconds at most), so the text can say how many are not shown.
+					total: true,
 				});
 				if (flags.json) write(safeJson(result, 2));
 				else write(formatSearch(result, style));

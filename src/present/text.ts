@@ -139,6 +139,11 @@ export function formatSearch(raw: SearchResult, style: Style, now = Date.now()):
 		lines.push(`   ${style.dim(`ref ${refOf(h)}${h.matchedFragments > 1 ? ` · ${h.matchedFragments} matching parts` : ""}`)}`);
 	});
 	if (result.hits.length === 0) lines.push("No hits.");
+	const total = result.total;
+	if (total && total.count > result.hits.length)
+		lines.push(
+			style.dim(`${result.hits.length} of ${total.count.toLocaleString("en-US")}${total.atLeast ? "+" : ""} hits shown; --limit shows more (up to 50)`),
+		);
 	return lines.join("\n");
 }
 

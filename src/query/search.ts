@@ -11,7 +11,7 @@ import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
 import { ArgumentError } from "../shared/errors.js";
 import { parseTime, validateFilters } from "../shared/filters.js";
-import { type Hit, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
+import { type Hit, type HitCount, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
 import { readEntryAt } from "../source/locate.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
@@ -158,6 +158,31 @@ function snippetFor(
 	return buildSnippet(bound.head + bound.tail, parsed.terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
 }
 
+/** Where counting the matches of a search stops (HitCount.atLeast): bounds its cost on any history. */
+export const TOTAL_CAP = 10_000;
+/** How many matching fragments a count reads at most: with a filter that keeps few of them, the count's bound. */
+export const TOTAL_SCAN = 100_000;
+
+/**
+ * How many events match the request's query, scope and filters (its page, order and snippet size aside), forked
+ * copies once, up to `cap`, reading at most `scan` matches; the same rules as search() decide what matches, so the
+ * count is of the hits it pages through.
+ */
+export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL_CAP, scan = TOTAL_SCAN): HitCount {
+	const filters = request.filters ?? {};
+	validateFilters(filters);
+	const parsed = parseQuery(request.query ?? "", { prefix: request.prefix === true });
+	if (parsed.match === null && (request.query ?? "").trim() !== "") return { count: 0, atLeast: false };
+	const catalog = new Catalog(store);
+	const visibility = new Visibility(catalog, request.caller);
+	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
+	if (allowed.ids !== null && allowed.ids.length === 0) return { count: 0, atLeast: false };
+	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
+	const counted = query.count(cap, scan);
+	const n = counted.n + query.systemPrompts(cap + 1).length;
+	return { count: Math.min(n, cap), atLeast: n > cap || counted.truncated };
+}
+
 /**
  * Runs a search (DESIGN §5 `event_search`); `pending` is the number of files a refresh has not reached yet, and
  * `tuning.rankWindow` replaces RANK_WINDOW (tests compare the windowed ranking with the exhaustive one).
@@ -182,7 +207,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		index.events = visible.reduce((n, s) => n + s.entries, 0);
 	}
 
-	if (parsed.match === null && (request.query ?? "").trim() !== "") return { hits: [], notes, index };
+	if (parsed.match === null && (request.query ?? "").trim() !== "")
+		return { hits: [], notes, index, ...(request.total ? { total: { count: 0, atLeast: false } } : {}) };
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
@@ -230,7 +256,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	}
 	if (stale > 0) notes.push(`${stale} hit(s) come from files that changed since indexing; run \`pi-history index\` to refresh`);
 	if (hits.length === 0 && offset === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
-	return { hits, notes, index };
+	return { hits, notes, index, ...(request.total ? { total: countHits(store, request) } : {}) };
 }
 
 function toolNameOf(catalog: Catalog, event: EventRow, frag: string): { toolName?: string } {

@@ -10,6 +10,7 @@ import type { ResolvedConfig } from "../shared/config.js";
 import type {
 	EventRef,
 	ForkAbove,
+	HitCount,
 	ReadRequest,
 	ReadResult,
 	SearchRequest,
@@ -26,6 +27,7 @@ const KIND = "pi-event-search-query";
 
 type Request =
 	| { op: "search"; request: SearchRequest }
+	| { op: "count"; request: SearchRequest }
 	| { op: "read"; request: ReadRequest }
 	| { op: "trace"; request: EventRef }
 	| { op: "tree"; request: TreeRequest }
@@ -52,6 +54,7 @@ export class QueryThread {
 	private nextId = 1;
 	private searchRunning = false;
 	private waitingSearch: { request: SearchRequest; resolve: (v: SearchResult) => void; reject: (e: Error) => void } | null = null;
+	private waitingCount: { request: SearchRequest; resolve: (v: HitCount) => void; reject: (e: Error) => void } | null = null;
 
 	private local: HistoryService | null = null;
 
@@ -86,7 +89,22 @@ export class QueryThread {
 	search(request: SearchRequest): Promise<SearchResult> {
 		return new Promise((resolve, reject) => {
 			this.waitingSearch?.reject(new SupersededError());
+			// A count not started yet is for an older query: the new search goes first, and its own count follows.
+			this.waitingCount?.reject(new SupersededError());
+			this.waitingCount = null;
 			this.waitingSearch = { request, resolve, reject };
+			this.pumpSearch();
+		});
+	}
+
+	/**
+	 * How many events match a search (up to the core's cap). It waits while a search runs or waits, so it never
+	 * delays one that was asked first, and a newer count or search replaces it before it starts (SupersededError).
+	 */
+	count(request: SearchRequest): Promise<HitCount> {
+		return new Promise((resolve, reject) => {
+			this.waitingCount?.reject(new SupersededError());
+			this.waitingCount = { request, resolve, reject };
 			this.pumpSearch();
 		});
 	}
@@ -123,14 +141,22 @@ export class QueryThread {
 	}
 
 	private pumpSearch(): void {
-		if (this.searchRunning || !this.waitingSearch) return;
-		const job = this.waitingSearch;
-		this.waitingSearch = null;
-		this.searchRunning = true;
-		(this.call({ op: "search", request: job.request }) as Promise<SearchResult>).then(job.resolve, job.reject).finally(() => {
+		if (this.searchRunning) return;
+		const done = () => {
 			this.searchRunning = false;
 			this.pumpSearch();
-		});
+		};
+		if (this.waitingSearch) {
+			const job = this.waitingSearch;
+			this.waitingSearch = null;
+			this.searchRunning = true;
+			(this.call({ op: "search", request: job.request }) as Promise<SearchResult>).then(job.resolve, job.reject).finally(done);
+		} else if (this.waitingCount) {
+			const job = this.waitingCount;
+			this.waitingCount = null;
+			this.searchRunning = true;
+			(this.call({ op: "count", request: job.request }) as Promise<HitCount>).then(job.resolve, job.reject).finally(done);
+		}
 	}
 
 	private call(req: Request): Promise<unknown> {
@@ -163,6 +189,7 @@ export class QueryThread {
 
 function answer(service: HistoryService, req: Request): unknown {
 	if (req.op === "search") return service.search(req.request);
+	if (req.op === "count") return service.count(req.request);
 	if (req.op === "read") return service.read(req.request);
 	if (req.op === "tree") return service.tree(req.request);
 	if (req.op === "sessions") return service.sessions(req.request);

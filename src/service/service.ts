@@ -16,7 +16,7 @@ import {
 } from "../index/store.js";
 import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
-import { search } from "../query/search.js";
+import { countHits, search } from "../query/search.js";
 import { sessionSearch } from "../query/session-hits.js";
 import { sessionTree } from "../query/session-tree.js";
 import { listSessions } from "../query/sessions.js";
@@ -28,6 +28,7 @@ import type {
 	EventRef,
 	ForkAbove,
 	ForkAboveRequest,
+	HitCount,
 	IndexStatus,
 	ReadRequest,
 	ReadResult,
@@ -170,6 +171,11 @@ export class HistoryService {
 		const result = this.recover(() => search(this.store, request, this.pendingFiles));
 		result.notes.unshift(...this.takeNotes());
 		return result;
+	}
+
+	/** How many events match a search (up to a cap), without ranking them: the explorer's total after its first page. */
+	count(request: SearchRequest): HitCount {
+		return this.recover(() => countHits(this.store, request));
 	}
 
 	/** Answers a `session_search` (seed 003) with our ranking and rules. */

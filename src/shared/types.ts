@@ -166,6 +166,8 @@ export interface SearchRequest {
 	rawScores?: boolean;
 	/** Hit order: best match first (default) or newest event first; without a query, hits are always newest first. */
 	order?: SearchOrder;
+	/** Also count every matching event (up to a cap): the result's `total`. */
+	total?: boolean;
 }
 
 export const SEARCH_ORDERS = ["relevance", "newest"] as const;
@@ -185,6 +187,17 @@ export interface SearchResult {
 	hits: Hit[];
 	notes: string[];
 	index: IndexFreshness;
+	/** How many events match in all (only when the request asked for it with `total`). */
+	total?: HitCount;
+}
+
+/**
+ * How many events match a search's query, scope and filters: forked copies of one entry count once (the explorer
+ * shows them as one row). Counting stops at a cap, so it costs bounded time: `atLeast` says the cap was reached.
+ */
+export interface HitCount {
+	count: number;
+	atLeast: boolean;
 }
 
 /** A bounded slice of one fragment's text. */
