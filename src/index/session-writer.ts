@@ -81,7 +81,7 @@ export class SessionWriter {
 		let kinds = 0;
 		const system: number[] = [];
 		scanned.fts.forEach((f, position) => {
-			if (f.kind === "system.prompt") system[position] = systemTextId(this.store, f.text);
+			if (f.kind === "system.prompt") system[position] = systemTextId(this.store, typeof f.text === "string" ? f.text : Buffer.from(f.text).toString("utf8"));
 			else this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
 			kinds |= 1 << (KIND_COLUMN_INDEX.get(f.kind) as number);
 		});

@@ -35,8 +35,11 @@ export interface ScanPlan {
 export interface ScannedEntry {
 	entry: Omit<ParsedEntry, "raw">;
 	ev: Omit<ProjectedEvent, "fragments">;
-	/** FTS text per fragment, in position order, with the fragment's kind. */
-	fts: Array<{ kind: SemanticKind; text: string }>;
+	/**
+	 * FTS text per fragment, in position order, with the fragment's kind. UTF-8 bytes when it came from the scan
+	 * thread (scan-thread.ts packScan): SQLite takes them as they are, with no copy or conversion on the writer.
+	 */
+	fts: Array<{ kind: SemanticKind; text: string | Uint8Array }>;
 	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20), then a huge line's `~` locator hint. */
 	frags: string;
 }
