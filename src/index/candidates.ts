@@ -162,7 +162,8 @@ export class CandidateQuery {
 			// there are older matches; then the oldest event read may have fragments below (an event's fragments have
 			// adjacent rowids) and is left out, with that extra row. Only the best
 			// `top` fragments are coalesced into events (an event's best fragment is among them whenever any of its
-			// fragments is); the page's match counts come from the whole window.
+			// fragments is); the page's match counts come from the whole window, counted for the page's rows only (a
+			// count per ranked event scanned the window once per event: half the query's time on a common word).
 			const query = `
 			WITH w0 AS MATERIALIZED (
 				SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from}
@@ -175,10 +176,11 @@ export class CandidateQuery {
 				FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
 				GROUP BY e.id
 			),
-			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
+			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits),
+			page AS MATERIALIZED (SELECT eid, best, fid, copy_rank, ts_ms FROM ranked ${RANKED_ORDER} LIMIT ?)
 			SELECT eid, best, fid, copy_rank, (SELECT count(*) FROM w0 WHERE w0.fid >= eid * ${SLOTS} AND w0.fid < (eid + 1) * ${SLOTS}) AS n,
 				(SELECT count(*) FROM m) AS ranked, (SELECT seen FROM edge) AS seen
-			FROM ranked ${RANKED_ORDER} LIMIT ?`;
+			FROM page ${RANKED_ORDER}`;
 			const rows = this.store
 				.prepare<unknown[], Candidate & { ranked: number; seen: number }>(query)
 				.all(this.match, ...this.params, fragments + 1, fragments, top, need);
