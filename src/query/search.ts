@@ -40,6 +40,12 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 	const to = filters.startedBefore ? parseTime(filters.startedBefore, "before") : Infinity;
 	const out: number[] = [];
 	const folders: string[][] = [];
+	// Thousands of sessions share a few cwds: each cwd's folders and filter verdict are worked out once per search.
+	const foldersOf = memo(scopeFolders);
+	const cwdAllowed = memo((cwd: string) => {
+		const own = canonicalPathCached(cwd) ?? cwd;
+		return cwds.some((c) => (filters.cwdSubtree === false ? own === c : isWithin(c, own)));
+	});
 	for (const s of catalog.sessions()) {
 		if (!visibility.allowsSession(s)) continue;
 		if (wantIds && !wantIds.has(s.public_id)) continue;
@@ -48,12 +54,9 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 		if (started && !(Date.parse(s.created) >= from && Date.parse(s.created) <= to)) continue;
 		// The caller's own session only when asked for by id (I17).
 		if (s.id === visibility.currentSession && !wantIds?.has(s.public_id)) continue;
-		if (cwds.length) {
-			const own = canonicalPathCached(s.cwd) ?? s.cwd;
-			if (!cwds.some((c) => (filters.cwdSubtree === false ? own === c : isWithin(c, own)))) continue;
-		}
+		if (cwds.length && !cwdAllowed(s.cwd)) continue;
 		out.push(s.id);
-		folders.push(scopeFolders(s.cwd));
+		folders.push(foldersOf(s.cwd));
 	}
 	const folder = commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]);
 	if (folder === null) return { ids: out, scope: null };
@@ -61,8 +64,21 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 	// the main FTS table has scope tokens: a listing without a query, or of system prompts, needs the ids.
 	if (!textual || filters.kinds?.includes("system.prompt")) return { ids: out, scope: scopeToken(folder) };
 	const allowed = new Set(out);
-	const others = catalog.sessions().some((s) => !allowed.has(s.id) && scopeFolders(s.cwd).includes(folder));
+	const others = catalog.sessions().some((s) => !allowed.has(s.id) && foldersOf(s.cwd).includes(folder));
 	return { ids: others ? out : null, scope: scopeToken(folder) };
+}
+
+/** `f` remembering its answer for each argument. */
+function memo<T>(f: (key: string) => T): (key: string) => T {
+	const seen = new Map<string, T>();
+	return (key) => {
+		let value = seen.get(key);
+		if (value === undefined) {
+			value = f(key);
+			seen.set(key, value);
+		}
+		return value;
+	};
 }
 
 /**
@@ -72,11 +88,13 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
  */
 function commonScope(folders: string[][], candidates: string[]): string | null {
 	if (folders.length === 0 || folders.length > 5000) return null;
+	// Sessions of one cwd share one folders array (memo in allowedSessions): each distinct one is checked once.
+	const distinct = [...new Set(folders)];
 	let best: string | null = null;
 	for (const candidate of candidates) {
 		const c = scopeFolders(candidate)[0];
 		if (c === undefined || (best !== null && c.length <= best.length)) continue;
-		if (folders.every((f) => f.includes(c))) best = c;
+		if (distinct.every((f) => f.includes(c))) best = c;
 	}
 	return best;
 }
