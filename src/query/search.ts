@@ -137,8 +137,11 @@ export const RANK_WINDOW = 2048;
  */
 export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
 	const need = limit + offset;
-	// The best `top` fragments of the window become events: room for fragments of one event and forked copies.
-	let top = Math.max(256, need * 8);
+	// The best `top` fragments of the window become events: room for fragments of one event and forked copies (on
+	// the bench corpus, with a fork for every fourth session, the best 64 fragments of a common word are ~58
+	// distinct entries). Each of them is joined to its event, so a larger first guess costs every query; too few
+	// distinct events only widen it below, at the price of one more pass.
+	let top = Math.max(64, need * 6);
 	// Without a query the window is the newest events themselves: no more rows than the page needs.
 	let fragments = query.textual ? window : top;
 	for (;;) {
