@@ -2,7 +2,9 @@
  * The query mix against an existing index, timed in CPU milliseconds as well as wall time: on a shared machine the
  * CPU time of the searching process moves far less with other work than its wall time does, so two versions can be
  * compared on a busy machine (a ratio in the same run, not a latency to publish).
- *   node dist/bench/query-cpu.js --index PATH [--runs N]
+ *   node dist/bench/query-cpu.js --index PATH [--runs N] [--only NAME]
+ * `--only` runs one query of the mix (by name): under `valgrind --tool=callgrind`, the instructions of `--runs 8`
+ * less those of `--runs 3`, over 5, are one search's instructions, the same on a quiet machine as on a busy one.
  */
 import { HistoryService } from "../src/service/service.js";
 import { benchConfig, parseArgs, percentile } from "./child.js";
@@ -11,14 +13,20 @@ import { QUERY_MIX } from "./vocabulary.js";
 const { options } = parseArgs(process.argv.slice(2));
 const indexPath = options.get("index");
 if (!indexPath) {
-	process.stderr.write("usage: query-cpu.js --index PATH [--runs N]\n");
+	process.stderr.write("usage: query-cpu.js --index PATH [--runs N] [--only NAME]\n");
 	process.exit(2);
 }
 const runs = Number(options.get("runs") ?? "15");
+const only = options.get("only");
+const mix = only === undefined ? QUERY_MIX : QUERY_MIX.filter((q) => q.name === only);
+if (mix.length === 0) {
+	process.stderr.write(`no query named "${only}" in the mix: ${QUERY_MIX.map((q) => q.name).join(", ")}\n`);
+	process.exit(2);
+}
 // No roots: the index is searched as it is, never refreshed.
 const service = HistoryService.open({ config: benchConfig([], indexPath) });
 const rows: string[] = [];
-for (const q of QUERY_MIX) {
+for (const q of mix) {
 	const wall: number[] = [];
 	const cpu: number[] = [];
 	let hits = 0;

@@ -304,8 +304,11 @@ export class Catalog {
 
 	/** Index-wide counts for freshness notes. */
 	counts(): { sessions: number; events: number; freshAt: string | null } {
-		const row = this.store.prepare<[], { n: number; e: number | null }>("SELECT count(*) AS n, sum(entries) AS e FROM sessions").get();
-		return { sessions: row?.n ?? 0, events: row?.e ?? 0, freshAt: this.store.meta("freshAt") };
+		// Every search reports them; summing 2,500 sessions' entries was half a millisecond of each search.
+		return this.store.cached("counts", () => {
+			const row = this.store.prepare<[], { n: number; e: number | null }>("SELECT count(*) AS n, sum(entries) AS e FROM sessions").get();
+			return { sessions: row?.n ?? 0, events: row?.e ?? 0, freshAt: this.store.meta("freshAt") };
+		});
 	}
 }
 

@@ -6,13 +6,14 @@
 import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { boundFragment, projectEntry } from "../project/entry.js";
+import { boundFragment, type ProjectedEvent, projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
 import { ArgumentError } from "../shared/errors.js";
 import { parseTime, validateFilters } from "../shared/filters.js";
 import { type Hit, type HitCount, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
-import { readEntryAt } from "../source/locate.js";
+import { readEntryAtCached } from "../source/locate.js";
+import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 import { type ParsedQuery, parseQuery } from "./query-parse.js";
 import { buildSnippet } from "./snippet.js";
@@ -40,6 +41,12 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 	const to = filters.startedBefore ? parseTime(filters.startedBefore, "before") : Infinity;
 	const out: number[] = [];
 	const folders: string[][] = [];
+	// Thousands of sessions share a few cwds: each cwd's folders and filter verdict are worked out once per search.
+	const foldersOf = memo(scopeFolders);
+	const cwdAllowed = memo((cwd: string) => {
+		const own = canonicalPathCached(cwd) ?? cwd;
+		return cwds.some((c) => (filters.cwdSubtree === false ? own === c : isWithin(c, own)));
+	});
 	for (const s of catalog.sessions()) {
 		if (!visibility.allowsSession(s)) continue;
 		if (wantIds && !wantIds.has(s.public_id)) continue;
@@ -48,12 +55,9 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 		if (started && !(Date.parse(s.created) >= from && Date.parse(s.created) <= to)) continue;
 		// The caller's own session only when asked for by id (I17).
 		if (s.id === visibility.currentSession && !wantIds?.has(s.public_id)) continue;
-		if (cwds.length) {
-			const own = canonicalPathCached(s.cwd) ?? s.cwd;
-			if (!cwds.some((c) => (filters.cwdSubtree === false ? own === c : isWithin(c, own)))) continue;
-		}
+		if (cwds.length && !cwdAllowed(s.cwd)) continue;
 		out.push(s.id);
-		folders.push(scopeFolders(s.cwd));
+		folders.push(foldersOf(s.cwd));
 	}
 	const folder = commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]);
 	if (folder === null) return { ids: out, scope: null };
@@ -61,8 +65,21 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 	// the main FTS table has scope tokens: a listing without a query, or of system prompts, needs the ids.
 	if (!textual || filters.kinds?.includes("system.prompt")) return { ids: out, scope: scopeToken(folder) };
 	const allowed = new Set(out);
-	const others = catalog.sessions().some((s) => !allowed.has(s.id) && scopeFolders(s.cwd).includes(folder));
+	const others = catalog.sessions().some((s) => !allowed.has(s.id) && foldersOf(s.cwd).includes(folder));
 	return { ids: others ? out : null, scope: scopeToken(folder) };
+}
+
+/** `f` remembering its answer for each argument. */
+function memo<T>(f: (key: string) => T): (key: string) => T {
+	const seen = new Map<string, T>();
+	return (key) => {
+		let value = seen.get(key);
+		if (value === undefined) {
+			value = f(key);
+			seen.set(key, value);
+		}
+		return value;
+	};
 }
 
 /**
@@ -72,11 +89,13 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
  */
 function commonScope(folders: string[][], candidates: string[]): string | null {
 	if (folders.length === 0 || folders.length > 5000) return null;
+	// Sessions of one cwd share one folders array (memo in allowedSessions): each distinct one is checked once.
+	const distinct = [...new Set(folders)];
 	let best: string | null = null;
 	for (const candidate of candidates) {
 		const c = scopeFolders(candidate)[0];
 		if (c === undefined || (best !== null && c.length <= best.length)) continue;
-		if (folders.every((f) => f.includes(c))) best = c;
+		if (distinct.every((f) => f.includes(c))) best = c;
 	}
 	return best;
 }
@@ -118,8 +137,11 @@ export const RANK_WINDOW = 2048;
  */
 export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
 	const need = limit + offset;
-	// The best `top` fragments of the window become events: room for fragments of one event and forked copies.
-	let top = Math.max(256, need * 8);
+	// The best `top` fragments of the window become events: room for fragments of one event and forked copies (on
+	// the bench corpus, with a fork for every fourth session, the best 64 fragments of a common word are ~58
+	// distinct entries). Each of them is joined to its event, so a larger first guess costs every query; too few
+	// distinct events only widen it below, at the price of one more pass.
+	let top = Math.max(64, need * 6);
 	// Without a query the window is the newest events themselves: no more rows than the page needs.
 	let fragments = query.textual ? window : top;
 	for (;;) {
@@ -129,6 +151,18 @@ export function runSearch(query: CandidateQuery, limit: number, offset = 0, wind
 		if (w.complete) fragments *= 4;
 		else top *= 4;
 	}
+}
+
+/** Projections of the entries readEntryAtCached keeps (the same object while its file is unchanged), by cwd. */
+const projections = new WeakMap<ParsedEntry, { cwd: string; projected: ProjectedEvent }>();
+
+/** projectEntry of a cached entry, projected once: joining a 186 KB tool call's arguments again cost a millisecond. */
+function projectedOf(entry: ParsedEntry, cwd: string): ProjectedEvent {
+	const known = projections.get(entry);
+	if (known && known.cwd === cwd) return known.projected;
+	const projected = projectEntry(entry, cwd);
+	projections.set(entry, { cwd, projected });
+	return projected;
 }
 
 /** Reads the hit's fragment text from the source and builds its snippet; falls back to the indexed preview. */
@@ -144,9 +178,9 @@ function snippetFor(
 		snippet: event.preview.length > chars ? `${event.preview.slice(0, chars - 1)}…` : event.preview,
 		marks: [] as Array<[number, number]>,
 	});
-	const located = readEntryAt(catalog.locator(event, session));
+	const located = readEntryAtCached(catalog.locator(event, session));
 	if (!located.ok) return { ...fallback(), note: located.detail };
-	const projected = projectEntry(located.entry, session.cwd);
+	const projected = projectedOf(located.entry, session.cwd);
 	const target = fragment ? projected.fragments.find((f) => f.id === fragment.frag) : projected.fragments[0];
 	if (!target) return fallback();
 	const omitted =

@@ -1,5 +1,5 @@
 /** Reads one entry back from its source locator, checking that the line still holds that entry (I10). */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, statSync } from "node:fs";
 import { completeLines, readRange, UNFINISHED_PROBE_BYTES } from "./lines.js";
 import { hashLine, type ParsedEntry, SessionParser } from "./parse.js";
 
@@ -47,6 +47,61 @@ export function readEntryAt(loc: Locator): Located {
 		}
 	}
 	return relocate(loc);
+}
+
+/** Line bytes the read cache keeps at most (its parsed entries take a few times that), and the largest line it keeps. */
+const CACHE_BYTES = 8 * 1024 * 1024;
+const CACHE_LINE_BYTES = 1024 * 1024;
+/**
+ * A file whose last change is younger than this is never cached: a change within the file system's timestamp
+ * granularity could leave its stat as it was (the "racy clean" case of git), so only files quiet since then are.
+ */
+const SETTLED_MS = 2000;
+const readCache = new Map<string, { located: Located; stat: string; bytes: number }>();
+let readCacheBytes = 0;
+
+function statKey(file: string): string | null {
+	try {
+		const st = statSync(file, { bigint: true });
+		return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * readEntryAt, answered from memory while the file's stat (device, inode, size, change times) is what it was when
+ * the entry was read and checked: the hits of a search are read again by the next one (typing, paging), and reading,
+ * hashing and parsing a 186 KB tool call costs a millisecond. The entry returned is shared: callers must not modify it.
+ */
+export function readEntryAtCached(loc: Locator): Located {
+	if (loc.length > CACHE_LINE_BYTES) return readEntryAt(loc);
+	const key = `${loc.file}\0${loc.offset}\0${loc.length}\0${loc.lineHash}\0${loc.entryId}\0${loc.version}\0${loc.synthetic}`;
+	const stat = statKey(loc.file);
+	const hit = readCache.get(key);
+	if (hit && stat !== null && hit.stat === stat) {
+		// Most recently used last: the first key is the one to evict.
+		readCache.delete(key);
+		readCache.set(key, hit);
+		return hit.located;
+	}
+	if (hit) {
+		readCache.delete(key);
+		readCacheBytes -= hit.bytes;
+	}
+	const located = readEntryAt(loc);
+	const mtimeNs = stat === null ? null : BigInt(stat.split(":")[3] as string);
+	const settled = mtimeNs !== null && BigInt(Date.now()) * 1_000_000n - mtimeNs > BigInt(SETTLED_MS) * 1_000_000n;
+	if (located.ok && !located.relocated && settled && stat !== null) {
+		readCache.set(key, { located, stat, bytes: loc.length });
+		readCacheBytes += loc.length;
+		for (const [k, v] of readCache) {
+			if (readCacheBytes <= CACHE_BYTES) break;
+			readCache.delete(k);
+			readCacheBytes -= v.bytes;
+		}
+	}
+	return located;
 }
 
 function hugeEntryAt(loc: Locator): Located | undefined {
