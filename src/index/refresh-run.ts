@@ -287,6 +287,7 @@ export class RefreshRun {
 	finish(): RefreshSummary {
 		const { store, summary } = this;
 		summary.pending = this.plan.changed.length - this.done;
+		if (this.writer.reclassified > 0) summary.sessionsReclassified = this.writer.reclassified;
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		if (!summary.busy && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
 		try {
