@@ -3,8 +3,7 @@
  * abandoned entry — are classified from what they change (session-writer's fast path: the refresh reclassifies no
  * session) and equal pi 1.6's own answer (oracle16.ts: getBranch, buildSessionProjection, convertToLlm) for every
  * entry, and a fresh build of the same file. The sessions are driven through pi 1.6's SessionManager, one
- * operation per refresh. A compaction still reclassifies the session (its summary of every earlier entry names the
- * latest compaction) and is checked the same way.
+ * operation per refresh, compactions included.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -140,16 +139,27 @@ describe("appends that change earlier entries' state, classified from the change
 		expect(check("edit of the entry that joined the path").sessionsReclassified).toBeUndefined();
 	});
 
-	it("a compaction reclassifies the session and still equals pi's answer", () => {
+	it("a compaction summarizes the path before its kept range, and the kept range keeps its edits and drops its system messages", () => {
 		const { m, refresh, check } = scenario("compaction");
 		user(m, "start");
 		const a1 = answer(m, "first");
-		user(m, "more");
-		answer(m, "second");
+		const u2 = user(m, "more");
+		m.appendMessage({ role: "system", content: "", sections: { preamble: "be brief" }, timestamp: tick() });
+		const a2 = answer(m, "second");
+		m.appendContextEdit(a2, null);
+		m.appendContextEdit(a1, { content: "first, shortened" });
 		refresh();
-		m.appendCompaction("summary so far", a1, 100);
-		expect(check("compaction keeping a1 on").sessionsReclassified).toBe(1);
+		m.appendCompaction("summary so far", u2, 100);
+		expect(check("compaction keeping u2 on").sessionsReclassified).toBeUndefined();
 		user(m, "after the compaction");
-		expect(check("a message after it").sessionsReclassified).toBeUndefined();
+		const a3 = answer(m, "third");
+		expect(check("messages after it").sessionsReclassified).toBeUndefined();
+		// A second one keeping from a3: everything the first summarized is now represented by the second.
+		m.appendCompaction("summary again", a3, 100);
+		user(m, "and on");
+		expect(check("a second compaction and a message in one append").sessionsReclassified).toBeUndefined();
+		// Retain-none: nothing before it is kept.
+		m.appendCompaction("summary of everything", undefined, 100);
+		expect(check("retain-none compaction").sessionsReclassified).toBeUndefined();
 	});
 });

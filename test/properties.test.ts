@@ -452,6 +452,24 @@ describe("refresh equals a fresh full build", () => {
 							1,
 							null,
 						],
+						// Found by `npm run chaos`: an empty branch summary after a compaction is summarized by it.
+						[
+							[
+								{ kind: "append", file: 0, count: 1, seed: 333488648 },
+								{ kind: "append", file: 0, count: 2, seed: 1985315326 },
+							],
+							1,
+							1,
+						],
+						// Found by `npm run chaos`: an append under a leaf that repeats an earlier entry (which has a child) makes a fork.
+						[
+							[
+								{ kind: "append", file: 2, count: 1, seed: 13 },
+								{ kind: "append", file: 2, count: 1, seed: 0 },
+							],
+							1,
+							null,
+						],
 					],
 				},
 			);

@@ -124,7 +124,28 @@ export class SessionWriter {
 	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
 		const deferKey = `unclassified:${sessionId}`;
 		const deferred = this.isDeferred(sessionId);
-		if (!deferred && previousLeafId !== undefined && this.commitExtension(sessionId, staged, leafId, previousLeafId)) return;
+		// Nothing new (a duplicate line) may still move the leaf: the general way below.
+		if (!deferred && previousLeafId !== undefined && previousLeafId !== null && staged.length > 0) {
+			// The fast path, one stretch at a time: the entries up to a compaction, the compaction, the entries after it.
+			let previous = previousLeafId;
+			let rest = staged;
+			while (rest.length > 0) {
+				const cut = rest.findIndex((x) => x.ev.type === "compaction");
+				const segment = cut === 0 ? rest.slice(0, 1) : cut < 0 ? rest : rest.slice(0, cut);
+				const segmentLeaf = segment.length === rest.length ? leafId : (segment.at(-1) as StagedEvent).entry.id;
+				const done =
+					cut === 0
+						? this.commitCompaction(sessionId, segment[0] as StagedEvent, segmentLeaf, previous)
+						: this.commitExtension(sessionId, segment, segmentLeaf, previous);
+				if (!done) break;
+				previous = (segment.at(-1) as StagedEvent).entry.id;
+				rest = rest.slice(segment.length);
+			}
+			if (rest.length === 0) return;
+			// What is written is classified; the rest goes the general way, after it.
+			staged = rest;
+			previousLeafId = previous;
+		}
 		if (partial && (deferred || (previousLeafId !== undefined && previousLeafId !== null))) {
 			// A slice of a big file that does not just extend the leaf's path: classifying the whole session at every
 			// slice would cost the session's size per slice. Its rows wait with provisional states (`unknown`) and the
@@ -224,7 +245,8 @@ export class SessionWriter {
 	 *   position's path that no earlier summary claimed (costs that branch).
 	 * False (nothing written) for anything else — a compaction among the new entries (on the latest compaction the
 	 * summary of every earlier entry depends), a compaction or context edit in a stretch that leaves or joins the path,
-	 * a stretch that meets no selected entry, a context edit naming a joining or new entry, an entry an earlier one
+	 * a stretch that meets no selected entry, a context edit naming a joining or new entry, an empty branch summary (on
+	 * the path it is summarized by the latest compaction, found only by walking the path), an entry an earlier one
 	 * already points at — and the caller classifies the whole session.
 	 */
 	private commitExtension(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId: string | null): boolean {
@@ -265,6 +287,8 @@ export class SessionWriter {
 			if (pointedAt.get(sessionId, entry.id) || referred.get(sessionId, entry.id)) return false;
 			// An edit of an entry of this very append: decided by the full classification (rare).
 			if (ev.type === "context_edit" && ev.refId !== null && ids.has(ev.refId)) return false;
+			// An empty branch summary is summarized by the latest compaction on the path, which is not at hand here.
+			if (ev.type === "branch_summary" && !ev.messageProducing) return false;
 			parent = entry.id;
 		}
 		const leavingIds = new Set(leaving.map((r) => r.entry_id));
@@ -274,11 +298,7 @@ export class SessionWriter {
 		const claimed = this.abandonedBy(row, sessionId, staged, ids, aboveNewLeaf);
 		if (claimed === null) return false;
 
-		// The branch point gains a child: a fork point now if it had only one child before.
-		if (point !== leaf) {
-			const children = s.prepare<[number, string], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND parent_id = ?");
-			if (children.get(sessionId, point.entry_id)?.n === 1) s.prepare("UPDATE sessions SET fork_points = fork_points + 1 WHERE id = ?").run(sessionId);
-		}
+		this.gainsChild(sessionId, point.entry_id);
 		// The latest label per target wins, in file order: the new labels are the latest of all.
 		const labels = new Map<string, string | null>();
 		for (const { ev } of staged) if (ev.type === "label" && ev.refId !== null) labels.set(ev.refId, ev.label);
@@ -326,9 +346,86 @@ export class SessionWriter {
 	}
 
 	/**
+	 * A compaction appended at the leaf (pi's /compact), equal to a full classification: every contentful entry of the
+	 * path leaves the context for the new summary (tree.ts names the latest compaction as the summary of all of them,
+	 * so this costs the path: one UPDATE inside SQLite, no rows held here) except the kept range from its
+	 * firstKeptEntryId to the leaf, which is classified again from its own entries (costs the kept range). False for a
+	 * compaction that does not hang at the leaf or that an earlier entry names.
+	 */
+	private commitCompaction(sessionId: number, compaction: StagedEvent, leafId: string | null, previousLeafId: string): boolean {
+		const { entry, ev } = compaction;
+		if (leafId !== entry.id || entry.parentId !== previousLeafId) return false;
+		const s = this.store;
+		const row = s.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
+		const leaf = row.get(sessionId, previousLeafId);
+		if (leaf?.branch_state !== "selected") return false;
+		const named = s.prepare<[number, string, string], { n: number }>(
+			"SELECT 1 AS n FROM events WHERE session_id = ? AND (parent_id = ? OR ref_id = ?) LIMIT 1",
+		);
+		if (named.get(sessionId, entry.id, entry.id)) return false;
+		// The kept range, leaf first: the path from the leaf up to firstKeptEntryId, when that is on the path.
+		const kept: PathRow[] = [];
+		const first = ev.refId === null ? undefined : row.get(sessionId, ev.refId);
+		if (first?.branch_state === "selected") {
+			const seen = new Set<string>();
+			let current: PathRow | undefined = leaf;
+			while (current && !seen.has(current.entry_id)) {
+				seen.add(current.entry_id);
+				kept.push(current);
+				if (current.entry_id === first.entry_id) break;
+				current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
+			}
+			if (kept.at(-1)?.entry_id !== first.entry_id) return false;
+		}
+		this.gainsChild(sessionId, previousLeafId);
+		s.prepare(
+			`UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
+			WHERE session_id = ? AND branch_state = 'selected' AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
+		).run(entry.id, sessionId);
+		kept.reverse();
+		// The context now: the summary, then the kept range in path order without system messages (folded into it).
+		const system = (r: PathRow) => r.type === "message" && r.role === "system";
+		const edits = new Map<string, { id: string; omits: boolean }>();
+		for (const r of kept) if (r.type === "context_edit") this.editOf(s, r, edits);
+		const set = s.prepare("UPDATE events SET selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = ?, edit_by = ? WHERE id = ?");
+		for (const r of kept) {
+			if (r.msg_producing !== 1 || system(r)) continue;
+			const edit = edits.get(r.entry_id);
+			const omitted = edit?.omits === true || (r.ctx_flags & CTX_EXCLUDED) !== 0;
+			// A replacement only changes roles pi edits; on anything else it is recorded but has no effect.
+			const effective = edit !== undefined && (edit.omits || EDITABLE_ROLES.has(r.type === "custom_message" ? "custom" : (r.role ?? "")));
+			set.run(omitted ? "omitted" : "direct", effective ? (edit.omits ? "omitted" : "replaced") : null, effective ? edit.id : null, r.id);
+		}
+		this.insertStaged(
+			sessionId,
+			[compaction],
+			() => ({ branchState: "selected", selectionState: "direct", summarizedBy: null }),
+			() => null,
+		);
+		return true;
+	}
+
+	/** Records a context edit row's target and kind, the latest one per target winning. */
+	private editOf(s: IndexStore, r: PathRow, edits: Map<string, { id: string; omits: boolean }>): void {
+		const target = s.prepare<[number], { ref_id: string | null }>("SELECT ref_id FROM events WHERE id = ?").get(r.id)?.ref_id ?? null;
+		if (target !== null) edits.set(target, { id: r.entry_id, omits: (r.ctx_flags & CTX_OMITS) !== 0 });
+	}
+
+	/**
+	 * An append hangs under `entryId`: a fork point now if it had exactly one child before. Also under the leaf, which
+	 * has children when the last line repeats an earlier entry (pi's leaf on load is then that earlier entry).
+	 */
+	private gainsChild(sessionId: number, entryId: string): void {
+		const s = this.store;
+		const children = s.prepare<[number, string], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND parent_id = ?");
+		if (children.get(sessionId, entryId)?.n === 1) s.prepare("UPDATE sessions SET fork_points = fork_points + 1 WHERE id = ?").run(sessionId);
+	}
+
+	/**
 	 * An entry off the selected path and its ancestors up to the path: the stretch a branch off it brings onto the
 	 * path, and the path entry it meets. Null when the stretch holds what shapes the context (a compaction, a context
-	 * edit, an entry a context edit names), an entry in a parent cycle, or meets no selected entry.
+	 * edit, an entry a context edit names), an empty branch summary (see commitExtension), an entry in a parent cycle,
+	 * or meets no selected entry.
 	 */
 	private stretchUp(
 		row: Statement<[number, string], PathRow>,
@@ -341,6 +438,7 @@ export class SessionWriter {
 		let current: PathRow | undefined = start;
 		while (current && current.branch_state !== "selected") {
 			if (current.branch_state !== "alternate" || current.type === "compaction" || current.type === "context_edit" || seen.has(current.entry_id)) return null;
+			if (current.type === "branch_summary" && current.msg_producing !== 1) return null;
 			if (edited.get(sessionId, current.entry_id)) return null;
 			seen.add(current.entry_id);
 			rows.push(current);
