@@ -17,6 +17,9 @@ const FULL = { entries: 1_000_000, lineBytes: 500 * MB, unfinishedBytes: 1000 * 
 const TARGET = { ms: 50, rssMB: 300 };
 /** A child past this is killed and its row says so. */
 const TIME_LIMIT_MS = 10 * 60_000;
+/** The branch row goes back this many entries from the leaf (pi's /tree to a few turns ago); the compaction keeps this many more. */
+const BRANCH_BACK = 10;
+const KEPT_BACK = 20;
 
 type Outcome<T> = { ok: true; r: ChildResult<T> } | { ok: false; error: string };
 
@@ -32,7 +35,17 @@ async function attempt<T>(run: () => Promise<ChildResult<T>>): Promise<Outcome<T
 export interface HugeResults {
 	scale: number;
 	/** Null with `--huge-lines` (only the huge-line rows). */
-	linear: { entries: number; bytes: number; genMs: number; cold: Outcome<ColdResult>; append: Outcome<HugeResult>; read: Outcome<HugeResult> } | null;
+	linear: {
+		entries: number;
+		bytes: number;
+		genMs: number;
+		cold: Outcome<ColdResult>;
+		append: Outcome<HugeResult>;
+		read: Outcome<HugeResult>;
+		/** A branch off the entry BRANCH_BACK above the leaf, then a compaction under it (with its trace). */
+		branch?: Outcome<HugeResult>;
+		compact?: Outcome<HugeResult>;
+	} | null;
 	/** Null with `--huge-session` (only the 1,000,000-entry session's rows). */
 	line: { bytes: number; genMs: number; cold: Outcome<ColdResult>; read: Outcome<HugeResult> } | null;
 	unfinished: { bytes: number; genMs: number; refresh: Outcome<HugeResult> } | null;
@@ -82,8 +95,27 @@ export async function runHuge(
 			? await worker("read", lin.root, ["--entry", lin.middleId, "--needle", MIDDLE_NEEDLE])
 			: { ok: false as const, error: "no index" };
 		note("read + trace the middle entry", linRead);
+		// After the append the file holds entries + 1: the branch is entry + 2, the compaction under it entry + 3.
+		const last = entries + 1;
+		const branch = linCold.ok
+			? await worker("branch", lin.root, ["--file", lin.file, "--id", String(last + 1), "--parent", String(last - BRANCH_BACK)])
+			: { ok: false as const, error: "no index" };
+		note(`branch off the entry ${BRANCH_BACK} back + refresh`, branch);
+		const compact = linCold.ok
+			? await worker("compact", lin.root, [
+					"--file",
+					lin.file,
+					"--id",
+					String(last + 2),
+					"--parent",
+					String(last + 1),
+					"--kept",
+					String(last - BRANCH_BACK - KEPT_BACK),
+				])
+			: { ok: false as const, error: "no index" };
+		note("compaction + refresh, trace it", compact);
 		rmSync(join(dir, "linear"), { recursive: true, force: true });
-		linear = { entries, bytes: lin.bytes, genMs, cold: linCold, append, read: linRead };
+		linear = { entries, bytes: lin.bytes, genMs, cold: linCold, append, read: linRead, branch, compact };
 	}
 	if (!parts.lines) {
 		rmSync(dir, { recursive: true, force: true });
@@ -177,6 +209,27 @@ export function renderHugeTable(h: HugeResults): string {
 			(r) => r.traceMs ?? Number.POSITIVE_INFINITY,
 		);
 		row("  search its word (not a target)", lin.read, (r) => `${ms(r.searchMs ?? Number.NaN)} ms, ${r.searchHit ? "found" : "NOT found"}`, null);
+		if (lin.branch)
+			row(
+				`  branch off the entry ${BRANCH_BACK} back + refresh`,
+				lin.branch,
+				(r) => `${ms(r.ms)} ms (CPU ${ms(r.cpuMs ?? Number.NaN)} ms)`,
+				(r) => r.ms,
+			);
+		if (lin.compact) {
+			row(
+				"  compaction + refresh",
+				lin.compact,
+				(r) => `${ms(r.ms)} ms (CPU ${ms(r.cpuMs ?? Number.NaN)} ms)`,
+				(r) => r.ms,
+			);
+			row(
+				"  trace the compaction",
+				lin.compact,
+				(r) => `${ms(r.traceMs ?? Number.NaN)} ms (CPU ${ms(r.traceCpuMs ?? Number.NaN)} ms, ${r.traced ?? 0} edges listed)`,
+				(r) => r.traceMs ?? Number.POSITIVE_INFINITY,
+			);
+		}
 	}
 	const line = h.line;
 	if (line) {

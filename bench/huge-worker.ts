@@ -4,13 +4,16 @@
  *   huge-worker.js append     --index P --roots R --file F --entries N     one entry appended to a session of N, then refresh
  *   huge-worker.js read       --index P --roots R --entry E [--needle W] [--window N]  search W, read and trace entry E
  *                             through the service; --window: also read 4,000 characters of its first fragment at N
+ *   huge-worker.js branch     --index P --roots R --file F --id I --parent Q    entry I appended under entry Q (an old one), then refresh
+ *   huge-worker.js compact    --index P --roots R --file F --id I --parent Q --kept K   compaction I under Q keeping K on, refresh,
+ *                             then trace the compaction
  *   huge-worker.js unfinished --index P --roots R --file F --grow BYTES   refresh over an unfinished last line, grow it, refresh
  */
 import { appendFileSync } from "node:fs";
 import { HistoryService } from "../src/service/service.js";
 import type { RefreshSummary } from "../src/shared/types.js";
 import { benchConfig, maxRssBytes, parseArgs, report } from "./child.js";
-import { growUnfinished, HUGE_SESSION_ID, linearEntry } from "./huge.js";
+import { branchEntry, compactionEntry, growUnfinished, HUGE_SESSION_ID, entryId as idOf, linearEntry } from "./huge.js";
 
 const { options, rest } = parseArgs(process.argv.slice(2));
 const task = rest[0];
@@ -21,10 +24,12 @@ if (!task || !indexPath || roots.length === 0) {
 	process.exit(2);
 }
 
-function timed<T>(run: () => T): { ms: number; value: T } {
+function timed<T>(run: () => T): { ms: number; cpuMs: number; value: T } {
 	const started = performance.now();
+	const cpu = process.cpuUsage();
 	const value = run();
-	return { ms: performance.now() - started, value };
+	const used = process.cpuUsage(cpu);
+	return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, value };
 }
 
 /** Like timed(), but an operation that throws is reported (its message) instead of ending the child. */
@@ -83,6 +88,32 @@ if (task === "append") {
 		...(window ? { windowMs: window.ms, windowChars: window.value?.fragments[0]?.text.length ?? 0, windowOffset: Number(at) } : {}),
 		openRssBytes: opened,
 		...(errors.length ? { error: errors.join("; ") } : {}),
+	});
+} else if (task === "branch" || task === "compact") {
+	const file = options.get("file") as string;
+	const id = Number(options.get("id"));
+	const parent = Number(options.get("parent"));
+	const noop = timed(() => service.refresh());
+	appendFileSync(file, task === "branch" ? branchEntry(id, parent) : compactionEntry(id, parent, Number(options.get("kept"))));
+	const refresh = timed(() => service.refresh());
+	const cpu = process.cpuUsage();
+	const trace = task === "compact" ? attempt(() => service.trace({ sessionId: HUGE_SESSION_ID, entryId: idOf(id) })) : null;
+	const traceCpu = process.cpuUsage(cpu);
+	report("huge", {
+		task,
+		noopMs: noop.ms,
+		ms: refresh.ms,
+		cpuMs: refresh.cpuMs,
+		summary: counts(refresh.value),
+		...(trace
+			? {
+					traceMs: trace.ms,
+					traceCpuMs: (traceCpu.user + traceCpu.system) / 1000,
+					traced: trace.value?.edges.filter((e) => e.rel === "compacts").length ?? null,
+				}
+			: {}),
+		openRssBytes: opened,
+		...(trace?.error ? { error: `trace: ${trace.error}` } : {}),
 	});
 } else if (task === "unfinished") {
 	const file = options.get("file") as string;

@@ -73,6 +73,26 @@ export function linearEntry(i: number, middle: number): string {
 	return `${JSON.stringify({ type: "message", ...base, message })}\n`;
 }
 
+/** A user message `i` under `parent`: a branch off an earlier entry (pi's /tree, then a new prompt). */
+export function branchEntry(i: number, parent: number): string {
+	const ts = T0 + i * 1000;
+	const message = { role: "user", content: [{ type: "text", text: `Step ${i}: try another way from ${entryId(parent)}` }], timestamp: ts };
+	return `${JSON.stringify({ type: "message", id: entryId(i), parentId: entryId(parent), timestamp: new Date(ts).toISOString(), message })}\n`;
+}
+
+/** A compaction `i` under `parent` that keeps the path from entry `firstKept` on (pi's /compact). */
+export function compactionEntry(i: number, parent: number, firstKept: number): string {
+	return `${JSON.stringify({
+		type: "compaction",
+		id: entryId(i),
+		parentId: entryId(parent),
+		timestamp: new Date(T0 + i * 1000).toISOString(),
+		summary: `Checked handleWebhook retries up to step ${firstKept}.`,
+		firstKeptEntryId: entryId(firstKept),
+		tokensBefore: 150_000,
+	})}\n`;
+}
+
 /** Writes a linear session of `entries` entries; returns its file, root and the middle entry's id. */
 export function writeLinear(dir: string, entries: number): { file: string; root: string; middleId: string; bytes: number } {
 	const { fd, file, root } = open(dir);

@@ -140,6 +140,11 @@ export interface HugeResult {
 	searchHit?: boolean | null;
 	readChars?: number;
 	traceMs?: number;
+	/** branch, compact: CPU time of the refresh and of the trace (wall times are noisy on a shared machine). */
+	cpuMs?: number;
+	traceCpuMs?: number;
+	/** compact: the trace's `compacts` edges listed (at most its edge limit). */
+	traced?: number | null;
 	/** read --window: a fragment window of 4,000 characters at `windowOffset`, and what came back. */
 	windowMs?: number;
 	windowChars?: number;

@@ -96,4 +96,24 @@ describe("a 100,000-entry session", () => {
 		expect(service.trace({ sessionId: SESSION, entryId: "branch-b" }).node.classification.branchState).toBe("alternate");
 		expect(service.forkAbove({ sessionId: SESSION, entryId: id(N + 1) })?.steps).toBe(N + 1 - FORK);
 	});
+
+	it("after a compaction keeping the last ten entries, summarizes the rest and its trace counts them up to a bound", () => {
+		const kept = N + 1 - 9;
+		const compaction = { type: "compaction", id: "compact-1", parentId: id(N + 1), timestamp: new Date(T0 + (N + 2) * 1000).toISOString() };
+		appendFileSync(file, `${JSON.stringify({ ...compaction, summary: "the first steps", firstKeptEntryId: id(kept), tokensBefore: 1000 })}\n`);
+		const summary = service.refresh();
+		expect(summary.sessionsAppended).toBe(1);
+		// Classified from the append, not by reading the session again.
+		expect(summary.sessionsReclassified).toBeUndefined();
+		const state = (entryId: string) => service.read({ sessionId: SESSION, entryId, before: 0, after: 0 }).classification;
+		expect(state(id(2))).toMatchObject({ selectionState: "summarized", summarizedBy: { entryId: "compact-1", provenance: "recorded" } });
+		expect(state(id(kept - 1))).toMatchObject({ selectionState: "summarized" });
+		expect(state(id(kept))).toMatchObject({ branchState: "selected", selectionState: "direct" });
+		expect(state("branch-b")).toMatchObject({ branchState: "alternate", selectionState: "not-selected" });
+		const trace = service.trace({ sessionId: SESSION, entryId: "compact-1" });
+		// Fifty of the entries it replaced are listed (besides its first kept entry).
+		expect(trace.edges.filter((e) => e.rel === "compacts" && e.note?.startsWith("replaced"))).toHaveLength(50);
+		// 99,983 entries are summarized: the trace says there are more than it counted, without counting them all.
+		expect(trace.notes).toContain("9950+ more compacts edge(s) not listed");
+	});
 });

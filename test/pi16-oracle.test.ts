@@ -4,7 +4,7 @@
  * of docs/pi-1.6-format.md, checked entry by entry through a real index; plus a property that drives a 1.6
  * SessionManager through random operation sequences and compares every entry.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { scanFile } from "../src/project/file-scan.js";
 import { classifyTree } from "../src/project/tree.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
+import { expectSameIndex } from "./helpers/dump.js";
 import { type Pi16Manager, pi16View, sessionText, sm, type Verdict, verdicts } from "./helpers/oracle16.js";
 import { type Ids, writePi16Sessions } from "./helpers/pi16-sessions.js";
 
@@ -265,4 +266,44 @@ describe("property: random pi 1.6 operation sequences", () => {
 			{ numRuns: Number(process.env.PES_PI16_RUNS ?? 150) },
 		);
 	});
+
+	it("an index refreshed after every operation equals pi 1.6's answer and a fresh build", () => {
+		let run = 0;
+		fc.assert(
+			fc.property(fc.array(opArb, { minLength: 1, maxLength: 25 }), fc.integer({ min: 1, max: 3 }), (ops, every) => {
+				const base = join(tmp.dir, `live-${run++}`);
+				const root = join(base, "sessions");
+				mkdirSync(join(root, "--w--"), { recursive: true });
+				const file = join(root, "--w--", "2026-11-24T10-00-00-000Z_p.jsonl");
+				const m = sm.SessionManager.inMemory("/work/app");
+				const live = openService(root, join(base, "live.sqlite"));
+				try {
+					for (const [i, o] of ops.entries()) {
+						apply(m, o, i);
+						// pi appends: the file grows by the operation's lines, and the live index takes them as an append.
+						if ((i + 1) % every === 0 && m.getEntries().length > 0) {
+							writeFileSync(file, sessionText(m));
+							live.refresh();
+						}
+					}
+					if (m.getEntries().length === 0) return;
+					writeFileSync(file, sessionText(m));
+					live.refresh();
+					const sessionId = (m.getHeader() as { id: string }).id;
+					for (const [entryId, expected] of pi16View(sessionText(m), "/work/app")) {
+						const c = live.read({ sessionId, entryId, maxChars: 1 }).classification;
+						expect({ branchState: c.branchState, selectionState: c.selectionState, contextEdit: c.contextEdit ?? null }, entryId).toEqual(expected);
+					}
+				} finally {
+					live.close();
+				}
+				const fresh = openService(root, join(base, "fresh.sqlite"));
+				fresh.refresh();
+				fresh.close();
+				expectSameIndex(join(base, "live.sqlite"), join(base, "fresh.sqlite"), JSON.stringify(ops));
+				rmSync(base, { recursive: true, force: true });
+			}),
+			{ numRuns: Number(process.env.PES_PI16_LIVE_RUNS ?? 40) },
+		);
+	}, 120_000);
 });

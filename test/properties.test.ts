@@ -241,9 +241,9 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 		const ts = new Date(Date.UTC(2026, 0, 1) + Math.floor(r() * 1e9)).toISOString();
 		const pick = r();
 		let entry: Record<string, unknown>;
-		if (pick < 0.35)
+		if (pick < 0.33)
 			entry = { type: "message", id, parentId: parent, timestamp: ts, message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } };
-		else if (pick < 0.7)
+		else if (pick < 0.66)
 			entry = {
 				type: "message",
 				id,
@@ -259,7 +259,7 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 					timestamp: 1,
 				},
 			};
-		else if (pick < 0.8)
+		else if (pick < 0.76)
 			entry = {
 				type: "label",
 				id,
@@ -268,7 +268,7 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 				targetId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id,
 				label: r() < 0.8 ? text : undefined,
 			};
-		else if (pick < 0.88)
+		else if (pick < 0.82)
 			entry = {
 				type: "compaction",
 				id,
@@ -278,7 +278,23 @@ function entryLines(existing: string[], count: number, seed: number): string[] {
 				firstKeptEntryId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id,
 				tokensBefore: 1,
 			};
-		else if (pick < 0.95) entry = { type: "branch_summary", id, parentId: parent, timestamp: ts, fromId: parent ?? "root", summary: text };
+		// Before pi 0.84.3 a branch summary's fromId is its parent (the old leaf is the entry written before it).
+		else if (pick < 0.86) entry = { type: "branch_summary", id, parentId: parent, timestamp: ts, fromId: parent ?? "root", summary: text };
+		// Since then pi's /tree records the leaf it left (the last entry written) and hangs the summary at the new position.
+		else if (pick < 0.9) {
+			const target = ids.length === 0 ? null : (ids[Math.floor(r() * ids.length)] as string);
+			entry = { type: "branch_summary", id, parentId: target, timestamp: ts, fromId: ids.at(-1) ?? "root", summary: r() < 0.8 ? text : "" };
+		}
+		// pi 1.6 context edits: replace a message's content, or omit it from the model context (replacement null).
+		else if (pick < 0.95)
+			entry = {
+				type: "context_edit",
+				id,
+				parentId: parent,
+				timestamp: ts,
+				targetId: ids[Math.floor(r() * Math.max(1, ids.length))] ?? id,
+				replacement: r() < 0.5 ? null : { content: [{ type: "text", text }] },
+			};
 		else if (pick < 0.975) entry = { type: "session_info", id, parentId: parent, timestamp: ts, name: text };
 		else
 			entry = {
@@ -432,6 +448,24 @@ describe("refresh equals a fresh full build", () => {
 							[
 								{ kind: "append", file: 2, count: 1, seed: 13 },
 								{ kind: "complete", file: 0 },
+							],
+							1,
+							null,
+						],
+						// Found by `npm run chaos`: an empty branch summary after a compaction is summarized by it.
+						[
+							[
+								{ kind: "append", file: 0, count: 1, seed: 333488648 },
+								{ kind: "append", file: 0, count: 2, seed: 1985315326 },
+							],
+							1,
+							1,
+						],
+						// Found by `npm run chaos`: an append under a leaf that repeats an earlier entry (which has a child) makes a fork.
+						[
+							[
+								{ kind: "append", file: 2, count: 1, seed: 13 },
+								{ kind: "append", file: 2, count: 1, seed: 0 },
 							],
 							1,
 							null,

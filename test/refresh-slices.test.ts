@@ -3,7 +3,7 @@
  * each slice committed and resumed by the next, other callbacks run in between, and the result equals a fresh
  * build. No timing: slices and event-loop turns are counted.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -190,4 +190,70 @@ describe("sliced refresh", () => {
 		// The final refresh and close run on the next turn.
 		await new Promise((resolve) => setImmediate(resolve));
 	});
+
+	it("walks and removes a history of thousands of files between turns of the event loop, and equals a fresh build", async () => {
+		// 40 project folders of 75 small sessions: 3,000 files, as a long-used ~/.pi holds.
+		const many = join(t.dir, "many");
+		const files: string[] = [];
+		for (let d = 0; d < 40; d++) {
+			const dir = join(many, `--p${d}--`);
+			mkdirSync(dir, { recursive: true });
+			for (let f = 0; f < 75; f++) {
+				const n = d * 75 + f;
+				const path = join(dir, `2026-03-01T00-00-00-000Z_${n}.jsonl`);
+				const header = {
+					type: "session",
+					version: 3,
+					id: `0199c000-0000-7000-8000-${n.toString(16).padStart(12, "0")}`,
+					timestamp: "2026-03-01T00:00:00.000Z",
+					cwd: `/tmp/p${d}`,
+				};
+				const message = {
+					type: "message",
+					id: "a1",
+					parentId: null,
+					timestamp: "2026-03-01T00:00:01.000Z",
+					message: { role: "user", content: [{ type: "text", text: `session ${n}` }], timestamp: 1 },
+				};
+				writeFileSync(path, `${JSON.stringify(header)}\n${JSON.stringify(message)}\n`);
+				files.push(path);
+			}
+		}
+		const service = openService(many, join(t.dir, "many.sqlite"));
+		try {
+			// batchMs 0: a pause after every step, so the turns count the steps whatever the machine's speed.
+			let turns = ticker();
+			let beforeIngest = -1;
+			const cold = await service.refreshSliced({
+				batchMs: 0,
+				onProgress: (p) => {
+					if (p.phase === "ingest" && beforeIngest < 0) beforeIngest = turns.stop();
+				},
+			});
+			turns.stop();
+			expect(cold.files).toBe(3000);
+			expect(cold.sessionsAdded).toBe(3000);
+			// Discovery alone: one turn per folder at least (and per 64 files within one).
+			expect(beforeIngest).toBeGreaterThanOrEqual(40);
+			// Half the folders deleted: each removal is its own step, and the loop runs between them.
+			for (const path of files.slice(0, 1500)) rmSync(path);
+			let afterPlan = -1;
+			turns = { stop: () => 0 };
+			const removed = await service.refreshSliced({
+				batchMs: 0,
+				onProgress: (p) => {
+					if (p.phase === "ingest") turns = ticker();
+					if (p.phase === "done") afterPlan = turns.stop();
+				},
+			});
+			expect(removed.sessionsRemoved).toBe(1500);
+			expect(afterPlan).toBeGreaterThanOrEqual(1500);
+		} finally {
+			service.close();
+		}
+		const fresh = openService(many, join(t.dir, "many-fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "many.sqlite"), join(t.dir, "many-fresh.sqlite"));
+	}, 120_000);
 });

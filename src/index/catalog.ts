@@ -174,17 +174,24 @@ export class Catalog {
 			.all(session, id, limit, n);
 	}
 
-	/** Up to `n` events whose content reaches the model only through summary `entryId`, and how many there are. */
-	summarizedBy(session: number, entryId: string, n: number, below: number | null): { rows: EventRow[]; total: number } {
+	/**
+	 * Up to `n` events whose content reaches the model only through summary `entryId`, and how many there are, counted
+	 * up to `countUpTo` (`atLeast`: there are more): a compaction in a 1,000,000-entry session summarizes nearly all of
+	 * them, and counting them all would cost the session, not the entry.
+	 */
+	summarizedBy(session: number, entryId: string, n: number, below: number | null, countUpTo = 10_000): { rows: EventRow[]; total: number; atLeast: boolean } {
 		const limit = below ?? Number.MAX_SAFE_INTEGER;
 		const rows = this.store
 			.prepare<[number, string, number, number], EventRow>("SELECT * FROM events WHERE session_id = ? AND summarized_by = ? AND id < ? ORDER BY id LIMIT ?")
 			.all(session, entryId, limit, n);
-		if (rows.length < n) return { rows, total: rows.length };
-		const total = this.store
-			.prepare<[number, string, number], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND summarized_by = ? AND id < ?")
-			.get(session, entryId, limit);
-		return { rows, total: total?.n ?? rows.length };
+		if (rows.length < n) return { rows, total: rows.length, atLeast: false };
+		const total =
+			this.store
+				.prepare<[number, string, number, number], { n: number }>(
+					"SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE session_id = ? AND summarized_by = ? AND id < ? LIMIT ?)",
+				)
+				.get(session, entryId, limit, countUpTo + 1)?.n ?? rows.length;
+		return { rows, total: Math.min(total, countUpTo), atLeast: total > countUpTo };
 	}
 
 	/**

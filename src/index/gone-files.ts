@@ -8,6 +8,18 @@ import { type IndexStore, isBusyError } from "./store.js";
 
 /** Removes the plan's known files that discovery did not see and that are gone; true when any was removed (busy sets `summary.busy`). */
 export function removeGoneFiles(store: IndexStore, writer: SessionWriter, plan: RefreshPlan, summary: RefreshSummary): boolean {
+	const steps = goneFileSteps(store, writer, plan, summary);
+	for (;;) {
+		const step = steps.next();
+		if (step.done) return step.value;
+	}
+}
+
+/**
+ * removeGoneFiles one file at a time (each removal its own transaction), so a sliced refresh can hand the event
+ * loop back between them: a deleted folder of thousands of sessions is thousands of removals.
+ */
+export function* goneFileSteps(store: IndexStore, writer: SessionWriter, plan: RefreshPlan, summary: RefreshSummary): Generator<void, boolean> {
 	let removed = false;
 	const discovered = new Set(plan.files.map((f) => f.path));
 	const obsByRootId = new Map<number, RootObservation>();
@@ -39,6 +51,7 @@ export function removeGoneFiles(store: IndexStore, writer: SessionWriter, plan: 
 			summary.busy = true;
 			break;
 		}
+		yield;
 	}
 	return removed;
 }

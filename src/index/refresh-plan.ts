@@ -1,7 +1,7 @@
 /** What a refresh has to do: discover the files, record what was seen of each root, and decide which files changed. */
 import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
-import { type DiscoveredFile, discover, type RootObservation } from "../source/discover.js";
+import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
 import { type IndexStore, isBusyError } from "./store.js";
 
@@ -56,19 +56,23 @@ function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<st
 	return ids;
 }
 
-/** Discovers files and decides which changed, noting problems in `summary`; null when the refresh cannot start (read-only, busy). */
+/**
+ * Discovers files (or takes `found`, a discovery just made) and decides which changed, noting problems in `summary`;
+ * null when the refresh cannot start (read-only, busy).
+ */
 export function planRefresh(
 	store: IndexStore,
 	roots: SourceRoot[],
 	full: boolean,
 	priorityFiles: readonly string[],
 	summary: RefreshSummary,
+	found?: Discovery,
 ): RefreshPlan | null {
 	if (store.readonly) {
 		summary.notes.push("the index is open read-only; not refreshed");
 		return null;
 	}
-	const { files, observations } = discover(roots);
+	const { files, observations } = found ?? discover(roots);
 	summary.files = files.length;
 	for (const obs of observations) {
 		if (!obs.present && obs.root.kind !== "default")

@@ -4,8 +4,8 @@
  */
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
-import type { DiscoveredFile } from "../source/discover.js";
-import { removeGoneFiles } from "./gone-files.js";
+import type { DiscoveredFile, Discovery } from "../source/discover.js";
+import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile } from "./ingest.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { linkSessions } from "./session-links.js";
@@ -66,9 +66,9 @@ export class RefreshRun {
 		this.progress = { phase: "discover", filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, startedAt: this.started };
 	}
 
-	/** Discovers files and decides which changed; false when the refresh cannot start (read-only, busy). */
-	prepare(): boolean {
-		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary);
+	/** Discovers files (or takes `found`) and decides which changed; false when the refresh cannot start (read-only, busy). */
+	prepare(found?: Discovery): boolean {
+		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary, found);
 		if (!plan) return false;
 		this.plan = plan;
 		if (plan.changed.length > 0) this.store.setCacheKib(INGEST_CACHE_KIB);
@@ -276,6 +276,29 @@ export class RefreshRun {
 		}
 	}
 
+	/** Removals already made in slices (removeGoneSliced): finish() does not look again. */
+	private goneChecked = false;
+
+	/** The removals of finish(), handing the event loop back (`pause`) whenever a stretch took batchMs. */
+	async removeGoneSliced(pause: () => Promise<void>): Promise<void> {
+		if (this.summary.busy) return;
+		const steps = goneFileSteps(this.store, this.writer, this.plan, this.summary);
+		const sliceMs = this.options.batchMs ?? BATCH_MS;
+		let started = Date.now();
+		for (;;) {
+			const step = steps.next();
+			if (step.done) {
+				if (step.value) this.touched = true;
+				break;
+			}
+			if (Date.now() - started >= sliceMs) {
+				await pause();
+				started = Date.now();
+			}
+		}
+		this.goneChecked = true;
+	}
+
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
 		this.store.setCacheKib(SEARCH_CACHE_KIB);
@@ -287,8 +310,9 @@ export class RefreshRun {
 	finish(): RefreshSummary {
 		const { store, summary } = this;
 		summary.pending = this.plan.changed.length - this.done;
+		if (this.writer.reclassified > 0) summary.sessionsReclassified = this.writer.reclassified;
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
-		if (!summary.busy && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
+		if (!summary.busy && !this.goneChecked && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
 			if (!summary.busy && summary.pending === 0) store.db.transaction(() => store.setMeta("freshAt", new Date().toISOString())).immediate();

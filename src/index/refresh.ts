@@ -5,6 +5,7 @@
 import { ScanWorker } from "../project/scan-thread.js";
 import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
+import { discoverSliced } from "../source/discover.js";
 import { ingestPipelined } from "./refresh-pipeline.js";
 import { type RefreshOptions, RefreshRun } from "./refresh-run.js";
 import type { IndexStore } from "./store.js";
@@ -20,6 +21,9 @@ export function refresh(store: IndexStore, roots: SourceRoot[], options: Refresh
 	return run.finish();
 }
 
+/** A stretch of discovery between turns of the event loop, when the caller gives no batchMs. */
+const DISCOVERY_SLICE_MS = 25;
+
 /** Hands the event loop back: timers, I/O and other callbacks of the host run before the next slice. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -29,9 +33,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function refreshSliced(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
 	const run = new RefreshRun(store, roots, options);
-	if (!run.prepare()) return run.stop();
+	// Discovery in slices too: walking thousands of files is synchronous file system work.
+	const found = store.readonly ? undefined : await discoverSliced(roots, nextTurn, options.batchMs ?? DISCOVERY_SLICE_MS);
+	if (!run.prepare(found)) return run.stop();
 	await nextTurn();
 	await run.ingestSliced(nextTurn);
+	await run.removeGoneSliced(nextTurn);
 	return run.finish();
 }
 

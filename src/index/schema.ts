@@ -4,7 +4,8 @@ import type { SemanticKind } from "../shared/types.js";
 /** Bump on any incompatible change: an index of another version is moved aside and rebuilt. */
 // 5: FTS rowids are event id * 1021 + position (was * 1024), and event ids follow recency (session-writer.ts);
 // events.abandoned_by and the (session_id, parent_id) index (incremental appends); sessions.fork_points.
-export const SCHEMA_VERSION = 5;
+// 6: the (session_id, summarized_by) index (a compaction's trace and incremental compactions read it).
+export const SCHEMA_VERSION = 6;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -156,6 +157,8 @@ CREATE INDEX events_parent ON events(session_id, parent_id);
 CREATE INDEX events_tool_call ON events(session_id, tool_call_id) WHERE tool_call_id IS NOT NULL;
 CREATE INDEX events_ref ON events(session_id, ref_id) WHERE ref_id IS NOT NULL;
 CREATE INDEX events_label ON events(cur_label) WHERE cur_label IS NOT NULL;
+-- What a summary stands for: a compaction's trace lists them without reading the session's other rows.
+CREATE INDEX events_summarized ON events(session_id, summarized_by) WHERE summarized_by IS NOT NULL;
 
 CREATE TABLE tool_calls (
 	event_id INTEGER NOT NULL,

@@ -20,7 +20,7 @@ export const CTX_EXCLUDED = 1;
 /** ctxFlags bit: a context edit that removes its target from the model context. */
 export const CTX_OMITS = 2;
 /** Roles whose content a context edit replaces (pi 1.6 projectContextEntry). */
-const EDITABLE_ROLES = new Set(["user", "assistant", "toolResult", "custom"]);
+export const EDITABLE_ROLES: ReadonlySet<string> = new Set(["user", "assistant", "toolResult", "custom"]);
 
 /** The classification of one entry. */
 export interface NodeState {

@@ -64,9 +64,10 @@ class Tracer {
 		provenance: TraceEdge["provenance"],
 		extra: { direction?: "in" | "out"; note?: string } = {},
 		total = rows.length,
+		atLeast = false,
 	): void {
 		for (const e of rows.slice(0, TRACE_EDGE_LIMIT)) this.add(rel, this.node(e, s), provenance, extra);
-		if (total > TRACE_EDGE_LIMIT) this.notes.push(`${total - TRACE_EDGE_LIMIT} more ${rel} edge(s) not listed`);
+		if (total > TRACE_EDGE_LIMIT) this.notes.push(`${total - TRACE_EDGE_LIMIT}${atLeast ? "+" : ""} more ${rel} edge(s) not listed`);
 	}
 
 	visibleParentSession(s: SessionRow): SessionRow | null {
@@ -211,7 +212,7 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 		const rel = event.type === "compaction" ? "compacts" : "branch-summary-from";
 		const note =
 			event.type === "compaction" ? "replaced by this compaction's summary in the model context" : "part of the abandoned branch this summary describes";
-		t.addMany(rel, replaced.rows, session, "derived", { note }, replaced.total);
+		t.addMany(rel, replaced.rows, session, "derived", { note }, replaced.total, replaced.atLeast);
 	}
 	if (event.type === "label" && event.ref_id) {
 		const target = byId.get(event.ref_id);

@@ -137,25 +137,23 @@ export class HistoryService {
 	 * Like refresh(), but sliced: short transactions with turns of the event loop in between, so a host (pi's
 	 * extension) is never held for long, even inside a big file. Faults and damage are handled like refresh().
 	 */
-	async refreshSliced(options: RefreshOptions = {}): Promise<RefreshSummary> {
-		let summary: RefreshSummary;
-		try {
-			summary = await refreshSliced(this.store, this.config.roots, options);
-		} catch (error) {
-			if (isWriteFault(error)) summary = notRefreshed(error);
-			else if (!isCorruptionError(error) || this.store.readonly) throw error;
-			else summary = this.refresh(options);
-		}
-		this.pendingFiles = summary.pending;
-		summary.notes.unshift(...this.takeNotes());
-		return summary;
+	refreshSliced(options: RefreshOptions = {}): Promise<RefreshSummary> {
+		return this.refreshInTurns(() => refreshSliced(this.store, this.config.roots, options), options);
 	}
 
 	/** Like refresh(), but big work reads files in a worker thread while this thread writes (CLI `index`, TUI). */
-	async refreshAsync(options: RefreshOptions = {}): Promise<RefreshSummary> {
+	refreshAsync(options: RefreshOptions = {}): Promise<RefreshSummary> {
+		return this.refreshInTurns(() => refreshPipelined(this.store, this.config.roots, options), options);
+	}
+
+	/**
+	 * The guard both asynchronous refreshes share: a write fault answers with what is indexed, damage falls back to
+	 * a synchronous refresh (which moves the index aside and starts over), and the pending count and notes are kept.
+	 */
+	private async refreshInTurns(run: () => Promise<RefreshSummary>, options: RefreshOptions): Promise<RefreshSummary> {
 		let summary: RefreshSummary;
 		try {
-			summary = await refreshPipelined(this.store, this.config.roots, options);
+			summary = await run();
 		} catch (error) {
 			if (isWriteFault(error)) summary = notRefreshed(error);
 			else if (!isCorruptionError(error) || this.store.readonly) throw error;

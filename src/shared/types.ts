@@ -375,6 +375,8 @@ export interface RefreshSummary {
 	sessionsRebuilt: number;
 	sessionsAppended: number;
 	sessionsRemoved: number;
+	/** Appends whose session was classified again as a whole (the append fast path did not cover them); absent when none. */
+	sessionsReclassified?: number;
 	linesIngested: number;
 	eventsIngested: number;
 	bytesRead: number;

@@ -23,8 +23,41 @@ export interface RootObservation {
 	error?: string;
 }
 
+/** What discovery found: the session files and what was seen of each root. */
+export interface Discovery {
+	files: DiscoveredFile[];
+	observations: RootObservation[];
+}
+
 /** Walks all roots; files reachable twice (symlinks, nested roots) are reported once. */
-export function discover(roots: SourceRoot[], maxDepth = 8): { files: DiscoveredFile[]; observations: RootObservation[] } {
+export function discover(roots: SourceRoot[], maxDepth = 8): Discovery {
+	const steps = discoverySteps(roots, maxDepth);
+	for (;;) {
+		const step = steps.next();
+		if (step.done) return step.value;
+	}
+}
+
+/**
+ * Like discover(), but hands the event loop back (`pause`) whenever a stretch of the walk took `sliceMs`: a root of
+ * thousands of files is listed and stat'ed synchronously, hundreds of milliseconds on a busy disk, and inside pi's
+ * process no single step may hold its event loop that long.
+ */
+export async function discoverSliced(roots: SourceRoot[], pause: () => Promise<void>, sliceMs: number, maxDepth = 8): Promise<Discovery> {
+	const steps = discoverySteps(roots, maxDepth);
+	let started = performance.now();
+	for (;;) {
+		const step = steps.next();
+		if (step.done) return step.value;
+		if (performance.now() - started >= sliceMs) {
+			await pause();
+			started = performance.now();
+		}
+	}
+}
+
+/** The walk, one step per directory listed, so a caller can stop between them. */
+function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<void, Discovery> {
 	const files: DiscoveredFile[] = [];
 	const seenFiles = new Set<string>();
 	const observations: RootObservation[] = [];
@@ -43,7 +76,7 @@ export function discover(roots: SourceRoot[], maxDepth = 8): { files: Discovered
 			continue;
 		}
 		const visitedDirs = new Set<string>();
-		const walk = (dir: string, depth: number): boolean => {
+		function* walk(dir: string, depth: number): Generator<void, boolean> {
 			let real: string;
 			try {
 				real = realpathSync(dir);
@@ -72,7 +105,7 @@ export function discover(roots: SourceRoot[], maxDepth = 8): { files: Discovered
 					}
 				}
 				if (isDir) {
-					if (depth < maxDepth && !walk(path, depth + 1)) obs.unreadable.push(path);
+					if (depth < maxDepth && !(yield* walk(path, depth + 1))) obs.unreadable.push(path);
 				} else if (isFile && entry.name.endsWith(".jsonl")) {
 					let st: ReturnType<typeof statSync>;
 					try {
@@ -84,11 +117,14 @@ export function discover(roots: SourceRoot[], maxDepth = 8): { files: Discovered
 					if (seenFiles.has(key)) continue;
 					seenFiles.add(key);
 					files.push({ path, root: root.path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
+					// A directory of thousands of files is itself a long step: a chance to pause every 64 files.
+					if (files.length % 64 === 0) yield;
 				}
 			}
+			yield;
 			return true;
-		};
-		obs.present = walk(root.path, 0);
+		}
+		obs.present = yield* walk(root.path, 0);
 		if (!obs.present) obs.error = "cannot list the directory";
 	}
 	return { files, observations };

@@ -10,14 +10,14 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 	try {
 		const sessions = db
 			.prepare(
-				"SELECT s.public_id, s.header_id, s.version, s.cwd, s.created, s.parent_path, p.public_id AS parent, s.name, s.leaf_entry, s.entries, s.first_ms, s.last_ms, f.path FROM sessions s JOIN files f ON f.id = s.file_id LEFT JOIN sessions p ON p.id = s.parent_session ORDER BY s.public_id",
+				"SELECT s.public_id, s.header_id, s.version, s.cwd, s.created, s.parent_path, p.public_id AS parent, s.name, s.leaf_entry, s.entries, s.first_ms, s.last_ms, s.fork_points, f.path FROM sessions s JOIN files f ON f.id = s.file_id LEFT JOIN sessions p ON p.id = s.parent_session ORDER BY s.public_id",
 			)
 			.all();
 		const events = db
 			.prepare(
 				`SELECT s.public_id AS session, e.entry_id, e.parent_id, e.seq, e.line, e.byte_offset, e.byte_length, e.line_hash, e.synthetic, e.type, e.role, e.ts, e.ts_ms,
 				e.tool_name, e.tool_call_id, e.is_error, e.exit_code, e.model, e.provider, e.stop_reason, e.custom_type, e.ref_id, e.label, e.msg_producing,
-				e.context_role, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.abandoned_by, e.cur_label, e.preview, e.frags, e.nfrags, e.kinds
+				e.context_role, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.abandoned_by, e.edit_state, e.edit_by, e.cur_label, e.preview, e.frags, e.nfrags, e.kinds
 				FROM events e JOIN sessions s ON s.id = e.session_id ORDER BY s.public_id, e.seq`,
 			)
 			.all();
