@@ -2,6 +2,10 @@
  * The hand-drawn first frame (drawn before React and Ink load) is the frame <App/> draws first: same title, query
  * line, status and key hints, same size, so nothing jumps when Ink takes over. And it carries no session text raw.
  */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,6 +13,8 @@ import { App } from "../components/App.js";
 import type { ExplorerService } from "../components/explorer-service.js";
 import { type FirstFrameInput, firstFrameText } from "../components/first-frame.js";
 import { stringWidth } from "../components/text-width.js";
+import { CLI } from "./helpers/build.js";
+import { tempDir } from "./helpers/corpus.js";
 
 afterEach(() => cleanup());
 
@@ -82,5 +88,28 @@ describe("the first frame", () => {
 		});
 		expect(text).not.toContain("\u001b]52");
 		expect(text).not.toContain("\u0007");
+	});
+});
+
+describe("what loads before the first frame", () => {
+	// The launcher draws the first frame before the core loads; a static import of the service, SQLite, React or Ink
+	// in its path would delay every start by their load time (DESIGN §7: first frame ≤ 200 ms after start).
+	it("the CLI's entry loads neither SQLite nor the index and query layers nor React and Ink before it runs", () => {
+		const t = tempDir("pes-first-load-");
+		try {
+			const hook = join(t.dir, "hook.mjs");
+			const register = join(t.dir, "register.mjs");
+			writeFileSync(hook, "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n");
+			writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+			// --version parses the command line after every static import has run, then exits.
+			const r = spawnSync(process.execPath, ["--import", register, CLI, "--version"], { encoding: "utf8" });
+			expect(r.status, r.stderr).toBe(0);
+			const loaded = r.stderr.split("\n").filter((l) => l.startsWith("LOADED "));
+			expect(loaded.some((l) => l.includes("/cli/tui-start.js"))).toBe(true);
+			const heavy = loaded.filter((l) => /better-sqlite3|\/src\/(index|query)\/|\/service\/service\.js|node_modules\/(ink|react)\//.test(l));
+			expect(heavy).toEqual([]);
+		} finally {
+			t.cleanup();
+		}
 	});
 });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Filters } from "../../components/filters.js";
-import { hasSessionFiles } from "../service/service.js";
+import { hasSessionFiles } from "../service/session-files.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
 import type { EventRef } from "../shared/types.js";
 

@@ -15,7 +15,7 @@ import {
 	neutralize,
 	safeJson,
 } from "../present/text.js";
-import { HistoryService } from "../service/service.js";
+import type { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
@@ -202,8 +202,12 @@ function note(text: string): void {
 	process.stderr.write(`${neutralize(text)}\n`);
 }
 
-/** Opens the index; `readonly` (status, --no-refresh) never writes it, nor creates it (I22). */
-function openService(options: { busyTimeoutMs?: number; readonly?: boolean } = {}): HistoryService {
+/**
+ * Opens the index; `readonly` (status, --no-refresh) never writes it, nor creates it (I22). The core (SQLite, the
+ * query stack) is loaded here, not at the top: the explorer draws its first frame before it needs any of it.
+ */
+async function openService(options: { busyTimeoutMs?: number; readonly?: boolean } = {}): Promise<HistoryService> {
+	const { HistoryService } = await import("../service/service.js");
 	// --demo: the bundled sample history (and its own index in the temp dir), for the commands as for the explorer.
 	const config = flags.demo ? chooseHistory({ demo: true, color: false }).config : resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
@@ -232,10 +236,10 @@ async function refreshWithProgress(service: HistoryService, full: boolean) {
  * index as it is (nothing is written); anything else (a session not indexed yet, an index that cannot be read) is
  * passed on unchanged: the explorer indexes, reads it again, and says what it finds.
  */
-function resolveOpen<T extends { sessionId: string }>(ref: T): T {
+async function resolveOpen<T extends { sessionId: string }>(ref: T): Promise<T> {
 	let service: HistoryService | null = null;
 	try {
-		service = openService({ readonly: true });
+		service = await openService({ readonly: true });
 		const found = resolveSessionId(ref.sessionId, service.sessions().sessions);
 		return "id" in found ? { ...ref, sessionId: found.id } : ref;
 	} catch {
@@ -264,7 +268,7 @@ async function run(): Promise<number> {
 			// Whatever a face printed as a ref works here: the pair, sessionId=… entryId=…, or a pi-history read line.
 			const parsed = parseRef(args.join(" "));
 			if (!parsed.ok) throw new ArgumentError(`usage: pi-history open <sessionId> <entryId> (${parsed.error})`);
-			const ref = process.stdin.isTTY && process.stdout.isTTY ? resolveOpen(parsed.ref) : parsed.ref;
+			const ref = process.stdin.isTTY && process.stdout.isTTY ? await resolveOpen(parsed.ref) : parsed.ref;
 			return startTui({
 				demo: flags.demo === true,
 				sessionsDirs: flags.sessionsDir,
@@ -277,7 +281,7 @@ async function run(): Promise<number> {
 		}
 		case "index": {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
-			const service = openService({ busyTimeoutMs: 30_000 });
+			const service = await openService({ busyTimeoutMs: 30_000 });
 			try {
 				const summary = await refreshWithProgress(service, flags.full === true);
 				if (flags.json) write(safeJson(summary, 2));
@@ -288,7 +292,7 @@ async function run(): Promise<number> {
 			}
 		}
 		case "status": {
-			const service = openService({ readonly: true });
+			const service = await openService({ readonly: true });
 			try {
 				const status = { ...service.status(), pending: service.countPending() };
 				if (flags.json) write(safeJson(status, 2));
@@ -300,7 +304,7 @@ async function run(): Promise<number> {
 		}
 		case "search": {
 			const filters = filtersFromFlags();
-			const service = openService({ readonly: flags.refresh === false });
+			const service = await openService({ readonly: flags.refresh === false });
 			try {
 				if (flags.refresh !== false) {
 					const summary = await refreshWithProgress(service, false);
@@ -328,7 +332,7 @@ async function run(): Promise<number> {
 			const [sessionId, entryId, ...extra] = args;
 			if (!sessionId || !entryId || extra.length) throw new ArgumentError(`usage: pi-history ${command} <sessionId> <entryId>`);
 			if (flags.order !== undefined && flags.order !== "branch" && flags.order !== "append") throw new ArgumentError("--order must be branch or append");
-			const service = openService({ readonly: flags.refresh === false });
+			const service = await openService({ readonly: flags.refresh === false });
 			try {
 				if (flags.refresh !== false) service.refresh({ budgetMs: 2000 });
 				if (command === "read") {

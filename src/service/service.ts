@@ -43,7 +43,6 @@ import type {
 	TreeRequest,
 	TreeResult,
 } from "../shared/types.js";
-import { discover } from "../source/discover.js";
 
 /** True when another connection holds the index's write lock: the caller may try again shortly. */
 export function isBusyError(error: unknown): boolean {
@@ -53,11 +52,6 @@ export function isBusyError(error: unknown): boolean {
 /** The folder a caller working in `cwd` may search: the configured root, else its git worktree, else `cwd` (I16). */
 export function workspaceRoot(cwd: string, configuredRoot?: string): string {
 	return authorizationRoot(cwd, configuredRoot);
-}
-
-/** True when the configured session roots hold at least one session file (a discovery pass, no index). */
-export function hasSessionFiles(config: ResolvedConfig): boolean {
-	return discover(config.roots).files.length > 0;
 }
 
 /** Options of HistoryService.open. */
