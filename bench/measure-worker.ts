@@ -310,7 +310,7 @@ async function tui(): Promise<void> {
 		}
 		return null;
 	};
-	const keys: Array<{ prefix: string; ms: number; startMs: number; searchMs: number; renderMs: number }> = [];
+	const keys: Array<{ prefix: string; ms: number; searchMs: number; renderMs: number }> = [];
 	const echoes: number[] = [];
 	const firstFrames: number[] = [];
 	let firstFrameFromStart = Number.NaN;
@@ -353,7 +353,7 @@ async function tui(): Promise<void> {
 				await new Promise<void>((resolve) => setImmediate(resolve));
 			}
 			if (!done || frameAt === undefined) stalled++;
-			else keys.push({ prefix, ms: frameAt - t0, startMs: done.start - t0, searchMs: done.end - done.start, renderMs: frameAt - done.end });
+			else keys.push({ prefix, ms: frameAt - t0, searchMs: done.end - done.start, renderMs: frameAt - done.end });
 			// The echo: the first frame after the key whose query line shows the new text. A trailing space cannot be
 			// told from the line's padding, so that keystroke has no echo time.
 			if (prefix.trimEnd() === prefix) {
@@ -375,11 +375,6 @@ async function tui(): Promise<void> {
 		stalled,
 		reps,
 		...stats(ms),
-		// Key → the search asked of the query thread: what the App does before it asks (the echo frame, effects).
-		startP50: percentile(
-			keys.map((k) => k.startMs),
-			50,
-		),
 		searchP50: percentile(
 			keys.map((k) => k.searchMs),
 			50,

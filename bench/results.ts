@@ -74,8 +74,6 @@ export type TuiResult = Stats & {
 	keystrokes: number;
 	stalled: number;
 	reps: number;
-	/** Key → the search asked of the query thread (p50 ms); absent in results from before it was measured. */
-	startP50?: number;
 	searchP50: number;
 	renderP50: number;
 	renderP95: number;

@@ -100,21 +100,6 @@ function requestOf(s: State, offset: number, limit?: number): SearchRequest {
 	return limit === undefined ? request : { ...request, limit };
 }
 
-/**
- * The first search of the state's query, scope and filters: one screenful (every hit costs a source read for its
- * snippet; the next pages load as the cursor moves). A search again for new index data asks for a whole page, so
- * the selected hit keeps its place.
- */
-function firstRequest(s: State): SearchRequest {
-	return requestOf(s, 0, s.hits.results.keep ? PAGE_SIZE : firstPageSize(s.size));
-}
-
-/** A first page's cache key: relative times resolve to a new instant on every search, so to the hour. */
-function cacheKey(request: SearchRequest): string {
-	const f = request.filters;
-	return JSON.stringify({ ...request, filters: { ...f, after: f?.after?.slice(0, 13), before: f?.before?.slice(0, 13) } });
-}
-
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
 function readStatus(service: ExplorerService, _generation: number): IndexStatus | null {
 	try {
@@ -160,43 +145,31 @@ export function App(props: AppProps) {
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
 	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.
-	// A key that starts a new search starts it here, before this thread draws the key's echo frame: the query thread
-	// searches meanwhile (the reducer is pure, so its answer to the key is the state the next render will have).
-	const latest = useRef(state);
-	latest.current = state;
-	const early = useRef<{ key: string; answer: ReturnType<typeof runSearch> } | null>(null);
-	const results = useRef(new Map<string, SearchResult>());
-	useKeys((k) => {
-		const action: Action = { type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) };
-		dispatch(action);
-		const before = latest.current;
-		const next = reduce(before, action);
-		latest.current = next;
-		if (searchDelay > 0 || next.hits.results.seq === before.hits.results.seq) return;
-		const request = firstRequest(next);
-		const key = cacheKey(request);
-		if (!results.current.has(key)) early.current = { key, answer: runSearch(service, request) };
-	});
+	useKeys((k) => dispatch({ type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) }));
 
 	// Every load below is keyed on the sequence number or key the reducer bumps when it wants that load (useServiceLoad
 	// runs it off the render and drops answers to older keys).
 
 	// Hits for the current query, scope and filters. First pages are cached until the index changes, so Backspace
 	// through a query answers at once.
+	const results = useRef(new Map<string, SearchResult>());
 	const h = state.hits;
 	const seq = h.results.seq;
 	useServiceLoad(
 		String(seq),
 		async (): Promise<Action> => {
-			const request = firstRequest(state);
-			const limit = request.limit ?? PAGE_SIZE;
-			const key = cacheKey(request);
+			// One screenful first (every hit costs a source read for its snippet); the next pages load as the cursor
+			// moves. A search again for new index data asks for a whole page, so the selected hit keeps its place.
+			const limit = h.results.keep ? PAGE_SIZE : firstPageSize(state.size);
+			const request = requestOf(state, 0, limit);
+			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
+			const key = JSON.stringify({
+				...request,
+				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
+			});
 			const cached = results.current.get(key);
 			if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
-			// The key handler may have asked already (the same request): take its answer.
-			const asked = early.current?.key === key ? early.current.answer : null;
-			if (asked) early.current = null;
-			const out = await (asked ?? runSearch(service, request));
+			const out = await runSearch(service, request);
 			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
 			results.current.set(key, out.result);
 			if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
