@@ -470,6 +470,19 @@ describe("refresh equals a fresh full build", () => {
 							1,
 							null,
 						],
+						// Found by `npm run chaos`: a cut that leaves a complete last line without its `\n`, then the `\n` and more
+						// lines: the entry read without its `\n` kept the shorter byte length.
+						[
+							[
+								{ kind: "create", file: 0, seed: 0 },
+								{ kind: "truncate", file: 0, at: 591988948, mid: true },
+								{ kind: "create", file: 0, seed: 0 },
+								{ kind: "append", file: 0, count: 1, seed: 0 },
+								{ kind: "torn", file: 0, seed: 0 },
+							],
+							3,
+							null,
+						],
 					],
 				},
 			);
