@@ -4,7 +4,7 @@
  * of docs/pi-1.6-format.md, checked entry by entry through a real index; plus a property that drives a 1.6
  * SessionManager through random operation sequences and compares every entry.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { scanFile } from "../src/project/file-scan.js";
 import { classifyTree } from "../src/project/tree.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
-import { expectSameIndex } from "./helpers/dump.js";
+import { expectEqualsFreshBuild, expectSameIndex } from "./helpers/dump.js";
 import { type Pi16Manager, pi16View, sessionText, sm, type Verdict, verdicts } from "./helpers/oracle16.js";
 import { type Ids, writePi16Sessions } from "./helpers/pi16-sessions.js";
 
@@ -116,6 +116,77 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 		expect(service.search({ query: "edit error", filters: { kinds: ["tool.result"] } }).hits).toEqual([]);
 	});
 });
+
+// pi 1.x reads a complete last line without `\n` (I6); pi's next append adds the `\n`, or writes straight after it.
+describe("a complete last line without `\\n` that the file goes on from", () => {
+	it("reads back a complete last line without `\\n` as the bytes on disk, before and after its `\\n` arrives", () => {
+		const base = join(tmp.dir, "closing");
+		const dir = join(base, "sessions");
+		mkdirSync(dir, { recursive: true });
+		const file = join(dir, "closing.jsonl");
+		const head = JSON.stringify({ type: "session", version: 3, id: "closing-1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/app" });
+		const last = userLine("c2", "c1", "closing words");
+		writeFileSync(file, `${head}\n${userLine("c1", null, "opening words")}\n${last}`);
+		const live = openService(dir, join(base, "live.sqlite"));
+		const onDisk = () => {
+			const { source } = live.read({ sessionId: "closing-1", entryId: "c2" });
+			return readFileSync(file)
+				.subarray(source.byteOffset, source.byteOffset + source.byteLength)
+				.toString("utf8");
+		};
+		try {
+			live.refresh();
+			expect(onDisk()).toBe(last);
+			expectEqualsFreshBuild(dir, join(base, "live.sqlite"), join(base, "fresh-1.sqlite"));
+			appendFileSync(file, "\n");
+			live.refresh();
+			expect(onDisk()).toBe(`${last}\n`);
+			expectEqualsFreshBuild(dir, join(base, "live.sqlite"), join(base, "fresh-2.sqlite"));
+			// The next line is an append after the whole prefix, newline included, not a rebuild of the file.
+			appendFileSync(file, `${userLine("c3", "c2", "later words")}\n`);
+			const summary = live.refresh();
+			expect({ appended: summary.sessionsAppended, rebuilt: summary.sessionsRebuilt }).toEqual({ appended: 1, rebuilt: 0 });
+			expect(onDisk()).toBe(`${last}\n`);
+			expect(live.search({ query: "later" }).hits.map((h) => h.entryId)).toEqual(["c3"]);
+			expectEqualsFreshBuild(dir, join(base, "live.sqlite"), join(base, "fresh-3.sqlite"));
+		} finally {
+			live.close();
+		}
+	});
+
+	it("drops a complete last line without `\\n` that other bytes continued, as a fresh build does", () => {
+		const base = join(tmp.dir, "continued");
+		const dir = join(base, "sessions");
+		mkdirSync(dir, { recursive: true });
+		const file = join(dir, "continued.jsonl");
+		const head = JSON.stringify({ type: "session", version: 3, id: "continued-1", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/app" });
+		writeFileSync(file, `${head}\n${userLine("d1", null, "opening words")}\n${userLine("d2", "d1", "closing words")}`);
+		const live = openService(dir, join(base, "live.sqlite"));
+		try {
+			live.refresh();
+			expect(live.search({ query: "closing" }).hits.map((h) => h.entryId)).toEqual(["d2"]);
+			// Written straight after it: the last physical line is now two objects, which neither pi nor a fresh build reads.
+			appendFileSync(file, `${userLine("d3", "d2", "later words")}\n`);
+			live.refresh();
+			expect(live.search({ query: "closing" }).hits).toEqual([]);
+			expect(live.search({ query: "later" }).hits).toEqual([]);
+			expectEqualsFreshBuild(dir, join(base, "live.sqlite"), join(base, "fresh.sqlite"));
+		} finally {
+			live.close();
+		}
+	});
+});
+
+/** A v3 user message line. */
+function userLine(id: string, parentId: string | null, text: string): string {
+	return JSON.stringify({
+		type: "message",
+		id,
+		parentId,
+		timestamp: "2026-01-01T00:00:01.000Z",
+		message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
+	});
+}
 
 function pi16FirstEntry(file: string): string {
 	return (JSON.parse(readFileSync(file, "utf8").split("\n")[1] as string) as { id: string }).id;

@@ -201,6 +201,8 @@ type Op =
 	| { kind: "append"; file: number; count: number; seed: number }
 	| { kind: "torn"; file: number; seed: number }
 	| { kind: "complete"; file: number }
+	| { kind: "newline"; file: number }
+	| { kind: "glued"; file: number; seed: number }
 	| { kind: "truncate"; file: number; at: number; mid: boolean }
 	| { kind: "rewrite"; file: number; seed: number }
 	| { kind: "delete"; file: number }
@@ -211,6 +213,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 	{ weight: 4, arbitrary: fc.record({ kind: fc.constant("append" as const), file: fc.nat(FILES - 1), count: fc.integer({ min: 1, max: 4 }), seed: fc.nat() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("torn" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("complete" as const), file: fc.nat(FILES - 1) }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("newline" as const), file: fc.nat(FILES - 1) }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("glued" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("truncate" as const), file: fc.nat(FILES - 1), at: fc.nat(), mid: fc.boolean() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("rewrite" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), file: fc.nat(FILES - 1) }) },
@@ -367,6 +371,14 @@ function apply(dir: string, op: Op): void {
 			appendFileSync(file, `${full}\n`);
 			return;
 		}
+		case "newline":
+			// pi 1.6 opening a session whose last line has no `\n` appends one (loadEntriesFromFile), torn or not.
+			if (exists && !readFileSync(file, "utf8").endsWith("\n")) appendFileSync(file, "\n");
+			return;
+		case "glued":
+			// pi 0.x appends its line right after whatever ends the file, `\n` or not.
+			if (exists) appendFileSync(file, `${entryLines(idsIn(file), 1, op.seed)[0]}\n`);
+			return;
 		case "truncate": {
 			if (!exists) return;
 			const buf = readFileSync(file);
@@ -466,6 +478,36 @@ describe("refresh equals a fresh full build", () => {
 							[
 								{ kind: "append", file: 2, count: 1, seed: 13 },
 								{ kind: "append", file: 2, count: 1, seed: 0 },
+							],
+							1,
+							null,
+						],
+						// Found by `npm run chaos`: a cut that leaves a complete last line without its `\n`, then the `\n` and more
+						// lines: the entry read without its `\n` kept the shorter byte length.
+						[
+							[
+								{ kind: "create", file: 0, seed: 0 },
+								{ kind: "truncate", file: 0, at: 591988948, mid: true },
+								{ kind: "create", file: 0, seed: 0 },
+								{ kind: "append", file: 0, count: 1, seed: 0 },
+								{ kind: "torn", file: 0, seed: 0 },
+							],
+							3,
+							null,
+						],
+						// The same cut, then pi 1.6's `\n` alone, or a line written straight after the unterminated one.
+						[
+							[
+								{ kind: "truncate", file: 0, at: 591988948, mid: true },
+								{ kind: "newline", file: 0 },
+							],
+							1,
+							null,
+						],
+						[
+							[
+								{ kind: "truncate", file: 0, at: 591988948, mid: true },
+								{ kind: "glued", file: 0, seed: 0 },
 							],
 							1,
 							null,

@@ -147,6 +147,12 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 	const known = store.prepare<[number, string], { line_hash: string }>("SELECT line_hash FROM events WHERE session_id = ? AND entry_id = ?");
 	let duplicates = scan.duplicates;
 	let conflicting = scan.conflicting;
+	if (scan.closedLast) {
+		// The entry of the last indexed line (if that line is one: the leaf's id, at that line's place) gains its `\n`.
+		store
+			.prepare("UPDATE events SET byte_length = byte_length + 1 WHERE session_id = ? AND entry_id = ? AND byte_offset + byte_length = ?")
+			.run(session.id, session.leaf_entry, row.indexed_bytes);
+	}
 	const staged = [];
 	for (const scanned of scan.entries) {
 		const earlier = known.get(session.id, scanned.entry.id);
@@ -193,7 +199,7 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 		);
 	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
 	return {
-		kind: scan.lines > 0 ? "appended" : "unchanged",
+		kind: scan.lines > 0 || scan.closedLast ? "appended" : "unchanged",
 		lines: scan.lines,
 		events: staged.length,
 		bytes: scan.endOffset - row.indexed_bytes,

@@ -8,7 +8,7 @@ import { closeSync, fstatSync, openSync } from "node:fs";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "../source/fingerprint.js";
-import { completeLines } from "../source/lines.js";
+import { completeLines, resumeAt } from "../source/lines.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "../source/parse.js";
 import { boundFragment, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./entry.js";
 import { documentText, GAP_TOKEN, scopeFolders, scopeToken } from "./tokens.js";
@@ -70,6 +70,11 @@ export interface ScanResult {
 	error?: string;
 	/** The scan stopped at the plan's maxBytes: the file goes on after endOffset. */
 	partial?: boolean;
+	/**
+	 * Append: the indexed prefix ended in a complete line without its `\n`, and that `\n` came first: the line's
+	 * entry is now one byte longer, as a fresh build reads it.
+	 */
+	closedLast?: boolean;
 }
 
 const SEP = Buffer.from("\n");
@@ -128,8 +133,11 @@ export function scanFile(plan: ScanPlan): ScanResult {
 		const fingerprint = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 		if (plan.mode === "append" && plan.start !== undefined && plan.parserState && st.size >= plan.start) {
 			const prefix = prefixHash(fd, plan.start);
-			if (prefix.digest === plan.prefixHash) {
-				return read(fd, plan, fingerprint, "append", plan.start, plan.firstLine ?? 1, new SessionParser(plan.parserState), prefix.running, plan.cwd ?? "");
+			// A complete last line read without its `\n` that went on with other bytes is no longer that line: rebuild.
+			const resume = resumeAt(fd, plan.start);
+			if (prefix.digest === plan.prefixHash && resume !== "extended") {
+				const parser = new SessionParser(plan.parserState);
+				return read(fd, plan, fingerprint, "append", plan.start, plan.firstLine ?? 1, parser, prefix.running, plan.cwd ?? "", resume === "closed");
 			}
 		}
 		return read(fd, plan, fingerprint, "rebuild", 0, 1, new SessionParser(), createHash("sha1"), "");
@@ -170,6 +178,7 @@ function read(
 	parser: SessionParser,
 	hash: Hash | undefined,
 	appendCwd: string,
+	closed = false,
 ): ScanResult {
 	const result: ScanResult = { ...failed(plan, ""), mode, fingerprint, header: null };
 	delete result.error;
@@ -178,6 +187,11 @@ function read(
 	const seen = new Map<string, string>();
 	const it = completeLines(fd, start, firstLine);
 	let running = hash;
+	if (closed) {
+		// completeLines skips the `\n` that closed the last indexed line; the prefix the next append checks holds it.
+		running?.update(SEP);
+		result.closedLast = true;
+	}
 	let end = { endOffset: start, nextLineNo: firstLine };
 	for (;;) {
 		const next = it.next();

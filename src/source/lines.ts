@@ -57,6 +57,18 @@ function byteAt(fd: number, position: number): number | undefined {
 }
 
 /**
+ * What the bytes at a resume offset (where the last scan stopped) say about the line that ended there: after a `\n`
+ * (or at 0) a new line starts; after a complete line read without its `\n`, either that `\n` has arrived
+ * ("closed": the line is now one byte longer), nothing came yet ("open"), or other bytes did ("extended": the line
+ * that was read is not a line of the file any more, and only a read from the start sees what it became).
+ */
+export function resumeAt(fd: number, start: number): "boundary" | "closed" | "open" | "extended" {
+	if (start === 0 || byteAt(fd, start - 1) === 10) return "boundary";
+	const next = byteAt(fd, start);
+	return next === undefined ? "open" : next === 10 ? "closed" : "extended";
+}
+
+/**
  * An unfinished line is kept in memory only this far; beyond it the scan looks ahead for the line's end without
  * keeping the bytes, so a file growing without a newline costs a bounded amount of memory on every refresh.
  */
@@ -88,7 +100,7 @@ export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = N
 	let pendingBytes = 0;
 	let eof = false;
 	// Resuming right after a line we took without its `\n`: the `\n` pi appended since belongs to that line.
-	if (start > 0 && byteAt(fd, start - 1) !== 10 && byteAt(fd, start) === 10) {
+	if (resumeAt(fd, start) === "closed") {
 		position++;
 		lineStart++;
 	}
