@@ -314,8 +314,15 @@ export class RefreshRun {
 		try {
 			this.store.db
 				.transaction(() => {
-					const started = Date.now();
-					while (summaryRun(this.store, this.options.summaryRun) && Date.now() - started < sliceMs && !this.overBudget());
+					// Another run only when one more like the last still fits the slice.
+					const started = performance.now();
+					let last = started;
+					for (;;) {
+						if (!summaryRun(this.store, this.options.summaryRun)) break;
+						const now = performance.now();
+						if (now + (now - last) - started > sliceMs || this.overBudget()) break;
+						last = now;
+					}
 				})
 				.immediate();
 		} catch (error) {

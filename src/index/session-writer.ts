@@ -5,7 +5,7 @@ import { CTX_EXCLUDED, CTX_OMITS, classifyTree, EDITABLE_ROLES, type NodeState, 
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
-import { dropSummaryRuns, markSummaryRuns, SUMMARY_RUN } from "./summary-runs.js";
+import { dropSummaryRuns, markSummaryRuns } from "./summary-runs.js";
 import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
@@ -52,6 +52,9 @@ interface PathRow {
 }
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
+
+/** Rowids per UPDATE when a compaction reads the whole session (commitCompaction), and the most entries of a context it walks. */
+const SUMMARIZE_RUN = 16_384;
 
 /** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
 const contentful = (r: PathRow) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
@@ -385,7 +388,9 @@ export class SessionWriter {
 		const span = s
 			.prepare<[number], { lo: number | null; hi: number | null }>("SELECT min(id) AS lo, max(id) AS hi FROM events WHERE session_id = ?")
 			.get(sessionId);
-		const context = this.contextAbove(row, sessionId, leaf, SUMMARY_RUN);
+		const context = this.contextAbove(row, sessionId, leaf, SUMMARIZE_RUN);
+		// Entries an older compaction summarized (the summarized_by index; an abandoned branch's are `derived`).
+		let older = context?.compacted === true;
 		if (context !== null) {
 			// What changes state: the context before this compaction, which leaves it for the new summary.
 			const summarize = s.prepare(
@@ -393,6 +398,12 @@ export class SessionWriter {
 			);
 			for (const r of context.rows) if (r.branch_state === "selected" && contentful(r)) summarize.run(entry.id, r.id);
 		} else {
+			older =
+				s
+					.prepare<[number], { n: number }>(
+						"SELECT 1 AS n FROM events WHERE session_id = ? AND summarized_by IS NOT NULL AND summarized_prov = 'recorded' LIMIT 1",
+					)
+					.get(sessionId) !== undefined;
 			// A context longer than the walk's limit (a long path never compacted): every row's state may change, so the
 			// whole session is read in runs of rowids, writing only what leaves the context. In runs: one statement over a
 			// million rows keeps a statement journal of every page it changes in memory (temp_store = MEMORY), 344 MB
@@ -403,11 +414,11 @@ export class SessionWriter {
 				WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND selection_state IS NOT 'summarized'
 				AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
 			);
-			for (let lo = span?.lo ?? 0; span?.hi != null && lo <= span.hi; lo += SUMMARY_RUN) summarize.run(entry.id, lo, lo + SUMMARY_RUN, sessionId);
+			for (let lo = span?.lo ?? 0; span?.hi != null && lo <= span.hi; lo += SUMMARIZE_RUN) summarize.run(entry.id, lo, lo + SUMMARIZE_RUN, sessionId);
 		}
 		// The rest of the path was summarized already, by an older compaction: re-pointed to this one in runs, later
 		// (summary-runs.ts). Until then a reader sees those entries summarized by the older one.
-		if ((context === null || context.compacted) && span?.lo != null && span.hi != null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
+		if (older && span?.lo != null && span.hi != null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
 		kept.reverse();
 		// The context now: the summary, then the kept range in path order without system messages (folded into it).
 		const system = (r: PathRow) => r.type === "message" && r.role === "system";
