@@ -5,11 +5,12 @@
  *   huge-worker.js read       --index P --roots R --entry E [--needle W] [--window N]  search W, read and trace entry E
  *                             through the service; --window: also read 4,000 characters of its first fragment at N
  *   huge-worker.js branch     --index P --roots R --file F --id I --parent Q    entry I appended under entry Q (an old one), then refresh
- *   huge-worker.js compact    --index P --roots R --file F --id I --parent Q --kept K   compaction I under Q keeping K on, refresh,
- *                             then trace the compaction
+ *   huge-worker.js compact    --index P --roots R --file F --id I --parent Q --kept K [--lead L]   compaction I under Q keeping K
+ *                             on (after L linear entries I-L..I-1, Q = I-1), the extension's sliced refresh, then trace the compaction
  *   huge-worker.js unfinished --index P --roots R --file F --grow BYTES   refresh over an unfinished last line, grow it, refresh
  */
 import { appendFileSync } from "node:fs";
+import { REFRESH_SLICE } from "../src/extension/index-handle.js";
 import { HistoryService } from "../src/service/service.js";
 import type { RefreshSummary } from "../src/shared/types.js";
 import { benchConfig, maxRssBytes, parseArgs, report } from "./child.js";
@@ -43,11 +44,40 @@ function attempt<T>(run: () => T): { ms: number; value?: T; error?: string } {
 	}
 }
 
+/** Times every turn of the event loop (setImmediate to setImmediate) until stopped: the longest is how long pi waited. */
+function turnTimer(): { stop: () => { turnMs: number; turnCpuMs: number; turns: number; slowestCpuMs: number[] } } {
+	let on = true;
+	let turns = 0;
+	const cpus: number[] = [];
+	let turnMs = 0;
+	let turnCpuMs = 0;
+	let last = performance.now();
+	let lastCpu = process.cpuUsage();
+	const tick = () => {
+		const used = process.cpuUsage(lastCpu);
+		turnMs = Math.max(turnMs, performance.now() - last);
+		turnCpuMs = Math.max(turnCpuMs, (used.user + used.system) / 1000);
+		cpus.push((used.user + used.system) / 1000);
+		turns++;
+		last = performance.now();
+		lastCpu = process.cpuUsage();
+		if (on) setImmediate(tick);
+	};
+	setImmediate(tick);
+	return {
+		stop: () => {
+			on = false;
+			return { turnMs, turnCpuMs, turns, slowestCpuMs: cpus.sort((a, b) => b - a).slice(0, 5) };
+		},
+	};
+}
+
 const counts = (s: RefreshSummary) => ({
 	eventsIngested: s.eventsIngested,
 	sessionsAppended: s.sessionsAppended,
 	sessionsRebuilt: s.sessionsRebuilt,
 	errors: s.errors.length,
+	pending: s.pending,
 });
 
 const service = HistoryService.open({ config: benchConfig(roots, indexPath) });
@@ -94,8 +124,22 @@ if (task === "append") {
 	const id = Number(options.get("id"));
 	const parent = Number(options.get("parent"));
 	const noop = timed(() => service.refresh());
-	appendFileSync(file, task === "branch" ? branchEntry(id, parent) : compactionEntry(id, parent, Number(options.get("kept"))));
-	const refresh = timed(() => service.refresh());
+	const lead = Number(options.get("lead") ?? "0");
+	let lines = "";
+	for (let i = id - lead; i < id; i++) lines += linearEntry(i, 0);
+	appendFileSync(file, lines + (task === "branch" ? branchEntry(id, parent) : compactionEntry(id, parent, Number(options.get("kept")))));
+	let turns: ReturnType<ReturnType<typeof turnTimer>["stop"]> | null = null;
+	let refresh: { ms: number; cpuMs: number; value: RefreshSummary };
+	if (task === "compact") {
+		// The extension's refresh (index-handle.ts): sliced, REFRESH_SLICE per transaction, here without a budget.
+		const started = performance.now();
+		const cpu = process.cpuUsage();
+		const timer = turnTimer();
+		const value = await service.refreshSliced({ batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes });
+		turns = timer.stop();
+		const used = process.cpuUsage(cpu);
+		refresh = { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, value };
+	} else refresh = timed(() => service.refresh());
 	const cpu = process.cpuUsage();
 	const trace = task === "compact" ? attempt(() => service.trace({ sessionId: HUGE_SESSION_ID, entryId: idOf(id) })) : null;
 	const traceCpu = process.cpuUsage(cpu);
@@ -105,6 +149,7 @@ if (task === "append") {
 		ms: refresh.ms,
 		cpuMs: refresh.cpuMs,
 		summary: counts(refresh.value),
+		...(turns ?? {}),
 		...(trace
 			? {
 					traceMs: trace.ms,

@@ -141,6 +141,12 @@ export interface HugeResult {
 	/** branch, compact: CPU time of the refresh and of the trace (wall times are noisy on a shared machine). */
 	cpuMs?: number;
 	traceCpuMs?: number;
+	/** compact: the sliced refresh's longest turn of the event loop (wall and CPU time) and its number of turns. */
+	turnMs?: number;
+	turnCpuMs?: number;
+	turns?: number;
+	/** compact: the five slowest turns' CPU time, slowest first. */
+	slowestCpuMs?: number[];
 	/** compact: the trace's `compacts` edges listed (at most its edge limit). */
 	traced?: number | null;
 	/** read --window: a fragment window of 4,000 characters at `windowOffset`, and what came back. */

@@ -206,7 +206,8 @@ type Op =
 	| { kind: "truncate"; file: number; at: number; mid: boolean }
 	| { kind: "rewrite"; file: number; seed: number }
 	| { kind: "delete"; file: number }
-	| { kind: "create"; file: number; seed: number };
+	| { kind: "create"; file: number; seed: number }
+	| { kind: "compact"; file: number; back: number };
 
 const FILES = 3;
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -219,6 +220,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("rewrite" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("delete" as const), file: fc.nat(FILES - 1) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("create" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
+	// pi's /compact: a compaction under the last entry, keeping the last `back` entries (0: none).
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("compact" as const), file: fc.nat(FILES - 1), back: fc.nat(4) }) },
 );
 
 /** A small deterministic pseudo-random source for building entry lines from a seed. */
@@ -413,33 +416,61 @@ function apply(dir: string, op: Op): void {
 		case "delete":
 			if (exists) rmSync(file);
 			return;
+		case "compact": {
+			if (!exists) return;
+			const content = readFileSync(file, "utf8");
+			const ids = idsIn(file);
+			const id = `k${ids.length}-${op.back}`;
+			const leaf = ids.at(-1) ?? null;
+			const firstKeptEntryId = op.back === 0 ? id : (ids.at(-op.back) ?? id);
+			const line = JSON.stringify({
+				type: "compaction",
+				id,
+				parentId: leaf,
+				timestamp: "2026-01-01T00:01:00.000Z",
+				summary: "compacted",
+				firstKeptEntryId,
+				tokensBefore: 1,
+			});
+			appendFileSync(file, `${content.endsWith("\n") ? "" : "\n"}${line}\n`);
+			return;
+		}
 	}
 }
 
 describe("refresh equals a fresh full build", () => {
 	it(
 		"after any sequence of appends, torn writes, completions, truncations, rewrites, deletions and creations",
-		() => {
+		async () => {
 			let run = 0;
-			fc.assert(
+			await fc.assert(
 				// sliceBytes: the live index reads files in slices that small (a big file's append-by-append ingest).
-				fc.property(
+				// stopAfter: the refreshes between operations are the extension's sliced refresh, stopped after that many
+				// slices and with one-rowid summary runs, so a compaction's runs are pending across appends, rewrites and deletions.
+				fc.asyncProperty(
 					fc.array(opArb, { minLength: 1, maxLength: 12 }),
 					fc.integer({ min: 1, max: 4 }),
 					fc.option(fc.integer({ min: 1, max: 700 })),
-					(ops, refreshEvery, slice) => {
+					fc.option(fc.integer({ min: 1, max: 4 })),
+					async (ops, refreshEvery, slice, stopAfter) => {
 						const sliced = slice === null ? {} : { sliceBytes: slice };
+						const between = async () => {
+							if (stopAfter === null) return live.refresh(sliced);
+							let slices = 0;
+							return live.refreshSliced({ ...sliced, batchMs: 0, summaryRun: 1, onSlice: () => slices++, shouldStop: () => slices >= stopAfter });
+						};
 						const base = join(tmp.dir, `eq-${run++}`);
 						const dir = join(base, "sessions");
 						mkdirSync(dir, { recursive: true });
 						for (let f = 0; f < FILES; f++) writeFileSync(join(dir, `f${f}.jsonl`), `${[header(f * 7), ...entryLines([], 3, f + 11)].join("\n")}\n`);
 						const live = openService(dir, join(base, "live.sqlite"));
 						try {
-							live.refresh(sliced);
-							ops.forEach((op, i) => {
+							await between();
+							for (const [i, op] of ops.entries()) {
 								apply(dir, op);
-								if ((i + 1) % refreshEvery === 0) live.refresh(sliced);
-							});
+								if ((i + 1) % refreshEvery === 0) await between();
+							}
+							// The CLI's refresh makes whatever is pending.
 							live.refresh(sliced);
 						} finally {
 							live.close();
@@ -463,6 +494,7 @@ describe("refresh equals a fresh full build", () => {
 							],
 							1,
 							null,
+							null,
 						],
 						// Found by `npm run chaos`: an empty branch summary after a compaction is summarized by it.
 						[
@@ -472,6 +504,7 @@ describe("refresh equals a fresh full build", () => {
 							],
 							1,
 							1,
+							null,
 						],
 						// Found by `npm run chaos`: an append under a leaf that repeats an earlier entry (which has a child) makes a fork.
 						[
@@ -480,6 +513,7 @@ describe("refresh equals a fresh full build", () => {
 								{ kind: "append", file: 2, count: 1, seed: 0 },
 							],
 							1,
+							null,
 							null,
 						],
 						// Found by `npm run chaos`: a cut that leaves a complete last line without its `\n`, then the `\n` and more
@@ -494,6 +528,7 @@ describe("refresh equals a fresh full build", () => {
 							],
 							3,
 							null,
+							null,
 						],
 						// The same cut, then pi 1.6's `\n` alone, or a line written straight after the unterminated one.
 						[
@@ -503,6 +538,7 @@ describe("refresh equals a fresh full build", () => {
 							],
 							1,
 							null,
+							null,
 						],
 						[
 							[
@@ -510,6 +546,17 @@ describe("refresh equals a fresh full build", () => {
 								{ kind: "glued", file: 0, seed: 0 },
 							],
 							1,
+							null,
+							null,
+						],
+						// Found by `npm run chaos` (the same family): a cut inside a line, then an append after it.
+						[
+							[
+								{ kind: "truncate", file: 0, at: 162431706, mid: true },
+								{ kind: "append", file: 0, count: 1, seed: 0 },
+							],
+							1,
+							null,
 							null,
 						],
 					],

@@ -4,6 +4,7 @@ import type { RefreshSummary } from "../shared/types.js";
 import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
 import { type IndexStore, isBusyError } from "./store.js";
+import { pendingSummarySessions } from "./summary-runs.js";
 
 /** A files row as discovery is compared with it. */
 export interface KnownFile {
@@ -38,7 +39,8 @@ function changedFiles(files: DiscoveredFile[], known: Map<string, KnownFile>, fu
 
 /** Number of session files under `roots` that a refresh would read (a discovery pass, no parsing). */
 export function countPending(store: IndexStore, roots: SourceRoot[]): number {
-	return changedFiles(discover(roots).files, knownFiles(store), false).length;
+	// A session whose compaction still re-points older summaries (summary-runs.ts) is pending work too.
+	return changedFiles(discover(roots).files, knownFiles(store), false).length + pendingSummarySessions(store);
 }
 
 function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<string, number> {

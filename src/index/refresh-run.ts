@@ -11,6 +11,7 @@ import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { linkSessions } from "./session-links.js";
 import { SessionWriter } from "./session-writer.js";
 import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
+import { pendingSummarySessions, summaryRun } from "./summary-runs.js";
 
 /** Options of a refresh. */
 export interface RefreshOptions {
@@ -31,6 +32,8 @@ export interface RefreshOptions {
 	batchBytes?: number;
 	/** Checked with the budget: true stops the refresh before its next slice (the rest is pending). */
 	shouldStop?: () => boolean;
+	/** Rowids per run of a compaction's pending summaries (summary-runs.ts SUMMARY_RUN); tests use small runs. */
+	summaryRun?: number;
 	/** Called after each committed slice (refreshSliced), e.g. to count them. */
 	onSlice?: () => void;
 }
@@ -299,6 +302,51 @@ export class RefreshRun {
 		this.goneChecked = true;
 	}
 
+	/** Summary runs already made in slices (summaryRunsSliced): finish() does not make the rest. */
+	private summariesSliced = false;
+
+	/**
+	 * One write transaction of pending summary runs (summary-runs.ts): at least one run, more while batchMs lasts.
+	 * False when the index is busy.
+	 */
+	private summaryBatch(): boolean {
+		const sliceMs = this.options.batchMs ?? BATCH_MS;
+		try {
+			this.store.db
+				.transaction(() => {
+					// Another run only when one more like the last still fits the slice.
+					const started = performance.now();
+					let last = started;
+					for (;;) {
+						if (!summaryRun(this.store, this.options.summaryRun)) break;
+						const now = performance.now();
+						if (now + (now - last) - started > sliceMs || this.overBudget()) break;
+						last = now;
+					}
+				})
+				.immediate();
+		} catch (error) {
+			if (isBusyError(error)) return this.busy();
+			throw error;
+		}
+		return true;
+	}
+
+	/**
+	 * The pending summary runs of compactions (this run's or an earlier, interrupted one's), one batch per turn of the
+	 * event loop (`pause`) within the budget; what is left counts as pending and the next refresh goes on with it.
+	 */
+	async summaryRunsSliced(pause: () => Promise<void>): Promise<void> {
+		this.summariesSliced = true;
+		if (this.summary.busy) return;
+		// At least one batch per run, as ingestSliced: a host that refreshes again while work is pending must not spin.
+		for (let first = true; pendingSummarySessions(this.store) > 0 && (first || !this.overBudget()); first = false) {
+			if (!this.summaryBatch()) break;
+			this.options.onSlice?.();
+			await pause();
+		}
+	}
+
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
 		this.store.setCacheKib(SEARCH_CACHE_KIB);
@@ -309,7 +357,9 @@ export class RefreshRun {
 	/** Removals, public ids, lineage and the freshness stamp. */
 	finish(): RefreshSummary {
 		const { store, summary } = this;
-		summary.pending = this.plan.changed.length - this.done;
+		// refresh() and refreshPipelined (the CLI's) make every pending summary run: their answers equal a fresh build.
+		if (!this.summariesSliced) while (!summary.busy && pendingSummarySessions(store) > 0 && this.summaryBatch());
+		summary.pending = this.plan.changed.length - this.done + (summary.busy ? 0 : pendingSummarySessions(store));
 		if (this.writer.reclassified > 0) summary.sessionsReclassified = this.writer.reclassified;
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		if (!summary.busy && !this.goneChecked && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;

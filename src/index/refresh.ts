@@ -38,6 +38,7 @@ export async function refreshSliced(store: IndexStore, roots: SourceRoot[], opti
 	if (!run.prepare(found)) return run.stop();
 	await nextTurn();
 	await run.ingestSliced(nextTurn);
+	await run.summaryRunsSliced(nextTurn);
 	await run.removeGoneSliced(nextTurn);
 	return run.finish();
 }

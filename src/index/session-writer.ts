@@ -5,6 +5,7 @@ import { CTX_EXCLUDED, CTX_OMITS, classifyTree, EDITABLE_ROLES, type NodeState, 
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
+import { dropSummaryRuns, markSummaryRuns } from "./summary-runs.js";
 import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
@@ -52,7 +53,7 @@ interface PathRow {
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
 
-/** Rowids per UPDATE when a compaction summarizes the path (commitCompaction). */
+/** Rowids per UPDATE when a compaction reads the whole session (commitCompaction), and the most entries of a context it walks. */
 const SUMMARIZE_RUN = 16_384;
 
 /** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
@@ -149,6 +150,8 @@ export class SessionWriter {
 			staged = rest;
 			previousLeafId = previous;
 		}
+		// The session is classified as a whole below (now, or at its last slice): that re-points every summary.
+		dropSummaryRuns(this.store, sessionId);
 		if (partial && (deferred || (previousLeafId !== undefined && previousLeafId !== null))) {
 			// A slice of a big file that does not just extend the leaf's path: classifying the whole session at every
 			// slice would cost the session's size per slice. Its rows wait with provisional states (`unknown`) and the
@@ -350,9 +353,10 @@ export class SessionWriter {
 
 	/**
 	 * A compaction appended at the leaf (pi's /compact), equal to a full classification: every contentful entry of the
-	 * path leaves the context for the new summary (tree.ts names the latest compaction as the summary of all of them,
-	 * so this costs the path: one UPDATE inside SQLite, no rows held here) except the kept range from its
-	 * firstKeptEntryId to the leaf, which is classified again from its own entries (costs the kept range). False for a
+	 * path leaves the context for the new summary (tree.ts names the latest compaction as the summary of all of them)
+	 * except the kept range from its firstKeptEntryId to the leaf, which is classified again from its own entries.
+	 * Written now: the context before it (costs that context) and the kept range; the entries an older compaction
+	 * summarized stay summarized and are re-pointed to this one in runs, later (summary-runs.ts). False for a
 	 * compaction that does not hang at the leaf or that an earlier entry names.
 	 */
 	private commitCompaction(sessionId: number, compaction: StagedEvent, leafId: string | null, previousLeafId: string): boolean {
@@ -381,17 +385,40 @@ export class SessionWriter {
 			if (kept.at(-1)?.entry_id !== first.entry_id) return false;
 		}
 		this.gainsChild(sessionId, previousLeafId);
-		// In runs of rowids: one statement over a million rows keeps a statement journal of every page it changes in
-		// memory (temp_store = MEMORY), 344 MB peak RSS for a 1,000,000-entry session; a run of 16,384 keeps a few MB.
-		// NOT INDEXED: by rowid range, not by a session index (which would step over the whole session for every run).
 		const span = s
 			.prepare<[number], { lo: number | null; hi: number | null }>("SELECT min(id) AS lo, max(id) AS hi FROM events WHERE session_id = ?")
 			.get(sessionId);
-		const summarize = s.prepare(
-			`UPDATE events NOT INDEXED SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
-			WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
-		);
-		for (let lo = span?.lo ?? 0; span?.hi != null && lo <= span.hi; lo += SUMMARIZE_RUN) summarize.run(entry.id, lo, lo + SUMMARIZE_RUN, sessionId);
+		const context = this.contextAbove(row, sessionId, leaf, SUMMARIZE_RUN);
+		// Entries an older compaction summarized (the summarized_by index; an abandoned branch's are `derived`).
+		let older = context?.compacted === true;
+		if (context !== null) {
+			// What changes state: the context before this compaction, which leaves it for the new summary.
+			const summarize = s.prepare(
+				"UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL WHERE id = ?",
+			);
+			for (const r of context.rows) if (r.branch_state === "selected" && contentful(r)) summarize.run(entry.id, r.id);
+		} else {
+			older =
+				s
+					.prepare<[number], { n: number }>(
+						"SELECT 1 AS n FROM events WHERE session_id = ? AND summarized_by IS NOT NULL AND summarized_prov = 'recorded' LIMIT 1",
+					)
+					.get(sessionId) !== undefined;
+			// A context longer than the walk's limit (a long path never compacted): every row's state may change, so the
+			// whole session is read in runs of rowids, writing only what leaves the context. In runs: one statement over a
+			// million rows keeps a statement journal of every page it changes in memory (temp_store = MEMORY), 344 MB
+			// peak RSS for a 1,000,000-entry session. NOT INDEXED: by rowid range, not by a session index (which would
+			// step over the whole session for every run).
+			const summarize = s.prepare(
+				`UPDATE events NOT INDEXED SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
+				WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND selection_state IS NOT 'summarized'
+				AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
+			);
+			for (let lo = span?.lo ?? 0; span?.hi != null && lo <= span.hi; lo += SUMMARIZE_RUN) summarize.run(entry.id, lo, lo + SUMMARIZE_RUN, sessionId);
+		}
+		// The rest of the path was summarized already, by an older compaction: re-pointed to this one in runs, later
+		// (summary-runs.ts). Until then a reader sees those entries summarized by the older one.
+		if (older && span?.lo != null && span.hi != null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
 		kept.reverse();
 		// The context now: the summary, then the kept range in path order without system messages (folded into it).
 		const system = (r: PathRow) => r.type === "message" && r.role === "system";
@@ -413,6 +440,37 @@ export class SessionWriter {
 			() => null,
 		);
 		return true;
+	}
+
+	/**
+	 * The selected path from `leaf` up to where the model context begins: the latest compaction on it and on to that
+	 * one's kept range (the whole path when no compaction is on it). Above it every contentful entry is summarized
+	 * already (tree.ts). Null past `limit` entries.
+	 */
+	private contextAbove(
+		row: Statement<[number, string], PathRow>,
+		sessionId: number,
+		leaf: PathRow,
+		limit: number,
+	): { rows: PathRow[]; compacted: boolean } | null {
+		const rows: PathRow[] = [];
+		const seen = new Set<string>();
+		let top: string | null = null;
+		let current: PathRow | undefined = leaf;
+		while (current && !seen.has(current.entry_id)) {
+			if (rows.length >= limit) return null;
+			seen.add(current.entry_id);
+			rows.push(current);
+			if (top === null && current.type === "compaction") {
+				const ref = this.store.prepare<[number], { ref_id: string | null }>("SELECT ref_id FROM events WHERE id = ?").get(current.id)?.ref_id ?? null;
+				const first = ref === null ? undefined : row.get(sessionId, ref);
+				// Its kept range is above it when its first entry is on the path (selected) and not below it (walked).
+				top = first?.branch_state === "selected" && !seen.has(first.entry_id) ? first.entry_id : current.entry_id;
+			}
+			if (current.entry_id === top) break;
+			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
+		}
+		return { rows, compacted: top !== null };
 	}
 
 	/** Records a context edit row's target and kind, the latest one per target winning. */
@@ -616,6 +674,7 @@ export class SessionWriter {
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
+		dropSummaryRuns(s, sessionId);
 		dropUnusedSystemTexts(s, texts);
 	}
 
