@@ -1,11 +1,11 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
-import type { Statement } from "better-sqlite3";
 import type { ScannedEntry } from "../project/file-scan.js";
-import { CTX_EXCLUDED, CTX_OMITS, classifyTree, EDITABLE_ROLES, type NodeState, type TreeNode } from "../project/tree.js";
+import { classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
+import { AppendClassifier } from "./append-classify.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
-import { dropSummaryRuns, markSummaryRuns } from "./summary-runs.js";
+import { dropSummaryRuns } from "./summary-runs.js";
 import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
@@ -37,28 +37,6 @@ interface ExistingRow {
 	cur_label: string | null;
 }
 
-/** An entry as an append that moves the leaf reads it. */
-interface PathRow {
-	id: number;
-	entry_id: string;
-	parent_id: string | null;
-	type: string;
-	role: string | null;
-	msg_producing: number;
-	ctx_flags: number;
-	branch_state: string;
-	selection_state: string;
-	abandoned_by: string | null;
-}
-
-const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
-
-/** Rowids per UPDATE when a compaction reads the whole session (commitCompaction), and the most entries of a context it walks. */
-const SUMMARIZE_RUN = 16_384;
-
-/** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
-const contentful = (r: PathRow) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
-
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
 	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, edit_state, edit_by, cur_label, preview, frags,
@@ -75,7 +53,11 @@ export class SessionWriter {
 	/** Appends to an indexed session that the fast path did not cover, so the whole session was classified again. */
 	reclassified = 0;
 
-	constructor(readonly store: IndexStore) {}
+	private readonly appends: AppendClassifier;
+
+	constructor(readonly store: IndexStore) {
+		this.appends = new AppendClassifier(store, (...args) => this.insertStaged(...args));
+	}
 
 	/**
 	 * Starts a file inside the write transaction: event ids continue after the largest in the index. A refresh reads
@@ -139,8 +121,8 @@ export class SessionWriter {
 				const segmentLeaf = segment.length === rest.length ? leafId : (segment.at(-1) as StagedEvent).entry.id;
 				const done =
 					cut === 0
-						? this.commitCompaction(sessionId, segment[0] as StagedEvent, segmentLeaf, previous)
-						: this.commitExtension(sessionId, segment, segmentLeaf, previous);
+						? this.appends.commitCompaction(sessionId, segment[0] as StagedEvent, segmentLeaf, previous)
+						: this.appends.commitExtension(sessionId, segment, segmentLeaf, previous);
 				if (!done) break;
 				previous = (segment.at(-1) as StagedEvent).entry.id;
 				rest = rest.slice(segment.length);
@@ -235,375 +217,6 @@ export class SessionWriter {
 		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
 		// the listing reads one column instead of grouping every event of the index.
 		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(forkPoints(nodes), sessionId);
-	}
-
-	/**
-	 * The fast path of an append, equal to a full classification (tree.ts classifyTree), costing what the append
-	 * changes. The new entries must form one chain hanging off an entry P and end at the new leaf; each case below
-	 * uses indexed lookups only:
-	 * - P the previous leaf (a linear append, pi's common case): nothing classified before changes, except labels.
-	 * - P above it on the selected path (pi's /tree): the path's tail below P leaves it and takes the state it has off
-	 *   it, from its stored abandoned-branch facts (costs the tail).
-	 * - P off the selected path (a branch off an abandoned entry): P's stretch up to the path joins it and the path's
-	 *   tail below that junction leaves it (costs both stretches).
-	 * - A context edit among the new entries changes its target's edit and selection state (one row).
-	 * - A branch summary among them marks its abandoned branch, the entries from its old leaf up to the new
-	 *   position's path that no earlier summary claimed (costs that branch).
-	 * False (nothing written) for anything else — a compaction among the new entries (commit hands it to
-	 * commitCompaction), a compaction or context edit in a stretch that leaves or joins the path,
-	 * a stretch that meets no selected entry, a context edit naming a joining or new entry, an empty branch summary (on
-	 * the path it is summarized by the latest compaction, found only by walking the path), an entry an earlier one
-	 * already points at — and the caller classifies the whole session.
-	 */
-	private commitExtension(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId: string | null): boolean {
-		const last = staged.at(-1);
-		if (last === undefined || previousLeafId === null || leafId !== last.entry.id) return false;
-		const s = this.store;
-		const row = s.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
-		const leaf = row.get(sessionId, previousLeafId);
-		if (leaf?.branch_state !== "selected") return false;
-		const from = (staged[0] as StagedEvent).entry.parentId;
-		const point = from === null ? undefined : from === previousLeafId ? leaf : row.get(sessionId, from);
-		if (point === undefined) return false;
-		const edited = s.prepare<[number, string], { n: number }>(
-			"SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? AND type = 'context_edit' LIMIT 1",
-		);
-		let leaving: PathRow[] = [];
-		let joining: PathRow[] = [];
-		if (point !== leaf) {
-			let junction = point;
-			if (point.branch_state !== "selected") {
-				const stretch = this.stretchUp(row, edited, sessionId, point);
-				if (stretch === null) return false;
-				joining = stretch.rows;
-				junction = stretch.junction;
-			}
-			// The path's tail below the junction leaves it (found by parent lookups).
-			const tail = this.pathBelow(row, sessionId, leaf, junction.entry_id);
-			if (tail === null) return false;
-			leaving = tail;
-		}
-		const pointedAt = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND parent_id = ? LIMIT 1");
-		const referred = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? LIMIT 1");
-		const ids = new Map(staged.map((x, i) => [x.entry.id, i]));
-		let parent = from;
-		for (const { entry, ev } of staged) {
-			if (entry.parentId !== parent || ev.type === "compaction") return false;
-			// An earlier entry naming this id (as parent, or as a label, edit or compaction target) changes with it.
-			if (pointedAt.get(sessionId, entry.id) || referred.get(sessionId, entry.id)) return false;
-			// An edit of an entry of this very append: decided by the full classification (rare).
-			if (ev.type === "context_edit" && ev.refId !== null && ids.has(ev.refId)) return false;
-			// An empty branch summary is summarized by the latest compaction on the path, which is not at hand here.
-			if (ev.type === "branch_summary" && !ev.messageProducing) return false;
-			parent = entry.id;
-		}
-		const leavingIds = new Set(leaving.map((r) => r.entry_id));
-		const joiningIds = new Set(joining.map((r) => r.entry_id));
-		// On the new path above the branch: still selected (not in the tail that leaves), or joining it.
-		const aboveNewLeaf = (r: PathRow) => (r.branch_state === "selected" && !leavingIds.has(r.entry_id)) || joiningIds.has(r.entry_id);
-		const claimed = this.abandonedBy(row, sessionId, staged, ids, aboveNewLeaf);
-		if (claimed === null) return false;
-
-		this.gainsChild(sessionId, point.entry_id);
-		// The latest label per target wins, in file order: the new labels are the latest of all.
-		const labels = new Map<string, string | null>();
-		for (const { ev } of staged) if (ev.type === "label" && ev.refId !== null) labels.set(ev.refId, ev.label);
-		const leave = s.prepare(
-			"UPDATE events SET branch_state = 'alternate', selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = NULL, edit_by = NULL WHERE id = ?",
-		);
-		for (const r of leaving) {
-			// Off the path an entry's state is its own (tree.ts classifyTree): no context, only an abandoned branch's summary.
-			const by = claimed.get(r.entry_id) ?? r.abandoned_by;
-			if (!contentful(r)) leave.run("not-applicable", null, null, by, r.id);
-			else if (by) leave.run("summarized", by, "derived", by, r.id);
-			else leave.run("not-selected", null, null, by, r.id);
-		}
-		// Off the path already and newly claimed by a summary: summarized through it when it has content.
-		const claim = s.prepare(
-			"UPDATE events SET abandoned_by = ?, selection_state = CASE WHEN ? THEN 'summarized' ELSE selection_state END, summarized_by = CASE WHEN ? THEN ? ELSE summarized_by END, summarized_prov = CASE WHEN ? THEN 'derived' ELSE summarized_prov END WHERE id = ?",
-		);
-		for (const [entryId, by] of claimed) {
-			if (leavingIds.has(entryId)) continue;
-			const r = row.get(sessionId, entryId) as PathRow;
-			const summarized = r.branch_state === "alternate" && contentful(r) ? 1 : 0;
-			claim.run(by, summarized, summarized, by, summarized, r.id);
-		}
-		// After every compaction on the path (none joins or leaves it): a message reaches the model unless pi drops it.
-		const inContext = (messageProducing: boolean, ctxFlags: number) =>
-			!messageProducing ? "not-applicable" : (ctxFlags & CTX_EXCLUDED) !== 0 ? "omitted" : "direct";
-		const join = s.prepare(
-			"UPDATE events SET branch_state = 'selected', selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = NULL, edit_by = NULL WHERE id = ?",
-		);
-		for (const r of joining) join.run(inContext(r.msg_producing === 1, r.ctx_flags), r.id);
-		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
-		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
-		this.applyEdits(row, sessionId, staged, leavingIds, joiningIds);
-		const states = new Map<string, NodeState>();
-		for (const { entry, ev } of staged) {
-			states.set(entry.id, { branchState: "selected", selectionState: inContext(ev.messageProducing, ev.ctxFlags), summarizedBy: null });
-		}
-		this.insertStaged(
-			sessionId,
-			staged,
-			(id) => states.get(id),
-			(id) => labels.get(id) ?? null,
-		);
-		return true;
-	}
-
-	/**
-	 * A compaction appended at the leaf (pi's /compact), equal to a full classification: every contentful entry of the
-	 * path leaves the context for the new summary (tree.ts names the latest compaction as the summary of all of them)
-	 * except the kept range from its firstKeptEntryId to the leaf, which is classified again from its own entries.
-	 * Written now: the context before it (costs that context) and the kept range; the entries an older compaction
-	 * summarized stay summarized and are re-pointed to this one in runs, later (summary-runs.ts). False for a
-	 * compaction that does not hang at the leaf or that an earlier entry names.
-	 */
-	private commitCompaction(sessionId: number, compaction: StagedEvent, leafId: string | null, previousLeafId: string): boolean {
-		const { entry, ev } = compaction;
-		if (leafId !== entry.id || entry.parentId !== previousLeafId) return false;
-		const s = this.store;
-		const row = s.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
-		const leaf = row.get(sessionId, previousLeafId);
-		if (leaf?.branch_state !== "selected") return false;
-		const named = s.prepare<[number, string, string], { n: number }>(
-			"SELECT 1 AS n FROM events WHERE session_id = ? AND (parent_id = ? OR ref_id = ?) LIMIT 1",
-		);
-		if (named.get(sessionId, entry.id, entry.id)) return false;
-		// The kept range, leaf first: the path from the leaf up to firstKeptEntryId, when that is on the path.
-		const kept: PathRow[] = [];
-		const first = ev.refId === null ? undefined : row.get(sessionId, ev.refId);
-		if (first?.branch_state === "selected") {
-			const seen = new Set<string>();
-			let current: PathRow | undefined = leaf;
-			while (current && !seen.has(current.entry_id)) {
-				seen.add(current.entry_id);
-				kept.push(current);
-				if (current.entry_id === first.entry_id) break;
-				current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
-			}
-			if (kept.at(-1)?.entry_id !== first.entry_id) return false;
-		}
-		this.gainsChild(sessionId, previousLeafId);
-		const span = s
-			.prepare<[number], { lo: number | null; hi: number | null }>("SELECT min(id) AS lo, max(id) AS hi FROM events WHERE session_id = ?")
-			.get(sessionId);
-		const context = this.contextAbove(row, sessionId, leaf, SUMMARIZE_RUN);
-		// Entries an older compaction summarized (the summarized_by index; an abandoned branch's are `derived`).
-		let older = context?.compacted === true;
-		if (context !== null) {
-			// What changes state: the context before this compaction, which leaves it for the new summary.
-			const summarize = s.prepare(
-				"UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL WHERE id = ?",
-			);
-			for (const r of context.rows) if (r.branch_state === "selected" && contentful(r)) summarize.run(entry.id, r.id);
-		} else {
-			older =
-				s
-					.prepare<[number], { n: number }>(
-						"SELECT 1 AS n FROM events WHERE session_id = ? AND summarized_by IS NOT NULL AND summarized_prov = 'recorded' LIMIT 1",
-					)
-					.get(sessionId) !== undefined;
-			// A context longer than the walk's limit (a long path never compacted): every row's state may change, so the
-			// whole session is read in runs of rowids, writing only what leaves the context. In runs: one statement over a
-			// million rows keeps a statement journal of every page it changes in memory (temp_store = MEMORY), 344 MB
-			// peak RSS for a 1,000,000-entry session. NOT INDEXED: by rowid range, not by a session index (which would
-			// step over the whole session for every run).
-			const summarize = s.prepare(
-				`UPDATE events NOT INDEXED SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
-				WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND selection_state IS NOT 'summarized'
-				AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
-			);
-			for (let lo = span?.lo ?? 0; span?.hi != null && lo <= span.hi; lo += SUMMARIZE_RUN) summarize.run(entry.id, lo, lo + SUMMARIZE_RUN, sessionId);
-		}
-		// The rest of the path was summarized already, by an older compaction: re-pointed to this one in runs, later
-		// (summary-runs.ts). Until then a reader sees those entries summarized by the older one.
-		if (older && span?.lo != null && span.hi != null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
-		kept.reverse();
-		// The context now: the summary, then the kept range in path order without system messages (folded into it).
-		const system = (r: PathRow) => r.type === "message" && r.role === "system";
-		const edits = new Map<string, { id: string; omits: boolean }>();
-		for (const r of kept) if (r.type === "context_edit") this.editOf(s, r, edits);
-		const set = s.prepare("UPDATE events SET selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = ?, edit_by = ? WHERE id = ?");
-		for (const r of kept) {
-			if (r.msg_producing !== 1 || system(r)) continue;
-			const edit = edits.get(r.entry_id);
-			const omitted = edit?.omits === true || (r.ctx_flags & CTX_EXCLUDED) !== 0;
-			// A replacement only changes roles pi edits; on anything else it is recorded but has no effect.
-			const effective = edit !== undefined && (edit.omits || EDITABLE_ROLES.has(r.type === "custom_message" ? "custom" : (r.role ?? "")));
-			set.run(omitted ? "omitted" : "direct", effective ? (edit.omits ? "omitted" : "replaced") : null, effective ? edit.id : null, r.id);
-		}
-		this.insertStaged(
-			sessionId,
-			[compaction],
-			() => ({ branchState: "selected", selectionState: "direct", summarizedBy: null }),
-			() => null,
-		);
-		return true;
-	}
-
-	/**
-	 * The selected path from `leaf` up to where the model context begins: the latest compaction on it and on to that
-	 * one's kept range (the whole path when no compaction is on it). Above it every contentful entry is summarized
-	 * already (tree.ts). Null past `limit` entries.
-	 */
-	private contextAbove(
-		row: Statement<[number, string], PathRow>,
-		sessionId: number,
-		leaf: PathRow,
-		limit: number,
-	): { rows: PathRow[]; compacted: boolean } | null {
-		const rows: PathRow[] = [];
-		const seen = new Set<string>();
-		let top: string | null = null;
-		let current: PathRow | undefined = leaf;
-		while (current && !seen.has(current.entry_id)) {
-			if (rows.length >= limit) return null;
-			seen.add(current.entry_id);
-			rows.push(current);
-			if (top === null && current.type === "compaction") {
-				const ref = this.store.prepare<[number], { ref_id: string | null }>("SELECT ref_id FROM events WHERE id = ?").get(current.id)?.ref_id ?? null;
-				const first = ref === null ? undefined : row.get(sessionId, ref);
-				// Its kept range is above it when its first entry is on the path (selected) and not below it (walked).
-				top = first?.branch_state === "selected" && !seen.has(first.entry_id) ? first.entry_id : current.entry_id;
-			}
-			if (current.entry_id === top) break;
-			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
-		}
-		return { rows, compacted: top !== null };
-	}
-
-	/** Records a context edit row's target and kind, the latest one per target winning. */
-	private editOf(s: IndexStore, r: PathRow, edits: Map<string, { id: string; omits: boolean }>): void {
-		const target = s.prepare<[number], { ref_id: string | null }>("SELECT ref_id FROM events WHERE id = ?").get(r.id)?.ref_id ?? null;
-		if (target !== null) edits.set(target, { id: r.entry_id, omits: (r.ctx_flags & CTX_OMITS) !== 0 });
-	}
-
-	/**
-	 * An append hangs under `entryId`: a fork point now if it had exactly one child before. Also under the leaf, which
-	 * has children when the last line repeats an earlier entry (pi's leaf on load is then that earlier entry).
-	 */
-	private gainsChild(sessionId: number, entryId: string): void {
-		const s = this.store;
-		const children = s.prepare<[number, string], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND parent_id = ?");
-		if (children.get(sessionId, entryId)?.n === 1) s.prepare("UPDATE sessions SET fork_points = fork_points + 1 WHERE id = ?").run(sessionId);
-	}
-
-	/**
-	 * An entry off the selected path and its ancestors up to the path: the stretch a branch off it brings onto the
-	 * path, and the path entry it meets. Null when the stretch holds what shapes the context (a compaction, a context
-	 * edit, an entry a context edit names), an empty branch summary (see commitExtension), an entry in a parent cycle,
-	 * or meets no selected entry.
-	 */
-	private stretchUp(
-		row: Statement<[number, string], PathRow>,
-		edited: Statement<[number, string], { n: number }>,
-		sessionId: number,
-		start: PathRow,
-	): { rows: PathRow[]; junction: PathRow } | null {
-		const rows: PathRow[] = [];
-		const seen = new Set<string>();
-		let current: PathRow | undefined = start;
-		while (current && current.branch_state !== "selected") {
-			if (current.branch_state !== "alternate" || current.type === "compaction" || current.type === "context_edit" || seen.has(current.entry_id)) return null;
-			if (current.type === "branch_summary" && current.msg_producing !== 1) return null;
-			if (edited.get(sessionId, current.entry_id)) return null;
-			seen.add(current.entry_id);
-			rows.push(current);
-			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
-		}
-		return current ? { rows, junction: current } : null;
-	}
-
-	/**
-	 * The entries the new branch summaries claim (tree.ts abandonedBranches): from each summary's old leaf up to the
-	 * first entry above the new leaf, those no earlier summary holds (first in file order wins). Null when an old
-	 * leaf is an entry of this append below its summary.
-	 */
-	private abandonedBy(
-		row: Statement<[number, string], PathRow>,
-		sessionId: number,
-		staged: StagedEvent[],
-		ids: Map<string, number>,
-		aboveNewLeaf: (r: PathRow) => boolean,
-	): Map<string, string> | null {
-		const claimed = new Map<string, string>();
-		for (let k = 0; k < staged.length; k++) {
-			const { entry, ev } = staged[k] as StagedEvent;
-			if (ev.type !== "branch_summary") continue;
-			const target = entry.parentId;
-			const recorded = ev.refId !== null && ev.refId !== target;
-			let oldLeaf: string | null;
-			if (recorded) oldLeaf = ev.refId;
-			else if (k > 0) oldLeaf = (staged[k - 1] as StagedEvent).entry.id;
-			else
-				oldLeaf =
-					this.store.prepare<[number], { entry_id: string }>("SELECT entry_id FROM events WHERE session_id = ? ORDER BY id DESC LIMIT 1").get(sessionId)
-						?.entry_id ?? null;
-			if (oldLeaf === null || oldLeaf === target) continue;
-			const inAppend = ids.get(oldLeaf);
-			// An earlier entry of this append is on the new position's path: the summary abandons nothing.
-			if (inAppend !== undefined) {
-				if (inAppend < k) continue;
-				return null;
-			}
-			const seen = new Set<string>();
-			let current = row.get(sessionId, oldLeaf);
-			while (current && !aboveNewLeaf(current) && !seen.has(current.entry_id)) {
-				seen.add(current.entry_id);
-				if (!claimed.has(current.entry_id) && current.abandoned_by === null) claimed.set(current.entry_id, entry.id);
-				current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
-			}
-		}
-		return claimed;
-	}
-
-	/**
-	 * The new context edits, on the selected path after every compaction: each target in the model context (its
-	 * message reaches the model or is omitted from it) takes the latest edit's state (tree.ts projection).
-	 */
-	private applyEdits(
-		row: Statement<[number, string], PathRow>,
-		sessionId: number,
-		staged: StagedEvent[],
-		leavingIds: Set<string>,
-		joiningIds: Set<string>,
-	): void {
-		const edits = new Map<string, { id: string; omits: boolean }>();
-		for (const { entry, ev } of staged)
-			if (ev.type === "context_edit" && ev.refId !== null) edits.set(ev.refId, { id: entry.id, omits: (ev.ctxFlags & CTX_OMITS) !== 0 });
-		const set = this.store.prepare("UPDATE events SET selection_state = ?, edit_state = ?, edit_by = ? WHERE id = ?");
-		for (const [target, edit] of edits) {
-			const r = row.get(sessionId, target);
-			if (r === undefined || leavingIds.has(target)) continue;
-			const produced = joiningIds.has(target)
-				? r.msg_producing === 1
-				: r.branch_state === "selected" && (r.selection_state === "direct" || r.selection_state === "omitted");
-			if (!produced) continue;
-			const excluded = (r.ctx_flags & CTX_EXCLUDED) !== 0;
-			if (edit.omits) set.run("omitted", "omitted", edit.id, r.id);
-			else {
-				// A replacement only changes roles pi edits; on anything else it is recorded but has no effect.
-				const role = r.type === "custom_message" ? "custom" : (r.role ?? "");
-				const editable = EDITABLE_ROLES.has(role);
-				set.run(excluded ? "omitted" : "direct", editable ? "replaced" : null, editable ? edit.id : null, r.id);
-			}
-		}
-	}
-
-	/**
-	 * The selected path's entries from `leaf` up to (not including) `point`, or null when that stretch holds what
-	 * shapes the rest of the path's context (a compaction, a context edit) or `point` is not above `leaf`.
-	 */
-	private pathBelow(row: Statement<[number, string], PathRow>, sessionId: number, leaf: PathRow, point: string): PathRow[] | null {
-		const out: PathRow[] = [];
-		let current: PathRow | undefined = leaf;
-		while (current && current.entry_id !== point) {
-			if (current.type === "compaction" || current.type === "context_edit" || current.branch_state !== "selected") return null;
-			out.push(current);
-			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
-		}
-		return current ? out : null;
 	}
 
 	private insertStaged(
