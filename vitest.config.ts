@@ -1,13 +1,35 @@
 import { defineConfig } from "vitest/config";
 
+/** The tests that drive a real terminal (tmux): they run one file at a time, after the others. */
+const TERMINAL = ["test/*.e2e.test.ts", "test/terminal-safety.test.ts", "test/package.test.ts"];
+
 export default defineConfig({
 	test: {
 		// Real SQLite files, real pi processes and a real terminal: some tests take seconds.
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
-		include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
 		exclude: ["**/node_modules/**", "dist/**"],
 		// Tests that run the CLI, workers or child processes use dist/: rebuild it once when a source is newer.
 		globalSetup: ["test/support/global-setup.ts"],
+		// Two test files at a time even on 2 cores (vitest's default there is one): one file at a time took ~280 s of
+		// the 5-minute budget. Every test file works in its own temp folder.
+		maxWorkers: 2,
+		projects: [
+			{
+				extends: true,
+				test: {
+					name: "core",
+					include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+					exclude: [...TERMINAL, "**/node_modules/**", "dist/**"],
+					sequence: { groupOrder: 0 },
+				},
+			},
+			{
+				// A terminal test waits for what the screen shows; sharing the cores with another file only makes it wait
+				// longer, so these run alone, after the rest (the pi 1.6 and session_search e2e among them).
+				extends: true,
+				test: { name: "terminal", include: TERMINAL, fileParallelism: false, sequence: { groupOrder: 1 } },
+			},
+		],
 	},
 });

@@ -192,14 +192,15 @@ describe("sliced refresh", () => {
 	});
 
 	it("walks and removes a history of thousands of files between turns of the event loop, and equals a fresh build", async () => {
-		// 40 project folders of 75 small sessions: 3,000 files, as a long-used ~/.pi holds.
+		// 12 project folders of 50 small sessions: 600 files (a long-used ~/.pi holds thousands; the steps are per folder
+		// and per file, so these show the slicing as well).
 		const many = join(t.dir, "many");
 		const files: string[] = [];
-		for (let d = 0; d < 40; d++) {
+		for (let d = 0; d < 12; d++) {
 			const dir = join(many, `--p${d}--`);
 			mkdirSync(dir, { recursive: true });
-			for (let f = 0; f < 75; f++) {
-				const n = d * 75 + f;
+			for (let f = 0; f < 50; f++) {
+				const n = d * 50 + f;
 				const path = join(dir, `2026-03-01T00-00-00-000Z_${n}.jsonl`);
 				const header = {
 					type: "session",
@@ -231,12 +232,12 @@ describe("sliced refresh", () => {
 				},
 			});
 			turns.stop();
-			expect(cold.files).toBe(3000);
-			expect(cold.sessionsAdded).toBe(3000);
+			expect(cold.files).toBe(600);
+			expect(cold.sessionsAdded).toBe(600);
 			// Discovery alone: one turn per folder at least (and per 64 files within one).
-			expect(beforeIngest).toBeGreaterThanOrEqual(40);
+			expect(beforeIngest).toBeGreaterThanOrEqual(12);
 			// Half the folders deleted: each removal is its own step, and the loop runs between them.
-			for (const path of files.slice(0, 1500)) rmSync(path);
+			for (const path of files.slice(0, 300)) rmSync(path);
 			let afterPlan = -1;
 			turns = { stop: () => 0 };
 			const removed = await service.refreshSliced({
@@ -246,8 +247,8 @@ describe("sliced refresh", () => {
 					if (p.phase === "done") afterPlan = turns.stop();
 				},
 			});
-			expect(removed.sessionsRemoved).toBe(1500);
-			expect(afterPlan).toBeGreaterThanOrEqual(1500);
+			expect(removed.sessionsRemoved).toBe(300);
+			expect(afterPlan).toBeGreaterThanOrEqual(300);
 		} finally {
 			service.close();
 		}

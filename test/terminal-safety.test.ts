@@ -177,12 +177,16 @@ describe.skipIf(!hasTmux)("I21 in a real terminal (tmux): clipboard and title un
 		const tui = TmuxSession.start(`env -u CI node ${shellQuote(CLI)} ${base}; sleep 30`, { columns: 120, rows: 30 });
 		try {
 			await tui.waitFor(/search|Search/, 20_000);
+			// The hits for the name's word (not the recent events shown before the search answers, which carry it too).
 			tui.type("kestrel");
-			const screen = await tui.waitFor("kestrel-name", 20_000);
+			const screen = await tui.waitFor((x) => x.includes("kestrel-name") && !x.includes("recent events") && /\d+ hits?\b/.test(x), 20_000);
 			expect(screen).toContain("␛");
 			expect(unsafeOutsideSgr(tui.capture(true))).toBe(false);
+			// Then the user entry alone, opened.
+			tui.type("-user");
+			await tui.waitFor((x) => /\b1 hit\b/.test(x), 20_000);
 			tui.keys("Enter");
-			await tui.waitFor("kestrel-user", 20_000);
+			await tui.waitFor((x) => x.includes("── user.text:0") && x.includes("kestrel-user"), 20_000);
 			expect(unsafeOutsideSgr(tui.capture(true))).toBe(false);
 			// The tree view draws previews, labels, the session name and cwd of every row.
 			tui.keys("t");

@@ -58,9 +58,9 @@ export class TmuxSession {
 		tmux(["send-keys", "-t", this.name, ...keys]);
 	}
 
-	/** Types literal text. */
+	/** Types literal text (after `--`, so text that starts with "-" is typed, not read as a flag). */
 	type(text: string): void {
-		tmux(["send-keys", "-t", this.name, "-l", text]);
+		tmux(["send-keys", "-t", this.name, "-l", "--", text]);
 	}
 
 	/** The visible screen as text (with escape sequences when `escapes`). */
