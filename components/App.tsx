@@ -1,6 +1,7 @@
 /**
  * The explorer: one reducer (state.ts, combining four slices), one useInput (keys → keymap → actions), loads
- * (useServiceLoad) that ask the service for what the state says is missing (hits, the next page, the preview, an event, chunks of a large fragment, a find), and the
+ * (useServiceLoad; the hit list's in use-hit-loads) that ask the service for what the state says is missing (an
+ * event, chunks of a large fragment, a find, a tree, a walk, the session list, a task), and the
  * screens. The render also measures the event document on screen for the reducer (`measured`), which never builds one.
  * Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
@@ -8,29 +9,29 @@ import { Box, useApp } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
 import { resolveSessionId } from "../src/present/ref-parse.js";
 import { errorText } from "../src/present/text.js";
-import type { EventRef, IndexStatus, SearchRequest, SearchResult } from "../src/shared/types.js";
+import type { EventRef, IndexStatus } from "../src/shared/types.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { measureTop } from "./event-doc.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "./explorer-service.js";
 import { FilterPicker } from "./FilterPicker.js";
 import { FindPrompt } from "./FindPrompt.js";
-import { type Filters, PAGE_SIZE, type Scope, searchRequest } from "./filters.js";
+import type { Filters, Scope } from "./filters.js";
 import { GotoPrompt } from "./GotoPrompt.js";
-import { firstPageSize } from "./hits-state.js";
 import { hintsFor, MODE_NAMES } from "./keymap.js";
 import { Line } from "./Line.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "./layout.js";
-import { type EventData, findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent, loadPreview, runSearch } from "./loaders.js";
+import { type EventData, findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "./loaders.js";
 import { ForkPicker, HelpOverlay } from "./Overlays.js";
 import { blockIndex } from "./read-view.js";
 import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { SessionBrowser } from "./SessionBrowser.js";
 import { StatusBar } from "./StatusBar.js";
 import { hitTotal, indexText } from "./search-view.js";
-import { type Action, initialState, modeOf, previewKey, reduce, type State, selectedHit, topLoc } from "./state.js";
+import { type Action, initialState, modeOf, reduce, type State, topLoc } from "./state.js";
 import { TreeBody, TreeHeader, treePosition } from "./TreeView.js";
 import { type TaskRequest, taskRequest } from "./task-loads.js";
 import { topTree } from "./tree-state.js";
+import { useHitLoads } from "./use-hit-loads.js";
 import { useKeys } from "./use-keys.js";
 import { useServiceLoad } from "./use-service-load.js";
 
@@ -77,29 +78,6 @@ export interface TaskOutcome {
 
 const EVENT_CACHE = 32;
 const TASK_DELAY_MS = 60;
-const RESULT_CACHE = 64;
-/**
- * Wait after the first page of hits arrived before counting all of them: the preview's read goes first, and keys
- * typed meanwhile cancel the count, so it never sits in the query thread before the next keystroke's search.
- */
-const COUNT_DELAY_MS = 50;
-
-/** The search the state asks for, from hit `offset` on (0: the first page), `limit` hits (default a page). */
-function requestOf(s: State, offset: number, limit?: number): SearchRequest {
-	const h = s.hits;
-	const request = searchRequest({
-		query: s.query.text,
-		scope: h.scope,
-		workspace: h.workspace,
-		session: h.scopeSession,
-		filters: h.filters,
-		offset,
-		now: Date.now(),
-		order: h.order,
-	});
-	return limit === undefined ? request : { ...request, limit };
-}
-
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
 function readStatus(service: ExplorerService, _generation: number): IndexStatus | null {
 	try {
@@ -150,76 +128,8 @@ export function App(props: AppProps) {
 	// Every load below is keyed on the sequence number or key the reducer bumps when it wants that load (useServiceLoad
 	// runs it off the render and drops answers to older keys).
 
-	// Hits for the current query, scope and filters. First pages are cached until the index changes, so Backspace
-	// through a query answers at once.
-	const results = useRef(new Map<string, SearchResult>());
-	const h = state.hits;
-	const seq = h.results.seq;
-	useServiceLoad(
-		String(seq),
-		async (): Promise<Action> => {
-			// One screenful first (every hit costs a source read for its snippet); the next pages load as the cursor
-			// moves. A search again for new index data asks for a whole page, so the selected hit keeps its place.
-			const limit = h.results.keep ? PAGE_SIZE : firstPageSize(state.size);
-			const request = requestOf(state, 0, limit);
-			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
-			const key = JSON.stringify({
-				...request,
-				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
-			});
-			const cached = results.current.get(key);
-			if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
-			const out = await runSearch(service, request);
-			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
-			results.current.set(key, out.result);
-			if (results.current.size > RESULT_CACHE) results.current.delete(results.current.keys().next().value as string);
-			return { type: "search-done", seq, more: 0, result: out.result, limit };
-		},
-		(error) => ({ type: "search-failed", seq, error }),
-		dispatch,
-		seq === 1 ? 0 : searchDelay,
-	);
-
-	// The next page of hits, when the cursor nears the end of what is loaded.
-	const moreSeq = h.results.moreSeq;
-	useServiceLoad(
-		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
-		async (): Promise<Action> => {
-			const out = await runSearch(service, requestOf(state, h.results.fetched, PAGE_SIZE));
-			return "result" in out
-				? { type: "search-done", seq, more: moreSeq, result: out.result, limit: PAGE_SIZE }
-				: { type: "search-failed", seq, error: out.error };
-		},
-		(error) => ({ type: "search-failed", seq, error }),
-		dispatch,
-	);
-
-	// How many hits there are in all, once the first page is on screen and only when more than it match (a bounded
-	// count in the core, off the input loop; the key changes with every search, which cancels a pending one).
-	const r0 = h.results;
-	const counting = service.count !== undefined && r0.status === "ready" && r0.error === null && !r0.exhausted && r0.total === null;
-	useServiceLoad(
-		counting ? `${seq}#count` : null,
-		async (): Promise<Action> => {
-			if (!service.count) return { type: "count-done", seq, total: { count: 0, atLeast: true } };
-			return { type: "count-done", seq, total: await service.count(requestOf(state, 0)) };
-		},
-		// A failed count leaves the header as it was ("50+ hits").
-		() => ({ type: "count-done", seq: -1, total: { count: 0, atLeast: true } }),
-		dispatch,
-		COUNT_DELAY_MS,
-	);
-
-	// The preview of the selected hit.
-	const pKey = previewKey(state);
-	const hit = selectedHit(state);
-	useServiceLoad(
-		hit ? pKey : null,
-		async (): Promise<Action> => ({ type: "preview-done", key: pKey ?? "", read: hit ? await loadPreview(service, hit) : null, error: null }),
-		(error) => ({ type: "preview-done", key: pKey ?? "", read: null, error }),
-		dispatch,
-		previewDelay,
-	);
+	// The hit list: the first page, the next pages, the total count and the selected hit's preview.
+	const { forget: forgetHits } = useHitLoads(service, state, dispatch, searchDelay, previewDelay);
 
 	// The event on top of the back stack (read once per ref: the cache serves it again), and pages of its large fragments.
 	const cache = useRef(new Map<string, EventData>());
@@ -392,9 +302,9 @@ export function App(props: AppProps) {
 	useEffect(() => {
 		if (generation === firstGeneration.current) return;
 		cache.current.clear();
-		results.current.clear();
+		forgetHits();
 		dispatch({ type: "index-changed" });
-	}, [generation]);
+	}, [generation, forgetHits]);
 	const status = useMemo(() => readStatus(service, generation), [service, generation]);
 
 	const size = state.size;
