@@ -2,9 +2,8 @@
  * The explorer rendered with ink-testing-library: props in (a real HistoryService over a temp copy of the fixture
  * corpus, a size, a fixed clock), frames out. One key per write, with a yield after each.
  */
-import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { App, type AppProps } from "../components/App.js";
 import { EventBody } from "../components/EventView.js";
 import { HitList } from "../components/HitList.js";
@@ -12,36 +11,22 @@ import { eventLayout } from "../components/layout.js";
 import { initialState, reduce, topLoc } from "../components/state.js";
 import { stringWidth } from "../components/text-width.js";
 import { toneAnsi } from "../components/theme.js";
-import type { HistoryService } from "../src/service/service.js";
-import { copyCorpus, loadManifest, openService, tempDir } from "./helpers/corpus.js";
+import { loadManifest } from "./helpers/corpus.js";
+import { indexedCorpus } from "./helpers/indexed-corpus.js";
 import { frame, KEYS, makeEventData, makeHits, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
 
 const NOW = Date.parse("2026-06-10T12:00:00Z");
 const manifest = loadManifest();
-let service: HistoryService;
-let done: () => void;
-
-beforeAll(() => {
-	const t = tempDir("pes-components-");
-	done = t.cleanup;
-	copyCorpus(join(t.dir, "corpus"));
-	service = openService(join(t.dir, "corpus"), join(t.dir, "index.sqlite"));
-	service.refresh();
-});
+const corpus = indexedCorpus("pes-components-");
 
 afterEach(() => {
 	cleanup();
 });
 
-afterAll(() => {
-	service.close();
-	done();
-});
-
 function app(overrides: Partial<AppProps> = {}): Rendered {
 	return render(
 		<App
-			service={service}
+			service={corpus.service}
 			size={{ columns: 100, rows: 30 }}
 			now={NOW}
 			color={false}
@@ -248,11 +233,11 @@ describe("terminal craft", () => {
 			{ columns: 60, rows: 15 },
 			{ columns: 41, rows: 11 },
 		]) {
-			r.rerender(<App service={service} size={size} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} />);
+			r.rerender(<App service={corpus.service} size={size} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} />);
 			await press(r, ""); // let the resize render settle
 			expectFits(frame(r), size.columns, size.rows);
 		}
-		r.rerender(<App service={service} size={{ columns: 30, rows: 8 }} now={NOW} color={false} />);
+		r.rerender(<App service={corpus.service} size={{ columns: 30, rows: 8 }} now={NOW} color={false} />);
 		await waitForFrame(r, "make the terminal larger");
 	});
 

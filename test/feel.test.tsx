@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { App, type AppProps } from "../components/App.js";
 import { EventHeader } from "../components/EventView.js";
 import { IDLE_INDEXING } from "../components/explorer-service.js";
@@ -17,29 +17,16 @@ import { queryWindow } from "../components/search-view.js";
 import { newLoc } from "../components/stack-state.js";
 import { lineText } from "../components/styled.js";
 import { stringWidth } from "../components/text-width.js";
-import type { HistoryService } from "../src/service/service.js";
-import { copyCorpus, openService, tempDir } from "./helpers/corpus.js";
+import { openService, tempDir } from "./helpers/corpus.js";
+import { indexedCorpus } from "./helpers/indexed-corpus.js";
 import { frame, KEYS, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
 
 const NOW = Date.parse("2026-06-10T12:00:00Z");
-let service: HistoryService;
-let done: () => void;
-
-beforeAll(() => {
-	const t = tempDir("pes-feel-");
-	done = t.cleanup;
-	copyCorpus(join(t.dir, "corpus"));
-	service = openService(join(t.dir, "corpus"), join(t.dir, "index.sqlite"));
-	service.refresh();
-});
+const corpus = indexedCorpus("pes-feel-");
 afterEach(() => cleanup());
-afterAll(() => {
-	service.close();
-	done();
-});
 
 function app(overrides: Partial<AppProps> = {}): Rendered {
-	return render(<App service={service} size={{ columns: 60, rows: 20 }} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} {...overrides} />);
+	return render(<App service={corpus.service} size={{ columns: 60, rows: 20 }} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} {...overrides} />);
 }
 
 const queryRow = (r: Rendered) => (frame(r).split("\n")[1] ?? "").trimEnd();
@@ -161,9 +148,9 @@ describe("help and header text", () => {
 	});
 
 	it("names the fragment's kind in the event header, not only the entry type (tool.result over message)", async () => {
-		const hit = service.search({ query: "Successfully wrote", limit: 5, filters: { kinds: ["tool.result"] } }).hits[0];
+		const hit = corpus.service.search({ query: "Successfully wrote", limit: 5, filters: { kinds: ["tool.result"] } }).hits[0];
 		if (!hit) throw new Error("the fixture corpus has a tool result saying Successfully wrote");
-		const data = await loadEvent(service, hit);
+		const data = await loadEvent(corpus.service, hit);
 		const loc = { ...newLoc({ ref: hit, highlights: [] }), data };
 		const r = render(<EventHeader loc={loc} depth={1} width={120} now={NOW} color={false} banner={null} />);
 		const [first, second] = frame(r).split("\n");

@@ -2,36 +2,21 @@
  * The typed filter picker, chips, sort and group, rendered with ink-testing-library over a real service on a temp
  * copy of the fixture corpus: the picker's text rows are ink-text-input, typed into key by key.
  */
-import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../components/App.js";
-import type { HistoryService } from "../src/service/service.js";
-import { copyCorpus, openService, tempDir } from "./helpers/corpus.js";
+import { indexedCorpus } from "./helpers/indexed-corpus.js";
 import { frame, KEYS, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
 
 const NOW = Date.parse("2026-06-10T12:00:00Z");
 const CTRL_O = "\u000f";
 const F4 = "\u001b[14~";
 const F6 = "\u001b[17~";
-let service: HistoryService;
-let done: () => void;
-
-beforeAll(() => {
-	const t = tempDir("pes-filter-components-");
-	done = t.cleanup;
-	copyCorpus(join(t.dir, "corpus"));
-	service = openService(join(t.dir, "corpus"), join(t.dir, "index.sqlite"));
-	service.refresh();
-});
+const corpus = indexedCorpus("pes-filter-components-");
 afterEach(() => cleanup());
-afterAll(() => {
-	service.close();
-	done();
-});
 
 function app(): Rendered {
-	return render(<App service={service} size={{ columns: 120, rows: 32 }} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} />);
+	return render(<App service={corpus.service} size={{ columns: 120, rows: 32 }} now={NOW} color={false} searchDelayMs={0} previewDelayMs={0} />);
 }
 
 /** Opens the picker and goes to a row (0 kind … 7 after, 8 before, 9 error). */
