@@ -160,7 +160,14 @@ function fillList(h: HitsState, size: Size): HitsState {
 function newSearch(h: HitsState, keep: string | null): HitsState {
 	// A search kept for new index data (keep set) keeps the expanded rows too; any other starts folded.
 	const expanded = keep === null ? [] : (h.results.expanded ?? []);
-	return { ...h, followEnd: false, results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, loadingMore: false, keep, expanded } };
+	// The old hits stay on screen until the new ones arrive, but not their paging: a page of the new search is asked
+	// for only after its own first page (with the old count as offset it skipped hits, and through the query thread's
+	// latest-wins it replaced the first page, leaving the old hits under the new query).
+	return {
+		...h,
+		followEnd: false,
+		results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, moreSeq: 0, loadingMore: false, keep, expanded },
+	};
 }
 
 /** Puts the copies of the rows in `keys` right under their row (what → did before the list was searched again). */
