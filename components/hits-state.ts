@@ -254,7 +254,10 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 	const grouped = expandRows(folded.hits, folded.copies, r.keep ? (r.expanded ?? []) : []);
 	const shown = rows(grouped.hits, h.group);
 	const hits = shown.hits;
-	const keepAt = r.keep ? hits.findIndex((x) => refKey(x) === r.keep) : -1;
+	// The hit to keep is the one selected now: the cursor may have moved while the search was on its way.
+	const now = hitAt(h);
+	const keep = r.keep && now ? refKey(now) : r.keep;
+	const keepAt = keep ? hits.findIndex((x) => refKey(x) === keep) : -1;
 	const results: Results = {
 		...r,
 		status: "ready",

@@ -124,6 +124,32 @@ describe("results", () => {
 		expect(done.hits.results.hits[done.hits.selected]?.entryId).toBe("e7");
 	});
 
+	it("keeps the hit selected when the refreshed answer arrives, not the one selected when it was asked", () => {
+		// The cursor moves on while the search for new index data is on its way: the answer must not pull it back.
+		const refreshing = reduce(run(withHits(20), { type: "move", by: 2 }), { type: "index-changed" });
+		const moved = run(refreshing, { type: "move", by: 3 });
+		expect(moved.hits.results.hits[moved.hits.selected]?.entryId).toBe("e5");
+		const hits = [...makeHits(3, 100), ...makeHits(20)];
+		const done = reduce(moved, { type: "search-done", seq: moved.hits.results.seq, more: 0, result: { ...result(0), hits } });
+		expect(done.hits.results.hits[done.hits.selected]?.entryId).toBe("e5");
+	});
+
+	it("asks for no next page of a new search until its first page is in", () => {
+		// The rows do not fill the list: the next page is asked for at once.
+		let s = withHits(3);
+		s = reduce(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result: result(SIZE.rows + 2), limit: SIZE.rows + 2 });
+		s = run(s, { type: "move", by: SIZE.rows });
+		expect(s.hits.results.moreSeq).toBeGreaterThan(0);
+		for (const change of [{ type: "insert", text: "ab" }, { type: "index-changed" }, { type: "cycle-scope" }] as Action[]) {
+			const next = reduce(s, change);
+			expect({ change: change.type, seq: next.hits.results.seq > s.hits.results.seq, moreSeq: next.hits.results.moreSeq }).toEqual({
+				change: change.type,
+				seq: true,
+				moreSeq: 0,
+			});
+		}
+	});
+
 	it.each<[number, number, number, number]>([
 		// hits, moves down, selected, window top (5 visible: the window moves only when the cursor leaves it)
 		[20, 1, 1, 0],

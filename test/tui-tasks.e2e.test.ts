@@ -168,8 +168,7 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		expect(queryRow(screen)).toMatch(/the\s*$/);
 
 		s.burst("BSpace", "BSpace", "BSpace");
-		// The empty query's answer (the recent events) first: typed over while it is still on its way, it can stay on
-		// screen under a load (a known race, see the README's notes), which is not what this test is about.
+		// The empty query's answer (the recent events) first, so the needle's hits are the last answer on screen.
 		await s.waitFor((x) => (queryRow(x) === "❯" || queryRow(x).includes("search as you type")) && x.includes("recent events"));
 		s.type(needle.text);
 		await s.waitFor("hit 1 of 1");
