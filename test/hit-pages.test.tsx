@@ -37,7 +37,9 @@ beforeAll(() => {
 		const id = `dd${i.toString(16).padStart(6, "0")}`;
 		const ts = T0 + (i + 1) * 1000;
 		const content = i % 3 === 0 ? `wombat ${i} and numbat` : `wombat ${i}`;
-		lines.push(JSON.stringify({ type: "message", id, parentId: parent, timestamp: new Date(ts).toISOString(), message: { role: "user", content, timestamp: ts } }));
+		lines.push(
+			JSON.stringify({ type: "message", id, parentId: parent, timestamp: new Date(ts).toISOString(), message: { role: "user", content, timestamp: ts } }),
+		);
 		parent = id;
 	}
 	writeFileSync(join(dir, `2026-03-01T10-00-00-000Z_${SESSION}.jsonl`), `${lines.join("\n")}\n`);
