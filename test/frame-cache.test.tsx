@@ -2,13 +2,17 @@
  * Ink's line caches kept across frames (components/frame-cache.ts) must not change a single cell of what is drawn:
  * sequences of frames whose lines repeat, change and move (ASCII, CJK, emoji, combining marks, escapes of our own
  * styling, lines cut at a wide character), drawn by Ink as it comes and with the shared caches, are the same text.
+ * And <Line/>, which Ink measures as a plain stand-in of the line's width, draws what Ink draws of the styled text.
  */
+import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { Box, renderToString, Text } from "ink";
+import stringWidth from "string-width";
 import { afterAll, describe, expect, it } from "vitest";
 import { shareFrameCaches, unshareFrameCaches } from "../components/frame-cache.js";
 import { Line } from "../components/Line.js";
-import { type StyledLine, seg, type Tone } from "../components/styled.js";
+import { lineWidth, type StyledLine, seg, type Tone } from "../components/styled.js";
+import { lineAnsi } from "../components/theme.js";
 
 afterAll(() => unshareFrameCaches());
 
@@ -20,18 +24,24 @@ const line = fc.array(segment, { maxLength: 4 }).map((segs): StyledLine => segs.
 /** A frame: rows of a left and a right pane, each row's lines drawn in boxes narrower than some of them. */
 const frame = fc.array(fc.tuple(line, line), { minLength: 1, maxLength: 8 });
 
-function Screen({ rows, left }: { rows: Array<[StyledLine, StyledLine]>; left: number }) {
+/** A line as Ink draws it on its own: the styled text in a <Text> that cuts what does not fit. */
+function InkLine({ line }: { line: StyledLine }) {
+	return <Text wrap="truncate-end">{line.length === 0 ? " " : lineAnsi(line, true)}</Text>;
+}
+
+function Screen({ rows, left, own = false }: { rows: Array<[StyledLine, StyledLine]>; left: number; own?: boolean }) {
+	const L = own ? InkLine : ({ line }: { line: StyledLine }) => <Line line={line} color={true} />;
 	return (
 		<Box flexDirection="column" width={60}>
 			{rows.map(([a, b], i) => (
 				// biome-ignore lint/suspicious/noArrayIndexKey: rows are positions on screen
 				<Box key={i}>
 					<Box width={left}>
-						<Line line={a} color={true} />
+						<L line={a} />
 					</Box>
 					<Text>│</Text>
 					<Box flexGrow={1}>
-						<Line line={b} color={true} />
+						<L line={b} />
 					</Box>
 				</Box>
 			))}
@@ -39,8 +49,8 @@ function Screen({ rows, left }: { rows: Array<[StyledLine, StyledLine]>; left: n
 	);
 }
 
-const draw = (frames: Array<Array<[StyledLine, StyledLine]>>, left: number) =>
-	frames.map((rows) => renderToString(<Screen rows={rows} left={left} />, { columns: 60 }));
+const draw = (frames: Array<Array<[StyledLine, StyledLine]>>, left: number, own = false) =>
+	frames.map((rows) => renderToString(<Screen rows={rows} left={left} own={own} />, { columns: 60 }));
 
 describe("Ink's line caches shared across frames", () => {
 	it("take hold on the Ink this project pins", async () => {
@@ -60,5 +70,26 @@ describe("Ink's line caches shared across frames", () => {
 			}),
 			{ numRuns: 60 },
 		);
+	});
+
+	it("draws a line that fits its box as Ink draws the styled text itself", () => {
+		fc.assert(
+			fc.property(frame, fc.integer({ min: 3, max: 40 }), (rows, left) => {
+				fc.pre(rows.every(([a, b]) => lineWidth(a) <= left && lineWidth(b) <= 60 - left - 1));
+				expect(draw([rows], left)).toEqual(draw([rows], left, true));
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	it.each([
+		["ASCII", "x".repeat(30)],
+		["wide characters", "宽".repeat(15)],
+	])("cuts a line of %s too long for its box with an ellipsis, and keeps the border in its column", (_, text) => {
+		const rows: Array<[StyledLine, StyledLine]> = [[[seg(text, "match")], [seg("right")]]];
+		const [ours = ""] = draw([rows], 9);
+		const row = stripVTControlCharacters(ours);
+		expect(row).toMatch(/…\s*│right$/);
+		expect(stringWidth(row.split("│")[0] ?? "")).toBe(9);
 	});
 });
