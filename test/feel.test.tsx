@@ -80,6 +80,50 @@ describe("the empty list", () => {
 		}
 	});
 
+	it("names the folder it looked in when no session is indexed", async () => {
+		const t = tempDir("pes-feel-none-");
+		const folder = join(t.dir, "sessions");
+		mkdirSync(folder);
+		const empty = openService(folder, join(t.dir, "index.sqlite"));
+		try {
+			empty.refresh();
+			const r = app({ service: empty, size: { columns: 160, rows: 24 }, indexing: { ...IDLE_INDEXING, phase: "done", generation: 1 } });
+			const f = await waitForFrame(r, "No Pi sessions are indexed.");
+			expect(f.replace(/\s+/g, " ")).toContain(`Pi keeps sessions under ${folder}; none were found.`);
+		} finally {
+			empty.close();
+			t.cleanup();
+		}
+	});
+
+	it("never counts the whole index on its own thread while there are events to show, also when new data arrives", async () => {
+		// The index's whole status counts every event: tens of milliseconds on a large history, on the input loop.
+		let counted = 0;
+		const service = new Proxy(corpus.service, {
+			get(target, key, receiver) {
+				if (key === "status") return () => (counted++, target.status());
+				const v = Reflect.get(target, key, receiver);
+				return typeof v === "function" ? v.bind(target) : v;
+			},
+		});
+		const r = app({ service, indexing: { ...IDLE_INDEXING, phase: "done", generation: 1 } });
+		await waitForFrame(r, "recent events");
+		r.rerender(
+			<App
+				service={service}
+				size={{ columns: 60, rows: 20 }}
+				now={NOW}
+				color={false}
+				searchDelayMs={0}
+				previewDelayMs={0}
+				indexing={{ ...IDLE_INDEXING, phase: "done", generation: 2 }}
+			/>,
+		);
+		await type(r, "webhook");
+		await waitForFrame(r, /\d+ hits?/);
+		expect(counted).toBe(0);
+	});
+
 	it("names the keys that widen the scope and clear the filters, and those keys do it", async () => {
 		const r = app({ initialQuery: "zzzqqqnothing", initialFilters: { error: true }, size: { columns: 100, rows: 24 } });
 		const f = await waitForFrame(r, "No hits for");
