@@ -101,7 +101,11 @@ describe("the empty list", () => {
 		let counted = 0;
 		const service = new Proxy(corpus.service, {
 			get(target, key, receiver) {
-				if (key === "status") return () => (counted++, target.status());
+				if (key === "status")
+					return () => {
+						counted++;
+						return target.status();
+					};
 				const v = Reflect.get(target, key, receiver);
 				return typeof v === "function" ? v.bind(target) : v;
 			},
