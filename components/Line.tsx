@@ -2,7 +2,7 @@
  * Draws one styled line: one text node that never wraps, its segments styled with SGR escapes, and measured by Ink
  * as a plain stand-in of the same width.
  */
-import { Text } from "ink";
+import { Text, useIsScreenReaderEnabled } from "ink";
 import { createElement, memo } from "react";
 import stringWidth from "string-width";
 import { neutralizeLine } from "../src/present/terminal-safe.js";
@@ -23,8 +23,11 @@ export interface LineProps {
  * the frame is written (a transform, as Ink's own <Transform> does), so a line is measured once, when it changes.
  */
 export const Line = memo(function Line({ line, color }: LineProps) {
+	// A screen reader's output is the text nodes' own text, without transforms: it gets the text itself.
+	const reader = useIsScreenReaderEnabled();
 	if (line.length === 0) return <Text> </Text>;
 	const text = lineAnsi(line, color);
+	if (reader) return <Text wrap="truncate-end">{text}</Text>;
 	const width = stringWidth(text);
 	// Cut to fewer cells (a box narrower than the line, or one that clips): the line as drawn (control characters
 	// shown as symbols) fitted to what is left.

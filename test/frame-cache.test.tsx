@@ -7,11 +7,12 @@
 import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { Box, renderToString, Text } from "ink";
+import { render } from "ink-testing-library";
 import stringWidth from "string-width";
 import { afterAll, describe, expect, it } from "vitest";
 import { shareFrameCaches, unshareFrameCaches } from "../components/frame-cache.js";
 import { Line } from "../components/Line.js";
-import { lineWidth, type StyledLine, seg, type Tone } from "../components/styled.js";
+import { type StyledLine, seg, type Tone } from "../components/styled.js";
 import { lineAnsi } from "../components/theme.js";
 
 afterAll(() => unshareFrameCaches());
@@ -75,7 +76,9 @@ describe("Ink's line caches shared across frames", () => {
 	it("draws a line that fits its box as Ink draws the styled text itself", () => {
 		fc.assert(
 			fc.property(frame, fc.integer({ min: 3, max: 40 }), (rows, left) => {
-				fc.pre(rows.every(([a, b]) => lineWidth(a) <= left && lineWidth(b) <= 60 - left - 1));
+				// Fits as drawn: control characters show as symbols one cell wide (lineWidth measures the raw text).
+				const cells = (l: StyledLine) => stringWidth(lineAnsi(l, true));
+				fc.pre(rows.every(([a, b]) => cells(a) <= left && cells(b) <= 60 - left - 1));
 				expect(draw([rows], left)).toEqual(draw([rows], left, true));
 			}),
 			{ numRuns: 200 },
@@ -91,5 +94,19 @@ describe("Ink's line caches shared across frames", () => {
 		const row = stripVTControlCharacters(ours);
 		expect(row).toMatch(/…\s*│right$/);
 		expect(stringWidth(row.split("│")[0] ?? "")).toBe(9);
+	});
+
+	it("gives a screen reader the line's text, not the spaces Ink measures", () => {
+		// Ink reads INK_SCREEN_READER when an instance starts; its screen reader output skips transforms.
+		const was = process.env.INK_SCREEN_READER;
+		process.env.INK_SCREEN_READER = "true";
+		try {
+			const r = render(<Line line={[seg("调查内存泄漏 wombat", "match")]} color={true} />);
+			expect(stripVTControlCharacters(r.lastFrame() ?? "")).toContain("调查内存泄漏 wombat");
+			r.unmount();
+		} finally {
+			if (was === undefined) delete process.env.INK_SCREEN_READER;
+			else process.env.INK_SCREEN_READER = was;
+		}
 	});
 });
