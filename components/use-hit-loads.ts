@@ -73,11 +73,11 @@ export function useHitLoads(
 		seq === 1 ? 0 : searchDelay,
 	);
 
-	// The next page of hits, when the cursor nears the end of what is loaded: only once this search's first page is
-	// in (its offset counts this search's hits, and it must not take the first page's place in the query thread).
+	// The next page of hits, when the cursor nears the end of what is loaded (the reducer asks for one only once this
+	// search's first page is in: newSearch in hits-state.ts).
 	const moreSeq = h.results.moreSeq;
 	useServiceLoad(
-		moreSeq === 0 || h.results.status !== "ready" ? null : `${seq}+${moreSeq}`,
+		moreSeq === 0 ? null : `${seq}+${moreSeq}`,
 		async (): Promise<Action> => {
 			const out = await runSearch(service, requestOf(state, h.results.fetched, PAGE_SIZE));
 			return "result" in out
