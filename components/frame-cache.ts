@@ -38,13 +38,14 @@ function isCaches(x: unknown): x is Caches {
 export async function shareFrameCaches(): Promise<boolean> {
 	if (undo) return true;
 	let Output: OutputClass;
+	let probe: OutputLike | null;
 	try {
 		const entry = fileURLToPath(import.meta.resolve("ink"));
 		Output = ((await import(pathToFileURL(join(dirname(entry), "output.js")).href)) as { default: OutputClass }).default;
+		probe = typeof Output === "function" ? new Output({ width: 1, height: 1 }) : null;
 	} catch {
 		return false;
 	}
-	const probe = typeof Output === "function" ? new Output({ width: 1, height: 1 }) : null;
 	const original = Output?.prototype?.get;
 	if (!probe || !isCaches(probe.caches) || typeof original !== "function") return false;
 	const Ctor = probe.caches.constructor as new () => Caches;
