@@ -1,14 +1,15 @@
 /**
  * A compaction at the leaf of a long, already compacted session (pi's /compact again): the sliced refresh writes what
  * changes state at once and re-points the older summaries to the new compaction in runs, one per turn of the event
- * loop. Between turns every entry's selection state is already a fresh build's; at the end the whole index is, also
- * after a stop between runs, a reopened index, or an append, rebuild or deletion while runs are pending. No timing:
- * turns are counted.
+ * loop. Between turns every answer (reads, filters, the tree, the trace) is already a fresh build's; at the end the
+ * whole index is, also after a stop between runs, a reopened index, or an append, rebuild or deletion while runs are
+ * pending. No timing: turns are counted.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { answers, compaction, header, message, stepId } from "./helpers/compaction.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { dumpIndex, expectSameIndex } from "./helpers/dump.js";
 
@@ -16,17 +17,7 @@ const SESSION = "0199c000-0000-7000-8000-00000000c0a1";
 const ENTRIES = 3000;
 /** Rowids per run in these tests: about a dozen runs over the session. */
 const RUN = 256;
-const id = (i: number) => `c${i.toString(16).padStart(7, "0")}`;
-const ts = (i: number) => new Date(Date.UTC(2026, 5, 1) + i * 1000).toISOString();
-
-function message(i: number, parent: number): string {
-	const text = `runs test entry ${i} ${"dolor sit ".repeat(4)}`;
-	return `${JSON.stringify({ type: "message", id: id(i), parentId: parent === 0 ? null : id(parent), timestamp: ts(i), message: { role: i % 2 ? "user" : "assistant", content: [{ type: "text", text }], timestamp: 1 } })}\n`;
-}
-
-function compaction(i: number, parent: number, firstKept: number): string {
-	return `${JSON.stringify({ type: "compaction", id: id(i), parentId: id(parent), timestamp: ts(i), summary: `up to ${firstKept}`, firstKeptEntryId: id(firstKept), tokensBefore: 1000 })}\n`;
-}
+const id = stepId;
 
 let t: ReturnType<typeof tempDir>;
 let root: string;
@@ -40,7 +31,7 @@ beforeEach(() => {
 	file = join(root, "--w--", "2026-06-01T00-00-00-000Z_s.jsonl");
 	live = join(t.dir, "live.sqlite");
 	// A long session compacted once (entry ENTRIES + 1, keeping the last ten), then forty more entries.
-	const lines = [`${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: ts(0), cwd: "/tmp/w" })}\n`];
+	const lines = [header(SESSION)];
 	for (let i = 1; i <= ENTRIES; i++) lines.push(message(i, i - 1));
 	lines.push(compaction(ENTRIES + 1, ENTRIES, ENTRIES - 10));
 	for (let i = ENTRIES + 2; i <= ENTRIES + 41; i++) lines.push(message(i, i - 1));
@@ -64,35 +55,25 @@ function fresh(name = "fresh.sqlite"): string {
 	return path;
 }
 
-/** Every event's selection state, by entry id, read by another connection. */
-function selectionStates(path: string): Map<string, string> {
-	const db = new Database(path, { readonly: true });
-	try {
-		const rows = db.prepare("SELECT entry_id, selection_state FROM events").all() as Array<{ entry_id: string; selection_state: string }>;
-		return new Map(rows.map((r) => [r.entry_id, r.selection_state]));
-	} finally {
-		db.close();
-	}
-}
-
 describe("a compaction at the leaf of a compacted session, refreshed in slices", () => {
-	it("re-points the older summaries over several turns; each turn already has a fresh build's selection states, the end equals it", async () => {
+	it("re-points the older summaries over several turns; after each turn every answer is a fresh build's, the end equals it", async () => {
 		const expected = fresh();
-		const states = selectionStates(expected);
+		const sample = [1, 2, ENTRIES / 2, ENTRIES - 100, ENTRIES - 10, ENTRIES + 1, ENTRIES + 21, ENTRIES + 30].map(id);
+		const want = answers(openService(root, expected), SESSION, sample, id(ENTRIES + 42));
 		const service = openService(root, live);
 		let slices = 0;
-		let olderSeen = 0;
+		let pendingSeen = 0;
 		const summary = await service.refreshSliced({
 			batchMs: 0,
 			summaryRun: RUN,
 			onSlice: () => {
 				slices++;
-				// Another connection sees each committed slice: states as a fresh build's; only the summary named differs.
-				expect(selectionStates(live)).toEqual(states);
+				// Another connection sees each committed slice: the fresh build's answers, though the rows are not all written.
+				expect(answers(openService(root, live), SESSION, sample, id(ENTRIES + 42))).toEqual(want);
 				const db = new Database(live, { readonly: true });
 				try {
 					const row = db.prepare("SELECT summarized_by FROM events WHERE entry_id = ?").get(id(ENTRIES - 100)) as { summarized_by: string };
-					if (row.summarized_by === id(ENTRIES + 1)) olderSeen++;
+					if (row.summarized_by === id(ENTRIES + 1)) pendingSeen++;
 				} finally {
 					db.close();
 				}
@@ -102,8 +83,8 @@ describe("a compaction at the leaf of a compacted session, refreshed in slices",
 		expect(summary.sessionsReclassified).toBeUndefined();
 		// The file's slice, then one run per turn: the session's ~3,000 rowids in runs of 256.
 		expect(slices).toBeGreaterThanOrEqual(Math.ceil(ENTRIES / RUN));
-		// Right after the compaction was written, an old entry was still summarized by the first compaction.
-		expect(olderSeen).toBeGreaterThan(0);
+		// Right after the compaction was written, an old entry's row still named the first compaction: the runs were pending.
+		expect(pendingSeen).toBeGreaterThan(0);
 		expect(service.countPending()).toBe(0);
 		service.close();
 		expectSameIndex(live, expected, "after the sliced refresh");

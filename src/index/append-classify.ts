@@ -8,7 +8,7 @@ import type { Statement } from "better-sqlite3";
 import { CTX_EXCLUDED, CTX_OMITS, EDITABLE_ROLES, type NodeState } from "../project/tree.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
-import { markSummaryRuns } from "./summary-runs.js";
+import { markSummaryRuns, type PendingSummary, pendingSummary, withSummary } from "./summary-runs.js";
 
 /** An entry as an append that moves the leaf reads it. */
 interface PathRow {
@@ -26,7 +26,7 @@ interface PathRow {
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
 
-/** Rowids per UPDATE when a compaction reads the whole session (commitCompaction), and the most entries of a context it walks. */
+/** The most entries of a context a compaction walks (commitCompaction); past it the rest goes to summary runs. */
 const SUMMARIZE_RUN = 16_384;
 
 /** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
@@ -108,6 +108,9 @@ export class AppendClassifier {
 			if (ev.type === "branch_summary" && !ev.messageProducing) return false;
 			parent = entry.id;
 		}
+		// Rows a compaction's pending runs still summarize: a row joining the path there is left to the full classification.
+		const pending = pendingSummary(s, sessionId);
+		if (pending && joining.some((r) => r.id < pending.below && r.id >= pending.next)) return false;
 		const leavingIds = new Set(leaving.map((r) => r.entry_id));
 		const joiningIds = new Set(joining.map((r) => r.entry_id));
 		// On the new path above the branch: still selected (not in the tail that leaves), or joining it.
@@ -148,7 +151,7 @@ export class AppendClassifier {
 		for (const r of joining) join.run(inContext(r.msg_producing === 1, r.ctx_flags), r.id);
 		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
 		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
-		this.applyEdits(row, sessionId, staged, leavingIds, joiningIds);
+		this.applyEdits(row, sessionId, staged, leavingIds, joiningIds, pending);
 		const states = new Map<string, NodeState>();
 		for (const { entry, ev } of staged) {
 			states.set(entry.id, { branchState: "selected", selectionState: inContext(ev.messageProducing, ev.ctxFlags), summarizedBy: null });
@@ -167,8 +170,9 @@ export class AppendClassifier {
 	 * path leaves the context for the new summary (tree.ts names the latest compaction as the summary of all of them)
 	 * except the kept range from its firstKeptEntryId to the leaf, which is classified again from its own entries.
 	 * Written now: the context before it (costs that context) and the kept range; the entries an older compaction
-	 * summarized stay summarized and are re-pointed to this one in runs, later (summary-runs.ts). False for a
-	 * compaction that does not hang at the leaf or that an earlier entry names.
+	 * summarized are re-pointed to this one in runs, later, and so is a whole long path never compacted
+	 * (summary-runs.ts; readers see them done). False for a compaction that does not hang at the leaf or that an
+	 * earlier entry names.
 	 */
 	commitCompaction(sessionId: number, compaction: StagedEvent, leafId: string | null, previousLeafId: string): boolean {
 		const { entry, ev } = compaction;
@@ -195,41 +199,37 @@ export class AppendClassifier {
 			}
 			if (kept.at(-1)?.entry_id !== first.entry_id) return false;
 		}
-		this.gainsChild(sessionId, previousLeafId);
 		const span = s
 			.prepare<[number], { lo: number | null; hi: number | null }>("SELECT min(id) AS lo, max(id) AS hi FROM events WHERE session_id = ?")
 			.get(sessionId);
+		if (span?.lo == null || span.hi == null) return false;
+		// Kept entries an earlier compaction's pending runs would still summarize: left to the full classification (rare).
+		const pending = pendingSummary(s, sessionId);
+		if (pending && pending.below > pending.next && kept.some((r) => r.id < pending.below)) return false;
 		const context = this.contextAbove(row, sessionId, leaf, SUMMARIZE_RUN);
-		// Entries an older compaction summarized (the summarized_by index; an abandoned branch's are `derived`).
-		let older = context?.compacted === true;
+		// A context longer than the walk's limit (a long path never compacted): every entry above the kept range leaves
+		// the context. Rowids grow along the path (a child is appended after its parent), so those are the selected
+		// rows below the kept range's first rowid: summarized in runs, later (summary-runs.ts), readers seeing them
+		// summarized already. Checked: the selected rows from there on must be exactly the kept range.
+		const keptLo = kept.length === 0 ? span.hi + 1 : Math.min(...kept.map((r) => r.id));
+		if (context === null && kept.length > 0) {
+			const selected = s
+				.prepare<[number, number, number], { n: number }>(
+					"SELECT count(*) AS n FROM events NOT INDEXED WHERE id >= ? AND id <= ? AND session_id = ? AND branch_state = 'selected'",
+				)
+				.get(keptLo, span.hi, sessionId)?.n;
+			if (selected !== kept.length) return false;
+		}
+		this.gainsChild(sessionId, previousLeafId);
 		if (context !== null) {
 			// What changes state: the context before this compaction, which leaves it for the new summary.
 			const summarize = s.prepare(
 				"UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL WHERE id = ?",
 			);
 			for (const r of context.rows) if (r.branch_state === "selected" && contentful(r)) summarize.run(entry.id, r.id);
-		} else {
-			older =
-				s
-					.prepare<[number], { n: number }>(
-						"SELECT 1 AS n FROM events WHERE session_id = ? AND summarized_by IS NOT NULL AND summarized_prov = 'recorded' LIMIT 1",
-					)
-					.get(sessionId) !== undefined;
-			// A context longer than the walk's limit (a long path never compacted): every row's state may change, so the
-			// whole session is read in runs of rowids, writing only what leaves the context. In runs: one statement over a
-			// million rows keeps a statement journal of every page it changes in memory (temp_store = MEMORY), 344 MB
-			// peak RSS for a 1,000,000-entry session. NOT INDEXED: by rowid range, not by a session index (which would
-			// step over the whole session for every run).
-			const summarize = s.prepare(
-				`UPDATE events NOT INDEXED SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
-				WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND selection_state IS NOT 'summarized'
-				AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
-			);
-			for (let lo = span?.lo ?? 0; span?.hi != null && lo <= span.hi; lo += SUMMARIZE_RUN) summarize.run(entry.id, lo, lo + SUMMARIZE_RUN, sessionId);
-		}
-		// The rest of the path was summarized already, by an older compaction: re-pointed to this one in runs, later
-		// (summary-runs.ts). Until then a reader sees those entries summarized by the older one.
-		if (older && span?.lo != null && span.hi != null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
+			// The rest of the path was summarized already, by an older compaction: re-pointed to this one in runs.
+			if (context.compacted || pending !== null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
+		} else markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi, keptLo);
 		kept.reverse();
 		// The context now: the summary, then the kept range in path order without system messages (folded into it).
 		const system = (r: PathRow) => r.type === "message" && r.role === "system";
@@ -379,14 +379,17 @@ export class AppendClassifier {
 		staged: StagedEvent[],
 		leavingIds: Set<string>,
 		joiningIds: Set<string>,
+		pending: PendingSummary | null,
 	): void {
 		const edits = new Map<string, { id: string; omits: boolean }>();
 		for (const { entry, ev } of staged)
 			if (ev.type === "context_edit" && ev.refId !== null) edits.set(ev.refId, { id: entry.id, omits: (ev.ctxFlags & CTX_OMITS) !== 0 });
 		const set = this.store.prepare("UPDATE events SET selection_state = ?, edit_state = ?, edit_by = ? WHERE id = ?");
 		for (const [target, edit] of edits) {
-			const r = row.get(sessionId, target);
-			if (r === undefined || leavingIds.has(target)) continue;
+			const stored = row.get(sessionId, target);
+			if (stored === undefined || leavingIds.has(target)) continue;
+			// As readers see it: a pending run may have summarized it already.
+			const r = withSummary({ ...stored, session_id: sessionId, summarized_by: null, summarized_prov: null, edit_state: null, edit_by: null }, pending);
 			const produced = joiningIds.has(target)
 				? r.msg_producing === 1
 				: r.branch_state === "selected" && (r.selection_state === "direct" || r.selection_state === "omitted");

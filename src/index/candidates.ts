@@ -8,6 +8,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
+import { selectionStateSql } from "./summary-runs.js";
 import { searchSystemTexts } from "./system-texts.js";
 
 const SLOTS = FRAGMENT_SLOTS;
@@ -58,7 +59,7 @@ function likeEscape(s: string): string {
 }
 
 /** The WHERE terms (on `events e`) and their parameters for a filter. */
-function filterClauses(filter: CandidateFilter): { where: string[]; params: unknown[] } {
+function filterClauses(filter: CandidateFilter, selectionState: { sql: string; params: unknown[] }): { where: string[]; params: unknown[] } {
 	const where: string[] = [];
 	const params: unknown[] = [];
 	if (filter.sessions !== null) {
@@ -77,7 +78,11 @@ function filterClauses(filter: CandidateFilter): { where: string[]; params: unkn
 	inList("e.type", filter.types);
 	inList("e.role", filter.roles);
 	inList("e.branch_state", filter.branchStates);
-	inList("e.selection_state", filter.selectionStates);
+	if (filter.selectionStates?.length) {
+		// As readers see it: a compaction's pending runs (summary-runs.ts) summarize rows not written yet.
+		where.push(`${selectionState.sql} IN (${filter.selectionStates.map(() => "?").join(", ")})`);
+		params.push(...selectionState.params, ...filter.selectionStates);
+	}
 	if (filter.tools?.length) {
 		const marks = filter.tools.map(() => "?").join(", ");
 		where.push(`(e.tool_name IN (${marks}) OR EXISTS (SELECT 1 FROM tool_calls tc WHERE tc.event_id = e.id AND tc.name IN (${marks})))`);
@@ -127,7 +132,7 @@ export class CandidateQuery {
 		match: string | null,
 		private readonly filter: CandidateFilter,
 	) {
-		({ where: this.where, params: this.params } = filterClauses(filter));
+		({ where: this.where, params: this.params } = filterClauses(filter, filter.selectionStates?.length ? selectionStateSql(store) : { sql: "", params: [] }));
 		this.match = match === null ? null : matchExpression(match, filter);
 		this.plainMatch = match;
 	}

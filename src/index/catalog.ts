@@ -4,6 +4,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "../shared/types.js";
 import type { Locator } from "../source/locate.js";
 import type { IndexStore } from "./store.js";
+import { pendingSummary, summaryOverlay } from "./summary-runs.js";
 
 /** An events row. */
 export interface EventRow {
@@ -137,22 +138,27 @@ export class Catalog {
 
 	/** An event by row id. */
 	event(id: number): EventRow | undefined {
-		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE id = ?").get(id);
+		const row = this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE id = ?").get(id);
+		return row && summaryOverlay(this.store)(row);
 	}
 
 	/** An event by (session row, entry id). */
 	eventByEntry(session: number, entryId: string): EventRow | undefined {
-		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND entry_id = ?").get(session, entryId);
+		const row = this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND entry_id = ?").get(session, entryId);
+		return row && summaryOverlay(this.store)(row);
 	}
 
 	/** Every event of a session in append order. */
 	eventsOfSession(session: number): EventRow[] {
-		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE session_id = ? ORDER BY id").all(session);
+		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE session_id = ? ORDER BY id").all(session).map(summaryOverlay(this.store));
 	}
 
 	/** Children of an entry, in append order. */
 	children(session: number, entryId: string): EventRow[] {
-		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND parent_id = ? ORDER BY id").all(session, entryId);
+		return this.store
+			.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND parent_id = ? ORDER BY id")
+			.all(session, entryId)
+			.map(summaryOverlay(this.store));
 	}
 
 	/**
@@ -168,10 +174,12 @@ export class Catalog {
 					"SELECT * FROM events NOT INDEXED WHERE session_id = ? AND id < ? AND id < ? ORDER BY id DESC LIMIT ?",
 				)
 				.all(session, id, limit, n)
-				.reverse();
+				.reverse()
+				.map(summaryOverlay(this.store));
 		return this.store
 			.prepare<[number, number, number, number], EventRow>("SELECT * FROM events NOT INDEXED WHERE session_id = ? AND id > ? AND id < ? ORDER BY id LIMIT ?")
-			.all(session, id, limit, n);
+			.all(session, id, limit, n)
+			.map(summaryOverlay(this.store));
 	}
 
 	/**
@@ -180,17 +188,28 @@ export class Catalog {
 	 * them, and counting them all would cost the session, not the entry.
 	 */
 	summarizedBy(session: number, entryId: string, n: number, below: number | null, countUpTo = 10_000): { rows: EventRow[]; total: number; atLeast: boolean } {
-		const limit = below ?? Number.MAX_SAFE_INTEGER;
+		const params = { s: session, x: entryId, limit: below ?? Number.MAX_SAFE_INTEGER, next: 0, last: -1, below: 0 };
+		let source = "SELECT * FROM events WHERE session_id = :s AND summarized_by = :x AND id < :limit";
+		const pending = pendingSummary(this.store, session);
+		if (pending) {
+			Object.assign(params, { next: pending.next, last: pending.last, below: pending.below });
+			// Rows whose run is pending: this compaction's once it is made (by rowid range, in id order for the merge),
+			// no longer an older one's.
+			source =
+				pending.by === entryId
+					? `${source} UNION ALL SELECT * FROM events NOT INDEXED WHERE id >= :next AND id <= :last AND id < :limit AND session_id = :s
+						AND branch_state = 'selected' AND ((selection_state = 'summarized' AND summarized_by IS NOT :x)
+						OR (id < :below AND selection_state IS NOT 'summarized' AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))))`
+					: `${source} AND NOT (id >= :next AND id <= :last AND branch_state = 'selected')`;
+		}
 		const rows = this.store
-			.prepare<[number, string, number, number], EventRow>("SELECT * FROM events WHERE session_id = ? AND summarized_by = ? AND id < ? ORDER BY id LIMIT ?")
-			.all(session, entryId, limit, n);
+			.prepare<Record<string, unknown>, EventRow>(`${source} ORDER BY id LIMIT :n`)
+			.all({ ...params, n })
+			.map(summaryOverlay(this.store));
 		if (rows.length < n) return { rows, total: rows.length, atLeast: false };
 		const total =
-			this.store
-				.prepare<[number, string, number, number], { n: number }>(
-					"SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE session_id = ? AND summarized_by = ? AND id < ? LIMIT ?)",
-				)
-				.get(session, entryId, limit, countUpTo + 1)?.n ?? rows.length;
+			this.store.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM (${source} LIMIT :cap)`).get({ ...params, cap: countUpTo + 1 })
+				?.n ?? rows.length;
 		return { rows, total: Math.min(total, countUpTo), atLeast: total > countUpTo };
 	}
 
@@ -200,7 +219,7 @@ export class Catalog {
 	 * starts. One pass inside SQLite, no rows held.
 	 */
 	firstOwnEntry(child: number, parent: number, childBelow: number | null, parentBelow: number | null): EventRow | undefined {
-		return this.store
+		const row = this.store
 			.prepare<[number, number, number, number, number, number], EventRow>(
 				`SELECT c.* FROM events c WHERE c.session_id = ? AND c.id < ? AND c.parent_id IS NOT NULL
 				AND NOT EXISTS (SELECT 1 FROM events t WHERE t.session_id = ? AND t.entry_id = c.entry_id AND t.line_hash = c.line_hash AND t.id < ?)
@@ -208,6 +227,7 @@ export class Catalog {
 				ORDER BY c.id LIMIT 1`,
 			)
 			.get(child, childBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER);
+		return row && summaryOverlay(this.store)(row);
 	}
 
 	/**
@@ -250,12 +270,18 @@ export class Catalog {
 
 	/** Events of a session that point at `entryId` through ref_id (compactions, branch summaries, labels). */
 	referrers(session: number, entryId: string): EventRow[] {
-		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND ref_id = ? ORDER BY id").all(session, entryId);
+		return this.store
+			.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND ref_id = ? ORDER BY id")
+			.all(session, entryId)
+			.map(summaryOverlay(this.store));
 	}
 
 	/** Tool results answering `callId` in a session. */
 	resultsForCall(session: number, callId: string): EventRow[] {
-		return this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND tool_call_id = ? ORDER BY id").all(session, callId);
+		return this.store
+			.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND tool_call_id = ? ORDER BY id")
+			.all(session, callId)
+			.map(summaryOverlay(this.store));
 	}
 
 	/** The event whose assistant message carries tool call `callId`. */

@@ -1,9 +1,11 @@
 /**
- * Pending summary re-pointing: a compaction at the leaf of a long session leaves most of its path summarized as before,
- * only by an older compaction (tree.ts names the latest compaction on the path as the summary of every earlier
- * entry). The compaction's own transaction writes what changes state and a marker here; the re-pointing of the older
- * summaries follows in runs of rowids, each advancing the marker in its own write, so no single transaction costs the
- * session's size and a crash between runs resumes where it stopped.
+ * Pending summary runs: a compaction at the leaf of a long session changes the state of nearly every entry of the
+ * path (tree.ts names the latest compaction on the path as the summary of every earlier contentful entry). The
+ * compaction's own transaction writes its kept range, itself and a marker here; the entries above the kept range
+ * are summarized (those not summarized yet) or re-pointed to it (those an older compaction summarized) in runs of
+ * rowids, each run advancing the marker in its own write, so no transaction costs the session's size and a crash
+ * between runs resumes where it stopped. Until a row's run is made, readers see it through the marker (overlay):
+ * every answer equals a fresh build's at every moment.
  */
 import type { IndexStore } from "./store.js";
 
@@ -17,21 +19,59 @@ const PREFIX = "summaries:";
 /** The key just after every PREFIX key (`;` follows `:`), for a range over the primary key. */
 const PREFIX_END = "summaries;";
 
-/** What is left: rows with rowids in [next, last] of the session still to re-point to compaction `by`. */
+/**
+ * What is left of one session's runs: its selected rows with rowids in [next, last] end summarized by compaction
+ * `by`; those below `below` (the kept range's first rowid) that are contentful and not summarized yet are summarized
+ * by it, the summarized ones are re-pointed to it. `below` is absent in markers written before it existed (= next).
+ */
 interface Marker {
 	by: string;
 	next: number;
 	last: number;
+	below?: number;
+}
+
+/** One session's pending runs, as readers apply them. */
+export interface PendingSummary {
+	sessionId: number;
+	by: string;
+	next: number;
+	last: number;
+	below: number;
+}
+
+/** The columns of an events row the overlay reads and may change. */
+export interface SummaryOverlayRow {
+	id: number;
+	session_id: number;
+	type: string;
+	msg_producing: number;
+	branch_state: string;
+	selection_state: string;
+	summarized_by: string | null;
+	summarized_prov: string | null;
+	edit_state: string | null;
+	edit_by: string | null;
 }
 
 const keyOf = (sessionId: number) => `${PREFIX}${sessionId}`;
 
+function markerOf(store: IndexStore, sessionId: number): Marker | null {
+	const value = store.meta(keyOf(sessionId));
+	return value === null ? null : (JSON.parse(value) as Marker);
+}
+
 /**
- * Marks every selected summarized row of the session with rowid in [first, last] for re-pointing to compaction `by`,
- * replacing an earlier marker of the session: rows that one re-pointed to an older compaction need the new one too.
+ * Marks the session's selected rows with rowid in [first, last] for summarizing by compaction `by`: re-pointing the
+ * summarized ones, summarizing the contentful others below `below`. An earlier marker of the session is merged:
+ * its rows still to summarize are summarized by the new compaction (the latest on the path) instead.
  */
-export function markSummaryRuns(store: IndexStore, sessionId: number, by: string, first: number, last: number): void {
-	store.setMeta(keyOf(sessionId), JSON.stringify({ by, next: first, last } satisfies Marker));
+export function markSummaryRuns(store: IndexStore, sessionId: number, by: string, first: number, last: number, below = first): void {
+	const old = markerOf(store, sessionId);
+	const unsummarized = old ? toPending(sessionId, old) : null;
+	const oldBelow = unsummarized && unsummarized.below > unsummarized.next ? unsummarized.below : below;
+	const marker: Marker = { by, next: Math.min(first, old?.next ?? first), last: Math.max(last, old?.last ?? last), below: Math.max(below, oldBelow) };
+	store.setMeta(keyOf(sessionId), JSON.stringify(marker));
 }
 
 /** Forgets a session's pending runs: its rows were classified again as a whole, or removed. */
@@ -39,37 +79,92 @@ export function dropSummaryRuns(store: IndexStore, sessionId: number): void {
 	store.prepare("DELETE FROM meta WHERE key = ?").run(keyOf(sessionId));
 }
 
-/** True when the session has runs pending. */
-export function hasSummaryRuns(store: IndexStore, sessionId: number): boolean {
-	return store.meta(keyOf(sessionId)) !== null;
+/** The session's pending runs, or null. */
+export function pendingSummary(store: IndexStore, sessionId: number): PendingSummary | null {
+	const marker = markerOf(store, sessionId);
+	return marker ? toPending(sessionId, marker) : null;
 }
 
-/** Sessions with runs pending (a range of the meta table's key, no events read). */
+function toPending(sessionId: number, m: Marker): PendingSummary {
+	return { sessionId, by: m.by, next: m.next, last: m.last, below: Math.max(m.below ?? m.next, m.next) };
+}
+
+/** Every session's pending runs (a range of the meta table's key, no events read; nearly always none). */
+export function pendingSummaries(store: IndexStore): PendingSummary[] {
+	return store
+		.prepare<[string, string], { key: string; value: string }>("SELECT key, value FROM meta WHERE key >= ? AND key < ?")
+		.all(PREFIX, PREFIX_END)
+		.map((row) => toPending(Number(row.key.slice(PREFIX.length)), JSON.parse(row.value) as Marker));
+}
+
+/** Sessions with runs pending. */
 export function pendingSummarySessions(store: IndexStore): number {
 	return store.prepare<[string, string], { n: number }>("SELECT count(*) AS n FROM meta WHERE key >= ? AND key < ?").get(PREFIX, PREFIX_END)?.n ?? 0;
 }
 
+const contentful = (r: { type: string; msg_producing: number }) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
+
+/** A row as it is once its pending run is made (the row itself when none is pending for it). */
+export function withSummary<T extends SummaryOverlayRow>(row: T, pending: PendingSummary | null | undefined): T {
+	if (!pending || row.session_id !== pending.sessionId || row.branch_state !== "selected" || row.id < pending.next || row.id > pending.last) return row;
+	if (row.selection_state === "summarized") return row.summarized_by === pending.by ? row : { ...row, summarized_by: pending.by, summarized_prov: "recorded" };
+	if (row.id >= pending.below || !contentful(row)) return row;
+	return { ...row, selection_state: "summarized", summarized_by: pending.by, summarized_prov: "recorded", edit_state: null, edit_by: null };
+}
+
+/** Applies every pending run to rows read from the index (readers: catalog, tree rows). */
+export function summaryOverlay(store: IndexStore): <T extends SummaryOverlayRow>(row: T) => T {
+	const all = pendingSummaries(store);
+	if (all.length === 0) return (row) => row;
+	const bySession = new Map(all.map((p) => [p.sessionId, p]));
+	return (row) => withSummary(row, bySession.get(row.session_id));
+}
+
 /**
- * Re-points one run of one pending session inside the caller's write transaction and advances (or drops) its marker
- * in the same transaction; false when nothing is pending.
+ * An SQL expression (on `events e`) of a row's selection state once the pending runs are made, and its parameters:
+ * filters on the state must see what readers see. The plain column when nothing is pending.
+ */
+export function selectionStateSql(store: IndexStore): { sql: string; params: unknown[] } {
+	const all = pendingSummaries(store).filter((p) => p.below > p.next);
+	if (all.length === 0) return { sql: "e.selection_state", params: [] };
+	const terms = all.map(
+		() =>
+			`(e.session_id = ? AND e.id >= ? AND e.id < ? AND e.branch_state = 'selected' AND (e.msg_producing = 1 OR e.type IN ('compaction', 'branch_summary')))`,
+	);
+	return {
+		sql: `(CASE WHEN ${terms.join(" OR ")} THEN 'summarized' ELSE e.selection_state END)`,
+		params: all.flatMap((p) => [p.sessionId, p.next, p.below]),
+	};
+}
+
+/**
+ * Makes one run of one pending session inside the caller's write transaction and advances (or drops) its marker in
+ * the same transaction; false when nothing is pending.
  */
 export function summaryRun(store: IndexStore, rows = SUMMARY_RUN): boolean {
 	const row = store
 		.prepare<[string, string], { key: string; value: string }>("SELECT key, value FROM meta WHERE key >= ? AND key < ? ORDER BY key LIMIT 1")
 		.get(PREFIX, PREFIX_END);
 	if (!row) return false;
-	const sessionId = Number(row.key.slice(PREFIX.length));
-	const marker = JSON.parse(row.value) as Marker;
-	// NOT INDEXED: by rowid range; a session index would step over the whole session for every run. Every selected
-	// summarized row ends summarized by the latest compaction on the path, so no list of older ones is needed.
+	const p = toPending(Number(row.key.slice(PREFIX.length)), JSON.parse(row.value) as Marker);
+	const end = p.next + rows;
+	// NOT INDEXED: by rowid range; a session index would step over the whole session for every run.
+	if (p.next < p.below)
+		store
+			.prepare(
+				`UPDATE events NOT INDEXED SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
+				WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND selection_state IS NOT 'summarized'
+				AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
+			)
+			.run(p.by, p.next, Math.min(end, p.below), p.sessionId);
+	// Every selected summarized row ends summarized by the latest compaction on the path: no list of older ones needed.
 	store
 		.prepare(
-			`UPDATE events NOT INDEXED SET summarized_by = ? WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected'
+			`UPDATE events NOT INDEXED SET summarized_by = ?, summarized_prov = 'recorded' WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected'
 			AND selection_state = 'summarized' AND summarized_by IS NOT ?`,
 		)
-		.run(marker.by, marker.next, marker.next + rows, sessionId, marker.by);
-	const next = marker.next + rows;
-	if (next > marker.last) dropSummaryRuns(store, sessionId);
-	else store.setMeta(row.key, JSON.stringify({ ...marker, next } satisfies Marker));
+		.run(p.by, p.next, end, p.sessionId, p.by);
+	if (end > p.last) dropSummaryRuns(store, p.sessionId);
+	else store.setMeta(row.key, JSON.stringify({ by: p.by, next: end, last: p.last, below: p.below } satisfies Marker));
 	return true;
 }

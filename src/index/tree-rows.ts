@@ -6,6 +6,7 @@
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
 import type { IndexStore } from "./store.js";
+import { summaryOverlay } from "./summary-runs.js";
 
 const SLOTS = FRAGMENT_SLOTS;
 
@@ -24,6 +25,9 @@ export interface TreeRow {
 	ts: string;
 	branch_state: BranchState;
 	selection_state: SelectionState;
+	summarized_by: string | null;
+	summarized_prov: string | null;
+	msg_producing: number;
 	edit_state: "replaced" | "omitted" | null;
 	edit_by: string | null;
 	is_error: number | null;
@@ -32,11 +36,11 @@ export interface TreeRow {
 
 const COLUMNS = `e.id, e.session_id, e.entry_id, e.parent_id, e.type, e.role, e.tool_name,
 	CASE WHEN instr(e.frags, ' ') > 0 THEN substr(e.frags, 1, instr(e.frags, ' ') - 1) ELSE e.frags END AS first_frag,
-	e.preview, e.ts, e.branch_state, e.selection_state, e.edit_state, e.edit_by, e.is_error, e.cur_label`;
+	e.preview, e.ts, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.msg_producing, e.edit_state, e.edit_by, e.is_error, e.cur_label`;
 
 /** Every entry of a session in file order (rowids grow in append order within a session). */
 export function sessionTreeRows(store: IndexStore, session: number): TreeRow[] {
-	return store.prepare<[number], TreeRow>(`SELECT ${COLUMNS} FROM events e WHERE e.session_id = ? ORDER BY e.id`).all(session);
+	return store.prepare<[number], TreeRow>(`SELECT ${COLUMNS} FROM events e WHERE e.session_id = ? ORDER BY e.id`).all(session).map(summaryOverlay(store));
 }
 
 /** Every entry of the sessions whose parent session is `parent`, in file order, `copied` = 1 for twins of the parent's. */
@@ -46,7 +50,8 @@ export function forkTreeRows(store: IndexStore, parent: number): Array<TreeRow &
 			`SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM events p WHERE p.session_id = ? AND p.entry_id = e.entry_id AND p.line_hash = e.line_hash) AS copied
 			FROM events e WHERE e.session_id IN (SELECT id FROM sessions WHERE parent_session = ?) ORDER BY e.session_id, e.id`,
 		)
-		.all(parent, parent);
+		.all(parent, parent)
+		.map(summaryOverlay(store));
 }
 
 /** Row ids of the events of `sessions` with a fragment matching the MATCH expression (built by query-parse only). */
