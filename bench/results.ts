@@ -145,6 +145,9 @@ export interface HugeResult {
 	turnMs?: number;
 	turnCpuMs?: number;
 	turns?: number;
+	/** compact: from the refresh's start until a read first found the compaction (wall and CPU time). */
+	visibleMs?: number;
+	visibleCpuMs?: number;
 	/** compact: the five slowest turns' CPU time, slowest first. */
 	slowestCpuMs?: number[];
 	/** compact: the trace's `compacts` edges listed (at most its edge limit). */

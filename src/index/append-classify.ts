@@ -26,9 +26,6 @@ interface PathRow {
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
 
-/** The most entries of a context a compaction walks (commitCompaction); past it the rest goes to summary runs. */
-const SUMMARIZE_RUN = 16_384;
-
 /** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
 const contentful = (r: PathRow) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
 
@@ -169,10 +166,9 @@ export class AppendClassifier {
 	 * A compaction appended at the leaf (pi's /compact), equal to a full classification: every contentful entry of the
 	 * path leaves the context for the new summary (tree.ts names the latest compaction as the summary of all of them)
 	 * except the kept range from its firstKeptEntryId to the leaf, which is classified again from its own entries.
-	 * Written now: the context before it (costs that context) and the kept range; the entries an older compaction
-	 * summarized are re-pointed to this one in runs, later, and so is a whole long path never compacted
-	 * (summary-runs.ts; readers see them done). False for a compaction that does not hang at the leaf or that an
-	 * earlier entry names.
+	 * Written now: the kept range (costs that range) and a marker; the entries above it are summarized by this one in
+	 * runs, later (summary-runs.ts; readers see them made already). False for a compaction that does not hang at the
+	 * leaf or that an earlier entry names, and where rowids do not follow the path.
 	 */
 	commitCompaction(sessionId: number, compaction: StagedEvent, leafId: string | null, previousLeafId: string): boolean {
 		const { entry, ev } = compaction;
@@ -199,45 +195,40 @@ export class AppendClassifier {
 			}
 			if (kept.at(-1)?.entry_id !== first.entry_id) return false;
 		}
-		const span = s
-			.prepare<[number], { lo: number | null; hi: number | null }>("SELECT min(id) AS lo, max(id) AS hi FROM events WHERE session_id = ?")
+		// Every contentful entry above the kept range leaves the context (or was summarized by an older compaction and is
+		// now summarized by this one). Event ids are given in file order and a child comes after its parent, so those
+		// are the session's selected rows from its first row to below the kept range's first: handed to summary runs
+		// (summary-runs.ts), which readers see made already. Checked: the selected rows from the kept range's first
+		// row on are exactly the kept range, and the session's first row (the lowest id) is a root, found by an index.
+		const keptLo = kept.length === 0 ? leaf.id + 1 : Math.min(...kept.map((r) => r.id));
+		const root = s
+			.prepare<[number], { id: number; seq: number }>("SELECT id, seq FROM events WHERE session_id = ? AND parent_id IS NULL ORDER BY id LIMIT 1")
 			.get(sessionId);
-		if (span?.lo == null || span.hi == null) return false;
-		// Kept entries an earlier compaction's pending runs would still summarize: left to the full classification (rare).
-		const pending = pendingSummary(s, sessionId);
-		if (pending && pending.below > pending.next && kept.some((r) => r.id < pending.below)) return false;
-		const context = this.contextAbove(row, sessionId, leaf, SUMMARIZE_RUN);
-		// A context longer than the walk's limit (a long path never compacted): every entry above the kept range leaves
-		// the context. Rowids grow along the path (a child is appended after its parent), so those are the selected
-		// rows below the kept range's first rowid: summarized in runs, later (summary-runs.ts), readers seeing them
-		// summarized already. Checked: the selected rows from there on must be exactly the kept range.
-		const keptLo = kept.length === 0 ? span.hi + 1 : Math.min(...kept.map((r) => r.id));
-		if (context === null && kept.length > 0) {
+		if (root?.seq !== 0) return false;
+		if (kept.length > 0) {
+			// NOT INDEXED: by rowid range from the kept range on, not over the whole session.
 			const selected = s
-				.prepare<[number, number, number], { n: number }>(
-					"SELECT count(*) AS n FROM events NOT INDEXED WHERE id >= ? AND id <= ? AND session_id = ? AND branch_state = 'selected'",
-				)
-				.get(keptLo, span.hi, sessionId)?.n;
+				.prepare<[number, number], { n: number }>("SELECT count(*) AS n FROM events NOT INDEXED WHERE id >= ? AND session_id = ? AND branch_state = 'selected'")
+				.get(keptLo, sessionId)?.n;
 			if (selected !== kept.length) return false;
 		}
 		this.gainsChild(sessionId, previousLeafId);
-		if (context !== null) {
-			// What changes state: the context before this compaction, which leaves it for the new summary.
-			const summarize = s.prepare(
-				"UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL WHERE id = ?",
-			);
-			for (const r of context.rows) if (r.branch_state === "selected" && contentful(r)) summarize.run(entry.id, r.id);
-			// The rest of the path was summarized already, by an older compaction: re-pointed to this one in runs.
-			if (context.compacted || pending !== null) markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi);
-		} else markSummaryRuns(s, sessionId, entry.id, span.lo, span.hi, keptLo);
+		markSummaryRuns(s, sessionId, entry.id, root.id, keptLo - 1, keptLo);
 		kept.reverse();
 		// The context now: the summary, then the kept range in path order without system messages (folded into it).
 		const system = (r: PathRow) => r.type === "message" && r.role === "system";
 		const edits = new Map<string, { id: string; omits: boolean }>();
 		for (const r of kept) if (r.type === "context_edit") this.editOf(s, r, edits);
 		const set = s.prepare("UPDATE events SET selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = ?, edit_by = ? WHERE id = ?");
+		const summarize = s.prepare(
+			"UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL WHERE id = ?",
+		);
 		for (const r of kept) {
-			if (r.msg_producing !== 1 || system(r)) continue;
+			// Kept but not a message of the context (a system message, an older compaction): summarized by this one.
+			if (r.msg_producing !== 1 || system(r)) {
+				if (contentful(r)) summarize.run(entry.id, r.id);
+				continue;
+			}
 			const edit = edits.get(r.entry_id);
 			const omitted = edit?.omits === true || (r.ctx_flags & CTX_EXCLUDED) !== 0;
 			// A replacement only changes roles pi edits; on anything else it is recorded but has no effect.
@@ -251,37 +242,6 @@ export class AppendClassifier {
 			() => null,
 		);
 		return true;
-	}
-
-	/**
-	 * The selected path from `leaf` up to where the model context begins: the latest compaction on it and on to that
-	 * one's kept range (the whole path when no compaction is on it). Above it every contentful entry is summarized
-	 * already (tree.ts). Null past `limit` entries.
-	 */
-	private contextAbove(
-		row: Statement<[number, string], PathRow>,
-		sessionId: number,
-		leaf: PathRow,
-		limit: number,
-	): { rows: PathRow[]; compacted: boolean } | null {
-		const rows: PathRow[] = [];
-		const seen = new Set<string>();
-		let top: string | null = null;
-		let current: PathRow | undefined = leaf;
-		while (current && !seen.has(current.entry_id)) {
-			if (rows.length >= limit) return null;
-			seen.add(current.entry_id);
-			rows.push(current);
-			if (top === null && current.type === "compaction") {
-				const ref = this.store.prepare<[number], { ref_id: string | null }>("SELECT ref_id FROM events WHERE id = ?").get(current.id)?.ref_id ?? null;
-				const first = ref === null ? undefined : row.get(sessionId, ref);
-				// Its kept range is above it when its first entry is on the path (selected) and not below it (walked).
-				top = first?.branch_state === "selected" && !seen.has(first.entry_id) ? first.entry_id : current.entry_id;
-			}
-			if (current.entry_id === top) break;
-			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
-		}
-		return { rows, compacted: top !== null };
 	}
 
 	/** Records a context edit row's target and kind, the latest one per target winning. */

@@ -107,9 +107,17 @@ export function decodeFragments(eventId: number, frags: string): FragmentRow[] {
 
 const SESSION_SELECT = "SELECT s.*, f.path AS file FROM sessions s JOIN files f ON f.id = s.file_id";
 
-/** Typed lookups over one store. */
+/** Typed lookups over one store, for one request (pending summary runs are read once: nothing writes meanwhile). */
 export class Catalog {
 	constructor(readonly store: IndexStore) {}
+
+	private applyRuns: (<T extends EventRow>(row: T) => T) | undefined;
+
+	/** Rows as readers see them: with the compactions' pending summary runs made (summary-runs.ts). */
+	private overlay(): <T extends EventRow>(row: T) => T {
+		this.applyRuns ??= summaryOverlay(this.store);
+		return this.applyRuns;
+	}
 
 	/** A session by row id. */
 	session(id: number): SessionRow | undefined {
@@ -139,18 +147,18 @@ export class Catalog {
 	/** An event by row id. */
 	event(id: number): EventRow | undefined {
 		const row = this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE id = ?").get(id);
-		return row && summaryOverlay(this.store)(row);
+		return row && this.overlay()(row);
 	}
 
 	/** An event by (session row, entry id). */
 	eventByEntry(session: number, entryId: string): EventRow | undefined {
 		const row = this.store.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND entry_id = ?").get(session, entryId);
-		return row && summaryOverlay(this.store)(row);
+		return row && this.overlay()(row);
 	}
 
 	/** Every event of a session in append order. */
 	eventsOfSession(session: number): EventRow[] {
-		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE session_id = ? ORDER BY id").all(session).map(summaryOverlay(this.store));
+		return this.store.prepare<[number], EventRow>("SELECT * FROM events WHERE session_id = ? ORDER BY id").all(session).map(this.overlay());
 	}
 
 	/** Children of an entry, in append order. */
@@ -158,7 +166,7 @@ export class Catalog {
 		return this.store
 			.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND parent_id = ? ORDER BY id")
 			.all(session, entryId)
-			.map(summaryOverlay(this.store));
+			.map(this.overlay());
 	}
 
 	/**
@@ -175,11 +183,11 @@ export class Catalog {
 				)
 				.all(session, id, limit, n)
 				.reverse()
-				.map(summaryOverlay(this.store));
+				.map(this.overlay());
 		return this.store
 			.prepare<[number, number, number, number], EventRow>("SELECT * FROM events NOT INDEXED WHERE session_id = ? AND id > ? AND id < ? ORDER BY id LIMIT ?")
 			.all(session, id, limit, n)
-			.map(summaryOverlay(this.store));
+			.map(this.overlay());
 	}
 
 	/**
@@ -205,7 +213,7 @@ export class Catalog {
 		const rows = this.store
 			.prepare<Record<string, unknown>, EventRow>(`${source} ORDER BY id LIMIT :n`)
 			.all({ ...params, n })
-			.map(summaryOverlay(this.store));
+			.map(this.overlay());
 		if (rows.length < n) return { rows, total: rows.length, atLeast: false };
 		const total =
 			this.store.prepare<Record<string, unknown>, { n: number }>(`SELECT count(*) AS n FROM (${source} LIMIT :cap)`).get({ ...params, cap: countUpTo + 1 })
@@ -227,7 +235,7 @@ export class Catalog {
 				ORDER BY c.id LIMIT 1`,
 			)
 			.get(child, childBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER, parent, parentBelow ?? Number.MAX_SAFE_INTEGER);
-		return row && summaryOverlay(this.store)(row);
+		return row && this.overlay()(row);
 	}
 
 	/**
@@ -273,7 +281,7 @@ export class Catalog {
 		return this.store
 			.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND ref_id = ? ORDER BY id")
 			.all(session, entryId)
-			.map(summaryOverlay(this.store));
+			.map(this.overlay());
 	}
 
 	/** Tool results answering `callId` in a session. */
@@ -281,7 +289,7 @@ export class Catalog {
 		return this.store
 			.prepare<[number, string], EventRow>("SELECT * FROM events WHERE session_id = ? AND tool_call_id = ? ORDER BY id")
 			.all(session, callId)
-			.map(summaryOverlay(this.store));
+			.map(this.overlay());
 	}
 
 	/** The event whose assistant message carries tool call `callId`. */

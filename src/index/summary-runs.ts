@@ -1,19 +1,19 @@
 /**
- * Pending summary runs: a compaction at the leaf of a long session changes the state of nearly every entry of the
- * path (tree.ts names the latest compaction on the path as the summary of every earlier contentful entry). The
- * compaction's own transaction writes its kept range, itself and a marker here; the entries above the kept range
- * are summarized (those not summarized yet) or re-pointed to it (those an older compaction summarized) in runs of
- * rowids, each run advancing the marker in its own write, so no transaction costs the session's size and a crash
- * between runs resumes where it stopped. Until a row's run is made, readers see it through the marker (overlay):
- * every answer equals a fresh build's at every moment.
+ * Pending summary runs: a compaction at the leaf changes the state of every entry of the path above its kept range
+ * (tree.ts names the latest compaction on the path as the summary of every earlier contentful entry), in a long
+ * session a million rows. The compaction's own transaction writes its kept range, itself and a marker here; the
+ * entries above the kept range are summarized (those not summarized yet) or re-pointed to it (those an older
+ * compaction summarized) in runs of rowids, each run advancing the marker in its own write, so no transaction costs
+ * the session's size and a crash between runs resumes where it stopped. Until a row's run is made, readers see it
+ * through the marker (overlay): every answer equals a fresh build's at every moment.
  */
 import type { IndexStore } from "./store.js";
 
 /**
- * Rowids per run: 16,384 took 50–120 ms of CPU on a loaded machine (each row moves in the summarized_by index), more
- * than a turn of pi's event loop should; 4,096 keeps a run near 15 ms, so a 40 ms slice holds two.
+ * Rowids per run: summarizing 4,096 rows took ~35 ms of CPU (each row rewritten and added to the summarized_by
+ * index), so a 40 ms slice of pi's event loop ran to 70–90 ms; 1,024 keeps a run near 10 ms and a slice near 40.
  */
-export const SUMMARY_RUN = 4_096;
+export const SUMMARY_RUN = 1_024;
 
 const PREFIX = "summaries:";
 /** The key just after every PREFIX key (`;` follows `:`), for a range over the primary key. */
@@ -56,22 +56,13 @@ export interface SummaryOverlayRow {
 
 const keyOf = (sessionId: number) => `${PREFIX}${sessionId}`;
 
-function markerOf(store: IndexStore, sessionId: number): Marker | null {
-	const value = store.meta(keyOf(sessionId));
-	return value === null ? null : (JSON.parse(value) as Marker);
-}
-
 /**
  * Marks the session's selected rows with rowid in [first, last] for summarizing by compaction `by`: re-pointing the
- * summarized ones, summarizing the contentful others below `below`. An earlier marker of the session is merged:
- * its rows still to summarize are summarized by the new compaction (the latest on the path) instead.
+ * summarized ones, summarizing the contentful others below `below` (its kept range's first rowid). It replaces an
+ * earlier marker of the session: the latest compaction decides the state of every row above its kept range.
  */
-export function markSummaryRuns(store: IndexStore, sessionId: number, by: string, first: number, last: number, below = first): void {
-	const old = markerOf(store, sessionId);
-	const unsummarized = old ? toPending(sessionId, old) : null;
-	const oldBelow = unsummarized && unsummarized.below > unsummarized.next ? unsummarized.below : below;
-	const marker: Marker = { by, next: Math.min(first, old?.next ?? first), last: Math.max(last, old?.last ?? last), below: Math.max(below, oldBelow) };
-	store.setMeta(keyOf(sessionId), JSON.stringify(marker));
+export function markSummaryRuns(store: IndexStore, sessionId: number, by: string, first: number, last: number, below: number): void {
+	store.setMeta(keyOf(sessionId), JSON.stringify({ by, next: first, last, below } satisfies Marker));
 }
 
 /** Forgets a session's pending runs: its rows were classified again as a whole, or removed. */
@@ -81,8 +72,8 @@ export function dropSummaryRuns(store: IndexStore, sessionId: number): void {
 
 /** The session's pending runs, or null. */
 export function pendingSummary(store: IndexStore, sessionId: number): PendingSummary | null {
-	const marker = markerOf(store, sessionId);
-	return marker ? toPending(sessionId, marker) : null;
+	const value = store.meta(keyOf(sessionId));
+	return value === null ? null : toPending(sessionId, JSON.parse(value) as Marker);
 }
 
 function toPending(sessionId: number, m: Marker): PendingSummary {
