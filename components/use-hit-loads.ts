@@ -15,9 +15,11 @@ import { useServiceLoad } from "./use-service-load.js";
 const RESULT_CACHE = 64;
 /**
  * Wait after the first page of hits arrived before counting all of them: the preview's read goes first, and keys
- * typed meanwhile cancel the count, so it never sits in the query thread before the next keystroke's search.
+ * typed meanwhile cancel the count, so it never sits in the query thread before the next keystroke's search. A
+ * count takes 15–90 ms on the bench's large corpus; at 50 ms it started between keys typed ~100 ms apart and the
+ * next key's search waited behind it (results frames of 200 ms). The total is for a reader who paused.
  */
-const COUNT_DELAY_MS = 50;
+const COUNT_DELAY_MS = 300;
 
 /** The search the state asks for, from hit `offset` on (0: the first page), `limit` hits (default a page). */
 function requestOf(s: State, offset: number, limit?: number): SearchRequest {

@@ -127,13 +127,19 @@ export class CandidateQuery {
 	private readonly match: string | null;
 	private readonly plainMatch: string | null;
 
+	/**
+	 * `expanded`: the same query with prefix terms written as the terms they expand to in this index (query-parse
+	 * matchOf, vocabulary.ts), for the events' FTS table; `match` keeps the prefixes for the system prompts' table,
+	 * whose vocabulary is its own.
+	 */
 	constructor(
 		private readonly store: IndexStore,
 		match: string | null,
 		private readonly filter: CandidateFilter,
+		expanded: string | null = match,
 	) {
 		({ where: this.where, params: this.params } = filterClauses(filter, filter.selectionStates?.length ? selectionStateSql(store) : { sql: "", params: [] }));
-		this.match = match === null ? null : matchExpression(match, filter);
+		this.match = expanded === null ? null : matchExpression(expanded, filter);
 		this.plainMatch = match;
 	}
 

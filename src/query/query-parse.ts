@@ -101,6 +101,21 @@ export function parseQuery(input: string, options: { prefix?: boolean } = {}): P
 		if (text.trim()) notes.push("the query has no letters or digits to search for");
 		return { terms, match: null, notes };
 	}
-	const match = terms.map((t) => `${quote(t.tokens.join(" "))}${t.prefix ? " *" : ""}`).join(" AND ");
-	return { terms, match, notes };
+	return { terms, match: matchOf(terms), notes };
+}
+
+/**
+ * The FTS5 MATCH expression of terms: each a quoted phrase, a prefix term with ` *`, or, where `expand` lists the
+ * index's terms its last token expands to, the phrase with each of them in its place (`("handle" OR "handler")`):
+ * the same matches, ranked by bm25 with each term's own weight.
+ */
+export function matchOf(terms: QueryTerm[], expand?: (prefix: string) => readonly string[] | null): string {
+	return terms
+		.map((t) => {
+			const words = t.prefix && expand ? expand(t.tokens.at(-1) as string) : null;
+			if (!words || words.length === 0) return `${quote(t.tokens.join(" "))}${t.prefix ? " *" : ""}`;
+			const head = t.tokens.slice(0, -1);
+			return `(${words.map((w) => quote([...head, w].join(" "))).join(" OR ")})`;
+		})
+		.join(" AND ");
 }

@@ -6,6 +6,7 @@
 import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
+import { prefixTerms } from "../index/vocabulary.js";
 import { boundFragment, type ProjectedEvent, projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
@@ -15,7 +16,7 @@ import { type Hit, type HitCount, SEARCH_ORDERS, type SearchFilters, type Search
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
-import { type ParsedQuery, parseQuery } from "./query-parse.js";
+import { matchOf, type ParsedQuery, parseQuery } from "./query-parse.js";
 import { buildSnippet } from "./snippet.js";
 import { Visibility } from "./visibility.js";
 
@@ -197,6 +198,12 @@ export const TOTAL_CAP = 10_000;
 /** How many matching fragments a count reads at most: with a filter that keeps few of them, the count's bound. */
 export const TOTAL_SCAN = 100_000;
 
+/** The candidate query of a parsed query: its few-term prefixes written as their terms (vocabulary.ts). */
+function candidateQuery(store: IndexStore, parsed: ParsedQuery, filter: CandidateFilter): CandidateQuery {
+	const expanded = parsed.terms.some((t) => t.prefix) ? matchOf(parsed.terms, (prefix) => prefixTerms(store, prefix)) : parsed.match;
+	return new CandidateQuery(store, parsed.match, filter, parsed.match === null ? null : expanded);
+}
+
 /**
  * How many events match the request's query, scope and filters (its page, order and snippet size aside), forked
  * copies once, up to `cap`, reading at most `scan` matches; the same rules as search() decide what matches, so the
@@ -211,7 +218,7 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 	const visibility = new Visibility(catalog, request.caller);
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	if (allowed.ids !== null && allowed.ids.length === 0) return { count: 0, atLeast: false };
-	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
+	const query = candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility));
 	const counted = query.count(cap, scan);
 	const n = counted.n + query.systemPrompts(cap + 1).length;
 	return { count: Math.min(n, cap), atLeast: n > cap || counted.truncated };
@@ -244,7 +251,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	if (parsed.match === null && (request.query ?? "").trim() !== "")
 		return { hits: [], notes, index, ...(request.total ? { total: { count: 0, atLeast: false } } : {}) };
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
-	const query = new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility));
+	const query = candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
 	const newest = request.order === "newest";
 	let candidates =
@@ -323,7 +330,7 @@ export const CURRENT_SESSION_NOTE = "your current session has hits";
 function countMatches(store: IndexStore, catalog: Catalog, visibility: Visibility, parsed: ParsedQuery, filters: SearchFilters): number {
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	if (allowed.ids !== null && allowed.ids.length === 0) return 0;
-	return runSearch(new CandidateQuery(store, parsed.match, candidateFilter(filters, allowed, visibility)), 1).length;
+	return runSearch(candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility)), 1).length;
 }
 
 /** Says why a search came back empty: which filter emptied it, the current-session exclusion, pending indexing. */
