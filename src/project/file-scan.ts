@@ -132,7 +132,7 @@ export function scanFile(plan: ScanPlan): ScanResult {
 		const st = fstatSync(fd);
 		const fingerprint = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 		if (plan.mode === "append" && plan.start !== undefined && plan.parserState && st.size >= plan.start) {
-			const prefix = prefixHash(fd, plan.start);
+			const prefix = prefixHash(fd, plan.start, plan.prefixHash);
 			// A complete last line read without its `\n` that went on with other bytes is no longer that line: rebuild.
 			const resume = resumeAt(fd, plan.start);
 			if (prefix.digest === plan.prefixHash && resume !== "extended") {

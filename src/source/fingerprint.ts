@@ -25,10 +25,16 @@ export function sameFingerprint(row: FingerprintRow | undefined, file: Fingerpri
 
 /** Prefixes up to this size are hashed whole; larger ones by a head and a tail sample. */
 export const FULL_HASH_LIMIT = 16 * 1024 * 1024;
-const SAMPLE = 1024 * 1024;
+/**
+ * The samples of a large prefix: the head holds the header pi rewrites when it migrates a file, the tail the last
+ * lines indexed, which a truncation or rewrite changes. 64 KiB each (`t:` digests); an append to a 356 MB file
+ * hashed 2 MiB twice with the 1 MiB samples of `s:` digests, still checked as they were written.
+ */
+const SAMPLE = 64 * 1024;
+const LEGACY_SAMPLE = 1024 * 1024;
 
 function readInto(fd: number, hash: Hash, from: number, to: number): void {
-	const buf = Buffer.allocUnsafe(Math.min(SAMPLE, Math.max(1, to - from)));
+	const buf = Buffer.allocUnsafe(Math.min(LEGACY_SAMPLE, Math.max(1, to - from)));
 	let pos = from;
 	while (pos < to) {
 		const n = readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);
@@ -39,20 +45,23 @@ function readInto(fd: number, hash: Hash, from: number, to: number): void {
 }
 
 /**
- * Fingerprint of the first `n` bytes of `fd`. For hashed-whole prefixes the running hash is returned too, so
- * the caller can go on feeding appended lines and get the new fingerprint without reading the prefix again.
+ * Fingerprint of the first `n` bytes of `fd`, sampled like the digest `like` when given. For hashed-whole prefixes
+ * the running hash is returned too, so the caller can go on feeding appended lines and get the new fingerprint
+ * without reading the prefix again.
  */
-export function prefixHash(fd: number, n: number): { digest: string; running?: Hash } {
+export function prefixHash(fd: number, n: number, like?: string): { digest: string; running?: Hash } {
 	if (n <= FULL_HASH_LIMIT) {
 		const h = createHash("sha1");
 		readInto(fd, h, 0, n);
 		return { digest: fullDigest(n, h), running: h };
 	}
+	// Compared with a stored digest of the older kind (`like`): sampled the way it was.
+	const [kind, sample] = like?.startsWith("s:") ? ["s", LEGACY_SAMPLE] : ["t", SAMPLE];
 	const head = createHash("sha1");
-	readInto(fd, head, 0, SAMPLE);
+	readInto(fd, head, 0, sample);
 	const tail = createHash("sha1");
-	readInto(fd, tail, n - SAMPLE, n);
-	return { digest: `s:${n}:${head.digest("hex")}:${tail.digest("hex")}` };
+	readInto(fd, tail, n - sample, n);
+	return { digest: `${kind}:${n}:${head.digest("hex")}:${tail.digest("hex")}` };
 }
 
 /** The fingerprint of a whole-hashed prefix of `n` bytes, from a hash fed with exactly those bytes. */
