@@ -8,7 +8,7 @@ import type { Statement } from "better-sqlite3";
 import { CTX_EXCLUDED, CTX_OMITS, EDITABLE_ROLES, type NodeState } from "../project/tree.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
-import { markSummaryRuns, type PendingSummary, pendingSummary, withSummary } from "./summary-runs.js";
+import { contentful, markSummaryRuns, type PendingSummary, pendingSummary, runSummarizes } from "./summary-runs.js";
 
 /** An entry as an append that moves the leaf reads it. */
 interface PathRow {
@@ -25,9 +25,6 @@ interface PathRow {
 }
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
-
-/** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
-const contentful = (r: PathRow) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
 
 /** How the writer inserts staged events with the states an append worked out (SessionWriter.insertStaged). */
 export type InsertStaged = (
@@ -346,10 +343,10 @@ export class AppendClassifier {
 			if (ev.type === "context_edit" && ev.refId !== null) edits.set(ev.refId, { id: entry.id, omits: (ev.ctxFlags & CTX_OMITS) !== 0 });
 		const set = this.store.prepare("UPDATE events SET selection_state = ?, edit_state = ?, edit_by = ? WHERE id = ?");
 		for (const [target, edit] of edits) {
-			const stored = row.get(sessionId, target);
-			if (stored === undefined || leavingIds.has(target)) continue;
-			// As readers see it: a pending run may have summarized it already.
-			const r = withSummary({ ...stored, session_id: sessionId, summarized_by: null, summarized_prov: null, edit_state: null, edit_by: null }, pending);
+			const r = row.get(sessionId, target);
+			if (r === undefined || leavingIds.has(target)) continue;
+			// As readers see it: a pending run summarizes it (out of the context, no edit applies).
+			if (runSummarizes(pending, { ...r, session_id: sessionId })) continue;
 			const produced = joiningIds.has(target)
 				? r.msg_producing === 1
 				: r.branch_state === "selected" && (r.selection_state === "direct" || r.selection_state === "omitted");

@@ -4,7 +4,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { BranchState, ContextRole, EventBrief, SelectionState, SemanticKind, SessionSummary } from "../shared/types.js";
 import type { Locator } from "../source/locate.js";
 import type { IndexStore } from "./store.js";
-import { pendingSummary, summaryOverlay } from "./summary-runs.js";
+import { contentfulSql, pendingSummary, summaryOverlay } from "./summary-runs.js";
 
 /** An events row. */
 export interface EventRow {
@@ -207,7 +207,7 @@ export class Catalog {
 				pending.by === entryId
 					? `${source} UNION ALL SELECT * FROM events NOT INDEXED WHERE id >= :next AND id <= :last AND id < :limit AND session_id = :s
 						AND branch_state = 'selected' AND ((selection_state = 'summarized' AND summarized_by IS NOT :x)
-						OR (id < :below AND selection_state IS NOT 'summarized' AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))))`
+						OR (id < :below AND selection_state IS NOT 'summarized' AND ${contentfulSql()}))`
 					: `${source} AND NOT (id >= :next AND id <= :last AND branch_state = 'selected')`;
 		}
 		const rows = this.store

@@ -93,13 +93,36 @@ export function pendingSummarySessions(store: IndexStore): number {
 	return store.prepare<[string, string], { n: number }>("SELECT count(*) AS n FROM meta WHERE key >= ? AND key < ?").get(PREFIX, PREFIX_END)?.n ?? 0;
 }
 
-const contentful = (r: { type: string; msg_producing: number }) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
+/** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
+export const contentful = (r: { type: string; msg_producing: number }) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
+
+/** contentful() in SQL, on the columns of table alias `t` (none: unqualified). */
+export function contentfulSql(t = ""): string {
+	const c = t ? `${t}.` : "";
+	return `(${c}msg_producing = 1 OR ${c}type IN ('compaction', 'branch_summary'))`;
+}
+
+/** True when a pending run will summarize this row of the session, not summarized yet. */
+export function runSummarizes(
+	pending: PendingSummary | null | undefined,
+	row: Omit<SummaryOverlayRow, "summarized_by" | "summarized_prov" | "edit_state" | "edit_by">,
+): boolean {
+	return (
+		!!pending &&
+		row.session_id === pending.sessionId &&
+		row.branch_state === "selected" &&
+		row.selection_state !== "summarized" &&
+		row.id >= pending.next &&
+		row.id < pending.below &&
+		contentful(row)
+	);
+}
 
 /** A row as it is once its pending run is made (the row itself when none is pending for it). */
 export function withSummary<T extends SummaryOverlayRow>(row: T, pending: PendingSummary | null | undefined): T {
 	if (!pending || row.session_id !== pending.sessionId || row.branch_state !== "selected" || row.id < pending.next || row.id > pending.last) return row;
 	if (row.selection_state === "summarized") return row.summarized_by === pending.by ? row : { ...row, summarized_by: pending.by, summarized_prov: "recorded" };
-	if (row.id >= pending.below || !contentful(row)) return row;
+	if (!runSummarizes(pending, row)) return row;
 	return { ...row, selection_state: "summarized", summarized_by: pending.by, summarized_prov: "recorded", edit_state: null, edit_by: null };
 }
 
@@ -118,10 +141,7 @@ export function summaryOverlay(store: IndexStore): <T extends SummaryOverlayRow>
 export function selectionStateSql(store: IndexStore): { sql: string; params: unknown[] } {
 	const all = pendingSummaries(store).filter((p) => p.below > p.next);
 	if (all.length === 0) return { sql: "e.selection_state", params: [] };
-	const terms = all.map(
-		() =>
-			`(e.session_id = ? AND e.id >= ? AND e.id < ? AND e.branch_state = 'selected' AND (e.msg_producing = 1 OR e.type IN ('compaction', 'branch_summary')))`,
-	);
+	const terms = all.map(() => `(e.session_id = ? AND e.id >= ? AND e.id < ? AND e.branch_state = 'selected' AND ${contentfulSql("e")})`);
 	return {
 		sql: `(CASE WHEN ${terms.join(" OR ")} THEN 'summarized' ELSE e.selection_state END)`,
 		params: all.flatMap((p) => [p.sessionId, p.next, p.below]),
@@ -145,7 +165,7 @@ export function summaryRun(store: IndexStore, rows = SUMMARY_RUN): boolean {
 			.prepare(
 				`UPDATE events NOT INDEXED SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL
 				WHERE id >= ? AND id < ? AND session_id = ? AND branch_state = 'selected' AND selection_state IS NOT 'summarized'
-				AND (msg_producing = 1 OR type IN ('compaction', 'branch_summary'))`,
+				AND ${contentfulSql()}`,
 			)
 			.run(p.by, p.next, Math.min(end, p.below), p.sessionId);
 	// Every selected summarized row ends summarized by the latest compaction on the path: no list of older ones needed.

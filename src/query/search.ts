@@ -201,7 +201,7 @@ export const TOTAL_SCAN = 100_000;
 /** The candidate query of a parsed query: its few-term prefixes written as their terms (vocabulary.ts). */
 function candidateQuery(store: IndexStore, parsed: ParsedQuery, filter: CandidateFilter): CandidateQuery {
 	const expanded = parsed.terms.some((t) => t.prefix) ? matchOf(parsed.terms, (prefix) => prefixTerms(store, prefix)) : parsed.match;
-	return new CandidateQuery(store, parsed.match, filter, parsed.match === null ? null : expanded);
+	return new CandidateQuery(store, parsed.match, filter, expanded);
 }
 
 /**

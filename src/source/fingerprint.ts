@@ -32,9 +32,11 @@ export const FULL_HASH_LIMIT = 16 * 1024 * 1024;
  */
 const SAMPLE = 64 * 1024;
 const LEGACY_SAMPLE = 1024 * 1024;
+/** Bytes read at a time while hashing. */
+const READ_BUFFER = 1024 * 1024;
 
 function readInto(fd: number, hash: Hash, from: number, to: number): void {
-	const buf = Buffer.allocUnsafe(Math.min(LEGACY_SAMPLE, Math.max(1, to - from)));
+	const buf = Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(1, to - from)));
 	let pos = from;
 	while (pos < to) {
 		const n = readSync(fd, buf, 0, Math.min(buf.length, to - pos), pos);
