@@ -3,10 +3,15 @@
  * soft-wrapping. Widths come from get-east-asian-width and string-width (what Ink measures with); a test compares
  * ours with string-width on CJK, emoji and combining text.
  */
+import { createRequire } from "node:module";
 import { eastAsianWidth } from "get-east-asian-width";
-import libStringWidth from "string-width";
 
-const segmenter = new Intl.Segmenter();
+// Both are loaded when first needed: string-width compiles its emoji regex and Intl.Segmenter loads ICU's break
+// data as they start (~35 ms together), which the explorer's hand-drawn first frame cannot afford (DESIGN §7).
+// By the time Ink draws it has loaded string-width itself, and require returns that module.
+const load = createRequire(import.meta.url);
+let libStringWidth: ((s: string) => number) | undefined;
+let segmenter: Intl.Segmenter | undefined;
 // A printing character: a cluster without one takes no cells (string-width's rule, needed for the fast path below).
 // biome-ignore lint/complexity/useRegexLiterals: the v flag is newer than our compile target
 const VISIBLE = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
@@ -21,30 +26,50 @@ const ASCII = /^[\u0020-\u007e]*$/;
  */
 export function clusterWidth(cluster: string): number {
 	const cp = cluster.codePointAt(0) as number;
-	if (cluster.length > (cp > 0xffff ? 2 : 1)) return libStringWidth(cluster);
+	if (cluster.length > (cp > 0xffff ? 2 : 1)) {
+		libStringWidth ??= (load("string-width") as typeof import("string-width")).default;
+		return libStringWidth(cluster);
+	}
 	if (cp >= 0x20 && cp <= 0x7e) return 1;
 	return VISIBLE.test(cluster) ? eastAsianWidth(cp) : 0;
 }
 
-const printable = (code: number) => code >= 0x20 && code <= 0x7e;
+// Letters, digits, punctuation, symbols and spaces: Grapheme_Cluster_Break=Other, except the few listed below.
+const OTHER = /[\p{L}\p{N}\p{P}\p{S}\p{Zs}]/u;
 
 /**
- * Grapheme clusters of `s` with their offsets, produced as they are needed. No rule joins two printable ASCII
- * characters into one cluster, so only the stretches around other characters go through Intl.Segmenter, which
- * costs microseconds per cluster: mostly-ASCII tool output with a few "é" or a leading "…" stays cheap.
+ * A code unit no grapheme rule joins to a neighbour that is also plain: printable ASCII, or a BMP letter, digit,
+ * punctuation, symbol or space (Grapheme_Cluster_Break=Other: a cluster boundary lies between two of them, UAX #29
+ * GB999). Excluded: Hangul jamo (they join each other), U+0D4E (Prepend), U+0E33 and U+0EB3 (SpacingMark) and
+ * U+FF9E–FF9F (Extend). A test compares the splits with Intl.Segmenter's on random text.
+ */
+export function plain(code: number): boolean {
+	if (code >= 0x20 && code <= 0x7e) return true;
+	if (code < 0xa0 || (code >= 0xd800 && code <= 0xdfff)) return false;
+	if ((code >= 0x1100 && code <= 0x11ff) || (code >= 0xa960 && code <= 0xa97f) || (code >= 0xd7b0 && code <= 0xd7ff)) return false;
+	if (code === 0x0d4e || code === 0x0e33 || code === 0x0eb3 || code === 0xff9e || code === 0xff9f) return false;
+	return OTHER.test(String.fromCharCode(code));
+}
+
+/**
+ * Grapheme clusters of `s` with their offsets, produced as they are needed. No rule joins two plain characters
+ * (printable ASCII, most letters and symbols) into one cluster, so only the stretches around other characters
+ * (combining marks, emoji sequences, controls) go through Intl.Segmenter, which costs microseconds per cluster and
+ * ~15 ms to start: mostly-ASCII tool output with a few "é" or a leading "…" stays cheap.
  */
 function* clusterSpans(s: string): Generator<{ segment: string; index: number }> {
 	const n = s.length;
 	let i = 0;
 	while (i < n) {
-		if (printable(s.charCodeAt(i)) && (i + 1 === n || printable(s.charCodeAt(i + 1)))) {
+		if (plain(s.charCodeAt(i)) && (i + 1 === n || plain(s.charCodeAt(i + 1)))) {
 			yield { segment: s[i] as string, index: i };
 			i++;
 			continue;
 		}
-		// The stretch ends between two printable ASCII characters: a cluster boundary whatever surrounds them.
+		// The stretch ends between two plain characters: a cluster boundary whatever surrounds them.
 		let j = i + 1;
-		while (j < n && !(printable(s.charCodeAt(j - 1)) && printable(s.charCodeAt(j)))) j++;
+		while (j < n && !(plain(s.charCodeAt(j - 1)) && plain(s.charCodeAt(j)))) j++;
+		segmenter ??= new Intl.Segmenter();
 		for (const x of segmenter.segment(s.slice(i, j))) yield { segment: x.segment, index: i + x.index };
 		i = j;
 	}

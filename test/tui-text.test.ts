@@ -1,9 +1,10 @@
 /** Cell widths, truncation and wrapping: CJK, emoji and control characters must never break a line's width. */
+import fc from "fast-check";
 import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
 import { hitRows, normalizeSnippet, queryLine } from "../components/search-view.js";
 import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/styled.js";
-import { clusters, fit as fitWidth, oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
+import { clusters, fit as fitWidth, oneLine, plain, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
 import { makeHit } from "./helpers/ink.js";
 
 const SAMPLES = [
@@ -47,6 +48,67 @@ describe("stringWidth", () => {
 			expect(clusters(s)).toEqual(Array.from(new Intl.Segmenter().segment(s), (x) => x.segment));
 		},
 	);
+});
+
+describe("plain characters (split without Intl.Segmenter)", () => {
+	const segments = (s: string) => Array.from(new Intl.Segmenter().segment(s), (x) => x.segment);
+	// Neighbours of every grapheme class a plain character can have: Other, Hangul LV and LVT, an Indic consonant,
+	// an emoji pictograph, spaces.
+	const NEIGHBOURS = ["a", "é", "가", "각", "❯", "中", "ก", "क", "☀", " ", "\u00a0", "…"];
+
+	it("every plain BMP character is a cluster of its own next to any plain neighbour", () => {
+		const wrong: string[] = [];
+		let count = 0;
+		for (let code = 0; code <= 0xffff; code++) {
+			if (!plain(code)) continue;
+			count++;
+			const c = String.fromCharCode(code);
+			const s = c + NEIGHBOURS.join(c) + c;
+			if (segments(s).length !== s.length) wrong.push(code.toString(16));
+		}
+		expect(wrong).toEqual([]);
+		// Most of the BMP is plain (letters, CJK, symbols): the fast path covers ordinary text.
+		expect(count).toBeGreaterThan(50_000);
+	});
+
+	it.each(["0301", "200d", "fe0f", "0d4e", "0e33", "ff9e", "1100", "0903", "000a", "d83d"])("U+%s is not plain", (hex) => {
+		expect(plain(Number.parseInt(hex, 16))).toBe(false);
+	});
+
+	it("clusters equal Intl.Segmenter's on random text mixing plain and joining characters", () => {
+		const tricky = [
+			"\u0301",
+			"\u200d",
+			"\ufe0f",
+			"\u20e3",
+			"\r",
+			"\n",
+			"\u0d4e",
+			"\u0e33",
+			"\uff9e",
+			"\u1100",
+			"\u1161",
+			"\u11a8",
+			"\u0903",
+			"\u094d",
+			"🇯",
+			"🐢",
+			"👍🏽",
+			"\u0600",
+			"\ud83d",
+		];
+		const piece = fc.oneof(
+			fc.constantFrom(...tricky, ...NEIGHBOURS, "x", "1"),
+			fc.integer({ min: 0xa0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+		);
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 16 }), (parts) => {
+				const s = parts.join("");
+				expect(clusters(s)).toEqual(segments(s));
+			}),
+			{ numRuns: 2000 },
+		);
+	});
 });
 
 describe("truncate and fit", () => {
