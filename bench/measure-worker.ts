@@ -267,18 +267,19 @@ async function tui(): Promise<void> {
 	const reps = TUI_TYPING_REPS;
 	// What src/cli/tui-start.ts does before it loads React: the explorer runs React's production build.
 	process.env.NODE_ENV ??= "production";
-	const [{ App }, { searchesFor }, { createElement }, { render }, { QueryThread }, { shareFrameCaches }] = await Promise.all([
+	// As the launcher (src/cli/tui-start.ts): the query worker starts before React and Ink load.
+	const { QueryThread } = await import("../src/service/query-thread.js");
+	const queries = QueryThread.start(benchConfig(roots, indexPath));
+	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
 		import("../components/App.js"),
 		import("../components/state.js"),
 		import("react"),
 		import("ink-testing-library"),
-		import("../src/service/query-thread.js"),
 		import("../components/frame-cache.js"),
 	]);
 	// As the launcher runs Ink (src/cli/explorer.tsx); PES_BENCH_INK_CACHES=off measures Ink as it comes.
 	if (process.env.PES_BENCH_INK_CACHES !== "off" && !(await shareFrameCaches())) throw new Error("Ink's output module changed shape");
 	const service = openService();
-	const queries = QueryThread.start(benchConfig(roots, indexPath));
 	const searches: Array<{ start: number; end: number; query: string }> = [];
 	const frames: Array<{ at: number; text: string }> = [];
 	const explorer: ExplorerService = {

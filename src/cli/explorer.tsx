@@ -119,7 +119,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
  * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
  * launcher (tui-start) already chose the history and drew the first frame on the alternate screen.
  */
-export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice }): Promise<number> {
+export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice; queries?: QueryThread }): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
 		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
@@ -131,7 +131,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 	const service = HistoryService.open({ config: choice.config });
 	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
 	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
-	const queries = QueryThread.start(choice.config);
+	const queries = started?.queries ?? QueryThread.start(choice.config);
 	const explorerService: ExplorerService = {
 		search: (r) => queries.search(r),
 		count: (r) => queries.count(r),

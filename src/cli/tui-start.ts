@@ -6,6 +6,7 @@
  */
 import { firstFrameText } from "../../components/first-frame.js";
 import { errorText, neutralize } from "../present/text.js";
+import type { QueryThread } from "../service/query-thread.js";
 import { resolveFolder } from "../shared/filters.js";
 import { chooseHistory, type TuiOptions } from "./history-choice.js";
 import { ENTER_ALT, LEAVE_ALT } from "./screen.js";
@@ -36,10 +37,16 @@ export async function startTui(options: TuiOptions): Promise<number> {
 	);
 	// React's production build: the development build checks and logs every render, doubling a frame's cost.
 	process.env.NODE_ENV ??= "production";
+	let queries: QueryThread | undefined;
 	try {
+		// The query worker starts first: it opens the index and warms up on the other core while React and Ink load,
+		// so the first keys typed are answered like later ones.
+		const { QueryThread } = await import("../service/query-thread.js");
+		queries = QueryThread.start(choice.config);
 		const { runTui } = await import("./explorer.js");
-		return await runTui(options, { choice });
+		return await runTui(options, { choice, queries });
 	} catch (error) {
+		void queries?.close();
 		// Loading the explorer failed before it owned the screen: give the terminal back and say why.
 		out.write(LEAVE_ALT);
 		stdin.setRawMode(false);
