@@ -19,7 +19,14 @@ describe("architecture", () => {
 		for (const f of ["src/shared/types.ts", "src/source/parse.ts", "src/project/entry.ts", "src/index/store.ts", "src/query/search.ts"]) {
 			expect(files).toContain(f);
 		}
-		for (const f of ["src/service/service.ts", "src/present/text.ts", "src/cli/main.tsx", "src/extension/index.ts", "components/App.tsx"]) {
+		for (const f of [
+			"src/service/service.ts",
+			"src/present/text.ts",
+			"src/cli/main.ts",
+			"src/cli/commands.ts",
+			"src/extension/index.ts",
+			"components/App.tsx",
+		]) {
 			expect(files).toContain(f);
 		}
 		expect(violations).toEqual([]);

@@ -189,9 +189,10 @@ describe("the packed package", () => {
 		for (const ref of planted) expect(hits).toContain(ref);
 	});
 
-	it.skipIf(!hasTmux)("opens the demo in the explorer under a real terminal, and Esc at the top quits with 0", async () => {
+	// The quick start's command: `pi-history` with no arguments, on a machine without Pi sessions, opens the demo.
+	it.skipIf(!hasTmux)("opens the demo in the explorer when run with no arguments and no Pi history, and Esc at the top quits with 0", async () => {
 		const bin = join(project, "node_modules", ".bin", "pi-history");
-		const cmd = `printf '__SHELL__\\n'; env -u CI HOME=${shellQuote(project)} ${shellQuote(bin)} --demo; echo __EXIT__=$?; sleep 30`;
+		const cmd = `printf '__SHELL__\\n'; env -u CI -u PI_CODING_AGENT_DIR -u PI_CODING_AGENT_SESSION_DIR -u PI_EVENT_SEARCH_INDEX HOME=${shellQuote(project)} ${shellQuote(bin)}; echo __EXIT__=$?; sleep 30`;
 		const session = TmuxSession.start(cmd, { columns: 100, rows: 30 }, project);
 		try {
 			await session.waitFor((x) => x.includes("DEMO history") && x.includes("query · hit 1 of"), 15_000);

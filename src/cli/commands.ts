@@ -1,5 +1,4 @@
-#!/usr/bin/env node
-/** pi-history: the TUI and the scriptable CLI over the shared index (composition root: parses flags, wires the core). */
+/** pi-history with arguments: the commands and the explorer's flags over the shared index (parses flags with meow, wires the core). */
 import meow from "meow";
 import type { Filters } from "../../components/filters.js";
 import { parseRef, resolveSessionId } from "../present/ref-parse.js";
