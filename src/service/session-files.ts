@@ -3,9 +3,9 @@
  * first frame, so it must not load SQLite or the query stack (DESIGN §7: first frame ≤ 200 ms).
  */
 import type { ResolvedConfig } from "../shared/config.js";
-import { discover } from "../source/discover.js";
+import { hasSessionFile } from "../source/discover.js";
 
 /** True when the roots hold at least one session file (the launcher falls back to the demo history otherwise). */
 export function hasSessionFiles(config: ResolvedConfig): boolean {
-	return discover(config.roots).files.length > 0;
+	return hasSessionFile(config.roots);
 }

@@ -38,6 +38,16 @@ export function discover(roots: SourceRoot[], maxDepth = 8): Discovery {
 	}
 }
 
+/** Whether the roots hold any session file: the walk stops after the first directory listing that found one. */
+export function hasSessionFile(roots: SourceRoot[], maxDepth = 8): boolean {
+	const steps = discoverySteps(roots, maxDepth);
+	for (;;) {
+		const step = steps.next();
+		if (step.done) return step.value.files.length > 0;
+		if (step.value > 0) return true;
+	}
+}
+
 /**
  * Like discover(), but hands the event loop back (`pause`) whenever a stretch of the walk took `sliceMs`: a root of
  * thousands of files is listed and stat'ed synchronously, hundreds of milliseconds on a busy disk, and inside pi's
@@ -56,8 +66,8 @@ export async function discoverSliced(roots: SourceRoot[], pause: () => Promise<v
 	}
 }
 
-/** The walk, one step per directory listed, so a caller can stop between them. */
-function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<void, Discovery> {
+/** The walk, one step per directory listed, so a caller can stop between them; a step yields the files found so far. */
+function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<number, Discovery> {
 	const files: DiscoveredFile[] = [];
 	const seenFiles = new Set<string>();
 	const observations: RootObservation[] = [];
@@ -76,7 +86,7 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<void,
 			continue;
 		}
 		const visitedDirs = new Set<string>();
-		function* walk(dir: string, depth: number): Generator<void, boolean> {
+		function* walk(dir: string, depth: number): Generator<number, boolean> {
 			let real: string;
 			try {
 				real = realpathSync(dir);
@@ -118,10 +128,10 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<void,
 					seenFiles.add(key);
 					files.push({ path, root: root.path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
 					// A directory of thousands of files is itself a long step: a chance to pause every 64 files.
-					if (files.length % 64 === 0) yield;
+					if (files.length % 64 === 0) yield files.length;
 				}
 			}
-			yield;
+			yield files.length;
 			return true;
 		}
 		obs.present = yield* walk(root.path, 0);
