@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { chooseHistory, findDemoHistory, IndexingStore, osc52, refreshLine } from "../src/cli/explorer.js";
+import { pathTag } from "../src/cli/history-choice.js";
 import { type IndexMessage, startIndexing, workerScript } from "../src/service/refresh-thread.js";
 import { emptyRefreshSummary } from "../src/shared/types.js";
 import { DIST } from "./helpers/build.js";
@@ -140,6 +141,15 @@ describe("which history the explorer opens", () => {
 		const forced = chooseHistory({ demo: true, color: false }, { PI_CODING_AGENT_DIR: agent });
 		expect([forced.demo, forced.banner, forced.notice]).toEqual([true, "DEMO history", "demo: the bundled sample history (--demo)"]);
 		expect(forced.config.indexPath.startsWith(tmpdir())).toBe(true);
+	});
+
+	it("gives two demo locations (two checkouts) indexes of their own", () => {
+		const a = pathTag("/home/me/pi-event-search/fixtures/corpus");
+		const b = pathTag("/home/me/pi-event-search-2/fixtures/corpus");
+		expect(a).toMatch(/^[0-9a-f]{8}$/);
+		expect(b).not.toBe(a);
+		expect(pathTag("/home/me/pi-event-search/fixtures/corpus")).toBe(a);
+		expect(chooseHistory({ demo: true, color: false }).config.indexPath).toContain(`pi-event-search-demo-${pathTag(findDemoHistory() ?? "")}`);
 	});
 
 	it("never swaps an explicit --sessions-dir for the demo", () => {

@@ -2,7 +2,6 @@
  * Which history the explorer (and `--demo` commands) open: the user's, or the bundled demo when there is none. Kept
  * apart from the explorer so the CLI can choose without loading React and Ink.
  */
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -53,6 +52,16 @@ export function findDemoHistory(from: string = dirname(fileURLToPath(import.meta
 }
 
 /**
+ * Eight hex digits that tell demo locations apart (32-bit FNV-1a of the path). Not node:crypto: loading it cost
+ * ~7 ms of the first frame, and nothing here needs a cryptographic hash.
+ */
+export function pathTag(path: string): string {
+	let h = 0x811c9dc5;
+	for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+	return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
  * The user's history when it has session files; the demo when it has none or `--demo` forces it. The demo index
  * lives in the temp dir (never in ~/.pi), one per demo location so two checkouts do not rebuild each other's.
  * An explicit --sessions-dir is never swapped for the demo: an empty dir there gets the "no sessions" screen.
@@ -66,7 +75,7 @@ export function chooseHistory(options: TuiOptions, env: NodeJS.ProcessEnv = proc
 		if (options.demo) throw new Error("the demo history is not part of this installation");
 		return { config, banner: null, demo: false };
 	}
-	const tag = createHash("sha256").update(demo).digest("hex").slice(0, 8);
+	const tag = pathTag(demo);
 	const demoConfig = resolveConfig({ sessionsDirs: [demo], indexPath: join(tmpdir(), `pi-event-search-demo-${tag}`, "index.sqlite"), env });
 	const roots = config.roots.map((r) => r.path).join(", ");
 	const notice = options.demo
