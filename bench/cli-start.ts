@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { percentile } from "./child.js";
 
@@ -54,8 +54,15 @@ if first is None or ink is None: print("timeout")
 else: print("%.1f %.1f" % ((first - t0) * 1000, (ink - t0) * 1000))
 `;
 
-/** Runs the explorer `reps` times on the index; null when python3 is missing or a run did not draw. */
+/**
+ * Runs the explorer `reps` times on the index; null when python3 is missing or a run did not draw. It is started
+ * as a person starts it, `pi-history` with no arguments: pi's environment names the history (the agent dir whose
+ * `sessions` is the first root, the session dir for the second) and ours the index.
+ */
 export function measureCliStart(roots: string[], indexPath: string, reps = 5): CliStartResult | null {
+	const [first, second, ...others] = roots;
+	if (!first || basename(first) !== "sessions" || others.length > 0)
+		throw new Error(`expected <agent>/sessions and at most one more root: ${roots.join(", ")}`);
 	const main = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.js");
 	const home = join(tmpdir(), "pi-event-search-bench-home");
 	mkdirSync(home, { recursive: true });
@@ -65,9 +72,16 @@ export function measureCliStart(roots: string[], indexPath: string, reps = 5): C
 	for (let i = 0; i < reps; i++) {
 		let out: string;
 		try {
-			out = execFileSync("python3", ["-c", PTY_SCRIPT, "30", process.execPath, main, ...roots.flatMap((r) => ["--sessions-dir", r]), "--index", indexPath], {
+			out = execFileSync("python3", ["-c", PTY_SCRIPT, "30", process.execPath, main], {
 				encoding: "utf8",
-				env: { ...env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), TERM: "xterm-256color" },
+				env: {
+					...env,
+					HOME: home,
+					PI_CODING_AGENT_DIR: dirname(first),
+					...(second ? { PI_CODING_AGENT_SESSION_DIR: second } : {}),
+					PI_EVENT_SEARCH_INDEX: indexPath,
+					TERM: "xterm-256color",
+				},
 				timeout: 60_000,
 			}).trim();
 		} catch {
