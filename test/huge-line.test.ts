@@ -4,7 +4,8 @@
  * straddles either edge), the middle left out with a gap no phrase crosses. Reads stream the window asked for.
  * The texts are built here, so the expected cut points are computed by hand from I20 (first and last 128 KiB).
  */
-import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scanEntry, scanFile } from "../src/project/file-scan.js";
@@ -36,6 +37,16 @@ function hugeText(n: number, tag: string): string {
 	const tailBody = ` gapright ${fill(EDGE - 1 - " gapright ".length - ` ${tag}tailneedle`.length)} ${tag}tailneedle`;
 	// The tail's pair takes units L - EDGE - 1 and L - EDGE, the rest is EDGE - 1 units.
 	return `${head}${middle}😀${tailBody}`;
+}
+
+/** The sampled hash of hints written before the 64 KiB sample, computed here by hand: sha1 of the length, first and last MiB. */
+function legacySample(fd: number, offset: number, length: number): string {
+	const mib = 1 << 20;
+	const head = Buffer.alloc(mib);
+	const tail = Buffer.alloc(mib);
+	readSync(fd, head, 0, mib, offset);
+	readSync(fd, tail, 0, mib, offset + length - mib);
+	return createHash("sha1").update(String(length)).update(head).update(tail).digest("hex").slice(0, 16);
 }
 
 const SESSION = "0199b000-0000-7000-8000-000000000001";
@@ -111,12 +122,12 @@ describe("a line over the in-memory bound", () => {
 		expect(streamed.skipped).toBe(0);
 		expect(streamed.entries.map((e) => e.entry.id)).toEqual(["u1", "a1", "r1", "u2"]);
 		// I20 by hand: head ends before the pair at EDGE - 1, tail starts after the pair at L - EDGE.
-		// After the ids, a huge line's locator hint: sampled hash, then byte start, byte length and length of each long
+		// After the ids, a huge line's locator hint: `t` and a sampled hash, then byte start, byte length and length of each long
 		// string, and its resume points, 4 MiB or more apart.
 		const [ids1, hint1] = (streamed.entries[1]?.frags ?? "").split(" ~");
 		const [ids2, hint2] = (streamed.entries[2]?.frags ?? "").split(" ~");
-		expect(hint1).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${CONTENT.length}(,\\d+\\.\\d+)+$`));
-		expect(hint2).toMatch(new RegExp(`^[0-9a-f]{16}:\\d+\\.\\d+\\.${RESULT.length}(,\\d+\\.\\d+)+$`));
+		expect(hint1).toMatch(new RegExp(`^t[0-9a-f]{16}:\\d+\\.\\d+\\.${CONTENT.length}(,\\d+\\.\\d+)+$`));
+		expect(hint2).toMatch(new RegExp(`^t[0-9a-f]{16}:\\d+\\.\\d+\\.${RESULT.length}(,\\d+\\.\\d+)+$`));
 		expect(ids2).toBe(`tool.result:0@${EDGE - 1}-${RESULT.length - EDGE + 1}`);
 		// The call's text starts with its name and path: its cuts fall wherever I20 puts them in that text.
 		const high = (c: number) => c >= 0xd800 && c <= 0xdbff;
@@ -229,15 +240,20 @@ describe("a line over the in-memory bound", () => {
 					[text.slice(0, STREAM_LIMITS.keepChars), text.slice(-STREAM_LIMITS.keepChars), text.length],
 				]);
 				const hint = hugeHint(sampledLineHash(fd, offset, length) as string, full.longs, offset);
+				expect(hint.startsWith("~t")).toBe(true);
 				expect(open(readByHint(fd, offset, length, hint))).toEqual(open(full.value));
 				expect(
 					readByHint(
 						fd,
 						offset,
 						length,
-						hint.replace(/^~./, (m) => (m === "~0" ? "~1" : "~0")),
+						hint.replace(/^~t./, (m) => (m === "~t0" ? "~t1" : "~t0")),
 					),
 				).toBeUndefined();
+				// A hint an older version wrote (`~<hash>`, of the line's first and last MiB) still reads the line.
+				const spans = hint.slice(18);
+				expect(open(readByHint(fd, offset, length, `~${legacySample(fd, offset, length)}${spans}`))).toEqual(open(full.value));
+				expect(readByHint(fd, offset, length, `~${sampledLineHash(fd, offset, length)}${spans}`)).toBeUndefined();
 			}
 		} finally {
 			closeSync(fd);

@@ -1,6 +1,6 @@
 /**
  * Reading a huge line again without reading it whole (I20, issue 13 item 3): when a line is indexed, its locator
- * hint records a sampled hash of the line (length, first and last MiB) and where each long string's bytes are.
+ * hint records a sampled hash of the line (length, first and last 64 KiB) and where each long string's bytes are.
  * A search hit or a read then checks the sample, parses the line's small fields, and decodes only the head and tail
  * of each long string: a few MiB read for a 500 MB line instead of all of it.
  */
@@ -8,7 +8,10 @@ import { createHash } from "node:crypto";
 import { readSync } from "node:fs";
 import { decodeString, JsonStream, LongText, STREAM_LIMITS, Stop, type StreamLimits } from "./json-stream.js";
 
-const SAMPLE = 1 << 20;
+/** The ends of a huge line its hint's hash covers: 64 KiB each, as a large file's fingerprint samples it. */
+const SAMPLE = 64 << 10;
+/** What hints written before (`~<hash>`, not `~t<hash>`) hashed: 1 MiB at each end, 20 ms of every search hit on the line. */
+const LEGACY_SAMPLE = 1 << 20;
 /** A UTF-16 unit takes at most 6 bytes of a JSON string (`\uXXXX`). */
 const MAX_BYTES_PER_UNIT = 6;
 
@@ -22,14 +25,14 @@ function readFully(fd: number, buf: Buffer, position: number): boolean {
 	return true;
 }
 
-/** A short hash of a line's length, first and last MiB: says a huge line is still the one indexed without reading it all. */
-export function sampledLineHash(fd: number, offset: number, length: number): string | undefined {
+/** A short hash of a line's length and its ends (`sample` bytes each): says a huge line is still the one indexed without reading it all. */
+export function sampledLineHash(fd: number, offset: number, length: number, sample = SAMPLE): string | undefined {
 	const h = createHash("sha1").update(String(length));
-	const head = Buffer.allocUnsafe(Math.min(SAMPLE, length));
+	const head = Buffer.allocUnsafe(Math.min(sample, length));
 	if (!readFully(fd, head, offset)) return undefined;
 	h.update(head);
-	if (length > SAMPLE) {
-		const tail = Buffer.allocUnsafe(Math.min(SAMPLE, length - SAMPLE));
+	if (length > sample) {
+		const tail = Buffer.allocUnsafe(Math.min(sample, length - sample));
 		if (!readFully(fd, tail, offset + length - tail.length)) return undefined;
 		h.update(tail);
 	}
@@ -37,12 +40,12 @@ export function sampledLineHash(fd: number, offset: number, length: number): str
 }
 
 /**
- * The hint of a huge line: `~<sampled hash>`, then per long string `:<start>.<bytes>.<length>` (start from the
- * line's offset) and its resume points `,<bytes>.<characters>`.
+ * The hint of a huge line: `~t<sampled hash>` (`~<hash>` in hints of the 1 MiB sample), then per long string
+ * `:<start>.<bytes>.<length>` (start from the line's offset) and its resume points `,<bytes>.<characters>`.
  */
 export function hugeHint(sampled: string, longs: LongText[], lineOffset: number): string {
 	const marks = (l: LongText) => l.marks.map(([b, c]) => `,${b}.${c}`).join("");
-	return `~${sampled}${longs.map((l) => `:${l.byteStart - lineOffset}.${l.byteEnd - l.byteStart}.${l.length}${marks(l)}`).join("")}`;
+	return `~t${sampled}${longs.map((l) => `:${l.byteStart - lineOffset}.${l.byteEnd - l.byteStart}.${l.length}${marks(l)}`).join("")}`;
 }
 
 interface Span {
@@ -52,10 +55,10 @@ interface Span {
 	marks: Array<[number, number]>;
 }
 
-function parseHint(hint: string, lineOffset: number): { sampled: string; spans: Span[] } | undefined {
-	const m = /^~([0-9a-f]{16})((?::\d+\.\d+\.\d+(?:,\d+\.\d+)*)*)$/.exec(hint);
+function parseHint(hint: string, lineOffset: number): { sampled: string; sample: number; spans: Span[] } | undefined {
+	const m = /^~(t?)([0-9a-f]{16})((?::\d+\.\d+\.\d+(?:,\d+\.\d+)*)*)$/.exec(hint);
 	if (!m) return undefined;
-	const spans = (m[2] as string)
+	const spans = (m[3] as string)
 		.split(":")
 		.slice(1)
 		.map((s) => {
@@ -64,7 +67,7 @@ function parseHint(hint: string, lineOffset: number): { sampled: string; spans: 
 			const points = marks.map((p) => p.split(".").map(Number) as [number, number]);
 			return { start: lineOffset + start, end: lineOffset + start + bytes, length, marks: points };
 		});
-	return { sampled: m[1] as string, spans };
+	return { sampled: m[2] as string, sample: m[1] === "t" ? SAMPLE : LEGACY_SAMPLE, spans };
 }
 
 /** The last `keep` units of the string content in bytes [start, end), decoded from a safe point before them. */
@@ -100,7 +103,7 @@ function tailOf(fd: number, start: number, end: number, keep: number): string | 
  */
 export function readByHint(fd: number, offset: number, length: number, hint: string, limits: StreamLimits = STREAM_LIMITS): unknown {
 	const h = parseHint(hint, offset);
-	if (!h || sampledLineHash(fd, offset, length) !== h.sampled) return undefined;
+	if (!h || sampledLineHash(fd, offset, length, h.sample) !== h.sampled) return undefined;
 	const parser = new JsonStream(limits);
 	const buf = Buffer.allocUnsafe(limits.chunkBytes);
 	let pos = offset;
