@@ -70,9 +70,23 @@ function parseHint(hint: string, lineOffset: number): { sampled: string; sample:
 	return { sampled: m[2] as string, sample: m[1] === "t" ? SAMPLE : LEGACY_SAMPLE, spans };
 }
 
-/** The last `keep` units of the string content in bytes [start, end), decoded from a safe point before them. */
+/**
+ * The last `keep` units of the string content in bytes [start, end), decoded from a safe point before them. It
+ * starts `keep` bytes back (enough for ASCII text) and goes back further only when that decoded to fewer units:
+ * decoding the 6 bytes per unit that escapes could take meant ~770 KB for 128 Ki characters of plain text.
+ */
 function tailOf(fd: number, start: number, end: number, keep: number): string | undefined {
-	const want = Math.min(end - start, MAX_BYTES_PER_UNIT * keep + 16);
+	const most = Math.min(end - start, MAX_BYTES_PER_UNIT * keep + 16);
+	for (let want = Math.min(most, keep + 16); ; want = Math.min(most, want * 2)) {
+		const text = tailFrom(fd, start, end, want);
+		if (text === undefined) return undefined;
+		if (text.length >= keep) return text.slice(-keep);
+		if (want === most) return undefined;
+	}
+}
+
+/** The string content of bytes [start, end) decoded from a safe point at most `want` (+64) bytes before `end`. */
+function tailFrom(fd: number, start: number, end: number, want: number): string | undefined {
 	const from = Math.max(start, end - want - 64);
 	const buf = Buffer.allocUnsafe(end - from);
 	if (!readFully(fd, buf, from)) return undefined;
@@ -93,8 +107,7 @@ function tailOf(fd: number, start: number, end: number, keep: number): string | 
 		}
 		break;
 	}
-	const text = decodeString(fd, from + s, end, 0, Number.POSITIVE_INFINITY);
-	return text.length >= keep ? text.slice(-keep) : undefined;
+	return decodeString(fd, from + s, end, 0, Number.POSITIVE_INFINITY);
 }
 
 /**
