@@ -10,7 +10,7 @@ import type { SessionListing } from "../src/shared/types.js";
 import { type BrowserState, selectedIndex, sessionTitle, visibleSessions } from "./browser-state.js";
 import { keyFor } from "./keymap.js";
 import { visibleRange } from "./list-window.js";
-import { num } from "./read-view.js";
+import { num } from "./numbers.js";
 import { shortIds } from "./session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "./styled.js";
 

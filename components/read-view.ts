@@ -7,6 +7,7 @@ import { relativeTime, shortPath } from "../src/present/text.js";
 import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../src/shared/types.js";
 import { fragmentLayout } from "./fragment-windows.js";
 import type { EventData } from "./loaders.js";
+import { bytes, num } from "./numbers.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "./styled.js";
 import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "./text-width.js";
 
@@ -44,18 +45,6 @@ export interface DocOptions {
 	focusFragment: string | null;
 	width: number;
 	wrap: boolean;
-}
-
-/** 12,345 */
-export function num(n: number): string {
-	return n.toLocaleString("en-US");
-}
-
-/** 1.2 KB, 3.4 MB */
-export function bytes(n: number): string {
-	if (n < 1024) return `${n} B`;
-	if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-	return `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
 
 /** The content-block index a fragment id or an omitted path points into (`tool.call:2`, `message.content.2.thinking`). */

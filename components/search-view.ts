@@ -5,7 +5,7 @@ import type { Hit, HitCount, IndexStatus, SearchOrder } from "../src/shared/type
 import type { IndexingState } from "./explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "./filters.js";
 import { keyFor } from "./keymap.js";
-import { num } from "./read-view.js";
+import { num } from "./numbers.js";
 import { idTail } from "./session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "./styled.js";
 import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "./text-width.js";

@@ -7,12 +7,14 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
+import ansiEscapes from "ansi-escapes";
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../components/App.js";
 import type { ExplorerService } from "../components/explorer-service.js";
 import { type FirstFrameInput, firstFrameText } from "../components/first-frame.js";
 import { stringWidth } from "../components/text-width.js";
+import { CLEAR, ENTER_ALT, LEAVE_ALT } from "../src/cli/screen.js";
 import { CLI } from "./helpers/build.js";
 import { tempDir } from "./helpers/corpus.js";
 
@@ -102,14 +104,34 @@ describe("what loads before the first frame", () => {
 			writeFileSync(hook, "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n");
 			writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
 			// --version parses the command line after every static import has run, then exits.
-			const r = spawnSync(process.execPath, ["--import", register, CLI, "--version"], { encoding: "utf8" });
-			expect(r.status, r.stderr).toBe(0);
-			const loaded = r.stderr.split("\n").filter((l) => l.startsWith("LOADED "));
+			const loads = (args: string[], status: number) => {
+				const r = spawnSync(process.execPath, ["--import", register, CLI, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+				expect(r.status, r.stderr).toBe(status);
+				return r.stderr.split("\n").filter((l) => l.startsWith("LOADED "));
+			};
+			const heavy = (loaded: string[]) =>
+				loaded.filter((l) => /better-sqlite3|\/src\/(index|query)\/|\/service\/service\.js|node_modules\/(ink|react)\//.test(l));
+			const loaded = loads(["--version"], 0);
 			expect(loaded.some((l) => l.includes("/cli/tui-start.js"))).toBe(true);
-			const heavy = loaded.filter((l) => /better-sqlite3|\/src\/(index|query)\/|\/service\/service\.js|node_modules\/(ink|react)\//.test(l));
-			expect(heavy).toEqual([]);
+			expect(heavy(loaded)).toEqual([]);
+			// `pi-history` alone (here without a terminal: it says so, exit 2) takes the launcher's path without even the
+			// flag parser.
+			const alone = loads([], 2);
+			expect(alone.some((l) => l.includes("/cli/tui-start.js"))).toBe(true);
+			expect(heavy(alone)).toEqual([]);
+			expect(alone.filter((l) => /node_modules\/meow\/|\/cli\/commands\.js/.test(l))).toEqual([]);
 		} finally {
 			t.cleanup();
 		}
+	});
+});
+
+describe("the screen sequences", () => {
+	// Written out in screen.ts (loading ansi-escapes cost the first frame); they must stay the library's own.
+	it("enter and leave the alternate screen, home the cursor, show it and erase the screen as ansi-escapes writes them", () => {
+		expect(ENTER_ALT.startsWith(ansiEscapes.enterAlternativeScreen)).toBe(true);
+		expect(ENTER_ALT.endsWith(ansiEscapes.cursorTo(0, 0))).toBe(true);
+		expect(LEAVE_ALT.endsWith(ansiEscapes.cursorShow + ansiEscapes.exitAlternativeScreen)).toBe(true);
+		expect(CLEAR).toBe(ansiEscapes.eraseScreen + ansiEscapes.cursorTo(0, 0));
 	});
 });
