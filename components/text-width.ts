@@ -6,12 +6,29 @@
 import { createRequire } from "node:module";
 import { eastAsianWidth } from "get-east-asian-width";
 
-// Both are loaded when first needed: string-width compiles its emoji regex and Intl.Segmenter loads ICU's break
-// data as they start (~35 ms together), which the explorer's hand-drawn first frame cannot afford (DESIGN §7).
-// By the time Ink draws it has loaded string-width itself, and require returns that module.
-const load = createRequire(import.meta.url);
+// Neither is loaded up front: string-width compiles its emoji regex and Intl.Segmenter loads ICU's break data as
+// they start (~35 ms together), which the explorer's hand-drawn first frame cannot afford (DESIGN §7). The
+// segmenter is made when first needed; string-width is imported in the background, which lands after the first
+// frame is written and long before Ink draws.
 let libStringWidth: ((s: string) => number) | undefined;
 let segmenter: Intl.Segmenter | undefined;
+void import("string-width").then((m) => {
+	libStringWidth ??= m.default;
+});
+const load = createRequire(import.meta.url);
+
+/** string-width's width of a cluster of several code points, loaded now if the background import has not landed. */
+function clusterWidthOfMany(cluster: string): number {
+	if (!libStringWidth) {
+		try {
+			libStringWidth = (load("string-width") as typeof import("string-width")).default;
+		} catch {
+			// Node 22.0–22.11 cannot require an ES module: until the import lands, the width of its first code point.
+			return eastAsianWidth(cluster.codePointAt(0) as number);
+		}
+	}
+	return libStringWidth(cluster);
+}
 // A printing character: a cluster without one takes no cells (string-width's rule, needed for the fast path below).
 // biome-ignore lint/complexity/useRegexLiterals: the v flag is newer than our compile target
 const VISIBLE = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
@@ -26,10 +43,7 @@ const ASCII = /^[\u0020-\u007e]*$/;
  */
 export function clusterWidth(cluster: string): number {
 	const cp = cluster.codePointAt(0) as number;
-	if (cluster.length > (cp > 0xffff ? 2 : 1)) {
-		libStringWidth ??= (load("string-width") as typeof import("string-width")).default;
-		return libStringWidth(cluster);
-	}
+	if (cluster.length > (cp > 0xffff ? 2 : 1)) return clusterWidthOfMany(cluster);
 	if (cp >= 0x20 && cp <= 0x7e) return 1;
 	return VISIBLE.test(cluster) ? eastAsianWidth(cp) : 0;
 }
