@@ -9,7 +9,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { hugeHint, readByHint, sampledLineHash } from "../src/source/huge-line.js";
-import { LongText, readLongTextRange, type StreamLimits, streamBuffer, streamJson } from "../src/source/json-stream.js";
+import { LongText, type StreamLimits, streamBuffer, streamJson } from "../src/source/json-stream.js";
+import { readLongTextRange } from "../src/source/string-window.js";
 import { tempDir } from "./helpers/corpus.js";
 
 const tmp = tempDir("pes-json-stream-");

@@ -3,7 +3,8 @@
  * pieces, plain strings and LongTexts, whose ends are in memory and whose middle stays in the source file.
  */
 import { FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT } from "../shared/bounds.js";
-import { LongText, readLongTextRange } from "../source/json-stream.js";
+import { LongText } from "../source/json-stream.js";
+import { readLongTextRange } from "../source/string-window.js";
 
 /** A text made of pieces, some of them long strings known by their ends. */
 export class PiecedText {

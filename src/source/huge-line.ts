@@ -6,12 +6,10 @@
  */
 import { createHash } from "node:crypto";
 import { readSync } from "node:fs";
-import { decodeString, JsonStream, LongText, STREAM_LIMITS, Stop, type StreamLimits } from "./json-stream.js";
+import { LEGACY_SAMPLE_BYTES, SAMPLE_BYTES } from "./fingerprint.js";
+import { JsonStream, LongText, STREAM_LIMITS, Stop, type StreamLimits } from "./json-stream.js";
+import { decodeString } from "./string-window.js";
 
-/** The ends of a huge line its hint's hash covers: 64 KiB each, as a large file's fingerprint samples it. */
-const SAMPLE = 64 << 10;
-/** What hints written before (`~<hash>`, not `~t<hash>`) hashed: 1 MiB at each end, 20 ms of every search hit on the line. */
-const LEGACY_SAMPLE = 1 << 20;
 /** A UTF-16 unit takes at most 6 bytes of a JSON string (`\uXXXX`). */
 const MAX_BYTES_PER_UNIT = 6;
 
@@ -26,7 +24,7 @@ function readFully(fd: number, buf: Buffer, position: number): boolean {
 }
 
 /** A short hash of a line's length and its ends (`sample` bytes each): says a huge line is still the one indexed without reading it all. */
-export function sampledLineHash(fd: number, offset: number, length: number, sample = SAMPLE): string | undefined {
+export function sampledLineHash(fd: number, offset: number, length: number, sample = SAMPLE_BYTES): string | undefined {
 	const h = createHash("sha1").update(String(length));
 	const head = Buffer.allocUnsafe(Math.min(sample, length));
 	if (!readFully(fd, head, offset)) return undefined;
@@ -40,7 +38,8 @@ export function sampledLineHash(fd: number, offset: number, length: number, samp
 }
 
 /**
- * The hint of a huge line: `~t<sampled hash>` (`~<hash>` in hints of the 1 MiB sample), then per long string
+ * The hint of a huge line: `~t<sampled hash>` of its ends as a large file's fingerprint samples them (`~<hash>` in
+ * hints of the 1 MiB samples, which cost 20 ms of every search hit on a 500 MB line), then per long string
  * `:<start>.<bytes>.<length>` (start from the line's offset) and its resume points `,<bytes>.<characters>`.
  */
 export function hugeHint(sampled: string, longs: LongText[], lineOffset: number): string {
@@ -67,7 +66,7 @@ function parseHint(hint: string, lineOffset: number): { sampled: string; sample:
 			const points = marks.map((p) => p.split(".").map(Number) as [number, number]);
 			return { start: lineOffset + start, end: lineOffset + start + bytes, length, marks: points };
 		});
-	return { sampled: m[2] as string, sample: m[1] === "t" ? SAMPLE : LEGACY_SAMPLE, spans };
+	return { sampled: m[2] as string, sample: m[1] === "t" ? SAMPLE_BYTES : LEGACY_SAMPLE_BYTES, spans };
 }
 
 /**
