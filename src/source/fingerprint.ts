@@ -30,8 +30,9 @@ export const FULL_HASH_LIMIT = 16 * 1024 * 1024;
  * lines indexed, which a truncation or rewrite changes. 64 KiB each (`t:` digests); an append to a 356 MB file
  * hashed 2 MiB twice with the 1 MiB samples of `s:` digests, still checked as they were written.
  */
-const SAMPLE = 64 * 1024;
-const LEGACY_SAMPLE = 1024 * 1024;
+export const SAMPLE_BYTES = 64 * 1024;
+/** The samples of `s:` digests (and of a huge line's `~<hash>` hint, huge-line.ts), still checked as written. */
+export const LEGACY_SAMPLE_BYTES = 1024 * 1024;
 /** Bytes read at a time while hashing. */
 const READ_BUFFER = 1024 * 1024;
 
@@ -58,7 +59,7 @@ export function prefixHash(fd: number, n: number, like?: string): { digest: stri
 		return { digest: fullDigest(n, h), running: h };
 	}
 	// Compared with a stored digest of the older kind (`like`): sampled the way it was.
-	const [kind, sample] = like?.startsWith("s:") ? ["s", LEGACY_SAMPLE] : ["t", SAMPLE];
+	const [kind, sample] = like?.startsWith("s:") ? ["s", LEGACY_SAMPLE_BYTES] : ["t", SAMPLE_BYTES];
 	const head = createHash("sha1");
 	readInto(fd, head, 0, sample);
 	const tail = createHash("sha1");
