@@ -350,7 +350,7 @@ async function tui(): Promise<void> {
 		// A person starts typing once the explorer shows what it opened with (the recent events), not while the
 		// list is still loading: the first key would time the start-up's own search and first list instead.
 		const listed = performance.now() + 10_000;
-		while (!frames.some((f) => f.at >= rendered && f.text.includes("recent events")) && performance.now() < listed) await sleep(5);
+		while (!frames.some((f) => f.at >= rendered && f.text.includes("recent events")) && performance.now() < listed) await nextEvent(50);
 		await sleep(50);
 		await settle(100, 10_000);
 		for (let i = 0; i < TYPED_QUERY.length; i++) {
