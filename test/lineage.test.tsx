@@ -11,7 +11,7 @@ import { idTail } from "../components/core/session-label.js";
 import { lineText } from "../components/core/styled.js";
 import { loadEvent } from "../components/event/loaders.js";
 import { newLoc } from "../components/event/stack-state.js";
-import { pathLine } from "../components/event/trace-rows.js";
+import { pathLine } from "../components/event/trace-view.js";
 import { EventHeader } from "../components/ink/EventView.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";

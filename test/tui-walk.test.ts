@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { lineText } from "../components/core/styled.js";
 import { findForkAbove, loadEvent, loadPreview } from "../components/event/loaders.js";
 import { buildEventDoc, buildPreview, hitHighlights } from "../components/event/read-view.js";
-import { pathLine, walkChild, walkParent, walkSibling } from "../components/event/trace-rows.js";
+import { walkChild, walkParent, walkSibling } from "../components/event/trace-rows.js";
+import { pathLine } from "../components/event/trace-view.js";
 import { loadManifest } from "./helpers/corpus.js";
 import { indexedCorpus } from "./helpers/indexed-corpus.js";
 

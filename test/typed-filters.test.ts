@@ -1,6 +1,6 @@
 /** Typed filters, table-driven: field validation, impossible combinations, chips, the mapping to the core, the picker's reducer, sort and group. */
 import { describe, expect, it } from "vitest";
-import { conflicts, type Filters, filterChips, type ScopeFilters, textError, toSearchFilters } from "../components/filters/filter-fields.js";
+import { conflicts, type Filters, filterChips, type ScopeFilters, textError, toSearchFilters } from "../components/core/filter-fields.js";
 import { applyProblem, openPicker, type PickerAction, reducePicker } from "../components/filters/filter-picker-state.js";
 import type { KeyInfo } from "../components/root/keymap.js";
 import { type Action, initialState, modeOf, reduce, type State } from "../components/root/state.js";

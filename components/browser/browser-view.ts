@@ -11,7 +11,6 @@ import { visibleRange } from "../core/list-window.js";
 import { num } from "../core/numbers.js";
 import { shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
-import { keyFor } from "../root/keymap.js";
 import { type BrowserState, selectedIndex, sessionTitle, visibleSessions } from "./browser-state.js";
 
 /** Lines per session row. */
@@ -59,8 +58,14 @@ function rows(s: SessionListing, width: number, now: number, selected: boolean, 
 	return [first, fitLine(second, width)];
 }
 
+/** The keys the browser's empty lines name (the keymap is the root's: the caller looks them up). */
+export interface BrowserKeys {
+	editFilter: string;
+	scope: string;
+}
+
 /** The browser body's lines for a `height`-line pane. */
-export function browserLines(b: BrowserState, width: number, height: number, now: number): StyledLine[] {
+export function browserLines(b: BrowserState, width: number, height: number, now: number, keys: BrowserKeys): StyledLine[] {
 	const list = visibleSessions(b);
 	const scope = b.scope === "workspace" && b.workspace ? `this workspace (${neutralizeLine(shortPath(b.workspace))})` : "all sessions";
 	const count =
@@ -76,9 +81,9 @@ export function browserLines(b: BrowserState, width: number, height: number, now
 	if (b.result && list.length === 0) {
 		const why =
 			b.filter !== ""
-				? `no session matches the filter (name, cwd or id); ${keyFor("sessions", "delete-back")} edits it`
+				? `no session matches the filter (name, cwd or id); ${keys.editFilter} edits it`
 				: b.scope === "workspace"
-					? `no session in this workspace; ${keyFor("sessions", "browser-scope")} shows all sessions`
+					? `no session in this workspace; ${keys.scope} shows all sessions`
 					: "no sessions indexed yet";
 		out.push([], fitLine([seg(`  ${why}`, "warn")], width));
 		return out;

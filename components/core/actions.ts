@@ -1,14 +1,11 @@
 /**
- * The explorer's actions, typed by the slice that owns them: the query line, the hit list, the event stack, the
- * overlays, loads finishing, the view's measure of the event document, and the few that belong to the whole screen.
- * The keymap produces the first groups; App's loaders produce the `*-done` ones and App's render `measured`.
+ * The explorer's actions the core and several features share, typed by what they act on: the query line, moving, the
+ * filters, the overlays, the tree, loads finishing, the session browser, and the few that belong to the whole screen.
+ * The event view's own actions are event/actions.ts; the union of all is root/actions.ts.
  */
-import type { EventRef, FragmentWindow, HitCount, ReadResult, SearchResult, SessionListResult, TreeResult } from "../../src/shared/types.js";
-import type { DocMetrics } from "../event/doc-metrics.js";
-import type { EventData } from "../event/loaders.js";
-import type { WalkTo } from "../event/stack-state.js";
-import type { KeyInfo } from "../root/keymap.js";
+import type { HitCount, ReadResult, SearchResult, SessionListResult, TreeResult } from "../../src/shared/types.js";
 import type { Size } from "./explorer-service.js";
+import type { KeyInfo } from "./keys.js";
 
 /** Editing the query line. */
 export type QueryAction =
@@ -45,17 +42,6 @@ export type FilterAction =
 	| { type: "toggle-order" }
 	| { type: "toggle-group" };
 
-/** The event view and the tree walk. */
-export type EventAction =
-	| { type: "walk"; to: WalkTo }
-	| { type: "toggle-panel" }
-	| { type: "toggle-wrap" }
-	| { type: "find-open" }
-	| { type: "find-cancel" }
-	| { type: "find-submit" }
-	| { type: "find-step"; dir: 1 | -1 }
-	| { type: "task"; task: TaskKind };
-
 /** What can be done with an event outside the explorer: continue in pi, copy it as Markdown, page, edit, export its branch. */
 export type TaskKind = "resume" | "copy-md" | "pager" | "editor" | "export";
 
@@ -74,22 +60,15 @@ export type OverlayKeyAction =
 /** The tree view: open it (from a hit or an event), step through the query's hits, unfold or fold a stretch. */
 export type TreeKeyAction = { type: "open-tree" } | { type: "tree-hit"; dir: 1 | -1 } | { type: "tree-fold"; unfold: boolean };
 
-/** Answers of App's loaders; each carries the sequence number or key it answers, so stale ones are dropped. */
+/** Answers of the loaders the search, the tree and the tasks share; each carries the sequence number or key it answers, so stale ones are dropped. */
 export type LoadAction =
 	| { type: "search-done"; seq: number; more: number; result: SearchResult /** Hits asked for (default PAGE_SIZE). */; limit?: number }
 	| { type: "count-done"; seq: number; total: HitCount }
 	| { type: "search-failed"; seq: number; error: string }
 	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
-	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
-	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
-	| { type: "find-done"; seq: number; match: { fid: string; at: number } | null; wrapped: boolean; error: string | null }
-	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null }
 	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }
 	| { type: "task-done"; seq: number; text: string; tone: Message["tone"] }
 	| { type: "index-changed" };
-
-/** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */
-export type ViewAction = { type: "measured"; key: string; metrics: DocMetrics };
 
 /** Whole-screen actions: a key to map, a resize, copying and quitting. */
 export type ScreenAction =
@@ -113,19 +92,6 @@ export type BrowseAction =
 	| { type: "goto-clear" }
 	| { type: "goto-swallow" }
 	| { type: "goto-done"; seq: number; error: string | null; sessionId?: string };
-
-/** Everything a key or a finished load can do. */
-export type Action =
-	| QueryAction
-	| NavAction
-	| FilterAction
-	| EventAction
-	| OverlayKeyAction
-	| TreeKeyAction
-	| LoadAction
-	| ViewAction
-	| ScreenAction
-	| BrowseAction;
 
 /** A one-line message in the status bar. */
 export interface Message {

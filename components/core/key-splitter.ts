@@ -6,7 +6,7 @@
  * or wheelDown, every other mouse event is dropped, so a report never leaks into the query line as text. The
  * splitter keeps an unfinished escape sequence until the next chunk or `flush()`.
  */
-import type { KeyInfo } from "../root/keymap.js";
+import type { KeyInfo } from "./keys.js";
 
 /** One key press: the text it carries (a letter, or a paste) and the named keys and modifiers. */
 export interface KeyPress {

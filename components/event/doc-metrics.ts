@@ -5,7 +5,13 @@
  */
 import type { FragmentWindow } from "../../src/shared/types.js";
 import type { EventData } from "./loaders.js";
-import type { FindMark } from "./read-view.js";
+
+/** The find in an event: its text and the match the view is on (fragment and character), if any. */
+export interface FindMark {
+	text: string;
+	fid: string | null;
+	at: number | null;
+}
 
 /** What a document depends on besides the width and the wrap setting. */
 export interface DocSource {

@@ -3,9 +3,10 @@
  * for the event-stack reducer, which gets only the numbers in a `measured` action. A document is built once per
  * location, width and wrap; the cache is keyed weakly by the loaded data, and no reducer reads or fills it.
  */
-import type { ViewAction } from "../core/actions.js";
+
 import type { Size } from "../core/explorer-service.js";
 import { eventLayout } from "../core/layout.js";
+import type { ViewAction } from "./actions.js";
 import { type DocGap, type DocMetrics, type DocSource, docKey, type FragmentRun } from "./doc-metrics.js";
 import type { EventData } from "./loaders.js";
 import { buildEventDoc, type EventDoc } from "./read-view.js";

@@ -8,6 +8,7 @@ import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../../src/sha
 import { bytes, num } from "../core/numbers.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "../core/styled.js";
 import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../core/text-width.js";
+import type { FindMark } from "./doc-metrics.js";
 import { fragmentLayout } from "./fragment-windows.js";
 import type { EventData } from "./loaders.js";
 
@@ -16,13 +17,6 @@ export interface DocLine {
 	line: StyledLine;
 	fragmentId?: string;
 	gap?: [number, number];
-}
-
-/** The find in an event: its text and the match the view is on (fragment and character), if any. */
-export interface FindMark {
-	text: string;
-	fid: string | null;
-	at: number | null;
 }
 
 /** The event view's scrollable document. */

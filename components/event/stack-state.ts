@@ -7,16 +7,16 @@
  * location, in order, until they come. Scrolling near text not loaded yet asks for it (continuous scrolling).
  */
 import { type EventRef, type FragmentWindow, refKey } from "../../src/shared/types.js";
-import type { BrowserState } from "../browser/browser-state.js";
-import type { LoadAction, Message, QueryAction, ViewAction } from "../core/actions.js";
+import type { Message, QueryAction } from "../core/actions.js";
 import type { Size } from "../core/explorer-service.js";
 import { type EventLayout, eventLayout } from "../core/layout.js";
+import { type QueryState, reduceQuery } from "../core/line-edit.js";
 import { clampIndex, clampScroll } from "../core/list-window.js";
-import { type QueryState, reduceQuery } from "../search/query-state.js";
+import type { EventLoadAction, ViewAction, WalkTo } from "./actions.js";
+import type { FindMark } from "./doc-metrics.js";
 import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
 import { chunkAround, chunkFor, covers, fragmentLayout } from "./fragment-windows.js";
 import type { EventData } from "./loaders.js";
-import type { FindMark } from "./read-view.js";
 import { traceRows } from "./trace-rows.js";
 
 /** One event on the back stack, with where the view was. */
@@ -44,8 +44,11 @@ export interface EventLoc extends DocSource {
 	metrics: DocMetrics | null;
 	/** Steps that need the numbers of the document as it is now, waiting for them in order. */
 	pending: DocStep[];
-	/** The session browser this event was opened from: going back from the event shows it again. */
-	returnTo?: BrowserState;
+	/**
+	 * The screen this event was opened from, shown again when it is popped (the session browser's state: the stack
+	 * keeps it without reading it, so the event feature does not depend on the browser feature; the root restores it).
+	 */
+	returnTo?: unknown;
 }
 
 /** A chunk of a large fragment asked for: what to do once it is shown (reveal the find's match, keep the view). */
@@ -77,8 +80,7 @@ export type DocStep =
 	| { step: "match" }
 	| { step: "shift"; lines: number };
 
-/** Where a walk goes. */
-export type WalkTo = "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up";
+export type { WalkTo } from "./actions.js";
 
 /** The event stack's state. */
 export interface StackState {
@@ -118,7 +120,7 @@ export type StackAction =
 	| { type: "seek-clear" }
 	| { type: "resize" }
 	| ViewAction
-	| Extract<LoadAction, { type: "event-done" | "page-done" }>;
+	| Extract<EventLoadAction, { type: "event-done" | "page-done" }>;
 
 /** The stack's reducer answer: the new state and, for some actions, a line for the status bar. */
 export interface StackResult {
@@ -137,7 +139,7 @@ export function newLoc(target: {
 	highlights?: string[];
 	focusFragment?: string | null;
 	at?: { fid: string; offset: number };
-	returnTo?: BrowserState;
+	returnTo?: unknown;
 }): EventLoc {
 	return {
 		key: refKey(target.ref),

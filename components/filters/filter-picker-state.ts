@@ -3,9 +3,9 @@
  * (applied on Enter, dropped on Esc), and the text being typed into a free-text row, edited like the query line.
  */
 import type { QueryAction } from "../core/actions.js";
+import { cleanFilters, conflicts, FILTER_FIELDS, type FilterField, type Filters, invalidFields, withoutFilter } from "../core/filter-fields.js";
+import { type QueryState, reduceQuery } from "../core/line-edit.js";
 import { clampIndex } from "../core/list-window.js";
-import { type QueryState, reduceQuery } from "../search/query-state.js";
-import { cleanFilters, conflicts, FILTER_FIELDS, type FilterField, type Filters, invalidFields, withoutFilter } from "./filter-fields.js";
 
 /** The picker while it is open. */
 export interface PickerState {

@@ -1,5 +1,5 @@
 /**
- * The explorer: one reducer (state.ts, combining four slices), one useInput (keys → keymap → actions), loads
+ * The explorer: one reducer (root/state.ts, over the slices of root/state-core.ts), one useInput (keys → keymap → actions), loads
  * (useServiceLoad; the hit list's in use-hit-loads) that ask the service for what the state says is missing (an
  * event, chunks of a large fragment, a find, a tree, a walk, the session list, a task), and the
  * screens. The render also measures the event document on screen for the reducer (`measured`), which never builds one.
@@ -11,13 +11,13 @@ import { resolveSessionId } from "../../src/present/ref-parse.js";
 import { errorText } from "../../src/present/text.js";
 import type { EventRef, IndexStatus } from "../../src/shared/types.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "../core/explorer-service.js";
+import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
 import { measureTop } from "../event/event-doc.js";
 import { type EventData, findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "../event/loaders.js";
 import { blockIndex } from "../event/read-view.js";
-import type { Filters, Scope } from "../filters/filters.js";
 import { type TaskRequest, taskRequest } from "../prompts/task-loads.js";
-import { hintsFor, MODE_NAMES } from "../root/keymap.js";
+import { hintsFor, MODE_NAMES } from "../root/help.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../root/state.js";
 import { hitTotal, indexText } from "../search/search-view.js";
 import { topTree } from "../tree/tree-state.js";

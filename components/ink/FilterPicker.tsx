@@ -4,9 +4,9 @@
  * a combination that cannot match says so under the rows. Keys: the status bar (generated from the keymap).
  */
 import { Box } from "ink";
+import { choiceText, conflicts, FILTER_FIELDS, type FilterField, type Filters, textError } from "../core/filter-fields.js";
+import type { QueryState } from "../core/line-edit.js";
 import { fitLine, lineWidth, type StyledLine, seg } from "../core/styled.js";
-import { choiceText, conflicts, FILTER_FIELDS, type FilterField, type Filters, textError } from "../filters/filter-fields.js";
-import type { QueryState } from "../search/query-state.js";
 import { queryLine } from "../search/search-view.js";
 import { Line, Lines } from "./Line.js";
 

@@ -1,7 +1,7 @@
 /** The event view's find prompt, in place of the status bar's first line: `/` and the text typed, with its cursor. */
 import { Box } from "ink";
+import type { QueryState } from "../core/line-edit.js";
 import { fitLine, lineWidth, seg } from "../core/styled.js";
-import type { QueryState } from "../search/query-state.js";
 import { hintLine, queryLine } from "../search/search-view.js";
 import { Lines } from "./Line.js";
 

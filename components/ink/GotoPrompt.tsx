@@ -6,9 +6,9 @@
 import { Box, Text } from "ink";
 import TextInput from "ink-text-input";
 import type { Dispatch } from "react";
-import type { Action } from "../core/actions.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import type { GotoState } from "../prompts/goto-state.js";
+import type { Action } from "../root/actions.js";
 import { Lines } from "./Line.js";
 
 /** Props of <GotoPrompt/>. */

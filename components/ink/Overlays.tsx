@@ -2,8 +2,9 @@
 import { Box } from "ink";
 import { clampScroll } from "../core/list-window.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
-import { type Candidate, candidateLine } from "../event/trace-rows.js";
-import { helpLines } from "../root/keymap.js";
+import type { Candidate } from "../event/trace-rows.js";
+import { candidateLine } from "../event/trace-view.js";
+import { helpLines } from "../root/help.js";
 import { Lines } from "./Line.js";
 
 /** Props shared by the overlays. */

@@ -5,7 +5,7 @@ import type { Hit, IndexStatus } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
 import { MIN_SIZE, type SearchLayout } from "../core/layout.js";
 import { fitLine, seg } from "../core/styled.js";
-import { keyFor } from "../root/keymap.js";
+import { EMPTY_LIST_KEYS, keyFor } from "../root/help.js";
 import { previewKey, type State, selectedHit } from "../root/state.js";
 import { emptyLines, searchQueryLine, titleLine } from "../search/search-view.js";
 import { HitList } from "./HitList.js";
@@ -89,6 +89,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 					indexEvents: r.index?.events ?? null,
 					indexing,
 					status,
+					keys: EMPTY_LIST_KEYS,
 				});
 	const list = (
 		<HitList

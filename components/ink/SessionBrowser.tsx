@@ -2,6 +2,7 @@
 import { Box } from "ink";
 import type { BrowserState } from "../browser/browser-state.js";
 import { browserLines } from "../browser/browser-view.js";
+import { BROWSER_KEYS } from "../root/help.js";
 import { Lines } from "./Line.js";
 
 /** Props of <SessionBrowser/>. */
@@ -17,7 +18,7 @@ export interface SessionBrowserProps {
 export function SessionBrowser({ browser, width, height, now, color }: SessionBrowserProps) {
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
-			<Lines lines={browserLines(browser, width, height, now)} color={color} height={height} />
+			<Lines lines={browserLines(browser, width, height, now, BROWSER_KEYS)} color={color} height={height} />
 		</Box>
 	);
 }

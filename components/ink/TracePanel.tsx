@@ -2,7 +2,8 @@
 import { Box } from "ink";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import type { EventData } from "../event/loaders.js";
-import { pathLine, traceRowLine, traceRows } from "../event/trace-rows.js";
+import { traceRows } from "../event/trace-rows.js";
+import { pathLine, traceRowLine } from "../event/trace-view.js";
 import { Lines } from "./Line.js";
 
 /** Props of <TracePanel/>. */

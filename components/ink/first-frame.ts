@@ -5,11 +5,11 @@
  * takes over. This module imports no React and no Ink.
  */
 import type { Size } from "../core/explorer-service.js";
+import type { Filters, Scope } from "../core/filters.js";
 import { frameHeight, searchLayout } from "../core/layout.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { lineAnsi } from "../core/theme.js";
-import type { Filters, Scope } from "../filters/filters.js";
-import { hintsFor } from "../root/keymap.js";
+import { hintsFor } from "../root/help.js";
 import { hintLine, searchQueryLine, titleLine } from "../search/search-view.js";
 
 /** What the first frame shows. */

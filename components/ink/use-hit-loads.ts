@@ -6,8 +6,8 @@
 import { useCallback, useRef } from "react";
 import type { SearchRequest, SearchResult } from "../../src/shared/types.js";
 import type { ExplorerService } from "../core/explorer-service.js";
+import { PAGE_SIZE, searchRequest } from "../core/filters.js";
 import { loadPreview, runSearch } from "../event/loaders.js";
-import { PAGE_SIZE, searchRequest } from "../filters/filters.js";
 import { type Action, previewKey, type State, selectedHit } from "../root/state.js";
 import { firstPageSize } from "../search/hits-state.js";
 import { useServiceLoad } from "./use-service-load.js";

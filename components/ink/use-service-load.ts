@@ -4,7 +4,7 @@
  */
 import { type Dispatch, useEffect, useRef } from "react";
 import { errorText } from "../../src/present/text.js";
-import type { Action } from "../core/actions.js";
+import type { Action } from "../root/actions.js";
 
 /** What a load produces: actions to dispatch, now or later (a worker's answer). */
 export type LoadResult = Action | Action[] | Promise<Action | Action[]>;

@@ -6,8 +6,17 @@
 import { branchMarkdown, eventMarkdown } from "../../src/present/event-markdown.js";
 import { neutralize } from "../../src/present/terminal-safe.js";
 import type { EventRef, FragmentWindow, ReadResult } from "../../src/shared/types.js";
+import type { TaskKind } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
-import type { Task } from "../root/state-core.js";
+
+/** A task asked for: what to do, on which event, and where its session lives (file and cwd, when known). */
+export interface Task {
+	seq: number;
+	kind: TaskKind;
+	ref: EventRef;
+	file: string | null;
+	cwd: string | null;
+}
 
 /** Characters read per request (the core's maximum). */
 const WINDOW_CHARS = 1_000_000;

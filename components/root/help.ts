@@ -3,9 +3,13 @@
  * status-bar hints of a mode, the help overlay's sections and lines (and so the README's key table).
  */
 
+import type { BrowserKeys } from "../browser/browser-view.js";
+import { ALL, type Mode, SCREENS, SEARCH } from "../core/modes.js";
 import { type StyledLine, seg } from "../core/styled.js";
-import { ALL, BINDINGS, type Binding, SCREENS, SEARCH } from "./keymap.js";
-import type { Action, Mode } from "./state.js";
+import type { EmptyKeys } from "../search/search-view.js";
+import type { Action } from "./actions.js";
+import type { Binding } from "./binding.js";
+import { BINDINGS } from "./keymap.js";
 
 const PRETTY: Record<string, string> = {
 	up: "↑",
@@ -126,3 +130,13 @@ export const MODE_NAMES: Record<Mode, string> = {
 	sessions: "sessions",
 	goto: "go to",
 };
+
+/** The keys the empty hit list's lines name. */
+export const EMPTY_LIST_KEYS: EmptyKeys = {
+	clearFilters: keyFor("list", "clear-filters"),
+	cycleScope: keyFor("list", "cycle-scope"),
+	openFilters: keyFor("list", "open-filters"),
+};
+
+/** The keys the session browser's empty lines name. */
+export const BROWSER_KEYS: BrowserKeys = { editFilter: keyFor("sessions", "delete-back"), scope: keyFor("sessions", "browser-scope") };

@@ -2,8 +2,8 @@
  * The key bindings of the pickers, overlays and screens over the search and the event (fork candidates, filters,
  * the tree, help, the session browser, the go-to prompt): the second half of keymap.ts's BINDINGS, in its order.
  */
-import { EVENT, SCREENS, SEARCH } from "../core/key-modes.js";
-import type { Binding } from "./keymap.js";
+import { EVENT, SCREENS, SEARCH } from "../core/modes.js";
+import type { Binding } from "./binding.js";
 
 export const OVERLAY_BINDINGS: Binding[] = [
 	// Fork candidates.

@@ -5,95 +5,14 @@
  * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete, F keys
  * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
-import { ALL, EVENT, SEARCH } from "../core/key-modes.js";
+import { type KeyInfo, keyName } from "../core/keys.js";
+import { ALL, EVENT, type Mode, SEARCH } from "../core/modes.js";
+import type { Action } from "./actions.js";
+import type { Binding } from "./binding.js";
 import { OVERLAY_BINDINGS } from "./keymap-overlays.js";
-import type { Action, Mode } from "./state.js";
 
-export { ALL, SCREENS, SEARCH } from "../core/key-modes.js";
-
-/** The key fields of Ink's useInput we read (a subset, so tests can pass plain objects). */
-export interface KeyInfo {
-	upArrow?: boolean;
-	downArrow?: boolean;
-	leftArrow?: boolean;
-	rightArrow?: boolean;
-	pageUp?: boolean;
-	pageDown?: boolean;
-	/** Function keys the explorer binds: F1 help, F2 sessions, F3 go to a ref, F4 sort, F5 refresh, F6 group, F7 continue in pi. */
-	f1?: boolean;
-	f2?: boolean;
-	f3?: boolean;
-	f4?: boolean;
-	f5?: boolean;
-	f6?: boolean;
-	f7?: boolean;
-	/** The mouse wheel (a mouse report the key splitter turned into a key). */
-	wheelUp?: boolean;
-	wheelDown?: boolean;
-	/** Where the pointer was (1-based column and row) for a mouse report. */
-	x?: number;
-	y?: number;
-	home?: boolean;
-	end?: boolean;
-	return?: boolean;
-	escape?: boolean;
-	ctrl?: boolean;
-	shift?: boolean;
-	meta?: boolean;
-	tab?: boolean;
-	backspace?: boolean;
-	delete?: boolean;
-}
-
-/** A key binding: the keys, the modes where it acts, the action, and what help and the status bar say. */
-export interface Binding {
-	keys: string[];
-	modes: Mode[];
-	action: Action;
-	help: string;
-	/** Short label for the status bar; bindings without one are listed in help only. */
-	hint?: string;
-	/** How the status bar writes the keys (default: the first two keys). */
-	hintKeys?: string;
-	/** Place in the status bar (lower first; the bar is cut at the width, so what matters most comes first). */
-	hintOrder?: number;
-}
-
-/**
- * The canonical name of a key press: "up", "pgdn", "enter", "esc", "tab", "shift+tab", "backspace", "delete" (the
- * forward-deleting key), "ctrl+c", "alt+b", "alt+backspace", "alt+left", "space", "wheelup"/"wheeldown" (the mouse
- * wheel), or the printable character itself.
- */
-export function keyName(input: string, key: KeyInfo): string | null {
-	const mod = key.ctrl ? "ctrl+" : key.meta && !key.escape ? "alt+" : "";
-	if (key.upArrow) return "up";
-	if (key.downArrow) return "down";
-	if (key.leftArrow) return `${mod}left`;
-	if (key.rightArrow) return `${mod}right`;
-	if (key.pageUp) return "pgup";
-	if (key.pageDown) return "pgdn";
-	if (key.f1) return "f1";
-	if (key.f2) return "f2";
-	if (key.f3) return "f3";
-	if (key.f4) return "f4";
-	if (key.f5) return "f5";
-	if (key.f6) return "f6";
-	if (key.f7) return "f7";
-	if (key.wheelUp) return "wheelup";
-	if (key.wheelDown) return "wheeldown";
-	if (key.home) return "home";
-	if (key.end) return "end";
-	if (key.return) return "enter";
-	if (key.tab) return key.shift ? "shift+tab" : "tab";
-	if (key.backspace) return `${key.meta ? "alt+" : ""}backspace`;
-	if (key.delete) return "delete";
-	if (key.escape) return "esc";
-	if (key.ctrl && input.length === 1) return `ctrl+${input.toLowerCase()}`;
-	if (key.meta) return input.length === 1 ? `alt+${input}` : null;
-	if (input === " ") return "space";
-	if (input.length === 1) return input;
-	return null;
-}
+export { type KeyInfo, keyName } from "../core/keys.js";
+export type { Binding } from "./binding.js";
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -420,5 +339,3 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 	}
 	return null;
 }
-
-export { bindingKeys, helpLines, helpSections, hintsFor, keyFor, MODE_NAMES, prettyKey } from "./help.js";

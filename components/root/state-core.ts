@@ -1,22 +1,24 @@
 /**
- * The explorer's combined state: the four slices (query-state, hits-state, stack-state, overlay-state) and what
- * spans them (focus, mode, message, the history of views left), with the small operations the top reducer in
+ * The explorer's combined state: its slices (the query line in core/line-edit, search/hits-state, event/stack-state,
+ * tree/tree-state, browser/browser-state, prompts/goto-state, the overlays in overlay-state, the task) and what spans them (focus, mode, message, the history of views left), with the small operations the top reducer in
  * state.ts composes: run one slice's reducer, edit the query, open an event, save and restore a view.
  */
 import { type EventRef, type Hit, refKey } from "../../src/shared/types.js";
 import type { BrowserState } from "../browser/browser-state.js";
-import type { Message, QueryAction, TaskKind } from "../core/actions.js";
+import type { Message, QueryAction } from "../core/actions.js";
 import type { Size } from "../core/explorer-service.js";
+import type { Filters, Scope } from "../core/filters.js";
+import { type QueryState, reduceQuery } from "../core/line-edit.js";
+import type { Mode } from "../core/modes.js";
 import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, type StackState, topOf } from "../event/stack-state.js";
-import type { Filters, Scope } from "../filters/filters.js";
 import type { GotoState } from "../prompts/goto-state.js";
-import { type Overlay, type OverlayAction, reduceOverlay } from "../prompts/overlay-state.js";
+import type { Task } from "../prompts/task-loads.js";
 import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "../search/hits-state.js";
-import { type QueryState, reduceQuery } from "../search/query-state.js";
 import { initialTree, reduceTree, type TreeAction, type TreeState, topTree } from "../tree/tree-state.js";
+import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
 
-/** Where keys go: the query line, the hit list, an event's text or trace panel, or an overlay. */
-export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "filter-edit" | "find" | "fork" | "tree" | "sessions" | "goto";
+export type { Mode } from "../core/modes.js";
+export type { Task } from "../prompts/task-loads.js";
 
 /** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
 export interface SavedView {
@@ -27,7 +29,7 @@ export interface SavedView {
 	tree: TreeState;
 }
 
-/** The whole explorer state: the four slices and what spans them. */
+/** The whole explorer state: the slices and what spans them. */
 export interface State {
 	size: Size;
 	focus: "query" | "list";
@@ -52,15 +54,6 @@ export interface State {
 	/** Grows when the user asks to read new session lines now (the refresh key); the launcher runs the refresh. */
 	refresh: number;
 	exit: number | null;
-}
-
-/** A task asked for: what to do, on which event, and where its session lives (file and cwd, when known). */
-export interface Task {
-	seq: number;
-	kind: TaskKind;
-	ref: EventRef;
-	file: string | null;
-	cwd: string | null;
 }
 
 /** Inputs of the first state. */

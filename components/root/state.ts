@@ -1,6 +1,5 @@
 /**
- * The explorer's state, combined from four slices the ink-ui way (state apart from input and view): the query line
- * (query-state), the hit list (hits-state), the event stack (stack-state) and the overlays (overlay-state). This
+ * The explorer's top reducer, over the slices of state-core.ts (state apart from input and view, the ink-ui way). This
  * module owns only what spans them: focus and mode, the status-bar message, copy and exit requests, and the routing
  * of a key's action to the slice the current mode gives it to. Keys arrive as `key` actions and are mapped through
  * the keymap here, against the state they act on (two keys in one stdin chunk must not see a stale mode).
@@ -8,8 +7,7 @@
 
 import { refOf } from "../../src/present/text.js";
 import { type EventRef, type Hit, refKey } from "../../src/shared/types.js";
-import { reduceBrowse, retryBrowse } from "../browser/browse-routing.js";
-import type { Action, NavAction, QueryAction } from "../core/actions.js";
+import type { BrowserState } from "../browser/browser-state.js";
 import { overTracePanel, searchLayout, visibleHits } from "../core/layout.js";
 import { num } from "../core/numbers.js";
 import { idTail } from "../core/session-label.js";
@@ -18,23 +16,29 @@ import { HEAD_CHARS, TAIL_CHARS } from "../event/loaders.js";
 import { hitHighlights, locateMatch } from "../event/read-view.js";
 import { newLoc, type WalkTo } from "../event/stack-state.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "../event/trace-rows.js";
-import { pickerEnter, reduceFilterAction, removeLastChip } from "../filters/filter-actions.js";
 import { reduceGoto } from "../prompts/goto-state.js";
-import { requestTask, taskDone } from "../prompts/task-state.js";
 import { END_FOLLOW_MAX } from "../search/hits-state.js";
 import { hitTotal } from "../search/search-view.js";
-import { openTree, treeCursorRef, treeNavigate } from "../tree/tree-route.js";
 import { initialTree } from "../tree/tree-state.js";
-import { keyFor, keyToAction } from "./keymap.js";
+import type { Action, NavAction, QueryAction } from "./actions.js";
+import { reduceBrowse, retryBrowse } from "./browse-routing.js";
+import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-routing.js";
+import { helpLines, keyFor } from "./help.js";
+import { keyToAction } from "./keymap.js";
 import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc, tree } from "./state-core.js";
+import { requestTask, taskDone } from "./task-state.js";
+import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
+
+/** The help overlay's lines at the terminal's width, which its scroll is clamped to. */
+const helpLength = (s: State): number => helpLines(s.size.columns).length;
 
 /** The status line while End loads pages on its way to the last hit. */
 const END_LOADING = "loading hits up to the last";
 
-export type { Action, Message } from "../core/actions.js";
 export type { EventLoc } from "../event/stack-state.js";
-export type { Overlay } from "../prompts/overlay-state.js";
 export type { PreviewState, Results } from "../search/hits-state.js";
+export type { Action, Message } from "./actions.js";
+export type { Overlay } from "./overlay-state.js";
 export { type InitOptions, initialState, type Mode, modeOf, previewKey, type SavedView, type State, searchesFor, selectedHit, topLoc } from "./state-core.js";
 
 /**
@@ -135,13 +139,13 @@ function navigate(s: State, a: NavAction): State {
 			}
 			if (mode === "event") return stack(s, { type: "scroll", by: a.by });
 			if (mode === "trace") return stack(s, { type: "trace-move", by: a.by });
-			return overlay(s, { type: "move", by: a.by });
+			return overlay(s, { type: "move", by: a.by, helpLength: helpLength(s) });
 		case "page": {
 			const dir = a.dir === 0 ? 1 : a.dir;
 			if (mode === "query" || mode === "list") return hits({ ...s, focus: "list" }, { type: "select", index: s.hits.selected + dir * listPage });
 			if (mode === "event") return stack(s, { type: "scroll-page", dir });
 			if (mode === "trace") return stack(s, { type: "trace-page", dir });
-			return overlay(s, { type: "page", dir });
+			return overlay(s, { type: "page", dir, helpLength: helpLength(s) });
 		}
 		case "jump": {
 			const first = a.to === "first";
@@ -171,7 +175,7 @@ function navigate(s: State, a: NavAction): State {
 			if (loc) {
 				// An event opened from the session browser goes back to the browser, as it was.
 				const popped = stack(s, { type: "pop" });
-				return loc.returnTo ? { ...popped, browser: loc.returnTo } : popped;
+				return loc.returnTo ? { ...popped, browser: loc.returnTo as BrowserState } : popped;
 			}
 			if (s.history.length > 0) return restoreView(s);
 			if (s.focus === "list") return { ...s, focus: "query" };
@@ -192,7 +196,7 @@ function navigate(s: State, a: NavAction): State {
 				const trace = a.at ? overTracePanel(s.size, a.at) : mode === "trace";
 				return stack(s, trace ? { type: "trace-move", by: dir } : { type: "scroll", by: 3 * dir });
 			}
-			return overlay(s, { type: "move", by: mode === "help" ? 3 * dir : dir });
+			return overlay(s, { type: "move", by: mode === "help" ? 3 * dir : dir, helpLength: helpLength(s) });
 		}
 	}
 }

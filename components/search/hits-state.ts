@@ -6,10 +6,10 @@
 import { type Hit, type HitCount, type IndexFreshness, type ReadResult, refKey, type SearchOrder } from "../../src/shared/types.js";
 import type { LoadAction } from "../core/actions.js";
 import type { Size } from "../core/explorer-service.js";
+import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "../core/filters.js";
 import { searchLayout, visibleHits } from "../core/layout.js";
 import { clampIndex, windowTop } from "../core/list-window.js";
 import { sessionLabel } from "../core/session-label.js";
-import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "../filters/filters.js";
 import { groupBySession } from "./hit-groups.js";
 
 /** The hits of the current search and what is being asked for. */

@@ -3,12 +3,11 @@
 import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../../src/present/text.js";
 import type { Hit, HitCount, IndexStatus, SearchOrder } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
+import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "../core/filters.js";
 import { num } from "../core/numbers.js";
 import { idTail } from "../core/session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
 import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "../core/text-width.js";
-import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "../filters/filters.js";
-import { keyFor } from "../root/keymap.js";
 
 /** A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow. */
 export function normalizeSnippet(snippet: string, marks: Array<[number, number]>): { text: string; marks: Array<[number, number]> } {
@@ -245,6 +244,13 @@ export function titleLine(t: TitleInput, width: number): StyledLine {
 	return spread(left, right, width);
 }
 
+/** The keys an empty list's lines name. */
+export interface EmptyKeys {
+	clearFilters: string;
+	cycleScope: string;
+	openFilters: string;
+}
+
 /** What the list shows when it has no hits: why, and what to do next. */
 export function emptyLines(input: {
 	loading: boolean;
@@ -256,11 +262,13 @@ export function emptyLines(input: {
 	indexEvents: number | null;
 	indexing: IndexingState;
 	status: IndexStatus | null;
+	/** How the keys these lines name are written (the keymap is the root's: the caller looks them up). */
+	keys: EmptyKeys;
 }): Array<{ text: string; tone: Tone }> {
 	if (input.error)
 		return [
 			{ text: `search failed: ${input.error}`, tone: "error" },
-			{ text: `change the query, or press ${keyFor("list", "clear-filters")} to clear the filters`, tone: "dim" },
+			{ text: `change the query, or press ${input.keys.clearFilters} to clear the filters`, tone: "dim" },
 		];
 	if (input.loading && input.indexEvents === null) return [{ text: "searching…", tone: "dim" }];
 	if ((input.indexEvents ?? 0) === 0 && input.query.trim() === "" && Object.keys(input.filters).length === 0 && input.scope === "all") {
@@ -284,10 +292,10 @@ export function emptyLines(input: {
 	for (const n of input.notes)
 		out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
 	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
-	if (input.scope !== "all") out.push({ text: `${keyFor("list", "cycle-scope")} widens the scope to all sessions.`, tone: "dim" });
+	if (input.scope !== "all") out.push({ text: `${input.keys.cycleScope} widens the scope to all sessions.`, tone: "dim" });
 	if (Object.keys(input.filters).length > 0)
 		out.push({
-			text: `Backspace on an empty query removes the last filter chip; ${keyFor("list", "clear-filters")} clears them all; ${keyFor("list", "open-filters")} changes them.`,
+			text: `Backspace on an empty query removes the last filter chip; ${input.keys.clearFilters} clears them all; ${input.keys.openFilters} changes them.`,
 			tone: "dim",
 		});
 	if (input.indexing.phase === "indexing") out.push({ text: "Indexing is still running: more hits may appear.", tone: "dim" });

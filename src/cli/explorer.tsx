@@ -7,7 +7,7 @@ import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
-import type { Filters, Scope } from "../../components/filters/filters.js";
+import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
 import { shareFrameCaches } from "../../components/ink/frame-cache.js";
 import { useTerminalSize } from "../../components/ink/use-terminal-size.js";

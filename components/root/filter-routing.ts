@@ -4,10 +4,10 @@
  * removed one by one, errors only, the hit order and the grouping by session.
  */
 import type { FilterAction, OverlayKeyAction } from "../core/actions.js";
-import { keyFor } from "../root/keymap.js";
-import { hits, info, overlay, type State } from "../root/state-core.js";
-import { cleanFilters, type Filters, filterChips, withoutFilter } from "./filter-fields.js";
-import { applyProblem, fieldAt } from "./filter-picker-state.js";
+import { cleanFilters, type Filters, filterChips, withoutFilter } from "../core/filter-fields.js";
+import { applyProblem, fieldAt } from "../filters/filter-picker-state.js";
+import { keyFor } from "./help.js";
+import { hits, info, overlay, type State } from "./state-core.js";
 
 /** The actions this module owns. */
 export type FilterStateAction =

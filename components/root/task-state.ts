@@ -4,7 +4,7 @@
  * to the launcher, whose answer comes back as `task-done` for the status bar.
  */
 import type { Message, TaskKind } from "../core/actions.js";
-import { info, modeOf, type State, selectedHit, topLoc } from "../root/state-core.js";
+import { info, modeOf, type State, selectedHit, topLoc } from "./state-core.js";
 
 const STARTING: Record<TaskKind, string> = {
 	resume: "starting pi…",

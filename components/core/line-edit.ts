@@ -1,9 +1,9 @@
 /**
- * The query line's slice: its text and cursor, and the edits a shell's readline makes (Ctrl+A/E/U/W/K, Alt+B/F,
+ * A line being edited (the query line's slice, and the find prompt and a filter value, which edit alike): its text and cursor, and the edits a shell's readline makes (Ctrl+A/E/U/W/K, Alt+B/F,
  * Alt+Backspace, Delete). Positions move by grapheme cluster, so a CJK character or an emoji is one step.
  */
-import type { QueryAction } from "../core/actions.js";
-import { clusters } from "../core/text-width.js";
+import type { QueryAction } from "./actions.js";
+import { clusters } from "./text-width.js";
 
 /** The query text and where the cursor is in it (a UTF-16 offset on a cluster boundary). */
 export interface QueryState {

@@ -6,10 +6,10 @@
  */
 import type { NavAction } from "../core/actions.js";
 import { newLoc } from "../event/stack-state.js";
-import { keyFor } from "../root/keymap.js";
-import { info, push, type State, selectedHit, stack, topLoc, tree } from "../root/state-core.js";
-import { queryTerms } from "./tree-lines.js";
-import { cursorRow, rowRef, topTree } from "./tree-state.js";
+import { queryTerms } from "../tree/tree-lines.js";
+import { cursorRow, rowRef, topTree } from "../tree/tree-state.js";
+import { keyFor } from "./help.js";
+import { info, push, type State, selectedHit, stack, topLoc, tree } from "./state-core.js";
 
 /** Opens an event over the tree, its text focused (a push keeps the trace panel of the event below, not wanted here). */
 function openOver(s: State, ref: { sessionId: string; entryId: string }, highlights: string[], note: string): State {

@@ -4,15 +4,15 @@
  * the browser and a found ref push an event, and an event opened from the browser shows the browser again on Esc.
  */
 import type { SessionListing } from "../../src/shared/types.js";
-import type { Action } from "../core/actions.js";
+import { type BrowserAction, openBrowser, reduceBrowser, selectedSession } from "../browser/browser-state.js";
+import { browserRows } from "../browser/browser-view.js";
 import { overlayLines } from "../core/layout.js";
 import { newLoc } from "../event/stack-state.js";
 import { openGoto, reduceGoto } from "../prompts/goto-state.js";
-import { keyFor } from "../root/keymap.js";
-import { info, modeOf, push, type State } from "../root/state-core.js";
-import { openTree } from "../tree/tree-route.js";
-import { type BrowserAction, openBrowser, reduceBrowser, selectedSession } from "./browser-state.js";
-import { browserRows } from "./browser-view.js";
+import type { Action } from "./actions.js";
+import { keyFor } from "./help.js";
+import { info, modeOf, push, type State } from "./state-core.js";
+import { openTree } from "./tree-route.js";
 
 const SORT_WORDS = { activity: "last activity", name: "name", size: "number of events" } as const;
 

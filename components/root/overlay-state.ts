@@ -1,11 +1,10 @@
 /** The overlays' slice: help (scrolled), the filter picker (a draft applied on Enter), the fork picker (candidates). */
 import type { Size } from "../core/explorer-service.js";
+import type { Filters } from "../core/filter-fields.js";
 import { overlayLines } from "../core/layout.js";
 import { clampIndex, clampScroll } from "../core/list-window.js";
 import type { Candidate } from "../event/trace-rows.js";
-import type { Filters } from "../filters/filter-fields.js";
 import { openPicker, type PickerAction, type PickerState, reducePicker } from "../filters/filter-picker-state.js";
-import { helpLines } from "../root/keymap.js";
 
 /** A panel drawn over the screen's body. */
 export type Overlay =
@@ -19,13 +18,14 @@ export type OverlayAction =
 	| { type: "open-filters"; draft: Filters }
 	| { type: "open-fork"; title: string; candidates: Candidate[] }
 	| { type: "close" }
-	| { type: "move"; by: number }
-	| { type: "page"; dir: 1 | -1 }
+	// `helpLength`: the help text's lines at the current width (the root measures it with the help view's builder).
+	| { type: "move"; by: number; helpLength: number }
+	| { type: "page"; dir: 1 | -1; helpLength: number }
 	| { type: "picker"; action: PickerAction };
 
 /** Scrolls help, clamped like the overlay draws it (so ↑ after holding ↓ past the end moves at once). */
-function helpScroll(scroll: number, size: Size): number {
-	return clampScroll(scroll, overlayLines(size), helpLines(size.columns).length);
+function helpScroll(scroll: number, size: Size, length: number): number {
+	return clampScroll(scroll, overlayLines(size), length);
 }
 
 /** The overlay reducer (null: no overlay). */
@@ -52,11 +52,11 @@ export function reduceOverlay(o: Overlay | null, a: OverlayAction, size: Size): 
 	if (!o) return o;
 	switch (a.type) {
 		case "move":
-			if (o.type === "help") return { ...o, scroll: helpScroll(o.scroll + a.by, size) };
+			if (o.type === "help") return { ...o, scroll: helpScroll(o.scroll + a.by, size, a.helpLength) };
 			if (o.type === "filters") return { ...o, ...reducePicker(o, { type: "move", by: a.by }) };
 			return { ...o, cursor: clampIndex(o.cursor + a.by, o.candidates.length) };
 		case "page":
-			return o.type === "help" ? { ...o, scroll: helpScroll(o.scroll + a.dir * 10, size) } : o;
+			return o.type === "help" ? { ...o, scroll: helpScroll(o.scroll + a.dir * 10, size, a.helpLength) } : o;
 		case "picker":
 			return o.type === "filters" ? { ...o, ...reducePicker(o, a.action) } : o;
 	}

@@ -1,5 +1,7 @@
-/** The groups of modes the bindings name (kept apart so both binding tables can use them without an import cycle). */
-import type { Mode } from "../root/state.js";
+/** The explorer's modes (where keys go) and the groups of them the key bindings name. */
+
+/** Where keys go: the query line, the hit list, an event's text or trace panel, an overlay or a prompt. */
+export type Mode = "query" | "list" | "event" | "trace" | "help" | "filters" | "filter-edit" | "find" | "fork" | "tree" | "sessions" | "goto";
 
 export const EVENT: Mode[] = ["event", "trace"];
 // The search screen: the query line and the hit list. Every printable key there is text (typed in the list, it goes
