@@ -25,7 +25,7 @@ function designTargets(text: string): Set<string> {
 }
 
 /** The section and invariant citations in one file's text (both ends of a range). */
-export function citationsIn(text: string, file: string): Citation[] {
+function citationsIn(text: string, file: string): Citation[] {
 	const out: Citation[] = [];
 	text.split("\n").forEach((line, i) => {
 		const where = `${file}:${i + 1}`;
