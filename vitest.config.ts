@@ -1,7 +1,21 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
-/** The tests that drive a real terminal (tmux) or the real pi: they run after the others. */
+/** The tests that drive a real terminal (tmux) or real pi end to end, or pack the package: they run last. */
 const TERMINAL = ["test/*.e2e.test.ts", "test/terminal-safety.test.ts", "test/package.test.ts"];
+
+/**
+ * A test file uses dist/ when it starts the built CLI or workers (test/helpers/build.ts, the explorer under tmux, a
+ * child that imports dist/), or real pi (its helpers, or an end-to-end file). Every other test runs from source and
+ * never waits for a build.
+ */
+const USES_BUILD = /helpers\/(build|explorer-e2e|pi16|pi-run|pi-rpc|fork-family)\.js|support\/refresh-child\.mjs|["'`]dist\//;
+
+const testFiles = readdirSync("test").filter((f) => /\.test\.tsx?$/.test(f));
+const BUILT = testFiles.filter((f) => USES_BUILD.test(readFileSync(`test/${f}`, "utf8"))).map((f) => `test/${f}`);
+
+/** The projects that use dist/ start one background build and wait for it in each file (test/helpers/build.ts). */
+const waitsForBuild = { globalSetup: ["test/support/global-setup.ts"], setupFiles: ["test/support/wait-for-build.ts"] };
 
 export default defineConfig({
 	test: {
@@ -9,8 +23,6 @@ export default defineConfig({
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		exclude: ["**/node_modules/**", "dist/**"],
-		// Tests that run the CLI, workers or child processes use dist/: rebuild it once when a source is newer.
-		globalSetup: ["test/support/global-setup.ts"],
 		// Two test files at a time even on 2 cores (vitest's default there is one): one file at a time took ~280 s of
 		// the 5-minute budget. Every test file works in its own temp folder.
 		maxWorkers: 2,
@@ -20,19 +32,31 @@ export default defineConfig({
 		isolate: false,
 		projects: [
 			{
+				// From source, first, while dist/ builds in the background.
 				extends: true,
 				test: {
-					name: "core",
+					name: "unit",
 					include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
-					exclude: [...TERMINAL, "**/node_modules/**", "dist/**"],
+					exclude: [...BUILT, ...TERMINAL, "**/node_modules/**", "dist/**"],
 					sequence: { groupOrder: 0 },
 				},
 			},
 			{
-				// After the core tests, two files at a time like them: one at a time took 160 s of the 5-minute budget, two
+				// The built CLI, workers and real pi, outside a terminal.
+				extends: true,
+				test: {
+					name: "built",
+					include: BUILT,
+					exclude: [...TERMINAL, "**/node_modules/**", "dist/**"],
+					sequence: { groupOrder: 1 },
+					...waitsForBuild,
+				},
+			},
+			{
+				// After the others, two files at a time like them: one at a time took 160 s of the 5-minute budget, two
 				// take 96 s (120-127 s with a busy loop on one core), and every screen wait is on content, not on time.
 				extends: true,
-				test: { name: "terminal", include: TERMINAL, sequence: { groupOrder: 1 } },
+				test: { name: "terminal", include: TERMINAL, sequence: { groupOrder: 2 }, ...waitsForBuild },
 			},
 		],
 	},

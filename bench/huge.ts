@@ -1,6 +1,6 @@
 /**
  * Inputs for the size-independent rows (DESIGN §7, issue 16 item 5), written straight as pi v3 JSONL (shapes of
- * docs/pi-format.md §3–§6) without pi's SessionManager, which would take minutes for a million entries:
+ * docs/design.md §10) without pi's SessionManager, which would take minutes for a million entries:
  *  - linear: one session of N entries in a single chain (user, assistant, tool result, repeating);
  *  - single line: a session whose tool result holds one text of N bytes;
  *  - unfinished: a session whose last line grows to N bytes and never ends (a writer still streaming it).

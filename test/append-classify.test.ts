@@ -1,7 +1,7 @@
 /**
  * Appends classified from the new entries and the path they leave (session-writer's fast path) equal a fresh build,
  * also when the leaf moves to a branch off the selected path and the entries left behind belong to an abandoned
- * branch a branch summary describes. Ground truth, hand-checked with pi's rules (docs/pi-format.md, tree.ts):
+ * branch a branch summary describes. Ground truth, hand-checked with pi's rules (docs/design.md §10, tree.ts):
  *   a1 → a2 → a3, then a branch summary S back at a1 (fromId a3: a2, a3 abandoned) → b1, then c1 under a3 (the old
  *   branch continued: a1 a2 a3 c1 selected), then d1 under a2: c1 and a3 leave the path; a3 is summarized by S.
  */

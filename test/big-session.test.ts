@@ -2,7 +2,7 @@
  * A 100,000-entry session through the real core (issue 13 item 3, issue 14 item 7): the nearest fork above the
  * last entry is 99,995 parent steps up, reads and traces of any entry see its exact neighbors, and an append is
  * classified from the file (the refresh ≡ fresh build property in properties.test.ts covers appends in general). Ground truth is the file this test writes: a chain 1 → 100,000 with one branch
- * `b` off entry 5 (so entry 5 is the only fork), written straight as pi v3 JSONL (docs/pi-format.md).
+ * `b` off entry 5 (so entry 5 is the only fork), written straight as pi v3 JSONL (docs/design.md §10).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

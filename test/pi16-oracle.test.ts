@@ -1,7 +1,7 @@
 /**
  * Pi 1.x histories read exactly as pi 1.6 sees them. Ground truth is pi 1.6's own code (oracle16.ts: getBranch,
  * buildSessionProjection and convertToLlm's excludeFromContext rule), on files its SessionManager wrote, one per row
- * of docs/pi-1.6-format.md, checked entry by entry through a real index; plus a property that drives a 1.6
+ * of docs/design.md §10, checked entry by entry through a real index; plus a property that drives a 1.6
  * SessionManager through random operation sequences and compares every entry.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -16,7 +16,7 @@ const entry = (raw: Record<string, unknown>): ParsedEntry => ({
 });
 const frags = (raw: Record<string, unknown>) => projectEntry(entry(raw)).fragments.map((f) => [f.id, f.text]);
 
-// Shapes as pi 0.73.1 writes them (docs/pi-format.md §5–6).
+// Shapes as pi 0.73.1 writes them (docs/design.md §10).
 describe("projectEntry: one event per entry, fragments by semantic kind", () => {
 	it.each([
 		[

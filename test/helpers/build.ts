@@ -1,10 +1,11 @@
 /**
  * The built code (dist/) that some tests run as a user does: the CLI, the refresh and indexing workers, child
- * processes. `ensureBuilt` rebuilds dist/ when a source is newer than its output, so a bare `vitest` run never tests
- * stale code; vitest.config.ts runs it once, as a globalSetup, before any test file starts.
+ * processes, real pi. vitest.config.ts sends those test files to the projects that wait for the build; the other
+ * tests import the TypeScript sources and never wait for it. The build runs once per vitest run, in the background
+ * while the source-only tests run (test/support/global-setup.ts), and only when a source is newer than its output.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PROJECT_ROOT } from "./corpus.js";
 
@@ -15,6 +16,12 @@ export const CLI = join(DIST, "cli", "main.js");
 
 /** Folders whose TypeScript is compiled into dist/ and run from there by tests. */
 const SOURCES = ["src", "components"];
+
+/** What a build left: whether dist/ is usable, and tsc's words when it is not. */
+export interface BuildOutcome {
+	ok: boolean;
+	output: string;
+}
 
 /** Sources under SOURCES whose compiled output is missing or older than the source. */
 export function staleOutputs(): string[] {
@@ -33,17 +40,64 @@ export function staleOutputs(): string[] {
 	return stale;
 }
 
-/** Builds dist/ when any compiled source is missing or stale (npm test builds first; a bare vitest run may not). */
-export function ensureBuilt(): void {
-	if (staleOutputs().length === 0) return;
-	// tsc emits even when it reports type errors; whether the outputs are now fresh is what counts.
-	const build = () => spawnSync("npx", ["tsc", "-p", "tsconfig.json"], { cwd: PROJECT_ROOT, encoding: "utf8" });
-	let tsc = build();
+/** Runs the project's tsc without blocking the caller's event loop. */
+function tsc(): Promise<{ status: number | null; output: string }> {
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, [join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], {
+			cwd: PROJECT_ROOT,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let output = "";
+		child.stdout.on("data", (d: Buffer) => {
+			output += d.toString();
+		});
+		child.stderr.on("data", (d: Buffer) => {
+			output += d.toString();
+		});
+		child.on("close", (status) => resolve({ status, output }));
+	});
+}
+
+/** Builds dist/ when any compiled source is missing or stale; a type error fails it, as `npm run build` would. */
+export async function buildDist(): Promise<BuildOutcome> {
+	if (staleOutputs().length === 0) return { ok: true, output: "" };
+	let run = await tsc();
 	if (staleOutputs().length > 0) {
 		// An incremental build skips a source whose text did not change (a touched file): build everything.
 		rmSync(join(PROJECT_ROOT, "dist", ".tsbuildinfo"), { force: true });
-		tsc = build();
+		run = await tsc();
 	}
 	const still = staleOutputs();
-	if (still.length > 0) throw new Error(`dist/ could not be built (still stale: ${still.slice(0, 5).join(", ")})\n${tsc.stdout}${tsc.stderr}`);
+	if (still.length > 0) return { ok: false, output: `dist/ could not be built (still stale: ${still.slice(0, 5).join(", ")})\n${run.output}` };
+	if (run.status !== 0) return { ok: false, output: `tsc reported errors:\n${run.output}` };
+	return { ok: true, output: "" };
+}
+
+/** The file in `signalDir` that says the build is over (written whole, by rename). */
+const DONE = "done.json";
+
+/** Records a build's outcome in `signalDir` for the test files waiting on it. */
+export function announceBuild(signalDir: string, outcome: BuildOutcome): void {
+	const tmp = join(signalDir, `${DONE}.tmp`);
+	writeFileSync(tmp, JSON.stringify(outcome));
+	renameSync(tmp, join(signalDir, DONE));
+}
+
+/** Resolves once the build announced in `signalDir` is over; rejects with tsc's words when it failed. */
+export function waitForBuild(signalDir: string): Promise<void> {
+	const done = join(signalDir, DONE);
+	return new Promise<void>((resolve, reject) => {
+		const settle = () => {
+			if (!existsSync(done)) return false;
+			watcher.close();
+			const outcome = JSON.parse(readFileSync(done, "utf8")) as BuildOutcome;
+			if (outcome.ok) resolve();
+			else reject(new Error(outcome.output));
+			return true;
+		};
+		// Woken by the rename that publishes the outcome, not by a timer; checked once after watching starts so an
+		// outcome written in between is not missed.
+		const watcher = watch(signalDir, () => settle());
+		settle();
+	});
 }

@@ -1,4 +1,4 @@
-/** A linear session written straight as pi v3 JSONL (docs/pi-format.md) and what readers are told about it. */
+/** A linear session written straight as pi v3 JSONL (docs/design.md §10) and what readers are told about it. */
 import type { HistoryService } from "../../src/service/service.js";
 
 /** The entry id of step `i`. */

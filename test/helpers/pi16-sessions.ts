@@ -1,6 +1,6 @@
 /**
- * Session files written by pi 1.6's own SessionManager (deep import, see oracle16.ts), one per row of
- * docs/pi-1.6-format.md: context edits (omit, replace, repeated, on an abandoned branch), system messages folded
+ * Session files written by pi 1.6's own SessionManager (deep import, see oracle16.ts), one per case of
+ * docs/design.md §10: context edits (omit, replace, repeated, on an abandoned branch), system messages folded
  * into a compaction, usage entries, retain-none and nested compactions, branch summaries with the abandoned leaf as
  * fromId (also with parentId null), several roots, `!!` bash, a custom session id and a child that names its parent
  * by a stale path. Every marker string is unique so tests can search for it.
