@@ -238,7 +238,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const parsed = parseQuery(request.query ?? "", { prefix: request.prefix === true });
 	const catalog = new Catalog(store);
 	const visibility = new Visibility(catalog, request.caller);
-	const notes = [...parsed.notes];
+	const notes = [...parsed.notes, ...visibility.notes];
 	const counts = catalog.counts();
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
 	if (!visibility.trusted) {
