@@ -15,7 +15,7 @@ export interface TreeNode {
 	ctxFlags?: number;
 }
 
-/** ctxFlags bit: the message never reaches the model (`excludeFromContext`). */
+/** ctxFlags bit: the message never reaches the model (`excludeFromContext`, or an errored/aborted reply pi-ai never replays). */
 export const CTX_EXCLUDED = 1;
 /** ctxFlags bit: a context edit that removes its target from the model context. */
 export const CTX_OMITS = 2;

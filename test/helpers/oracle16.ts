@@ -1,7 +1,7 @@
 /**
  * pi 1.6's own answer to "did the model see this entry, and how", as a test oracle. pi 1.6's package root does not
  * load on Node 20, so its session manager, message conversion and branch summarization are deep-imported from
- * `dist/core`. Files are loaded with `SessionManager.inMemory(cwd, undefined, parseSessionEntries(text))`, never
+ * `dist/core`, and pi-ai's transformMessages (what reaches the provider) from `dist/api`. Files are loaded with `SessionManager.inMemory(cwd, undefined, parseSessionEntries(text))`, never
  * `open()` (which repairs files). Only the mapping onto our vocabulary (DESIGN I14) is written here.
  */
 import { join } from "node:path";
@@ -52,6 +52,11 @@ const core = join(PI16_DIR, "dist", "core");
 /** pi 1.6's session-manager module. */
 export const sm = (await import(pathToFileURL(join(core, "session-manager.js")).href)) as SessionManagerModule;
 const { convertToLlm } = (await import(pathToFileURL(join(core, "messages.js")).href)) as { convertToLlm(m: Json[]): Json[] };
+/** pi-ai 1.6's transformMessages: what reaches the provider; it drops errored and aborted replies. */
+const { transformMessages } = (await import(
+	pathToFileURL(join(PROJECT_ROOT, "node_modules", "@earendil-works", "pi-ai", "dist", "api", "transform-messages.js")).href
+)) as { transformMessages(messages: Json[], model: Json): Json[] };
+const REPLAY_MODEL = { id: "m", api: "a", provider: "p", input: ["text", "image"] };
 const { collectEntriesForBranchSummary } = (await import(pathToFileURL(join(core, "compaction", "branch-summarization.js")).href)) as {
 	collectEntriesForBranchSummary(session: Pi16Manager, oldLeafId: string | null, targetId: string): { entries: Pi16Entry[] };
 };
@@ -93,7 +98,7 @@ export function verdicts(mgr: Pi16Manager): Map<string, Verdict> {
 		const edit = p ? edits.get(e.id) : undefined;
 		let v: Verdict;
 		if (p && p.messages.length > 0) {
-			const sent = convertToLlm(p.messages).length > 0;
+			const sent = transformMessages(convertToLlm(p.messages), REPLAY_MODEL).length > 0;
 			const replaced = edit && JSON.stringify(p.messages) !== JSON.stringify(sm.projectContextEntry(e));
 			v = {
 				branchState: "selected",
