@@ -120,17 +120,24 @@ export function verdicts(mgr: Pi16Manager): Map<string, Verdict> {
 /**
  * Entries some branch summary describes, by pi's collectEntriesForBranchSummary from the old leaf to the summary's
  * position. The old leaf is the recorded fromId (pi ≥ 0.84.3) when it differs from parentId; in older files
- * (fromId == parentId) it is the entry written just before the summary, which is what pi summarized then.
+ * (fromId == parentId, or 0.73.1's `fromId: "root"` at a null parent) it is the entry written just before the
+ * summary, which is what pi summarized then.
  */
 function describedByBranchSummaries(mgr: Pi16Manager, all: Pi16Entry[]): Set<string> {
 	const out = new Set<string>();
 	all.forEach((s, i) => {
 		if (s.type !== "branch_summary") return;
 		const fromId = typeof s.fromId === "string" ? s.fromId : null;
-		const oldLeaf = fromId !== null && fromId !== s.parentId ? (mgr.getEntry(fromId) ? fromId : null) : (all[i - 1]?.id ?? null);
+		// pi 0.73.1's summary at the root: `parentId: null, fromId: "root"`, a null branch point like fromId == parentId.
+		const rootPoint = s.parentId === null && fromId === "root";
+		const oldLeaf = fromId !== null && fromId !== s.parentId && !rootPoint ? (mgr.getEntry(fromId) ? fromId : null) : (all[i - 1]?.id ?? null);
 		if (oldLeaf === null) return;
-		// A null parentId means the summary starts a new root: nothing is shared with the old branch.
-		for (const e of collectEntriesForBranchSummary(mgr, oldLeaf, s.parentId ?? "\u0000no-entry").entries) out.add(e.id);
+		// A null parentId means the summary starts a new root: nothing is shared with the old branch, except the root
+		// user or custom message pi moved to (its navigateTree then leaves the leaf at that message's null parent).
+		const root = rootPoint ? mgr.getBranch(oldLeaf)[0] : undefined;
+		const movedTo =
+			root && ((root.type === "message" && (root.message as { role?: string }).role === "user") || root.type === "custom_message") ? root.id : undefined;
+		for (const e of collectEntriesForBranchSummary(mgr, oldLeaf, s.parentId ?? movedTo ?? "\u0000no-entry").entries) out.add(e.id);
 	});
 	return out;
 }
