@@ -64,6 +64,14 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 		expect(view("roots").get(ids.bashSeen as string)?.selectionState).toBe("direct");
 	});
 
+	it("reads an empty branch summary as giving the model nothing, on the path and off it", () => {
+		const text = readFileSync(files.branches as string, "utf8");
+		const entry = sm.parseSessionEntries(text).find((e) => e.id === ids.emptySummary) as Parameters<typeof sm.sessionEntryToContextMessages>[0];
+		expect(sm.sessionEntryToContextMessages(entry)).toEqual([]);
+		const c = service.read({ sessionId: headerId(files.branches as string), entryId: ids.emptySummary as string, maxChars: 1 }).classification;
+		expect(c).toMatchObject({ branchState: "alternate", selectionState: "not-applicable" });
+	});
+
 	it("finds a context edit's replacement text, and the hit names the entry it replaced", () => {
 		const result = service.search({ query: "ZEBRA_REPLACEMENT_TEXT" });
 		expect(result.hits).toHaveLength(1);

@@ -86,7 +86,8 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 	const abandoned = abandonedBranches(nodes, byId);
 
 	for (const node of byId.values()) {
-		const contentful = node.messageProducing || node.type === "compaction" || node.type === "branch_summary";
+		// An empty branch summary gives the model no message (pi's projectContextEntry): nothing to summarize or select.
+		const contentful = node.messageProducing || node.type === "compaction";
 		if (!reachable.has(node.id)) {
 			// Inside a parent cycle: the entry has no defined place in the tree.
 			states.set(node.id, { branchState: "unknown", selectionState: "unknown", summarizedBy: null });

@@ -88,7 +88,8 @@ export function verdicts(mgr: Pi16Manager): Map<string, Verdict> {
 	const out = new Map<string, Verdict>();
 	for (const e of all) {
 		const own = sm.sessionEntryToContextMessages(e);
-		const producing = own.length > 0 || e.type === "compaction" || e.type === "branch_summary";
+		// An empty branch summary produces no message anywhere: like a label, it is not-applicable.
+		const producing = own.length > 0 || e.type === "compaction";
 		if (!onPath.has(e.id)) {
 			const selectionState = !producing ? "not-applicable" : described.has(e.id) ? "summarized" : "not-selected";
 			out.set(e.id, { branchState: "alternate", selectionState, contextEdit: null });
