@@ -9,7 +9,7 @@
 import { EventEmitter } from "node:events";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { ExplorerService } from "../components/explorer-service.js";
+import type { ExplorerService } from "../components/core/explorer-service.js";
 import { HistoryService } from "../src/service/service.js";
 import type { RefreshSummary } from "../src/shared/types.js";
 import { benchConfig, parseArgs, percentile, report } from "./child.js";
@@ -272,11 +272,11 @@ async function tui(): Promise<void> {
 	const { QueryThread } = await import("../src/service/query-thread.js");
 	const queries = QueryThread.start(benchConfig(roots, indexPath));
 	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
-		import("../components/App.js"),
-		import("../components/state.js"),
+		import("../components/ink/App.js"),
+		import("../components/root/state.js"),
 		import("react"),
 		import("ink-testing-library"),
-		import("../components/frame-cache.js"),
+		import("../components/ink/frame-cache.js"),
 	]);
 	// As the launcher runs Ink (src/cli/explorer.tsx); PES_BENCH_INK_CACHES=off measures Ink as it comes.
 	if (process.env.PES_BENCH_INK_CACHES !== "off" && !(await shareFrameCaches())) throw new Error("Ink's output module changed shape");

@@ -8,8 +8,8 @@ import {
 	reduceBrowser,
 	selectedSession,
 	visibleSessions,
-} from "../components/browser-state.js";
-import { browserLines } from "../components/browser-view.js";
+} from "../components/browser/browser-state.js";
+import { browserLines } from "../components/browser/browser-view.js";
 import type { SessionListing } from "../src/shared/types.js";
 
 function session(id: string, over: Partial<SessionListing> = {}): SessionListing {

@@ -1,7 +1,7 @@
 /** The README's key table is the help overlay's table: same sections, same keys, same words, in the same order. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { helpSections } from "../components/keymap.js";
+import { helpSections } from "../components/root/keymap.js";
 
 /** The README rows the help sections make: `| title | keys help · keys help |`, with `|` escaped. */
 function readmeKeyRows(): string[] {

@@ -1,15 +1,15 @@
 /** Pure view logic: layout, list windows, scope and filter requests, the event document, trace rows and hit rows. */
 import { describe, expect, it } from "vitest";
-import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
-import { nextScope, searchRequest } from "../components/filters.js";
-import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/layout.js";
-import { clampScroll, positionText, windowTop } from "../components/list-window.js";
-import { runSearch } from "../components/loaders.js";
-import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/read-view.js";
-import { emptyLines, hitRows, indexText } from "../components/search-view.js";
-import { lineText, lineWidth } from "../components/styled.js";
-import { stringWidth } from "../components/text-width.js";
-import { forkCandidates, pathLine, traceRows } from "../components/trace-rows.js";
+import { type ExplorerService, IDLE_INDEXING } from "../components/core/explorer-service.js";
+import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/core/layout.js";
+import { clampScroll, positionText, windowTop } from "../components/core/list-window.js";
+import { lineText, lineWidth } from "../components/core/styled.js";
+import { stringWidth } from "../components/core/text-width.js";
+import { runSearch } from "../components/event/loaders.js";
+import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/event/read-view.js";
+import { forkCandidates, pathLine, traceRows } from "../components/event/trace-rows.js";
+import { nextScope, searchRequest } from "../components/filters/filters.js";
+import { emptyLines, hitRows, indexText } from "../components/search/search-view.js";
 import { brief, edge, makeEventData, makeHit } from "./helpers/ink.js";
 
 describe("layout", () => {

@@ -1,6 +1,6 @@
 /** pi-history with arguments: the commands and the explorer's flags over the shared index (parses flags with meow, wires the core). */
 import meow from "meow";
-import type { Filters } from "../../components/filters.js";
+import type { Filters } from "../../components/filters/filters.js";
 import { parseRef, resolveSessionId } from "../present/ref-parse.js";
 import { errorText, formatRead, formatRefresh, formatStatus, formatTrace, makeStyle, neutralize, safeJson } from "../present/text.js";
 import type { HistoryService } from "../service/service.js";
