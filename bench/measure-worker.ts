@@ -480,11 +480,11 @@ async function typing(): Promise<void> {
 	const { QueryThread } = await import("../src/service/query-thread.js");
 	const queries = QueryThread.start(benchConfig(roots, indexPath));
 	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
-		import("../components/App.js"),
-		import("../components/state.js"),
+		import("../components/ink/App.js"),
+		import("../components/root/state.js"),
 		import("react"),
 		import("ink"),
-		import("../components/frame-cache.js"),
+		import("../components/ink/frame-cache.js"),
 	]);
 	if (!(await shareFrameCaches())) throw new Error("Ink's output module changed shape");
 	const service = openService();
