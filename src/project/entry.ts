@@ -154,6 +154,11 @@ function textBlocks(content: unknown, kind: SemanticKind, path: string, out: Fra
 	});
 }
 
+/** A custom message is found by its custom type too (seed 000: "visible text and custom type"), after its text. */
+function customTypeFragment(customType: string | null, path: string, out: Fragment[]): void {
+	if (customType) out.push({ id: "custom.message:type", kind: "custom.message", text: customType, path });
+}
+
 function resolveEvidencePath(path: string, cwd: string): string {
 	if (path.startsWith("~")) return path;
 	const windows = /^[A-Za-z]:[\\/]/.test(cwd) || cwd.includes("\\");
@@ -343,12 +348,14 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 			} else if (role === "custom" || role === "hookMessage") {
 				ev.customType = str(message.customType);
 				textBlocks(message.content, "custom.message", "message.content", fragments);
+				customTypeFragment(ev.customType, "message.customType", fragments);
 			}
 			break;
 		}
 		case "custom_message":
 			ev.messageProducing = true;
 			textBlocks(raw.content, "custom.message", "content", fragments);
+			customTypeFragment(ev.customType, "customType", fragments);
 			break;
 		case "compaction": {
 			const summary = fieldText(raw.summary);
