@@ -182,6 +182,21 @@ function toolCallFiles(name: string, args: unknown, fragmentId: string, cwd: str
 	if (path) out.push({ path: resolveEvidencePath(path, cwd), rel, via: fragmentId });
 }
 
+/** The tools a tool result's codemode script called (pi ≥ 0.99 `nestedCalls`): the calls are in no other entry. */
+export function nestedCallNames(message: unknown): string[] {
+	const calls = isObj(message) && isObj(message.nestedCalls) ? message.nestedCalls.calls : undefined;
+	return Array.isArray(calls) ? calls.flatMap((c) => (isObj(c) && typeof c.name === "string" ? [c.name] : [])) : [];
+}
+
+/** Paths read or changed by the calls a codemode script made, as pi's compaction file lists count them. */
+function nestedCallFiles(nested: unknown, cwd: string, out: FileEvidence[]): void {
+	const calls = isObj(nested) ? nested.calls : undefined;
+	if (!Array.isArray(calls)) return;
+	calls.forEach((c, i) => {
+		if (isObj(c) && typeof c.name === "string") toolCallFiles(c.name, c.arguments, `nestedCalls.${i}`, cwd, out);
+	});
+}
+
 function detailFiles(details: unknown, cwd: string, out: FileEvidence[]): void {
 	if (!isObj(details)) return;
 	for (const [key, rel] of [
@@ -325,6 +340,7 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				ev.toolCallId = str(message.toolCallId);
 				ev.isError = message.isError === true;
 				textBlocks(message.content, "tool.result", "message.content", fragments);
+				nestedCallFiles(message.nestedCalls, cwd, files);
 			} else if (role === "bashExecution") {
 				const command = fieldText(message.command);
 				const output = fieldText(message.output);
