@@ -72,6 +72,13 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 		expect(c).toMatchObject({ branchState: "alternate", selectionState: "not-applicable" });
 	});
 
+	it("finds a custom message by its custom type (seed 000)", () => {
+		const hits = service.search({ query: "note", filters: { kinds: ["custom.message"] } }).hits;
+		expect(hits.find((h) => h.entryId === ids.custom)).toMatchObject({ fragmentId: "custom.message:type" });
+		const read = service.read({ sessionId: headerId(files.edits as string), entryId: ids.custom as string, fragmentId: "custom.message:type" });
+		expect(read.fragments[0]?.text).toBe("note");
+	});
+
 	it("finds a context edit's replacement text, and the hit names the entry it replaced", () => {
 		const result = service.search({ query: "ZEBRA_REPLACEMENT_TEXT" });
 		expect(result.hits).toHaveLength(1);

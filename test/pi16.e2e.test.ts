@@ -15,6 +15,7 @@ import { hitRefs } from "./helpers/tool-output.js";
 import { CALL_IDS_16 } from "./support/faux-model-16.js";
 
 const NEEDLE = "ERR_WOMBAT_5512";
+const CODEMODE_CALL = "call16_codemode";
 
 type Entry = {
 	type: string;
@@ -64,12 +65,20 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 	let planted: { sessionId: string; failed: Entry; edit: Entry; retried: Entry };
 	let installedRun: Entry[] = [];
 
-	const piRun = (script: string, extensions: string[], prompt: string) => {
-		const env: NodeJS.ProcessEnv = { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home"), PES_E2E_SCRIPT: script, PES_E2E_NEEDLE: NEEDLE };
+	let codemodeRun: { file: string; entries: Entry[] } | undefined;
+	const piRun = (script: string, extensions: string[], prompt: string, extra: { env?: NodeJS.ProcessEnv; args?: string[] } = {}) => {
+		const env: NodeJS.ProcessEnv = {
+			...pi.env,
+			PI_CODING_AGENT_DIR: agentDir,
+			HOME: join(base, "home"),
+			PES_E2E_SCRIPT: script,
+			PES_E2E_NEEDLE: NEEDLE,
+			...extra.env,
+		};
 		delete env.PI_EVENT_SEARCH_INDEX;
 		delete env.PI_CODING_AGENT_SESSION_DIR;
 		const ext = extensions.flatMap((e) => ["-e", e]);
-		return run(pi.node, [pi.piCli, "--offline", "-p", "--provider", "faux", "--model", "faux-1", ...ext, prompt], cwd, env);
+		return run(pi.node, [pi.piCli, "--offline", "-p", "--provider", "faux", "--model", "faux-1", ...(extra.args ?? []), ...ext, prompt], cwd, env);
 	};
 	const sessionFiles = () => {
 		const dir = join(agentDir, "sessions", readdirSync(join(agentDir, "sessions")).find((d) => d.endsWith("-ws-app--")) ?? "");
@@ -96,9 +105,15 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		await piRun("tools", [faux, ours], "What do we know about that deploy failure?");
 		await run(pi.node, [pi.piCli, "install", pkg], cwd, { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home") });
 		await piRun("search", [faux], "Search once more.");
+		// Codemode (pi ≥ 0.99): a script calls event_search and read; pi records them only as nestedCalls.
+		writeFileSync(join(cwd, "notes.txt"), "notes\n");
+		const code = `const found = await tools.event_search({ query: ${JSON.stringify(NEEDLE)} }); await tools.read({ path: "notes.txt" }); return found;`;
+		const calls = [[{ name: "codemode", args: { code }, id: CODEMODE_CALL }]];
+		await piRun("calls", [faux], "Search from a script.", { env: { PES_E2E_CALLS: JSON.stringify(calls) }, args: ["--tools", "+codemode"] });
 
 		sessions = sessionFiles();
-		expect(sessions).toHaveLength(3);
+		expect(sessions).toHaveLength(4);
+		codemodeRun = sessions.pop();
 		const [plant, , installed] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
 		const failed = plant.entries.find((e) => e.message?.role === "assistant" && e.message.stopReason === "error");
 		const edit = plant.entries.find((e) => e.type === "context_edit");
@@ -175,5 +190,26 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		expect(bad.isError).toBe(true);
 		expect(bad.text.trim().split("\n")).toHaveLength(1);
 		expect(bad.text).toContain("last tuesday");
+	});
+
+	it("runs event_search from a codemode script: recorded only as nestedCalls, never indexed again, its read a file", () => {
+		const entries = codemodeRun?.entries ?? [];
+		const result = entries.find((e) => e.message?.role === "toolResult" && e.message.toolCallId === CODEMODE_CALL);
+		const nested = (result?.message as { nestedCalls?: { calls: Array<{ id: string; name: string }> } } | undefined)?.nestedCalls?.calls ?? [];
+		expect(nested.map((c) => c.name)).toEqual(["event_search", "read"]);
+		for (const c of nested) expect(c.id).toMatch(new RegExp(`^${CODEMODE_CALL}/\\d+$`));
+		// No transcript entry for the nested calls; the script's result quotes our tool's hits.
+		expect(entries.some((e) => e.message?.toolCallId?.startsWith(`${CODEMODE_CALL}/`))).toBe(false);
+		expect(textOf(result?.message?.content)).toContain(NEEDLE);
+		const service = openService(join(agentDir, "sessions"), join(base, "codemode-index.sqlite"));
+		try {
+			service.refresh();
+			const hits = service.search({ query: NEEDLE, filters: { kinds: ["tool.result"] } }).hits;
+			expect(hits.map((h) => h.entryId)).not.toContain(result?.id);
+			const files = service.search({ query: "", filters: { files: [join(cwd, "notes.txt")] } }).hits.map((h) => h.entryId);
+			expect(files).toContain(result?.id);
+		} finally {
+			service.close();
+		}
 	});
 });

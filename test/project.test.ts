@@ -87,12 +87,18 @@ describe("projectEntry: one event per entry, fragments by semantic kind", () => 
 		[
 			"v3 custom role and v2 hookMessage",
 			{ type: "message", message: { role: "hookMessage", customType: "x", content: "hook text" } },
-			[["custom.message:0", "hook text"]],
+			[
+				["custom.message:0", "hook text"],
+				["custom.message:type", "x"],
+			],
 		],
 		[
 			"custom_message entry",
 			{ type: "custom_message", customType: "note", content: [{ type: "text", text: "visible" }], display: true, details: { k: "hidden" } },
-			[["custom.message:0", "visible"]],
+			[
+				["custom.message:0", "visible"],
+				["custom.message:type", "note"],
+			],
 		],
 		[
 			"compaction summary",

@@ -10,10 +10,14 @@ import { type FragmentWindow, type ReadResult, refKey, type SearchResult, type T
 export function invokingEntry(sm: Pick<ExtensionContext["sessionManager"], "getEntries">, toolCallId: string | undefined): string | undefined {
 	if (!toolCallId) return undefined;
 	const entries = sm.getEntries() as Array<{ id: string; type: string; message?: { role?: string; content?: unknown } }>;
-	for (let i = entries.length - 1; i >= 0; i--) {
-		const e = entries[i];
-		if (e?.type !== "message" || e.message?.role !== "assistant" || !Array.isArray(e.message.content)) continue;
-		if ((e.message.content as Array<{ type?: string; id?: string }>).some((b) => b?.type === "toolCall" && b.id === toolCallId)) return e.id;
+	// A call from a codemode script (pi ≥ 0.99) has the id `<parent id>/<n>` (nested deeper: `<parent>/<n>/<m>`) and
+	// is in no transcript entry: the cutoff is the assistant message holding the model-issued call it came from.
+	for (let id: string | undefined = toolCallId; id; id = id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : undefined) {
+		for (let i = entries.length - 1; i >= 0; i--) {
+			const e = entries[i];
+			if (e?.type !== "message" || e.message?.role !== "assistant" || !Array.isArray(e.message.content)) continue;
+			if ((e.message.content as Array<{ type?: string; id?: string }>).some((b) => b?.type === "toolCall" && b.id === id)) return e.id;
+		}
 	}
 	return undefined;
 }

@@ -154,6 +154,11 @@ function textBlocks(content: unknown, kind: SemanticKind, path: string, out: Fra
 	});
 }
 
+/** A custom message is found by its custom type too (seed 000: "visible text and custom type"), after its text. */
+function customTypeFragment(customType: string | null, path: string, out: Fragment[]): void {
+	if (customType) out.push({ id: "custom.message:type", kind: "custom.message", text: customType, path });
+}
+
 function resolveEvidencePath(path: string, cwd: string): string {
 	if (path.startsWith("~")) return path;
 	const windows = /^[A-Za-z]:[\\/]/.test(cwd) || cwd.includes("\\");
@@ -175,6 +180,21 @@ function toolCallFiles(name: string, args: unknown, fragmentId: string, cwd: str
 	if (!rel || !isObj(args)) return;
 	const path = str(args.path) ?? str(args.file_path) ?? str(args.filePath);
 	if (path) out.push({ path: resolveEvidencePath(path, cwd), rel, via: fragmentId });
+}
+
+/** The tools a tool result's codemode script called (pi ≥ 0.99 `nestedCalls`): the calls are in no other entry. */
+export function nestedCallNames(message: unknown): string[] {
+	const calls = isObj(message) && isObj(message.nestedCalls) ? message.nestedCalls.calls : undefined;
+	return Array.isArray(calls) ? calls.flatMap((c) => (isObj(c) && typeof c.name === "string" ? [c.name] : [])) : [];
+}
+
+/** Paths read or changed by the calls a codemode script made, as pi's compaction file lists count them. */
+function nestedCallFiles(nested: unknown, cwd: string, out: FileEvidence[]): void {
+	const calls = isObj(nested) ? nested.calls : undefined;
+	if (!Array.isArray(calls)) return;
+	calls.forEach((c, i) => {
+		if (isObj(c) && typeof c.name === "string") toolCallFiles(c.name, c.arguments, `nestedCalls.${i}`, cwd, out);
+	});
 }
 
 function detailFiles(details: unknown, cwd: string, out: FileEvidence[]): void {
@@ -320,6 +340,7 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				ev.toolCallId = str(message.toolCallId);
 				ev.isError = message.isError === true;
 				textBlocks(message.content, "tool.result", "message.content", fragments);
+				nestedCallFiles(message.nestedCalls, cwd, files);
 			} else if (role === "bashExecution") {
 				const command = fieldText(message.command);
 				const output = fieldText(message.output);
@@ -343,12 +364,14 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 			} else if (role === "custom" || role === "hookMessage") {
 				ev.customType = str(message.customType);
 				textBlocks(message.content, "custom.message", "message.content", fragments);
+				customTypeFragment(ev.customType, "message.customType", fragments);
 			}
 			break;
 		}
 		case "custom_message":
 			ev.messageProducing = true;
 			textBlocks(raw.content, "custom.message", "content", fragments);
+			customTypeFragment(ev.customType, "customType", fragments);
 			break;
 		case "compaction": {
 			const summary = fieldText(raw.summary);

@@ -10,7 +10,7 @@ import type { SemanticKind } from "../shared/types.js";
 import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "../source/fingerprint.js";
 import { completeLines, resumeAt } from "../source/lines.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "../source/parse.js";
-import { boundFragment, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./entry.js";
+import { boundFragment, nestedCallNames, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./entry.js";
 import { documentText, GAP_TOKEN, scopeFolders, scopeToken } from "./tokens.js";
 
 /** What to read: from the start (rebuild), or after an indexed prefix that must still be intact (append). */
@@ -96,8 +96,9 @@ function scopeSuffix(cwd: string): string {
 /** Projects an entry and computes its FTS texts (I3, I20). */
 export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const ev = projectEntry(entry, cwd);
-	// Results of our own tools would answer later searches with copies of earlier hits.
-	const quoting = ev.role === "toolResult" && OWN_TOOLS.has(ev.toolName ?? "");
+	// Results of our own tools would answer later searches with copies of earlier hits; so would a codemode script's
+	// result when the script called one of them (its output may quote theirs; `nestedCalls` names them).
+	const quoting = ev.role === "toolResult" && (OWN_TOOLS.has(ev.toolName ?? "") || nestedCallNames(entry.raw.message).some((name) => OWN_TOOLS.has(name)));
 	const fragments = quoting ? [] : ev.fragments.slice(0, FRAGMENT_SLOTS);
 	const fts: ScannedEntry["fts"] = [];
 	const ids: string[] = [];

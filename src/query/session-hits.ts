@@ -4,6 +4,7 @@
  * session start-time range, and reshaped into the seed's hit fields with the raw bm25 score.
  */
 import { Catalog } from "../index/catalog.js";
+import { ftsSyntaxError } from "../index/fts-syntax.js";
 import type { IndexStore } from "../index/store.js";
 import { parseTime } from "../shared/filters.js";
 import type { SearchFilters, SessionSearchHit, SessionSearchRequest, SessionSearchResult } from "../shared/types.js";
@@ -34,6 +35,11 @@ export function sessionSearch(store: IndexStore, request: SessionSearchRequest, 
 	const { filters, notes } = timeFilters(request);
 	// FTS5 would reject an empty MATCH; ours would list the newest events, which is not what was asked.
 	if (request.query.trim() === "") notes.push("the query is empty: give words to search for; nothing searched");
+	else {
+		// Seed 003 sends the query to FTS5 as written: what FTS5 cannot parse is zero hits and this note, never a guess.
+		const syntax = ftsSyntaxError(request.query);
+		if (syntax !== null) notes.push(`query not understood by FTS5: ${syntax}; quote the phrase, or drop the operator`);
+	}
 	if (notes.length > 0) return { hits: [], notes };
 	if (request.cwd !== undefined && request.cwd !== "") {
 		filters.cwds = [request.cwd];
