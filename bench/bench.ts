@@ -897,6 +897,7 @@ async function main(): Promise<void> {
 	const measureStarted = performance.now();
 	// The largest generated size is the one judged and the one profiled; an external corpus comes after it.
 	const largest = sizes.length - 1;
+	const largestRegular = sizes.filter((s) => !s.name.startsWith("xlarge")).length - 1;
 	for (const [i, { label, corpus }] of corpora.entries()) {
 		results.push(
 			await measure(corpus, label, cacheDir, {
@@ -905,7 +906,7 @@ async function main(): Promise<void> {
 				rg: rg !== null,
 				profile: flags.has("profile") && i === largest,
 				// The scale row: fewer repeats (each rg pass reads the whole history), no peer.
-				peer: !flags.has("no-peer") && i === largest && !label.startsWith("xlarge"),
+				peer: !flags.has("no-peer") && i === (label.startsWith("xlarge") ? -1 : largestRegular),
 				startRuns: label.startsWith("xlarge") ? 3 : Number(options.get("start-runs") ?? "5"),
 				procRuns: label.startsWith("xlarge") ? 1 : Number(options.get("proc-runs") ?? "3"),
 				firstRuns: label.startsWith("xlarge") ? 3 : Number(options.get("first-runs") ?? "5"),
