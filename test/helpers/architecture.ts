@@ -61,7 +61,23 @@ export const RULES: readonly Rule[] = [
 			"views (*-view.ts, *-lines.ts, root/help.ts) are pure functions to lines: no node: builtin, no load, no reducer's state module, nothing of ink/",
 	},
 	{ id: "no-cycle", description: "no import cycle among the modules of components/, type-only imports included" },
+	{
+		id: "private-ink",
+		description:
+			"no private Ink API: no `internal_*` name, no import of Ink's build files (ink/build/…), no path to them in a literal; the one use left is listed in PRIVATE_INK_KNOWN with its reason",
+	},
 ];
+
+/**
+ * Private Ink API still in use, by file and name, each with why it stays (the check fails on any other use, and on an
+ * entry here that is no longer used).
+ */
+export const PRIVATE_INK_KNOWN: Readonly<Record<string, { name: string; why: string }>> = {
+	"components/ink/use-keys.ts": {
+		name: "internal_eventEmitter",
+		why: "the raw input events Ink parsed, before useInput turns a burst into one key; listening to stdin's data events instead changed the go-to prompt's keys under ink-testing-library",
+	},
+};
 
 /** A broken rule: which, in which file (relative to the root, with /), and what exactly. */
 export interface Violation {
@@ -146,6 +162,17 @@ function hasDefaultExport(source: ts.SourceFile): boolean {
 			(ts.isExportAssignment(s) && !s.isExportEquals) ||
 			(ts.canHaveModifiers(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword)),
 	);
+}
+
+/** The `internal_*` names a file uses (Ink's private props and context fields all carry that prefix). */
+function internalNames(source: ts.SourceFile): string[] {
+	const out = new Set<string>();
+	const visit = (node: ts.Node) => {
+		if ((ts.isIdentifier(node) || ts.isStringLiteral(node)) && node.text.startsWith("internal_")) out.add(node.text);
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return [...out];
 }
 
 /** True when the file names the identifier anywhere (an import, a call, a re-export). */
@@ -247,6 +274,12 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 		}
 		if (hasDefaultExport(source) && !EXTENSION_ENTRIES.has(file)) report("default-export", "has a default export");
 		if (REDUCER.test(file) && namesIdentifier(source, "buildEventDoc")) report("reducer-state", "names buildEventDoc");
+		for (const name of internalNames(source)) if (PRIVATE_INK_KNOWN[file]?.name !== name) report("private-ink", `names ${name}`);
+		const known = PRIVATE_INK_KNOWN[file];
+		if (known && !internalNames(source).includes(known.name)) report("private-ink", `no longer names ${known.name}: drop it from PRIVATE_INK_KNOWN`);
+		for (const spec of importsOf(text)) if (/^ink\/build(\/|$)/.test(spec)) report("private-ink", `imports ${spec}`);
+		for (const literal of literalsOf(source))
+			if (/\bink[\\/]build\b|(^|[\\/])output\.js$/.test(literal)) report("private-ink", `names ${literal.slice(0, 60)}`);
 	}
 	for (const cycle of cyclesOf(componentGraph)) violations.push({ rule: "no-cycle", file: cycle[0] as string, detail: `import cycle: ${cycle.join(" → ")}` });
 	return { files, violations };
