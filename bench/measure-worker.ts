@@ -271,15 +271,12 @@ async function tui(): Promise<void> {
 	// As the launcher (src/cli/tui-start.ts): the query worker starts before React and Ink load.
 	const { QueryThread } = await import("../src/service/query-thread.js");
 	const queries = QueryThread.start(benchConfig(roots, indexPath));
-	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
+	const [{ App }, { searchesFor }, { createElement }, { render }] = await Promise.all([
 		import("../components/ink/App.js"),
 		import("../components/root/state.js"),
 		import("react"),
 		import("ink-testing-library"),
-		import("../components/ink/frame-cache.js"),
 	]);
-	// As the launcher runs Ink (src/cli/explorer.tsx); PES_BENCH_INK_CACHES=off measures Ink as it comes.
-	if (process.env.PES_BENCH_INK_CACHES !== "off" && !(await shareFrameCaches())) throw new Error("Ink's output module changed shape");
 	const service = openService();
 	const searches: Array<{ start: number; end: number; query: string }> = [];
 	const frames: Array<{ at: number; text: string }> = [];

@@ -1,7 +1,8 @@
 /**
  * The one-way flow of DESIGN §3, checked on what the compiler reads (test/helpers/architecture.ts): layer order,
  * SQL only in src/index, faces through the service facade, components never below it, no dist/ paths, one default
- * export, Pi packages only in the extension, ink/react only in the TUI. The fixture tree plants one violation of
+ * export, Pi packages only in the extension, ink/react only in the TUI; inside components/, core below features below
+ * root, features apart, slices and views pure, Ink only in its host, no cycle. The fixture tree plants one violation of
  * each rule, in a file named after it, to prove every rule can fail.
  */
 import { join } from "node:path";
@@ -32,6 +33,13 @@ describe("architecture", () => {
 		expect(violations).toEqual([]);
 	});
 
+	it("sees inside components/: every folder of it, and no import cycle", () => {
+		const { files } = checkArchitecture(PROJECT_ROOT);
+		for (const folder of ["core", "search", "event", "tree", "browser", "filters", "prompts", "root", "ink"])
+			expect(files.some((f) => f.startsWith(`components/${folder}/`))).toBe(true);
+		expect(files.filter((f) => /^components\/[^/]+$/.test(f))).toEqual([]);
+	});
+
 	it("reports each planted violation, and only those", () => {
 		const { files, violations } = checkArchitecture(FIXTURE);
 		const planted = files.filter((f) => RULES.some((r) => r.id === ruleOfFile(f)));
@@ -43,7 +51,18 @@ describe("architecture", () => {
 
 	it("catches a single-quoted import of the index from a component", () => {
 		const { violations } = checkArchitecture(FIXTURE);
-		expect(violations).toContainEqual({ rule: "component-imports", file: "components/component-imports.tsx", detail: "imports ../src/index/store.js" });
+		expect(violations).toContainEqual({ rule: "component-imports", file: "components/ink/component-imports.tsx", detail: "imports ../../src/index/store.js" });
+	});
+
+	it("finds a cycle of type-only imports, once, on its first module", () => {
+		const { violations } = checkArchitecture(FIXTURE);
+		expect(violations.filter((v) => v.rule === "no-cycle")).toEqual([
+			{
+				rule: "no-cycle",
+				file: "components/prompts/no-cycle.ts",
+				detail: "import cycle: components/prompts/no-cycle.ts → components/prompts/prompt-partner.ts",
+			},
+		]);
 	});
 
 	it("reads every import form: both quotes, import type, side effects, dynamic import, export-from", () => {

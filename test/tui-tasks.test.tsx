@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { marked } from "marked";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HEAD_CHARS } from "../components/event/loaders.js";
+import { HEAD_CHARS } from "../components/event/event-data.js";
 import { App, type TaskOutcome } from "../components/ink/App.js";
 import { loadWholeEvent, type TaskRequest, taskRequest } from "../components/prompts/task-loads.js";
 import type { Task } from "../components/root/state-core.js";

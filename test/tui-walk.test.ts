@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { lineText } from "../components/core/styled.js";
 import { findForkAbove, loadEvent, loadPreview } from "../components/event/loaders.js";
-import { buildEventDoc, buildPreview, hitHighlights } from "../components/event/read-view.js";
+import { hitHighlights } from "../components/event/matches.js";
+import { buildEventDoc, buildPreview } from "../components/event/read-view.js";
 import { walkChild, walkParent, walkSibling } from "../components/event/trace-rows.js";
 import { pathLine } from "../components/event/trace-view.js";
 import { loadManifest } from "./helpers/corpus.js";

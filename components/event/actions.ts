@@ -2,7 +2,7 @@
 import type { EventRef, FragmentWindow } from "../../src/shared/types.js";
 import type { TaskKind } from "../core/actions.js";
 import type { DocMetrics } from "./doc-metrics.js";
-import type { EventData } from "./loaders.js";
+import type { EventData } from "./event-data.js";
 
 /** Where a walk goes. */
 export type WalkTo = "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up";

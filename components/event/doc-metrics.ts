@@ -4,7 +4,7 @@
  * whether its numbers still describe the document on screen without ever building one.
  */
 import type { FragmentWindow } from "../../src/shared/types.js";
-import type { EventData } from "./loaders.js";
+import type { EventData } from "./event-data.js";
 
 /** The find in an event: its text and the match the view is on (fragment and character), if any. */
 export interface FindMark {

@@ -8,7 +8,7 @@ import type { Size } from "../core/explorer-service.js";
 import { eventLayout } from "../core/layout.js";
 import type { ViewAction } from "./actions.js";
 import { type DocGap, type DocMetrics, type DocSource, docKey, type FragmentRun } from "./doc-metrics.js";
-import type { EventData } from "./loaders.js";
+import type { EventData } from "./event-data.js";
 import { buildEventDoc, type EventDoc } from "./read-view.js";
 import type { EventLoc } from "./stack-state.js";
 

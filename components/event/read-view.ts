@@ -4,13 +4,14 @@
  */
 
 import { relativeTime, shortPath } from "../../src/present/text.js";
-import type { FragmentWindow, Hit, OmittedPart, ReadResult } from "../../src/shared/types.js";
+import type { FragmentWindow, OmittedPart, ReadResult } from "../../src/shared/types.js";
 import { bytes, num } from "../core/numbers.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "../core/styled.js";
 import { oneLine, sanitizeLine, stringWidth, truncate, wrapLine } from "../core/text-width.js";
 import type { FindMark } from "./doc-metrics.js";
+import type { EventData } from "./event-data.js";
 import { fragmentLayout } from "./fragment-windows.js";
-import type { EventData } from "./loaders.js";
+import { locateMatch } from "./matches.js";
 
 /** One line of the event document; `fragmentId` says which fragment it shows; `gap`: text not loaded yet there. */
 export interface DocLine {
@@ -236,27 +237,6 @@ export function buildEventDoc(data: EventData, options: DocOptions): EventDoc {
 	]);
 	push([seg("session ", "dim"), seg(read.session.id), seg(` · ${read.session.name ?? shortPath(read.session.cwd, 3)}`, "dim")]);
 	return { lines, anchors, matchLine, findLine };
-}
-
-/** The match texts of a hit's snippet (what the preview and the event view highlight). */
-export function hitHighlights(hit: Pick<Hit, "snippet" | "marks">): string[] {
-	const out = new Set<string>();
-	for (const [a, b] of hit.marks) {
-		const t = hit.snippet.slice(a, b).trim();
-		if (t) out.add(t.toLowerCase());
-	}
-	return [...out];
-}
-
-/** Where in `text` the first highlight occurs (0 when none does). */
-export function locateMatch(text: string, highlights: readonly string[]): number {
-	let best = -1;
-	const hay = text.toLowerCase();
-	for (const h of highlights) {
-		const i = hay.indexOf(h.toLowerCase());
-		if (i !== -1 && (best === -1 || i < best)) best = i;
-	}
-	return Math.max(0, best);
 }
 
 /** The preview's text: `height` lines of the exact text around the match, and the character they start at (null without a fragment). */

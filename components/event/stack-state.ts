@@ -15,8 +15,8 @@ import { clampIndex, clampScroll } from "../core/list-window.js";
 import type { EventLoadAction, ViewAction, WalkTo } from "./actions.js";
 import type { FindMark } from "./doc-metrics.js";
 import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
+import type { EventData } from "./event-data.js";
 import { chunkAround, chunkFor, covers, fragmentLayout } from "./fragment-windows.js";
-import type { EventData } from "./loaders.js";
 import { traceRows } from "./trace-rows.js";
 
 /** One event on the back stack, with where the view was. */

@@ -8,7 +8,7 @@ import { type EventBrief, type EventRef, refKey, type TraceEdge } from "../../sr
 import { idTail } from "../core/session-label.js";
 import type { Tone } from "../core/styled.js";
 import { oneLine } from "../core/text-width.js";
-import { type EventData, PATH_DEPTH } from "./loaders.js";
+import { type EventData, PATH_DEPTH } from "./event-data.js";
 
 /** Something the walk can go to: an event, or a whole session (opens the search scoped to it). */
 export type WalkTarget = { kind: "event"; ref: EventRef; brief: EventBrief | null } | { kind: "session"; sessionId: string };

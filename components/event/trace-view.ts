@@ -3,7 +3,7 @@ import { briefKind } from "../../src/present/text.js";
 import { idTail } from "../core/session-label.js";
 import { type StyledLine, seg } from "../core/styled.js";
 import { oneLine } from "../core/text-width.js";
-import { type EventData, PATH_DEPTH } from "./loaders.js";
+import { type EventData, PATH_DEPTH } from "./event-data.js";
 import type { Candidate, TraceRow } from "./trace-rows.js";
 
 /** The collapsed path from the root: root › … n › grandparent › parent › here. */

@@ -3,7 +3,8 @@ import { Box } from "ink";
 import { memo, useMemo } from "react";
 import type { Hit } from "../../src/shared/types.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
-import { hitHighlights, previewBody, previewTitle } from "../event/read-view.js";
+import { hitHighlights } from "../event/matches.js";
+import { previewBody, previewTitle } from "../event/read-view.js";
 import type { PreviewState } from "../search/hits-state.js";
 import { Lines } from "./Line.js";
 

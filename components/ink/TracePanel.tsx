@@ -1,7 +1,7 @@
 /** The compact trace panel: the path from the root as its title, then parent, children, siblings and links. */
 import { Box } from "ink";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
-import type { EventData } from "../event/loaders.js";
+import type { EventData } from "../event/event-data.js";
 import { traceRows } from "../event/trace-rows.js";
 import { pathLine, traceRowLine } from "../event/trace-view.js";
 import { Lines } from "./Line.js";

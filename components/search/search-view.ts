@@ -4,7 +4,7 @@ import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stat
 import type { Hit, HitCount, IndexStatus, SearchOrder } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "../core/filters.js";
-import { num } from "../core/numbers.js";
+import { hitTotal, num } from "../core/numbers.js";
 import { idTail } from "../core/session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
 import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "../core/text-width.js";
@@ -192,16 +192,6 @@ export interface TitleInput {
 	total?: HitCount | null;
 	loading: boolean;
 	query: string;
-}
-
-/**
- * How many hits there are, as the title and the status bar say it: the loaded rows when there are no more pages,
- * else the core's count of all matches ("1,234", "10,000+" at its cap), else the loaded rows and a "+".
- */
-export function hitTotal(loaded: number, exhausted: boolean, total: HitCount | null): string {
-	if (exhausted) return num(loaded);
-	if (total && total.count > loaded) return `${num(total.count)}${total.atLeast ? "+" : ""}`;
-	return `${num(loaded)}+`;
 }
 
 /** The filter chips at the end of the query line ("" when none): removable one by one with Backspace on an empty query. */

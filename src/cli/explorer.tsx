@@ -9,7 +9,6 @@ import { useSyncExternalStore } from "react";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
 import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
-import { shareFrameCaches } from "../../components/ink/frame-cache.js";
 import { useTerminalSize } from "../../components/ink/use-terminal-size.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
@@ -126,8 +125,6 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 		return 2;
 	}
 	const choice = started?.choice ?? chooseHistory(options);
-	// Unchanged lines are not tokenized again each frame (a keystroke changes one or two of them).
-	await shareFrameCaches();
 	const service = HistoryService.open({ config: choice.config });
 	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
 	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).

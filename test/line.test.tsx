@@ -1,21 +1,16 @@
 /**
- * Ink's line caches kept across frames (components/ink/frame-cache.ts) must not change a single cell of what is drawn:
- * sequences of frames whose lines repeat, change and move (ASCII, CJK, emoji, combining marks, escapes of our own
- * styling, lines cut at a wide character), drawn by Ink as it comes and with the shared caches, are the same text.
- * And <Line/>, which Ink measures as a plain stand-in of the line's width, draws what Ink draws of the styled text.
+ * <Line/> draws what Ink draws of the styled text (ASCII, CJK, emoji, combining marks, escapes of our own styling,
+ * lines cut at a wide character), and cuts a line too long for its box with an ellipsis.
  */
 import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { Box, renderToString, Text } from "ink";
 import { render } from "ink-testing-library";
 import stringWidth from "string-width";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type StyledLine, seg, type Tone } from "../components/core/styled.js";
 import { lineAnsi } from "../components/core/theme.js";
-import { shareFrameCaches, unshareFrameCaches } from "../components/ink/frame-cache.js";
 import { Line } from "../components/ink/Line.js";
-
-afterAll(() => unshareFrameCaches());
 
 const TEXTS = ["wombat", "调查内存泄漏", "😱 deploy", "e\u0301cole", "a\tb", "ｶﾀｶﾅ", "│ · … ❯ ▌", "x".repeat(70), "宽".repeat(40), ""];
 const TONES: Tone[] = ["plain", "dim", "match", "error", "accent"];
@@ -53,26 +48,7 @@ function Screen({ rows, left, own = false }: { rows: Array<[StyledLine, StyledLi
 const draw = (frames: Array<Array<[StyledLine, StyledLine]>>, left: number, own = false) =>
 	frames.map((rows) => renderToString(<Screen rows={rows} left={left} own={own} />, { columns: 60 }));
 
-describe("Ink's line caches shared across frames", () => {
-	it("take hold on the Ink this project pins", async () => {
-		expect(await shareFrameCaches()).toBe(true);
-		unshareFrameCaches();
-	});
-
-	it("draw every frame exactly as Ink draws it on its own", async () => {
-		await fc.assert(
-			fc.asyncProperty(fc.array(frame, { minLength: 2, maxLength: 6 }), fc.integer({ min: 3, max: 40 }), async (frames, left) => {
-				unshareFrameCaches();
-				const own = draw(frames, left);
-				await shareFrameCaches();
-				// Twice: the second pass finds every line in the caches the first pass filled.
-				expect(draw(frames, left)).toEqual(own);
-				expect(draw(frames, left)).toEqual(own);
-			}),
-			{ numRuns: 60 },
-		);
-	});
-
+describe("<Line/>", () => {
 	it("draws a line that fits its box as Ink draws the styled text itself", () => {
 		fc.assert(
 			fc.property(frame, fc.integer({ min: 3, max: 40 }), (rows, left) => {
