@@ -11,14 +11,14 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSy
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BENCH_DIST, type ChildResult, median, parseArgs, runChild } from "./child.js";
-import { type CliStartResult, measureCliStart } from "./cli-start.js";
+import { BENCH_DIST, type ChildResult, median, parseArgs, percentile, runChild } from "./child.js";
 import { renderHugeTable, runHuge } from "./huge-run.js";
 import { renderPeerTable } from "./peer-table.js";
 import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
 import { type ProfileSummary, summarizeProfile } from "./profile.js";
-import type { ColdResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult } from "./results.js";
+import type { ColdResult, FirstRunResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult, TypingResult } from "./results.js";
 import { f0, f1, f2, MB, ms, renderGrid, thousands, times } from "./table.js";
+import { type ExplorerStartResult, measureExplorerStart, measureSearchProcess, p50, type SearchProcessResult, START_KEYS } from "./user-wait.js";
 import { encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
 /** Named sizes: primary sessions (families) of the large kind. */
@@ -36,8 +36,15 @@ const TARGET = {
 	indexVsCorpus: 0.6,
 	resultsFrameMs: 50,
 	echoMs: 16,
-	firstFrameMs: 200,
+	explorerVsNode: 6,
+	explorerMoonshotMs: 300,
+	searchVsNode: 2.5,
+	noopWarmMs: 30,
 };
+
+/** Paces of the typing rows, ms between keys: two human paces (judged) and a burst (shown). */
+const TYPING_PACES = [150, 80, 20];
+const HUMAN_PACES = new Set([150, 80]);
 
 const HELP = `usage: npm run bench -- [options]      (the -- passes the options to the bench instead of npm)
   --sizes LIST    comma-separated sizes: small (250 sessions), medium (1000), large (2000), or a number
@@ -60,13 +67,16 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
   --huge-session  of those rows only the 1,000,000-entry session's (cold index, append + refresh, read, trace);
                   implies --huge-only
   --huge-scale F  shrink those inputs by F in (0, 1] to try the bench quickly; the table marks it SCALED
-  --runs N        runs per query of the mix (default 20)
+  --runs N        runs per query of the mix in one process (the repeats; default 20)
+  --start-runs N  fresh explorers per way of starting (listed, echo), each beside a node -e 0 (default 5)
+  --proc-runs N   rounds of pi-history search / rg / node -e 0 per query, as processes (default 3)
+  --first-runs N  fresh processes per query for its first run (default 5)
   --rg-runs N     runs per rg comparison (default 5)
   --json PATH     raw results (default <cache>/results.json)
   --help, -h      this text`;
 
 /** Options that take a value, and bare flags; anything else is a usage error (a typo must not start a long run). */
-const VALUE_OPTIONS = new Set(["sizes", "seed", "cache", "corpus", "runs", "rg-runs", "json", "huge-scale"]);
+const VALUE_OPTIONS = new Set(["sizes", "seed", "cache", "corpus", "runs", "rg-runs", "json", "huge-scale", "start-runs", "proc-runs", "first-runs"]);
 const FLAGS = new Set(["quick", "profile", "help", "no-peer", "huge", "huge-only", "huge-lines", "huge-session"]);
 /** Our options that are not npm's own: `npm run bench --quick` hands them to the script as npm_config_* only. */
 const SWALLOWED_BY_NPM = [
@@ -77,6 +87,9 @@ const SWALLOWED_BY_NPM = [
 	"profile",
 	"runs",
 	"rg-runs",
+	"start-runs",
+	"proc-runs",
+	"first-runs",
 	"no-peer",
 	"huge",
 	"huge-only",
@@ -95,8 +108,15 @@ interface SizeResult {
 	coldPipelined: ChildResult<ColdResult>;
 	query: ChildResult<QueryResult>;
 	tui: ChildResult<TuiResult>;
-	/** The real CLI's first frames in a pseudo-terminal (null when not measured). */
-	cliStart: CliStartResult | null;
+	/** The explorer started as a person starts it, beside node -e 0 (null without python3). */
+	explorerStart: ExplorerStartResult | null;
+	/** `pi-history search` and `rg -l -F` as processes, per query of the mix. */
+	searchProcess: SearchProcessResult[];
+	/** Each query's first run in fresh processes; again after the refresh rows rebuilt files. */
+	firstRuns: FirstRunResult[][];
+	firstRunsAfterRefresh: FirstRunResult[][];
+	/** One pass per fresh explorer at each pace of TYPING_PACES. */
+	typing: TypingResult[];
 	rg: RgResult[];
 	/** The FTS5 trigram peer over the same fragments (null with --no-peer). */
 	trigram: ChildResult<TrigramResult> | null;
@@ -110,6 +130,14 @@ interface SizeResult {
 }
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** A percentile over every key of a typing pass (a key with no frame at all counts as infinitely slow). */
+function keyP(t: TypingResult, field: "echoMs" | "resultsMs", p: number): number {
+	return percentile(
+		t.keys.map((k) => k[field] ?? Number.POSITIVE_INFINITY),
+		p,
+	);
+}
 const REPO = resolve(BENCH_DIST, "..", "..");
 
 type SourceState = { commit: string | null; dirtySrcFiles: number | null };
@@ -212,7 +240,7 @@ async function measure(
 	corpus: Corpus,
 	label: string,
 	cacheDir: string,
-	opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean; peer: boolean },
+	opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean; peer: boolean; startRuns: number; procRuns: number; firstRuns: number },
 ): Promise<SizeResult> {
 	const started = performance.now();
 	const loadBefore = loadavg()[0] ?? 0;
@@ -240,11 +268,39 @@ async function measure(
 	log(
 		`  typing through <App/>: results frame p50 ${tui.p50.toFixed(0)} ms, p95 ${tui.p95.toFixed(0)} ms; echo p95 ${tui.echo?.p95.toFixed(0) ?? "–"} ms; first frame ${tui.firstFrameFromStartMs.toFixed(0)} ms after start`,
 	);
-	const cliStart = measureCliStart(corpus.roots, indexPath);
+	const explorerStart = measureExplorerStart(corpus.roots, indexPath, opts.startRuns);
 	log(
-		cliStart
-			? `  pi-history in a pseudo-terminal: first frame p50 ${cliStart.p50.toFixed(0)} ms after start, Ink's first frame p50 ${cliStart.inkP50.toFixed(0)} ms`
-			: "  pi-history in a pseudo-terminal: not measured (no python3, or no frame drawn)",
+		explorerStart
+			? `  pi-history in a pty: recent events listed p50 ${p50(explorerStart.listMs).toFixed(0)} ms, keys typed at start echoed p50 ${p50(explorerStart.echoMs).toFixed(0)} ms, node -e 0 p50 ${p50(explorerStart.nodeMs).toFixed(0)} ms${explorerStart.failed ? `, ${explorerStart.failed} run(s) timed out` : ""}`
+			: "  pi-history in a pty: not measured (no python3)",
+	);
+	const searchProcess = opts.rg ? measureSearchProcess(corpus.agentDir, corpus.roots, indexPath, opts.procRuns) : [];
+	if (searchProcess.length)
+		log(
+			`  pi-history search as a process: median p50 ${median(searchProcess.map((q) => p50(q.searchMs))).toFixed(0)} ms, rg -l -F ${median(searchProcess.map((q) => p50(q.rgMs))).toFixed(0)} ms, node -e 0 ${median(searchProcess.map((q) => p50(q.nodeMs))).toFixed(0)} ms`,
+		);
+	const firstRunsOf = async (reps: number) => {
+		const out: FirstRunResult[][] = QUERY_MIX.map(() => []);
+		for (let r = 0; r < reps; r++)
+			for (let i = 0; i < QUERY_MIX.length; i++)
+				(out[i] as FirstRunResult[]).push(await runChild("first", "measure-worker.js", ["first", ...workerArgs, "--query-index", String(i)]));
+		return out;
+	};
+	const firstRuns = await firstRunsOf(opts.firstRuns);
+	log(
+		`  first run per query (fresh process): worst p95 ${Math.max(
+			...firstRuns.map((q) =>
+				percentile(
+					q.map((x) => x.firstMs),
+					95,
+				),
+			),
+		).toFixed(1)} ms`,
+	);
+	const typing: TypingResult[] = [];
+	for (const pace of TYPING_PACES) typing.push(await runChild("typing", "measure-worker.js", ["typing", ...workerArgs, "--pace", String(pace)]));
+	log(
+		`  typing, one pass per fresh explorer: ${typing.map((t) => `${t.paceMs} ms/key echo p95 ${keyP(t, "echoMs", 95).toFixed(0)}, results p95 ${keyP(t, "resultsMs", 95).toFixed(0)}`).join("; ")}`,
 	);
 	const rg = opts.rg ? measureRg(corpus, opts.rgRuns) : [];
 	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r.p50)).toFixed(0)} ms`);
@@ -281,6 +337,17 @@ async function measure(
 	// Real indexes see rebuilds (pi's in-place migration, rewritten files): the same mix on the index they left.
 	const queryAfterRefresh = await runChild("query", "measure-worker.js", ["query", ...workerArgs, "--runs", String(Math.max(5, Math.round(opts.runs / 2)))]);
 	log(`  query mix after the refresh rows: worst p95 ${Math.max(...queryAfterRefresh.mix.map((q) => q.p95)).toFixed(1)} ms`);
+	const firstRunsAfterRefresh = await firstRunsOf(Math.max(3, Math.round(opts.firstRuns / 2)));
+	log(
+		`  first run per query after the refresh rows: worst p95 ${Math.max(
+			...firstRunsAfterRefresh.map((q) =>
+				percentile(
+					q.map((x) => x.firstMs),
+					95,
+				),
+			),
+		).toFixed(1)} ms`,
+	);
 
 	const profiles: NonNullable<SizeResult["profiles"]> = [];
 	for (const mode of opts.profile ? ["sync", "pipelined"] : []) {
@@ -312,7 +379,11 @@ async function measure(
 		coldPipelined,
 		query,
 		tui,
-		cliStart,
+		explorerStart,
+		searchProcess,
+		firstRuns,
+		firstRunsAfterRefresh,
+		typing,
 		rg,
 		trigram,
 		refresh,
@@ -332,7 +403,7 @@ interface Row {
 	cells: string[];
 	target?: string;
 	ratio?: string;
-	status?: "ok" | "MISS" | "";
+	status?: "PASS" | "MISS" | "";
 }
 
 function rgSpeedups(r: SizeResult): number[] {
@@ -360,13 +431,133 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	const rows: Row[] = [];
 	const each = (fn: (r: SizeResult) => string) => results.map(fn);
 	const section = (title: string) => rows.push({ metric: title, cells: results.map(() => ""), target: "", ratio: "", status: "" });
-	const verdict = (ok: boolean): "ok" | "MISS" => (ok ? "ok" : "MISS");
+	const verdict = (ok: boolean): "PASS" | "MISS" => (ok ? "PASS" : "MISS");
 	/** Growth vs the smallest generated size: only meaningful between corpora of the same generator. */
 	const growthOf = (r: SizeResult, perMB: (x: SizeResult) => number) => (r.corpus.external ? "" : ` (${f2(perMB(r) / perMB(base))})`);
 	const coldPerMB = (r: SizeResult) => r.cold.ms / (r.corpus.bytes / MB);
 	const pipelinedPerMB = (r: SizeResult) => r.coldPipelined.ms / (r.corpus.bytes / MB);
 	const floorPerMB = (r: SizeResult) => r.floor.ms / (r.corpus.bytes / MB);
 	const generatedSizes = results.filter((r) => !r.corpus.external).length;
+
+	section("what a user waits for (fresh processes; × node = ratio to `node -e 0` run interleaved in the same run)");
+	const xs = judged.explorerStart;
+	const nodePty = (r: SizeResult) => p50(r.explorerStart?.nodeMs ?? []);
+	rows.push({ metric: "  node -e 0 in the same pty, p50 ms", cells: each((r) => ms(nodePty(r))) });
+	for (const [way, pick] of [
+		["explorer: start → first frame listing the recent events, p50 ms (× node)", (e: ExplorerStartResult) => e.listMs],
+		[`explorer: start → echo of "${START_KEYS}" typed at start, p50 ms (× node)`, (e: ExplorerStartResult) => e.echoMs],
+	] as const) {
+		const ratio = xs ? p50(pick(xs)) / nodePty(judged) : Number.NaN;
+		rows.push({
+			metric: `  ${way}`,
+			cells: each((r) => (r.explorerStart ? `${ms(p50(pick(r.explorerStart)))} (${f1(p50(pick(r.explorerStart)) / nodePty(r))}×)` : "no python3")),
+			target: `≤ ${TARGET.explorerVsNode}× node; moonshot ≤ ${TARGET.explorerMoonshotMs} ms`,
+			ratio: `${f1(ratio)}× node${xs && p50(pick(xs)) <= TARGET.explorerMoonshotMs ? ", moonshot met" : ""}`,
+			status: xs ? verdict(ratio <= TARGET.explorerVsNode) : "",
+		});
+	}
+	const procMedian = (r: SizeResult, f: (q: SearchProcessResult) => number[]) => median(r.searchProcess.map((q) => p50(f(q))));
+	if (judged.searchProcess.length) {
+		const ratio = procMedian(judged, (q) => q.searchMs) / procMedian(judged, (q) => q.nodeMs);
+		rows.push({
+			metric: "  pi-history search as a process (refresh + count): median p50 ms (× node)",
+			cells: each((r) =>
+				r.searchProcess.length ? `${ms(procMedian(r, (q) => q.searchMs))} (${f1(procMedian(r, (q) => q.searchMs) / procMedian(r, (q) => q.nodeMs))}×)` : "–",
+			),
+			target: `≤ ${TARGET.searchVsNode}× node`,
+			ratio: `${f2(ratio)}× node`,
+			status: verdict(ratio <= TARGET.searchVsNode),
+		});
+		rows.push({ metric: "    node -e 0 beside it, median p50 ms", cells: each((r) => ms(procMedian(r, (q) => q.nodeMs))) });
+		QUERY_MIX.forEach((q, i) => {
+			rows.push({
+				metric: `    ${q.name}: search p50 ms | rg -l -F p50 ms → search ÷ rg (< 1: ours faster)`,
+				cells: each((r) => {
+					const x = r.searchProcess[i];
+					return x ? `${ms(p50(x.searchMs))} | ${ms(p50(x.rgMs))} → ${f2(p50(x.searchMs) / p50(x.rgMs))}×${x.status === 0 ? "" : ` (exit ${x.status})`}` : "–";
+				}),
+			});
+		});
+		const faster = (r: SizeResult) => r.searchProcess.filter((x) => p50(x.searchMs) < p50(x.rgMs)).length;
+		rows.push({
+			metric: "    queries where the command beats rg -l -F (judged on the --xlarge row)",
+			cells: each((r) => `${faster(r)} of ${r.searchProcess.length}`),
+		});
+	}
+	const firstP = (qs: FirstRunResult[][], p: number) =>
+		Math.max(
+			...qs.map((q) =>
+				percentile(
+					q.map((x) => x.firstMs),
+					p,
+				),
+			),
+		);
+	const worstFirst = firstP(judged.firstRuns, 95);
+	rows.push({
+		metric: "  query first run in a fresh process: worst p95 of the mix ms",
+		cells: each((r) => ms(firstP(r.firstRuns, 95))),
+		target: `≤ ${TARGET.queryP95Ms} ms`,
+		ratio: `${f2(worstFirst / TARGET.queryP95Ms)}× target`,
+		status: verdict(worstFirst <= TARGET.queryP95Ms),
+	});
+	QUERY_MIX.forEach((q, i) => {
+		rows.push({
+			metric: `    ${q.name}: first run p50 / p95 ms; repeats p50 ms`,
+			cells: each((r) => {
+				const runs = r.firstRuns[i] ?? [];
+				const first = runs.map((x) => x.firstMs);
+				const rep = runs.flatMap((x) => x.repeats);
+				return runs.length ? `${ms(percentile(first, 50))} / ${ms(percentile(first, 95))}; ${ms(percentile(rep, 50))}` : "–";
+			}),
+		});
+	});
+	const worstAfter = firstP(judged.firstRunsAfterRefresh, 95);
+	rows.push({
+		metric: "  the same after the refresh rows rebuilt files: worst p95 ms",
+		cells: each((r) => ms(firstP(r.firstRunsAfterRefresh, 95))),
+		target: `≤ ${TARGET.queryP95Ms} ms`,
+		ratio: `${f2(worstAfter / TARGET.queryP95Ms)}× target`,
+		status: verdict(worstAfter <= TARGET.queryP95Ms),
+	});
+	rows.push({
+		metric: "    opening the service before the first query, p50 ms",
+		cells: each((r) =>
+			ms(
+				percentile(
+					r.firstRuns.flat().map((x) => x.openMs),
+					50,
+				),
+			),
+		),
+	});
+	const noopWarm = judged.refresh.noop.p95;
+	rows.push({
+		metric: "  no-op freshness check, warm p95 ms",
+		cells: each((r) => ms(r.refresh.noop.p95)),
+		target: `≤ ${TARGET.noopWarmMs} ms`,
+		ratio: `${f2(noopWarm / TARGET.noopWarmMs)}× target`,
+		status: verdict(noopWarm <= TARGET.noopWarmMs),
+	});
+	TYPING_PACES.forEach((pace, i) => {
+		const human = HUMAN_PACES.has(pace);
+		const t = judged.typing[i];
+		const name = human ? `a key every ${pace} ms` : `a burst (a key every ${pace} ms)`;
+		for (const field of ["echoMs", "resultsMs"] as const) {
+			const target = field === "echoMs" ? TARGET.echoMs : TARGET.resultsFrameMs;
+			const p95 = t ? keyP(t, field, 95) : Number.NaN;
+			rows.push({
+				metric: `  typing, ${name}, fresh explorer: key → ${field === "echoMs" ? "echo" : "results"} frame p50 / p95 / max ms (keys)`,
+				cells: each((r) => {
+					const x = r.typing[i];
+					return x ? `${ms(keyP(x, field, 50))} / ${ms(keyP(x, field, 95))} / ${ms(keyP(x, field, 100))} (${x.keys.length})` : "–";
+				}),
+				target: human ? `p95 ≤ ${target} ms, every key` : "",
+				ratio: human ? `${f2(p95 / target)}× target` : "",
+				status: human ? verdict(p95 <= target && (t?.queryShown ?? false)) : "",
+			});
+		}
+	});
 
 	section("corpus (pi SessionManager, deterministic)");
 	rows.push({ metric: "  primary sessions", cells: each((r) => (r.corpus.external ? "external" : thousands(r.corpus.families))) });
@@ -483,7 +674,7 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	rows.push({ metric: "  one rewritten file, median size: ms", cells: each((r) => rewriteCell(r, 0)) });
 	rows.push({ metric: "  one rewritten file, largest: ms", cells: each((r) => rewriteCell(r, 1)) });
 
-	section(`queries (service.search, limit 10; p50 / p95 ms, hits${rgAvailable ? ", rg p50 ms → speedup" : ""})`);
+	section(`queries repeated in one process (service.search, limit 10; p50 / p95 ms, hits${rgAvailable ? ", rg p50 ms → speedup" : ""})`);
 	QUERY_MIX.forEach((q, i) => {
 		rows.push({
 			metric: `  ${q.label}`,
@@ -495,13 +686,9 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 			}),
 		});
 	});
-	const worstP95 = Math.max(...judged.query.mix.map((q) => q.p95));
 	rows.push({
-		metric: "  worst p95 of the mix ms",
+		metric: "  worst p95 of the mix ms (repeats in one warm process; the first run is judged above)",
 		cells: each((r) => ms(Math.max(...r.query.mix.map((q) => q.p95)))),
-		target: `≤ ${TARGET.queryP95Ms} ms`,
-		ratio: `${f2(worstP95 / TARGET.queryP95Ms)}× target`,
-		status: verdict(worstP95 <= TARGET.queryP95Ms),
 	});
 	rows.push({ metric: "  median p50 of the mix ms", cells: each((r) => ms(median(r.query.mix.map((q) => q.p50)))) });
 	rows.push({
@@ -540,27 +727,16 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		cells: each((r) => (r.query.typing.slowestKey ? `"${r.query.typing.slowestKey.prefix}" ${ms(r.query.typing.slowestKey.p50)}` : "–")),
 	});
 	rows.push({
-		metric: "  TUI <App/> + Ink: keystroke → echo frame p50 / p95 / max ms",
+		metric: "  TUI <App/>, ink-testing-library (no throttle), waits for each frame: keystroke → echo p50 / p95 / max ms",
 		cells: each((r) => (r.tui.echo ? `${ms(r.tui.echo.p50)} / ${ms(r.tui.echo.p95)} / ${ms(r.tui.echo.max)}` : "no echo seen")),
-		target: `≤ ${TARGET.echoMs} ms`,
-		ratio: `${f2((judged.tui.echo?.p95 ?? Number.NaN) / TARGET.echoMs)}× target (p95)`,
-		status: verdict((judged.tui.echo?.p95 ?? Number.POSITIVE_INFINITY) <= TARGET.echoMs),
 	});
 	rows.push({
-		metric: "  TUI <App/> + Ink: keystroke → results frame p50 / p95 / max ms",
+		metric: "  the same: keystroke → results frame p50 / p95 / max ms",
 		cells: each((r) => `${ms(r.tui.p50)} / ${ms(r.tui.p95)} / ${ms(r.tui.max)}`),
-		target: `≤ ${TARGET.resultsFrameMs} ms`,
-		ratio: `${f2(judged.tui.p95 / TARGET.resultsFrameMs)}× target (p95)`,
-		status: verdict(judged.tui.p95 <= TARGET.resultsFrameMs),
 	});
-	// The real CLI in a pseudo-terminal when it could be run; else the in-process <App/>'s first frame after start.
-	const firstFrame = (r: SizeResult) => r.cliStart?.p50 ?? r.tui.firstFrameFromStartMs;
 	rows.push({
-		metric: "  TUI first frame: process start → frame p50 ms (→ Ink's first frame p50)",
-		cells: each((r) => (r.cliStart ? `${ms(r.cliStart.p50)} (${ms(r.cliStart.inkP50)})` : `${ms(r.tui.firstFrameFromStartMs)} (in-process)`)),
-		target: `≤ ${TARGET.firstFrameMs} ms`,
-		ratio: `${f2(firstFrame(judged) / TARGET.firstFrameMs)}× target`,
-		status: verdict(firstFrame(judged) <= TARGET.firstFrameMs),
+		metric: "  hand-drawn placeholder frame (nothing listed): process start → frame p50 ms",
+		cells: each((r) => (r.explorerStart ? ms(p50(r.explorerStart.placeholderMs)) : "–")),
 	});
 	rows.push({
 		metric: "    in-process <App/>: process start → first frame ms (render → frame p50)",
@@ -685,6 +861,9 @@ async function main(): Promise<void> {
 				rg: rg !== null,
 				profile: flags.has("profile") && i === largest,
 				peer: !flags.has("no-peer") && i === largest,
+				startRuns: Number(options.get("start-runs") ?? "5"),
+				procRuns: Number(options.get("proc-runs") ?? "3"),
+				firstRuns: Number(options.get("first-runs") ?? "5"),
 			}),
 		);
 	}
@@ -695,6 +874,8 @@ async function main(): Promise<void> {
 	const measureMs = performance.now() - measureStarted;
 	const totalMs = performance.now() - started;
 
+	const [l1, l5, l15] = loadavg();
+	process.stdout.write(`\nload average at the end (uptime): ${f2(l1 ?? 0)}, ${f2(l5 ?? 0)}, ${f2(l15 ?? 0)} on ${availableParallelism()} cores\n`);
 	if (results.length > 0) process.stdout.write(`\n${renderTable(results, buildRows(results, rg !== null))}\n`);
 	const judged = results.length > 0 ? judgedOf(results) : null;
 	if (judged?.trigram) {

@@ -6,9 +6,10 @@
  *   measure-worker.js tui     --index P --roots A,B                           keystroke → frame through <App/>
  *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
  */
+import { EventEmitter } from "node:events";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import type { ExplorerService } from "../components/explorer-service.js";
+import type { ExplorerService } from "../components/core/explorer-service.js";
 import { HistoryService } from "../src/service/service.js";
 import type { RefreshSummary } from "../src/shared/types.js";
 import { benchConfig, parseArgs, percentile, report } from "./child.js";
@@ -271,11 +272,11 @@ async function tui(): Promise<void> {
 	const { QueryThread } = await import("../src/service/query-thread.js");
 	const queries = QueryThread.start(benchConfig(roots, indexPath));
 	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
-		import("../components/App.js"),
-		import("../components/state.js"),
+		import("../components/ink/App.js"),
+		import("../components/root/state.js"),
 		import("react"),
 		import("ink-testing-library"),
-		import("../components/frame-cache.js"),
+		import("../components/ink/frame-cache.js"),
 	]);
 	// As the launcher runs Ink (src/cli/explorer.tsx); PES_BENCH_INK_CACHES=off measures Ink as it comes.
 	if (process.env.PES_BENCH_INK_CACHES !== "off" && !(await shareFrameCaches())) throw new Error("Ink's output module changed shape");
@@ -415,10 +416,172 @@ async function tui(): Promise<void> {
 	});
 }
 
+/**
+ * One query of the mix as a fresh process meets it (`--query-index I`): open the service, run the query once (the
+ * headline: no statement, page-cache-only or line cache warmed by an earlier query), then a few repeats apart.
+ */
+function firstRun(): void {
+	const i = Number(options.get("query-index") ?? "0");
+	const q = QUERY_MIX[i];
+	if (!q) throw new Error(`no query ${i} in the mix`);
+	const opened = timed(() => openService());
+	const service = opened.value;
+	const first = timed(() => service.search({ query: q.query, filters: q.filters, limit: 10 }));
+	const repeats: number[] = [];
+	for (let r = 0; r < 5; r++) repeats.push(timed(() => service.search({ query: q.query, filters: q.filters, limit: 10 })).ms);
+	service.close();
+	report("first", { name: q.name, openMs: opened.ms, firstMs: first.ms, repeats, hits: first.value.hits.length });
+}
+
+/** A stand-in terminal for Ink: a TTY-like stdout that records each frame, and a stdin the bench types into. */
+class BenchStdout extends EventEmitter {
+	columns = 120;
+	rows = 40;
+	isTTY = true;
+	constructor(private readonly onFrame: (text: string) => void) {
+		super();
+	}
+	write = (text: string): boolean => {
+		// Ink writes a whole frame in one write; the synchronized-output brackets around it come as writes of their own.
+		if (text.includes("\n")) this.onFrame(text);
+		return true;
+	};
+}
+class BenchStdin extends EventEmitter {
+	isTTY = true;
+	private data: string | null = null;
+	type(data: string): void {
+		this.data = data;
+		this.emit("readable");
+	}
+	read = (): string | null => {
+		const d = this.data;
+		this.data = null;
+		return d;
+	};
+	setEncoding(): void {}
+	setRawMode(): void {}
+	resume(): void {}
+	pause(): void {}
+	ref(): void {}
+	unref(): void {}
+}
+
+/**
+ * One pass of TYPED_QUERY into a fresh explorer, a key every `--pace` ms from the moment the recent events are listed,
+ * rendered by Ink as the launcher renders it (maxFps 60, so frames go through Ink's throttle; ink-testing-library's
+ * debug mode skips it). Every key is counted: its echo is the first frame after it whose query line shows its text
+ * (or more), its results the first frame after the answer to the first search started at or after it (a key whose
+ * last word is one letter starts none and waits for nothing past its echo).
+ */
+async function typing(): Promise<void> {
+	const pace = Number(options.get("pace") ?? "80");
+	process.env.NODE_ENV ??= "production";
+	const { QueryThread } = await import("../src/service/query-thread.js");
+	const queries = QueryThread.start(benchConfig(roots, indexPath));
+	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
+		import("../components/ink/App.js"),
+		import("../components/root/state.js"),
+		import("react"),
+		import("ink"),
+		import("../components/ink/frame-cache.js"),
+	]);
+	if (!(await shareFrameCaches())) throw new Error("Ink's output module changed shape");
+	const service = openService();
+	const searches: Array<{ start: number; end: number }> = [];
+	const frames: Array<{ at: number; query: string | null; listed: boolean }> = [];
+	let wake: (() => void) | null = null;
+	const woken = () => {
+		wake?.();
+		wake = null;
+	};
+	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+	const nextEvent = (ms: number) => Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(ms)]);
+	const explorer: ExplorerService = {
+		search: async (request) => {
+			const start = performance.now();
+			const result = await queries.search(request);
+			searches.push({ start, end: performance.now() });
+			woken();
+			return result;
+		},
+		count: (request) => queries.count(request),
+		read: (request) => queries.read(request),
+		trace: (request) => queries.trace(request),
+		forkAbove: (request) => queries.forkAbove(request),
+		status: () => service.status(),
+	};
+	const queryOf = (plain: string): string | null => {
+		for (const line of plain.split("\n")) {
+			const at = line.indexOf("❯ ");
+			if (at !== -1) return line.slice(at + 2).trimEnd();
+		}
+		return null;
+	};
+	const stdout = new BenchStdout((text) => {
+		const plain = text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "");
+		frames.push({ at: performance.now(), query: queryOf(plain), listed: plain.includes("recent events") });
+		woken();
+	});
+	const stdin = new BenchStdin();
+	const rendered = performance.now();
+	const inst = render(createElement(App, { service: explorer, size: { columns: 120, rows: 40 }, color: false }), {
+		stdout: stdout as unknown as NodeJS.WriteStream,
+		stdin: stdin as unknown as NodeJS.ReadStream,
+		stderr: stdout as unknown as NodeJS.WriteStream,
+		exitOnCtrlC: false,
+		patchConsole: false,
+		maxFps: 60,
+	});
+	const listedBy = performance.now() + 20_000;
+	while (!frames.some((f) => f.listed) && performance.now() < listedBy) await nextEvent(50);
+	const listedMs = (frames.find((f) => f.listed)?.at ?? Number.NaN) - rendered;
+	// The preview of the selected event loads after the list: a person reads the list before typing.
+	await sleep(150);
+	const sent: number[] = [];
+	const base = performance.now();
+	for (let i = 0; i < TYPED_QUERY.length; i++) {
+		const due = base + i * pace;
+		const wait = due - performance.now();
+		if (wait > 0) await sleep(wait);
+		else await new Promise<void>((resolve) => setImmediate(resolve));
+		sent.push(performance.now());
+		stdin.type(TYPED_QUERY[i] as string);
+	}
+	const lastKey = sent[sent.length - 1] ?? 0;
+	const doneBy = performance.now() + 20_000;
+	while (performance.now() < doneBy) {
+		const s = searches.find((x) => x.start >= lastKey);
+		if (s && frames.some((f) => f.at >= s.end)) break;
+		await nextEvent(50);
+	}
+	await sleep(100);
+	const keys = sent.map((t, i) => {
+		const prefix = TYPED_QUERY.slice(0, i + 1);
+		const want = prefix.trimEnd();
+		const echo = frames.find((f) => f.at >= t && f.query !== null && f.query.startsWith(want));
+		const searched = searchesFor(prefix);
+		let resultsMs: number | null = echo ? echo.at - t : null;
+		if (searched) {
+			const s = searches.find((x) => x.start >= t);
+			const frame = s ? frames.find((f) => f.at >= s.end) : undefined;
+			resultsMs = frame ? frame.at - t : null;
+		}
+		return { prefix, echoMs: echo ? echo.at - t : null, resultsMs, searched };
+	});
+	const queryShown = frames.some((f) => f.query === TYPED_QUERY);
+	inst.unmount();
+	await queries.close();
+	service.close();
+	report("typing", { paceMs: pace, text: TYPED_QUERY, keys, listedMs, queryShown });
+}
+
 if (task === "cold") await cold();
 else if (task === "query") query();
 else if (task === "tui") await tui();
 else if (task === "refresh") await refreshTask();
+else if (task === "first") firstRun();
+else if (task === "typing") await typing();
 else {
 	process.stderr.write(`unknown task ${task}\n`);
 	process.exit(2);

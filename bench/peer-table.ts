@@ -47,25 +47,50 @@ export function renderPeerTable(p: PeerInputs): string {
 		"–",
 		"",
 	]);
-	section("query mix, p50 ms (hits of limit 10); trigram: terms as quoted substrings, ORDER BY rank");
+	section("query mix, p50 ms (hits of limit 10); trigram: terms as quoted substrings, bm25 | newest first");
+	// A row the peer answers unfiltered (it has no branch state) is marked and never counted as a win of either.
+	let comparable = 0;
+	let winsRank = 0;
+	let winsTime = 0;
 	QUERY_MIX.forEach((q, i) => {
 		const m = p.query.mix[i];
 		const tm = t.mix[i];
+		const tt = t.mixByTime[i];
 		const g = rgOf(i);
+		const unfiltered = tm?.unsupported ?? null;
+		if (m && tm && tt && !unfiltered) {
+			comparable++;
+			if (m.p50 < tm.p50) winsRank++;
+			if (m.p50 < tt.p50) winsTime++;
+		}
 		rows.push([
 			`  ${q.label}`,
 			m ? `${ms(m.p50)} (${m.hits})` : "–",
-			tm ? `${ms(tm.p50)} (${tm.hits})${tm.unsupported ? ` [${tm.unsupported}]` : ""}` : "–",
+			tm && tt ? `${ms(tm.p50)} | ${ms(tt.p50)} (${tm.hits})${unfiltered ? ` [${unfiltered}: not counted]` : ""}` : "–",
 			g ? ms(g.p50) : "–",
-			m && tm ? times(tm.p50 / m.p50) : "–",
+			m && tm && tt ? `${times(tm.p50 / m.p50)} | ${times(tt.p50 / m.p50)}${unfiltered ? " (unfiltered)" : ""}` : "–",
 		]);
 	});
 	const oursMedian = median(p.query.mix.map((m) => m.p50));
 	const peerMedian = median(t.mix.map((m) => m.p50));
+	const peerTimeMedian = median(t.mixByTime.map((m) => m.p50));
 	const rgMedian = median(p.rg.map((g) => g.p50));
-	rows.push(["  median p50 of the mix ms", ms(oursMedian), ms(peerMedian), ms(rgMedian), times(peerMedian / oursMedian)]);
+	rows.push([
+		"  median p50 of the mix ms",
+		ms(oursMedian),
+		`${ms(peerMedian)} | ${ms(peerTimeMedian)}`,
+		ms(rgMedian),
+		`${times(peerMedian / oursMedian)} | ${times(peerTimeMedian / oursMedian)}`,
+	]);
 	const worst = (xs: Array<{ p95: number }>) => Math.max(...xs.map((x) => x.p95));
-	rows.push(["  worst p95 of the mix ms", ms(worst(p.query.mix)), ms(worst(t.mix)), "–", times(worst(t.mix) / worst(p.query.mix))]);
+	rows.push([
+		"  worst p95 of the mix ms",
+		ms(worst(p.query.mix)),
+		`${ms(worst(t.mix))} | ${ms(worst(t.mixByTime))}`,
+		"–",
+		`${times(worst(t.mix) / worst(p.query.mix))} | ${times(worst(t.mixByTime) / worst(p.query.mix))}`,
+	]);
+	rows.push(["  ours faster (p50) on, of the rows both filter alike", "", `${winsRank} of ${comparable} | ${winsTime} of ${comparable}`, "", ""]);
 	section("recall on the needles (events holding it, scored in ≤ 40 sessions): found share (+ extra events); top-10 p50 ms");
 	for (const n of t.needles) {
 		const cell = (s: { recall: number; extra: number; ms: number }, note = "") =>

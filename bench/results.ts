@@ -121,7 +121,10 @@ export interface TrigramResult {
 	fragments: number;
 	bytes: number;
 	contentBytes: number | null;
+	/** Ranked by bm25. */
 	mix: Array<{ name: string; match: string; unsupported: string | null; hits: number } & Stats>;
+	/** Newest first, as hermes-style tools order their hits. */
+	mixByTime: Array<{ name: string; match: string; unsupported: string | null; hits: number } & Stats>;
 	needles: NeedleResult[];
 }
 
@@ -170,7 +173,30 @@ export interface CorpusWorkerResult {
 }
 
 /** The result of each kind of child run; report() and runChild() are keyed by it. */
+/** measure-worker.js first: one query of the mix, its first run in a fresh process, then repeats. */
+export interface FirstRunResult {
+	name: string;
+	/** Opening the service (the index file, its statements) before the query. */
+	openMs: number;
+	firstMs: number;
+	repeats: number[];
+	hits: number;
+}
+
+/** measure-worker.js typing: one pass of keys at a fixed pace into a fresh explorer, through Ink's real throttle. */
+export interface TypingResult {
+	paceMs: number;
+	text: string;
+	/** Every key: → the first frame whose query line shows it, → the frame after the answer it waits for. */
+	keys: Array<{ prefix: string; echoMs: number | null; resultsMs: number | null; searched: boolean }>;
+	/** Render → the first frame listing the recent events (before the first key). */
+	listedMs: number;
+	queryShown: boolean;
+}
+
 export interface ResultOf {
+	first: FirstRunResult;
+	typing: TypingResult;
 	floor: FloorResult;
 	cold: ColdResult;
 	query: QueryResult;

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { treeRows } from "../components/tree-layout.js";
-import { treeLines } from "../components/tree-lines.js";
+import { treeRows } from "../components/tree/tree-layout.js";
+import { treeLines } from "../components/tree/tree-lines.js";
 import { HistoryService } from "../src/service/service.js";
 import { resolveConfig } from "../src/shared/config.js";
 

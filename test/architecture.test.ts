@@ -25,7 +25,7 @@ describe("architecture", () => {
 			"src/cli/main.ts",
 			"src/cli/commands.ts",
 			"src/extension/index.ts",
-			"components/App.tsx",
+			"components/ink/App.tsx",
 		]) {
 			expect(files).toContain(f);
 		}

@@ -4,8 +4,8 @@
  * the same way (leaf → browser → the event it was opened from); a found ref lands on top of whatever was open.
  */
 import { describe, expect, it } from "vitest";
-import type { KeyInfo } from "../components/keymap.js";
-import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
+import type { KeyInfo } from "../components/root/keymap.js";
+import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/root/state.js";
 import type { SessionListing } from "../src/shared/types.js";
 
 const SIZE = { columns: 100, rows: 30 };

@@ -8,8 +8,9 @@ import {
 	reduceBrowser,
 	selectedSession,
 	visibleSessions,
-} from "../components/browser-state.js";
-import { browserLines } from "../components/browser-view.js";
+} from "../components/browser/browser-state.js";
+import { browserLines } from "../components/browser/browser-view.js";
+import { BROWSER_KEYS } from "../components/root/help.js";
 import type { SessionListing } from "../src/shared/types.js";
 
 function session(id: string, over: Partial<SessionListing> = {}): SessionListing {
@@ -126,7 +127,7 @@ describe("browser view (I21)", () => {
 			parent: { id: "ffff-6666", name: evil, origin: "clone" },
 		});
 		const b = ready([child]);
-		const text = browserLines({ ...b, filter: "" }, 200, 20, Date.parse("2026-03-03T00:00:00Z"))
+		const text = browserLines({ ...b, filter: "" }, 200, 20, Date.parse("2026-03-03T00:00:00Z"), BROWSER_KEYS)
 			.map((l) => l.map((s) => s.text).join(""))
 			.join("\n");
 		expect(text).toContain("clone of");

@@ -4,13 +4,13 @@
  */
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import { App, type AppProps } from "../components/App.js";
-import { EventBody } from "../components/EventView.js";
-import { HitList } from "../components/HitList.js";
-import { eventLayout } from "../components/layout.js";
-import { initialState, reduce, topLoc } from "../components/state.js";
-import { stringWidth } from "../components/text-width.js";
-import { toneAnsi } from "../components/theme.js";
+import { eventLayout } from "../components/core/layout.js";
+import { stringWidth } from "../components/core/text-width.js";
+import { toneAnsi } from "../components/core/theme.js";
+import { App, type AppProps } from "../components/ink/App.js";
+import { EventBody } from "../components/ink/EventView.js";
+import { HitList } from "../components/ink/HitList.js";
+import { initialState, reduce, topLoc } from "../components/root/state.js";
 import { loadManifest } from "./helpers/corpus.js";
 import { indexedCorpus } from "./helpers/indexed-corpus.js";
 import { frame, KEYS, makeEventData, makeHits, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";

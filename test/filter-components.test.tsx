@@ -4,7 +4,7 @@
  */
 import { cleanup, render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import { App } from "../components/App.js";
+import { App } from "../components/ink/App.js";
 import { indexedCorpus } from "./helpers/indexed-corpus.js";
 import { frame, KEYS, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
 

@@ -1,9 +1,9 @@
 /** Find and continuous scrolling, the pure parts: windows merged into runs and gaps, find's order and wrap-around, the stack's chunk requests. */
 import { describe, expect, it } from "vitest";
-import { measureTop } from "../components/event-doc.js";
-import { chunkFor, covers, fragmentLayout } from "../components/fragment-windows.js";
-import { findInEvent } from "../components/loaders.js";
-import { type Action, initialState, reduce as reduceOnly, type State, topLoc } from "../components/state.js";
+import { measureTop } from "../components/event/event-doc.js";
+import { chunkFor, covers, fragmentLayout } from "../components/event/fragment-windows.js";
+import { findInEvent } from "../components/event/loaders.js";
+import { type Action, initialState, reduce as reduceOnly, type State, topLoc } from "../components/root/state.js";
 import type { FragmentWindow } from "../src/shared/types.js";
 import { makeEventData, makeHits } from "./helpers/ink.js";
 

@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import { cleanup, render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { App } from "../components/App.js";
-import { eventLayout } from "../components/layout.js";
+import { eventLayout } from "../components/core/layout.js";
+import { App } from "../components/ink/App.js";
 import type { HistoryService } from "../src/service/service.js";
 import { copyCorpus, fixtureEntry, loadManifest, openService, tempDir } from "./helpers/corpus.js";
 import { frame, KEYS, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";

@@ -1,5 +1,5 @@
 /**
- * Ink's line caches kept across frames (components/frame-cache.ts) must not change a single cell of what is drawn:
+ * Ink's line caches kept across frames (components/ink/frame-cache.ts) must not change a single cell of what is drawn:
  * sequences of frames whose lines repeat, change and move (ASCII, CJK, emoji, combining marks, escapes of our own
  * styling, lines cut at a wide character), drawn by Ink as it comes and with the shared caches, are the same text.
  * And <Line/>, which Ink measures as a plain stand-in of the line's width, draws what Ink draws of the styled text.
@@ -10,10 +10,10 @@ import { Box, renderToString, Text } from "ink";
 import { render } from "ink-testing-library";
 import stringWidth from "string-width";
 import { afterAll, describe, expect, it } from "vitest";
-import { shareFrameCaches, unshareFrameCaches } from "../components/frame-cache.js";
-import { Line } from "../components/Line.js";
-import { type StyledLine, seg, type Tone } from "../components/styled.js";
-import { lineAnsi } from "../components/theme.js";
+import { type StyledLine, seg, type Tone } from "../components/core/styled.js";
+import { lineAnsi } from "../components/core/theme.js";
+import { shareFrameCaches, unshareFrameCaches } from "../components/ink/frame-cache.js";
+import { Line } from "../components/ink/Line.js";
 
 afterAll(() => unshareFrameCaches());
 

@@ -1,6 +1,6 @@
 /** The go-to-ref prompt's slice: what ink-text-input's edits do, paste markers, Enter inside an edit, checks. */
 import { describe, expect, it } from "vitest";
-import { type GotoAction, type GotoState, openGoto, reduceGoto } from "../components/goto-state.js";
+import { type GotoAction, type GotoState, openGoto, reduceGoto } from "../components/prompts/goto-state.js";
 import { resolveSessionId } from "../src/present/ref-parse.js";
 
 const S = "019c7793-6605-7207-a552-425b327b6318";

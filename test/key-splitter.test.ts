@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KeySplitter } from "../components/key-splitter.js";
-import { initialState, reduce, type State } from "../components/state.js";
+import { KeySplitter } from "../components/core/key-splitter.js";
+import { initialState, reduce, type State } from "../components/root/state.js";
 
 const SIZE = { columns: 80, rows: 24 };
 

@@ -1,7 +1,8 @@
 /** The keymap as a table: key press × mode → action; the help and hints come from the same table. */
 import { describe, expect, it } from "vitest";
-import { BINDINGS, helpSections, hintsFor, type KeyInfo, keyFor, keyName, keyToAction, prettyKey } from "../components/keymap.js";
-import type { Action, Mode } from "../components/state.js";
+import { helpSections, hintsFor, keyFor, prettyKey } from "../components/root/help.js";
+import { BINDINGS, type KeyInfo, keyName, keyToAction } from "../components/root/keymap.js";
+import type { Action, Mode } from "../components/root/state.js";
 
 const K = (k: KeyInfo): KeyInfo => k;
 

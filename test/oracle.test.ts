@@ -95,7 +95,11 @@ describe("selection state follows pi's buildSessionContext", () => {
 				for (const e of entries) {
 					const row = ours.get(e.id);
 					if (row?.branch_state !== "alternate") continue;
-					const producing = e.type === "message" || e.type === "custom_message" || e.type === "compaction" || e.type === "branch_summary";
+					const producing =
+						e.type === "message" ||
+						e.type === "custom_message" ||
+						e.type === "compaction" ||
+						(e.type === "branch_summary" && Boolean((e as { summary?: string }).summary));
 					expect(row.selection_state, `${f.file} ${e.id}`).toBe(producing ? "summarized" : "not-applicable");
 					if (producing) expect(row.summarized_prov).toBe("derived");
 					seen++;

@@ -152,7 +152,7 @@ describe("the packed package", () => {
 			expect(files).toContain(entry);
 			const { seen, missing } = reachable(entry, files);
 			expect(missing).toEqual([]);
-			expect(seen).toContain("dist/components/App.js");
+			expect(seen).toContain("dist/components/ink/App.js");
 		}
 		// session_search's entry is off by default (pi loads every listed entry of an installed package), yet ships
 		// whole for `pi -e <package>/src/extension/session-search.ts`.

@@ -64,6 +64,14 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 		expect(view("roots").get(ids.bashSeen as string)?.selectionState).toBe("direct");
 	});
 
+	it("reads an empty branch summary as giving the model nothing, on the path and off it", () => {
+		const text = readFileSync(files.branches as string, "utf8");
+		const entry = sm.parseSessionEntries(text).find((e) => e.id === ids.emptySummary) as Parameters<typeof sm.sessionEntryToContextMessages>[0];
+		expect(sm.sessionEntryToContextMessages(entry)).toEqual([]);
+		const c = service.read({ sessionId: headerId(files.branches as string), entryId: ids.emptySummary as string, maxChars: 1 }).classification;
+		expect(c).toMatchObject({ branchState: "alternate", selectionState: "not-applicable" });
+	});
+
 	it("finds a context edit's replacement text, and the hit names the entry it replaced", () => {
 		const result = service.search({ query: "ZEBRA_REPLACEMENT_TEXT" });
 		expect(result.hits).toHaveLength(1);
@@ -106,6 +114,14 @@ describe("files written by pi 1.6's SessionManager, entry by entry against pi 1.
 		expect(new Set(hits.map((h) => h.entryId))).toEqual(new Set([ids.sys1, ids.edits0].filter(Boolean)));
 		expect(hits.every((h) => h.kind === "system.prompt" && h.fragmentId === "system.prompt:preamble")).toBe(true);
 		expect(hits[0]?.snippet).toContain("expert coding assistant");
+	});
+
+	it("keeps an aborted reply searchable, shown as an error the model never saw (pi-ai transformMessages)", () => {
+		const hit = service.search({ query: "QUOKKA_ABORTED_REPLY" }).hits[0];
+		expect(hit).toMatchObject({ entryId: ids.aborted, isError: true, branchState: "selected", selectionState: "omitted" });
+		const errors = service.search({ query: "QUOKKA_ABORTED_REPLY", filters: { isError: true } }).hits.map((h) => h.entryId);
+		expect(errors).toEqual([ids.aborted]);
+		expect(pi16View(readFileSync(files.edits as string, "utf8"), "/work/app").get(ids.aborted as string)?.selectionState).toBe("omitted");
 	});
 
 	it("finds edit results by tool name with --kind tool.result, and failed results by `error`", () => {
@@ -215,7 +231,7 @@ function ours(text: string, file: string): Map<string, Verdict> {
 }
 
 type Op =
-	| { op: "user" | "assistant" | "failed" | "toolPair" | "system" | "custom" | "bash" | "usage" | "label" | "resetLeaf" }
+	| { op: "user" | "assistant" | "failed" | "aborted" | "toolPair" | "system" | "custom" | "bash" | "usage" | "label" | "resetLeaf" }
 	| { op: "omit" | "replace" | "branch" | "branchWithSummary" | "compact"; pick: number; flag?: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -223,6 +239,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 		{ op: "user" },
 		{ op: "assistant" },
 		{ op: "failed" },
+		{ op: "aborted" },
 		{ op: "toolPair" },
 		{ op: "system" },
 		{ op: "custom" },
@@ -252,6 +269,19 @@ function apply(m: Pi16Manager, o: Op, n: number): void {
 			return;
 		case "failed":
 			m.appendMessage({ role: "assistant", content: [], stopReason: "error", errorMessage: "overloaded", timestamp: n });
+			return;
+		case "aborted":
+			// A reply the user interrupted mid-stream: text and a partial tool call, which pi-ai never replays.
+			m.appendMessage({
+				role: "assistant",
+				content: [
+					{ type: "text", text: `partial ${n}` },
+					{ type: "toolCall", id: `x${n}`, name: "bash", arguments: {} },
+				],
+				stopReason: "aborted",
+				errorMessage: "Request was aborted",
+				timestamp: n,
+			});
 			return;
 		case "toolPair":
 			m.appendMessage({

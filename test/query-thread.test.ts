@@ -6,7 +6,7 @@
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchRequest } from "../components/filters.js";
+import { searchRequest } from "../components/core/filters.js";
 import type * as QueryThreadModule from "../src/service/query-thread.js";
 import { DIST } from "./helpers/build.js";
 import { type IndexedCorpus, indexedCorpus, loadManifest, needleById } from "./helpers/corpus.js";

@@ -3,10 +3,10 @@
  * labels use the shortest differing tail instead, and copies of one entry across the family are one row.
  */
 import { describe, expect, it } from "vitest";
-import { hitRows } from "../components/search-view.js";
-import { sessionLabel, shortIds } from "../components/session-label.js";
-import { initialState, reduce } from "../components/state.js";
-import { lineText } from "../components/styled.js";
+import { sessionLabel, shortIds } from "../components/core/session-label.js";
+import { lineText } from "../components/core/styled.js";
+import { initialState, reduce } from "../components/root/state.js";
+import { hitRows } from "../components/search/search-view.js";
 import { makeHit } from "./helpers/ink.js";
 
 // Three UUIDv7 ids written the same millisecond: the first 12 hex digits (the timestamp) are equal.

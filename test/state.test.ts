@@ -1,10 +1,11 @@
 /** The reducer, table-driven: query editing, list window and paging, the back stack, the walk, scope and filters. */
 import { describe, expect, it } from "vitest";
-import { eventDoc, measureTop } from "../components/event-doc.js";
-import { helpLines, type KeyInfo } from "../components/keymap.js";
-import { eventLayout, overlayLines } from "../components/layout.js";
-import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/state.js";
-import { traceRows } from "../components/trace-rows.js";
+import { eventLayout, overlayLines } from "../components/core/layout.js";
+import { eventDoc, measureTop } from "../components/event/event-doc.js";
+import { traceRows } from "../components/event/trace-rows.js";
+import { helpLines } from "../components/root/help.js";
+import type { KeyInfo } from "../components/root/keymap.js";
+import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/root/state.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
 

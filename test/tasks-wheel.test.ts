@@ -4,10 +4,10 @@
  * right event and session file (the event in view, or the selected hit), and say what starts.
  */
 import { describe, expect, it } from "vitest";
-import { measureTop } from "../components/event-doc.js";
-import type { KeyInfo } from "../components/keymap.js";
-import { eventLayout } from "../components/layout.js";
-import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/state.js";
+import { eventLayout } from "../components/core/layout.js";
+import { measureTop } from "../components/event/event-doc.js";
+import type { KeyInfo } from "../components/root/keymap.js";
+import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/root/state.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
 

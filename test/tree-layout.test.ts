@@ -4,9 +4,9 @@
  * the match tone), n/N stepping and the visible window. Every expected frame is drawn by hand from the input tree.
  */
 import { describe, expect, it } from "vitest";
-import type { StyledLine } from "../components/styled.js";
-import { centredTop, entryKey, forkKey, rowIndex, stepHit, type TreeRow, type TreeRowOptions, treeRows } from "../components/tree-layout.js";
-import { queryTerms, treeLine, treeLines } from "../components/tree-lines.js";
+import type { StyledLine } from "../components/core/styled.js";
+import { centredTop, entryKey, forkKey, rowIndex, stepHit, type TreeRow, type TreeRowOptions, treeRows } from "../components/tree/tree-layout.js";
+import { queryTerms, treeLine, treeLines } from "../components/tree/tree-lines.js";
 import type { TreeEntry, TreeFork, TreeResult } from "../src/shared/types.js";
 
 const ROOT = "0000-root-aaaa1111";

@@ -4,10 +4,10 @@
  * event over the tree (and a fork's head crosses into its file), Esc comes back exactly to where each view was.
  */
 import { describe, expect, it } from "vitest";
-import type { KeyInfo } from "../components/keymap.js";
-import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/state.js";
-import { entryKey, forkKey } from "../components/tree-layout.js";
-import { cursorRow, topTree } from "../components/tree-state.js";
+import type { KeyInfo } from "../components/root/keymap.js";
+import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/root/state.js";
+import { entryKey, forkKey } from "../components/tree/tree-layout.js";
+import { cursorRow, topTree } from "../components/tree/tree-state.js";
 import type { SearchResult, TreeEntry, TreeResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
 

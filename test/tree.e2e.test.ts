@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { idTail } from "../components/session-label.js";
+import { idTail } from "../components/core/session-label.js";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
 import { type FamilyFile, type ForkFamily, writeForkFamily } from "./helpers/fork-family.js";
 import { hasTmux } from "./helpers/tmux.js";

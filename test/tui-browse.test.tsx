@@ -6,7 +6,7 @@
  */
 import { cleanup, render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { App } from "../components/App.js";
+import { App } from "../components/ink/App.js";
 import { type IndexedCorpus, indexedCorpus } from "./helpers/corpus.js";
 import { frame, KEYS, press, type Rendered, type, waitForFrame } from "./helpers/ink.js";
 

@@ -2,9 +2,9 @@
 import fc from "fast-check";
 import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
-import { hitRows, normalizeSnippet, queryLine } from "../components/search-view.js";
-import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/styled.js";
-import { clusters, fit as fitWidth, oneLine, plain, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/text-width.js";
+import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/core/styled.js";
+import { clusters, fit as fitWidth, oneLine, plain, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/core/text-width.js";
+import { hitRows, normalizeSnippet, queryLine } from "../components/search/search-view.js";
 import { makeHit } from "./helpers/ink.js";
 
 const SAMPLES = [

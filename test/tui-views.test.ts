@@ -1,15 +1,17 @@
 /** Pure view logic: layout, list windows, scope and filter requests, the event document, trace rows and hit rows. */
 import { describe, expect, it } from "vitest";
-import { type ExplorerService, IDLE_INDEXING } from "../components/explorer-service.js";
-import { nextScope, searchRequest } from "../components/filters.js";
-import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/layout.js";
-import { clampScroll, positionText, windowTop } from "../components/list-window.js";
-import { runSearch } from "../components/loaders.js";
-import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/read-view.js";
-import { emptyLines, hitRows, indexText } from "../components/search-view.js";
-import { lineText, lineWidth } from "../components/styled.js";
-import { stringWidth } from "../components/text-width.js";
-import { forkCandidates, pathLine, traceRows } from "../components/trace-rows.js";
+import { type ExplorerService, IDLE_INDEXING } from "../components/core/explorer-service.js";
+import { nextScope, searchRequest } from "../components/core/filters.js";
+import { eventLayout, frameHeight, searchLayout, visibleHits } from "../components/core/layout.js";
+import { clampScroll, positionText, windowTop } from "../components/core/list-window.js";
+import { lineText, lineWidth } from "../components/core/styled.js";
+import { stringWidth } from "../components/core/text-width.js";
+import { runSearch } from "../components/event/loaders.js";
+import { blockIndex, buildEventDoc, buildPreview, omittedText } from "../components/event/read-view.js";
+import { forkCandidates, traceRows } from "../components/event/trace-rows.js";
+import { pathLine } from "../components/event/trace-view.js";
+import { EMPTY_LIST_KEYS } from "../components/root/help.js";
+import { emptyLines, hitRows, indexText } from "../components/search/search-view.js";
 import { brief, edge, makeEventData, makeHit } from "./helpers/ink.js";
 
 describe("layout", () => {
@@ -312,7 +314,7 @@ describe("hit rows and empty states", () => {
 	});
 
 	it("says what to do when nothing is indexed, and when a query finds nothing", () => {
-		const base = { loading: false, error: null, notes: [], scope: "all" as const, filters: {}, status: null };
+		const base = { loading: false, error: null, notes: [], scope: "all" as const, filters: {}, status: null, keys: EMPTY_LIST_KEYS };
 		const none = emptyLines({ ...base, query: "", indexEvents: 0, indexing: { ...IDLE_INDEXING, phase: "done" } });
 		expect(none.map((l) => l.text).join(" ")).toMatch(/--demo/);
 		const miss = emptyLines({
@@ -351,6 +353,7 @@ describe("hit rows and empty states", () => {
 			indexEvents: 10,
 			indexing: IDLE_INDEXING,
 			status: null,
+			keys: EMPTY_LIST_KEYS,
 		});
 		expect(lines[0]?.text).toBe("search failed: null");
 	});

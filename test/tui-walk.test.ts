@@ -4,10 +4,11 @@
  * omitted images, head and tail of large results.
  */
 import { describe, expect, it } from "vitest";
-import { findForkAbove, loadEvent, loadPreview } from "../components/loaders.js";
-import { buildEventDoc, buildPreview, hitHighlights } from "../components/read-view.js";
-import { lineText } from "../components/styled.js";
-import { pathLine, walkChild, walkParent, walkSibling } from "../components/trace-rows.js";
+import { lineText } from "../components/core/styled.js";
+import { findForkAbove, loadEvent, loadPreview } from "../components/event/loaders.js";
+import { buildEventDoc, buildPreview, hitHighlights } from "../components/event/read-view.js";
+import { walkChild, walkParent, walkSibling } from "../components/event/trace-rows.js";
+import { pathLine } from "../components/event/trace-view.js";
 import { loadManifest } from "./helpers/corpus.js";
 import { indexedCorpus } from "./helpers/indexed-corpus.js";
 

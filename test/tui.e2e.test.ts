@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { stringWidth } from "../components/text-width.js";
+import { stringWidth } from "../components/core/text-width.js";
 import { CLI } from "./helpers/build.js";
 import { loadManifest, needleById } from "./helpers/corpus.js";
 import { explorerOnCorpus } from "./helpers/explorer-e2e.js";

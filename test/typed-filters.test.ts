@@ -1,10 +1,10 @@
 /** Typed filters, table-driven: field validation, impossible combinations, chips, the mapping to the core, the picker's reducer, sort and group. */
 import { describe, expect, it } from "vitest";
-import { conflicts, type Filters, filterChips, type ScopeFilters, textError, toSearchFilters } from "../components/filter-fields.js";
-import { applyProblem, openPicker, type PickerAction, reducePicker } from "../components/filter-picker-state.js";
-import { groupBySession } from "../components/hit-groups.js";
-import type { KeyInfo } from "../components/keymap.js";
-import { type Action, initialState, modeOf, reduce, type State } from "../components/state.js";
+import { conflicts, type Filters, filterChips, type ScopeFilters, textError, toSearchFilters } from "../components/core/filter-fields.js";
+import { applyProblem, openPicker, type PickerAction, reducePicker } from "../components/filters/filter-picker-state.js";
+import type { KeyInfo } from "../components/root/keymap.js";
+import { type Action, initialState, modeOf, reduce, type State } from "../components/root/state.js";
+import { groupBySession } from "../components/search/hit-groups.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { makeHit } from "./helpers/ink.js";
 

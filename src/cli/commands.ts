@@ -1,26 +1,14 @@
 /** pi-history with arguments: the commands and the explorer's flags over the shared index (parses flags with meow, wires the core). */
 import meow from "meow";
-import type { Filters } from "../../components/filters.js";
+import type { Filters } from "../../components/core/filters.js";
 import { parseRef, resolveSessionId } from "../present/ref-parse.js";
-import {
-	errorText,
-	formatProgress,
-	formatRead,
-	formatRefresh,
-	formatSearch,
-	formatStatus,
-	formatTrace,
-	makeStyle,
-	neutralize,
-	safeJson,
-} from "../present/text.js";
+import { errorText, formatRead, formatRefresh, formatStatus, formatTrace, makeStyle, neutralize, safeJson } from "../present/text.js";
 import type { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
-import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
-import { searchFilters } from "../shared/filters.js";
-import type { SearchFilters } from "../shared/types.js";
+import { ArgumentError } from "../shared/errors.js";
 import { checkArgs } from "./args.js";
 import { chooseHistory } from "./history-choice.js";
+import { count, failed, filtersOf, note, refreshWithProgress, runSearch, write } from "./search-command.js";
 import { startTui } from "./tui-start.js";
 
 const help = `
@@ -121,20 +109,6 @@ const flags = cli.flags;
 const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
 const style = makeStyle(color);
 
-function list(values: string[] | undefined): string[] | undefined {
-	const out = (values ?? [])
-		.flatMap((v) => v.split(","))
-		.map((v) => v.trim())
-		.filter(Boolean);
-	return out.length ? out : undefined;
-}
-
-function count(value: number | undefined, flag: string): number | undefined {
-	if (value === undefined) return undefined;
-	if (!Number.isFinite(value)) throw new ArgumentError(`--${flag} must be a number`);
-	return value;
-}
-
 /**
  * `read`'s neighbor count on one side. `--before`/`--after` are dates in `search`; in `read` they were neighbor
  * counts, so `read` now names them `--neighbors-before`/`--neighbors-after` and keeps the old names as aliases.
@@ -170,35 +144,8 @@ function explorerFilters(): Filters {
 	};
 }
 
-function filtersFromFlags(): SearchFilters {
-	return searchFilters(
-		{
-			sessionIds: list(flags.session),
-			cwds: list(flags.cwd),
-			workspace: flags.workspace,
-			kinds: list(flags.kind),
-			types: list(flags.type),
-			roles: list(flags.role),
-			tools: list(flags.tool),
-			after: flags.after,
-			before: flags.before,
-			isError: flags.error,
-			branchStates: list(flags.branch),
-			selectionStates: list(flags.selection),
-			files: list(flags.file),
-			labels: list(flags.label),
-		},
-		process.cwd(),
-	);
-}
-
-function write(text: string): void {
-	process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-}
-
-function note(text: string): void {
-	// Notes and errors carry file paths and session text: never raw to the terminal (I21).
-	process.stderr.write(`${neutralize(text)}\n`);
+function filtersFromFlags() {
+	return filtersOf(flags);
 }
 
 /**
@@ -211,23 +158,6 @@ async function openService(options: { busyTimeoutMs?: number; readonly?: boolean
 	const config = flags.demo ? chooseHistory({ demo: true, color: false }).config : resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 	for (const n of config.notes) note(`note: ${n}`);
 	return HistoryService.open({ config, ...options });
-}
-
-async function refreshWithProgress(service: HistoryService, full: boolean) {
-	const tty = process.stderr.isTTY === true && !flags.json;
-	let last = 0;
-	const summary = await service.refreshAsync({
-		full,
-		onProgress: (p) => {
-			if (!tty) return;
-			const now = Date.now();
-			if (now - last < 100 && p.phase !== "done") return;
-			last = now;
-			process.stderr.write(`\r\u001b[2K${formatProgress(p, now)}`);
-		},
-	});
-	if (tty) process.stderr.write("\r\u001b[2K");
-	return summary;
 }
 
 /**
@@ -282,7 +212,7 @@ async function run(): Promise<number> {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
 			const service = await openService({ busyTimeoutMs: 30_000 });
 			try {
-				const summary = await refreshWithProgress(service, flags.full === true);
+				const summary = await refreshWithProgress(service, flags.full === true, flags.json === true);
 				if (flags.json) write(safeJson(summary, 2));
 				else write(formatRefresh(summary));
 				return 0;
@@ -303,28 +233,7 @@ async function run(): Promise<number> {
 		}
 		case "search": {
 			const filters = filtersFromFlags();
-			const service = await openService({ readonly: flags.refresh === false });
-			try {
-				if (flags.refresh !== false) {
-					const summary = await refreshWithProgress(service, false);
-					for (const e of summary.errors) note(`problem: ${e.file}: ${e.error}`);
-					for (const n of summary.notes) note(`note: ${n}`);
-				}
-				const result = service.search({
-					query: args.join(" "),
-					filters,
-					limit: count(flags.limit, "limit"),
-					snippetChars: count(flags.snippetChars, "snippet-chars"),
-					// A bounded count (tens of milliseconds at most), so the text can say how many are not shown.
-					total: true,
-				});
-				if (flags.json) write(safeJson(result, 2));
-				else write(formatSearch(result, style));
-				for (const n of result.notes) note(`note: ${n}`);
-				return 0;
-			} finally {
-				service.close();
-			}
+			return runSearch(flags, args, filters, await openService({ readonly: flags.refresh === false }));
 		}
 		case "read":
 		case "trace": {
@@ -365,16 +274,6 @@ run().then(
 		process.exitCode = code;
 	},
 	(error: unknown) => {
-		if (error instanceof ArgumentError) {
-			note(`pi-history: ${error.message}`);
-			process.exitCode = 2;
-		} else if (error instanceof NotFoundError || error instanceof SourceChangedError || error instanceof IndexUnavailableError) {
-			note(`pi-history: ${error.message}`);
-			process.exitCode = 1;
-		} else {
-			note(`pi-history: ${(error as Error).message ?? String(error)}`);
-			if (process.env.PI_HISTORY_DEBUG) note((error as Error).stack ?? "");
-			process.exitCode = 1;
-		}
+		process.exitCode = failed(error);
 	},
 );

@@ -6,11 +6,11 @@
 import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
 import { useSyncExternalStore } from "react";
-import { App, type AppProps } from "../../components/App.js";
-import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/explorer-service.js";
-import type { Filters, Scope } from "../../components/filters.js";
-import { shareFrameCaches } from "../../components/frame-cache.js";
-import { useTerminalSize } from "../../components/use-terminal-size.js";
+import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
+import type { Filters, Scope } from "../../components/core/filters.js";
+import { App, type AppProps } from "../../components/ink/App.js";
+import { shareFrameCaches } from "../../components/ink/frame-cache.js";
+import { useTerminalSize } from "../../components/ink/use-terminal-size.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Filters } from "../../components/filters.js";
+import type { Filters } from "../../components/core/filters.js";
 import { hasSessionFiles } from "../service/session-files.js";
 import { type ResolvedConfig, resolveConfig } from "../shared/config.js";
 import type { EventRef } from "../shared/types.js";

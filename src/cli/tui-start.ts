@@ -4,7 +4,7 @@
  * longer than a first frame may (DESIGN §7: ≤ 200 ms after start). Keys typed meanwhile stay in the terminal's input
  * queue and reach the explorer in order once it listens.
  */
-import { firstFrameText } from "../../components/first-frame.js";
+import { firstFrameText } from "../../components/ink/first-frame.js";
 import { errorText, neutralize } from "../present/text.js";
 import type { QueryThread } from "../service/query-thread.js";
 import { resolveFolder } from "../shared/filters.js";

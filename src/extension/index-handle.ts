@@ -1,4 +1,5 @@
 /** The index of one pi process: opened lazily, refreshed before each tool call and in the background, closed at shutdown. */
+import { isAbsolute, resolve } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type HistoryService, isBusyError, workspaceRoot } from "../service/service.js";
 import type { Caller, RefreshSummary } from "../shared/types.js";
@@ -29,6 +30,17 @@ const BUSY = "the index is busy (another process is writing it)";
  * of indexing holds pi for long, even inside a big session file (issue 13 item 3: ≤ 100 ms at a time).
  */
 export const REFRESH_SLICE = { ms: 40, bytes: 256 * 1024 } as const;
+
+/**
+ * The caller's session file as pi opens it: pi joins a relative `sessionDir` (settings, project settings or
+ * PI_CODING_AGENT_SESSION_DIR) onto the file name and leaves it relative, so it names a file under pi's own working
+ * directory; the index knows files by absolute path (I17).
+ */
+export function sessionFileOf(sm: Pick<ExtensionContext["sessionManager"], "getSessionFile">): string | undefined {
+	const file = sm.getSessionFile();
+	if (!file) return undefined;
+	return isAbsolute(file) ? file : resolve(process.cwd(), file);
+}
 
 /** The message of anything thrown. */
 export function messageOf(error: unknown): string {
@@ -92,7 +104,7 @@ export class IndexHandle {
 		this.cwd = ctx.cwd;
 		const service = await this.openForCall(ctx.cwd);
 		const sm = ctx.sessionManager;
-		const file = sm.getSessionFile();
+		const file = sessionFileOf(sm);
 		const notes: string[] = [];
 		if (this.backgroundError) {
 			notes.push(`background indexing failed earlier: ${this.backgroundError}`);
@@ -132,7 +144,7 @@ export class IndexHandle {
 	schedule(ctx?: CallerContext, delay = this.budgets.delay): void {
 		if (ctx) {
 			this.cwd = ctx.cwd;
-			const file = ctx.sessionManager.getSessionFile();
+			const file = sessionFileOf(ctx.sessionManager);
 			if (file) this.priority.add(file);
 		}
 		if (this.timer) return;
@@ -171,7 +183,7 @@ export class IndexHandle {
 		const service = this.service;
 		this.service = null;
 		if (!service) return;
-		const file = ctx.sessionManager.getSessionFile();
+		const file = sessionFileOf(ctx.sessionManager);
 		// A background refresh under way stops at its next slice; the final one runs after it, on the same connection.
 		this.stopBackground = true;
 		const final = () => {

@@ -246,6 +246,18 @@ export class CandidateQuery {
 		return { n, truncated };
 	}
 
+	/**
+	 * The newest `limit` matching fragments kept by the filters, each with its bm25 score (lower is better), unranked:
+	 * a partial match scores them itself from several such lists (query/partial.ts).
+	 */
+	fragments(limit: number): Array<{ fid: number; score: number }> {
+		if (this.match === null) return [];
+		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
+		const query = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
+		return this.store.prepare<unknown[], { fid: number; score: number }>(query).all(this.match, ...this.params, limit);
+	}
+
 	private kindWhere(): string {
 		const mask = (this.filter.kinds ?? []).reduce((m, kind) => m | (1 << (KIND_COLUMN_INDEX.get(kind) as number)), 0);
 		return mask ? `AND (e.kinds & ${mask}) <> 0` : "";
@@ -279,4 +291,20 @@ function matchExpression(match: string, filter: CandidateFilter): string {
 	const kinds = filter.kinds;
 	const cols = KIND_COLUMNS.filter((c) => kinds.includes(c.kind)).map((c) => c.column);
 	return `{${cols.join(" ")}} : (${scoped})`;
+}
+
+/** What ranks and folds events outside SQL: each event's entry id and line hash (forked copies share both) and time. */
+export interface EventKey {
+	eid: number;
+	entry_id: string;
+	line_hash: string;
+	ts_ms: number | null;
+}
+
+/** The keys of events by row id (an event id is a fragment's rowid divided by FRAGMENT_SLOTS). */
+export function eventKeys(store: IndexStore, eids: readonly number[]): EventKey[] {
+	if (eids.length === 0) return [];
+	return store
+		.prepare<[string], EventKey>("SELECT id AS eid, entry_id, line_hash, ts_ms FROM events WHERE id IN (SELECT value FROM json_each(?))")
+		.all(JSON.stringify(eids));
 }

@@ -134,6 +134,16 @@ export class Catalog {
 		return this.store.prepare<[string], SessionRow>(`${SESSION_SELECT} WHERE f.path = ?`).get(path);
 	}
 
+	/** Sessions whose file has this inode number: candidates for a file reached by another path (a symlink). */
+	sessionsByIno(ino: number): SessionRow[] {
+		return this.store.prepare<[number], SessionRow>(`${SESSION_SELECT} WHERE f.ino = ?`).all(ino);
+	}
+
+	/** Sessions whose header carries this session id (a file, its copies and exports share it). */
+	sessionsByHeaderId(headerId: string): SessionRow[] {
+		return this.store.prepare<[string, string], SessionRow>(`${SESSION_SELECT} WHERE s.header_id = ? OR s.public_id = ?`).all(headerId, headerId);
+	}
+
 	/** Every session (one row per file), read again only after the index changed; the list must not be modified. */
 	sessions(): readonly SessionRow[] {
 		return this.store.cached("sessions", () => this.store.prepare<[], SessionRow>(SESSION_SELECT).all());

@@ -5,7 +5,8 @@ import type { SemanticKind } from "../shared/types.js";
 // 5: FTS rowids are event id * 1021 + position (was * 1024), and event ids follow recency (session-writer.ts);
 // events.abandoned_by and the (session_id, parent_id) index (incremental appends); sessions.fork_points.
 // 6: the (session_id, summarized_by) index (a compaction's trace and incremental compactions read it).
-export const SCHEMA_VERSION = 6;
+// 7: failed replies are omitted, empty branch summaries produce nothing, customType is searchable (projections changed).
+export const SCHEMA_VERSION = 7;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"

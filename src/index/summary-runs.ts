@@ -94,12 +94,12 @@ export function pendingSummarySessions(store: IndexStore): number {
 }
 
 /** Contentful entries are summarized when they leave the context; the others have no selection state to lose. */
-export const contentful = (r: { type: string; msg_producing: number }) => r.msg_producing === 1 || r.type === "compaction" || r.type === "branch_summary";
+export const contentful = (r: { type: string; msg_producing: number }) => r.msg_producing === 1 || r.type === "compaction";
 
 /** contentful() in SQL, on the columns of table alias `t` (none: unqualified). */
 export function contentfulSql(t = ""): string {
 	const c = t ? `${t}.` : "";
-	return `(${c}msg_producing = 1 OR ${c}type IN ('compaction', 'branch_summary'))`;
+	return `(${c}msg_producing = 1 OR ${c}type = 'compaction')`;
 }
 
 /** True when a pending run will summarize this row of the session, not summarized yet. */

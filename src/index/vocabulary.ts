@@ -29,10 +29,7 @@ export function prefixTerms(store: IndexStore, prefix: string, max = PREFIX_TERM
 			return terms;
 		}
 	}
-	if (!ready.has(store)) {
-		store.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, 'fts', 'row')");
-		ready.add(store);
-	}
+	vocabularyTable(store);
 	// Terms compare as UTF-8 bytes: every term with the prefix sorts before the prefix followed by U+10FFFF.
 	const rows = store
 		.prepare<[string, string, number], { term: string }>("SELECT term FROM temp.fts_terms WHERE term >= ? AND term < ? LIMIT ?")
@@ -42,4 +39,50 @@ export function prefixTerms(store: IndexStore, prefix: string, max = PREFIX_TERM
 	const terms = rows.length > max ? null : rows;
 	known.set(prefix, terms);
 	return terms;
+}
+
+/** The fts5vocab table of the connection's temp schema, created once per connection. */
+function vocabularyTable(store: IndexStore): string {
+	if (!ready.has(store)) {
+		store.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, 'fts', 'row')");
+		ready.add(store);
+	}
+	return "temp.fts_terms";
+}
+
+/**
+ * Which of `terms` (folded tokens) the index holds, cached until it changes: a one-row MATCH reads the first page
+ * of a term's doclist, where fts5vocab would count the whole of it.
+ */
+export function knownTerms(store: IndexStore, terms: readonly string[]): Set<string> {
+	const known = store.cached("known-terms", () => new Map<string, boolean>());
+	const out = new Set<string>();
+	const probe = store.prepare<[string], { one: number }>("SELECT 1 AS one FROM fts WHERE fts MATCH ? LIMIT 1");
+	for (const term of terms) {
+		let has = known.get(term);
+		if (has === undefined) {
+			has = probe.get(`"${term.replace(/"/g, '""')}"`) !== undefined;
+			known.set(term, has);
+		}
+		if (has) out.add(term);
+	}
+	return out;
+}
+
+/** One term of the vocabulary and the number of indexed fragments holding it. */
+export interface VocabularyTerm {
+	term: string;
+	fragments: number;
+}
+
+/**
+ * At most `max` terms of the index that start with `prefix`, in byte order, with their fragment counts: the
+ * neighbourhood a misspelled word's suggestions are looked for in (query/suggest.ts).
+ */
+export function termsStartingWith(store: IndexStore, prefix: string, max: number): VocabularyTerm[] {
+	const table = vocabularyTable(store);
+	return store
+		.prepare<[string, string, number], VocabularyTerm>(`SELECT term, doc AS fragments FROM ${table} WHERE term >= ? AND term < ? LIMIT ?`)
+		.all(prefix, `${prefix}\u{10FFFF}`, max)
+		.filter((r) => r.term.startsWith(prefix));
 }

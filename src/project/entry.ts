@@ -51,7 +51,7 @@ export interface ProjectedEvent {
 	contextRole: ContextRole;
 	/** pi's buildSessionContext turns this entry into a model message when it is on the context path. */
 	messageProducing: boolean;
-	/** CTX_EXCLUDED (a `!!` bash execution the model never sees) and CTX_OMITS (an edit with `replacement: null`). */
+	/** CTX_EXCLUDED (a `!!` bash execution or a failed reply the model never sees) and CTX_OMITS (an edit with `replacement: null`). */
 	ctxFlags: number;
 	fragments: Fragment[];
 	toolCalls: Array<{ id: string; name: string; fragmentId: string }>;
@@ -311,7 +311,10 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 				const errorMessage = fieldText(message.errorMessage);
 				if (errorMessage !== null && errorMessage.length > 0)
 					fragments.push({ id: "assistant.error:0", kind: "assistant.error", text: errorMessage, path: "message.errorMessage" });
-				ev.isError = ev.stopReason === "error" || errorMessage !== null;
+				// pi-ai's transformMessages never replays an errored or aborted reply: on the path, the model never saw it.
+				const failed = ev.stopReason === "error" || ev.stopReason === "aborted";
+				if (failed) ev.ctxFlags |= CTX_EXCLUDED;
+				ev.isError = failed || errorMessage !== null;
 			} else if (role === "toolResult") {
 				ev.toolName = str(message.toolName);
 				ev.toolCallId = str(message.toolCallId);

@@ -15,7 +15,7 @@ export interface TreeNode {
 	ctxFlags?: number;
 }
 
-/** ctxFlags bit: the message never reaches the model (`excludeFromContext`). */
+/** ctxFlags bit: the message never reaches the model (`excludeFromContext`, or an errored/aborted reply pi-ai never replays). */
 export const CTX_EXCLUDED = 1;
 /** ctxFlags bit: a context edit that removes its target from the model context. */
 export const CTX_OMITS = 2;
@@ -86,7 +86,8 @@ export function classifyTree(nodes: TreeNode[], leafId: string | null): TreeFact
 	const abandoned = abandonedBranches(nodes, byId);
 
 	for (const node of byId.values()) {
-		const contentful = node.messageProducing || node.type === "compaction" || node.type === "branch_summary";
+		// An empty branch summary gives the model no message (pi's projectContextEntry): nothing to summarize or select.
+		const contentful = node.messageProducing || node.type === "compaction";
 		if (!reachable.has(node.id)) {
 			// Inside a parent cycle: the entry has no defined place in the tree.
 			states.set(node.id, { branchState: "unknown", selectionState: "unknown", summarizedBy: null });
@@ -183,7 +184,8 @@ function reachableFromRoots(nodes: TreeNode[], roots: string[]): Set<string> {
  * The abandoned branch each branch summary describes (derived): pi summarizes from the old leaf back to the
  * common ancestor with the new position. Since pi 0.84.3 the summary records that old leaf as `fromId`; in older
  * files `fromId` equals `parentId` (the branch point), and the old leaf is the entry written just before the
- * summary, since pi appends it right after navigating. A summary with `parentId: null` shares no ancestor.
+ * summary, since pi appends it right after navigating (also pi 0.73.1's `fromId: "root"` with `parentId: null`). A
+ * summary with `parentId: null` shares no ancestor, except the root message pi moved to.
  */
 export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>): Map<string, string> {
 	const out = new Map<string, string>();
@@ -191,12 +193,19 @@ export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>
 		const summary = nodes[i] as TreeNode;
 		if (summary.type !== "branch_summary") continue;
 		const target = summary.parentId;
-		// A recorded fromId that is no entry ("root": the leaf was empty) describes nothing.
-		const recorded = summary.refId !== null && summary.refId !== target;
+		// pi 0.73.1 wrote a summary at the root as `parentId: null, fromId: "root"`: a null branch point, not a leaf.
+		const rootPoint = target === null && summary.refId === "root";
+		// A recorded fromId that is no entry describes nothing.
+		const recorded = summary.refId !== null && summary.refId !== target && !rootPoint;
 		const oldLeaf = recorded ? (byId.has(summary.refId as string) ? summary.refId : null) : i > 0 ? (nodes[i - 1] as TreeNode).id : null;
 		if (oldLeaf === null || oldLeaf === target) continue;
+		const abandoned = ancestry(oldLeaf, byId);
 		const targetPath = new Set(target === null ? [] : ancestry(target, byId));
-		for (const id of ancestry(oldLeaf, byId)) {
+		// pi moves to the root only for a root user or custom message (its text goes back to the editor): that message
+		// is the common ancestor of both positions, so collectEntriesForBranchSummary stops below it.
+		const root = rootPoint ? byId.get(abandoned.at(-1) as string) : undefined;
+		if (root && root.parentId === null && ((root.type === "message" && root.role === "user") || root.type === "custom_message")) targetPath.add(root.id);
+		for (const id of abandoned) {
 			if (targetPath.has(id)) break;
 			if (!out.has(id)) out.set(id, summary.id);
 		}

@@ -32,7 +32,8 @@ function isLoneCjk(t: Token): boolean {
 	return t.role === "cjk" && [...t.text].length === 1;
 }
 
-function quote(token: string): string {
+/** A token (or space-joined tokens) as an FTS5 string: a phrase, never an operator. */
+export function quote(token: string): string {
 	return `"${token.replace(/"/g, '""')}"`;
 }
 

@@ -18,7 +18,8 @@ export const FORK_CANDIDATE_LIMIT = 50;
 /** Looks up a visible session and event, failing identically for unknown and unauthorized ones (I16). */
 export function visibleEvent(catalog: Catalog, visibility: Visibility, sessionId: string, entryId: string): { session: SessionRow; event: EventRow } {
 	const session = catalog.sessionByPublicId(sessionId);
-	if (!session || !visibility.allowsSession(session)) throw new NotFoundError(sessionId, entryId);
+	if (!session || !visibility.allowsSession(session))
+		throw new NotFoundError(sessionId, entryId, session && visibility.hidesAsOwn(session) ? visibility.notes[0] : undefined);
 	const event = catalog.eventByEntry(session.id, entryId);
 	if (!event || !visibility.allowsEvent(event, session)) throw new NotFoundError(sessionId, entryId);
 	return { session, event };

@@ -6,7 +6,7 @@
 import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { prefixTerms } from "../index/vocabulary.js";
+import { knownTerms, prefixTerms } from "../index/vocabulary.js";
 import { boundFragment, type ProjectedEvent, projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
@@ -16,8 +16,11 @@ import { type Hit, type HitCount, SEARCH_ORDERS, type SearchFilters, type Search
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
-import { matchOf, type ParsedQuery, parseQuery } from "./query-parse.js";
+import { inflectedForms, inflectionKey, isInflectable } from "./inflect.js";
+import { type PartialAnswer, type PartialWord, partialMatches } from "./partial.js";
+import { matchOf, type ParsedQuery, parseQuery, type QueryTerm, quote } from "./query-parse.js";
 import { buildSnippet } from "./snippet.js";
+import { type Suggestion, suggestionsFor } from "./suggest.js";
 import { Visibility } from "./visibility.js";
 
 /**
@@ -218,10 +221,50 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 	const visibility = new Visibility(catalog, request.caller);
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	if (allowed.ids !== null && allowed.ids.length === 0) return { count: 0, atLeast: false };
-	const query = candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility));
-	const counted = query.count(cap, scan);
+	const filter = candidateFilter(filters, allowed, visibility);
+	const query = candidateQuery(store, parsed, filter);
+	let counted = query.count(cap, scan);
+	if (request.exact !== true && parsed.match !== null) {
+		// The same tiers as search(): every word (inflected forms too), else the partial matches.
+		const words = wordsOf(store, parsed);
+		const inflected = inflectedMatch(words);
+		if (inflected !== null) counted = new CandidateQuery(store, parsed.match, filter, inflected).count(cap, scan);
+		if (counted.n === 0 && words.length >= 2) {
+			const partial = partialMatches(store, words, filter, new Catalog(store).counts().events);
+			counted = { n: partial.candidates.length, truncated: partial.truncated };
+		}
+	}
 	const n = counted.n + query.systemPrompts(cap + 1).length;
 	return { count: Math.min(n, cap), atLeast: n > cap || counted.truncated };
+}
+
+/** Each term of a query as a partial match's word: its expression as written and that of its inflected forms. */
+function wordsOf(store: IndexStore, parsed: ParsedQuery): PartialWord[] {
+	return parsed.terms.map((t) => ({
+		raw: t.raw,
+		exact: `(${matchOf([t], (prefix) => prefixTerms(store, prefix))})`,
+		inflected: inflectionsOf(store, t),
+		specific: isSpecific(t),
+	}));
+}
+
+/** An identifier, code, number, path, non-English script or quoted phrase: not a word of prose. */
+function isSpecific(term: QueryTerm): boolean {
+	return term.phrase || term.tokens.length > 1 || !/^[A-Za-z][a-z]*$/.test(term.raw);
+}
+
+/** The other forms of a plain word that the index holds (`fixed` → fix, fixes, fixing), as one expression. */
+function inflectionsOf(store: IndexStore, term: QueryTerm): string | null {
+	if (term.phrase || term.prefix || term.tokens.length !== 1 || !isInflectable(term.raw)) return null;
+	const word = term.tokens[0] as string;
+	const forms = [...knownTerms(store, inflectedForms(inflectionKey(word)))].filter((f) => f !== word);
+	return forms.length ? `(${forms.map(quote).join(" OR ")})` : null;
+}
+
+/** Every word with its inflected forms, or null when no word has any: the second tier of a full match. */
+function inflectedMatch(words: PartialWord[]): string | null {
+	if (!words.some((w) => w.inflected)) return null;
+	return words.map((w) => (w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact)).join(" AND ");
 }
 
 /**
@@ -238,7 +281,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const parsed = parseQuery(request.query ?? "", { prefix: request.prefix === true });
 	const catalog = new Catalog(store);
 	const visibility = new Visibility(catalog, request.caller);
-	const notes = [...parsed.notes];
+	const notes = [...parsed.notes, ...visibility.notes];
 	const counts = catalog.counts();
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
 	if (!visibility.trusted) {
@@ -254,8 +297,42 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const query = candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
 	const newest = request.order === "newest";
-	let candidates =
-		allowed.ids !== null && allowed.ids.length === 0 ? [] : newest ? query.newest(limit, offset) : runSearch(query, limit, offset, tuning.rankWindow);
+	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from) : runSearch(q, n, from, tuning.rankWindow));
+	const none = allowed.ids !== null && allowed.ids.length === 0;
+	let candidates = none ? [] : fetch(query, limit, offset);
+	let partial: PartialAnswer | null = null;
+	const suggestions = new Map<string, Suggestion[]>();
+	if (!none && request.exact !== true && parsed.match !== null && candidates.length < limit) {
+		// Events that hold every word as written come first, unchanged; then those holding some word only in another
+		// form; only when no event holds every word in any form, the best partial matches.
+		const filter = candidateFilter(filters, allowed, visibility);
+		const first = candidates.length > 0 ? offset + candidates.length : offset === 0 ? 0 : fetch(query, offset, 0).length;
+		const words = wordsOf(store, parsed);
+		const inflected = inflectedMatch(words);
+		let second = 0;
+		if (inflected !== null) {
+			const exact = new Set(first > 0 ? fetch(query, first, 0).map((c) => c.eid) : []);
+			const rest = fetch(new CandidateQuery(store, parsed.match, filter, inflected), first + offset + limit, 0).filter((c) => !exact.has(c.eid));
+			const from = Math.max(0, offset - first);
+			candidates = [...candidates, ...rest.slice(from, from + limit - candidates.length)];
+			second = rest.length;
+		}
+		if (first === 0 && second === 0) {
+			const count = (tokens: string[]) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(TOTAL_CAP, TOTAL_SCAN).n;
+			const correct = (word: PartialWord): PartialWord[] => {
+				const term = parsed.terms.find((t) => t.raw === word.raw);
+				const found = term ? suggestionsFor(store, term.tokens, count) : [];
+				suggestions.set(word.raw, found);
+				return found
+					.slice(0, 1)
+					.map((f) => ({ raw: f.text, exact: `(${quote(f.text)})`, inflected: null, correction: true, df: f.events, specific: word.specific }));
+			};
+			if (words.length >= 2) {
+				partial = partialMatches(store, words, filter, counts.events, correct);
+				candidates = partial.candidates.slice(offset, offset + limit);
+			} else if (offset === 0 && words[0]) correct(words[0]);
+		}
+	}
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
 	const system = candidates.length === 0 && allowed.ids?.length === 0 ? [] : query.systemPrompts(offset + limit).slice(offset);
 	if (system.length) candidates = [...candidates, ...system].sort((a, b) => (newest ? 0 : a.best - b.best)).slice(0, limit);
@@ -296,8 +373,17 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		});
 	}
 	if (stale > 0) notes.push(`${stale} hit(s) come from files that changed since indexing; run \`pi-history index\` to refresh`);
+	const unmatched = partial?.unmatched ?? [...suggestions.keys()];
+	if (partial && hits.length > 0) notes.unshift(PARTIAL_NOTE);
+	if (offset === 0) notes.push(...unmatched.map((w) => unmatchedNote(w, suggestions.get(w) ?? [])));
 	if (hits.length === 0 && offset === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
-	return { hits, notes, index, ...(request.total ? { total: countHits(store, request) } : {}) };
+	return {
+		hits,
+		notes,
+		index,
+		...(partial && hits.length > 0 ? { match: "partial" as const, unmatched } : {}),
+		...(request.total ? { total: countHits(store, request) } : {}),
+	};
 }
 
 function toolNameOf(catalog: Catalog, event: EventRow, frag: string): { toolName?: string } {
@@ -323,6 +409,17 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["startedAfter", "after"],
 	["startedBefore", "before"],
 ];
+
+/** How a partial answer says so (issue 28). */
+export const PARTIAL_NOTE = "partial match: no event holds every word; these hold the most of them, rarer words weighing more";
+
+/** Names a word that matched nothing in scope, with the index's nearest terms that do. */
+function unmatchedNote(word: string, near: Suggestion[]): string {
+	const first = `no event holds \`${word}\``;
+	if (near.length === 0) return first;
+	const options = near.map((s) => `\`${s.text}\` (${s.events} event${s.events === 1 ? "" : "s"})`);
+	return `${first}; did you mean ${options.join(" or ")}?`;
+}
 
 /** How an empty result says that the caller's own session, left out by default, has hits (I17). */
 export const CURRENT_SESSION_NOTE = "your current session has hits";

@@ -41,7 +41,7 @@ export function sessionSearch(store: IndexStore, request: SessionSearchRequest, 
 	}
 	const result = search(
 		store,
-		{ query: request.query, filters, limit: request.limit, snippetChars: request.snippetChars, caller: request.caller, rawScores: true },
+		{ query: request.query, filters, limit: request.limit, snippetChars: request.snippetChars, caller: request.caller, rawScores: true, exact: true },
 		pending,
 	);
 	const catalog = new Catalog(store);

@@ -197,10 +197,13 @@ export function traceEvent(store: IndexStore, request: EventRef & { caller?: Cal
 	if (event.type === "branch_summary") {
 		const from = event.ref_id ?? event.parent_id;
 		const point = from ? byId.get(from) : undefined;
-		// Since pi 0.84.3 fromId is the abandoned leaf; older files record the branch point (fromId == parentId).
+		// Since pi 0.84.3 fromId is the abandoned leaf; older files record the branch point (fromId == parentId, or
+		// pi 0.73.1's "root" at a null parent).
 		const what =
 			from !== null && from !== event.parent_id ? "the leaf of the abandoned branch (fromId)" : "the branch point the summary was attached to (fromId)";
 		if (point) t.add("branch-summary-from", t.node(point, session), "recorded", { note: what });
+		else if (from === "root" && event.parent_id === null)
+			t.notes.push("summary of a move to the root (fromId root, written by pi before 0.84.3): the branch it abandoned is linked below");
 		else if (from)
 			t.add("branch-summary-from", { sessionId: session.public_id, entryId: from }, "recorded", {
 				note: from === "root" ? "summary written with no previous leaf (fromId root)" : "fromId is not in this session",

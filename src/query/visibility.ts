@@ -1,5 +1,7 @@
 /** What one caller may see: sessions under its authorization root, and its own session only up to the cutoff (I16, I17). */
 
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import type { Catalog, EventRow, SessionRow } from "../index/catalog.js";
 import type { Caller } from "../shared/types.js";
 import { Authorizer } from "./authorize.js";
@@ -12,6 +14,10 @@ export class Visibility {
 	/** Events of the current session with a row id at or above this are invisible (the invoking message and later). */
 	readonly cutoff: number | null;
 	private readonly currentPublic: string | null;
+	/** Sessions hidden whole because the caller's own file could not be told apart from them (fail closed, I17). */
+	private readonly unidentified: ReadonlySet<number>;
+	/** What the caller should know about its own session's exclusion. */
+	readonly notes: readonly string[];
 
 	constructor(
 		catalog: Catalog,
@@ -19,9 +25,20 @@ export class Visibility {
 	) {
 		this.authorizer = caller ? new Authorizer(caller.root) : null;
 		let current: SessionRow | undefined;
+		let unidentified: SessionRow[] = [];
 		// By file first: a session id alone is not unique (imports, exports and copies share ids).
-		if (caller?.currentSessionFile) current = catalog.sessionByFile(caller.currentSessionFile);
+		if (caller?.currentSessionFile) {
+			current = sessionOfFile(catalog, caller.currentSessionFile);
+			// Fail closed: whichever of them is the caller's stays out entirely, and the caller is told.
+			if (!current && caller.currentSessionId) unidentified = catalog.sessionsByHeaderId(caller.currentSessionId);
+		}
 		if (!current && caller?.currentSessionId && !caller.currentSessionFile) current = catalog.sessionByPublicId(caller.currentSessionId);
+		this.unidentified = new Set(unidentified.map((s) => s.id));
+		this.notes = unidentified.length
+			? [
+					`your current session's file was not found in the index, so every indexed session with its id ${caller?.currentSessionId} (${unidentified.length}) is excluded, even when asked for by id`,
+				]
+			: [];
 		this.currentSession = current?.id ?? null;
 		this.currentPublic = current?.public_id ?? null;
 		let cutoff: number | null = null;
@@ -45,7 +62,13 @@ export class Visibility {
 
 	/** True when the session exists for this caller. */
 	allowsSession(session: SessionRow): boolean {
+		if (this.unidentified.has(session.id)) return false;
 		return this.authorizer === null || this.authorizer.allows(session.cwd);
+	}
+
+	/** True when the session is hidden because it may be the caller's own, unidentified one (an unauthorized one never is). */
+	hidesAsOwn(session: SessionRow): boolean {
+		return this.unidentified.has(session.id) && (this.authorizer === null || this.authorizer.allows(session.cwd));
 	}
 
 	/** True when the event exists for this caller. */
@@ -59,4 +82,32 @@ export class Visibility {
 		if (session.id === this.currentSession && this.cutoff !== null && eventId >= this.cutoff) return false;
 		return true;
 	}
+}
+
+/**
+ * The indexed session of the caller's file, found the way pi reaches it: pi may report a path relative to its own
+ * working directory (a relative `sessionDir` or PI_CODING_AGENT_SESSION_DIR), and the index may hold the same file
+ * under another path (a symlinked directory, another root); the same inode at the same real path is the same file.
+ */
+export function sessionOfFile(catalog: Catalog, file: string): SessionRow | undefined {
+	const absolute = isAbsolute(file) ? file : resolve(file);
+	const exact = catalog.sessionByFile(absolute);
+	if (exact) return exact;
+	let real: string;
+	let ino: number;
+	try {
+		real = realpathSync(absolute);
+		ino = statSync(real).ino;
+	} catch {
+		return undefined;
+	}
+	const byReal = catalog.sessionByFile(real);
+	if (byReal) return byReal;
+	return catalog.sessionsByIno(ino).find((s) => {
+		try {
+			return realpathSync(s.file) === real;
+		} catch {
+			return false;
+		}
+	});
 }

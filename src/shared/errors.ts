@@ -10,8 +10,8 @@ export class ArgumentError extends Error {
 
 /** No such event for this caller; unauthorized and missing look exactly the same (I16). */
 export class NotFoundError extends Error {
-	constructor(sessionId: string, entryId?: string) {
-		super(entryId === undefined ? `no session ${sessionId} in the index` : `no event ${sessionId}/${entryId} in the index`);
+	constructor(sessionId: string, entryId?: string, why?: string) {
+		super(`${entryId === undefined ? `no session ${sessionId} in the index` : `no event ${sessionId}/${entryId} in the index`}${why ? ` (${why})` : ""}`);
 		this.name = "NotFoundError";
 	}
 }

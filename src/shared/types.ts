@@ -168,6 +168,8 @@ export interface SearchRequest {
 	order?: SearchOrder;
 	/** Also count every matching event (up to a cap): the result's `total`. */
 	total?: boolean;
+	/** Every word exactly as written, or nothing: no inflected forms, partial matches or suggestions (session_search). */
+	exact?: boolean;
 }
 
 export const SEARCH_ORDERS = ["relevance", "newest"] as const;
@@ -189,6 +191,10 @@ export interface SearchResult {
 	index: IndexFreshness;
 	/** How many events match in all (only when the request asked for it with `total`). */
 	total?: HitCount;
+	/** "partial": no event holds every word; the hits hold some of them (absent on a full match). */
+	match?: "partial";
+	/** With a partial match: the words no event in scope holds. */
+	unmatched?: string[];
 }
 
 /**

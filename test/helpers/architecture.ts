@@ -38,7 +38,7 @@ export const RULES: readonly Rule[] = [
 	{
 		id: "reducer-state",
 		description:
-			"the explorer's reducers (components/state.ts, state-core.ts, *-state.ts) never build or cache an event document: no event-doc, no buildEventDoc",
+			"the explorer's reducers (components/*/state.ts, state-core.ts, *-state.ts) never build or cache an event document: no event-doc, no buildEventDoc",
 	},
 ];
 
@@ -61,7 +61,7 @@ const SQL =
 	/\b(SELECT\b[\s\S]*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(VIRTUAL\s+)?(TABLE|INDEX|TRIGGER|VIEW)|DROP\s+(TABLE|INDEX)|PRAGMA\s+\w+)\b/;
 const DIST_PATH = /(^|[\\/])dist[\\/]|(^|[\\/])\.\.[\\/]dist\b/;
 /** The explorer's reducer modules: pure data transforms over the state. */
-const REDUCER = /^components\/(state|state-core|[\w-]+-state)\.ts$/;
+const REDUCER = /^components\/(?:[\w-]+\/)?(state|state-core|[\w-]+-state)\.ts$/;
 
 /** Where a file (relative path with /) sits: its top folder and layer, or null outside src/ and components/. */
 function placeOf(file: string): { folder: string; layer: number | null } | null {
@@ -149,7 +149,7 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 			const target = normalize(join(dirname(file), spec))
 				.split(sep)
 				.join("/");
-			if (REDUCER.test(file) && target.replace(/\.(js|ts)$/, "") === "components/event-doc") report("reducer-state", `imports ${spec}`);
+			if (REDUCER.test(file) && /^components\/(?:[\w-]+\/)?event-doc$/.test(target.replace(/\.(js|ts)$/, ""))) report("reducer-state", `imports ${spec}`);
 			const to = placeOf(target);
 			if (to === null) {
 				if (inSrc || place.folder === "components")

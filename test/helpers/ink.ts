@@ -1,7 +1,7 @@
 /** Test helpers for Ink components: key sequences, one key per write with a yield, frames without ANSI codes. */
 import { stripVTControlCharacters } from "node:util";
 import type { render } from "ink-testing-library";
-import type { EventData } from "../../components/loaders.js";
+import type { EventData } from "../../components/event/loaders.js";
 import type { EventBrief, Hit, ReadResult, TraceEdge, TraceResult } from "../../src/shared/types.js";
 
 /** What ink-testing-library's render returns. */

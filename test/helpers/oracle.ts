@@ -1,7 +1,23 @@
 /** pi's own view of a session file, as a test oracle: its entries, its leaf, and which entries reach the model. */
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { buildSessionContext, convertToLlm, migrateSessionEntries, parseSessionEntries, type SessionEntry } from "@mariozechner/pi-coding-agent";
 import { expect } from "vitest";
+import { PROJECT_ROOT } from "./corpus.js";
+
+type Llm = Record<string, unknown>;
+/** pi-ai 0.73.1's transformMessages (not exported from its root): it drops errored and aborted replies. */
+const { transformMessages } = (await import(
+	pathToFileURL(join(PROJECT_ROOT, "node_modules", "@mariozechner", "pi-ai", "dist", "providers", "transform-messages.js")).href
+)) as { transformMessages(messages: Llm[], model: Llm): Llm[] };
+/** A model the messages were written by: same-model replay, images allowed, so only the drop rules act. */
+const REPLAY_MODEL = { id: "m", api: "a", provider: "p", input: ["text", "image"] };
+
+/** What pi sends the model for one context message: convertToLlm, then pi-ai's transformMessages. */
+export function sentToModel(message: unknown): boolean {
+	return transformMessages(convertToLlm([message as never]) as unknown as Llm[], REPLAY_MODEL).length > 0;
+}
 
 /** pi's view of a file: its entries (migrated like pi does on open), the leaf, and the entries the model is sent. */
 export function piContext(file: string) {
@@ -32,8 +48,9 @@ export function piContext(file: string) {
 			return false;
 		});
 		expect(hit, `context message ${String(m.role)} has a source entry`).toBeDefined();
-		// pi's convertToLlm drops `!!` bash executions (excludeFromContext): in the context, never sent.
-		if (hit) (convertToLlm([m as never]).length > 0 ? direct : excluded).add(hit.id);
+		// pi's convertToLlm drops `!!` bash executions (excludeFromContext) and pi-ai's transformMessages errored and
+		// aborted replies: in the context, never sent.
+		if (hit) (sentToModel(m) ? direct : excluded).add(hit.id);
 	}
 	return { fileEntries, direct, excluded, path };
 }

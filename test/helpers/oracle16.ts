@@ -1,7 +1,7 @@
 /**
  * pi 1.6's own answer to "did the model see this entry, and how", as a test oracle. pi 1.6's package root does not
  * load on Node 20, so its session manager, message conversion and branch summarization are deep-imported from
- * `dist/core`. Files are loaded with `SessionManager.inMemory(cwd, undefined, parseSessionEntries(text))`, never
+ * `dist/core`, and pi-ai's transformMessages (what reaches the provider) from `dist/api`. Files are loaded with `SessionManager.inMemory(cwd, undefined, parseSessionEntries(text))`, never
  * `open()` (which repairs files). Only the mapping onto our vocabulary (DESIGN I14) is written here.
  */
 import { join } from "node:path";
@@ -52,6 +52,11 @@ const core = join(PI16_DIR, "dist", "core");
 /** pi 1.6's session-manager module. */
 export const sm = (await import(pathToFileURL(join(core, "session-manager.js")).href)) as SessionManagerModule;
 const { convertToLlm } = (await import(pathToFileURL(join(core, "messages.js")).href)) as { convertToLlm(m: Json[]): Json[] };
+/** pi-ai 1.6's transformMessages: what reaches the provider; it drops errored and aborted replies. */
+const { transformMessages } = (await import(
+	pathToFileURL(join(PROJECT_ROOT, "node_modules", "@earendil-works", "pi-ai", "dist", "api", "transform-messages.js")).href
+)) as { transformMessages(messages: Json[], model: Json): Json[] };
+const REPLAY_MODEL = { id: "m", api: "a", provider: "p", input: ["text", "image"] };
 const { collectEntriesForBranchSummary } = (await import(pathToFileURL(join(core, "compaction", "branch-summarization.js")).href)) as {
 	collectEntriesForBranchSummary(session: Pi16Manager, oldLeafId: string | null, targetId: string): { entries: Pi16Entry[] };
 };
@@ -83,7 +88,8 @@ export function verdicts(mgr: Pi16Manager): Map<string, Verdict> {
 	const out = new Map<string, Verdict>();
 	for (const e of all) {
 		const own = sm.sessionEntryToContextMessages(e);
-		const producing = own.length > 0 || e.type === "compaction" || e.type === "branch_summary";
+		// An empty branch summary produces no message anywhere: like a label, it is not-applicable.
+		const producing = own.length > 0 || e.type === "compaction";
 		if (!onPath.has(e.id)) {
 			const selectionState = !producing ? "not-applicable" : described.has(e.id) ? "summarized" : "not-selected";
 			out.set(e.id, { branchState: "alternate", selectionState, contextEdit: null });
@@ -93,7 +99,7 @@ export function verdicts(mgr: Pi16Manager): Map<string, Verdict> {
 		const edit = p ? edits.get(e.id) : undefined;
 		let v: Verdict;
 		if (p && p.messages.length > 0) {
-			const sent = convertToLlm(p.messages).length > 0;
+			const sent = transformMessages(convertToLlm(p.messages), REPLAY_MODEL).length > 0;
 			const replaced = edit && JSON.stringify(p.messages) !== JSON.stringify(sm.projectContextEntry(e));
 			v = {
 				branchState: "selected",
@@ -115,17 +121,24 @@ export function verdicts(mgr: Pi16Manager): Map<string, Verdict> {
 /**
  * Entries some branch summary describes, by pi's collectEntriesForBranchSummary from the old leaf to the summary's
  * position. The old leaf is the recorded fromId (pi ≥ 0.84.3) when it differs from parentId; in older files
- * (fromId == parentId) it is the entry written just before the summary, which is what pi summarized then.
+ * (fromId == parentId, or 0.73.1's `fromId: "root"` at a null parent) it is the entry written just before the
+ * summary, which is what pi summarized then.
  */
 function describedByBranchSummaries(mgr: Pi16Manager, all: Pi16Entry[]): Set<string> {
 	const out = new Set<string>();
 	all.forEach((s, i) => {
 		if (s.type !== "branch_summary") return;
 		const fromId = typeof s.fromId === "string" ? s.fromId : null;
-		const oldLeaf = fromId !== null && fromId !== s.parentId ? (mgr.getEntry(fromId) ? fromId : null) : (all[i - 1]?.id ?? null);
+		// pi 0.73.1's summary at the root: `parentId: null, fromId: "root"`, a null branch point like fromId == parentId.
+		const rootPoint = s.parentId === null && fromId === "root";
+		const oldLeaf = fromId !== null && fromId !== s.parentId && !rootPoint ? (mgr.getEntry(fromId) ? fromId : null) : (all[i - 1]?.id ?? null);
 		if (oldLeaf === null) return;
-		// A null parentId means the summary starts a new root: nothing is shared with the old branch.
-		for (const e of collectEntriesForBranchSummary(mgr, oldLeaf, s.parentId ?? "\u0000no-entry").entries) out.add(e.id);
+		// A null parentId means the summary starts a new root: nothing is shared with the old branch, except the root
+		// user or custom message pi moved to (its navigateTree then leaves the leaf at that message's null parent).
+		const root = rootPoint ? mgr.getBranch(oldLeaf)[0] : undefined;
+		const movedTo =
+			root && ((root.type === "message" && (root.message as { role?: string }).role === "user") || root.type === "custom_message") ? root.id : undefined;
+		for (const e of collectEntriesForBranchSummary(mgr, oldLeaf, s.parentId ?? movedTo ?? "\u0000no-entry").entries) out.add(e.id);
 	});
 	return out;
 }

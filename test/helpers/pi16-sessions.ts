@@ -89,6 +89,9 @@ export function writePi16Sessions(dir: string, cwd: string): { files: Record<str
 		ids.sideEdit = m.appendContextEdit(ids.a2, { content: "side branch rewrite WALLABY_SIDE" });
 		m.branch(mainLeaf);
 		ids.final = m.appendMessage(assistant("You are welcome."));
+		// Interrupted mid-stream (Escape): kept in the file, never replayed to the model (pi-ai transformMessages).
+		ids.aborted = m.appendMessage(assistant("Half an answer about QUOKKA_ABORTED_REPLY", { stopReason: "aborted", errorMessage: "Request was aborted" }));
+		ids.afterAborted = m.appendMessage(user("Try again."));
 	});
 
 	make("system", (m) => {

@@ -3,7 +3,7 @@
  * docs:keys` writes it; test/keys-doc.test.ts fails when the file differs from what the keymap makes now.
  */
 // The keymap's help sections: the one line to change when the keymap moves.
-import { helpSections } from "../../components/keymap.js";
+import { helpSections } from "../../components/root/help.js";
 
 /** Where the generated table lives, from the project root. */
 export const KEYS_DOC = "docs/keys.md";

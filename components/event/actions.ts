@@ -1,0 +1,29 @@
+/** The event view's actions: the tree walk and the event's keys, the answers of its loads, the view's measure. */
+import type { EventRef, FragmentWindow } from "../../src/shared/types.js";
+import type { TaskKind } from "../core/actions.js";
+import type { DocMetrics } from "./doc-metrics.js";
+import type { EventData } from "./loaders.js";
+
+/** Where a walk goes. */
+export type WalkTo = "parent" | "child" | "next-sibling" | "prev-sibling" | "append-prev" | "append-next" | "forks" | "fork-up";
+
+/** The event view and the tree walk. */
+export type EventAction =
+	| { type: "walk"; to: WalkTo }
+	| { type: "toggle-panel" }
+	| { type: "toggle-wrap" }
+	| { type: "find-open" }
+	| { type: "find-cancel" }
+	| { type: "find-submit" }
+	| { type: "find-step"; dir: 1 | -1 }
+	| { type: "task"; task: TaskKind };
+
+/** Answers of the event view's loads; each carries the key or sequence number it answers, so stale ones are dropped. */
+export type EventLoadAction =
+	| { type: "event-done"; key: string; data: EventData | null; error: string | null }
+	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
+	| { type: "find-done"; seq: number; match: { fid: string; at: number } | null; wrapped: boolean; error: string | null }
+	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null };
+
+/** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */
+export type ViewAction = { type: "measured"; key: string; metrics: DocMetrics };

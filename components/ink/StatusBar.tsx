@@ -1,0 +1,40 @@
+/** The two status lines: index state or the last message, and the keys that work right now. */
+import { Box } from "ink";
+import { memo } from "react";
+import { fitLine, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
+import { hintLine } from "../search/search-view.js";
+import { Lines } from "./Line.js";
+
+/** Props of <StatusBar/>. */
+export interface StatusBarProps {
+	width: number;
+	/** Left: a message (when set) or the index state. */
+	status: { text: string; tone: Tone };
+	/** Right: where you are, e.g. "hits · hit 3 of 50+" or "lines 12–24 of 80 ↓ · event". */
+	where: string;
+	hints: Array<[string, string]>;
+	color: boolean;
+}
+
+/** Same bar: its props are rebuilt on every render, so compare what they say. */
+function sameBar(a: StatusBarProps, b: StatusBarProps): boolean {
+	return (
+		a.width === b.width &&
+		a.color === b.color &&
+		a.where === b.where &&
+		a.status.text === b.status.text &&
+		a.status.tone === b.status.tone &&
+		a.hints.length === b.hints.length &&
+		a.hints.every(([k, l], i) => b.hints[i]?.[0] === k && b.hints[i]?.[1] === l)
+	);
+}
+
+/** The status bar (memoized: most keystrokes change neither line). */
+export const StatusBar = memo(function StatusBar({ width, status, where, hints, color }: StatusBarProps) {
+	const first: StyledLine = where ? spread([seg(status.text, status.tone)], [seg(where, "dim")], width) : fitLine([seg(status.text, status.tone)], width);
+	return (
+		<Box flexDirection="column" width={width} height={2}>
+			<Lines lines={[first, hintLine(hints, width)]} color={color} height={2} />
+		</Box>
+	);
+}, sameBar);

@@ -1,0 +1,69 @@
+/**
+ * The explorer's first frame as plain terminal text, drawn by the launcher before React and Ink are loaded (loading
+ * them takes longer than the 200 ms a first frame may take). It is the search screen <App/> draws first — title,
+ * query line, "searching…", status and key hints — built by the same line builders, so nothing moves when Ink
+ * takes over. This module imports no React and no Ink.
+ */
+import type { Size } from "../core/explorer-service.js";
+import type { Filters, Scope } from "../core/filters.js";
+import { frameHeight, searchLayout } from "../core/layout.js";
+import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
+import { lineAnsi } from "../core/theme.js";
+import { hintsFor } from "../root/help.js";
+import { hintLine, searchQueryLine, titleLine } from "../search/search-view.js";
+
+/** What the first frame shows. */
+export interface FirstFrameInput {
+	size: Size;
+	color: boolean;
+	banner: string | null;
+	/** The status line's text (the launcher's notice, else that the index is opening). */
+	notice: string | null;
+	query: string;
+	scope: Scope;
+	workspace: string | null;
+	filters: Filters;
+}
+
+/** The first frame's lines (each fitted to the width), as <App/> lays out its first search screen. */
+export function firstFrameLines(input: FirstFrameInput): StyledLine[] {
+	const { size } = input;
+	const width = size.columns;
+	const layout = searchLayout(size);
+	const title = titleLine(
+		{
+			banner: input.banner,
+			scope: input.scope,
+			workspace: input.workspace,
+			session: null,
+			filters: input.filters,
+			count: 0,
+			more: false,
+			loading: true,
+			query: input.query,
+		},
+		width,
+	);
+	const query = searchQueryLine({ text: input.query, cursor: input.query.length, focused: true, filters: input.filters, now: Date.now() }, width);
+	const lines: StyledLine[] = [title, query.line];
+	const listRow = (i: number): StyledLine => fitLine(i === 1 ? [seg("  "), seg("searching…", "dim")] : [], layout.listWidth, true);
+	const bodyRows = frameHeight(size) - 4;
+	for (let i = 0; i < bodyRows; i++) {
+		if (layout.side) {
+			const preview: StyledLine = i === 0 ? [seg("preview", "dim")] : [];
+			lines.push([...listRow(i), seg("│", "dim"), ...fitLine(preview, layout.previewWidth)]);
+		} else if (i === layout.listLines) lines.push(fitLine([seg("── ", "dim"), seg("preview", "dim"), seg(` ${"─".repeat(width)}`, "dim")], width));
+		else lines.push(listRow(i));
+	}
+	const status = input.notice ? seg(input.notice, "warn") : seg("opening the index…", "dim");
+	lines.push(spread([status], [seg("query", "dim")], width));
+	lines.push(hintLine(hintsFor("query"), width));
+	return lines;
+}
+
+/** The first frame as one string for the terminal: from the top left, each line cleared to its end. */
+export function firstFrameText(input: FirstFrameInput): string {
+	return firstFrameLines(input)
+		.map((l) => `${lineAnsi(l, input.color)}\u001b[K`)
+		.join("\r\n");
+}

@@ -1,0 +1,190 @@
+/**
+ * The explorer's combined state: its slices (the query line in core/line-edit, search/hits-state, event/stack-state,
+ * tree/tree-state, browser/browser-state, prompts/goto-state, the overlays in overlay-state, the task) and what spans them (focus, mode, message, the history of views left), with the small operations the top reducer in
+ * state.ts composes: run one slice's reducer, edit the query, open an event, save and restore a view.
+ */
+import { type EventRef, type Hit, refKey } from "../../src/shared/types.js";
+import type { BrowserState } from "../browser/browser-state.js";
+import type { Message, QueryAction } from "../core/actions.js";
+import type { Size } from "../core/explorer-service.js";
+import type { Filters, Scope } from "../core/filters.js";
+import { type QueryState, reduceQuery } from "../core/line-edit.js";
+import type { Mode } from "../core/modes.js";
+import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, type StackState, topOf } from "../event/stack-state.js";
+import type { GotoState } from "../prompts/goto-state.js";
+import type { Task } from "../prompts/task-loads.js";
+import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "../search/hits-state.js";
+import { initialTree, reduceTree, type TreeAction, type TreeState, topTree } from "../tree/tree-state.js";
+import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
+
+export type { Mode } from "../core/modes.js";
+export type { Task } from "../prompts/task-loads.js";
+
+/** A whole view left for another (a session's hits opened from a trace row, `/` from an event): Esc restores it. */
+export interface SavedView {
+	focus: "query" | "list";
+	query: QueryState;
+	hits: HitsState;
+	events: StackState;
+	tree: TreeState;
+}
+
+/** The whole explorer state: the slices and what spans them. */
+export interface State {
+	size: Size;
+	focus: "query" | "list";
+	query: QueryState;
+	hits: HitsState;
+	events: StackState;
+	/** Open trees, each above the event stack depth it was opened at. */
+	tree: TreeState;
+	/** Views left behind, newest last: the back stack above the event stack. */
+	history: SavedView[];
+	overlay: Overlay | null;
+	/** The session browser (F2), drawn over the search screen or the event it was opened from. */
+	browser: BrowserState | null;
+	/** The go-to-ref prompt (F3), over whatever screen is open. */
+	goto: GotoState | null;
+	/** Grows with every session listing wanted, so an answer for an earlier browser is never applied to a new one. */
+	browseSeq: number;
+	message: Message | null;
+	copy: { seq: number; text: string } | null;
+	/** A task on an event the launcher runs outside the explorer (App loads what it needs, then hands it over). */
+	task: Task | null;
+	/** Grows when the user asks to read new session lines now (the refresh key); the launcher runs the refresh. */
+	refresh: number;
+	exit: number | null;
+}
+
+/** Inputs of the first state. */
+export interface InitOptions {
+	size: Size;
+	workspace?: string | null;
+	scope?: Scope;
+	query?: string;
+	message?: string;
+	filters?: Filters;
+	/** An event to start on (`pi-history open <sessionId> <entryId>`); Esc from it goes to the search screen. */
+	open?: EventRef & { fragmentId?: string };
+}
+
+function openLoc(open: EventRef & { fragmentId?: string }): EventLoc {
+	return newLoc({ ref: { sessionId: open.sessionId, entryId: open.entryId }, ...(open.fragmentId ? { focusFragment: open.fragmentId } : {}) });
+}
+
+/** The state the explorer starts in: the given query (empty: recent events), list not yet loaded. */
+export function initialState(options: InitOptions): State {
+	const text = options.query ?? "";
+	const hits = initialHits(options.workspace ?? null, options.scope);
+	return {
+		size: options.size,
+		focus: "query",
+		query: { text, cursor: text.length },
+		hits: options.filters ? { ...hits, filters: options.filters } : hits,
+		events: options.open ? { ...initialStack(), stack: [openLoc(options.open)] } : initialStack(),
+		tree: initialTree(),
+		history: [],
+		overlay: null,
+		browser: null,
+		goto: null,
+		browseSeq: 0,
+		message: options.message ? { text: options.message, tone: "warn" } : null,
+		copy: null,
+		task: null,
+		refresh: 0,
+		exit: null,
+	};
+}
+
+/** Which keys apply now. */
+export function modeOf(s: State): Mode {
+	if (s.goto) return "goto";
+	if (s.overlay) return s.overlay.type === "filters" && s.overlay.edit !== null ? "filter-edit" : s.overlay.type;
+	if (s.browser) return "sessions";
+	if (topTree(s.tree)?.depth === s.events.stack.length) return "tree";
+	const top = topOf(s.events);
+	if (top && s.events.finding !== null) return "find";
+	if (top) return top.panel === "trace" ? "trace" : "event";
+	return s.focus;
+}
+
+/** The hit under the cursor. */
+export function selectedHit(s: State): Hit | null {
+	return hitAt(s.hits);
+}
+
+/** Key of the preview the selected hit needs (ref and fragment), or null without a hit. */
+export function previewKey(s: State): string | null {
+	return previewKeyOf(s.hits);
+}
+
+/** The event on top of the back stack. */
+export function topLoc(s: State): EventLoc | null {
+	return topOf(s.events);
+}
+
+export const info = (s: State, text: string, tone: Message["tone"] = "info"): State => ({ ...s, message: { text, tone } });
+export const hits = (s: State, a: HitsAction): State => ({ ...s, hits: reduceHits(s.hits, a, s.size) });
+export const overlay = (s: State, a: OverlayAction): State => ({ ...s, overlay: reduceOverlay(s.overlay, a, s.size) });
+
+/** Runs the tree slice's reducer and shows its note. */
+export function tree(s: State, a: TreeAction): State {
+	const out = reduceTree(s.tree, a, s.size);
+	return { ...s, tree: out.tree, ...(out.note ? { message: out.note } : {}) };
+}
+
+/** Runs the event stack's reducer and shows its note. */
+export function stack(s: State, a: StackAction): State {
+	const out = reduceStack(s.events, a, { size: s.size });
+	return { ...s, events: out.stack, ...(out.note ? { message: out.note } : {}) };
+}
+
+/**
+ * A last word of one letter or digit matches nearly everything as a prefix and says little: typing `retry l` keeps
+ * the hits of `retry` on screen instead of flashing a slow, useless list; the next letter searches.
+ */
+export function searchesFor(text: string): boolean {
+	return !/(^|\s)[a-z0-9]$/i.test(text);
+}
+
+/** Edits the query (from the hit list too, which moves focus there) and searches when the text changed. */
+export function editQuery(s: State, a: QueryAction): State {
+	// Edits from the hit list go to the query line, and focus follows them there.
+	const from = modeOf(s) === "list" ? { ...s, focus: "query" as const } : s;
+	const query = reduceQuery(s.query, a);
+	if (query === s.query) return from;
+	const next = { ...from, query };
+	return query.text === s.query.text || !searchesFor(query.text) ? next : hits(next, { type: "search" });
+}
+
+/** Opens an event on top of the stack, closing any overlay. */
+export function push(s: State, loc: EventLoc, note?: string): State {
+	return { ...stack(s, { type: "push", loc }), overlay: null, message: note ? { text: note, tone: "info" } : null };
+}
+
+const HISTORY_MAX = 50;
+
+/** Leaves the current view for another: keeps it on the history, so Esc comes back to it exactly. */
+export function saveView(s: State): State {
+	const view: SavedView = { focus: s.focus, query: s.query, hits: s.hits, events: s.events, tree: s.tree };
+	return { ...s, history: [...s.history, view].slice(-HISTORY_MAX) };
+}
+
+/** Comes back to the last view left: its query and cursor, hits and selection, and event stack as they were. */
+export function restoreView(s: State): State {
+	const view = s.history.at(-1) as SavedView;
+	const h = view.hits;
+	const selected = h.results.hits[h.selected];
+	// The hits come back on screen at once; a fresh search (a new sequence number) refreshes them, keeping the selection.
+	const results = { ...h.results, seq: s.hits.results.seq + 1, keep: selected ? refKey(selected) : null, loadingMore: false };
+	return {
+		...s,
+		focus: view.focus,
+		query: view.query,
+		hits: { ...h, results },
+		events: view.events,
+		tree: view.tree,
+		history: s.history.slice(0, -1),
+		overlay: null,
+	};
+}

@@ -1,0 +1,327 @@
+/** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
+
+import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../../src/present/text.js";
+import type { Hit, HitCount, IndexStatus, SearchOrder } from "../../src/shared/types.js";
+import type { IndexingState } from "../core/explorer-service.js";
+import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "../core/filters.js";
+import { num } from "../core/numbers.js";
+import { idTail } from "../core/session-label.js";
+import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
+import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "../core/text-width.js";
+
+/** A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow. */
+export function normalizeSnippet(snippet: string, marks: Array<[number, number]>): { text: string; marks: Array<[number, number]> } {
+	const map: number[] = [];
+	let text = "";
+	let lastSpace = true;
+	for (let i = 0; i < snippet.length; i++) {
+		const c = snippet[i] as string;
+		map[i] = text.length;
+		if (/\s/.test(c)) {
+			if (!lastSpace) text += " ";
+			lastSpace = true;
+			continue;
+		}
+		lastSpace = false;
+		text += sanitizeLine(c);
+	}
+	map[snippet.length] = text.length;
+	text = text.trimEnd();
+	const out: Array<[number, number]> = [];
+	for (const [a, b] of marks) {
+		const na = map[Math.min(a, snippet.length)] ?? 0;
+		// A mark may end in the trailing space that was trimmed: it stays within the text.
+		const nb = Math.min(map[Math.min(b, snippet.length)] ?? 0, text.length);
+		if (nb > na) out.push([na, nb]);
+	}
+	return { text, marks: out };
+}
+
+/**
+ * Where a hit comes from: the session's name, else its short cwd, and the id part that tells its session apart
+ * from the others on screen (`short`, from shortIds; a /clone and a --fork share name, cwd and time).
+ */
+export function hitWhere(h: Hit, short: string = idTail(h.sessionId)): string {
+	// The id part first: it is what tells copies apart, and a narrow pane cuts the end of the line.
+	return `#${short} ${sessionWhere(h.session)}`;
+}
+
+/** The flags that make a hit stand out: error, alternate branch, summarized, label. */
+export function hitFlags(h: Hit): Array<{ text: string; tone: Tone }> {
+	const out: Array<{ text: string; tone: Tone }> = [];
+	if (h.isError) out.push({ text: "✗ error", tone: "error" });
+	for (const m of stateMarks(h)) out.push({ text: m === "alternate branch" ? "⑂ alternate" : m, tone: m === "summarized" ? "dim" : "warn" });
+	if (h.label) out.push({ text: `#${h.label}`, tone: "accent" });
+	return out;
+}
+
+function snippetSegs(h: Hit): StyledLine {
+	const { text, marks } = normalizeSnippet(h.snippet || "", h.marks);
+	if (!text) return [seg("(no text: metadata event)", "dim")];
+	return markSegments(text, marks).map((s) => seg(s.text, s.match ? "match" : "plain"));
+}
+
+/** Starts a snippet shortly before its first match when the match would fall off the line. */
+function snippetAround(line: StyledLine, width: number): StyledLine {
+	const firstMatch = line.findIndex((s) => s.tone === "match");
+	if (firstMatch <= 0) return line;
+	const lead = lineWidth(line.slice(0, firstMatch));
+	const matchWidth = stringWidth((line[firstMatch] as { text: string }).text);
+	// Drop just enough leading cells for the match and a little text after it to fit, keeping text before it.
+	const need = lead + Math.min(matchWidth, width / 2) + 12 - width;
+	if (need <= 0) return line;
+	let drop = Math.min(lead - 4, need + 1);
+	if (drop <= 0) return line;
+	const out: StyledLine = [seg("…", "dim")];
+	for (const s of line) {
+		if (drop <= 0) {
+			out.push(s);
+			continue;
+		}
+		const w = stringWidth(s.text);
+		if (w <= drop) {
+			drop -= w;
+			continue;
+		}
+		let cut = 0;
+		let text = s.text;
+		for (const c of clusters(s.text)) {
+			if (drop <= 0) break;
+			drop -= clusterWidth(c);
+			cut += c.length;
+		}
+		text = s.text.slice(cut);
+		// Start at a word boundary when one is near, so the line does not begin with half a word.
+		const space = /\s/.test(s.text[cut - 1] ?? " ") ? -1 : text.search(/\s/);
+		if (space >= 0 && space < 12) text = text.slice(space + 1);
+		out.push({ ...s, text });
+		drop = 0;
+	}
+	return out;
+}
+
+/** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
+export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0, group = 0): StyledLine[] {
+	const marker = selected ? seg("▌", "accent") : seg(" ");
+	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(hitKind(h), "bold")];
+	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
+	if (copies > 0) meta.push(seg("  "), seg(`same entry in ${copies + 1} sessions`, "accent"));
+	if (group > 1) meta.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
+	const snippet = snippetSegs(h);
+	if (lines === 1) {
+		// No room for the session's name and cwd on one line, but its id part still tells a copy from its original.
+		const row = [marker, ...meta, seg("  "), seg(`#${short ?? idTail(h.sessionId)}`, "dim"), seg("  "), ...snippet];
+		return [fitLine(selected ? row.map((s) => ({ ...s, inverse: true })) : row, width, true, selected)];
+	}
+	meta.push(seg("  "), seg(hitWhere(h, short), "dim"));
+	const metaLine = fitLine([marker, ...(selected ? meta.map((s) => ({ ...s, inverse: true })) : meta)], width, true, selected);
+	const snippetLine = fitLine([marker, seg(" "), ...snippetAround(snippet, width - 2)], width);
+	return [metaLine, snippetLine];
+}
+
+/** Placeholder of an empty query line. */
+export const QUERY_PLACEHOLDER = "search as you type · ↓ hits · Ctrl+X errors only · F1 help (letters are always text here)";
+
+/**
+ * Where the visible part of a long query starts (a UTF-16 offset), like a shell's line editor: the window stays where
+ * it was (`prev`) while the cursor moves inside it and scrolls only when the cursor would leave it, so ← moves the
+ * cursor over still text instead of the text under a fixed cursor. `room`: columns for the text and the cursor cell.
+ */
+export function queryWindow(text: string, cursor: number, room: number, prev = 0): number {
+	const parts = clusters(text);
+	const offsets: number[] = [];
+	let at = 0;
+	for (const p of parts) {
+		offsets.push(at);
+		at += p.length;
+	}
+	offsets.push(at);
+	const widthOf = (from: number, to: number) => stringWidth(text.slice(from, to));
+	// Columns the text may use: one is the cursor cell at the end, one the "…" when the start is cut.
+	const fits = (start: number, end: number) => widthOf(start, end) <= room - 1 - (start > 0 ? 1 : 0);
+	let start = Math.min(Math.max(0, prev), cursor);
+	if (!offsets.includes(start)) start = offsets.filter((o) => o <= start).at(-1) ?? 0;
+	// The cursor went past the right edge: scroll so it sits at the edge.
+	let i = offsets.indexOf(start);
+	while (i < offsets.length - 1 && !fits(start, cursor)) start = offsets[++i] as number;
+	// Text was deleted: show more of the start while everything up to the end still fits.
+	while (i > 0 && fits(offsets[i - 1] as number, text.length)) start = offsets[--i] as number;
+	return start;
+}
+
+/**
+ * The query line: prompt, text with an inverse cursor cell when focused, from `start` (see queryWindow) so the cursor
+ * stays on screen.
+ */
+export function queryLine(
+	query: string,
+	cursor: number,
+	focused: boolean,
+	width: number,
+	placeholder: string,
+	start = queryWindow(query, cursor, Math.max(4, width - 2)),
+): StyledLine {
+	const prompt = seg("❯ ", focused ? "accent" : "dim");
+	const room = Math.max(4, width - 3);
+	if (query === "") {
+		const ph = truncate(placeholder, room - 1);
+		return focused ? [prompt, seg(ph.slice(0, 1) || " ", "dim", true), seg(ph.slice(1), "dim")] : [prompt, seg(ph, "dim")];
+	}
+	// The window is counted on the raw text; sanitizing keeps lengths (controls become one symbol each).
+	const clean = sanitizeLine(query);
+	const before = clean.slice(start, cursor);
+	const atCursor = clusters(clean.slice(cursor))[0] ?? " ";
+	const after = clean.slice(cursor + (atCursor === " " && cursor >= clean.length ? 0 : atCursor.length));
+	const lead: StyledLine = start > 0 ? [seg("…", "dim"), seg(before)] : [seg(before)];
+	if (!focused) return fitLine([prompt, ...lead, seg(atCursor === " " && cursor >= clean.length ? "" : atCursor), seg(after)], width);
+	return fitLine([prompt, ...lead, seg(atCursor, "plain", true), seg(after)], width);
+}
+
+/** Inputs of the title line. */
+export interface TitleInput {
+	banner: string | null;
+	scope: Scope;
+	workspace: string | null;
+	session: ScopeSession | null;
+	filters: Filters;
+	order?: SearchOrder;
+	group?: boolean;
+	count: number;
+	more: boolean;
+	/** The core's count of every match (null until it came, or when the rows are grouped by session). */
+	total?: HitCount | null;
+	loading: boolean;
+	query: string;
+}
+
+/**
+ * How many hits there are, as the title and the status bar say it: the loaded rows when there are no more pages,
+ * else the core's count of all matches ("1,234", "10,000+" at its cap), else the loaded rows and a "+".
+ */
+export function hitTotal(loaded: number, exhausted: boolean, total: HitCount | null): string {
+	if (exhausted) return num(loaded);
+	if (total && total.count > loaded) return `${num(total.count)}${total.atLeast ? "+" : ""}`;
+	return `${num(loaded)}+`;
+}
+
+/** The filter chips at the end of the query line ("" when none): removable one by one with Backspace on an empty query. */
+export function chipLine(filters: Filters, now: number): StyledLine {
+	const out: StyledLine = [];
+	for (const c of filterChips(filters, now)) out.push(seg(" "), seg(`[${c.text}]`, "warn"));
+	return out;
+}
+
+/** Placeholder beside filter chips. */
+export const QUERY_PLACEHOLDER_SHORT = "search as you type · Backspace removes the last chip";
+
+/**
+ * The search screen's query line: the query from its window start (see queryWindow; `prevStart` is the view's memory
+ * of it) and the filter chips at its end, which take at most half the width. Also the first frame's (first-frame.ts).
+ */
+export function searchQueryLine(
+	q: { text: string; cursor: number; focused: boolean; filters: Filters; now: number },
+	width: number,
+	prevStart = 0,
+): { line: StyledLine; start: number } {
+	const chips = fitLine(chipLine(q.filters, q.now), Math.floor(width / 2));
+	const chipsWidth = lineWidth(chips);
+	const start = queryWindow(q.text, q.cursor, Math.max(4, width - chipsWidth - 2), prevStart);
+	const placeholder = chipsWidth > 0 ? QUERY_PLACEHOLDER_SHORT : QUERY_PLACEHOLDER;
+	return { line: [...queryLine(q.text, q.cursor, q.focused, width - chipsWidth, placeholder, start), ...chips], start };
+}
+
+/** The first line: name, demo banner, scope, order and grouping chips, hit count. */
+export function titleLine(t: TitleInput, width: number): StyledLine {
+	const left: StyledLine = [seg("pi-history", "title")];
+	if (t.banner) left.push(seg("  "), seg(t.banner, "banner"));
+	const chips: StyledLine = [seg(`[${scopeChip(t.scope, t.workspace, t.session)}]`, t.scope === "all" ? "dim" : "accent")];
+	if (t.order === "newest") chips.push(seg(" "), seg("[newest first]", "accent"));
+	if (t.group) chips.push(seg(" "), seg("[by session]", "accent"));
+	const count = t.loading
+		? "searching…"
+		: `${hitTotal(t.count, !t.more, t.total ?? null)} ${t.query.trim() ? (t.count === 1 && !t.more ? "hit" : "hits") : "recent events"}`;
+	const right: StyledLine = [...chips, seg("  "), seg(count, "dim")];
+	return spread(left, right, width);
+}
+
+/** The keys an empty list's lines name. */
+export interface EmptyKeys {
+	clearFilters: string;
+	cycleScope: string;
+	openFilters: string;
+}
+
+/** What the list shows when it has no hits: why, and what to do next. */
+export function emptyLines(input: {
+	loading: boolean;
+	error: string | null;
+	query: string;
+	notes: string[];
+	scope: Scope;
+	filters: Filters;
+	indexEvents: number | null;
+	indexing: IndexingState;
+	status: IndexStatus | null;
+	/** How the keys these lines name are written (the keymap is the root's: the caller looks them up). */
+	keys: EmptyKeys;
+}): Array<{ text: string; tone: Tone }> {
+	if (input.error)
+		return [
+			{ text: `search failed: ${input.error}`, tone: "error" },
+			{ text: `change the query, or press ${input.keys.clearFilters} to clear the filters`, tone: "dim" },
+		];
+	if (input.loading && input.indexEvents === null) return [{ text: "searching…", tone: "dim" }];
+	if ((input.indexEvents ?? 0) === 0 && input.query.trim() === "" && Object.keys(input.filters).length === 0 && input.scope === "all") {
+		if (input.indexing.phase === "indexing" || input.indexing.phase === "idle") {
+			return [
+				{ text: "Indexing your Pi history…", tone: "bold" },
+				{ text: "hits appear as soon as the first files are indexed; you can type a query now", tone: "dim" },
+			];
+		}
+		const roots = input.status?.roots.map((r) => r.path) ?? [];
+		return [
+			{ text: "No Pi sessions are indexed.", tone: "bold" },
+			{ text: `Pi keeps sessions under ${roots.join(", ") || "~/.pi/agent/sessions"}; none were found.`, tone: "dim" },
+			{ text: "Run pi once, pass --sessions-dir DIR, or start with --demo to explore the sample history.", tone: "dim" },
+		];
+	}
+	const out: Array<{ text: string; tone: Tone }> = [
+		{ text: input.query.trim() ? `No hits for “${input.query.trim()}”.` : "No events match the scope and filters.", tone: "bold" },
+	];
+	// The core names filters as the CLI does; here the cwd and session filters are the scope.
+	for (const n of input.notes)
+		out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
+	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
+	if (input.scope !== "all") out.push({ text: `${input.keys.cycleScope} widens the scope to all sessions.`, tone: "dim" });
+	if (Object.keys(input.filters).length > 0)
+		out.push({
+			text: `Backspace on an empty query removes the last filter chip; ${input.keys.clearFilters} clears them all; ${input.keys.openFilters} changes them.`,
+			tone: "dim",
+		});
+	if (input.indexing.phase === "indexing") out.push({ text: "Indexing is still running: more hits may appear.", tone: "dim" });
+	return out;
+}
+
+/** The index part of the status line: progress while indexing, else counts and freshness. */
+export function indexText(
+	indexing: IndexingState,
+	index: { sessions: number; events: number; freshAt: string | null } | null,
+	now: number,
+): { text: string; tone: Tone } {
+	if (indexing.phase === "indexing" && indexing.progress) return { text: formatProgress(indexing.progress, now), tone: "accent" };
+	if (indexing.phase === "indexing") return { text: "indexing: looking for session files…", tone: "accent" };
+	if (indexing.phase === "failed") return { text: `indexing failed: ${indexing.error ?? "unknown error"} (searching what is indexed)`, tone: "error" };
+	if (!index) return { text: "opening the index…", tone: "dim" };
+	const fresh = index.freshAt ? `fresh ${relativeTime(index.freshAt, now)}` : "never refreshed";
+	return { text: `${index.sessions} sessions · ${num(index.events)} events · ${fresh}${indexing.summary ? ` · ${indexing.summary}` : ""}`, tone: "dim" };
+}
+
+/** The key hints line: "key label" pairs separated by dots, cut to the width. */
+export function hintLine(hints: Array<[string, string]>, width: number): StyledLine {
+	const out: StyledLine = [];
+	for (const [k, label] of hints) {
+		if (out.length) out.push(seg(" · ", "dim"));
+		out.push(seg(k, "key"), seg(` ${label}`, "dim"));
+	}
+	return fitLine(out, width);
+}

@@ -1,0 +1,90 @@
+/**
+ * The tree view's rows as styled lines: cursor, gutters, the leaf-path dot, labels, summary and error marks, the
+ * query's words highlighted in place. Only the rows of the visible window are drawn, so a 1,000-entry session costs
+ * a screen of lines per frame, not a thousand.
+ */
+import { sessionWhere } from "../../src/present/text.js";
+import type { TreeEntry, TreeFork } from "../../src/shared/types.js";
+import { idTail } from "../core/session-label.js";
+import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "../core/styled.js";
+import type { TreeRow } from "./tree-layout.js";
+
+/** What a window of the tree needs to be drawn. */
+export interface TreeWindow {
+	rows: readonly TreeRow[];
+	cursor: number;
+	top: number;
+	height: number;
+	width: number;
+	/** Words of the query, highlighted in hit rows. */
+	terms: readonly string[];
+	/** The family's root session: its leaf path is the one the dots mark. */
+	rootSession: string;
+}
+
+/** The words of a query to highlight: quotes dropped, one-letter words left out (they would light up everything). */
+export function queryTerms(query: string): string[] {
+	return query
+		.replace(/"/g, " ")
+		.split(/\s+/)
+		.filter((w) => w.length >= 2);
+}
+
+/** What an entry is, in a word or two, with the tone it is drawn in. */
+export function entryWhat(e: TreeEntry): { text: string; tone: Tone } {
+	if (e.summary === "compaction") return { text: "◆ compaction", tone: "accent" };
+	if (e.summary === "branch") return { text: "◇ branch summary", tone: "accent" };
+	if (e.entryType === "message") {
+		if (e.role === "user") return { text: "user", tone: "title" };
+		if (e.role === "assistant") return { text: e.kind === "assistant.error" ? "assistant error" : "assistant", tone: "plain" };
+		if (e.role === "toolResult") return { text: `result${e.toolName ? ` ${e.toolName}` : ""}`, tone: "dim" };
+		if (e.role === "bashExecution") return { text: "bash", tone: "plain" };
+		return { text: e.role ?? "message", tone: "plain" };
+	}
+	return { text: e.entryType.replace(/_/g, " "), tone: "dim" };
+}
+
+function entryBody(e: TreeEntry, terms: readonly string[]): StyledLine {
+	const out: StyledLine = [];
+	if (e.label) out.push(seg(`[${e.label}] `, "warn"));
+	const what = entryWhat(e);
+	out.push(seg(`${what.text}: `, what.tone));
+	if (e.hit) {
+		const ranges = findRanges(e.preview, terms);
+		// The match may lie past the stored preview (it holds 160 characters): then the whole preview carries the mark.
+		out.push(...(ranges.length > 0 ? markRanges(e.preview, ranges) : [seg(e.preview, "match")]));
+	} else out.push(seg(e.preview, what.tone === "dim" ? "dim" : "plain"));
+	if (e.isError) out.push(seg(" ✗ error", "error"));
+	if (e.contextEdit?.state === "omitted" || (!e.contextEdit && e.selectionState === "omitted")) out.push(seg(" ⊘ omitted", "warn"));
+	if (e.contextEdit?.state === "replaced") out.push(seg(" ⇄ replaced", "warn"));
+	return out;
+}
+
+function forkBody(f: TreeFork): StyledLine {
+	const copied = f.copiedAll ? `copied every entry (${f.copied})` : `copied one path (${f.copied})`;
+	return [seg("⑂ fork ", "accent"), seg(`#${idTail(f.session.id)}`, "key"), seg(` · ${sessionWhere(f.session)} · ${copied} · ${f.entries.length} own`, "dim")];
+}
+
+/** One row as a line of `width` cells; `selected` draws the cursor; `•` marks the root session's leaf path. */
+export function treeLine(row: TreeRow, selected: boolean, width: number, terms: readonly string[], rootSession: string): StyledLine {
+	const line: StyledLine = [selected ? seg("❯ ", "accent") : seg("  ")];
+	line.push(seg(row.prefix, "dim"));
+	if (row.type === "entry") {
+		if (row.entry.branchState === "selected" && row.sessionId === rootSession) line.push(seg("• ", "accent"));
+		line.push(...entryBody(row.entry, terms));
+	} else if (row.type === "fork") line.push(...forkBody(row.fork));
+	else {
+		const crumb = row.crumb ? ` · ${entryWhat(row.crumb).text}: ${row.crumb.preview}` : "";
+		line.push(seg(`… ${row.count} entries${crumb} …`, "dim"));
+	}
+	const fitted = fitLine(line, width, selected);
+	return selected ? fitted.map((s) => ({ ...s, inverse: true })) : fitted;
+}
+
+/** The visible rows of the tree as lines (never more than `height`). */
+export function treeLines(w: TreeWindow): StyledLine[] {
+	const out: StyledLine[] = [];
+	const end = Math.min(w.rows.length, w.top + w.height);
+	for (let i = Math.max(0, w.top); i < end; i++) out.push(treeLine(w.rows[i] as TreeRow, i === w.cursor, w.width, w.terms, w.rootSession));
+	return out;
+}

@@ -1,0 +1,149 @@
+/**
+ * Partial matches (issue 28): when no event holds every word of a query, events ranked by how much of it they hold.
+ * A word weighs its BM25 idf (rarer words weigh more; an inflected form nine tenths, a did-you-mean correction
+ * four fifths), a fragment's coverage is the sum over the words it holds, and bm25 breaks ties. Only fragments that hold
+ * one of the rarest words are candidates: a page of filler words ("how", "did", "before") never outranks the one
+ * rare word a query is about. Fragments are coalesced into events exactly like full matches.
+ */
+import { type Candidate, type CandidateFilter, CandidateQuery, eventKeys } from "../index/candidates.js";
+import type { IndexStore } from "../index/store.js";
+import { FRAGMENT_SLOTS } from "../shared/bounds.js";
+
+/** One word of a partial query: the MATCH expressions of its written form and of its other forms. */
+export interface PartialWord {
+	/** The word as the user wrote it. */
+	raw: string;
+	exact: string;
+	/** Its inflected forms found in the index, as one expression; null when none. */
+	inflected: string | null;
+	/** A did-you-mean correction stands in for a word that matched nothing: it never makes an answer alone. */
+	correction?: boolean;
+	/** Its events in scope, when already counted. */
+	df?: number;
+	/** An identifier, code, number, path, CJK or quoted phrase rather than a word of prose. */
+	specific?: boolean;
+}
+
+/** The ranked events of a partial match and the words that matched nothing in scope. */
+export interface PartialAnswer {
+	candidates: Candidate[];
+	unmatched: string[];
+	/** More events hold some of the words than were ranked. */
+	truncated: boolean;
+}
+
+/** Rare words are taken as candidates' words while their events together stay within this many. */
+export const PARTIAL_WINDOW = 2048;
+/** Fragments read per word and per list: bounds a partial match's cost on any history. */
+const FRAGMENT_CAP = 4 * PARTIAL_WINDOW;
+/** Events a partial answer ranks at most. */
+export const PARTIAL_EVENTS = 1000;
+
+const INFLECTED_WEIGHT = 0.9;
+const CORRECTION_WEIGHT = 0.8;
+/**
+ * Candidates hold a word at least this close to the rarest word's weight: in a small history a few filler words
+ * together outweigh the one rare word, and they are in most fragments, so they must not pick the candidates.
+ */
+const CORE_SHARE = 0.8;
+
+interface Scored {
+	cov: number;
+	bm: number;
+	held: Map<number, number>;
+}
+
+/**
+ * Ranks the partial matches of `words` within the filter; `events` is the index's event count (BM25's N), and
+ * `correct` gives stand-ins for a word that matched nothing (did-you-mean).
+ */
+export function partialMatches(
+	store: IndexStore,
+	words: readonly PartialWord[],
+	filter: CandidateFilter,
+	events: number,
+	correct: (word: PartialWord) => PartialWord[] = () => [],
+): PartialAnswer {
+	const measure = (w: PartialWord) => {
+		const both = w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact;
+		const df = w.df ?? new CandidateQuery(store, both, filter).count(PARTIAL_WINDOW * 4, PARTIAL_WINDOW * 50).n;
+		return { ...w, both, df };
+	};
+	const first = words.map(measure);
+	const unmatched = first.filter((w) => w.df === 0).map((w) => w.raw);
+	const counted = [...first, ...first.filter((w) => w.df === 0).flatMap((w) => correct(w).map(measure))];
+	const matched = counted.filter((w) => w.df > 0);
+	if (!matched.some((w) => !w.correction)) return { candidates: [], unmatched, truncated: false };
+
+	const weightOf = (w: (typeof matched)[number]) => Math.log(1 + (events - w.df + 0.5) / (w.df + 0.5)) * (w.correction ? CORRECTION_WEIGHT : 1);
+	// When the query names something specific (an identifier, a code, a phrase), candidates hold one of those: the
+	// prose around it ("where was … discussed before") only ranks them.
+	const pool = matched.some((w) => w.specific) ? matched.filter((w) => w.specific) : matched;
+	const byRarity = [...pool].sort((a, b) => weightOf(b) - weightOf(a));
+	const strongest = weightOf(byRarity[0] as (typeof matched)[number]);
+	const core: typeof matched = [];
+	let sum = 0;
+	for (const w of byRarity) {
+		if (core.length > 0 && (sum + w.df > PARTIAL_WINDOW || weightOf(w) < CORE_SHARE * strongest)) break;
+		core.push(w);
+		sum += w.df;
+	}
+	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
+	const scored = new Map<number, Scored>();
+	const add = (i: number, match: string, weight: number) => {
+		for (const f of new CandidateQuery(store, match, filter).fragments(FRAGMENT_CAP)) {
+			let s = scored.get(f.fid);
+			if (!s) {
+				s = { cov: 0, bm: 0, held: new Map() };
+				scored.set(f.fid, s);
+			}
+			// A word held in its written form and in another form counts once, at its better weight.
+			const before = s.held.get(i) ?? 0;
+			if (weight > before) {
+				s.cov += weight - before;
+				s.held.set(i, weight);
+			}
+			s.bm += f.score;
+		}
+	};
+	matched.forEach((w, i) => {
+		const weight = weightOf(w);
+		const isCore = core.includes(w);
+		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
+		add(i, within(w.exact), weight);
+		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT);
+	});
+	return { candidates: coalesce(store, scored), unmatched, truncated: scored.size >= FRAGMENT_CAP };
+}
+
+/** Scored fragments as events: each event's best fragment, its count of matching fragments, forked copies last. */
+function coalesce(store: IndexStore, scored: Map<number, Scored>): Candidate[] {
+	const better = (a: Scored, b: Scored) => b.cov - a.cov || a.bm - b.bm;
+	const events = new Map<number, { fid: number; s: Scored; n: number }>();
+	for (const [fid, s] of scored) {
+		const eid = Math.floor(fid / FRAGMENT_SLOTS);
+		const e = events.get(eid);
+		if (!e) events.set(eid, { fid, s, n: 1 });
+		else {
+			e.n++;
+			if (better(s, e.s) < 0) {
+				e.fid = fid;
+				e.s = s;
+			}
+		}
+	}
+	const keys = new Map(eventKeys(store, [...events.keys()]).map((k) => [k.eid, k]));
+	const ranked = [...events.entries()]
+		.filter(([eid]) => keys.has(eid))
+		.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (keys.get(eb)?.ts_ms ?? 0) - (keys.get(ea)?.ts_ms ?? 0) || eb - ea);
+	const copies = new Map<string, number>();
+	const out: Candidate[] = ranked.map(([eid, e]) => {
+		const k = keys.get(eid);
+		const family = `${k?.entry_id}\u0000${k?.line_hash}`;
+		const copy_rank = (copies.get(family) ?? 0) + 1;
+		copies.set(family, copy_rank);
+		return { eid, best: -e.s.cov, n: e.n, fid: e.fid, copy_rank };
+	});
+	// Forked copies of an entry rank after every distinct event, as in a full match.
+	return [...out.filter((c) => c.copy_rank === 1), ...out.filter((c) => c.copy_rank > 1)].slice(0, PARTIAL_EVENTS);
+}
