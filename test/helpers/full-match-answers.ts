@@ -4,7 +4,7 @@
  */
 import { formatSearchForModel } from "../../src/present/model-text.js";
 import type { HistoryService } from "../../src/service/service.js";
-import type { Manifest } from "./corpus.js";
+import { type Manifest, PROJECT_ROOT } from "./corpus.js";
 
 /** The queries of the recall tests (search.test.ts): every needle quoted and as written, and its plain words. */
 export function recallQueries(manifest: Manifest): string[] {
@@ -18,5 +18,6 @@ export function fullMatchAnswer(service: HistoryService, query: string): { json:
 	const { index: _index, ...rest } = result;
 	const fixed = { ...result, index: { sessions: 0, events: 0, freshAt: null, pending: 0 } };
 	const text = formatSearchForModel(fixed, { query, root: "/home/dev", includesCurrent: false }).text;
-	return { json: JSON.stringify(rest), text };
+	// The corpus lives in the checkout: its folder is not part of the answer's bytes.
+	return { json: JSON.stringify(rest).replaceAll(PROJECT_ROOT, "<project>"), text: text.replaceAll(PROJECT_ROOT, "<project>") };
 }
