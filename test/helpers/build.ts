@@ -5,8 +5,9 @@
  * while the source-only tests run (test/support/global-setup.ts), and only when a source is newer than its output.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, watch, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { BuildOutcome } from "../support/build-signal.js";
 import { PROJECT_ROOT } from "./corpus.js";
 
 /** The compiled sources. */
@@ -16,12 +17,6 @@ export const CLI = join(DIST, "cli", "main.js");
 
 /** Folders whose TypeScript is compiled into dist/ and run from there by tests. */
 const SOURCES = ["src", "components"];
-
-/** What a build left: whether dist/ is usable, and tsc's words when it is not. */
-export interface BuildOutcome {
-	ok: boolean;
-	output: string;
-}
 
 /** Sources under SOURCES whose compiled output is missing or older than the source. */
 export function staleOutputs(): string[] {
@@ -71,33 +66,4 @@ export async function buildDist(): Promise<BuildOutcome> {
 	if (still.length > 0) return { ok: false, output: `dist/ could not be built (still stale: ${still.slice(0, 5).join(", ")})\n${run.output}` };
 	if (run.status !== 0) return { ok: false, output: `tsc reported errors:\n${run.output}` };
 	return { ok: true, output: "" };
-}
-
-/** The file in `signalDir` that says the build is over (written whole, by rename). */
-const DONE = "done.json";
-
-/** Records a build's outcome in `signalDir` for the test files waiting on it. */
-export function announceBuild(signalDir: string, outcome: BuildOutcome): void {
-	const tmp = join(signalDir, `${DONE}.tmp`);
-	writeFileSync(tmp, JSON.stringify(outcome));
-	renameSync(tmp, join(signalDir, DONE));
-}
-
-/** Resolves once the build announced in `signalDir` is over; rejects with tsc's words when it failed. */
-export function waitForBuild(signalDir: string): Promise<void> {
-	const done = join(signalDir, DONE);
-	return new Promise<void>((resolve, reject) => {
-		const settle = () => {
-			if (!existsSync(done)) return false;
-			watcher.close();
-			const outcome = JSON.parse(readFileSync(done, "utf8")) as BuildOutcome;
-			if (outcome.ok) resolve();
-			else reject(new Error(outcome.output));
-			return true;
-		};
-		// Woken by the rename that publishes the outcome, not by a timer; checked once after watching starts so an
-		// outcome written in between is not missed.
-		const watcher = watch(signalDir, () => settle());
-		settle();
-	});
 }

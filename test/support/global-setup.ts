@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { announceBuild, buildDist } from "../helpers/build.js";
+import { buildDist } from "../helpers/build.js";
+import { announceBuild } from "./build-signal.js";
 
 declare module "vitest" {
 	export interface ProvidedContext {
