@@ -476,14 +476,12 @@ async function typing(): Promise<void> {
 	process.env.NODE_ENV ??= "production";
 	const { QueryThread } = await import("../src/service/query-thread.js");
 	const queries = QueryThread.start(benchConfig(roots, indexPath));
-	const [{ App }, { searchesFor }, { createElement }, { render }, { shareFrameCaches }] = await Promise.all([
+	const [{ App }, { searchesFor }, { createElement }, { render }] = await Promise.all([
 		import("../components/ink/App.js"),
 		import("../components/root/state.js"),
 		import("react"),
 		import("ink"),
-		import("../components/ink/frame-cache.js"),
 	]);
-	if (!(await shareFrameCaches())) throw new Error("Ink's output module changed shape");
 	const service = openService();
 	const searches: Array<{ start: number; end: number }> = [];
 	const frames: Array<{ at: number; query: string | null; listed: boolean }> = [];
