@@ -45,7 +45,7 @@ const CORRECTION_WEIGHT = 0.8;
  * Candidates hold a word at least this close to the rarest word's weight: in a small history a few filler words
  * together outweigh the one rare word, and they are in most fragments, so they must not pick the candidates.
  */
-const CORE_SHARE = 0.8;
+const CORE_SHARE = 0.6;
 
 interface Scored {
 	cov: number;
