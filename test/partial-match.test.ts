@@ -89,6 +89,15 @@ describe("partial matches", () => {
 		expect(JSON.parse(JSON.stringify(r))).toMatchObject({ match: "partial", unmatched: ["nowhere"] });
 	});
 
+	it("grows a 10-hit answer's text for the model by at most 10% to say that it is partial", () => {
+		const r = service.search({ query: "filler nowhere", limit: 10 });
+		expect(r.hits).toHaveLength(10);
+		const view = { query: "filler nowhere", root: CWD, includesCurrent: false };
+		const partial = formatSearchForModel(r, view).text.length;
+		const plain = formatSearchForModel({ hits: r.hits, notes: [], index: r.index }, view).text.length;
+		expect(partial / plain).toBeLessThanOrEqual(1.1);
+	});
+
 	it("names the nearest words of the index for a word that matches nothing, and uses them to rank", () => {
 		const alone = service.search({ query: "zyxare", limit: 10 });
 		expect(alone.hits).toEqual([]);
