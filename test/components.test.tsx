@@ -221,6 +221,17 @@ describe("event view and tree walk", () => {
 	});
 });
 
+describe("partial matches (issue 28)", () => {
+	it("shows a dimmed line above the hits naming the word that matched nothing", async () => {
+		const r = app({ size: { columns: 100, rows: 24 } });
+		await waitForFrame(r, "recent events");
+		await type(r, "lunar pangolin zebrafish");
+		await waitForFrame(r, "partial match: no event holds every word; none holds `zebrafish`");
+		expect(frame(r)).toContain("lunar-pangolin-00033");
+		expectFits(frame(r), 100, 24);
+	});
+});
+
 describe("terminal craft", () => {
 	it("keeps every frame within the size when the terminal is resized", async () => {
 		const r = app({ size: { columns: 100, rows: 30 } });

@@ -106,7 +106,10 @@ describe("pi extension tools over the fixture corpus", () => {
 			expect(tool.promptSnippet).toBeTruthy();
 			const guidelines = (tool.promptGuidelines ?? []).join("\n");
 			for (const name of ["event_search", "event_read", "event_trace"]) expect(guidelines).toContain(name);
+			// Issue 28: the model is taught to query what is distinctive and to filter instead of writing "error".
+			for (const teach of ["distinctive words", "identifier, error code", '"quoted phrase"', "isError", "after/before"]) expect(guidelines).toContain(teach);
 		}
+		expect(search.description).toContain("else the best partial matches");
 		expect([...handlers.keys()].sort()).toEqual(["agent_end", "agent_settled", "session_compact", "session_shutdown", "session_start", "session_tree"]);
 	});
 

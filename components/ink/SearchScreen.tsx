@@ -1,6 +1,7 @@
 /** The search screen: title with chips and the query line on top, the hit list and the preview below. */
 import { Box } from "ink";
 import { useRef } from "react";
+import { partialLine } from "../../src/present/text.js";
 import type { Hit, IndexStatus } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
 import { MIN_SIZE, type SearchLayout } from "../core/layout.js";
@@ -91,13 +92,15 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 					status,
 					keys: EMPTY_LIST_KEYS,
 				});
-	const list = (
+	// A partial answer says so on a dimmed line above its hits (issue 28); the list gives up that line.
+	const partial = r.hits.length > 0 ? partialLine(r.notes) : null;
+	const hitList = (
 		<HitList
 			hits={r.hits}
 			selected={h.selected}
 			top={h.top}
 			width={layout.listWidth}
-			height={layout.listLines}
+			height={partial ? Math.max(1, layout.listLines - 1) : layout.listLines}
 			hitLines={layout.hitLines}
 			now={now}
 			color={color}
@@ -105,6 +108,14 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			copies={r.copies}
 			groups={r.groups}
 		/>
+	);
+	const list = partial ? (
+		<Box flexDirection="column">
+			<Lines lines={[fitLine([seg(partial, "dim")], layout.listWidth)]} color={color} height={1} />
+			{hitList}
+		</Box>
+	) : (
+		hitList
 	);
 	const preview = (
 		<Preview

@@ -21,7 +21,8 @@ const help = `
 	  $ pi-history index [--full]          refresh the index
 	  $ pi-history status                  counts, size, freshness
 
-	Query: words (all must match) and "quoted phrases". Everything else is literal text.
+	Query: words and "quoted phrases". Events holding every word come first (fix also finds fixed, fixing); when
+	none does, the best partial matches, with the words that matched nothing named. Everything else is literal text.
 
 	Global options
 	  --sessions-dir DIR   index only this dir (repeatable); default: pi's session dirs

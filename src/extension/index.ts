@@ -50,7 +50,7 @@ function rethrowForModel(error: unknown, pending: number): never {
 }
 
 const GUIDELINES = [
-	'Use event_search to find what happened in earlier pi sessions of this workspace (errors, decisions, commands, files touched): plain words or "quoted phrases", plus filters such as kinds, tools, isError, after/before, cwd.',
+	'Use event_search to find what happened in earlier pi sessions of this workspace (errors, decisions, commands, files touched). Query the few distinctive words, not a sentence: an identifier, error code, file name or "quoted phrase". Say "error", "yesterday" or "bash" with filters (isError, after/before, tools, kinds), not as words.',
 	"event_search returns refs (sessionId, entryId, fragmentId) and snippets with matches marked «like this»; snippets are excerpts. Before relying on a hit, call event_read with its sessionId and entryId (and fragmentId) to get the exact text from the session file.",
 	"Use event_trace with a hit's sessionId and entryId to follow its parent, children, sibling branches, tool call/result pair, compaction and fork links; pass the refs it returns to event_read.",
 	"Your current session is excluded from event_search unless you pass its sessionId; cite history by sessionId and entryId and never present a snippet as the whole content.",
@@ -67,7 +67,7 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 			label: "Event Search",
 			description:
 				"Search the persisted history of pi sessions in this workspace: user and assistant messages, tool calls and results, bash runs, compaction and branch summaries. " +
-				'Query: plain words (all must match) and "quoted phrases". Returns event hits with refs (sessionId, entryId, fragmentId) for event_read and event_trace, kind, time, session name and cwd, branch state, and a snippet with matches marked «like this». ' +
+				'Query: distinctive words and "quoted phrases"; events holding every word come first (fix also finds fixed, fixing), else the best partial matches, marked as such, with the words that matched nothing named. Returns event hits with refs (sessionId, entryId, fragmentId) for event_read and event_trace, kind, time, session name and cwd, branch state, and a snippet with matches marked «like this». ' +
 				"Only sessions whose cwd lies inside this workspace are visible; your current session is excluded unless you pass its sessionId. An empty result says which filter or exclusion emptied it.",
 			promptSnippet: "Search past pi sessions of this workspace (messages, tool calls/results, bash, summaries); returns refs for event_read/event_trace",
 			promptGuidelines: GUIDELINES,

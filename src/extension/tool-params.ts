@@ -18,7 +18,10 @@ const stringEnum = <T extends string>(values: readonly T[], description: string)
 
 /** event_search's parameters. */
 export const SearchParams = Type.Object({
-	query: Type.String({ description: 'Plain words (all must match) and "quoted phrases"; no operators. May be "" when a filter is given.' }),
+	query: Type.String({
+		description:
+			'Distinctive words (identifiers, error codes, file names) and "quoted phrases"; no operators. Every word first, else partial matches. May be "" when a filter is given.',
+	}),
 	limit: Type.Optional(Type.Number({ description: `Maximum hits (default ${LIMITS.limit.default}, clamped to ${LIMITS.limit.min}-${LIMITS.limit.max})` })),
 	snippetChars: Type.Optional(
 		Type.Number({

@@ -250,12 +250,23 @@ export class CandidateQuery {
 	 * The newest `limit` matching fragments kept by the filters, each with its bm25 score (lower is better), unranked:
 	 * a partial match scores them itself from several such lists (query/partial.ts).
 	 */
-	fragments(limit: number): Array<{ fid: number; score: number }> {
+	fragments(limit: number, scored = true): Array<{ fid: number; score: number }> {
 		if (this.match === null) return [];
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
-		const query = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
+		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
+		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
+		const query = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
 		return this.store.prepare<unknown[], { fid: number; score: number }>(query).all(this.match, ...this.params, limit);
+	}
+
+	/** How many fragments of the whole index match, counting no further than `cap`: no filter, no join. */
+	indexMatches(cap: number): number {
+		if (this.match === null) return 0;
+		return (
+			this.store.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)").get(this.match, cap)?.n ??
+			0
+		);
 	}
 
 	private kindWhere(): string {

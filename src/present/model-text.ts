@@ -182,7 +182,8 @@ export function formatSearchForModel(result: SearchResult, view: SearchView, lim
 		);
 	}
 	const what = view.query.trim() ? `for ${quoted(oneLine(view.query).slice(0, 200))}` : "for the filters";
-	budget.add(`${n === 0 ? "No hits" : `${n} hit${n === 1 ? "" : "s"}`} ${what} in ${scope.join("; ")}.`);
+	const hits = `${n}${result.match === "partial" ? " partial" : ""} hit${n === 1 ? "" : "s"}`;
+	budget.add(`${n === 0 ? "No hits" : hits} ${what} in ${scope.join("; ")}.`);
 	const notes = notesBlock(result.notes);
 	if (notes.length) budget.add(...notes);
 	let shown = 0;

@@ -3,6 +3,7 @@ import {
 	type EventBrief,
 	type Hit,
 	type IndexStatus,
+	PARTIAL_NOTE,
 	type ReadResult,
 	type RefreshProgress,
 	type RefreshSummary,
@@ -127,10 +128,22 @@ export function stateMarks(h: { branchState: string; selectionState: string; con
 	return out;
 }
 
+/**
+ * The one line above a partial answer's hits (issue 28), from its notes: that it is partial and which words matched
+ * nothing; null for a full match.
+ */
+export function partialLine(notes: readonly string[]): string | null {
+	if (notes[0] !== PARTIAL_NOTE) return null;
+	const unmatched = notes.filter((n) => n.startsWith("no event holds `")).map((n) => n.slice("no event holds ".length).split(";")[0]);
+	return `partial match: no event holds every word${unmatched.length ? `; none holds ${unmatched.join(", ")}` : ""}`;
+}
+
 /** Human text for a search result (session text neutralized, I21). */
 export function formatSearch(raw: SearchResult, style: Style, now = Date.now()): string {
 	const result = neutralizeDeep(raw);
 	const lines: string[] = [];
+	const partial = partialLine(result.notes);
+	if (partial && result.hits.length > 0) lines.push(style.warn(partial));
 	result.hits.forEach((h, i) => {
 		const where = sessionWhere(h.session);
 		const flags = [...(h.isError ? [style.error("error")] : []), ...stateMarks(h).map((m) => style.warn(m))];

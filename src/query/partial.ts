@@ -34,8 +34,12 @@ export interface PartialAnswer {
 
 /** Rare words are taken as candidates' words while their events together stay within this many. */
 export const PARTIAL_WINDOW = 2048;
-/** Fragments read per word and per list: bounds a partial match's cost on any history. */
-const FRAGMENT_CAP = 4 * PARTIAL_WINDOW;
+/** Fragments read per word and per list, the newest: bounds a partial match's cost on any history. */
+const FRAGMENT_CAP = PARTIAL_WINDOW;
+/** Matches beyond which a word is common: its weight is then taken from the whole index. */
+const COMMON = 4 * PARTIAL_WINDOW;
+/** Matching fragments a count in scope reads at most. */
+const SCAN = 50 * PARTIAL_WINDOW;
 /** Events a partial answer ranks at most. */
 export const PARTIAL_EVENTS = 1000;
 
@@ -45,7 +49,7 @@ const CORRECTION_WEIGHT = 0.8;
  * Candidates hold a word at least this close to the rarest word's weight: in a small history a few filler words
  * together outweigh the one rare word, and they are in most fragments, so they must not pick the candidates.
  */
-const CORE_SHARE = 0.8;
+const CORE_SHARE = 0.6;
 
 interface Scored {
 	cov: number;
@@ -66,7 +70,12 @@ export function partialMatches(
 ): PartialAnswer {
 	const measure = (w: PartialWord) => {
 		const both = w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact;
-		const df = w.df ?? new CandidateQuery(store, both, filter).count(PARTIAL_WINDOW * 4, PARTIAL_WINDOW * 50).n;
+		if (w.df !== undefined) return { ...w, both, df: w.df };
+		const query = new CandidateQuery(store, both, filter);
+		// A common word's weight comes from its matches in the whole index (as bm25's does), counted up to a cap: counting
+		// its events in scope would join every match. It only has to be seen once in scope.
+		const everywhere = query.indexMatches(COMMON);
+		const df = everywhere >= COMMON ? (query.count(0, SCAN).n > 0 ? everywhere : 0) : query.count(COMMON, SCAN).n;
 		return { ...w, both, df };
 	};
 	const first = words.map(measure);
@@ -90,8 +99,9 @@ export function partialMatches(
 	}
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
 	const scored = new Map<number, Scored>();
-	const add = (i: number, match: string, weight: number) => {
-		for (const f of new CandidateQuery(store, match, filter).fragments(FRAGMENT_CAP)) {
+	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches.
+	const add = (i: number, match: string, weight: number, withBm25: boolean) => {
+		for (const f of new CandidateQuery(store, match, filter).fragments(FRAGMENT_CAP, withBm25)) {
 			let s = scored.get(f.fid);
 			if (!s) {
 				s = { cov: 0, bm: 0, held: new Map() };
@@ -110,8 +120,8 @@ export function partialMatches(
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
-		add(i, within(w.exact), weight);
-		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT);
+		add(i, within(w.exact), weight, isCore);
+		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore);
 	});
 	return { candidates: coalesce(store, scored), unmatched, truncated: scored.size >= FRAGMENT_CAP };
 }

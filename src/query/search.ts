@@ -12,7 +12,7 @@ import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
 import { ArgumentError } from "../shared/errors.js";
 import { parseTime, validateFilters } from "../shared/filters.js";
-import { type Hit, type HitCount, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
+import { type Hit, type HitCount, PARTIAL_NOTE, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
@@ -409,9 +409,6 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["startedAfter", "after"],
 	["startedBefore", "before"],
 ];
-
-/** How a partial answer says so (issue 28). */
-export const PARTIAL_NOTE = "partial match: no event holds every word; these hold the most of them, rarer words weighing more";
 
 /** Names a word that matched nothing in scope, with the index's nearest terms that do. */
 function unmatchedNote(word: string, near: Suggestion[]): string {

@@ -1,7 +1,7 @@
 /**
- * Did-you-mean for words that match nothing (issue 28): the index's own terms nearest to a misspelled token, by
- * typo distance (insertions, deletions, substitutions, swaps) or as its completion, among the terms that share its
- * first letters (a typo there is not looked for: the vocabulary is read by prefix, not whole).
+ * Did-you-mean for words that match nothing (issue 28): the index's own terms one typo (insertion, deletion,
+ * substitution, swap) from a misspelled token, or its completions. Distance 2 is not looked for: the edits grow
+ * with the alphabet squared, and the vocabulary is never read whole.
  */
 
 import type { IndexStore } from "../index/store.js";
@@ -13,45 +13,39 @@ export interface Suggestion {
 	events: number;
 }
 
-/** Vocabulary terms read around one token: bounds the cost on a large index. */
-const NEIGHBOURHOOD = 3000;
 const SHOWN = 3;
 
-/** Optimal-string-alignment distance, or `max + 1` as soon as it must exceed `max`. */
-export function typoDistance(a: string, b: string, max: number): number {
-	if (Math.abs(a.length - b.length) > max) return max + 1;
-	let prev2: number[] = [];
-	let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-	for (let i = 1; i <= a.length; i++) {
-		const row = [i];
-		let least = i;
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
-			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (prev2[j - 2] as number) + 1);
-			row.push(d);
-			least = Math.min(least, d);
+/** Every string one typo away from `token` (a letter or digit left out, swapped, replaced or added). */
+function oneTypo(token: string): string[] {
+	const out = new Set<string>();
+	for (let i = 0; i <= token.length; i++) {
+		const head = token.slice(0, i);
+		const tail = token.slice(i);
+		if (tail) out.add(head + tail.slice(1));
+		if (tail.length > 1) out.add(head + (tail[1] as string) + (tail[0] as string) + tail.slice(2));
+		for (const c of ALPHABET) {
+			if (tail) out.add(head + c + tail.slice(1));
+			out.add(head + c + tail);
 		}
-		if (least > max) return max + 1;
-		prev2 = prev;
-		prev = row;
 	}
-	return prev[b.length] as number;
+	out.delete(token);
+	return [...out].filter((t) => t.length >= 3);
 }
 
-/** Vocabulary terms near one folded token, nearest and most frequent first. */
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * Vocabulary terms near one folded token, most frequent first: its completions and the terms one typo away. Typos are
+ * looked up one by one (a few hundred one-row lookups): reading the vocabulary around the token would count every
+ * posting of every term read.
+ */
 function nearTerms(store: IndexStore, token: string): string[] {
-	const chars = [...token];
-	if (chars.length < 4 || !/^[\p{L}\p{N}]+$/u.test(token)) return [];
-	const max = chars.length <= 5 ? 1 : 2;
-	const ranked: Array<{ term: string; distance: number; fragments: number }> = [];
-	for (const v of termsStartingWith(store, chars.slice(0, chars.length >= 6 ? 3 : 2).join(""), NEIGHBOURHOOD)) {
-		if (v.term === token || v.term.length < 3) continue;
-		const distance = v.term.startsWith(token) ? 1 : typoDistance(token, v.term, max);
-		if (distance <= max) ranked.push({ ...v, distance });
-	}
-	ranked.sort((a, b) => a.distance - b.distance || b.fragments - a.fragments || (a.term < b.term ? -1 : 1));
-	return ranked.slice(0, SHOWN).map((r) => r.term);
+	if (token.length < 4 || !/^[a-z0-9]+$/.test(token)) return [];
+	const ranked = termsStartingWith(store, token, SHOWN + 1)
+		.filter((v) => v.term !== token)
+		.map((v) => v.term);
+	for (const t of knownTerms(store, oneTypo(token))) if (!ranked.includes(t)) ranked.push(t);
+	return ranked.slice(0, SHOWN);
 }
 
 /**
@@ -69,5 +63,5 @@ export function suggestionsFor(store: IndexStore, tokens: readonly string[], eve
 		const n = events(fixed);
 		if (n > 0) out.push({ text: fixed.join(" "), events: n });
 	}
-	return out;
+	return out.sort((a, b) => b.events - a.events);
 }

@@ -172,6 +172,9 @@ export interface SearchRequest {
 	exact?: boolean;
 }
 
+/** The first note of a partial answer (issue 28): every face shows it above the hits. */
+export const PARTIAL_NOTE = "partial match: no event holds every word; these hold the most of them, rarer words weighing more";
+
 export const SEARCH_ORDERS = ["relevance", "newest"] as const;
 /** How hits are ordered. */
 export type SearchOrder = (typeof SEARCH_ORDERS)[number];
