@@ -319,7 +319,8 @@ export class AppendClassifier {
 			let current = row.get(sessionId, oldLeaf);
 			while (current && !aboveNewLeaf(current) && !seen.has(current.entry_id)) {
 				seen.add(current.entry_id);
-				if (!claimed.has(current.entry_id) && current.abandoned_by === null) claimed.set(current.entry_id, entry.id);
+				// An entry outside the tree (in or below a parent cycle) is claimed by none (tree.ts abandonedBranches).
+				if (!claimed.has(current.entry_id) && current.abandoned_by === null && current.branch_state !== "unknown") claimed.set(current.entry_id, entry.id);
 				current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
 			}
 		}

@@ -20,6 +20,8 @@ export class IndexStore {
 	created = false;
 	/** When opened, another process may have had the index open (its -shm existed): damage may be a WAL deleted under it. */
 	sharedAtOpen = false;
+	/** The inode of the file this connection opened: another file at the path later is another process's index. */
+	inode: number | null = null;
 
 	constructor(
 		readonly db: Database.Database,
@@ -188,6 +190,28 @@ export function openWithoutWal(path: string, options: OpenOptions): IndexStore |
 	return null;
 }
 
+/** The inode of the file at `path`, or null when there is none. */
+export function inodeOf(path: string): number | null {
+	try {
+		return statSync(path).ino;
+	} catch {
+		return null;
+	}
+}
+
+/** True when the index file at `path` passes SQLite's quick check on a connection of its own (read-only). */
+export function soundAt(path: string): boolean {
+	let db: Database.Database | undefined;
+	try {
+		db = new Database(path, { readonly: true, fileMustExist: true });
+		return db.pragma("quick_check", { simple: true }) === "ok";
+	} catch {
+		return false;
+	} finally {
+		db?.close();
+	}
+}
+
 /** What is at the index path, judged from the file system and the first 100 bytes alone (no SQLite open). */
 type FileKind = "missing" | "empty" | "directory" | "special" | "ours" | "sqlite" | "other";
 
@@ -330,6 +354,15 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			if (!readonly && existsSync(path) && isReadonlyError(error)) return openReadonlyCopy(path, options, (error as Error).message);
 			// A full disk cannot even hold the WAL's shared-memory file: search a copy elsewhere, as for a read-only place.
 			if (!readonly && existsSync(path) && isWriteFault(error)) return openReadonlyCopy(path, options, (error as Error).message, false);
+			// Damage found while opening (a truncated file, corrupt pages): claim() let only our own index get here.
+			if (!readonly && isCorruptionError(error) && existsSync(path)) {
+				const fallback = shared ? openWithoutWal(path, options) : null;
+				if (fallback) return fallback;
+				notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moveAside(path, "corrupt")} and rebuilt it`);
+				continue;
+			}
+			if (isCorruptionError(error))
+				throw new IndexUnavailableError(`the index ${path} is damaged (${(error as Error).message}); run \`pi-history index\` to rebuild it`, path);
 			throw new IndexUnavailableError(`cannot open the index ${path}: ${(error as Error).message}`, path);
 		}
 		let verdict: Verdict;
@@ -338,9 +371,9 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			verdict = inspect(db);
 		} catch (error) {
 			db.close();
-			if (!isCorruptionError(error) || readonly) {
-				throw new IndexUnavailableError(`cannot read the index ${path}: ${(error as Error).message}`, path);
-			}
+			if (isCorruptionError(error) && readonly)
+				throw new IndexUnavailableError(`the index ${path} is damaged (${(error as Error).message}); run \`pi-history index\` to rebuild it`, path);
+			if (!isCorruptionError(error)) throw new IndexUnavailableError(`cannot read the index ${path}: ${(error as Error).message}`, path);
 			const fallback = shared ? openWithoutWal(path, options) : null;
 			if (fallback) return fallback;
 			notes.push(`the index was damaged (${(error as Error).message}); moved it to ${moveAside(path, "corrupt")} and rebuilt it`);
@@ -349,12 +382,14 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 		if (verdict === "ok") {
 			const store = new IndexStore(db, path, readonly, notes);
 			store.sharedAtOpen = shared;
+			store.inode = inodeOf(path);
 			return store;
 		}
 		if (verdict === "empty" && !readonly) {
 			create(db);
 			const store = new IndexStore(db, path, readonly, notes);
 			store.created = true;
+			store.inode = inodeOf(path);
 			return store;
 		}
 		db.close();

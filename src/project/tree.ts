@@ -180,15 +180,91 @@ function reachableFromRoots(nodes: TreeNode[], roots: string[]): Set<string> {
 	return seen;
 }
 
+/** A root entry pi's `/tree` moves to itself (its text back in the editor) rather than to before it. */
+const movesToRoot = (n: TreeNode) => (n.type === "message" && n.role === "user") || n.type === "custom_message";
+
 /**
  * The abandoned branch each branch summary describes (derived): pi summarizes from the old leaf back to the
  * common ancestor with the new position. Since pi 0.84.3 the summary records that old leaf as `fromId`; in older
  * files `fromId` equals `parentId` (the branch point), and the old leaf is the entry written just before the
  * summary, since pi appends it right after navigating (also pi 0.73.1's `fromId: "root"` with `parentId: null`). A
  * summary with `parentId: null` shares no ancestor, except the root message pi moved to.
+ * The first summary in file order claims an entry. Entries outside the tree (in or below a parent cycle) are
+ * claimed by none: their state is unknown.
+ *
+ * Linear in entries for any shape: one depth-first numbering answers "is an ancestor of the new position" in
+ * constant time, and each walk skips the entries earlier summaries claimed (a union-find over parent links), so
+ * every entry is claimed once and every summary stops after a near-constant number of steps past its claims.
  */
 export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>): Map<string, string> {
 	const out = new Map<string, string>();
+	if (!nodes.some((n) => n.type === "branch_summary")) return out;
+	const index = new Map<string, number>();
+	const unique: TreeNode[] = [];
+	for (const n of byId.values()) {
+		index.set(n.id, unique.length);
+		unique.push(n);
+	}
+	const size = unique.length;
+	const parent = new Int32Array(size).fill(-1);
+	const childCount = new Int32Array(size + 1);
+	for (let i = 0; i < size; i++) {
+		const p = (unique[i] as TreeNode).parentId;
+		const at = p === null ? undefined : index.get(p);
+		if (at !== undefined && at !== i) {
+			parent[i] = at;
+			childCount[at + 1] = (childCount[at + 1] as number) + 1;
+		}
+	}
+	// Children in one flat array (counting sort by parent): no list per entry.
+	for (let i = 0; i < size; i++) childCount[i + 1] = (childCount[i + 1] as number) + (childCount[i] as number);
+	const children = new Int32Array(Math.max(1, childCount[size] as number));
+	const fill = childCount.slice(0, size);
+	for (let i = 0; i < size; i++) {
+		const p = parent[i] as number;
+		if (p >= 0) children[(fill[p] as number)++] = i;
+	}
+	// Depth-first entry and exit numbers from every root; an entry never entered is outside the tree.
+	const enter = new Int32Array(size).fill(-1);
+	const exit = new Int32Array(size);
+	const stack = new Int32Array(size);
+	const cursor = new Int32Array(size);
+	let clock = 0;
+	for (let r = 0; r < size; r++) {
+		if (parent[r] !== -1) continue;
+		let top = 0;
+		stack[0] = r;
+		enter[r] = clock++;
+		cursor[r] = childCount[r] as number;
+		while (top >= 0) {
+			const v = stack[top] as number;
+			const c = cursor[v] as number;
+			if (c < (childCount[v + 1] as number)) {
+				cursor[v] = c + 1;
+				const w = children[c] as number;
+				enter[w] = clock++;
+				cursor[w] = childCount[w] as number;
+				stack[++top] = w;
+			} else {
+				exit[v] = clock++;
+				top--;
+			}
+		}
+	}
+	const isAncestorOrSelf = (a: number, b: number) => (enter[a] as number) <= (enter[b] as number) && (exit[b] as number) <= (exit[a] as number);
+	// next[i] = i while unclaimed; a claimed entry points at its parent (`size`: above the root, never claimed).
+	const next = new Int32Array(size + 1);
+	for (let i = 0; i <= size; i++) next[i] = i;
+	const find = (i: number): number => {
+		let root = i;
+		while (next[root] !== root) root = next[root] as number;
+		while (next[i] !== root) {
+			const up = next[i] as number;
+			next[i] = root;
+			i = up;
+		}
+		return root;
+	};
 	for (let i = 0; i < nodes.length; i++) {
 		const summary = nodes[i] as TreeNode;
 		if (summary.type !== "branch_summary") continue;
@@ -199,15 +275,17 @@ export function abandonedBranches(nodes: TreeNode[], byId: Map<string, TreeNode>
 		const recorded = summary.refId !== null && summary.refId !== target && !rootPoint;
 		const oldLeaf = recorded ? (byId.has(summary.refId as string) ? summary.refId : null) : i > 0 ? (nodes[i - 1] as TreeNode).id : null;
 		if (oldLeaf === null || oldLeaf === target) continue;
-		const abandoned = ancestry(oldLeaf, byId);
-		const targetPath = new Set(target === null ? [] : ancestry(target, byId));
-		// pi moves to the root only for a root user or custom message (its text goes back to the editor): that message
-		// is the common ancestor of both positions, so collectEntriesForBranchSummary stops below it.
-		const root = rootPoint ? byId.get(abandoned.at(-1) as string) : undefined;
-		if (root && root.parentId === null && ((root.type === "message" && root.role === "user") || root.type === "custom_message")) targetPath.add(root.id);
-		for (const id of abandoned) {
-			if (targetPath.has(id)) break;
-			if (!out.has(id)) out.set(id, summary.id);
+		const from = index.get(oldLeaf);
+		if (from === undefined || enter[from] === -1) continue;
+		const at = target === null ? undefined : index.get(target);
+		const to = at !== undefined && enter[at] !== -1 ? at : -1;
+		for (let u = find(from); u !== size && !(to >= 0 && isAncestorOrSelf(u, to)); u = find(u)) {
+			const p = parent[u] as number;
+			// pi moves to the root only for a root user or custom message (its text goes back to the editor): that message
+			// is the common ancestor of both positions, so collectEntriesForBranchSummary stops below it.
+			if (rootPoint && p === -1 && movesToRoot(unique[u] as TreeNode)) break;
+			out.set((unique[u] as TreeNode).id, summary.id);
+			next[u] = p === -1 ? size : p;
 		}
 	}
 	return out;

@@ -6,6 +6,7 @@ import { indexStatus } from "../index/status.js";
 import {
 	isBusyError as busy,
 	type IndexStore,
+	inodeOf,
 	isCorruptionError,
 	isWriteFault,
 	moveAside,
@@ -13,6 +14,7 @@ import {
 	type OpenOptions,
 	openStore,
 	openWithoutWal,
+	soundAt,
 } from "../index/store.js";
 import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
@@ -97,6 +99,14 @@ export class HistoryService {
 		} catch (error) {
 			if (!isCorruptionError(error) || this.store.readonly) throw error;
 			this.store.close();
+			// The file this connection read was deleted or replaced (another process built a new index there), or
+			// only this connection's view was damaged: the file at the path is not ours to move aside; open it again.
+			const path = this.store.path;
+			if (this.store.copyOf === null && (inodeOf(path) !== this.store.inode || soundAt(path))) {
+				this.store = openStore(this.config.indexPath, this.options);
+				this.notes.push(...this.store.notes);
+				return run();
+			}
 			// A WAL deleted under a running explorer makes a sound index look damaged: answer from its main file.
 			const fallback = this.store.sharedAtOpen ? openWithoutWal(this.config.indexPath, this.options) : null;
 			if (fallback) {
