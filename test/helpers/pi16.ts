@@ -108,14 +108,16 @@ export function ensurePi16(): Pi16 | Pi16Skip {
 }
 
 /**
- * Copies this checkout's extension package (package.json, src, built dist) to `dest` with the Node-22 native modules
+ * Copies this checkout's extension package (package.json, src, components, built dist) to `dest` with the Node-22 native modules
  * linked in, so pi 1.6 loads our extension with a better-sqlite3 for its own Node. Returns the package directory.
  */
 export function stageExtension(pi: Pi16, dest: string): string {
 	mkdirSync(dest, { recursive: true });
 	cpSync(join(PROJECT_ROOT, "package.json"), join(dest, "package.json"));
-	cpSync(join(PROJECT_ROOT, "src"), join(dest, "src"), { recursive: true });
-	if (existsSync(join(PROJECT_ROOT, "dist", "src"))) cpSync(join(PROJECT_ROOT, "dist", "src"), join(dest, "dist", "src"), { recursive: true });
+	for (const dir of ["src", "components"]) {
+		cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true });
+		if (existsSync(join(PROJECT_ROOT, "dist", dir))) cpSync(join(PROJECT_ROOT, "dist", dir), join(dest, "dist", dir), { recursive: true });
+	}
 	if (!existsSync(join(dest, "node_modules"))) symlinkSync(pi.nativeModules, join(dest, "node_modules"), "dir");
 	return dest;
 }
