@@ -1,7 +1,7 @@
 /**
  * The explorer as lines for a host that draws text (pi's TUI): the same pure views the Ink screens compose
  * (search-view, read-view's preview, tree-lines), laid out like pi-history's search and tree screens, every line
- * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+P/Alt+R paste).
+ * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+Q/Alt+R paste).
  */
 import { sessionWhere } from "../../src/present/text.js";
 import { type Hit, refKey } from "../../src/shared/types.js";
@@ -20,7 +20,7 @@ import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
 /** The in-pi keys, as the last line names them. */
 export const PI_HINTS: Array<[string, string]> = [
 	["Enter", "go there in pi"],
-	["Alt+P", "paste quote"],
+	["Alt+Q", "paste quote"],
 	["Alt+R", "paste ref"],
 	["Ctrl+T", "tree"],
 	["Ctrl+S", "scope"],

@@ -2,7 +2,7 @@
  * The explorer as a pi-tui component (`render(width)` → lines, `handleInput(data)`), with no Pi package imported
  * here: the host (src/extension/in-pi.ts) passes pi-tui's width and key functions and pi's theme. State and loads
  * are the ExplorerDriver's (the same reducer and loads as pi-history); the keys that mean something only inside pi
- * are taken first: Enter goes to the event in pi, Alt+P pastes a quote, Alt+R pastes the ref, Esc on the query closes.
+ * are taken first: Enter goes to the event in pi, Alt+Q pastes a quote, Alt+R pastes the ref, Esc on the query closes.
  */
 import type { EventRef } from "../../src/shared/types.js";
 import type { Message } from "../core/actions.js";
@@ -27,7 +27,7 @@ export interface PiTuiKit {
 export interface ExplorerHost {
 	/** Enter: go to the event in pi (the host closes the overlay). */
 	land(ref: EventRef): void;
-	/** Alt+P / Alt+R: put a quote of the event, or its ref, into pi's editor; the answer is the status line. */
+	/** Alt+Q / Alt+R: put a quote of the event, or its ref, into pi's editor; the answer is the status line. */
 	paste(ref: EventRef, what: "quote" | "ref"): Promise<string>;
 	close(): void;
 	requestRender(): void;
@@ -105,13 +105,13 @@ export class ExplorerOverlay {
 			this.o.host.land({ sessionId: ref.sessionId, entryId: ref.entryId });
 			return;
 		}
-		if ((k.name === "alt+p" || k.name === "alt+r") && (onSearch || mode === "tree")) {
+		if ((k.name === "alt+q" || k.name === "alt+r") && (onSearch || mode === "tree")) {
 			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
 			if (!ref) {
 				this.say("nothing selected to paste", "warn");
 				return;
 			}
-			void this.o.host.paste({ sessionId: ref.sessionId, entryId: ref.entryId }, k.name === "alt+p" ? "quote" : "ref").then(
+			void this.o.host.paste({ sessionId: ref.sessionId, entryId: ref.entryId }, k.name === "alt+q" ? "quote" : "ref").then(
 				(text) => this.say(text, "info"),
 				(error: unknown) => this.say(`paste failed: ${error instanceof Error ? error.message : String(error)}`, "error"),
 			);

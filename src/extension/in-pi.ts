@@ -2,7 +2,7 @@
  * The explorer inside pi (issue 27): `/history [query]` and a shortcut open pi-history's explorer over pi's own
  * screen as a pi-tui overlay (components/pi: the same reducer, loads and views, drawn by pi's TUI in pi's theme);
  * Enter moves pi to the event as `/tree` does (`navigateTree`; another session: `switchSession`, then the same move);
- * Alt+P and Alt+R paste a quote or the ref into pi's editor; `/history-prompts` recalls this workspace's past
+ * Alt+Q and Alt+R paste a quote or the ref into pi's editor; `/history-prompts` recalls this workspace's past
  * prompts into the editor. Searches run on a query thread with its own read-only connection, never on pi's writer.
  * Nothing here writes a session file: pi writes what it writes on any /tree move (I22).
  */
@@ -209,7 +209,7 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 	};
 
 	pi.registerCommand("history", {
-		description: "Search pi's history (this workspace first) over the screen; Enter goes to the event, Alt+P/Alt+R paste it",
+		description: "Search pi's history (this workspace first) over the screen; Enter goes to the event, Alt+Q/Alt+R paste it",
 		handler: (args, ctx) => openExplorer(args, ctx, (ref, file) => land(ctx, ref, file)),
 	});
 	pi.registerCommand("history-prompts", {
