@@ -7,7 +7,7 @@
  * is missing.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { PROJECT_ROOT } from "./corpus.js";
@@ -118,7 +118,14 @@ export function stageExtension(pi: Pi16, dest: string): string {
 		cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true });
 		if (existsSync(join(PROJECT_ROOT, "dist", dir))) cpSync(join(PROJECT_ROOT, "dist", dir), join(dest, "dist", dir), { recursive: true });
 	}
-	if (!existsSync(join(dest, "node_modules"))) symlinkSync(pi.nativeModules, join(dest, "node_modules"), "dir");
+	// The Node-22 native build first, then every other package of this checkout (components/ need theirs too).
+	const modules = join(dest, "node_modules");
+	if (!existsSync(modules)) {
+		mkdirSync(modules);
+		for (const from of [pi.nativeModules, join(PROJECT_ROOT, "node_modules")])
+			for (const name of readdirSync(from))
+				if (!name.startsWith(".") && !existsSync(join(modules, name))) symlinkSync(join(from, name), join(modules, name), "dir");
+	}
 	return dest;
 }
 
