@@ -22,7 +22,6 @@ const first = abandoned.occurrences[0] as { sessionId: string; entryId: string }
 /** The workspace of the needle's sessions (the session's own cwd, as its file records it). */
 const workspace = () => corpus.service.read({ sessionId: first.sessionId, entryId: first.entryId, maxChars: 1 }).session.cwd;
 const KEY = { enter: "\r", esc: "\u001b", down: "\u001b[B", altQ: "\u001bq", altR: "\u001br", ctrlT: "\u0014", ctrlS: "\u0013" };
-// biome-ignore lint/suspicious/noControlCharactersInRegex: SGR sequences are what the lines may hold
 const SGR = /\u001b\[[0-9;]*m/g;
 
 const plain = (lines: readonly string[]) => lines.map((l) => l.replace(SGR, ""));
@@ -67,7 +66,6 @@ function expectFits(lines: readonly string[], width: number, height: number) {
 	expect(lines).toHaveLength(height);
 	for (const l of lines) {
 		expect(visibleWidth(l)).toBe(width);
-		// biome-ignore lint/suspicious/noControlCharactersInRegex: checking that none is left
 		expect(l.replace(SGR, "")).not.toMatch(/[\u0000-\u001f\u007f]/);
 	}
 }

@@ -48,6 +48,10 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 		for (const d of [join(cwd, ".git"), join(base, "home"), agentDir]) mkdirSync(d, { recursive: true });
 		const { sm } = await import("./helpers/oracle16.js");
 		let t = Date.parse("2026-11-30T10:00:00Z");
+		const tick = () => {
+			t += 1000;
+			return t;
+		};
 		const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 		const reply = (text: string) => ({
 			role: "assistant",
@@ -57,14 +61,14 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 			model: "faux-1",
 			usage,
 			stopReason: "stop",
-			timestamp: (t += 1000),
+			timestamp: tick(),
 		});
 		// Two sessions of the workspace, written by pi 1.6's own SessionManager; pi opens the second.
 		const write = (word: string) => {
 			const m = sm.SessionManager.create(cwd, join(agentDir, "sessions", "ws"));
-			const u1 = m.appendMessage({ role: "user", content: `Why does the ${word} build fail?`, timestamp: (t += 1000) });
+			const u1 = m.appendMessage({ role: "user", content: `Why does the ${word} build fail?`, timestamp: tick() });
 			const a1 = m.appendMessage(reply(`${word}_REPLY: the cache is stale.`));
-			const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: (t += 1000) });
+			const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: tick() });
 			const a2 = m.appendMessage(reply("Cleared; the build passes."));
 			return { file: m.getSessionFile() as string, session: (m.getHeader() as { id: string }).id, ids: { u1, a1, u2, a2 } };
 		};
