@@ -3,6 +3,7 @@
  * authorized by workspace (I16) and blind to the caller's own invoking message and everything after it (I17).
  * A composition root: it wires the core, pi's session state and the model-facing formatting, nothing more.
  */
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { formatReadForModel, formatSearchForModel, formatTraceForModel } from "../present/model-text.js";
 import { neutralizeLine as safe, safeJson } from "../present/terminal-safe.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
@@ -10,6 +11,7 @@ import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import type { ReadResult, SearchResult, TraceResult } from "../shared/types.js";
 import { boundReadDetails, boundSearchDetails, boundTraceDetails } from "./call-scope.js";
+import { offerInPi } from "./in-pi.js";
 import { type LandingRegistrar, offerLanding } from "./land.js";
 import {
 	component,
@@ -219,6 +221,9 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 		// Continue in pi from pi-history: land on the event it names (pi 1.x; see land.ts). Test registrars may lack these.
 		const full = pi as Partial<LandingRegistrar>;
 		if (typeof full.registerCommand === "function" && typeof full.sendUserMessage === "function") offerLanding(pi as unknown as LandingRegistrar);
+		// The explorer over pi's screen (/history, prompt recall): only where pi can register commands and shortcuts.
+		const api = pi as Partial<ExtensionAPI>;
+		if (typeof api.registerCommand === "function" && typeof api.registerShortcut === "function") offerInPi(pi as ExtensionAPI, index);
 		// Off by default: hermes and session-search-lite declare the same name, and pi keeps only one tool per name.
 		if (deps.sessionSearchTool ?? resolveConfig({ cwd: process.cwd() }).sessionSearchTool) offerSessionSearch(pi, index, log);
 	};

@@ -17,7 +17,12 @@ export interface FileConfig {
 	workspaceRoot?: string;
 	/** Also register the `session_search` tool (seed 003's contract) from the main extension entry. */
 	sessionSearchTool?: boolean;
+	/** pi keys that open the explorer and prompt recall over pi's screen (pi-tui key ids; "" turns one off). */
+	piShortcuts?: { history?: string; prompts?: string };
 }
+
+/** Keys pi 1.6's default keybindings leave free, for `/history` and `/history-prompts`. */
+export const DEFAULT_PI_SHORTCUTS = { history: "alt+h", prompts: "alt+r" } as const;
 
 /** Everything a face needs to know about locations, resolved once. */
 export interface ResolvedConfig {
@@ -30,6 +35,8 @@ export interface ResolvedConfig {
 	workspaceRoot?: string;
 	/** `"sessionSearchTool": true` in our config file: the main extension also offers `session_search`. */
 	sessionSearchTool: boolean;
+	/** The shortcuts of the in-pi explorer and prompt recall (null: none). */
+	piShortcuts: { history: string | null; prompts: string | null };
 	notes: string[];
 }
 
@@ -118,5 +125,14 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 		if (typeof fileConfig.sessionSearchTool === "boolean") sessionSearchTool = fileConfig.sessionSearchTool;
 		else notes.push(`${configFile}: sessionSearchTool must be true or false, ignored`);
 	}
-	return { agentDir, roots, indexPath, indexIsDefault: indexPath === defaultIndex, configFile, workspaceRoot, sessionSearchTool, notes };
+	const piShortcuts: ResolvedConfig["piShortcuts"] = { ...DEFAULT_PI_SHORTCUTS };
+	const keys = fileConfig.piShortcuts;
+	if (keys && typeof keys === "object" && !Array.isArray(keys)) {
+		for (const name of ["history", "prompts"] as const) {
+			const v = (keys as Record<string, unknown>)[name];
+			if (typeof v === "string") piShortcuts[name] = v.trim() || null;
+			else if (v !== undefined) notes.push(`${configFile}: piShortcuts.${name} must be a key such as "alt+h", ignored`);
+		}
+	} else if (keys !== undefined) notes.push(`${configFile}: piShortcuts must be an object such as {"history": "alt+h"}, ignored`);
+	return { agentDir, roots, indexPath, indexIsDefault: indexPath === defaultIndex, configFile, workspaceRoot, sessionSearchTool, piShortcuts, notes };
 }

@@ -25,7 +25,7 @@ export const RULES: readonly Rule[] = [
 	{
 		id: "face-imports",
 		description:
-			"the faces (src/cli, src/extension) import only src/service, src/shared, src/present, their own folder and packages (src/cli also renders components/)",
+			"the faces (src/cli, src/extension) import only src/service, src/shared, src/present, their own folder and packages (src/cli and src/extension also render components/)",
 	},
 	{ id: "component-imports", description: "components/ import only src/shared/types, src/present, their own folder and packages: never below the service" },
 	{ id: "no-dist-path", description: "no module in src/ names a dist/ path: code never runs its own build output" },
@@ -260,7 +260,9 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 				continue;
 			}
 			if (FACE_FOLDERS.has(place.folder)) {
-				const ok = ["service", "shared", "present", place.folder].includes(to.folder) || (place.folder === "cli" && to.folder === "components");
+				const ok =
+					["service", "shared", "present", place.folder].includes(to.folder) ||
+					((place.folder === "cli" || place.folder === "extension") && to.folder === "components");
 				if (!ok) report("face-imports", `imports ${spec} (${to.folder})`);
 				continue;
 			}

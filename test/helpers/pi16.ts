@@ -7,7 +7,7 @@
  * is missing.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { PROJECT_ROOT } from "./corpus.js";
@@ -108,15 +108,24 @@ export function ensurePi16(): Pi16 | Pi16Skip {
 }
 
 /**
- * Copies this checkout's extension package (package.json, src, built dist) to `dest` with the Node-22 native modules
+ * Copies this checkout's extension package (package.json, src, components, built dist) to `dest` with the Node-22 native modules
  * linked in, so pi 1.6 loads our extension with a better-sqlite3 for its own Node. Returns the package directory.
  */
 export function stageExtension(pi: Pi16, dest: string): string {
 	mkdirSync(dest, { recursive: true });
 	cpSync(join(PROJECT_ROOT, "package.json"), join(dest, "package.json"));
-	cpSync(join(PROJECT_ROOT, "src"), join(dest, "src"), { recursive: true });
-	if (existsSync(join(PROJECT_ROOT, "dist", "src"))) cpSync(join(PROJECT_ROOT, "dist", "src"), join(dest, "dist", "src"), { recursive: true });
-	if (!existsSync(join(dest, "node_modules"))) symlinkSync(pi.nativeModules, join(dest, "node_modules"), "dir");
+	for (const dir of ["src", "components"]) {
+		cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true });
+		if (existsSync(join(PROJECT_ROOT, "dist", dir))) cpSync(join(PROJECT_ROOT, "dist", dir), join(dest, "dist", dir), { recursive: true });
+	}
+	// The Node-22 native build first, then every other package of this checkout (components/ need theirs too).
+	const modules = join(dest, "node_modules");
+	if (!existsSync(modules)) {
+		mkdirSync(modules);
+		for (const from of [pi.nativeModules, join(PROJECT_ROOT, "node_modules")])
+			for (const name of readdirSync(from))
+				if (!name.startsWith(".") && !existsSync(join(modules, name))) symlinkSync(join(from, name), join(modules, name), "dir");
+	}
 	return dest;
 }
 

@@ -2,7 +2,7 @@
  * Test-only pi 1.6 extension: a scripted model (pi-ai's faux provider, through the `@earendil-works/pi-ai` name pi
  * 1.6 resolves for extensions: its compat entry). Script "plant" fails once with a retryable error, so pi itself retries and writes
  * the context edit that omits the failed reply; "tools" searches for it and reads and traces the omitted reply;
- * "search" only searches. Env: PES_E2E_SCRIPT, PES_E2E_NEEDLE.
+ * "search" only searches; "echo" answers every prompt "ok N". Env: PES_E2E_SCRIPT, PES_E2E_NEEDLE.
  */
 
 import { fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@earendil-works/pi-ai/compat";
@@ -25,6 +25,8 @@ function resultText(context: Ctx, toolCallId: string): string {
 }
 
 function script(name: string, needle: string): Step[] {
+	// Every prompt answered "ok N" (an interactive session of several prompts).
+	if (name === "echo") return Array.from({ length: 20 }, (_, i) => fauxAssistantMessage(`ok ${i + 1}`));
 	if (name === "calls") return callsScript({ fauxAssistantMessage, fauxToolCall }, callsFromEnv()) as Step[];
 	if (name === "plant") {
 		return [

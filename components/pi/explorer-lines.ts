@@ -1,0 +1,165 @@
+/**
+ * The explorer as lines for a host that draws text (pi's TUI): the same pure views the Ink screens compose
+ * (search-view, read-view's preview, tree-lines), laid out like pi-history's search and tree screens, every line
+ * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+Q/Alt+R paste).
+ */
+import { sessionWhere } from "../../src/present/text.js";
+import { type Hit, refKey } from "../../src/shared/types.js";
+import { IDLE_INDEXING } from "../core/explorer-service.js";
+import { searchLayout } from "../core/layout.js";
+import { visibleRange } from "../core/list-window.js";
+import { idTail, shortIds } from "../core/session-label.js";
+import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
+import { wrapLine } from "../core/text-width.js";
+import { hitHighlights, previewBody, previewTitle } from "../event/read-view.js";
+import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
+import { emptyLines, hitRows, hitTotal, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
+import { queryTerms, treeLines } from "../tree/tree-lines.js";
+import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
+
+/** The in-pi keys, as the last line names them. */
+export const PI_HINTS: Array<[string, string]> = [
+	["Enter", "go there in pi"],
+	["Alt+Q", "paste quote"],
+	["Alt+R", "paste ref"],
+	["Ctrl+T", "tree"],
+	["Ctrl+S", "scope"],
+	["Ctrl+O", "filters"],
+	["Esc", "close"],
+];
+
+function hintsLine(width: number, tree: boolean): StyledLine {
+	const hints = tree
+		? [["Enter", "go there in pi"] as [string, string], ["n/N", "next hit"] as [string, string], ["Esc", "back"] as [string, string]]
+		: PI_HINTS;
+	const line: StyledLine = [];
+	for (const [k, label] of hints) line.push(seg(k, "key"), seg(` ${label}  `, "dim"));
+	return fitLine(line, width, true);
+}
+
+function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, now: number): StyledLine[] {
+	const r = s.hits.results;
+	const out: StyledLine[] = [];
+	if (r.hits.length === 0) {
+		out.push([]);
+		const empty = emptyLines({
+			loading: r.status === "loading",
+			error: r.error,
+			query: s.query.text,
+			notes: r.notes,
+			scope: s.hits.scope,
+			filters: s.hits.filters,
+			indexEvents: r.index?.events ?? null,
+			indexing: IDLE_INDEXING,
+			status: null,
+		});
+		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) out.push(fitLine([seg("  "), seg(part, e.tone)], width));
+	} else {
+		const { from, to } = visibleRange(s.hits.top, Math.floor(height / hitLinesPer), r.hits.length);
+		const shown = r.hits.slice(from, to);
+		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(r.copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
+		for (let i = from; i < to; i++) {
+			const h = r.hits[i] as Hit;
+			out.push(
+				...hitRows(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), r.copies[refKey(h)]?.length ?? 0, r.groups[h.sessionId] ?? 0),
+			);
+		}
+	}
+	return pad(out, height, width);
+}
+
+function previewLines(s: State, width: number, height: number, now: number, rule: boolean): StyledLine[] {
+	const hit = selectedHit(s);
+	const p = s.hits.preview;
+	const current = p !== null && p.key === previewKey(s);
+	let title: StyledLine = [seg("preview", "dim")];
+	let lines: StyledLine[] = [];
+	if (hit && (!current || !p)) title = [seg("preview", "dim"), seg(" · reading…", "dim")];
+	else if (hit && p && (p.error || !p.read)) lines = [[seg(`cannot read this event: ${p.error ?? "unknown error"}`, "error")]];
+	else if (hit && p?.read) {
+		const body = previewBody(p.read, hitHighlights(hit), width, height);
+		title = previewTitle(p.read, body.at, now);
+		lines = body.lines.map((l) => fitLine(l, width));
+	}
+	const head = rule ? fitLine([seg("── ", "dim"), ...title, seg(" ", "dim"), seg("─".repeat(Math.max(0, width)), "dim")], width) : fitLine(title, width);
+	return pad([head, ...lines], height + 1, width);
+}
+
+function pad(lines: StyledLine[], height: number, width: number): StyledLine[] {
+	const out = lines.slice(0, height).map((l) => fitLine(l, width, true));
+	while (out.length < height) out.push(fitLine([], width, true));
+	return out;
+}
+
+function treeScreen(s: State, width: number, height: number): StyledLine[] {
+	const loc = topTree(s.tree);
+	if (!loc) return [];
+	const d = loc.data;
+	const left: StyledLine = [seg("⑂ tree ", "accent")];
+	if (d) left.push(seg(sessionWhere(d.session), "title"), seg(`  #${idTail(d.session.id)}`, "dim"));
+	else left.push(seg(`#${idTail(loc.request.sessionId)}`, "title"));
+	const q = loc.request.query ?? "";
+	const second: StyledLine = loc.error
+		? [seg(`cannot read the tree: ${loc.error}`, "error")]
+		: !d
+			? [seg("reading…", "dim")]
+			: [seg("• ", "accent"), seg("leaf path  ", "dim"), ...(q ? [seg(`${d.hits} hit(s) for `, "dim"), seg(q, "match")] : [])];
+	const rows = rowsOf(loc);
+	const bodyHeight = Math.max(1, height - 4);
+	const body = d
+		? treeLines({ rows, cursor: cursorIndex(loc, rows), top: loc.top, height: bodyHeight, width, terms: queryTerms(q), rootSession: d.session.id })
+		: [];
+	const where = rows.length ? `row ${cursorIndex(loc, rows) + 1} of ${rows.length}` : "";
+	const status = s.message ? [seg(s.message.text, s.message.tone === "info" ? "accent" : s.message.tone)] : [seg("")];
+	return [
+		spread(left, [], width),
+		fitLine(second, width, true),
+		...pad(body, bodyHeight, width),
+		spread(status, [seg(where, "dim")], width),
+		hintsLine(width, true),
+	];
+}
+
+/** The whole overlay for `s`: `height` lines of exactly `width` cells (the search screen, or the tree view). */
+export function explorerLines(s: State, width: number, height: number, now: number, queryStart = 0): { lines: StyledLine[]; queryStart: number } {
+	if (modeOf(s) === "tree") return { lines: pad(treeScreen(s, width, height), height, width), queryStart };
+	const h = s.hits;
+	const r = h.results;
+	const title = titleLine(
+		{
+			banner: "pi-event-search",
+			scope: h.scope,
+			workspace: h.workspace,
+			session: h.scopeSession,
+			filters: h.filters,
+			order: h.order,
+			group: h.group,
+			count: r.hits.length,
+			more: !r.exhausted,
+			total: h.group ? null : r.total,
+			loading: r.status === "loading" && r.hits.length === 0,
+			query: s.query.text,
+		},
+		width,
+	);
+	const focused = s.focus === "query" && s.overlay === null;
+	const q = searchQueryLine({ text: s.query.text, cursor: s.query.cursor, focused, filters: h.filters, now }, width, queryStart);
+	// The layout of pi-history's search screen for a frame of `height` lines (its frame is one less than the rows).
+	const layout = searchLayout({ columns: width, rows: height + 1 });
+	const body: StyledLine[] = [];
+	if (layout.side) {
+		const list = listLines(s, layout.listWidth, layout.listLines, layout.hitLines, now);
+		const prev = previewLines(s, layout.previewWidth, layout.listLines - 1, now, false);
+		for (let i = 0; i < layout.listLines; i++) body.push([...(list[i] ?? []), seg("│", "dim"), ...(prev[i] ?? [])]);
+	} else {
+		body.push(...listLines(s, width, layout.listLines, layout.hitLines, now), ...previewLines(s, width, layout.previewLines, now, true));
+	}
+	const where = r.hits.length > 0 ? `hit ${h.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, h.group ? null : r.total)}` : "";
+	const msg = s.message;
+	const status = msg
+		? { text: msg.text, tone: msg.tone === "error" ? ("error" as const) : msg.tone === "warn" ? ("warn" as const) : ("accent" as const) }
+		: indexText(IDLE_INDEXING, r.index, now);
+	const statusLine = where ? spread([seg(status.text, status.tone)], [seg(where, "dim")], width) : fitLine([seg(status.text, status.tone)], width, true);
+	const lines = pad([title, q.line, ...pad(body, height - 4, width), statusLine, hintsLine(width, false)], height, width);
+	return { lines, queryStart: q.start };
+}

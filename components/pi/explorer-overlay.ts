@@ -1,0 +1,151 @@
+/**
+ * The explorer as a pi-tui component (`render(width)` → lines, `handleInput(data)`), with no Pi package imported
+ * here: the host (src/extension/in-pi.ts) passes pi-tui's width and key functions and pi's theme. State and loads
+ * are the ExplorerDriver's (the same reducer and loads as pi-history); the keys that mean something only inside pi
+ * are taken first: Enter goes to the event in pi, Alt+Q pastes a quote, Alt+R pastes the ref, Esc on the query closes.
+ */
+import type { EventRef } from "../../src/shared/types.js";
+import type { Message } from "../core/actions.js";
+import type { ExplorerService } from "../core/explorer-service.js";
+import type { StyledLine, Tone } from "../core/styled.js";
+import type { Scope } from "../filters/filters.js";
+import { modeOf, selectedHit } from "../root/state.js";
+import { treeCursorRef } from "../tree/tree-route.js";
+import { ExplorerDriver } from "./explorer-driver.js";
+import { explorerLines } from "./explorer-lines.js";
+import { keyOfPi, type ParseKey } from "./pi-keys.js";
+import { type PiPaint, paintLine } from "./pi-paint.js";
+
+/** pi-tui's functions the component measures and reads keys with. */
+export interface PiTuiKit {
+	visibleWidth(text: string): number;
+	truncateToWidth(text: string, width: number, ellipsis?: string, pad?: boolean): string;
+	parseKey: ParseKey;
+}
+
+/** What the host does for the keys that act on pi. */
+export interface ExplorerHost {
+	/** Enter: go to the event in pi (the host closes the overlay). */
+	land(ref: EventRef): void;
+	/** Alt+Q / Alt+R: put a quote of the event, or its ref, into pi's editor; the answer is the status line. */
+	paste(ref: EventRef, what: "quote" | "ref"): Promise<string>;
+	close(): void;
+	requestRender(): void;
+}
+
+/** Options of the overlay. */
+export interface ExplorerOverlayOptions {
+	service: ExplorerService;
+	kit: PiTuiKit;
+	paint: PiPaint;
+	host: ExplorerHost;
+	/** This workspace's directory: the first scope. */
+	workspace: string | null;
+	scope?: Scope;
+	query?: string;
+	/** Lines the overlay may take (pi's terminal rows minus a margin). */
+	height: () => number;
+	now?: () => number;
+}
+
+/** The explorer over pi's screen. */
+export class ExplorerOverlay {
+	readonly driver: ExplorerDriver;
+	private queryStart = 0;
+	private closed = false;
+	/** The host's own status line (a paste's outcome), until the next key. */
+	private note: Message | null = null;
+
+	constructor(private readonly o: ExplorerOverlayOptions) {
+		this.driver = new ExplorerDriver(
+			o.service,
+			{
+				size: { columns: 80, rows: o.height() + 1 },
+				workspace: o.workspace,
+				...(o.scope ? { scope: o.scope } : o.workspace ? { scope: "workspace" as const } : {}),
+				...(o.query ? { query: o.query } : {}),
+			},
+			() => {
+				if (!this.closed) o.host.requestRender();
+			},
+		);
+	}
+
+	/** The lines for `width` cells: each exactly that wide (pi-tui measured). */
+	render(width: number): string[] {
+		const height = Math.max(6, this.o.height());
+		const s = this.driver.state;
+		if (s.size.columns !== width || s.size.rows !== height + 1) this.driver.dispatch({ type: "resize", size: { columns: width, rows: height + 1 } });
+		const now = this.o.now?.() ?? Math.floor(Date.now() / 1000) * 1000;
+		const s0 = this.driver.state;
+		const out = explorerLines(this.note ? { ...s0, message: this.note } : s0, width, height, now, this.queryStart);
+		this.queryStart = out.queryStart;
+		return out.lines.map((l: StyledLine) => this.fit(paintLine(l, this.o.paint), width));
+	}
+
+	private fit(line: string, width: number): string {
+		return this.o.kit.visibleWidth(line) > width ? this.o.kit.truncateToWidth(line, width, "…") : line;
+	}
+
+	/** One key from pi. */
+	handleInput(data: string): void {
+		const k = keyOfPi(data, this.o.kit.parseKey);
+		if (!k) return;
+		this.note = null;
+		const s = this.driver.state;
+		const mode = modeOf(s);
+		const onSearch = mode === "query" || mode === "list";
+		if (k.name === "enter" && (onSearch || mode === "tree")) {
+			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
+			if (!ref) {
+				this.say(s.hits.results.status === "loading" ? "still searching…" : "no hit to go to", "warn");
+				return;
+			}
+			this.finish();
+			this.o.host.land({ sessionId: ref.sessionId, entryId: ref.entryId });
+			return;
+		}
+		if ((k.name === "alt+q" || k.name === "alt+r") && (onSearch || mode === "tree")) {
+			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
+			if (!ref) {
+				this.say("nothing selected to paste", "warn");
+				return;
+			}
+			void this.o.host.paste({ sessionId: ref.sessionId, entryId: ref.entryId }, k.name === "alt+q" ? "quote" : "ref").then(
+				(text) => this.say(text, "info"),
+				(error: unknown) => this.say(`paste failed: ${error instanceof Error ? error.message : String(error)}`, "error"),
+			);
+			return;
+		}
+		if ((k.name === "escape" && mode === "query") || k.name === "ctrl+c") {
+			this.finish();
+			this.o.host.close();
+			return;
+		}
+		this.driver.key(k.input, k.key, k.paste);
+		if (this.driver.state.exit !== null) {
+			this.finish();
+			this.o.host.close();
+		}
+	}
+
+	/** Nothing cached between renders: the next render draws from the state. */
+	invalidate(): void {}
+
+	/** Stops the loads (pi calls it when the overlay goes away). */
+	dispose(): void {
+		this.finish();
+	}
+
+	private say(text: string, tone: Message["tone"]): void {
+		this.note = { text, tone };
+		if (!this.closed) this.o.host.requestRender();
+	}
+
+	private finish(): void {
+		this.closed = true;
+		this.driver.close();
+	}
+}
+
+export type { PiPaint, Tone };

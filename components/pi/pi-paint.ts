@@ -1,0 +1,40 @@
+/**
+ * Styled lines in pi's colors: each tone goes through pi's theme (`theme.fg(color, text)`, `theme.bold`), and every
+ * piece of text is neutralized first, because session text reaches the terminal here (I21).
+ */
+import { neutralizeLine } from "../../src/present/terminal-safe.js";
+import type { StyledLine, Tone } from "../core/styled.js";
+
+/** What the painter needs of pi's Theme (a structural subset, so components/ import no Pi package). */
+export interface PiPaint {
+	fg(color: string, text: string): string;
+	bold(text: string): string;
+}
+
+const COLOR: Partial<Record<Tone, string>> = {
+	dim: "dim",
+	match: "warning",
+	error: "error",
+	warn: "warning",
+	accent: "accent",
+	ok: "success",
+	key: "accent",
+	banner: "accent",
+};
+const BOLD = new Set<Tone>(["bold", "match", "key", "title", "banner"]);
+
+/** One styled line as pi's theme draws it. */
+export function paintLine(line: StyledLine, paint: PiPaint): string {
+	let out = "";
+	for (const s of line) {
+		let text = neutralizeLine(s.text);
+		const tone = s.tone ?? "plain";
+		const color = COLOR[tone];
+		if (color) text = paint.fg(color, text);
+		if (BOLD.has(tone)) text = paint.bold(text);
+		// Inverse (the selection, the query cursor): SGR 7 and its own off switch, so the theme's colors survive.
+		if (s.inverse) text = `\u001b[7m${text}\u001b[27m`;
+		out += text;
+	}
+	return out;
+}

@@ -1,0 +1,182 @@
+/**
+ * The explorer inside a real pi 1.6, interactively, in a real terminal (tmux; Node 22, see helpers/pi16.ts; a
+ * scripted faux model that answers "ok N"): `/history`, a query, Enter lands pi on the event — in its own session
+ * and in another session of the workspace — and the next prompt continues from it, read back from the session files
+ * pi wrote (parent links), not from the screen. The paste key puts a quote with its ref into pi's editor, and prompt
+ * recall puts a past prompt there. One pi process for the whole walk.
+ */
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
+import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+
+const setup = ensurePi16();
+if ("skip" in setup) console.log(`pi 1.6 /history skipped: ${setup.skip}`);
+
+type Entry = { id: string; parentId?: string | null; type: string; message?: { role?: string; content?: unknown } };
+
+function entries(file: string): Entry[] {
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as Entry);
+}
+
+/** The user message whose text holds `marker`, and the ids of its ancestors by the file's own parent links. */
+function askedWith(file: string, marker: string): { entry: Entry | undefined; up: string[] } {
+	const all = entries(file);
+	const byId = new Map(all.map((e) => [e.id, e]));
+	const entry = all.find((e) => e.message?.role === "user" && JSON.stringify(e.message.content).includes(marker));
+	const up: string[] = [];
+	for (let e = entry?.parentId ? byId.get(entry.parentId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) up.push(e.id);
+	return { entry, up };
+}
+
+describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmux)", () => {
+	const pi = setup as Pi16;
+	const tmp = tempDir("pes-inpi-");
+	const base = realpathSync(tmp.dir);
+	const agentDir = join(base, "agent");
+	const cwd = join(base, "ws");
+	const files = { here: "", other: "" };
+	const ids = { here: {} as Record<string, string>, other: {} as Record<string, string>, otherSession: "", hereSession: "" };
+	let term: TmuxSession | null = null;
+
+	beforeAll(async () => {
+		for (const d of [join(cwd, ".git"), join(base, "home"), agentDir]) mkdirSync(d, { recursive: true });
+		const { sm } = await import("./helpers/oracle16.js");
+		let t = Date.parse("2026-11-30T10:00:00Z");
+		const tick = () => {
+			t += 1000;
+			return t;
+		};
+		const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+		const reply = (text: string) => ({
+			role: "assistant",
+			content: [{ type: "text", text }],
+			api: "faux",
+			provider: "faux",
+			model: "faux-1",
+			usage,
+			stopReason: "stop",
+			timestamp: tick(),
+		});
+		// Two sessions of the workspace, written by pi 1.6's own SessionManager; pi opens the second.
+		const write = (word: string) => {
+			const m = sm.SessionManager.create(cwd, join(agentDir, "sessions", "ws"));
+			const u1 = m.appendMessage({ role: "user", content: `Why does the ${word} build fail?`, timestamp: tick() });
+			const a1 = m.appendMessage(reply(`${word}_REPLY: the cache is stale.`));
+			const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: tick() });
+			const a2 = m.appendMessage(reply("Cleared; the build passes."));
+			return { file: m.getSessionFile() as string, session: (m.getHeader() as { id: string }).id, ids: { u1, a1, u2, a2 } };
+		};
+		const other = write("QUOKKA");
+		const here = write("NUMBAT");
+		files.other = other.file;
+		files.here = here.file;
+		ids.other = other.ids;
+		ids.here = here.ids;
+		ids.otherSession = other.session;
+		ids.hereSession = here.session;
+		const pkg = stageExtension(pi, join(base, "pkg"));
+		const env = [`PI_CODING_AGENT_DIR=${agentDir}`, `HOME=${join(base, "home")}`, "PES_E2E_SCRIPT=echo", `PATH=${pi.env.PATH ?? ""}`, "TERM=xterm-256color"];
+		const args = [
+			"--offline",
+			"--provider",
+			"faux",
+			"--model",
+			"faux-1",
+			"-e",
+			join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"),
+			"-e",
+			join(pkg, "src", "extension", "index.ts"),
+			"--session",
+			here.file,
+		];
+		const command = `env -u PI_EVENT_SEARCH_INDEX -u PI_CODING_AGENT_SESSION_DIR ${env.map(shellQuote).join(" ")} ${[pi.node, pi.piCli, ...args].map(shellQuote).join(" ")}`;
+		term = TmuxSession.start(command, { columns: 110, rows: 32 }, cwd);
+		await term.waitFor("faux-1", 120_000);
+	}, 20 * 60_000);
+
+	afterAll(() => {
+		term?.kill();
+		killServer();
+		tmp.cleanup();
+	});
+
+	/** `/history`, then the query typed in the overlay, until its hit is on screen. */
+	async function search(query: string, shows: string): Promise<string> {
+		const s = term as TmuxSession;
+		s.type("/history ");
+		s.keys("Enter");
+		await s.waitFor("Alt+Q paste quote", 60_000);
+		s.type(query);
+		// The query's own hits (before them the overlay lists recent events, which may show the same text).
+		return s.waitFor((screen) => screen.includes(`❯ ${query}`) && screen.includes(shows) && screen.includes("hit 1 of 1"), 60_000);
+	}
+
+	/** A prompt typed in pi's editor (or what is there already), sent, and answered (the faux model says "ok N"). */
+	async function prompt(text: string): Promise<void> {
+		const s = term as TmuxSession;
+		const answers = (screen: string) => (screen.match(/^ ok \d+\s*$/gm) ?? []).length;
+		const before = answers(s.capture());
+		if (text) s.type(text);
+		s.keys("Enter");
+		await s.waitFor((screen) => answers(screen) > before, 60_000);
+	}
+
+	it("Enter on a hit of pi's own session moves pi there; the next prompt continues from it", async () => {
+		// Work in pi first (pi also writes the thinking level it adds to a file that lacks one, at the leaf it opened).
+		await prompt("WARMUP before searching");
+		await search("NUMBAT_REPLY", "NUMBAT_REPLY: the cache is stale");
+		(term as TmuxSession).keys("Enter");
+		await (term as TmuxSession).waitFor("at entry", 60_000);
+		await prompt("CONTINUED_ONE from the found event");
+		const { entry, up } = askedWith(files.here, "CONTINUED_ONE");
+		expect(entry).toBeDefined();
+		expect(up).toContain(ids.here.a1);
+		expect(up).not.toContain(ids.here.u2);
+		expect(up).not.toContain(ids.here.a2);
+	}, 300_000);
+
+	it("Enter on a hit of another session of the workspace switches pi to it, at the event", async () => {
+		await search("QUOKKA_REPLY", "QUOKKA_REPLY: the cache is stale");
+		(term as TmuxSession).keys("Enter");
+		// pi shows the other session's branch up to the event: its reply, not what came after it.
+		await (term as TmuxSession).waitFor(
+			(screen) => screen.includes("QUOKKA_REPLY: the cache is stale") && !screen.includes("Alt+Q paste quote") && !screen.includes("Cleared; the build passes"),
+			60_000,
+		);
+		await prompt("CONTINUED_TWO in the other session");
+		const { entry, up } = askedWith(files.other, "CONTINUED_TWO");
+		expect(entry).toBeDefined();
+		expect(up).toContain(ids.other.a1);
+		expect(up).not.toContain(ids.other.u2);
+		expect(up).not.toContain(ids.other.a2);
+		expect(askedWith(files.here, "CONTINUED_TWO").entry).toBeUndefined();
+	}, 300_000);
+
+	it("Alt+Q pastes a quote of the event with its ref into pi's editor; prompt recall puts a past prompt there", async () => {
+		const s = term as TmuxSession;
+		await search("NUMBAT_REPLY", "NUMBAT_REPLY: the cache is stale");
+		s.keys("M-q");
+		await s.waitFor("pasted a quote", 60_000);
+		s.keys("Escape");
+		await s.waitFor((screen) => !screen.includes("Alt+Q paste quote"), 60_000);
+		await prompt("");
+		// The quote went into the editor and from there, as pi's own prompt, into the session file pi is on now.
+		const { entry } = askedWith(files.other, "NUMBAT_REPLY: the cache is stale");
+		expect(JSON.stringify(entry?.message?.content)).toContain(`pi-event-search ref: ${ids.hereSession} ${ids.here.a1}`);
+
+		s.keys("M-r");
+		await s.waitFor("prompt recall", 60_000);
+		s.type("CONTINUED");
+		// Newest first: the prompt sent in the other session, then the one sent here before.
+		await s.waitFor(/▸ CONTINUED_TWO in the other session[^\n]*\n {2}CONTINUED_ONE from the found event/, 60_000);
+		s.keys("Down");
+		s.keys("Enter");
+		await s.waitFor((screen) => !screen.includes("prompt recall") && screen.includes("CONTINUED_ONE from the found event"), 60_000);
+	}, 300_000);
+});
