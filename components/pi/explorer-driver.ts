@@ -6,10 +6,10 @@
  */
 import { errorText } from "../../src/present/text.js";
 import type { SearchRequest, SearchResult } from "../../src/shared/types.js";
-import type { Action } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
+import { PAGE_SIZE, searchRequest } from "../core/filters.js";
 import { loadPreview, runSearch } from "../event/loaders.js";
-import { PAGE_SIZE, searchRequest } from "../filters/filters.js";
+import type { Action } from "../root/actions.js";
 import type { KeyInfo } from "../root/keymap.js";
 import { type InitOptions, initialState, previewKey, reduce, type State, selectedHit } from "../root/state.js";
 import { firstPageSize } from "../search/hits-state.js";

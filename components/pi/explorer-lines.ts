@@ -3,17 +3,21 @@
  * (search-view, read-view's preview, tree-lines), laid out like pi-history's search and tree screens, every line
  * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+Q/Alt+R paste).
  */
+
 import { sessionWhere } from "../../src/present/text.js";
 import { type Hit, refKey } from "../../src/shared/types.js";
 import { IDLE_INDEXING } from "../core/explorer-service.js";
 import { searchLayout } from "../core/layout.js";
 import { visibleRange } from "../core/list-window.js";
+import { hitTotal } from "../core/numbers.js";
 import { idTail, shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
-import { hitHighlights, previewBody, previewTitle } from "../event/read-view.js";
+import { hitHighlights } from "../event/matches.js";
+import { previewBody, previewTitle } from "../event/read-view.js";
+import { EMPTY_LIST_KEYS } from "../root/help.js";
 import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
-import { emptyLines, hitRows, hitTotal, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
+import { emptyLines, hitRows, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
 import { queryTerms, treeLines } from "../tree/tree-lines.js";
 import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
 
@@ -52,6 +56,7 @@ function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, 
 			indexEvents: r.index?.events ?? null,
 			indexing: IDLE_INDEXING,
 			status: null,
+			keys: EMPTY_LIST_KEYS,
 		});
 		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) out.push(fitLine([seg("  "), seg(part, e.tone)], width));
 	} else {

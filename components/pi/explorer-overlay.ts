@@ -7,10 +7,10 @@
 import type { EventRef } from "../../src/shared/types.js";
 import type { Message } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
+import type { Scope } from "../core/filters.js";
 import type { StyledLine, Tone } from "../core/styled.js";
-import type { Scope } from "../filters/filters.js";
 import { modeOf, selectedHit } from "../root/state.js";
-import { treeCursorRef } from "../tree/tree-route.js";
+import { treeCursorRef } from "../root/tree-route.js";
 import { ExplorerDriver } from "./explorer-driver.js";
 import { explorerLines } from "./explorer-lines.js";
 import { keyOfPi, type ParseKey } from "./pi-keys.js";

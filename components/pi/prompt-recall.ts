@@ -8,9 +8,9 @@
 import { relativeTime } from "../../src/present/text.js";
 import type { Hit, SearchRequest, SearchResult } from "../../src/shared/types.js";
 import type { ExplorerService } from "../core/explorer-service.js";
+import { prefixWorthy } from "../core/filters.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { oneLine } from "../core/text-width.js";
-import { prefixWorthy } from "../filters/filters.js";
 import type { PiTuiKit } from "./explorer-overlay.js";
 import { keyOfPi } from "./pi-keys.js";
 import { type PiPaint, paintLine } from "./pi-paint.js";

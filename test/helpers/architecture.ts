@@ -42,12 +42,12 @@ export const RULES: readonly Rule[] = [
 	},
 	{
 		id: "component-folder",
-		description: `every module in components/ lives in one of its folders: ${["core", "root", "ink"].join(", ")} or a feature folder`,
+		description: `every module in components/ lives in one of its folders: ${["core", "root", "ink", "pi"].join(", ")} or a feature folder`,
 	},
 	{
 		id: "feature-imports",
 		description:
-			"inside components/: core imports only core; a feature folder imports only core and itself, never another feature; root imports core and the features, never the Ink host; only ink/ may import anything",
+			"inside components/: core imports only core; a feature folder imports only core and itself, never another feature; root imports core and the features, never a host; a host (ink/, pi/) imports all but the other host",
 	},
 	{ id: "ink-host", description: "only the Ink host (components/ink) imports ink or react: the core, the features and the root run without React" },
 	{
@@ -103,7 +103,9 @@ const REDUCER = /^components\/(?:[\w-]+\/)?(state|state-core|[\w-]+-state)\.ts$/
 /** components/'s folders: the core at the bottom, the features above it, the root that composes them, the Ink host. */
 const COMPONENT_CORE = "core";
 const FEATURES = new Set(["search", "event", "tree", "browser", "filters", "prompts"]);
-const COMPONENT_FOLDERS = new Set([COMPONENT_CORE, ...FEATURES, "root", "ink"]);
+/** The hosts that draw the explorer: Ink (pi-history) and pi's own TUI (`/history` inside pi). */
+const HOSTS = new Set(["ink", "pi"]);
+const COMPONENT_FOLDERS = new Set([COMPONENT_CORE, ...FEATURES, "root", ...HOSTS]);
 /** The explorer's slices (the top reducer, root/state.ts, routes keys and may name them). */
 const SLICE = /^components\/[\w-]+\/([\w-]+-state|state-core)\.ts$/;
 /** Modules that draw: pure functions from state to lines. */
@@ -119,9 +121,10 @@ function componentFolder(file: string): string | null {
 	return parts[0] === "components" && parts.length > 2 ? (parts[1] as string) : null;
 }
 
-/** Whether a components/ folder may import another: the core only itself, a feature the core and itself, the root all but the host. */
+/** Whether a components/ folder may import another: the core only itself, a feature the core and itself, the root all but the hosts, a host all but the other host. */
 function componentMayImport(from: string, to: string): boolean {
-	if (from === "ink" || from === to || to === COMPONENT_CORE) return true;
+	if (HOSTS.has(from)) return !HOSTS.has(to) || from === to;
+	if (from === to || to === COMPONENT_CORE) return true;
 	if (from === "root") return FEATURES.has(to);
 	return false;
 }
@@ -243,10 +246,10 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 				if (
 					SLICE.test(file) &&
 					toName !== "event-doc" &&
-					(VIEW.test(`${bare}.ts`) || KEYS.test(bare) || toFolder === "ink" || (toFolder === "root" && folder !== "root"))
+					(VIEW.test(`${bare}.ts`) || KEYS.test(bare) || HOSTS.has(toFolder) || (toFolder === "root" && folder !== "root"))
 				)
 					report("pure-state", `imports ${spec}`);
-				if (VIEW.test(file) && (LOADS.test(bare) || toFolder === "ink")) report("pure-view", `imports ${spec}`);
+				if (VIEW.test(file) && (LOADS.test(bare) || HOSTS.has(toFolder))) report("pure-view", `imports ${spec}`);
 			}
 			const to = placeOf(target);
 			if (to === null) {
