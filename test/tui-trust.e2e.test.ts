@@ -1,0 +1,48 @@
+/**
+ * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
+ * opens at the match, on the first open. Ground truth is the history written here.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
+import { hasTmux } from "./helpers/tmux.js";
+
+const BIG = "0199d000-0000-7000-8000-00000000b16a";
+/** A 120,000-character user message with one marker past its head (line 2,000 of 4,000). */
+const bigText = Array.from({ length: 4000 }, (_, i) => (i === 1995 ? `line ${String(i + 1).padStart(5, "0")} MARKER_BETA here` : `line ${String(i + 1).padStart(5, "0")} filler text`).padEnd(29, ".")).join("\n");
+
+function entry(id: string, parentId: string | null, i: number, role: "user" | "assistant", text: string): string {
+	const ts = new Date(Date.UTC(2026, 3, 1) + i * 1000).toISOString();
+	return `${JSON.stringify({ type: "message", id, parentId, timestamp: ts, message: { role, content: [{ type: "text", text }], timestamp: 1 } })}\n`;
+}
+
+function session(dir: string, id: string, lines: string[]): void {
+	const folder = join(dir, "sessions", "--trust--");
+	mkdirSync(folder, { recursive: true });
+	const head = `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-04-01T00:00:00.000Z", cwd: "/tmp/trust" })}\n`;
+	writeFileSync(join(folder, `2026-04-01T00-00-00-000Z_${id}.jsonl`), head + lines.join(""));
+}
+
+describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => {
+	const explorer = explorerE2e("pes-trust-", (dir) => {
+		session(dir, BIG, [entry("b0000001", null, 1, "user", bigText), entry("b0000002", "b0000001", 2, "assistant", "read it")]);
+		return join(dir, "sessions");
+	});
+	const ready = async () => {
+		const s = explorer.start({ size: { columns: 110, rows: 30 } });
+		await s.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 60_000);
+		return s;
+	};
+
+	it("the first open of a large fragment lands at the match, not at its first line", async () => {
+		const s = await ready();
+		s.type("MARKER_BETA");
+		// The preview found the match past the head (what the user sees before Enter).
+		await s.waitFor(/char [\d,]+ of 119,999/);
+		s.keys("Enter");
+		const screen = await s.waitFor((x) => x.includes("back stack 1") && x.includes("MARKER_BETA here"), 10_000);
+		expect(screen).not.toContain("line 00001 ");
+		expect(screen).not.toMatch(/lines 1–/);
+	});
+});
