@@ -10,7 +10,9 @@ import { hasTmux } from "./helpers/tmux.js";
 
 const BIG = "0199d000-0000-7000-8000-00000000b16a";
 /** A 120,000-character user message with one marker past its head (line 2,000 of 4,000). */
-const bigText = Array.from({ length: 4000 }, (_, i) => (i === 1995 ? `line ${String(i + 1).padStart(5, "0")} MARKER_BETA here` : `line ${String(i + 1).padStart(5, "0")} filler text`).padEnd(29, ".")).join("\n");
+const bigText = Array.from({ length: 4000 }, (_, i) =>
+	(i === 1995 ? `line ${String(i + 1).padStart(5, "0")} MARKER_BETA here` : `line ${String(i + 1).padStart(5, "0")} filler text`).padEnd(29, "."),
+).join("\n");
 
 function entry(id: string, parentId: string | null, i: number, role: "user" | "assistant", text: string): string {
 	const ts = new Date(Date.UTC(2026, 3, 1) + i * 1000).toISOString();
