@@ -9,6 +9,7 @@ import { explorerE2e } from "./helpers/explorer-e2e.js";
 import { hasTmux } from "./helpers/tmux.js";
 
 const BIG = "0199d000-0000-7000-8000-00000000b16a";
+const RETRY = "0199d000-0000-7000-8000-00000000e7a1";
 /** A 120,000-character user message with one marker past its head (line 2,000 of 4,000). */
 const bigText = Array.from({ length: 4000 }, (_, i) =>
 	(i === 1995 ? `line ${String(i + 1).padStart(5, "0")} MARKER_BETA here` : `line ${String(i + 1).padStart(5, "0")} filler text`).padEnd(29, "."),
@@ -26,8 +27,16 @@ function session(dir: string, id: string, lines: string[]): void {
 	writeFileSync(join(folder, `2026-04-01T00-00-00-000Z_${id}.jsonl`), head + lines.join(""));
 }
 
+/** The query line (second row of the screen), trimmed. */
+const queryRow = (screen: string) => (screen.split("\n")[1] ?? "").trim();
+
 describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => {
 	const explorer = explorerE2e("pes-trust-", (dir) => {
+		session(dir, RETRY, [
+			entry("r0000001", null, 1, "user", "add a retry to the webhook"),
+			entry("r0000002", "r0000001", 2, "assistant", "the retry loop backs off"),
+			entry("r0000003", "r0000002", 3, "user", "retry once more, with jitter"),
+		]);
 		session(dir, BIG, [entry("b0000001", null, 1, "user", bigText), entry("b0000002", "b0000001", 2, "assistant", "read it")]);
 		return join(dir, "sessions");
 	});
@@ -46,5 +55,19 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		const screen = await s.waitFor((x) => x.includes("back stack 1") && x.includes("MARKER_BETA here"), 10_000);
 		expect(screen).not.toContain("line 00001 ");
 		expect(screen).not.toMatch(/lines 1–/);
+	});
+
+	it("a burst ending in a one-letter word finds what the same keys typed apart find", async () => {
+		const s = await ready();
+		s.type("retryx");
+		await s.waitFor((x) => queryRow(x).endsWith("retryx") && x.includes("0 hits"));
+		// One read: Backspace, space and `l` reach the explorer together, like a paste or a fast typist.
+		s.burst("BSpace", "Space", "l");
+		await s.waitFor((x) => queryRow(x).endsWith("retry l") && x.includes("3 hits"), 10_000);
+	});
+
+	it("a query given on the command line that ends in a one-letter word finds what typing it finds", async () => {
+		const s = explorer.start({ flags: "-q 'retry l'", size: { columns: 110, rows: 30 } });
+		await s.waitFor((x) => queryRow(x).endsWith("retry l") && x.includes("3 hits"), 60_000);
 	});
 });
