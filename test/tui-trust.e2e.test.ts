@@ -2,7 +2,7 @@
  * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
  * opens at the match, on the first open. Ground truth is the history written here.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
@@ -19,6 +19,8 @@ function entry(id: string, parentId: string | null, i: number, role: "user" | "a
 	const ts = new Date(Date.UTC(2026, 3, 1) + i * 1000).toISOString();
 	return `${JSON.stringify({ type: "message", id, parentId, timestamp: ts, message: { role, content: [{ type: "text", text }], timestamp: 1 } })}\n`;
 }
+
+const fileOf = (dir: string, id: string) => join(dir, "sessions", "--trust--", `2026-04-01T00-00-00-000Z_${id}.jsonl`);
 
 function session(dir: string, id: string, lines: string[]): void {
 	const folder = join(dir, "sessions", "--trust--");
@@ -69,5 +71,21 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 	it("a query given on the command line that ends in a one-letter word finds what typing it finds", async () => {
 		const s = explorer.start({ flags: "-q 'retry l'", size: { columns: 110, rows: 30 } });
 		await s.waitFor((x) => queryRow(x).endsWith("retry l") && x.includes("3 hits"), 60_000);
+	});
+
+	it("the selection stays on the top hit while hits refill, until the user moves; then on the moved-to hit", async () => {
+		const s = await ready();
+		s.type("retry");
+		await s.waitFor("hit 1 of 3");
+		// A line that ranks above every other is appended while the list is open (as pi would write it).
+		appendFileSync(fileOf(explorer.dir, RETRY), entry("r0000004", "r0000003", 4, "user", "retry retry retry"));
+		await s.waitFor("hit 1 of 4", 15_000);
+		// The first Down goes from the query line to the list, the second moves.
+		s.keys("Down");
+		await s.waitFor("hits · hit 1 of 4");
+		s.keys("Down");
+		await s.waitFor("hit 2 of 4");
+		appendFileSync(fileOf(explorer.dir, RETRY), entry("r0000005", "r0000004", 5, "user", "retry retry retry retry"));
+		await s.waitFor("hit 3 of 5", 15_000);
 	});
 });
