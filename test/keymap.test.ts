@@ -221,11 +221,13 @@ describe("where keys act", () => {
 	it("continue in pi, Markdown, pager, editor and export are event keys; F7 continues in pi from the search screen too", () => {
 		const task = (t: string) => ({ type: "task", task: t });
 		for (const m of ["event", "trace"] as const) {
-			expect(keyToAction(m, "c", K({}))).toEqual(task("resume"));
 			expect(keyToAction(m, "m", K({}))).toEqual(task("copy-md"));
-			expect(keyToAction(m, "v", K({}))).toEqual(task("pager"));
-			expect(keyToAction(m, "e", K({}))).toEqual(task("editor"));
-			expect(keyToAction(m, "E", K({ shift: true }))).toEqual(task("export"));
+			expect(keyToAction(m, "p", K({ ctrl: true }))).toEqual(task("pager"));
+			expect(keyToAction(m, "e", K({ ctrl: true }))).toEqual(task("editor"));
+			expect(keyToAction(m, "x", K({ ctrl: true }))).toEqual(task("export"));
+			// No letter launches a program or writes a file (issue 31.5).
+			for (const k of ["c", "v", "e"]) expect(keyToAction(m, k, K({}))).not.toMatchObject({ type: "task" });
+			expect(keyToAction(m, "E", K({ shift: true }))).not.toMatchObject({ type: "task" });
 		}
 		for (const m of ["query", "list", "event"] as const) expect(keyToAction(m, "", K({ f7: true }))).toEqual(task("resume"));
 		// Typed on the search screen those letters stay text.

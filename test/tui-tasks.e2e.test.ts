@@ -88,7 +88,7 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		const s = start();
 		await openNeedle(s);
 		expect(mouseFlag(s)).toBe("1");
-		s.keys("c");
+		s.keys("F7");
 		const back = await s.waitFor("back from pi (exit 3)");
 		// The explorer is drawn again on the same event: its trace panel, its text.
 		expect(back).toContain("● here");
@@ -113,7 +113,7 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 	it("Ctrl+C in pi ends pi, not the explorer, which comes back", async () => {
 		const s = start("", "PI_FAKE_WAIT=1");
 		await openNeedle(s);
-		s.keys("c");
+		s.keys("F7");
 		await s.waitFor("fake pi waiting");
 		s.keys("C-c");
 		const back = await s.waitFor("back from pi (ended by SIGINT)");
@@ -126,7 +126,7 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 	it("without pi on PATH, c says the command to run instead", async () => {
 		const session = explorer.start({ env: "PATH=/usr/bin:/bin", node: process.execPath, size: { columns: 250, rows: 30 }, cwd: join(dir(), "out") });
 		await openNeedle(session);
-		session.keys("c");
+		session.keys("F7");
 		await session.waitFor(`pi is not on PATH; to continue there run: pi --session ${join(dir(), "corpus", at.file).slice(0, 60)}`);
 	});
 
@@ -141,7 +141,7 @@ describe.skipIf(!hasTmux)("tasks on an event and the mouse wheel in a real termi
 		expect(copied).toContain(`- ref: \`${at.sessionId} ${at.entryId}\``);
 		expect(copied).toContain(needle.text);
 
-		s.keys("E");
+		s.keys("C-x");
 		const screen = await s.waitFor(/exported \d+ event\(s\), root → event, as Markdown to \.\/pi-branch-/);
 		const name = readdirSync(join(dir(), "out")).find((f) => f.startsWith("pi-branch-")) as string;
 		expect(screen).toContain(name.slice(0, 30));

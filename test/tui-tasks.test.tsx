@@ -99,7 +99,7 @@ describe("task requests over a real index", () => {
 });
 
 describe("tasks in the rendered explorer", () => {
-	it("c hands over the event's session file and cwd; the launcher's answer is the status line", async () => {
+	it("F7 hands over the event's session file and cwd; the launcher's answer is the status line", async () => {
 		const needle = needleById(manifest, "N00054");
 		const at = needle.occurrences[0] as { file: string; sessionId: string; entryId: string };
 		const asked: TaskRequest[] = [];
@@ -112,7 +112,7 @@ describe("tasks in the rendered explorer", () => {
 		await waitForFrame(r, "hit 1 of 1");
 		await press(r, "\r");
 		await waitForFrame(r, "● here");
-		await press(r, "c");
+		await press(r, "\u001b[18~");
 		await waitForFrame(r, "back from pi (exit 0): a test answer");
 		expect(asked).toEqual([
 			{

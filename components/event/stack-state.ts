@@ -222,7 +222,8 @@ interface StepResult {
 
 /** Where a freshly loaded event view opens: at the first match, else at the hit's fragment, else at the top. */
 function place(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): EventLoc {
-	if (loc.placed) return loc;
+	// The match's chunk may come before the event itself: placing then would settle on an empty document for good.
+	if (loc.placed || !loc.data) return loc;
 	const fragmentTop = loc.focusFragment ? m.anchors[loc.focusFragment] : undefined;
 	const anchor = m.matchLine ?? fragmentTop ?? 0;
 	// Keep the fragment's header line in view when the match is near it.

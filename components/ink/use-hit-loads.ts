@@ -8,7 +8,7 @@ import type { SearchRequest, SearchResult } from "../../src/shared/types.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import { PAGE_SIZE, searchRequest } from "../core/filters.js";
 import { loadPreview, runSearch } from "../event/loaders.js";
-import { type Action, previewKey, type State, selectedHit } from "../root/state.js";
+import { type Action, previewKey, type State, searchedText, selectedHit } from "../root/state.js";
 import { firstPageSize } from "../search/hits-state.js";
 import { useServiceLoad } from "./use-service-load.js";
 
@@ -25,7 +25,7 @@ const COUNT_DELAY_MS = 300;
 function requestOf(s: State, offset: number, limit?: number): SearchRequest {
 	const h = s.hits;
 	const request = searchRequest({
-		query: s.query.text,
+		query: searchedText(s.query.text),
 		scope: h.scope,
 		workspace: h.workspace,
 		session: h.scopeSession,

@@ -104,7 +104,12 @@ export function helpLines(width: number): StyledLine[] {
 		[seg("In an event, letters are commands; q and Esc step back, Esc on an empty query quits.", "dim")],
 		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
 		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
-		[seg("From an event: c continues in pi there, m copies it as Markdown, v and e page or edit its text, E exports its branch.", "dim")],
+		[
+			seg(
+				"From an event: F7 continues in pi there, m copies it as Markdown, Ctrl+P and Ctrl+E page or edit its text, Ctrl+X exports its branch (no letter launches a program or writes a file).",
+				"dim",
+			),
+		],
 		[seg("F2 lists every session (branches, fork lineage); F3 goes to a ref (what y copies, a pi-history read line).", "dim")],
 	];
 	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));

@@ -276,18 +276,20 @@ export const BINDINGS: Binding[] = [
 	},
 	{ keys: ["?", "f1", "ctrl+g"], modes: EVENT, action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
 	{
-		keys: ["c", "f7"],
+		// Launching a program or writing a file takes a deliberate key, never a letter: a word typed into the event
+		// view by mistake (one Esc too few) must not start pi, an editor or a pager, nor write an export.
+		keys: ["f7"],
 		modes: EVENT,
 		action: { type: "task", task: "resume" },
 		help: "continue in pi: pi --session on this event's file (pi 1.x with this extension opens on the event's branch)",
 		hint: "continue in pi",
-		hintKeys: "c",
+		hintKeys: "F7",
 		hintOrder: 5.5,
 	},
 	{ keys: ["m"], modes: EVENT, action: { type: "task", task: "copy-md" }, help: "copy the event as Markdown" },
-	{ keys: ["v"], modes: EVENT, action: { type: "task", task: "pager" }, help: "open the exact text in $PAGER (default less)" },
-	{ keys: ["e"], modes: EVENT, action: { type: "task", task: "editor" }, help: "open the exact text in $EDITOR (a temporary copy)" },
-	{ keys: ["E"], modes: EVENT, action: { type: "task", task: "export" }, help: "export the branch (root → event) as Markdown to a file" },
+	{ keys: ["ctrl+p"], modes: EVENT, action: { type: "task", task: "pager" }, help: "open the exact text in $PAGER (default less)" },
+	{ keys: ["ctrl+e"], modes: EVENT, action: { type: "task", task: "editor" }, help: "open the exact text in $EDITOR (a temporary copy)" },
+	{ keys: ["ctrl+x"], modes: EVENT, action: { type: "task", task: "export" }, help: "export the branch (root → event) as Markdown to a file" },
 
 	...OVERLAY_BINDINGS,
 

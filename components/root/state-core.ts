@@ -147,6 +147,14 @@ export function searchesFor(text: string): boolean {
 	return !/(^|\s)[a-z0-9]$/i.test(text);
 }
 
+/**
+ * The text a search runs with: the query without a one-letter last word (searchesFor), so a search that runs after
+ * such a word arrived in the same burst as the key that asked for it (` l` pasted) finds what the typed keys find.
+ */
+export function searchedText(text: string): string {
+	return searchesFor(text) ? text : text.slice(0, -1);
+}
+
 /** Edits the query (from the hit list too, which moves focus there) and searches when the text changed. */
 export function editQuery(s: State, a: QueryAction): State {
 	// Edits from the hit list go to the query line, and focus follows them there.

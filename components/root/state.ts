@@ -38,7 +38,19 @@ export type { EventLoc } from "../event/stack-state.js";
 export type { PreviewState, Results } from "../search/hits-state.js";
 export type { Action, Message } from "./actions.js";
 export type { Overlay } from "./overlay-state.js";
-export { type InitOptions, initialState, type Mode, modeOf, previewKey, type SavedView, type State, searchesFor, selectedHit, topLoc } from "./state-core.js";
+export {
+	type InitOptions,
+	initialState,
+	type Mode,
+	modeOf,
+	previewKey,
+	type SavedView,
+	type State,
+	searchedText,
+	searchesFor,
+	selectedHit,
+	topLoc,
+} from "./state-core.js";
 
 /**
  * A large fragment opens at its match: when the preview (which read the fragment) places the match outside the

@@ -70,6 +70,8 @@ export interface HitsState {
 	preview: PreviewState | null;
 	/** End was pressed: the cursor follows the end of the list as pages arrive (up to END_FOLLOW_MAX hits). */
 	followEnd?: boolean;
+	/** The user moved in this search's list: hits refilled for new index data keep the moved-to hit, else the top one. */
+	moved?: boolean;
 }
 
 /** How far End keeps loading pages to reach the last hit; beyond it, End again goes on. */
@@ -166,6 +168,7 @@ function newSearch(h: HitsState, keep: string | null): HitsState {
 	return {
 		...h,
 		followEnd: false,
+		moved: keep === null ? false : h.moved === true,
 		results: { ...h.results, seq: h.results.seq + 1, status: "loading", error: null, moreSeq: 0, loadingMore: false, keep, expanded },
 	};
 }
@@ -254,9 +257,10 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 	const grouped = expandRows(folded.hits, folded.copies, r.keep ? (r.expanded ?? []) : []);
 	const shown = rows(grouped.hits, h.group);
 	const hits = shown.hits;
-	// The hit to keep is the one selected now: the cursor may have moved while the search was on its way.
+	// The hit to keep is the one selected now: the cursor may have moved while the search was on its way. Until the
+	// user moves, the selection stays on the top hit, whatever the new hits above the old top one (as fzf does).
 	const now = hitAt(h);
-	const keep = r.keep && now ? refKey(now) : r.keep;
+	const keep = !h.moved ? null : r.keep && now ? refKey(now) : r.keep;
 	const keepAt = keep ? hits.findIndex((x) => refKey(x) === keep) : -1;
 	const results: Results = {
 		...r,
@@ -272,8 +276,9 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		total: a.result.total ?? null,
 		keep: null,
 	};
-	const sel = clampIndex(keepAt >= 0 ? keepAt : r.keep ? Math.min(h.selected, Math.max(0, hits.length - 1)) : 0, hits.length);
-	const top = windowTop(sel, keepAt >= 0 || r.keep ? h.top : 0, visibleHits(searchLayout(size)), hits.length);
+	const stay = r.keep !== null && h.moved === true;
+	const sel = clampIndex(keepAt >= 0 ? keepAt : stay ? Math.min(h.selected, Math.max(0, hits.length - 1)) : 0, hits.length);
+	const top = windowTop(sel, keepAt >= 0 || stay ? h.top : 0, visibleHits(searchLayout(size)), hits.length);
 	return fillList({ ...h, results, selected: sel, top }, size);
 }
 
@@ -284,7 +289,7 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 			const sel = clampIndex(a.index, h.results.hits.length);
 			const top = windowTop(sel, h.top, visibleHits(searchLayout(size)), h.results.hits.length);
 			const follow = a.followEnd === true && !h.results.exhausted;
-			return maybeMore({ ...h, selected: sel, top, followEnd: follow }, size);
+			return maybeMore({ ...h, selected: sel, top, followEnd: follow, moved: h.moved === true || sel !== h.selected }, size);
 		}
 		case "search":
 			return newSearch(h, a.keep ?? null);

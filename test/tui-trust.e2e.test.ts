@@ -1,0 +1,91 @@
+/**
+ * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
+ * opens at the match, on the first open. Ground truth is the history written here.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { explorerE2e } from "./helpers/explorer-e2e.js";
+import { hasTmux } from "./helpers/tmux.js";
+
+const BIG = "0199d000-0000-7000-8000-00000000b16a";
+const RETRY = "0199d000-0000-7000-8000-00000000e7a1";
+/** A 120,000-character user message with one marker past its head (line 2,000 of 4,000). */
+const bigText = Array.from({ length: 4000 }, (_, i) =>
+	(i === 1995 ? `line ${String(i + 1).padStart(5, "0")} MARKER_BETA here` : `line ${String(i + 1).padStart(5, "0")} filler text`).padEnd(29, "."),
+).join("\n");
+
+function entry(id: string, parentId: string | null, i: number, role: "user" | "assistant", text: string): string {
+	const ts = new Date(Date.UTC(2026, 3, 1) + i * 1000).toISOString();
+	return `${JSON.stringify({ type: "message", id, parentId, timestamp: ts, message: { role, content: [{ type: "text", text }], timestamp: 1 } })}\n`;
+}
+
+const fileOf = (dir: string, id: string) => join(dir, "sessions", "--trust--", `2026-04-01T00-00-00-000Z_${id}.jsonl`);
+
+function session(dir: string, id: string, lines: string[]): void {
+	const folder = join(dir, "sessions", "--trust--");
+	mkdirSync(folder, { recursive: true });
+	const head = `${JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-04-01T00:00:00.000Z", cwd: "/tmp/trust" })}\n`;
+	writeFileSync(join(folder, `2026-04-01T00-00-00-000Z_${id}.jsonl`), head + lines.join(""));
+}
+
+/** The query line (second row of the screen), trimmed. */
+const queryRow = (screen: string) => (screen.split("\n")[1] ?? "").trim();
+
+describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => {
+	const explorer = explorerE2e("pes-trust-", (dir) => {
+		session(dir, RETRY, [
+			entry("r0000001", null, 1, "user", "add a retry to the webhook"),
+			entry("r0000002", "r0000001", 2, "assistant", "the retry loop backs off"),
+			entry("r0000003", "r0000002", 3, "user", "retry once more, with jitter"),
+		]);
+		session(dir, BIG, [entry("b0000001", null, 1, "user", bigText), entry("b0000002", "b0000001", 2, "assistant", "read it")]);
+		return join(dir, "sessions");
+	});
+	const ready = async () => {
+		const s = explorer.start({ size: { columns: 110, rows: 30 } });
+		await s.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 60_000);
+		return s;
+	};
+
+	it("the first open of a large fragment lands at the match, not at its first line", async () => {
+		const s = await ready();
+		s.type("MARKER_BETA");
+		// The preview found the match past the head (what the user sees before Enter).
+		await s.waitFor(/char [\d,]+ of 119,999/);
+		s.keys("Enter");
+		const screen = await s.waitFor((x) => x.includes("back stack 1") && x.includes("MARKER_BETA here"), 10_000);
+		expect(screen).not.toContain("line 00001 ");
+		expect(screen).not.toMatch(/lines 1–/);
+	});
+
+	it("a burst ending in a one-letter word finds what the same keys typed apart find", async () => {
+		const s = await ready();
+		s.type("retryx");
+		await s.waitFor((x) => queryRow(x).endsWith("retryx") && x.includes("0 hits"));
+		// One read: Backspace, space and `l` reach the explorer together, like a paste or a fast typist.
+		s.burst("BSpace", "Space", "l");
+		await s.waitFor((x) => queryRow(x).endsWith("retry l") && x.includes("3 hits"), 10_000);
+	});
+
+	it("a query given on the command line that ends in a one-letter word finds what typing it finds", async () => {
+		const s = explorer.start({ flags: "-q 'retry l'", size: { columns: 110, rows: 30 } });
+		await s.waitFor((x) => queryRow(x).endsWith("retry l") && x.includes("3 hits"), 60_000);
+	});
+
+	it("the selection stays on the top hit while hits refill, until the user moves; then on the moved-to hit", async () => {
+		const s = await ready();
+		s.type("retry");
+		await s.waitFor("hit 1 of 3");
+		// A line that ranks above every other is appended while the list is open (as pi would write it).
+		appendFileSync(fileOf(explorer.dir, RETRY), entry("r0000004", "r0000003", 4, "user", "retry retry retry"));
+		await s.waitFor("hit 1 of 4", 15_000);
+		// The first Down goes from the query line to the list, the second moves.
+		s.keys("Down");
+		await s.waitFor("hits · hit 1 of 4");
+		s.keys("Down");
+		await s.waitFor("hit 2 of 4");
+		appendFileSync(fileOf(explorer.dir, RETRY), entry("r0000005", "r0000004", 5, "user", "retry retry retry retry"));
+		await s.waitFor("hit 3 of 5", 15_000);
+	});
+});
