@@ -88,12 +88,11 @@ describe("mouse wheel", () => {
 
 describe("tasks on an event", () => {
 	it.each<[string, Action, string, string]>([
-		["c continues in pi", key("c"), "resume", "starting pi…"],
 		["F7 continues in pi", key("", { f7: true }), "resume", "starting pi…"],
 		["m copies Markdown", key("m"), "copy-md", "reading the event to copy it as Markdown…"],
-		["v opens the pager", key("v"), "pager", "reading the event for the pager…"],
-		["e opens the editor", key("e"), "editor", "reading the event for the editor…"],
-		["E exports the branch", key("E", { shift: true }), "export", "reading the branch from the root to this event…"],
+		["Ctrl+P opens the pager", key("p", { ctrl: true }), "pager", "reading the event for the pager…"],
+		["Ctrl+E opens the editor", key("e", { ctrl: true }), "editor", "reading the event for the editor…"],
+		["Ctrl+X exports the branch", key("x", { ctrl: true }), "export", "reading the branch from the root to this event…"],
 	])("%s on the event in view, with its session file", (_name, action, kind, message) => {
 		const s = run(opened(), action);
 		expect(s.task).toEqual({ seq: 1, kind, ref: { sessionId: "s1", entryId: "e0" }, file: "/x/s1.jsonl", cwd: "/home/alice/code/app" });
@@ -106,7 +105,7 @@ describe("tasks on an event", () => {
 	});
 
 	it("waits for the event: no task before it has loaded; no hit, no task", () => {
-		const loading = run(withHits(3), key("", { return: true }), key("c"));
+		const loading = run(withHits(3), key("", { return: true }), key("", { f7: true }));
 		expect(loading.task).toBeNull();
 		expect(loading.message?.text).toBe("still loading the event…");
 		expect(run(withHits(0, "query"), key("", { f7: true })).task).toBeNull();
@@ -115,7 +114,7 @@ describe("tasks on an event", () => {
 	it("the launcher's answer is the status line; a second task gets a new sequence number", () => {
 		let s = run(opened(), key("m"), { type: "task-done", seq: 1, text: "copied the event as Markdown (20 characters) with xclip", tone: "info" });
 		expect(s.message).toEqual({ text: "copied the event as Markdown (20 characters) with xclip", tone: "info" });
-		s = run(s, key("E", { shift: true }));
+		s = run(s, key("x", { ctrl: true }));
 		expect(s.task?.seq).toBe(2);
 	});
 });
