@@ -17,6 +17,8 @@ export interface FileConfig {
 	workspaceRoot?: string;
 	/** Also register the `session_search` tool (seed 003's contract) from the main extension entry. */
 	sessionSearchTool?: boolean;
+	/** Register our tools as `deferred` (pi ≥ 1.6): out of every prompt, found only through pi's `tool_search`. */
+	deferTools?: boolean;
 }
 
 /** Everything a face needs to know about locations, resolved once. */
@@ -30,6 +32,8 @@ export interface ResolvedConfig {
 	workspaceRoot?: string;
 	/** `"sessionSearchTool": true` in our config file: the main extension also offers `session_search`. */
 	sessionSearchTool: boolean;
+	/** `"deferTools": true` in our config file: the tools are registered with pi 1.6's `deferred` exposure. */
+	deferTools: boolean;
 	notes: string[];
 }
 
@@ -118,5 +122,10 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 		if (typeof fileConfig.sessionSearchTool === "boolean") sessionSearchTool = fileConfig.sessionSearchTool;
 		else notes.push(`${configFile}: sessionSearchTool must be true or false, ignored`);
 	}
-	return { agentDir, roots, indexPath, indexIsDefault: indexPath === defaultIndex, configFile, workspaceRoot, sessionSearchTool, notes };
+	let deferTools = false;
+	if (fileConfig.deferTools !== undefined) {
+		if (typeof fileConfig.deferTools === "boolean") deferTools = fileConfig.deferTools;
+		else notes.push(`${configFile}: deferTools must be true or false, ignored`);
+	}
+	return { agentDir, roots, indexPath, indexIsDefault: indexPath === defaultIndex, configFile, workspaceRoot, sessionSearchTool, deferTools, notes };
 }
