@@ -1,7 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizationRoot, canonicalPath, isWithin } from "../src/query/authorize.js";
+import { Authorizer, authorizationRoot, canonicalPath, isWithin } from "../src/query/authorize.js";
 import type { HistoryService } from "../src/service/service.js";
 import { NotFoundError } from "../src/shared/errors.js";
 import type { Caller } from "../src/shared/types.js";
@@ -165,5 +166,52 @@ describe("authorized search, read and trace", () => {
 	it("the trusted human face sees every session", () => {
 		const all = new Set(service.search({ query: NEEDLE, limit: 50 }).hits.map((h) => h.sessionId));
 		expect(all.size).toBe(Object.keys(sessions).length);
+	});
+});
+
+describe("worktrees are one workspace (real git worktree add)", () => {
+	const tmp = tempDir("pes-worktrees-");
+	const base = realpathSync(tmp.dir);
+	const git = (cwd: string, ...args: string[]) =>
+		execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, stdio: "pipe" });
+	const main = join(base, "repo");
+	const linked = join(base, "repo-wt");
+	const clone = join(base, "clone");
+	const evil = join(base, "evil");
+	beforeAll(() => {
+		mkdirSync(join(main, "sub"), { recursive: true });
+		git(main, "init", "-q");
+		writeFileSync(join(main, "f.txt"), "x\n");
+		git(main, "add", ".");
+		git(main, "commit", "-qm", "init");
+		git(main, "worktree", "add", "-q", linked);
+		git(base, "clone", "-q", main, clone);
+		// A forged worktree entry whose folder does not point back into the repository: it must not widen the workspace.
+		mkdirSync(join(main, ".git", "worktrees", "forged"), { recursive: true });
+		writeFileSync(join(main, ".git", "worktrees", "forged", "gitdir"), `${join(evil, ".git")}\n`);
+		mkdirSync(evil, { recursive: true });
+		writeFileSync(join(evil, ".git"), "gitdir: /nonexistent\n");
+	});
+	afterAll(() => tmp.cleanup());
+
+	it("the main checkout and its linked worktree see each other's sessions; a clone, a prefix twin and a forged entry do not", () => {
+		const fromLinked = new Authorizer(authorizationRoot(join(linked)));
+		const fromMain = new Authorizer(authorizationRoot(join(main, "sub")));
+		expect(fromLinked.allows(join(main, "sub"))).toBe(true);
+		expect(fromMain.allows(linked)).toBe(true);
+		for (const a of [fromLinked, fromMain]) {
+			expect(a.allows(clone)).toBe(false);
+			expect(a.allows(`${main}-evil`)).toBe(false);
+			expect(a.allows(evil)).toBe(false);
+			expect(a.allows(join(linked, "..", "clone"))).toBe(false);
+		}
+		symlinkSync(clone, join(linked, "to-clone"));
+		expect(fromLinked.allows(join(linked, "to-clone"))).toBe(false);
+	});
+
+	it("a configured workspaceRoot pins the workspace to that folder alone", () => {
+		const pinned = new Authorizer(authorizationRoot(main, linked));
+		expect(pinned.allows(linked)).toBe(true);
+		expect(pinned.allows(main)).toBe(false);
 	});
 });

@@ -58,9 +58,23 @@ const GUIDELINES = [
 	"Your current session is excluded from event_search unless you pass its sessionId; cite history by sessionId and entryId and never present a snippet as the whole content.",
 ];
 
+/** A registrar that gives every tool pi 1.6's `deferred` exposure (found through tool_search, not in every prompt). */
+function deferring(pi: ExtensionRegistrar): ExtensionRegistrar {
+	return new Proxy(pi, {
+		get(target, key, receiver) {
+			if (key === "registerTool")
+				return (tool: object) => target.registerTool({ ...tool, exposure: "deferred" } as unknown as Parameters<ExtensionRegistrar["registerTool"]>[0]);
+			const value = Reflect.get(target, key, receiver);
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
 /** Builds the extension factory; tests pass their own index, budgets and log. */
 export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistrar) => void {
-	return (pi) => {
+	return (host) => {
+		// Off by default: pi 1.6 registers tool_search inactive, so in a default setup a deferred tool is unreachable.
+		const pi = (deps.deferTools ?? resolveConfig({ cwd: process.cwd() }).deferTools) ? deferring(host) : host;
 		const log = extensionLog(deps);
 		const index = createIndexHandle(deps, log);
 

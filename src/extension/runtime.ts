@@ -30,6 +30,8 @@ export interface ExtensionDeps {
 	log?: (message: string) => void;
 	/** Whether the main entry also offers `session_search`; default: `sessionSearchTool` in our config file. */
 	sessionSearchTool?: boolean;
+	/** Whether the tools get pi 1.6's `deferred` exposure; default: `deferTools` in our config file. */
+	deferTools?: boolean;
 }
 
 /** Throws when pi aborted the call before it started. */

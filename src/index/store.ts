@@ -4,6 +4,7 @@
  * default location) is ever moved aside and rebuilt.
  */
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
@@ -320,6 +321,28 @@ function claim(path: string, options: OpenOptions, notes: string[]): void {
 	);
 }
 
+/**
+ * What to run when better-sqlite3's compiled binding is missing or built for another Node: a package manager that
+ * skips dependency build scripts (pnpm, which pi uses when settings `npmCommand` says so) installs the JavaScript but
+ * never compiles the binding. Null for any other error.
+ */
+export function nativeBindingHint(error: unknown): string | null {
+	const message = error instanceof Error ? error.message : String(error);
+	const missing = /Could not locate the bindings file|better_sqlite3\.node/.test(message);
+	const otherNode = /NODE_MODULE_VERSION/.test(message);
+	if (!missing && !otherNode) return null;
+	let dir = "the better-sqlite3 package directory";
+	try {
+		dir = dirname(dirname(createRequire(import.meta.url).resolve("better-sqlite3")));
+	} catch {
+		// Keep the generic wording: the hint must not fail where the binding already did.
+	}
+	const why = otherNode
+		? `better-sqlite3's native binding was built for another Node version than this one (${process.version})`
+		: "better-sqlite3's native binding is not built (a package manager that skips dependency build scripts, such as pnpm set as pi's `npmCommand`, leaves it so)";
+	return `${why}. Build it with: cd '${dir}' && (npx --yes prebuild-install || npx --yes node-gyp rebuild --release), then restart pi (or /reload).`;
+}
+
 /** Opens (or creates) the index at `path`; a damaged index of ours is moved aside with a note and rebuilt. */
 export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	const readonly = options.readonly === true;
@@ -354,6 +377,8 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			if (!readonly && existsSync(path) && isReadonlyError(error)) return openReadonlyCopy(path, options, (error as Error).message);
 			// A full disk cannot even hold the WAL's shared-memory file: search a copy elsewhere, as for a read-only place.
 			if (!readonly && existsSync(path) && isWriteFault(error)) return openReadonlyCopy(path, options, (error as Error).message, false);
+			const hint = nativeBindingHint(error);
+			if (hint) throw new IndexUnavailableError(`cannot open the index ${path}: ${hint}`, path);
 			// Damage found while opening (a truncated file, corrupt pages): claim() let only our own index get here.
 			if (!readonly && isCorruptionError(error) && existsSync(path)) {
 				const fallback = shared ? openWithoutWal(path, options) : null;

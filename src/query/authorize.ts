@@ -3,7 +3,7 @@
  * header cwd, normalized and canonicalized, equals the authorization root or lies under it on a path-component
  * boundary. Everything else does not exist for the caller.
  */
-import { lstatSync, readlinkSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve, win32 } from "node:path";
 import { isWindowsPath } from "../shared/paths.js";
 
@@ -112,6 +112,67 @@ export function gitWorktreeRoot(dir: string): string | null {
 	}
 }
 
+/** Roots pinned by the `workspaceRoot` config: exactly that folder, never widened to a repository's worktrees. */
+const pinnedRoots = new Set<string>();
+
+/** The `gitdir:` a linked worktree's `.git` file names, resolved against the worktree; null when unreadable. */
+function gitdirOf(gitFile: string): string | null {
+	try {
+		const m = /^gitdir: *(.+?)\s*$/m.exec(readFileSync(gitFile, "utf8"));
+		return m ? resolve(dirname(gitFile), m[1] as string) : null;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * The checkouts of the repository whose worktree root is `root`: the main checkout and its linked worktrees (one
+ * git common dir), read from the `.git` files and `<common>/worktrees/*` without running git. A worktree counts only
+ * when its own `.git` file points back into the same common dir, so a forged entry cannot widen the workspace.
+ */
+export function repositoryCheckouts(root: string): string[] {
+	const dotGit = `${root}/.git`;
+	let common: string | null = null;
+	try {
+		const st = statSync(dotGit);
+		if (st.isDirectory()) common = dotGit;
+		else if (st.isFile()) {
+			const gitdir = gitdirOf(dotGit);
+			if (gitdir) common = resolve(gitdir, readFileSync(`${gitdir}/commondir`, "utf8").trim());
+		}
+	} catch {
+		return [root];
+	}
+	if (!common) return [root];
+	const commonReal = canonicalPath(common);
+	if (!commonReal) return [root];
+	const checkouts = new Set<string>([root]);
+	if (commonReal.endsWith("/.git")) {
+		const main = dirname(commonReal);
+		if (canonicalPath(`${main}/.git`) === commonReal) checkouts.add(main);
+	}
+	let names: string[] = [];
+	try {
+		names = readdirSync(`${commonReal}/worktrees`);
+	} catch {
+		// no linked worktrees
+	}
+	for (const name of names) {
+		let target: string;
+		try {
+			target = readFileSync(`${commonReal}/worktrees/${name}/gitdir`, "utf8").trim();
+		} catch {
+			continue;
+		}
+		if (!isAbsolute(target) || !target.endsWith("/.git")) continue;
+		const back = gitdirOf(target);
+		if (!back || canonicalPath(back) !== canonicalPath(`${commonReal}/worktrees/${name}`)) continue;
+		const checkout = canonicalPath(dirname(target));
+		if (checkout) checkouts.add(checkout);
+	}
+	return [...checkouts];
+}
+
 /**
  * The authorization root: the configured absolute workspace root, else the git worktree root of `cwd`, else
  * `cwd` itself; canonicalized.
@@ -119,7 +180,10 @@ export function gitWorktreeRoot(dir: string): string | null {
 export function authorizationRoot(cwd: string, configuredRoot?: string): string {
 	if (configuredRoot && (isAbsolute(configuredRoot) || isWindowsPath(configuredRoot))) {
 		const canonical = canonicalPath(configuredRoot);
-		if (canonical) return canonical;
+		if (canonical) {
+			pinnedRoots.add(canonical);
+			return canonical;
+		}
 	}
 	const absolute = resolve(cwd || ".");
 	const root = gitWorktreeRoot(absolute) ?? absolute;
@@ -130,14 +194,19 @@ export function authorizationRoot(cwd: string, configuredRoot?: string): string 
 export class Authorizer {
 	private readonly cache = new Map<string, boolean>();
 
-	constructor(readonly root: string) {}
+	/** The root and, when it is a git checkout not pinned by config, the repository's other checkouts. */
+	private readonly roots: string[];
+
+	constructor(readonly root: string) {
+		this.roots = pinnedRoots.has(root) ? [root] : repositoryCheckouts(root);
+	}
 
 	/** True when a session created in `cwd` is visible under the root. */
 	allows(cwd: string): boolean {
 		let ok = this.cache.get(cwd);
 		if (ok === undefined) {
 			const canonical = canonicalPathCached(cwd);
-			ok = canonical !== null && isWithin(this.root, canonical);
+			ok = canonical !== null && this.roots.some((r) => isWithin(r, canonical));
 			this.cache.set(cwd, ok);
 		}
 		return ok;

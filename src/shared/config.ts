@@ -19,6 +19,8 @@ export interface FileConfig {
 	sessionSearchTool?: boolean;
 	/** pi keys that open the explorer and prompt recall over pi's screen (pi-tui key ids; "" turns one off). */
 	piShortcuts?: { history?: string; prompts?: string };
+	/** Register our tools as `deferred` (pi ≥ 1.6): out of every prompt, found only through pi's `tool_search`. */
+	deferTools?: boolean;
 }
 
 /** Keys pi 1.6's default keybindings leave free, for `/history` and `/history-prompts`. */
@@ -37,6 +39,8 @@ export interface ResolvedConfig {
 	sessionSearchTool: boolean;
 	/** The shortcuts of the in-pi explorer and prompt recall (null: none). */
 	piShortcuts: { history: string | null; prompts: string | null };
+	/** `"deferTools": true` in our config file: the tools are registered with pi 1.6's `deferred` exposure. */
+	deferTools: boolean;
 	notes: string[];
 }
 
@@ -134,5 +138,21 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 			else if (v !== undefined) notes.push(`${configFile}: piShortcuts.${name} must be a key such as "alt+h", ignored`);
 		}
 	} else if (keys !== undefined) notes.push(`${configFile}: piShortcuts must be an object such as {"history": "alt+h"}, ignored`);
-	return { agentDir, roots, indexPath, indexIsDefault: indexPath === defaultIndex, configFile, workspaceRoot, sessionSearchTool, piShortcuts, notes };
+	let deferTools = false;
+	if (fileConfig.deferTools !== undefined) {
+		if (typeof fileConfig.deferTools === "boolean") deferTools = fileConfig.deferTools;
+		else notes.push(`${configFile}: deferTools must be true or false, ignored`);
+	}
+	return {
+		agentDir,
+		roots,
+		indexPath,
+		indexIsDefault: indexPath === defaultIndex,
+		configFile,
+		workspaceRoot,
+		sessionSearchTool,
+		piShortcuts,
+		deferTools,
+		notes,
+	};
 }

