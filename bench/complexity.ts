@@ -156,16 +156,27 @@ const cases: Case[] = [
 	},
 	{
 		name: "index: branch summaries",
-		shape: "entries, a branch summary every 10",
+		shape: "entries, every 10 a rewind of 5 with a branch summary",
 		sizes: doubling(5000),
-		build: (n, dir) =>
-			void writeSession(
-				dir,
-				"s.jsonl",
-				session(n, (i, id, _p, next) =>
-					i % 10 === 9 ? { type: "branch_summary", id: next(), parentId: id, timestamp: ts(i), fromId: id, summary: `explored branch ${i}` } : undefined,
-				),
-			),
+		build: (n, dir) => {
+			// As pi writes it: the summary hangs at the branch point (5 entries back) and names the old leaf as fromId.
+			const seen: string[] = [];
+			const lines = session(n, (i, id, _p, next) => {
+				seen.push(id);
+				if (i % 10 !== 9 || seen.length < 6) return undefined;
+				const summary = {
+					type: "branch_summary",
+					id: next(),
+					parentId: seen[seen.length - 6] as string,
+					timestamp: ts(i),
+					fromId: id,
+					summary: `explored branch ${i}`,
+				};
+				seen.push(summary.id);
+				return summary;
+			});
+			writeSession(dir, "s.jsonl", lines);
+		},
 		measure: indexCost,
 		sliced: true,
 	},
