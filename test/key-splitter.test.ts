@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KeySplitter } from "../components/core/key-splitter.js";
+import { KeySplitter, MAX_PASTE_CHARS } from "../components/core/key-splitter.js";
 import { initialState, reduce, type State } from "../components/root/state.js";
 
 const SIZE = { columns: 80, rows: 24 };
@@ -179,5 +179,27 @@ describe("key splitter: mouse reports", () => {
 			}),
 			{ numRuns: 300 },
 		);
+	});
+});
+
+describe("an unterminated bracketed paste (issue 32 item 8)", () => {
+	const ctrlC = new KeySplitter().push("\x03");
+
+	it("Ctrl+C still arrives after a lone paste start", () => {
+		const s = new KeySplitter();
+		const keys = [...s.push("\x1b[200~half a paste"), ...s.push("\x1b"), ...s.push("\x03")];
+		expect(keys.at(-1)).toEqual(ctrlC[0]);
+		expect(keys.filter((k) => k.paste).map((k) => k.input)).toEqual(["half a paste\x1b"]);
+		// And keys are keys again afterwards.
+		expect(s.push("q")).toEqual([{ input: "q", key: {} }]);
+	});
+
+	it("a paste without an end marker ends after its bound, and the next key is a key", () => {
+		const s = new KeySplitter();
+		const chunk = "x".repeat(64 * 1024);
+		const keys = [...s.push("\x1b[200~")];
+		for (let i = 0; i * chunk.length <= MAX_PASTE_CHARS; i++) keys.push(...s.push(chunk));
+		expect(keys.filter((k) => k.paste)).toHaveLength(1);
+		expect(s.push("\x1b[B")).toEqual([{ input: "", key: { downArrow: true } }]);
 	});
 });

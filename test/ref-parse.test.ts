@@ -103,3 +103,20 @@ describe("parseRef: what the faces print", () => {
 		expect(parseRef(safeJson({ sessionId: hit.sessionId, entryId: hit.entryId }, 2))).toMatchObject({ ok: true, ref: want() });
 	});
 });
+
+describe("huge pastes (issue 32 item 8)", () => {
+	// `)))…x` made the trailing-punctuation regex retry from every position: 80k characters took seconds.
+	it("answers a long token of closing punctuation with a short message", () => {
+		const token = `${")".repeat(60_000)}x`;
+		const r = parseRef(token);
+		expect(r).toEqual({ ok: false, error: expect.stringMatching(/^one id \(\){80}…\): a ref is a sessionId and an entryId$/) });
+		expect(parseRef(`pi-history read ${S} ${E}${".".repeat(60_000)}`)).toEqual({ ok: true, ref: { sessionId: S, entryId: E } });
+	});
+
+	it("refuses a 200k-character token with its length, and still reads a 300-character id", () => {
+		const r = parseRef(`${".".repeat(200_000)}x`);
+		expect(r).toEqual({ ok: false, error: expect.stringContaining("200001 characters") });
+		const long = "e".repeat(300);
+		expect(parseRef(`${S} ${long}`)).toEqual({ ok: true, ref: { sessionId: S, entryId: long } });
+	});
+});

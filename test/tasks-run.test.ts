@@ -4,7 +4,7 @@
  * the command to run (shell-quoted, controls visible); mouse reporting only where the terminal has it. And the
  * extension's landing: only in pi 1.x (0.x would send the slash command to the model), once, for the right file.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mouseWanted } from "../src/cli/screen.js";
@@ -65,6 +65,28 @@ describe("tasks run by the launcher", () => {
 			expect(out.text).toBe(`back from the editor (exit 0); the copy is ${path}`);
 			expect(readFileSync(path, "utf8")).toBe(text);
 		} finally {
+			t.cleanup();
+		}
+	});
+
+	it("a 300-character entry id pages, edits and exports (bounded file names), leaving no temp folder behind", () => {
+		const t = tempDir("pes-run-");
+		const saved = process.env.TMPDIR;
+		const tmp = join(t.dir, "tmp");
+		mkdirSync(tmp);
+		process.env.TMPDIR = tmp;
+		try {
+			const ref = { ...REF, entryId: "e".repeat(300) };
+			const pager = copier(t.dir, "pager.sh", join(t.dir, "paged"));
+			expect(runTask({ kind: "pager", ref, text: "paged" }, host(t.dir, { PAGER: pager })).text).toBe("back from the pager (exit 0)");
+			expect(readdirSync(tmp)).toEqual([]);
+			const editor = copier(t.dir, "editor.sh", join(t.dir, "edited"));
+			expect(runTask({ kind: "editor", ref, text: "edited" }, host(t.dir, { EDITOR: editor })).text).toMatch(/^back from the editor \(exit 0\)/);
+			expect(readFileSync(join(t.dir, "edited"), "utf8")).toBe("edited");
+			expect(runTask({ kind: "export", ref, markdown: "# x\n", events: 1 }, host(t.dir, {})).text).toMatch(/^exported 1 event/);
+		} finally {
+			if (saved === undefined) delete process.env.TMPDIR;
+			else process.env.TMPDIR = saved;
 			t.cleanup();
 		}
 	});

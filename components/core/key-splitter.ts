@@ -19,6 +19,9 @@ export interface KeyPress {
 const ESC = "\u001b";
 const PASTE_START = "\u001b[200~";
 const PASTE_END = "\u001b[201~";
+const CTRL_C = "\u0003";
+/** The longest paste kept waiting for its end marker; a start marker without an end must not swallow input for good. */
+export const MAX_PASTE_CHARS = 1024 * 1024;
 
 const CSI_KEYS: Record<string, KeyInfo> = {
 	A: { upArrow: true },
@@ -144,6 +147,16 @@ export class KeySplitter {
 		while (s.length > 0) {
 			if (this.paste !== null) {
 				const end = s.indexOf(PASTE_END);
+				const interrupt = s.indexOf(CTRL_C);
+				if (interrupt !== -1 && (end === -1 || interrupt < end)) {
+					// Ctrl+C always works: a lone paste start must not take the way out with it.
+					const text = this.paste + s.slice(0, interrupt);
+					if (text) out.push({ input: text, key: {}, paste: true });
+					out.push(charKey(CTRL_C));
+					this.paste = null;
+					s = s.slice(interrupt + 1);
+					continue;
+				}
 				if (end === -1) {
 					// Keep a possible start of the end marker for the next chunk.
 					let keep = 0;
@@ -153,8 +166,15 @@ export class KeySplitter {
 							break;
 						}
 					this.paste += s.slice(0, s.length - keep);
-					this.pending = s.slice(s.length - keep);
-					return out;
+					if (this.paste.length <= MAX_PASTE_CHARS) {
+						this.pending = s.slice(s.length - keep);
+						return out;
+					}
+					// No end marker within the bound: the paste ends here and what follows is keys again.
+					out.push({ input: this.paste, key: {}, paste: true });
+					this.paste = null;
+					s = s.slice(s.length - keep);
+					continue;
 				}
 				out.push({ input: this.paste + s.slice(0, end), key: {}, paste: true });
 				this.paste = null;

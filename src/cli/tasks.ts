@@ -73,7 +73,13 @@ function resume(r: Extract<TaskRequest, { kind: "resume" }>, host: TaskHost): Ta
 function tempFile(name: string, text: string): { file: string; dir: string } {
 	const dir = mkdtempSync(join(tmpdir(), "pi-history-"));
 	const file = join(dir, name);
-	writeFileSync(file, text, { mode: 0o600 });
+	try {
+		writeFileSync(file, text, { mode: 0o600 });
+	} catch (error) {
+		// No empty folder left behind when the write fails (a full disk, a name the file system refuses).
+		rmSync(dir, { recursive: true, force: true });
+		throw error;
+	}
 	return { file, dir };
 }
 
@@ -97,7 +103,8 @@ function newFile(dir: string, base: string, text: string): string {
 
 /** Runs one task and says what happened. */
 export function runTask(r: TaskRequest, host: TaskHost): TaskOutcome {
-	const tag = `${r.ref.sessionId.slice(0, 8)}-${r.ref.entryId}`.replace(/[^\w.-]/g, "_");
+	// Entry ids come from session files and can be any length: file names take a bounded part (NAME_MAX is 255 bytes).
+	const tag = `${r.ref.sessionId.slice(0, 8)}-${r.ref.entryId.slice(0, 40)}`.replace(/[^\w.-]/g, "_");
 	switch (r.kind) {
 		case "resume":
 			return resume(r, host);

@@ -5,7 +5,7 @@
  */
 import type { AgentToolResult, ExtensionAPI, Theme, ToolRenderResultOptions } from "@mariozechner/pi-coding-agent";
 import { type Component, Text } from "@mariozechner/pi-tui";
-import { neutralizeLine as safe } from "../present/terminal-safe.js";
+import { neutralize, neutralizeLine as safe } from "../present/terminal-safe.js";
 import { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { type CallerContext, IndexHandle, messageOf } from "./index-handle.js";
@@ -118,5 +118,5 @@ export function renderOutcome(
 	if (options.isPartial) return component(context, theme.fg("warning", "…"));
 	if (context.isError) return component(context, theme.fg("error", safe(resultText(result).split("\n")[0] ?? "error")));
 	const head = summary();
-	return component(context, options.expanded ? `${head}\n${theme.fg("toolOutput", resultText(result))}` : head);
+	return component(context, options.expanded ? `${head}\n${theme.fg("toolOutput", neutralize(resultText(result)))}` : head);
 }

@@ -16,6 +16,7 @@ import {
 	sessionSearchArgs,
 	sessionSearchDetails,
 } from "../present/session-search-text.js";
+import { neutralizeLine as safe, safeJson } from "../present/terminal-safe.js";
 import { SESSION_SEARCH_LIMITS } from "../shared/bounds.js";
 import { isWindowsPath } from "../shared/paths.js";
 import type { SessionSearchResult } from "../shared/types.js";
@@ -116,11 +117,11 @@ function sessionSearchTool(index: IndexHandle): ToolDefinition<typeof Params, Se
 		renderCall(args, theme, context) {
 			const extra = (["limit", "cwd", "after", "before", "snippetChars"] as const)
 				.filter((k) => args[k] !== undefined)
-				.map((k) => `${k}=${String(args[k])}`)
+				.map((k) => safe(`${k}=${String(args[k])}`))
 				.join(" ");
 			return component(
 				context,
-				`${theme.fg("toolTitle", theme.bold("session_search "))}${theme.fg("accent", JSON.stringify(args.query ?? ""))}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
+				`${theme.fg("toolTitle", theme.bold("session_search "))}${theme.fg("accent", safeJson(args.query ?? ""))}${extra ? theme.fg("muted", ` ${extra}`) : ""}`,
 			);
 		},
 		renderResult(result, options, theme, context) {

@@ -62,7 +62,20 @@ function words(text: string): string[] {
 }
 
 // Punctuation that surrounds a ref in prose or in our own messages: `(pi-history read a b)`, "ref a b.", `a b`.
-const trimToken = (t: string) => t.replace(/^[`(<[]+/, "").replace(/[`)>\],;.]+$/, "");
+// Scanned by hand: an anchored-at-end character-class regex retries from every position (quadratic on `)))…x`).
+function trimToken(t: string): string {
+	let start = 0;
+	while (start < t.length && "`(<[".includes(t[start] as string)) start++;
+	let end = t.length;
+	while (end > start && "`)>],;.".includes(t[end - 1] as string)) end--;
+	return t.slice(start, end);
+}
+
+/** Pasted text longer than this is refused: a ref, a command line or one `--json` hit fits many times over. */
+export const MAX_REF_TEXT = 64 * 1024;
+
+/** An id as echoed in an error: bounded, so a huge paste does not come back as a huge message. */
+const echo = (id: string) => (id.length > 80 ? `${id.slice(0, 80)}…` : id);
 
 const hasControl = (s: string) => /[\u0000-\u001f\u007f-\u009f]/.test(s);
 
@@ -78,8 +91,8 @@ function labelled(text: string): RefParse | null {
 	const sessionId = field("sessionId");
 	const entryId = field("entryId");
 	if (sessionId === undefined && entryId === undefined) return null;
-	if (sessionId === undefined) return fail(`entryId=${entryId} names no session: add its sessionId (sessionId=… entryId=…)`);
-	if (entryId === undefined) return fail(`sessionId=${sessionId} names no event: add its entryId (sessionId=… entryId=…)`);
+	if (sessionId === undefined) return fail(`entryId=${echo(entryId ?? "")} names no session: add its sessionId (sessionId=… entryId=…)`);
+	if (entryId === undefined) return fail(`sessionId=${echo(sessionId)} names no event: add its entryId (sessionId=… entryId=…)`);
 	return checked(sessionId, entryId, field("fragmentId"));
 }
 
@@ -114,6 +127,7 @@ function commandLine(tokens: string[]): RefParse | null {
 
 /** Parses a pasted or typed event reference (see the module comment for the forms). */
 export function parseRef(text: string): RefParse {
+	if (text.length > MAX_REF_TEXT) return fail(`the pasted text has ${text.length} characters; a ref is at most ${MAX_REF_TEXT} (paste the ref alone)`);
 	const trimmed = text.trim();
 	if (trimmed === "") return fail("paste a ref: sessionId entryId, sessionId=… entryId=…, or a pi-history read … line");
 	const tokens = words(trimmed);
@@ -127,7 +141,7 @@ export function parseRef(text: string): RefParse {
 	if (bare.length === 1) {
 		const parts = (bare[0] as string).split("/");
 		if (parts.length === 2) return checked(parts[0] as string, parts[1] as string);
-		return fail(`one id (${bare[0]}): a ref is a sessionId and an entryId`);
+		return fail(`one id (${echo(bare[0] as string)}): a ref is a sessionId and an entryId`);
 	}
 	if (bare.length === 2) return checked(bare[0] as string, bare[1] as string);
 	return fail(`${bare.length} words: a ref is a sessionId and an entryId (or a pi-history read … line)`);

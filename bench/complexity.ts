@@ -1,0 +1,343 @@
+/**
+ * The complexity suite (issue 32 item 9): every cost a user or pi waits for, measured at doubling sizes of the shape
+ * that stresses it, printing the growth of CPU time per doubling (median of runs). A row is super-linear when any
+ * doubling grows it by more than 2.3×. The sliced refresh (the extension's) also reports its longest event-loop turn,
+ * which must stay ≤ 50 ms at every size. Not part of `npm test`. Run from the checkout:
+ *   npm run build && node dist/bench/complexity.js [--runs N] [--scale K] [--only name,name]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { REFRESH_SLICE } from "../src/extension/index-handle.js";
+import { parseRef } from "../src/present/ref-parse.js";
+import { HistoryService } from "../src/service/service.js";
+import { benchConfig, median, parseArgs } from "./child.js";
+
+const MAX_GROWTH = 2.3;
+const MAX_TURN_MS = 50;
+
+const { options } = parseArgs(process.argv.slice(2));
+const RUNS = Number(options.get("runs") ?? 3);
+const SCALE = Number(options.get("scale") ?? 1);
+const ONLY = options.get("only")?.split(",");
+
+const T0 = Date.parse("2026-01-01T00:00:00Z");
+const ts = (i: number) => new Date(T0 + i * 1000).toISOString();
+const hex = (n: number) => n.toString(16).padStart(8, "0");
+const uuid = (n: number) => `0190${hex(n).slice(0, 4)}-0000-7000-8000-${hex(n)}0000`;
+
+/** One entry of a hand-written v3 session: a JSONL line whose parent is `parent`. */
+type Line = Record<string, unknown>;
+
+function header(n: number, parentSession?: string): Line {
+	return { type: "session", version: 3, id: uuid(n), timestamp: ts(0), cwd: "/work/bench", ...(parentSession ? { parentSession } : {}) };
+}
+
+function message(id: string, parentId: string | null, i: number, text: string): Line {
+	const role = i % 2 === 0 ? "user" : "assistant";
+	const msg =
+		role === "user"
+			? { role, content: [{ type: "text", text }], timestamp: T0 + i }
+			: {
+					role,
+					content: [{ type: "text", text }],
+					api: "anthropic-messages",
+					provider: "anthropic",
+					model: "m",
+					usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+					stopReason: "stop",
+					timestamp: T0 + i,
+				};
+	return { type: "message", id, parentId, timestamp: ts(i), message: msg };
+}
+
+/** A linear session of `n` entries; `extra(i, prev)` may add one special entry after entry i (summary, compaction, label). */
+function session(
+	n: number,
+	extra?: (i: number, id: string, prevId: string | null, nextId: () => string) => Line | undefined,
+	textOf = (i: number) => `turn ${i}: retry the webhook after checkout ${i % 97}`,
+): Line[] {
+	const lines: Line[] = [header(1)];
+	let counter = 0;
+	const nextId = () => hex(++counter);
+	let prev: string | null = null;
+	let count = 0;
+	for (let i = 0; count < n; i++) {
+		const id = nextId();
+		lines.push(message(id, prev, i, textOf(i)));
+		count++;
+		const before = prev;
+		prev = id;
+		const more = extra?.(i, id, before, nextId);
+		if (more) {
+			lines.push(more);
+			count++;
+			prev = more.id as string;
+		}
+	}
+	return lines;
+}
+
+function writeSession(dir: string, name: string, lines: Line[]): string {
+	mkdirSync(dir, { recursive: true });
+	const file = join(dir, name);
+	writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+	return file;
+}
+
+/** CPU ms of `run` (this process: better-sqlite3 works on this thread). */
+function cpuMs(run: () => void): number {
+	const c = process.cpuUsage();
+	run();
+	const d = process.cpuUsage(c);
+	return (d.user + d.system) / 1000;
+}
+
+function openService(dir: string): HistoryService {
+	return HistoryService.open({ config: benchConfig([dir], join(dir, "..", `index-${Math.random().toString(36).slice(2)}.sqlite`)) });
+}
+
+/** A fresh full index of `dir`: what the first search or `pi-history index` waits for. */
+function indexCost(dir: string): number {
+	const service = openService(dir);
+	try {
+		return cpuMs(() => service.refresh());
+	} finally {
+		service.close();
+	}
+}
+
+/** The extension's sliced refresh of `dir` from scratch: its CPU ms and its longest event-loop turn. */
+async function slicedCost(dir: string): Promise<{ cpu: number; turn: number }> {
+	const service = openService(dir);
+	let last = performance.now();
+	let turn = 0;
+	let done = false;
+	const tick = () => {
+		const now = performance.now();
+		turn = Math.max(turn, now - last);
+		last = now;
+		if (!done) setImmediate(tick);
+	};
+	try {
+		const c = process.cpuUsage();
+		setImmediate(tick);
+		await service.refreshSliced({ budgetMs: 1e9, batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes });
+		done = true;
+		const d = process.cpuUsage(c);
+		return { cpu: (d.user + d.system) / 1000, turn };
+	} finally {
+		done = true;
+		service.close();
+	}
+}
+
+interface Case {
+	name: string;
+	shape: string;
+	sizes: number[];
+	/** Builds the shape of `size` under `dir`; returns what measure needs. */
+	build: (size: number, dir: string) => void;
+	measure: (dir: string, size: number) => number | Promise<number>;
+	sliced?: boolean;
+}
+
+const doubling = (from: number, count = 4) => Array.from({ length: count }, (_, i) => Math.round(from * SCALE) * 2 ** i);
+
+const cases: Case[] = [
+	{
+		name: "index: linear entries",
+		shape: "entries in one linear session",
+		sizes: doubling(5000),
+		build: (n, dir) => void writeSession(dir, "s.jsonl", session(n)),
+		measure: indexCost,
+		sliced: true,
+	},
+	{
+		name: "index: branch summaries",
+		shape: "entries, every 10 a rewind of 5 with a branch summary",
+		sizes: doubling(5000),
+		build: (n, dir) => {
+			// As pi writes it: the summary hangs at the branch point (5 entries back) and names the old leaf as fromId.
+			const seen: string[] = [];
+			const lines = session(n, (i, id, _p, next) => {
+				seen.push(id);
+				if (i % 10 !== 9 || seen.length < 6) return undefined;
+				const summary = {
+					type: "branch_summary",
+					id: next(),
+					parentId: seen[seen.length - 6] as string,
+					timestamp: ts(i),
+					fromId: id,
+					summary: `explored branch ${i}`,
+				};
+				seen.push(summary.id);
+				return summary;
+			});
+			writeSession(dir, "s.jsonl", lines);
+		},
+		measure: indexCost,
+		sliced: true,
+	},
+	{
+		name: "index: compactions",
+		shape: "entries, a compaction every 10",
+		sizes: doubling(5000),
+		build: (n, dir) =>
+			void writeSession(
+				dir,
+				"s.jsonl",
+				session(n, (i, id, prev, next) =>
+					i % 10 === 9
+						? { type: "compaction", id: next(), parentId: id, timestamp: ts(i), summary: `compacted ${i}`, firstKeptEntryId: prev ?? id, tokensBefore: 100 }
+						: undefined,
+				),
+			),
+		measure: indexCost,
+		sliced: true,
+	},
+	{
+		name: "index: labels",
+		shape: "entries, a label every 2",
+		sizes: doubling(5000),
+		build: (n, dir) =>
+			void writeSession(
+				dir,
+				"s.jsonl",
+				session(n, (i, id, _p, next) =>
+					i % 2 === 1 ? { type: "label", id: next(), parentId: id, timestamp: ts(i), targetId: id, label: `mark ${i}` } : undefined,
+				),
+			),
+		measure: indexCost,
+		sliced: true,
+	},
+	{
+		name: "index: fork family",
+		shape: "forks of one 200-entry session",
+		sizes: doubling(50),
+		build: (n, dir) => {
+			const parent = session(200);
+			const parentFile = writeSession(dir, "parent.jsonl", parent);
+			for (let k = 0; k < n; k++) {
+				// A fork copies the parent's path under a new header, then goes on.
+				const copy = [header(1000 + k, parentFile), ...parent.slice(1)];
+				copy.push(message(hex(100_000 + k), parent.at(-1)?.id as string, 201, `fork ${k} goes on`));
+				writeSession(dir, `fork-${k}.jsonl`, copy);
+			}
+		},
+		measure: indexCost,
+	},
+	{
+		name: "index: files",
+		shape: "20-entry session files",
+		sizes: doubling(250),
+		build: (n, dir) => {
+			for (let k = 0; k < n; k++) writeSession(dir, `f-${k}.jsonl`, [header(k), ...session(20).slice(1)]);
+		},
+		measure: indexCost,
+	},
+	{
+		name: "index: line length",
+		shape: "characters in one message",
+		sizes: doubling(250_000),
+		build: (n, dir) => {
+			const words = Array.from({ length: Math.ceil(n / 8) }, (_, i) => `w${(i * 7919) % 100_000}`).join(" ");
+			writeSession(
+				dir,
+				"s.jsonl",
+				session(4, undefined, (i) => (i === 2 ? words.slice(0, n) : `short ${i}`)),
+			);
+		},
+		measure: indexCost,
+	},
+	{
+		name: "search: query length",
+		shape: "terms in the query",
+		sizes: doubling(8),
+		build: (_n, dir) => void writeSession(dir, "s.jsonl", session(5000)),
+		measure: (dir, n) => {
+			const service = openService(dir);
+			try {
+				service.refresh();
+				const query = Array.from({ length: n }, (_, i) => `retry${i % 3 === 0 ? "" : i}`).join(" OR ");
+				return cpuMs(() => {
+					for (let k = 0; k < 5; k++) service.search({ query, limit: 20 });
+				});
+			} finally {
+				service.close();
+			}
+		},
+	},
+	{
+		name: "ref parse: token length",
+		shape: "characters in a pasted ref",
+		sizes: doubling(20_000),
+		build: () => {},
+		measure: (_dir, n) => cpuMs(() => void parseRef(`pi-history read ${"a".repeat(n)}`)),
+	},
+];
+
+interface Row {
+	name: string;
+	shape: string;
+	sizes: number[];
+	ms: number[];
+	growth: number[];
+	turns?: number[];
+}
+
+function fmt(n: number): string {
+	return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+async function main(): Promise<void> {
+	const root = mkdtempSync(join(tmpdir(), "pes-complexity-"));
+	const rows: Row[] = [];
+	try {
+		for (const c of cases) {
+			if (ONLY && !ONLY.some((o) => c.name.includes(o))) continue;
+			const row: Row = { name: c.name, shape: c.shape, sizes: c.sizes, ms: [], growth: [], ...(c.sliced ? { turns: [] } : {}) };
+			for (const size of c.sizes) {
+				const dir = join(root, `${c.name.replace(/\W+/g, "-")}-${size}`, "sessions");
+				c.build(size, dir);
+				const runs: number[] = [];
+				for (let r = 0; r < RUNS; r++) runs.push(await c.measure(dir, size));
+				row.ms.push(median(runs));
+				if (c.sliced) row.turns?.push((await slicedCost(dir)).turn);
+				rmSync(join(dir, ".."), { recursive: true, force: true });
+				process.stderr.write(`${c.name} @ ${size}: ${fmt(row.ms.at(-1) as number)} ms CPU\n`);
+			}
+			for (let i = 1; i < row.ms.length; i++) row.growth.push((row.ms[i] as number) / Math.max(row.ms[i - 1] as number, 0.01));
+			rows.push(row);
+		}
+	} finally {
+		rmSync(root, { recursive: true, force: true });
+	}
+	let bad = 0;
+	console.log(
+		`load average ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(" ")}`,
+	);
+	console.log(`complexity (median of ${RUNS} runs, CPU ms; growth per doubling must be ≤ ${MAX_GROWTH}×; sliced turn ≤ ${MAX_TURN_MS} ms)`);
+	console.log(["cost", "shape", "sizes", "CPU ms", "growth/doubling", "max turn ms", "verdict"].join(" | "));
+	for (const r of rows) {
+		const over = r.growth.some((g) => g > MAX_GROWTH) || (r.turns ?? []).some((t) => t > MAX_TURN_MS);
+		if (over) bad++;
+		console.log(
+			[
+				r.name,
+				r.shape,
+				r.sizes.join(","),
+				r.ms.map(fmt).join(","),
+				r.growth.map((g) => `${g.toFixed(2)}×`).join(","),
+				r.turns ? r.turns.map((t) => t.toFixed(0)).join(",") : "-",
+				over ? "SUPER-LINEAR" : "ok",
+			].join(" | "),
+		);
+	}
+	if (bad) process.exitCode = 1;
+}
+
+await main();
