@@ -1,39 +1,19 @@
 /** What the explorer needs from the core, as props: the questions it asks, and the indexing state it shows. */
-import type {
-	EventRef,
-	ForkAbove,
-	HitCount,
-	IndexStatus,
-	ReadRequest,
-	ReadResult,
-	RefreshProgress,
-	SearchRequest,
-	SearchResult,
-	SessionListRequest,
-	SessionListResult,
-	TraceResult,
-	TreeRequest,
-	TreeResult,
-} from "../../src/shared/types.js";
+import type { HistoryQueries, MaybeAnswered } from "../../src/shared/queries.js";
+import type { IndexStatus, RefreshProgress } from "../../src/shared/types.js";
+
+/** Questions a fake service in a test may leave out: the explorer says the answer is not available instead. */
+type OptionalQuestions = "tree" | "count" | "sessions";
 
 /**
- * The slice of HistoryService the TUI uses. Answers may come later (the launcher passes a query thread that answers
- * off the input loop) or at once (tests pass the real service or a small fake with the same shape).
+ * The service the TUI asks: HistoryService's questions (HistoryQueries), answered at once or later (the launcher
+ * passes the query thread, which answers off the input loop; tests pass the real service or a small fake), plus
+ * the index status the status line reads on this thread.
  */
-export interface ExplorerService {
-	search(request: SearchRequest): SearchResult | Promise<SearchResult>;
-	read(request: ReadRequest): ReadResult | Promise<ReadResult>;
-	trace(request: EventRef): TraceResult | Promise<TraceResult>;
-	/** The whole tree of a session's fork family (the tree view); optional so older fakes keep their shape. */
-	tree?(request: TreeRequest): TreeResult | Promise<TreeResult>;
-	/** The nearest fork above an event, walked by the core (one query per file crossed, not a trace per step). */
-	forkAbove(request: EventRef): ForkAbove | null | Promise<ForkAbove | null>;
-	status(): IndexStatus;
-	/** How many events match a search, up to the core's cap (optional: without it the title says "50+ hits"). */
-	count?(request: SearchRequest): HitCount | Promise<HitCount>;
-	/** The session browser's listing (optional: without it the browser says the list is not available). */
-	sessions?(request: SessionListRequest): SessionListResult | Promise<SessionListResult>;
-}
+export type ExplorerService = MaybeAnswered<Omit<HistoryQueries, OptionalQuestions>> &
+	Partial<MaybeAnswered<Pick<HistoryQueries, OptionalQuestions>>> & {
+		status(): IndexStatus;
+	};
 
 /** Terminal size in cells. */
 export interface Size {

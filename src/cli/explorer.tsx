@@ -129,16 +129,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
 	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
 	const queries = started?.queries ?? QueryThread.start(choice.config);
-	const explorerService: ExplorerService = {
-		search: (r) => queries.search(r),
-		count: (r) => queries.count(r),
-		read: (r) => queries.read(r),
-		trace: (r) => queries.trace(r),
-		tree: (r) => queries.tree(r),
-		sessions: (r) => queries.sessions(r),
-		forkAbove: (r) => queries.forkAbove(r),
-		status: () => service.status(),
-	};
+	const explorerService: ExplorerService = { ...queries.questions, status: () => service.status() };
 	const store = new IndexingStore();
 	// Another writer (a second explorer, a pi session) makes a refresh give up quickly with "busy": try again a few times.
 	let run: IndexRun | null = null;

@@ -7,32 +7,14 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
-import type {
-	EventRef,
-	ForkAbove,
-	HitCount,
-	ReadRequest,
-	ReadResult,
-	SearchRequest,
-	SearchResult,
-	SessionListRequest,
-	SessionListResult,
-	TraceResult,
-	TreeRequest,
-	TreeResult,
-} from "../shared/types.js";
+import { type Answered, type HistoryQueries, isQueryName, QUERY_NAMES, type QueryName } from "../shared/queries.js";
+import type { HitCount, SearchRequest, SearchResult } from "../shared/types.js";
 import { HistoryService } from "./service.js";
 
 const KIND = "pi-event-search-query";
 
-type Request =
-	| { op: "search"; request: SearchRequest }
-	| { op: "count"; request: SearchRequest }
-	| { op: "read"; request: ReadRequest }
-	| { op: "trace"; request: EventRef }
-	| { op: "tree"; request: TreeRequest }
-	| { op: "sessions"; request: SessionListRequest }
-	| { op: "fork-above"; request: EventRef };
+/** One question across the boundary: its name and its one argument. */
+type Request = { method: QueryName; request: unknown };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 /** Thrown to the caller of a search that a newer search replaced before it ran. */
@@ -48,8 +30,24 @@ function workerScript(): URL | null {
 	return self.pathname.endsWith(".js") ? self : null;
 }
 
-/** The main thread's side: asynchronous search, read and trace answered by the worker (or in-process without one). */
-export class QueryThread {
+/**
+ * The main thread's side: every question of HistoryQueries, answered by the worker (or in-process without one) as a
+ * promise. Its methods come from QUERY_NAMES; search and count are latest-wins.
+ */
+export type QueryThread = QueryClient & Answered<HistoryQueries>;
+
+/** Starts query threads. */
+export const QueryThread = {
+	/** Starts the worker for the index named by `config` (in-process answers, still asynchronous, without one). */
+	start(config: ResolvedConfig, options: { forceInProcess?: boolean } = {}): QueryThread {
+		const script = options.forceInProcess ? null : workerScript();
+		const client = new QueryClient(script ? new Worker(script, { workerData: { kind: KIND, config } }) : null, config);
+		return Object.assign(client, client.questions);
+	},
+};
+
+/** The mechanics of a query thread: the worker, its pending answers, the latest-wins search queue. */
+class QueryClient {
 	private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 	private nextId = 1;
 	private searchRunning = false;
@@ -58,7 +56,7 @@ export class QueryThread {
 
 	private local: HistoryService | null = null;
 
-	private constructor(
+	constructor(
 		private readonly worker: Worker | null,
 		private readonly config: ResolvedConfig,
 	) {
@@ -74,19 +72,13 @@ export class QueryThread {
 		worker?.unref();
 	}
 
-	/** Starts the worker for the index named by `config` (in-process answers, still asynchronous, without one). */
-	static start(config: ResolvedConfig, options: { forceInProcess?: boolean } = {}): QueryThread {
-		const script = options.forceInProcess ? null : workerScript();
-		return new QueryThread(script ? new Worker(script, { workerData: { kind: KIND, config } }) : null, config);
-	}
-
 	/** Whether answers come from a worker thread. */
 	get threaded(): boolean {
 		return this.worker !== null;
 	}
 
 	/** A search; a newer search asked before this one started replaces it (this one rejects with SupersededError). */
-	search(request: SearchRequest): Promise<SearchResult> {
+	private latestSearch(request: SearchRequest): Promise<SearchResult> {
 		return new Promise((resolve, reject) => {
 			this.waitingSearch?.reject(new SupersededError());
 			// A count not started yet is for an older query: the new search goes first, and its own count follows.
@@ -101,7 +93,7 @@ export class QueryThread {
 	 * How many events match a search (up to the core's cap). It waits while a search runs or waits, so it never
 	 * delays one that was asked first, and a newer count or search replaces it before it starts (SupersededError).
 	 */
-	count(request: SearchRequest): Promise<HitCount> {
+	private latestCount(request: SearchRequest): Promise<HitCount> {
 		return new Promise((resolve, reject) => {
 			this.waitingCount?.reject(new SupersededError());
 			this.waitingCount = { request, resolve, reject };
@@ -109,29 +101,15 @@ export class QueryThread {
 		});
 	}
 
-	/** An exact read. */
-	read(request: ReadRequest): Promise<ReadResult> {
-		return this.call({ op: "read", request }) as Promise<ReadResult>;
-	}
-
-	/** The trace of one event. */
-	trace(request: EventRef): Promise<TraceResult> {
-		return this.call({ op: "trace", request }) as Promise<TraceResult>;
-	}
-
-	/** The whole tree of a session's fork family (the tree view). */
-	tree(request: TreeRequest): Promise<TreeResult> {
-		return this.call({ op: "tree", request }) as Promise<TreeResult>;
-	}
-
-	/** The session browser's listing (one query, off the input loop like the others). */
-	sessions(request: SessionListRequest): Promise<SessionListResult> {
-		return this.call({ op: "sessions", request }) as Promise<SessionListResult>;
-	}
-
-	/** The nearest fork above an event (a walk of any length, answered off the input loop). */
-	forkAbove(request: EventRef): Promise<ForkAbove | null> {
-		return this.call({ op: "fork-above", request }) as Promise<ForkAbove | null>;
+	/** Every question as a promise: search and count through the latest-wins queue, the others straight to the worker. */
+	get questions(): Answered<HistoryQueries> {
+		const each = (method: QueryName) => (request: unknown) =>
+			method === "search"
+				? this.latestSearch(request as SearchRequest)
+				: method === "count"
+					? this.latestCount(request as SearchRequest)
+					: this.call({ method, request });
+		return Object.fromEntries(QUERY_NAMES.map((m) => [m, each(m)])) as unknown as Answered<HistoryQueries>;
 	}
 
 	/** Stops the worker; pending calls reject. */
@@ -150,12 +128,12 @@ export class QueryThread {
 			const job = this.waitingSearch;
 			this.waitingSearch = null;
 			this.searchRunning = true;
-			(this.call({ op: "search", request: job.request }) as Promise<SearchResult>).then(job.resolve, job.reject).finally(done);
+			(this.call({ method: "search", request: job.request }) as Promise<SearchResult>).then(job.resolve, job.reject).finally(done);
 		} else if (this.waitingCount) {
 			const job = this.waitingCount;
 			this.waitingCount = null;
 			this.searchRunning = true;
-			(this.call({ op: "count", request: job.request }) as Promise<HitCount>).then(job.resolve, job.reject).finally(done);
+			(this.call({ method: "count", request: job.request }) as Promise<HitCount>).then(job.resolve, job.reject).finally(done);
 		}
 	}
 
@@ -187,14 +165,11 @@ export class QueryThread {
 	}
 }
 
+/** Answers one question by name; a name that is not a question (close, refresh …) is refused, not called. */
 function answer(service: HistoryService, req: Request): unknown {
-	if (req.op === "search") return service.search(req.request);
-	if (req.op === "count") return service.count(req.request);
-	if (req.op === "read") return service.read(req.request);
-	if (req.op === "tree") return service.tree(req.request);
-	if (req.op === "sessions") return service.sessions(req.request);
-	if (req.op === "fork-above") return service.forkAbove(req.request);
-	return service.trace(req.request);
+	if (!isQueryName(req.method)) throw new Error(`not a question: ${String(req.method)}`);
+	const ask = service[req.method] as (request: unknown) => unknown;
+	return ask.call(service, req.request);
 }
 
 /**

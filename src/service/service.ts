@@ -25,6 +25,7 @@ import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
 import { forkAbove } from "../query/walk.js";
 import type { ResolvedConfig } from "../shared/config.js";
+import type { HistoryQueries } from "../shared/queries.js";
 import type {
 	Caller,
 	EventRef,
@@ -62,7 +63,7 @@ export interface ServiceOptions extends OpenOptions {
 }
 
 /** The index and the session roots it mirrors. */
-export class HistoryService {
+export class HistoryService implements HistoryQueries {
 	/** Notes from opening the index (e.g. a damaged file moved aside). */
 	readonly notes: string[];
 	private pendingFiles = 0;

@@ -27,7 +27,10 @@ export const RULES: readonly Rule[] = [
 		description:
 			"the faces (src/cli, src/extension) import only src/service, src/shared, src/present, their own folder and packages (src/cli and src/extension also render components/)",
 	},
-	{ id: "component-imports", description: "components/ import only src/shared/types, src/present, their own folder and packages: never below the service" },
+	{
+		id: "component-imports",
+		description: "components/ import only src/shared/types and src/shared/queries, src/present, their own folder and packages: never below the service",
+	},
 	{ id: "no-dist-path", description: "no module in src/ names a dist/ path: code never runs its own build output" },
 	{
 		id: "default-export",
@@ -258,7 +261,8 @@ export function checkArchitecture(root: string): { files: string[]; violations: 
 				continue;
 			}
 			if (place.folder === "components") {
-				const ok = to.folder === "components" || to.folder === "present" || target.replace(/\.(js|ts)$/, "") === "src/shared/types";
+				const ok =
+					to.folder === "components" || to.folder === "present" || ["src/shared/types", "src/shared/queries"].includes(target.replace(/\.(js|ts)$/, ""));
 				if (!ok) report("component-imports", `imports ${spec}`);
 				continue;
 			}
