@@ -320,6 +320,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		if (first === 0 && second === 0) {
 			const count = (tokens: string[]) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(TOTAL_CAP, TOTAL_SCAN).n;
 			const correct = (word: PartialWord): PartialWord[] => {
+				// A few words are enough to say what to try: a pasted paragraph does not get a suggestion per word.
+				if (suggestions.size >= MAX_SUGGESTED) return [];
 				const term = parsed.terms.find((t) => t.raw === word.raw);
 				const found = term ? suggestionsFor(store, term.tokens, count) : [];
 				suggestions.set(word.raw, found);
@@ -409,6 +411,9 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["startedAfter", "after"],
 	["startedBefore", "before"],
 ];
+
+/** Unmatched words that get did-you-mean suggestions, at most. */
+const MAX_SUGGESTED = 4;
 
 /** Names a word that matched nothing in scope, with the index's nearest terms that do. */
 function unmatchedNote(word: string, near: Suggestion[]): string {

@@ -14,6 +14,8 @@ export interface Suggestion {
 }
 
 const SHOWN = 3;
+/** Tokens longer than this get no suggestions (their one-typo edits grow with their length). */
+const MAX_TOKEN = 32;
 
 /** Every string one typo away from `token` (a letter or digit left out, swapped, replaced or added). */
 function oneTypo(token: string): string[] {
@@ -40,7 +42,8 @@ const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
  * posting of every term read.
  */
 function nearTerms(store: IndexStore, token: string): string[] {
-	if (token.length < 4 || !/^[a-z0-9]+$/.test(token)) return [];
+	// A long token's edits are many and it is rarely a typo of a word: a pasted hash or blob.
+	if (token.length < 4 || token.length > MAX_TOKEN || !/^[a-z0-9]+$/.test(token)) return [];
 	const ranked = termsStartingWith(store, token, SHOWN + 1)
 		.filter((v) => v.term !== token)
 		.map((v) => v.term);
