@@ -53,7 +53,8 @@ describe("duplicate entry ids with different content", () => {
 		expect(oracle).not.toContain("saffron-first");
 		const service = openService(dirname(file), join(dirname(file), "..", "index.sqlite"));
 		try {
-			await service.refreshAsync();
+			const summary = await service.refreshAsync();
+			expect(summary.notes.join(" ")).toMatch(/1 duplicate id\(s\) with different content \(last kept/);
 			expect(service.search({ query: "saffron-second" }).hits.map((h) => h.entryId)).toEqual(["m2"]);
 			expect(service.search({ query: "saffron-first" }).hits).toEqual([]);
 			const read = service.read({ sessionId: "dupids", entryId: "m2" });

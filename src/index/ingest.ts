@@ -197,7 +197,7 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			Date.now(),
 			row.id,
 		);
-	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
+	const skipped = scan.skipped > 0 || scan.conflicting > 0 ? { note: scanNote(scan, 0, scan.conflicting) ?? "" } : {};
 	return {
 		kind: scan.lines > 0 || scan.closedLast ? "appended" : "unchanged",
 		lines: scan.lines,
@@ -274,7 +274,7 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			Date.now(),
 			fileId,
 		);
-	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
+	const skipped = scan.skipped > 0 || scan.conflicting > 0 ? { note: scanNote(scan, 0, scan.conflicting) ?? "" } : {};
 	return {
 		kind: row && old ? "rebuilt" : "added",
 		lines: scan.lines,
