@@ -83,8 +83,8 @@ describe("hostile session files", () => {
 			msg("cy2", "cy1", "cycle two"),
 			msg("self", "self", "self parent"),
 			msg("dang", "nowhere", "dangling parent teal-dangle"),
-			msg("dup", "u2", "first copy wins saffron-first"),
-			msg("dup", "u2", "second copy loses saffron-second"),
+			msg("dup", "u2", "first copy loses saffron-first"),
+			msg("dup", "u2", "second copy wins saffron-second"),
 			msg("leaf", "dup", "the leaf"),
 		]);
 		// Two files claiming one session id.
@@ -159,8 +159,9 @@ describe("hostile session files", () => {
 		expect(service.read({ sessionId: "tree", entryId: "cy1", before: 10, after: 10 }).classification.branchState).toBe("unknown");
 		expect(service.trace({ sessionId: "tree", entryId: "self" }).edges.length).toBeGreaterThan(0);
 		expect(service.read({ sessionId: "tree", entryId: "dang", before: 5 }).neighbors.before).toEqual([]);
-		expect(service.search({ query: "saffron-first" }).hits.length).toBe(1);
-		expect(service.search({ query: "saffron-second" }).hits).toEqual([]);
+		// pi follows the last copy of an id (duplicate-ids.test.ts checks it against pi's SessionManager).
+		expect(service.search({ query: "saffron-second" }).hits.length).toBe(1);
+		expect(service.search({ query: "saffron-first" }).hits).toEqual([]);
 		// None of this is a failure of the file: it is indexed, not listed among errors, and the kept duplicate is noted.
 		expect(service.status().errors.map((e) => e.file)).not.toContain(join(dir, "tree.jsonl"));
 		const db = new Database(index, { readonly: true });
@@ -171,7 +172,7 @@ describe("hostile session files", () => {
 		};
 		db.close();
 		expect(file).toMatchObject({ status: "ok", duplicate_entries: 1 });
-		expect(file.note).toMatch(/1 duplicate id\(s\) with different content \(first kept\)/);
+		expect(file.note).toMatch(/1 duplicate id\(s\) with different content \(last kept/);
 	});
 
 	it("never merges two files that claim one session id, and reports the conflict", () => {

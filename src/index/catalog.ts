@@ -124,6 +124,14 @@ export class Catalog {
 		return this.store.prepare<[number], SessionRow>(`${SESSION_SELECT} WHERE s.id = ?`).get(id);
 	}
 
+	/** The indexing note of a session's file (skipped lines, duplicate ids), if any. */
+	fileNote(session: number): string | null {
+		return (
+			this.store.prepare<[number], { note: string | null }>("SELECT f.note FROM sessions s JOIN files f ON f.id = s.file_id WHERE s.id = ?").get(session)
+				?.note ?? null
+		);
+	}
+
 	/** A session by its public id. */
 	sessionByPublicId(publicId: string): SessionRow | undefined {
 		return this.store.prepare<[string], SessionRow>(`${SESSION_SELECT} WHERE s.public_id = ?`).get(publicId);

@@ -119,7 +119,7 @@ function scanNote(scan: ScanResult, duplicates: number, conflicting: number): st
 	if (oversize > 0)
 		parts.push(`${oversize} line(s) skipped (too big to read: more than ${STREAM_LIMITS.budget / 1024 / 1024} M characters outside long texts)`);
 	if (duplicates > 0) parts.push(`${duplicates} duplicate entr${duplicates === 1 ? "y" : "ies"} collapsed`);
-	if (conflicting > 0) parts.push(`${conflicting} duplicate id(s) with different content (first kept)`);
+	if (conflicting > 0) parts.push(`${conflicting} duplicate id(s) with different content (last kept, as pi reads it)`);
 	return parts.length ? parts.join("; ") : null;
 }
 
@@ -197,7 +197,7 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			Date.now(),
 			row.id,
 		);
-	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
+	const skipped = scan.skipped > 0 || scan.conflicting > 0 ? { note: scanNote(scan, 0, scan.conflicting) ?? "" } : {};
 	return {
 		kind: scan.lines > 0 || scan.closedLast ? "appended" : "unchanged",
 		lines: scan.lines,
@@ -274,7 +274,7 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 			Date.now(),
 			fileId,
 		);
-	const skipped = scan.skipped > 0 ? { note: scanNote(scan, 0, 0) ?? "" } : {};
+	const skipped = scan.skipped > 0 || scan.conflicting > 0 ? { note: scanNote(scan, 0, scan.conflicting) ?? "" } : {};
 	return {
 		kind: row && old ? "rebuilt" : "added",
 		lines: scan.lines,
@@ -297,6 +297,14 @@ export function unchanged(basis: PlanBasis, file: Fingerprint): boolean {
 	return sameFingerprint(basis.row, file);
 }
 
+function conflictsWithIndexed(store: IndexStore, sessionId: number, scan: ScanResult): boolean {
+	const known = store.prepare<[number, string], { line_hash: string }>("SELECT line_hash FROM events WHERE session_id = ? AND entry_id = ?");
+	return scan.entries.some((scanned) => {
+		const earlier = known.get(sessionId, scanned.entry.id);
+		return earlier !== undefined && earlier.line_hash !== scanned.entry.lineHash;
+	});
+}
+
 /**
  * Writes a scan into the index, unless the file it read is the version already indexed. The caller holds the
  * write transaction, has checked the basis still holds, and rolls the whole transaction back if this throws: no
@@ -315,7 +323,13 @@ export function applyScan(
 	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
 	writer.beginFile();
-	if (scan.mode === "append" && basis.row && basis.session) return applyAppend(store, writer, basis.row, basis.session, scan);
+	if (scan.mode === "append" && basis.row && basis.session) {
+		// An appended copy of an indexed id with other content replaces it (pi follows the last copy): the whole file
+		// is read again, so the session is what a fresh build makes of it.
+		if (!conflictsWithIndexed(store, basis.session.id, scan)) return applyAppend(store, writer, basis.row, basis.session, scan);
+		scan = scanFile({ path: file.path, mode: "rebuild" });
+		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
+	}
 	return applyRebuild(store, writer, file, rootId, basis, scan);
 }
 

@@ -26,6 +26,10 @@ export function indexStatus(s: IndexStore, indexPath: string): IndexStatus {
 			files: (JSON.parse(r.paths) as string[]).sort(),
 			rule: "the file whose path sorts first keeps the id; the others are <id>~<8 hex of their path>",
 		}));
+	const notes = s
+		.prepare<[], { path: string; note: string }>("SELECT path, note FROM files WHERE note LIKE '%different content%' ORDER BY path")
+		.all()
+		.map((r) => ({ file: r.path, note: r.note }));
 	let indexBytes = 0;
 	for (const suffix of ["", "-wal"]) {
 		try {
@@ -49,6 +53,7 @@ export function indexStatus(s: IndexStore, indexPath: string): IndexStatus {
 			.map((r) => ({ path: r.path, kind: r.kind, present: r.present === 1 })),
 		errors,
 		conflicts,
+		...(notes.length ? { notes } : {}),
 		schemaVersion: SCHEMA_VERSION,
 	};
 }

@@ -185,7 +185,7 @@ function read(
 	delete result.error;
 	let cwd = appendCwd;
 	let open = mode === "append";
-	const seen = new Map<string, string>();
+	const seen = new Map<string, { hash: string; at: number }>();
 	const it = completeLines(fd, start, firstLine);
 	let running = hash;
 	if (closed) {
@@ -230,14 +230,19 @@ function read(
 		if (!open) continue;
 		const entry = outcome.entry;
 		result.leaf = entry.id;
-		// pi's duplicate-header bug writes entries twice: the first copy stands (byte-identical, or noted).
+		// pi's duplicate-header bug writes entries twice (byte-identical). A copy with other content replaces the
+		// earlier one at its place: pi's id map is filled in file order, so the last copy is the one it follows.
 		const earlier = seen.get(entry.id);
 		if (earlier !== undefined) {
 			result.duplicates++;
-			if (earlier !== entry.lineHash) result.conflicting++;
+			if (earlier.hash !== entry.lineHash) {
+				result.conflicting++;
+				earlier.hash = entry.lineHash;
+				result.entries[earlier.at] = scanEntry(entry, cwd);
+			}
 			continue;
 		}
-		seen.set(entry.id, entry.lineHash);
+		seen.set(entry.id, { hash: entry.lineHash, at: result.entries.length });
 		result.entries.push(scanEntry(entry, cwd));
 		const sliceEnd = line.offset + line.length;
 		// Only when the file goes on: a slice that ends where the file does is the whole rest of it. A v1/v2 file is

@@ -124,6 +124,9 @@ export function readEvent(store: IndexStore, request: ReadRequest): ReadResult {
 		}
 	}
 	const notes: string[] = [];
+	const duplicated = /(\d+) duplicate id\(s\) with different content/.exec(catalog.fileNote(session.id) ?? "");
+	if (duplicated)
+		notes.push(`this session's file repeats ${duplicated[1]} entry id(s) with different content: like pi, the last copy of each is the one indexed and shown`);
 	if (located.relocated) notes.push("the source file was rewritten since indexing; the entry was found again by its id (refresh the index)");
 	const order = request.order === "append" ? "append" : "branch";
 	const before = clamp(request.before, READ_LIMITS.neighbors);

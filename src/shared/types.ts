@@ -363,6 +363,8 @@ export interface IndexStatus {
 	roots: Array<{ path: string; kind: string; present: boolean }>;
 	errors: Array<{ file: string; error: string }>;
 	conflicts: Array<{ sessionId: string; files: string[]; rule: string }>;
+	/** Files indexed whole but read with a choice worth knowing (an id written twice with different content). */
+	notes?: Array<{ file: string; note: string }>;
 	schemaVersion: number;
 }
 
