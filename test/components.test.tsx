@@ -139,7 +139,7 @@ describe("search screen", () => {
 		await waitForFrame(r, "recent events");
 		await type(r, "zzqqxx");
 		const f = await waitForFrame(r, "No hits for “zzqqxx”.");
-		expect(f).toContain("Try fewer or shorter words");
+		expect(f).toContain("Try other or shorter words");
 	});
 });
 

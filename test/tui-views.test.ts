@@ -329,7 +329,7 @@ describe("hit rows and empty states", () => {
 		expect(miss.map((l) => l.text)).toEqual([
 			"No hits for “zzz”.",
 			"no hits with this workspace scope; there are hits without it",
-			"Try fewer or shorter words: every word must match, the last one as a prefix.",
+			"Try other or shorter words (the last one is read as a prefix).",
 			"Ctrl+S widens the scope to all sessions.",
 			"Backspace on an empty query removes the last filter chip; Ctrl+R clears them all; Ctrl+O changes them.",
 		]);

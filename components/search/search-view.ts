@@ -281,7 +281,7 @@ export function emptyLines(input: {
 	// The core names filters as the CLI does; here the cwd and session filters are the scope.
 	for (const n of input.notes)
 		out.push({ text: n.replace("the cwd filter", "this workspace scope").replace("the session filter", "this session scope"), tone: "warn" });
-	if (input.query.trim()) out.push({ text: "Try fewer or shorter words: every word must match, the last one as a prefix.", tone: "dim" });
+	if (input.query.trim()) out.push({ text: "Try other or shorter words (the last one is read as a prefix).", tone: "dim" });
 	if (input.scope !== "all") out.push({ text: `${input.keys.cycleScope} widens the scope to all sessions.`, tone: "dim" });
 	if (Object.keys(input.filters).length > 0)
 		out.push({
