@@ -32,6 +32,18 @@ describe("query thread", () => {
 		corpus.cleanup();
 	});
 
+	it("loaded from TypeScript source (as pi loads the extension), still answers from a worker: the package's build", async () => {
+		const source = await import("../src/service/query-thread.js");
+		const fromSource = source.QueryThread.start(corpus.service.config);
+		try {
+			expect(fromSource.threaded).toBe(true);
+			const mine = await fromSource.search(ask(needle.text));
+			expect(mine.hits.map((h) => `${h.sessionId}/${h.entryId}`).sort()).toEqual(needle.occurrences.map((o) => `${o.sessionId}/${o.entryId}`).sort());
+		} finally {
+			await fromSource.close();
+		}
+	});
+
 	it("runs in a worker and answers like the service", async () => {
 		expect(thread.threaded).toBe(true);
 		const mine = await thread.search(ask(needle.text));

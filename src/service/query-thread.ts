@@ -5,6 +5,9 @@
  * replaces it, so a burst of keys costs one search, not one per key. This module is both the worker's entry point
  * and the main-thread client.
  */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
 import { type Answered, type HistoryQueries, isQueryName, QUERY_NAMES, type QueryName } from "../shared/queries.js";
@@ -24,11 +27,44 @@ export class SupersededError extends Error {
 	}
 }
 
-/** The worker script: this file when it runs compiled; null from TypeScript source (then answers come in-process). */
+/** The newest modification time of the TypeScript sources under `dir` (0 when none can be read). */
+function newestSource(dir: string): number {
+	let newest = 0;
+	try {
+		for (const entry of readdirSync(dir, { withFileTypes: true })) {
+			const path = join(dir, entry.name);
+			if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+			else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+		}
+	} catch {
+		// an unreadable folder adds nothing
+	}
+	return newest;
+}
+
+/**
+ * The worker script: this file when it runs compiled. From TypeScript source (pi loads extensions through jiti) a
+ * worker cannot load .ts, so it is the package's built copy of this module when that exists and is not older than
+ * the sources; else null, and answers come in-process.
+ */
 function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
-	return self.pathname.endsWith(".js") ? self : null;
+	if (self.pathname.endsWith(".js")) return self;
+	if (self.protocol !== "file:") return null;
+	const root = fileURLToPath(new URL("../../", self));
+	// The one place src/ names its build output: the package ships it ("files") for exactly this.
+	const built = join(root, BUILD_DIR, "src", "service", "query-thread.js");
+	try {
+		const builtAt = statSync(built).mtimeMs;
+		const sourcesAt = Math.max(newestSource(join(root, "src")), newestSource(join(root, "components")));
+		return builtAt >= sourcesAt ? pathToFileURL(built) : null;
+	} catch {
+		return null;
+	}
 }
+
+/** The build output folder: the one place src/ names it, to find the built worker from TypeScript source. */
+const BUILD_DIR = "dist";
 
 /**
  * The main thread's side: every question of HistoryQueries, answered by the worker (or in-process without one) as a

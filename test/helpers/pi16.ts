@@ -57,10 +57,11 @@ export function ensurePi16(): Pi16 | Pi16Skip {
 export function stageExtension(pi: Pi16, dest: string): string {
 	mkdirSync(dest, { recursive: true });
 	cpSync(join(PROJECT_ROOT, "package.json"), join(dest, "package.json"));
-	for (const dir of ["src", "components"]) {
-		cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true });
-		if (existsSync(join(PROJECT_ROOT, "dist", dir))) cpSync(join(PROJECT_ROOT, "dist", dir), join(dest, "dist", dir), { recursive: true });
-	}
+	// Timestamps kept: the query thread uses the built worker only when it is not older than the sources.
+	for (const dir of ["src", "components"]) cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true, preserveTimestamps: true });
+	for (const dir of ["src", "components"])
+		if (existsSync(join(PROJECT_ROOT, "dist", dir)))
+			cpSync(join(PROJECT_ROOT, "dist", dir), join(dest, "dist", dir), { recursive: true, preserveTimestamps: true });
 	// The Node-22 native build first, then every other package of this checkout (components/ need theirs too).
 	const modules = join(dest, "node_modules");
 	if (!existsSync(modules)) {
