@@ -2,7 +2,7 @@
  * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
  * opens at the match, on the first open. Ground truth is the history written here.
  */
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		mkdirSync(work, { recursive: true });
 		const marker = join(explorer.dir, "launched");
 		const script = join(explorer.dir, "launch.sh");
-		writeFileSync(script, `#!/bin/sh\ntouch ${shellQuote(marker)}\n`);
+		writeFileSync(script, `#!/bin/sh\necho launched >> ${shellQuote(marker)}\n`);
 		chmodSync(script, 0o755);
 		const s = explorer.start({
 			size: { columns: 110, rows: 30 },
@@ -109,11 +109,17 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		s.keys("Enter");
 		await s.waitFor((x) => x.includes("back stack 1") && x.includes("keys: commands"), 10_000);
 		// One Esc too few: the user goes on typing words meant for the query.
-		s.type("kraken EDIT_ME bob open");
+		// Key by key, as typed (a paste is text, never commands).
+		for (const c of "kraken EDIT_ME bob open") s.type(c);
 		// Help opens only if no earlier letter opened an overlay or left the event; once it shows, every key was read.
 		s.keys("?");
 		await s.waitFor("pi-history — keys", 10_000);
-		expect(existsSync(marker)).toBe(false);
+		// Then the deliberate key: the editor starts once, for it alone (a letter's launch would have come first).
+		s.keys("Escape");
+		await s.waitFor((x) => !x.includes("pi-history — keys") && x.includes("keys: commands"));
+		s.keys("C-e");
+		await s.waitFor(() => existsSync(marker), 15_000);
+		expect(readFileSync(marker, "utf8")).toBe("launched\n");
 		expect(readdirSync(work)).toEqual([]);
 	});
 
