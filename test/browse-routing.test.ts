@@ -33,10 +33,10 @@ function answered(s: State): State {
 }
 
 describe("browser on the back stack", () => {
-	it("b → browser over the event; Enter → the tree at the leaf; Esc → the leaf; Esc → browser as left; Esc → the event", () => {
+	it("F2 → browser over the event; Enter → the tree at the leaf; Esc → the leaf; Esc → browser as left; Esc → the event", () => {
 		let s = onEvent();
 		expect(modeOf(s)).toBe("event");
-		s = answered(run(s, key("b")));
+		s = answered(run(s, key("", { f2: true })));
 		expect(modeOf(s)).toBe("sessions");
 		s = run(s, key("", { downArrow: true }), ENTER);
 		expect(modeOf(s)).toBe("tree");
@@ -78,8 +78,8 @@ describe("browser on the back stack", () => {
 });
 
 describe("go to a ref on the back stack", () => {
-	it("o in an event; a found ref lands on top; Esc comes back to the event", () => {
-		let s = run(onEvent(), key("o"));
+	it("F3 in an event; a found ref lands on top; Esc comes back to the event", () => {
+		let s = run(onEvent(), key("", { f3: true }));
 		expect(modeOf(s)).toBe("goto");
 		s = run(s, { type: "goto-edit", value: "pi-history read s-new leaf-new --fragment user.text:0" }, ENTER);
 		const seq = s.goto?.checking?.seq ?? 0;

@@ -70,6 +70,9 @@ describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a
 		expect(screen).toContain("filter ❯ other-proj");
 		s.keys("Escape");
 		await s.waitFor("recent events");
+		// After a walk the first Esc at the top only asks.
+		s.keys("Escape");
+		await s.waitFor("Esc again to quit");
 		s.keys("Escape");
 		await s.waitFor("__EXIT__=0");
 	});

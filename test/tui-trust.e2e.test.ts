@@ -2,11 +2,11 @@
  * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
  * opens at the match, on the first open. Ground truth is the history written here.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
-import { hasTmux } from "./helpers/tmux.js";
+import { hasTmux, shellQuote } from "./helpers/tmux.js";
 
 const BIG = "0199d000-0000-7000-8000-00000000b16a";
 const RETRY = "0199d000-0000-7000-8000-00000000e7a1";
@@ -87,5 +87,59 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		await s.waitFor("hit 2 of 4");
 		appendFileSync(fileOf(explorer.dir, RETRY), entry("r0000005", "r0000004", 5, "user", "retry retry retry retry"));
 		await s.waitFor("hit 3 of 5", 15_000);
+	});
+
+	it("a word typed into an event launches nothing, writes no file and opens no overlay; the bar says letters are commands", async () => {
+		// $EDITOR and $PAGER are a script that leaves a marker: any launch shows. The terminal works in an empty folder.
+		const work = join(explorer.dir, "work");
+		mkdirSync(work, { recursive: true });
+		const marker = join(explorer.dir, "launched");
+		const script = join(explorer.dir, "launch.sh");
+		writeFileSync(script, `#!/bin/sh\necho launched >> ${shellQuote(marker)}\n`);
+		chmodSync(script, 0o755);
+		const s = explorer.start({
+			size: { columns: 110, rows: 30 },
+			cwd: work,
+			env: `EDITOR=${shellQuote(script)} PAGER=${shellQuote(script)} VISUAL=${shellQuote(script)}`,
+		});
+		await s.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 60_000);
+		expect(s.capture()).toContain("typing: query");
+		s.type("retry");
+		await s.waitFor("hit 1 of 3");
+		s.keys("Enter");
+		await s.waitFor((x) => x.includes("back stack 1") && x.includes("keys: commands"), 10_000);
+		// One Esc too few: the user goes on typing words meant for the query.
+		// Key by key, as typed (a paste is text, never commands).
+		for (const c of "kraken EDIT_ME bob open") s.type(c);
+		// Help opens only if no earlier letter opened an overlay or left the event; once it shows, every key was read.
+		s.keys("?");
+		await s.waitFor("pi-history — keys", 10_000);
+		// Then the deliberate key: the editor starts once, for it alone (a letter's launch would have come first).
+		s.keys("Escape");
+		await s.waitFor((x) => !x.includes("pi-history — keys") && x.includes("keys: commands"));
+		s.keys("C-e");
+		await s.waitFor(() => existsSync(marker), 15_000);
+		expect(readFileSync(marker, "utf8")).toBe("launched\n");
+		expect(readdirSync(work)).toEqual([]);
+	});
+
+	it("Esc at the top after a walk asks once before quitting", async () => {
+		const s = await ready();
+		s.type("retry");
+		await s.waitFor("hit 1 of 3");
+		s.keys("Enter");
+		await s.waitFor("back stack 1", 10_000);
+		// Back to the hits, to the query line, clear the query, then one Esc too many.
+		s.keys("Escape");
+		await s.waitFor((x) => x.includes("hits · hit 1 of 3") && !x.includes("back stack 1"));
+		s.keys("Escape");
+		await s.waitFor("query · hit 1 of 3");
+		s.keys("C-u");
+		await s.waitFor("recent events");
+		s.keys("Escape");
+		const asked = await s.waitFor("Esc again to quit");
+		expect(asked).not.toContain("__EXIT__");
+		s.keys("Escape");
+		await s.waitFor("__EXIT__=0");
 	});
 });

@@ -52,9 +52,31 @@ export function bindingKeys(b: Binding): string {
 	return b.keys.map(prettyKey).join("/");
 }
 
-/** Status-bar hints for a mode: [keys, label] pairs in table order. */
+/** Where letters go in each mode: into a text line (named), or null when letters are commands. */
+const TYPING_INTO: Record<Mode, string | null> = {
+	query: "query",
+	list: "query",
+	find: "find",
+	"filter-edit": "filter",
+	sessions: "filter",
+	goto: "ref",
+	event: null,
+	trace: null,
+	help: null,
+	filters: null,
+	fork: null,
+	tree: null,
+};
+
+/** The mode chip that leads the hint bar, so the user sees before typing whether letters are text or commands. */
+export function modeChip(mode: Mode): [string, string] {
+	const into = TYPING_INTO[mode];
+	return into ? ["typing:", into] : ["keys:", "commands"];
+}
+
+/** Status-bar hints for a mode: the mode chip, then [keys, label] pairs in table order. */
 export function hintsFor(mode: Mode): Array<[string, string]> {
-	const out: Array<[string, string, number]> = [];
+	const out: Array<[string, string, number]> = [[...modeChip(mode), -1]];
 	for (const b of BINDINGS) {
 		if (!b.hint || !b.modes.includes(mode)) continue;
 		const label = b.hintKeys ?? (b.action.type === "pick" ? "1–9" : b.keys.slice(0, 2).map(prettyKey).join("/"));
@@ -101,7 +123,12 @@ export function helpLines(width: number): StyledLine[] {
 		[seg("pi-history — keys", "title")],
 		[seg("Find an event: type words; ↓ or Tab goes to the hits; Enter opens the exact event.", "dim")],
 		[seg("On the search screen every printable key is text: commands there are Ctrl and F keys.", "dim")],
-		[seg("In an event, letters are commands; q and Esc step back, Esc on an empty query quits.", "dim")],
+		[
+			seg(
+				"The hint bar says where letters go (typing: query, or keys: commands); q and Esc step back; after a walk, Esc on an empty query asks once before it quits.",
+				"dim",
+			),
+		],
 		[seg("Walk the session tree from any event: h parent, l child, j/k siblings, f fork candidates, [ ] file order.", "dim")],
 		[seg("Esc steps back through everything you opened, all the way to the hits.", "dim")],
 		[
@@ -110,7 +137,7 @@ export function helpLines(width: number): StyledLine[] {
 				"dim",
 			),
 		],
-		[seg("F2 lists every session (branches, fork lineage); F3 goes to a ref (what y copies, a pi-history read line).", "dim")],
+		[seg("F2 lists every session (branches, fork lineage); F3 goes to a ref (what y copies, a pi-history read line); no letter opens either.", "dim")],
 	];
 	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
 	for (const section of helpSections()) {

@@ -122,7 +122,8 @@ export const OVERLAY_BINDINGS: Binding[] = [
 	{ keys: ["f5", "ctrl+l"], modes: SEARCH, action: { type: "refresh" }, help: "read new session lines now (it also happens by itself)" },
 	{ keys: ["f5", "ctrl+l"], modes: EVENT, action: { type: "refresh" }, help: "read new session lines now" },
 
-	// Session browser (F2, b) and the go-to-ref prompt (F3, o): letters in the browser filter it.
+	// Session browser (F2) and the go-to-ref prompt (F3): function keys only, so a word typed into an event opens
+	// neither; letters in the browser filter it.
 	{
 		keys: ["f2"],
 		modes: SCREENS,
@@ -139,8 +140,6 @@ export const OVERLAY_BINDINGS: Binding[] = [
 		hint: "go to",
 		hintOrder: 12,
 	},
-	{ keys: ["b"], modes: EVENT, action: { type: "open-browser" }, help: "sessions browser (like F2)" },
-	{ keys: ["o"], modes: EVENT, action: { type: "open-goto" }, help: "go to a ref (like F3)" },
 	{ keys: ["up", "down"], modes: ["sessions"], action: { type: "move", by: 0 }, help: "choose a session", hint: "move", hintKeys: "↑↓", hintOrder: 1 },
 	{ keys: ["pgup", "pgdn"], modes: ["sessions"], action: { type: "page", dir: 0 }, help: "a page up / down" },
 	{ keys: ["home"], modes: ["sessions"], action: { type: "jump", to: "first" }, help: "first session" },

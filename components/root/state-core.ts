@@ -54,6 +54,8 @@ export interface State {
 	/** Grows when the user asks to read new session lines now (the refresh key); the launcher runs the refresh. */
 	refresh: number;
 	exit: number | null;
+	/** An event was opened in this run: Esc at the top then asks once before quitting, so a deep walk is not lost. */
+	walked?: boolean;
 }
 
 /** Inputs of the first state. */

@@ -191,8 +191,9 @@ function navigate(s: State, a: NavAction): State {
 			if (s.history.length > 0) return restoreView(s);
 			if (s.focus === "list") return { ...s, focus: "query" };
 			if (s.query.text !== "") return editQuery(s, { type: "clear-query" });
-			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere).
-			return { ...s, exit: 0 };
+			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere); after a
+			// walk one Esc too many must not lose it, so the first Esc only asks.
+			return s.walked ? info(s, ESC_AGAIN) : { ...s, exit: 0 };
 		case "to-search":
 			return { ...stack(saveView(s), { type: "clear" }), tree: initialTree(), overlay: null, focus: "query" };
 		case "wheel": {
@@ -217,6 +218,14 @@ function editField(s: State, a: QueryAction): State {
 	return modeOf(s) === "find" ? stack(s, { type: "find-key", action: a }) : overlay(s, { type: "picker", action: { type: "edit-key", action: a } });
 }
 
+/** What the first Esc at the top says after a walk. */
+export const ESC_AGAIN = "Esc again to quit (Ctrl+C quits at once)";
+
+/** Nothing open and nothing typed: where Esc quits. */
+function atTop(s: State): boolean {
+	return !s.overlay && !s.browser && !s.goto && s.events.stack.length === 0 && s.history.length === 0 && s.focus === "query" && s.query.text === "";
+}
+
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
 	const mode = modeOf(s);
@@ -229,8 +238,11 @@ function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	}
 	const action = keyToAction(mode, a.input, a.key);
 	if (!action) return s;
+	// The second Esc right after the question quits; any other key in between withdrew it (it clears the message).
+	if (action.type === "back" && s.message?.text === ESC_AGAIN && atTop(s)) return { ...s, exit: 0 };
 	// A key clears the last message unless the action sets a new one.
-	return reduce({ ...s, message: null }, action);
+	const next = reduce({ ...s, message: null }, action);
+	return next.events.stack.length > 0 && !next.walked ? { ...next, walked: true } : next;
 }
 
 /** The reducer: routes each action to its slice (or, for keys, through the keymap first). */
