@@ -3,7 +3,7 @@
  * compiled binding (no build/). The real pi 1.6 loads our extension from such a package: pi keeps running, and the
  * model's event_search call answers with what to run to build the binding, instead of bindings' list of paths tried.
  */
-import { cpSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
@@ -21,10 +21,12 @@ type Line = { type: string; message?: { role: string; toolCallId?: string; isErr
 function stageWithoutBinding(pi: Pi16, dest: string): string {
 	const modules = join(dest, "node_modules");
 	mkdirSync(modules, { recursive: true });
-	for (const name of readdirSync(pi.nativeModules)) {
-		if (name === "better-sqlite3") continue;
-		symlinkSync(join(pi.nativeModules, name), join(modules, name), "dir");
-	}
+	// The Node-22 native build first, then every other package of this checkout (components/ need theirs too).
+	for (const from of [pi.nativeModules, join(PROJECT_ROOT, "node_modules")])
+		for (const name of readdirSync(from)) {
+			if (name === "better-sqlite3" || name.startsWith(".") || existsSync(join(modules, name))) continue;
+			symlinkSync(join(from, name), join(modules, name), "dir");
+		}
 	const sqlite = join(pi.nativeModules, "better-sqlite3");
 	cpSync(sqlite, join(modules, "better-sqlite3"), { recursive: true, filter: (src) => !src.startsWith(join(sqlite, "build")) });
 	return stageExtension(pi, dest);

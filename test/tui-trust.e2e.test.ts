@@ -105,7 +105,7 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		await s.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 60_000);
 		expect(s.capture()).toContain("typing: query");
 		s.type("retry");
-		await s.waitFor("hit 1 of 3");
+		await s.waitFor((x) => /hit 1 of \d+/.test(x));
 		s.keys("Enter");
 		await s.waitFor((x) => x.includes("back stack 1") && x.includes("keys: commands"), 10_000);
 		// One Esc too few: the user goes on typing words meant for the query.
@@ -126,14 +126,14 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 	it("Esc at the top after a walk asks once before quitting", async () => {
 		const s = await ready();
 		s.type("retry");
-		await s.waitFor("hit 1 of 3");
+		await s.waitFor((x) => /hit 1 of \d+/.test(x));
 		s.keys("Enter");
 		await s.waitFor("back stack 1", 10_000);
 		// Back to the hits, to the query line, clear the query, then one Esc too many.
 		s.keys("Escape");
-		await s.waitFor((x) => x.includes("hits · hit 1 of 3") && !x.includes("back stack 1"));
+		await s.waitFor((x) => /hits · hit 1 of \d+/.test(x) && !x.includes("back stack 1"));
 		s.keys("Escape");
-		await s.waitFor("query · hit 1 of 3");
+		await s.waitFor((x) => /query · hit 1 of \d+/.test(x));
 		s.keys("C-u");
 		await s.waitFor("recent events");
 		s.keys("Escape");

@@ -114,12 +114,14 @@ describe.skipIf(!hasTmux)("pi-history in a real terminal (tmux)", () => {
 		screen = await timed("resize 140×30", () => s.waitFor((x) => x.includes("│preview") && /hits · hit \d+ of \d+\+?$/.test(x.split("\n")[27] ?? "")));
 		expectFits(screen, 140, 30);
 
-		// Quit at the top: Esc to the query line, Esc clears it, Esc on the empty query quits. The shell screen comes
-		// back (the alternate screen is gone) and the exit code is 0.
+		// Quit at the top: Esc to the query line, Esc clears it, Esc on the empty query asks once after a walk, Esc
+		// again quits. The shell screen comes back (the alternate screen is gone) and the exit code is 0.
 		s.keys("Escape");
 		await s.waitFor((x) => x.includes(" query") && !x.includes("hits · hit"));
 		s.keys("Escape");
 		await s.waitFor("recent events");
+		s.keys("Escape");
+		await s.waitFor("Esc again to quit");
 		s.keys("Escape");
 		screen = await timed("quit", () => s.waitFor("__EXIT__=0"));
 		expect(screen).toContain("__SHELL__");
