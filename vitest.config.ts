@@ -23,9 +23,9 @@ export default defineConfig({
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 		exclude: ["**/node_modules/**", "dist/**"],
-		// Two test files at a time even on 2 cores (vitest's default there is one): one file at a time took ~280 s of
-		// the 5-minute budget. Every test file works in its own temp folder.
-		maxWorkers: 2,
+		// Three test files at a time on 2 cores: most of a real-pi or tmux test is waiting for another process, and two
+		// at a time no longer fit the 5-minute budget. Every test file works in its own temp folder.
+		maxWorkers: 3,
 		// Files share their worker's modules instead of importing the whole stack again each (vitest's isolation):
 		// that took ~45 s of the budget. It is safe here: no mocks, every file works in its own temp folder, and the
 		// one file that changes shared state (Ink's caches, an env variable) puts it back.
