@@ -3,7 +3,7 @@
  * symlinked directory) is still identified; a caller whose file the index does not hold is never guessed by id —
  * every session carrying its id stays out, even when asked for by id, and the answer says so (fail closed).
  */
-import { cpSync, mkdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CURRENT_SESSION_NOTE } from "../src/query/search.js";
@@ -66,5 +66,22 @@ describe("the caller's session identified by its file (I17)", () => {
 		expect(asked.hits).toEqual([]);
 		expect(asked.notes.join("\n")).not.toContain(CURRENT_SESSION_NOTE);
 		expect(() => service.read({ sessionId: ownId, entryId: "whatever", caller })).toThrow(/was not found in the index/);
+	});
+
+	it("counts none of its own entries from the invoking message on in the index totals", () => {
+		// Ground truth from the files: every entry line of every file, less the caller's own from the cutoff on.
+		const entryIds = (file: string) =>
+			readFileSync(file, "utf8")
+				.split("\n")
+				.filter(Boolean)
+				.slice(1)
+				.map((l) => (JSON.parse(l) as { id: string }).id);
+		const own = entryIds(ownFile);
+		const cutoff = own[1] as string;
+		const all = own.length * 2 + entryIds(otherFile).length;
+		const caller = { root: ROOT, currentSessionId: ownId, currentSessionFile: ownFile, cutoffEntryId: cutoff };
+		const result = service.search({ query: NEEDLE, caller });
+		expect(result.index.events).toBe(all - (own.length - 1));
+		expect(service.search({ query: NEEDLE, caller: { ...caller, cutoffEntryId: undefined } }).index.events).toBe(all);
 	});
 });

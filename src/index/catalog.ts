@@ -361,6 +361,14 @@ export class Catalog {
 		};
 	}
 
+	/** How many of a session's events are at or after one of them (the caller's own entries I17 hides). */
+	eventsFrom(sessionId: number, eventId: number): number {
+		const row = this.store
+			.prepare<[number, number], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ? AND id >= ?")
+			.get(sessionId, eventId);
+		return row?.n ?? 0;
+	}
+
 	/** Index-wide counts for freshness notes. */
 	counts(): { sessions: number; events: number; freshAt: string | null } {
 		// Every search reports them; summing 2,500 sessions' entries was half a millisecond of each search.

@@ -289,6 +289,9 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		const visible = catalog.sessions().filter((s) => visibility.allowsSession(s));
 		index.sessions = visible.length;
 		index.events = visible.reduce((n, s) => n + s.entries, 0);
+		// Nor the caller's own entries from the invoking message on: they do not exist for it.
+		const own = visible.find((s) => s.id === visibility.currentSession);
+		if (own && visibility.cutoff !== null) index.events -= catalog.eventsFrom(own.id, visibility.cutoff);
 	}
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "")
