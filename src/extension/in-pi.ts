@@ -8,10 +8,8 @@
  */
 import { realpathSync } from "node:fs";
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { parseKey, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import type { ExplorerService } from "../../components/core/explorer-service.js";
-import { ExplorerOverlay, type PiTuiKit } from "../../components/pi/explorer-overlay.js";
-import { PromptRecall } from "../../components/pi/prompt-recall.js";
+import type { PiTuiKit } from "../../components/pi/explorer-overlay.js";
 import { neutralizeLine } from "../present/terminal-safe.js";
 import { QueryThread } from "../service/query-thread.js";
 import { workspaceRoot } from "../service/service.js";
@@ -24,7 +22,16 @@ export const GOTO_COMMAND = "history-goto";
 /** Characters of an event a pasted quote carries at most. */
 export const QUOTE_CHARS = 1200;
 
-const KIT: PiTuiKit = { visibleWidth, truncateToWidth, parseKey: parseKey as PiTuiKit["parseKey"] };
+/** The overlay's screens and pi-tui's width functions, loaded on first use: pi starts without compiling them. */
+async function screens() {
+	const [{ ExplorerOverlay }, { PromptRecall }, tui] = await Promise.all([
+		import("../../components/pi/explorer-overlay.js"),
+		import("../../components/pi/prompt-recall.js"),
+		import("@mariozechner/pi-tui"),
+	]);
+	const kit: PiTuiKit = { visibleWidth: tui.visibleWidth, truncateToWidth: tui.truncateToWidth, parseKey: tui.parseKey as PiTuiKit["parseKey"] };
+	return { ExplorerOverlay, PromptRecall, kit };
+}
 
 type Ctx = ExtensionContext & { mode?: string };
 type CommandCtx = ExtensionCommandContext & { mode?: string };
@@ -141,6 +148,7 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 		}
 		const service = queries();
 		const workspace = workspaceRoot(ctx.cwd, config().workspaceRoot);
+		const { ExplorerOverlay, kit: KIT } = await screens();
 		const target = await ctx.ui.custom<EventRef | null>(
 			(tui, theme, _keybindings, done) =>
 				new ExplorerOverlay({
@@ -191,6 +199,7 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 		}
 		const service = queries();
 		const workspace = workspaceRoot(ctx.cwd, config().workspaceRoot);
+		const { PromptRecall, kit: KIT } = await screens();
 		const text = await ctx.ui.custom<string | null>(
 			(tui, theme, _keybindings, done) =>
 				new PromptRecall({
