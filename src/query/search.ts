@@ -6,7 +6,7 @@
 import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { knownTerms, prefixTerms } from "../index/vocabulary.js";
+import { prefixTerms } from "../index/vocabulary.js";
 import { boundFragment, type ProjectedEvent, projectEntry } from "../project/entry.js";
 import { scopeFolders, scopeToken } from "../project/tokens.js";
 import { clamp, LIMITS } from "../shared/bounds.js";
@@ -16,9 +16,9 @@ import { type Hit, type HitCount, PARTIAL_NOTE, SEARCH_ORDERS, type SearchFilter
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
-import { inflectedForms, inflectionKey, isInflectable } from "./inflect.js";
 import { type PartialAnswer, type PartialWord, partialMatches } from "./partial.js";
-import { matchOf, type ParsedQuery, parseQuery, type QueryTerm, quote } from "./query-parse.js";
+import { matchOf, type ParsedQuery, parseQuery, quote } from "./query-parse.js";
+import { inflectedMatch, wordsOf } from "./query-words.js";
 import { buildSnippet } from "./snippet.js";
 import { type Suggestion, suggestionsFor } from "./suggest.js";
 import { Visibility } from "./visibility.js";
@@ -236,35 +236,6 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 	}
 	const n = counted.n + query.systemPrompts(cap + 1).length;
 	return { count: Math.min(n, cap), atLeast: n > cap || counted.truncated };
-}
-
-/** Each term of a query as a partial match's word: its expression as written and that of its inflected forms. */
-function wordsOf(store: IndexStore, parsed: ParsedQuery): PartialWord[] {
-	return parsed.terms.map((t) => ({
-		raw: t.raw,
-		exact: `(${matchOf([t], (prefix) => prefixTerms(store, prefix))})`,
-		inflected: inflectionsOf(store, t),
-		specific: isSpecific(t),
-	}));
-}
-
-/** An identifier, code, number, path, non-English script or quoted phrase: not a word of prose. */
-function isSpecific(term: QueryTerm): boolean {
-	return term.phrase || term.tokens.length > 1 || !/^[A-Za-z][a-z]*$/.test(term.raw);
-}
-
-/** The other forms of a plain word that the index holds (`fixed` → fix, fixes, fixing), as one expression. */
-function inflectionsOf(store: IndexStore, term: QueryTerm): string | null {
-	if (term.phrase || term.prefix || term.tokens.length !== 1 || !isInflectable(term.raw)) return null;
-	const word = term.tokens[0] as string;
-	const forms = [...knownTerms(store, inflectedForms(inflectionKey(word)))].filter((f) => f !== word);
-	return forms.length ? `(${forms.map(quote).join(" OR ")})` : null;
-}
-
-/** Every word with its inflected forms, or null when no word has any: the second tier of a full match. */
-function inflectedMatch(words: PartialWord[]): string | null {
-	if (!words.some((w) => w.inflected)) return null;
-	return words.map((w) => (w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact)).join(" AND ");
 }
 
 /**
