@@ -27,14 +27,14 @@ export class SupersededError extends Error {
 	}
 }
 
-/** The newest modification time of the TypeScript sources under `dir` (0 when none can be read). */
-function newestSource(dir: string): number {
+/** The newest modification time of the files under `dir` ending in `ext` (0 when none can be read). */
+function newestFile(dir: string, ext: string): number {
 	let newest = 0;
 	try {
 		for (const entry of readdirSync(dir, { withFileTypes: true })) {
 			const path = join(dir, entry.name);
-			if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-			else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+			if (entry.isDirectory()) newest = Math.max(newest, newestFile(path, ext));
+			else if (entry.name.endsWith(ext)) newest = Math.max(newest, statSync(path).mtimeMs);
 		}
 	} catch {
 		// an unreadable folder adds nothing
@@ -55,9 +55,11 @@ function workerScript(): URL | null {
 	// The one place src/ names its build output: the package ships it ("files") for exactly this.
 	const built = join(root, BUILD_DIR, "src", "service", "query-thread.js");
 	try {
-		const builtAt = statSync(built).mtimeMs;
-		const sourcesAt = Math.max(newestSource(join(root, "src")), newestSource(join(root, "components")));
-		return builtAt >= sourcesAt ? pathToFileURL(built) : null;
+		statSync(built);
+		// An incremental build rewrites only what changed: the build is current when its newest output is not older
+		// than the newest source.
+		const newest = (ext: string, base: string) => Math.max(newestFile(join(base, "src"), ext), newestFile(join(base, "components"), ext));
+		return newest(".js", join(root, BUILD_DIR)) >= newest(".ts", root) ? pathToFileURL(built) : null;
 	} catch {
 		return null;
 	}
