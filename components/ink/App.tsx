@@ -12,13 +12,13 @@ import type { EventRef, IndexStatus } from "../../src/shared/types.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "../core/explorer-service.js";
 import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
-import { hitTotal } from "../core/numbers.js";
 import type { EventData } from "../event/event-data.js";
 import { findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "../event/loaders.js";
 import { blockIndex } from "../event/read-view.js";
 import { type TaskRequest, taskRequest } from "../prompts/task-loads.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../root/state.js";
+import { listPosition } from "../search/hits-state.js";
 import { indexText } from "../search/search-view.js";
 import { topTree } from "../tree/tree-state.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
@@ -340,7 +340,7 @@ export function App(props: AppProps) {
 				: top
 					? `${scrollText(top, eLayout, state.events.wrap)} · ${MODE_NAMES[mode]}`
 					: r.hits.length > 0
-						? `${MODE_NAMES[mode]} · hit ${state.hits.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, state.hits.group ? null : r.total)}`
+						? `${MODE_NAMES[mode]} · ${listPosition(state.hits)}`
 						: MODE_NAMES[mode];
 	const statusText = state.message
 		? {

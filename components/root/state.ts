@@ -380,6 +380,7 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "search-failed":
 		case "count-done":
+		case "group-counts-done":
 		case "preview-done":
 			return hits(s, a);
 		case "event-done": {
