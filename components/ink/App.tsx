@@ -134,7 +134,7 @@ export function App(props: AppProps) {
 
 	let body: ReactNode;
 	const o = state.overlay;
-	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} dispatch={dispatch} />;
+	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} />;
 	else if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
 	else if (o?.type === "filters")
 		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} pick={o.pick} edit={o.edit} now={now} />;

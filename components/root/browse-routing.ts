@@ -76,8 +76,7 @@ export function reduceBrowse(s: State, a: Action): State | null {
 	}
 	if (mode === "goto" && s.goto) {
 		if (a.type === "back") return uncover({ ...s, goto: null });
-		if (a.type === "goto-submit" || a.type === "goto-edit" || a.type === "goto-clear" || a.type === "goto-swallow")
-			return { ...s, goto: reduceGoto(s.goto, a) };
+		if (a.type === "goto-submit" || a.type === "goto-edit" || a.type === "goto-clear" || a.type === "goto-key") return { ...s, goto: reduceGoto(s.goto, a) };
 	}
 	switch (a.type) {
 		case "open-browser": {

@@ -110,7 +110,7 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Filter picker, typing a value", test: (b) => sameModes(b, ["filter-edit"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
 		{ title: "Session browser (letters filter the list)", test: (b) => sameModes(b, ["sessions"]) },
-		{ title: "Go to a reference (the prompt edits like ink-text-input)", test: (b) => sameModes(b, ["goto"]) },
+		{ title: "Go to a reference (the prompt edits like the query line)", test: (b) => sameModes(b, ["goto"]) },
 		{ title: "Every screen but the browser and the prompt", test: (b) => sameModes(b, SCREENS) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];

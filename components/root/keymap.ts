@@ -7,7 +7,7 @@
  */
 import { type KeyInfo, keyName } from "../core/keys.js";
 import { ALL, EVENT, type Mode, SEARCH } from "../core/modes.js";
-import type { Action } from "./actions.js";
+import type { Action, QueryAction } from "./actions.js";
 import type { Binding } from "./binding.js";
 import { OVERLAY_BINDINGS } from "./keymap-overlays.js";
 
@@ -325,12 +325,11 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			return a;
 		}
 	}
-	// ink-text-input edits the prompt, but would insert Ctrl+letters as text: those keys are swallowed.
-	if (mode === "goto" && key.ctrl && /^[a-z]$/i.test(input)) return { type: "goto-swallow" };
-	if (mode === "filter-edit" || mode === "find") {
-		// A filter value and the find prompt edit like the query line: its editing keys, then text.
+	if (mode === "filter-edit" || mode === "find" || mode === "goto") {
+		// A filter value and the find and go-to prompts edit like the query line: its editing keys, then text.
 		const edit = keyToAction("query", input, key);
-		return edit && EDIT_TYPES.has(edit.type) ? edit : null;
+		if (!edit || !EDIT_TYPES.has(edit.type)) return null;
+		return mode === "goto" ? { type: "goto-key", action: edit as QueryAction } : edit;
 	}
 	if (mode === "query" || mode === "list" || mode === "sessions") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.

@@ -248,8 +248,7 @@ function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	if (a.paste && (mode === "filter-edit" || mode === "find")) return editField(s, { type: "insert", text: a.input });
 	if (a.paste) {
 		if (mode === "sessions") return reduce({ ...s, message: null }, { type: "insert", text: a.input });
-		// ink-text-input took the pasted text; a fresh input puts its cursor after it.
-		if (mode === "goto" && s.goto) return { ...s, goto: reduceGoto(s.goto, { type: "goto-paste" }) };
+		if (mode === "goto" && s.goto) return { ...s, goto: reduceGoto(s.goto, { type: "goto-key", action: { type: "insert", text: a.input } }) };
 		return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
 	}
 	const action = keyToAction(mode, a.input, a.key);
@@ -432,7 +431,7 @@ export function reduce(s: State, a: Action): State {
 		case "goto-submit":
 		case "goto-edit":
 		case "goto-clear":
-		case "goto-swallow":
+		case "goto-key":
 		case "goto-done":
 			return s;
 	}
