@@ -4,7 +4,7 @@ import { eventLayout, overlayLines } from "../components/core/layout.js";
 import { eventDoc } from "../components/event/event-doc.js";
 import { traceRows } from "../components/event/trace-rows.js";
 import { helpLines } from "../components/root/help.js";
-import type { KeyInfo } from "../components/root/keymap.js";
+import { disabledReason, type KeyInfo } from "../components/root/keymap.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/root/state.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
@@ -461,7 +461,7 @@ describe("scope, filters, copy, quit", () => {
 		let s = reduce(withHits(3), key("", { f1: true }));
 		expect(modeOf(s)).toBe("help");
 		for (let i = 0; i < 500; i++) s = reduce(s, key("", { downArrow: true }));
-		const last = helpLines(SIZE.columns).length - overlayLines(SIZE);
+		const last = helpLines(SIZE.columns, (b) => disabledReason(b, s)).length - overlayLines(SIZE);
 		expect(last).toBeGreaterThan(0);
 		expect(s.overlay?.type === "help" && s.overlay.scroll).toBe(last);
 		s = reduce(s, key("", { upArrow: true }));

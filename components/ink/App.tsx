@@ -12,6 +12,7 @@ import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
 import { hitTotal } from "../core/numbers.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
+import { disabledReason } from "../root/keymap.js";
 import { initialState, reduce, type State, topLoc } from "../root/state.js";
 import { indexText } from "../search/search-view.js";
 import { topTree } from "../tree/tree-state.js";
@@ -135,7 +136,8 @@ export function App(props: AppProps) {
 	let body: ReactNode;
 	const o = state.overlay;
 	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} />;
-	else if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
+	else if (o?.type === "help")
+		body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} reasonOf={(b) => disabledReason(b, state)} />;
 	else if (o?.type === "filters")
 		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} pick={o.pick} edit={o.edit} now={now} />;
 	else if (o?.type === "fork")

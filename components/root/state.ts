@@ -23,7 +23,7 @@ import type { Action, NavAction, QueryAction } from "./actions.js";
 import { reduceBrowse, retryBrowse } from "./browse-routing.js";
 import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-routing.js";
 import { helpLines, keyFor } from "./help.js";
-import { keyToAction } from "./keymap.js";
+import { bindingFor, disabledReason, keyToAction } from "./keymap.js";
 import {
 	editQuery,
 	focusOn,
@@ -45,7 +45,7 @@ import { requestTask, taskDone } from "./task-state.js";
 import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
 
 /** The help overlay's lines at the terminal's width, which its scroll is clamped to. */
-const helpLength = (s: State): number => helpLines(s.size.columns).length;
+const helpLength = (s: State): number => helpLines(s.size.columns, (b) => disabledReason(b, s)).length;
 
 /** The status line while End loads pages on its way to the last hit. */
 const END_LOADING = "loading hits up to the last";
@@ -251,6 +251,10 @@ function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 		if (mode === "goto" && s.goto) return { ...s, goto: reduceGoto(s.goto, { type: "goto-key", action: { type: "insert", text: a.input } }) };
 		return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
 	}
+	// A key that cannot act here says why (the binding's reason), instead of doing nothing.
+	const binding = bindingFor(mode, a.input, a.key);
+	const reason = binding ? disabledReason(binding, s) : null;
+	if (reason) return info(s, reason, "warn");
 	const action = keyToAction(mode, a.input, a.key);
 	if (!action) return s;
 	// The second Esc right after the question quits; any other key in between withdrew it (it clears the message).
