@@ -1,4 +1,4 @@
-/** The go-to-ref prompt's slice: what ink-text-input's edits do, paste markers, Enter inside an edit, checks. */
+/** The go-to-ref prompt's slice: edits with the query line's keys, paste markers, Enter inside a paste, checks. */
 import { describe, expect, it } from "vitest";
 import { type GotoAction, type GotoState, openGoto, reduceGoto } from "../components/prompts/goto-state.js";
 import { resolveSessionId } from "../src/present/ref-parse.js";
@@ -9,7 +9,7 @@ const run = (actions: GotoAction[], from: GotoState = openGoto()) => actions.red
 describe("reduceGoto", () => {
 	const cases: Array<[string, GotoAction[], Partial<GotoState>]> = [
 		["an edit sets the text", [{ type: "goto-edit", value: `${S} e1` }], { value: `${S} e1`, checking: null }],
-		["bracketed-paste markers ink-text-input lets through are dropped", [{ type: "goto-edit", value: "[200~" }], { value: "" }],
+		["bracketed-paste markers left in an edit are dropped", [{ type: "goto-edit", value: "[200~" }], { value: "" }],
 		[
 			"a marker after the pasted text is dropped too",
 			[
@@ -29,12 +29,23 @@ describe("reduceGoto", () => {
 			[{ type: "goto-edit", value: "pi-history search x" }, { type: "goto-submit" }],
 			{ checking: null, error: "pi-history search names no event: paste a read, trace or open line" },
 		],
+		["Ctrl+U clears", [{ type: "goto-edit", value: "abc" }, { type: "goto-clear" }], { value: "", cursor: 0 }],
 		[
-			"Ctrl+U clears, and the letter ink-text-input would insert is dropped",
-			[{ type: "goto-edit", value: "abc" }, { type: "goto-clear" }, { type: "goto-edit", value: "abcu" }],
-			{ value: "", inputKey: 1, swallow: false },
+			"typed keys edit at the cursor, like the query line",
+			[
+				{ type: "goto-key", action: { type: "insert", text: "s1 e2" } },
+				{ type: "goto-key", action: { type: "cursor", to: "left" } },
+				{ type: "goto-key", action: { type: "delete-back" } },
+				{ type: "goto-key", action: { type: "insert", text: "x" } },
+			],
+			{ value: "s1 x2", cursor: 4 },
 		],
-		["another Ctrl+letter is swallowed", [{ type: "goto-edit", value: "ab" }, { type: "goto-swallow" }, { type: "goto-edit", value: "abk" }], { value: "ab" }],
+		[
+			"a pasted ref ending in a newline submits it",
+			[{ type: "goto-key", action: { type: "insert", text: `${S} e1\n` } }],
+			{ value: `${S} e1`, checking: { seq: 1, ref: { sessionId: S, entryId: "e1" } } },
+		],
+		["a paste's controls become spaces", [{ type: "goto-key", action: { type: "insert", text: "a\u001bb\u202ec" } }], { value: "a b c" }],
 	];
 	it.each(cases)("%s", (_name, actions, want) => expect(run(actions)).toMatchObject(want));
 

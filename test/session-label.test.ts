@@ -55,7 +55,7 @@ describe("fork-family copies", () => {
 		expect(row).toContain("same entry in 3 sessions");
 		expect(row).toContain("#c41aa");
 		expect(s.hits.results.copies[`${FAMILY[0]}/e7`]?.map((h) => h.sessionId)).toEqual([FAMILY[1], FAMILY[2]]);
-		const expanded = reduce({ ...s, focus: "list" as const }, { type: "key", input: "", key: { rightArrow: true } });
+		const expanded = reduce({ ...s, focus: "list" as const, mode: "list" as const }, { type: "key", input: "", key: { rightArrow: true } });
 		expect(expanded.hits.results.hits.map((h) => h.sessionId)).toEqual([FAMILY[0], FAMILY[1], FAMILY[2], FAMILY[0]]);
 		// New index data searches again, keeping the selection: the expanded row stays expanded.
 		const again = reduce(expanded, { type: "index-changed" });

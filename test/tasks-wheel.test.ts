@@ -19,7 +19,7 @@ const wheel = (dir: "up" | "down"): Action => key("", dir === "up" ? { wheelUp: 
 function withHits(n: number, focus: State["focus"] = "list"): State {
 	const s = initialState({ size: SIZE });
 	const result: SearchResult = { hits: makeHits(n), notes: [], index: { sessions: 1, events: 1000, freshAt: null, pending: 0 } };
-	return { ...run(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result }), focus };
+	return { ...run(s, { type: "search-done", seq: s.hits.results.seq, more: 0, result }), focus, mode: focus };
 }
 
 /** The first hit opened, its event loaded: `lines` lines of text and a trace with three rows to choose from. */

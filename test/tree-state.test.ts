@@ -66,7 +66,7 @@ function data(focus: string | null, hits = false): TreeResult {
 function withHits(query = ""): State {
 	const s0 = initialState({ size: SIZE, query });
 	const result: SearchResult = { hits: makeHits(10), notes: [], index: { sessions: 1, events: 100, freshAt: null, pending: 0 } };
-	return { ...run(s0, { type: "search-done", seq: s0.hits.results.seq, more: 0, result }), focus: "list" };
+	return { ...run(s0, { type: "search-done", seq: s0.hits.results.seq, more: 0, result }), focus: "list", mode: "list" };
 }
 
 /** Opens the tree from the hit list on hit `at` and delivers its data. */
@@ -96,7 +96,7 @@ describe("opening the tree", () => {
 	});
 
 	it("says why when there is no hit to open it on", () => {
-		const s = run({ ...initialState({ size: SIZE }), focus: "list" }, CTRL_T);
+		const s = run({ ...initialState({ size: SIZE }), focus: "list", mode: "list" }, CTRL_T);
 		expect(modeOf(s)).toBe("list");
 		expect(s.message?.text).toMatch(/no hit selected/);
 	});

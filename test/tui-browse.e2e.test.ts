@@ -87,7 +87,7 @@ describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a
 		s.type(`${original.sessionId} 0badc0de`);
 		s.keys("Enter");
 		await s.waitFor(`no event ${original.sessionId}/0badc0de in the index`);
-		// Ctrl+U clears the prompt (and is not inserted as a "u", as ink-text-input alone would).
+		// Ctrl+U clears the prompt (and is not inserted as a "u", as a text field reading Ink's useInput would).
 		s.keys("C-u");
 		await s.waitFor((x) => /ref ❯ *\n/.test(x) && !x.includes("0badc0de"));
 		// A real paste: tmux's buffer, bracketed because the explorer asks for bracketed paste.

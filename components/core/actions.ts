@@ -91,8 +91,8 @@ export type BrowseAction =
 	| { type: "open-goto" }
 	| { type: "goto-submit" }
 	| { type: "goto-edit"; value: string }
+	| { type: "goto-key"; action: QueryAction }
 	| { type: "goto-clear" }
-	| { type: "goto-swallow" }
 	| { type: "goto-done"; seq: number; error: string | null; sessionId?: string };
 
 /** A one-line message in the status bar. */

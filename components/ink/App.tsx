@@ -1,23 +1,18 @@
 /**
- * The explorer: one reducer (root/state.ts, over the slices of root/state-core.ts), one useInput (keys → keymap → actions), loads
- * (useServiceLoad; the hit list's in use-hit-loads) that ask the service for what the state says is missing (an
- * event, chunks of a large fragment, a find, a tree, a walk, the session list, a task), and the screens.
- * Everything comes in as props: the service, the terminal size, the indexing state, the clock.
+ * The explorer in Ink, a composition: one reducer (root/state.ts), one input hook (use-keys), the loads that ask the
+ * service for what the state says is missing (use-hit-loads, use-event-loads, use-screen-loads, each keyed on what the
+ * reducer bumps), the host's callbacks for what it asks of the world outside (use-requests), and the screens.
+ * Everything comes in as props: the service, the terminal size, the indexing state, the clock, the callbacks.
  */
-import { Box, useApp } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useReducer, useRef } from "react";
-import { resolveSessionId } from "../../src/present/ref-parse.js";
-import { errorText } from "../../src/present/text.js";
 import type { EventRef, IndexStatus } from "../../src/shared/types.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "../core/explorer-service.js";
 import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
-import type { EventData } from "../event/event-data.js";
-import { findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "../event/loaders.js";
-import { blockIndex } from "../event/read-view.js";
-import { type TaskRequest, taskRequest } from "../prompts/task-loads.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
-import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../root/state.js";
+import { disabledReason } from "../root/keymap.js";
+import { initialState, reduce, type State, topLoc } from "../root/state.js";
 import { listPosition } from "../search/hits-state.js";
 import { indexText } from "../search/search-view.js";
 import { topTree } from "../tree/tree-state.js";
@@ -31,12 +26,16 @@ import { SearchBody, SearchHeader, tooSmallLine } from "./SearchScreen.js";
 import { SessionBrowser } from "./SessionBrowser.js";
 import { StatusBar } from "./StatusBar.js";
 import { TreeBody, TreeHeader, treePosition } from "./TreeView.js";
+import { useEventLoads } from "./use-event-loads.js";
 import { useHitLoads } from "./use-hit-loads.js";
 import { useKeys } from "./use-keys.js";
-import { useServiceLoad } from "./use-service-load.js";
+import { type Requests, useRequests } from "./use-requests.js";
+import { useScreenLoads } from "./use-screen-loads.js";
+
+export type { TaskOutcome } from "./use-requests.js";
 
 /** Props of <App/>. */
-export interface AppProps {
+export interface AppProps extends Requests {
 	service: ExplorerService;
 	size: Size;
 	color?: boolean;
@@ -58,26 +57,8 @@ export interface AppProps {
 	searchDelayMs?: number;
 	/** Wait after a selection move before reading the preview, so holding ↓ stays smooth. */
 	previewDelayMs?: number;
-	/** Copies a ref; what it returns (if anything) replaces the status line, so it can say what really happened. */
-	onCopy?: (text: string) => { text: string; copied: boolean } | undefined;
-	onExit?: (code: number) => void;
-	/** Reads new session lines now (the refresh key). */
-	onRefresh?: () => void;
-	/**
-	 * Runs a task outside the explorer (continue in pi, copy Markdown, pager, editor, export) with what App read for
-	 * it; its answer is the status line. Without one (tests, no launcher) the status says the task is not available.
-	 */
-	onTask?: (request: TaskRequest) => TaskOutcome | Promise<TaskOutcome>;
 }
 
-/** What a task did, for the status bar. */
-export interface TaskOutcome {
-	text: string;
-	tone: "info" | "warn" | "error";
-}
-
-const EVENT_CACHE = 32;
-const TASK_DELAY_MS = 60;
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
 function readStatus(service: ExplorerService, _generation: number): IndexStatus | null {
 	try {
@@ -104,7 +85,6 @@ export function App(props: AppProps) {
 				...(p.initialEvent ? { open: p.initialEvent } : {}),
 			}),
 	);
-	const { exit } = useApp();
 	// Whole seconds: the views show ages no finer, and a clock that changes every render would redraw memoized panes.
 	const now = props.now ?? Math.floor(Date.now() / 1000) * 1000;
 	// No wait by default: a search takes tens of milliseconds and keys typed meanwhile queue up, so the newest
@@ -119,192 +99,27 @@ export function App(props: AppProps) {
 	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.
 	useKeys((k) => dispatch({ type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) }));
 
-	// Every load below is keyed on the sequence number or key the reducer bumps when it wants that load (useServiceLoad
-	// runs it off the render and drops answers to older keys).
-
-	// The hit list: the first page, the next pages, the total count and the selected hit's preview.
 	const { forget: forgetHits } = useHitLoads(service, state, dispatch, searchDelay, previewDelay);
-
-	// The event on top of the back stack (read once per ref: the cache serves it again), and pages of its large fragments.
-	const cache = useRef(new Map<string, EventData>());
-	const top = topLoc(state);
-	const topKey = top?.key ?? "";
-	useServiceLoad(
-		top !== null && top.data === null && top.error === null ? `${topKey}@${state.events.stack.length}` : null,
-		async (): Promise<Action> => {
-			let data = cache.current.get(topKey);
-			if (!data && top) {
-				data = await loadEvent(service, top.ref);
-				cache.current.set(topKey, data);
-				if (cache.current.size > EVENT_CACHE) cache.current.delete(cache.current.keys().next().value as string);
-			}
-			return { type: "event-done", key: topKey, data: data ?? null, error: data ? null : "no event" };
-		},
-		(error) => ({ type: "event-done", key: topKey, data: null, error }),
-		dispatch,
-	);
-	// Chunks of large fragments the view asked for (scrolling near text not loaded yet, a find's match).
-	const wanted = top ? top.wanted : [];
-	useServiceLoad(
-		top && wanted.length > 0 ? `${topKey}|${wanted.map((w) => `${w.fid}@${w.offset}`).join(",")}` : null,
-		() =>
-			Promise.all(
-				wanted.map(async ({ fid: fragmentId, offset }): Promise<Action> => {
-					try {
-						return {
-							type: "page-done",
-							key: topKey,
-							fragmentId,
-							offset,
-							window: top ? await loadChunk(service, top.ref, fragmentId, offset) : null,
-							error: null,
-						};
-					} catch (error) {
-						return { type: "page-done", key: topKey, fragmentId, offset, window: null, error: errorText(error) };
-					}
-				}),
-			),
-		(error) => ({ type: "page-done", key: topKey, fragmentId: "", offset: -1, window: null, error }),
-		dispatch,
-	);
-
-	// The tree of the top tree view, when it has not been read yet.
-	const treeLoc = topTree(state.tree);
-	useServiceLoad(
-		treeLoc && treeLoc.have < treeLoc.want ? `${treeLoc.key}@${state.tree.stack.length}#${treeLoc.want}` : null,
-		async (): Promise<Action> => {
-			const gen = treeLoc?.want ?? 0;
-			if (!treeLoc) return { type: "tree-done", key: "", gen, data: null, error: "no tree" };
-			if (!service.tree) return { type: "tree-done", key: treeLoc.key, gen, data: null, error: "this index cannot answer tree questions" };
-			return { type: "tree-done", key: treeLoc.key, gen, data: await service.tree(treeLoc.request), error: null };
-		},
-		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", gen: treeLoc?.want ?? 0, data: null, error }),
-		dispatch,
-	);
-
-	// A find step, over the whole text of every fragment (read from the service, kept for the next n/N).
-	const texts = useRef(new Map<string, string>());
-	const findSeek = top?.findSeek ?? null;
-	useServiceLoad(
-		top && findSeek ? `${topKey}?${findSeek.seq}` : null,
-		async (): Promise<Action> => {
-			const ids = (top?.data?.read.fragments ?? []).map((f) => f.id).sort((a, b) => (blockIndex(a) ?? 0) - (blockIndex(b) ?? 0));
-			const read = async (fid: string) => {
-				const k = `${topKey}#${fid}`;
-				let t = texts.current.get(k);
-				if (t === undefined && top) {
-					t = await fragmentText(service, top.ref, fid);
-					texts.current.set(k, t);
-					if (texts.current.size > 8) texts.current.delete(texts.current.keys().next().value as string);
-				}
-				return t ?? "";
-			};
-			const out = await findInEvent(ids, read, findSeek?.text ?? "", findSeek?.dir ?? 1, findSeek?.from ?? null);
-			return { type: "find-done", seq: findSeek?.seq ?? 0, match: out.match, wrapped: out.wrapped, error: null };
-		},
-		(error) => ({ type: "find-done", seq: findSeek?.seq ?? 0, match: null, wrapped: false, error }),
-		dispatch,
-	);
-
-	// Walks that need more than one trace (H: up to the nearest fork).
-	const seek = state.events.seek;
-	useServiceLoad(
-		seek ? String(seek.seq) : null,
-		async (): Promise<Action> => ({ type: "seek-done", seq: seek?.seq ?? 0, target: seek ? await findForkAbove(service, seek.from) : null, error: null }),
-		(error) => ({ type: "seek-done", seq: seek?.seq ?? 0, target: null, error }),
-		dispatch,
-	);
-
-	// The session browser's listing (one query on the query thread), and the check of a ref before the prompt lands on it.
-	const browser = state.browser;
-	const bSeq = browser?.seq ?? 0;
-	useServiceLoad(
-		browser ? String(bSeq) : null,
-		async (): Promise<Action> => {
-			if (!service.sessions) return { type: "sessions-failed", seq: bSeq, error: "the session list is not available here" };
-			const workspace = browser?.scope === "workspace" ? browser.workspace : null;
-			return { type: "sessions-done", seq: bSeq, result: await service.sessions({ workspace }) };
-		},
-		(error) => ({ type: "sessions-failed", seq: bSeq, error }),
-		dispatch,
-	);
-	const checking = state.goto?.checking ?? null;
-	useServiceLoad(
-		checking ? String(checking.seq) : null,
-		async (): Promise<Action> => {
-			const seq = checking?.seq ?? 0;
-			if (!checking) return { type: "goto-done", seq, error: null };
-			const { sessionId, entryId } = checking.ref;
-			try {
-				await service.read({ sessionId, entryId, maxChars: 1 });
-				return { type: "goto-done", seq, error: null };
-			} catch (error) {
-				// A short session id (the #tail the explorer shows, or a prefix): find the one session it names.
-				const listing = service.sessions ? await service.sessions({}) : null;
-				const found = listing ? resolveSessionId(sessionId, listing.sessions) : null;
-				if (!found || "error" in found || found.id === sessionId)
-					return { type: "goto-done", seq, error: found && "error" in found ? found.error : errorText(error) };
-				await service.read({ sessionId: found.id, entryId, maxChars: 1 });
-				return { type: "goto-done", seq, error: null, sessionId: found.id };
-			}
-		},
-		(error) => ({ type: "goto-done", seq: checking?.seq ?? 0, error }),
-		dispatch,
-	);
-
-	// Side effects the reducer asked for; the callbacks are read from the latest props.
-	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask });
-	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask };
-
-	// A task on an event: read what it needs (the whole text, the branch), then hand it to the launcher.
-	const task = state.task;
-	useServiceLoad(
-		task ? String(task.seq) : null,
-		async (): Promise<Action> => {
-			const seq = task?.seq ?? 0;
-			const run = callbacks.current.onTask;
-			if (!task || !run) return { type: "task-done", seq, text: "not available here: no launcher for tasks", tone: "warn" };
-			const outcome = await run(await taskRequest(service, task));
-			return { type: "task-done", seq, text: outcome.text, tone: outcome.tone };
-		},
-		(error) => ({ type: "task-done", seq: task?.seq ?? 0, text: `failed: ${error}`, tone: "error" }),
-		dispatch,
-		// Longer than Ink's frame interval (30 fps): the frame saying what starts is drawn before a program takes the
-		// terminal, so the frame after it (the task's answer) differs from the last one drawn and Ink draws it whole.
-		TASK_DELAY_MS,
-	);
-	const refresh = state.refresh;
-	useEffect(() => {
-		if (refresh > 0) callbacks.current.onRefresh?.();
-	}, [refresh]);
-	const copy = state.copy;
-	useEffect(() => {
-		if (!copy) return;
-		const outcome = callbacks.current.onCopy?.(copy.text);
-		if (outcome) dispatch({ type: "copy-done", text: outcome.text, copied: outcome.copied });
-	}, [copy]);
-	const exitCode = state.exit;
-	useEffect(() => {
-		if (exitCode === null) return;
-		callbacks.current.onExit?.(exitCode);
-		exit();
-	}, [exitCode, exit]);
-
+	const { forget: forgetEvents } = useEventLoads(service, state, dispatch);
+	useScreenLoads(service, state, dispatch);
+	useRequests(service, state, dispatch, props);
 	// New data in the index: search again, keeping the selected hit; forget cached event reads.
 	const generation = indexing.generation;
 	const firstGeneration = useRef(generation);
 	useEffect(() => {
 		if (generation === firstGeneration.current) return;
-		cache.current.clear();
+		forgetEvents();
 		forgetHits();
 		dispatch({ type: "index-changed" });
-	}, [generation, forgetHits]);
+	}, [generation, forgetHits, forgetEvents]);
 	// The index's whole status counts every event (about 60 ms on a 500 MB history, on this thread): it is read only
 	// for the one screen that shows part of it, an index known to be empty, which names the folders it looked in.
 	const emptyIndex = state.hits.results.index?.events === 0;
 	const status = useMemo(() => (emptyIndex ? readStatus(service, generation) : null), [emptyIndex, service, generation]);
 
 	const size = state.size;
+	const top = topLoc(state);
+	const treeLoc = topTree(state.tree);
 	if (tooSmall(size)) {
 		return (
 			<Box width={size.columns} height={Math.min(1, frameHeight(size))}>
@@ -312,7 +127,7 @@ export function App(props: AppProps) {
 			</Box>
 		);
 	}
-	const mode = modeOf(state);
+	const mode = state.mode;
 	const height = frameHeight(size);
 	const bodyHeight = overlayLines(size, top !== null);
 	const sLayout = searchLayout(size);
@@ -320,8 +135,9 @@ export function App(props: AppProps) {
 
 	let body: ReactNode;
 	const o = state.overlay;
-	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} dispatch={dispatch} />;
-	else if (o?.type === "help") body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} />;
+	if (state.goto) body = <GotoPrompt goto={state.goto} width={size.columns} height={bodyHeight} color={color} />;
+	else if (o?.type === "help")
+		body = <HelpOverlay width={size.columns} height={bodyHeight} color={color} scroll={o.scroll} reasonOf={(b) => disabledReason(b, state)} />;
 	else if (o?.type === "filters")
 		body = <FilterPicker width={size.columns} height={bodyHeight} color={color} draft={o.draft} row={o.row} pick={o.pick} edit={o.edit} now={now} />;
 	else if (o?.type === "fork")

@@ -25,7 +25,7 @@ export interface FilterPickerProps {
 
 const LABEL = 11;
 
-/** The value part of one row, as styled text (the typing row is drawn by TextInput instead). */
+/** The value part of one row, as styled text (the row being typed into is drawn as an edit line instead). */
 export function rowValue(field: FilterField, draft: Filters, selected: boolean, pick: number, now: number): StyledLine {
 	if (field.type === "multi") {
 		const chosen = (draft[field.key] ?? []) as string[];

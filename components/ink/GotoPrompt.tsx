@@ -1,14 +1,12 @@
 /**
- * The go-to-ref prompt (F3): one ink-text-input line for the ref, what it accepts, and why the last one failed.
- * The text lives in the reducer (goto-state): ink-text-input edits it through onChange, and Enter is the keymap's
- * (the reducer submits the text it holds, so a fast Enter never submits a stale value).
+ * The go-to-ref prompt (F3): one line for the ref, what it accepts, and why the last one failed. The text and its
+ * cursor live in the reducer (goto-state), edited with the query line's keys, so every key comes through one input
+ * path and a fast Enter never submits a stale value.
  */
-import { Box, Text } from "ink";
-import TextInput from "ink-text-input";
-import type { Dispatch } from "react";
+import { Box } from "ink";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import type { GotoState } from "../prompts/goto-state.js";
-import type { Action } from "../root/actions.js";
+import { queryLine } from "../search/search-view.js";
 import { Lines } from "./Line.js";
 
 /** Props of <GotoPrompt/>. */
@@ -17,7 +15,6 @@ export interface GotoPromptProps {
 	width: number;
 	height: number;
 	color: boolean;
-	dispatch: Dispatch<Action>;
 }
 
 const FORMS = [
@@ -28,20 +25,19 @@ const FORMS = [
 ];
 
 /** The prompt panel. */
-export function GotoPrompt({ goto, width, height, color, dispatch }: GotoPromptProps) {
+export function GotoPrompt({ goto, width, height, color }: GotoPromptProps) {
 	const status: StyledLine = goto.checking
 		? [seg("  looking it up…", "dim")]
 		: goto.error
 			? [seg(`  ✗ ${goto.error}`, "error")]
 			: [seg("  Enter goes there · Esc closes", "dim")];
+	const lead = seg("ref ❯ ", "accent");
+	const field: StyledLine = [lead, ...queryLine(goto.value, goto.cursor, true, width - 6, "").slice(1)];
 	const below: StyledLine[] = [status, [], [seg("  Accepts", "accent")], ...FORMS.map((f) => [seg(`    ${f}`, "dim")])];
 	return (
 		<Box flexDirection="column" width={width} height={height} overflow="hidden">
 			<Lines lines={[fitLine([seg("Go to a reference", "title")], width), []]} color={color} />
-			<Box width={width} height={1} overflow="hidden">
-				<Text color={color ? "cyan" : undefined}>{"ref ❯ "}</Text>
-				<TextInput key={goto.inputKey} value={goto.value} onChange={(value) => dispatch({ type: "goto-edit", value })} showCursor />
-			</Box>
+			<Lines lines={[fitLine(field, width)]} color={color} height={1} />
 			<Lines lines={below.map((l) => fitLine(l, width))} color={color} height={Math.max(0, height - 3)} />
 		</Box>
 	);

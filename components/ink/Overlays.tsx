@@ -4,7 +4,7 @@ import { clampScroll } from "../core/list-window.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import type { Candidate } from "../event/trace-rows.js";
 import { candidateLine } from "../event/trace-view.js";
-import { helpLines } from "../root/help.js";
+import { helpLines, type ReasonOf } from "../root/help.js";
 import { Lines } from "./Line.js";
 
 /** Props shared by the overlays. */
@@ -25,11 +25,13 @@ function Frame({ width, height, color, lines }: OverlayFrame & { lines: StyledLi
 /** Props of <HelpOverlay/>. */
 export interface HelpOverlayProps extends OverlayFrame {
 	scroll: number;
+	/** Why a key cannot act now (shown under it). */
+	reasonOf?: ReasonOf;
 }
 
 /** The `?` help overlay (the reducer keeps `scroll` within the text; clamping here too keeps a resize safe). */
-export function HelpOverlay({ width, height, color, scroll }: HelpOverlayProps) {
-	const all = helpLines(width);
+export function HelpOverlay({ width, height, color, scroll, reasonOf }: HelpOverlayProps) {
+	const all = helpLines(width, reasonOf);
 	const top = clampScroll(scroll, height, all.length);
 	const lines = all.slice(top, top + height);
 	if (all.length > height && top + height < all.length && lines.length > 0)

@@ -1,7 +1,9 @@
 /**
- * Keys from Ink's stdin, split one by one. Ink's useInput parses every input event as a single key press, so a
- * burst read in one chunk (`\x7f\x7f\x7f` from a held Backspace, `hhh`, `\x15x`) arrives as one unknown key and is
- * lost; here each event goes through the KeySplitter, and every key it yields is handed on in order.
+ * Keys from stdin, split one by one, through Ink's public API only: the stdin Ink reads (useStdin) hands every chunk
+ * it reads to its 'data' listeners too. Ink's useInput parses every input event as a single key press, so a burst
+ * read in one chunk (`\x7f\x7f\x7f` from a held Backspace, `hhh`, `\x15x`) would arrive as one unknown key and be
+ * lost; here each chunk goes through the KeySplitter, and every key it yields is handed on in order. This is the
+ * explorer's one input path: no component reads keys on its own (the prompts are edited by the reducer).
  */
 import { useStdin } from "ink";
 import { useEffect, useRef } from "react";
@@ -9,8 +11,7 @@ import { type KeyPress, KeySplitter } from "../core/key-splitter.js";
 
 /** Calls `onKey` for every key press, in order, however the terminal chunked them. */
 export function useKeys(onKey: (k: KeyPress) => void): void {
-	// Ink's own input hook listens on the same emitter; it is the only way to share stdin with Ink's renderer.
-	const { setRawMode, internal_eventEmitter: events } = useStdin();
+	const { stdin, setRawMode } = useStdin();
 	const latest = useRef(onKey);
 	latest.current = onKey;
 	useEffect(() => {
@@ -19,15 +20,26 @@ export function useKeys(onKey: (k: KeyPress) => void): void {
 	}, [setRawMode]);
 	useEffect(() => {
 		const splitter = new KeySplitter();
-		const onInput = (data: string) => {
-			const keys = splitter.push(data);
-			// Ink already waited for the rest of an escape sequence: what is still open now is a lone Escape (or Alt+[).
-			if (splitter.waiting) keys.push(...splitter.flush());
+		let flush: ReturnType<typeof setImmediate> | undefined;
+		const deliver = (keys: KeyPress[]) => {
 			for (const k of keys) latest.current(k);
 		};
-		events.on("input", onInput);
-		return () => {
-			events.off("input", onInput);
+		const onData = (data: string | Buffer) => {
+			if (flush) clearImmediate(flush);
+			flush = undefined;
+			deliver(splitter.push(String(data)));
+			// An escape sequence still open once this read is handled is a lone Escape (or Alt+[), unless its rest is
+			// already waiting to be read: Ink gives a pending Escape the same one turn of the event loop.
+			if (splitter.waiting)
+				flush = setImmediate(() => {
+					flush = undefined;
+					deliver(splitter.flush());
+				});
 		};
-	}, [events]);
+		stdin.on("data", onData);
+		return () => {
+			if (flush) clearImmediate(flush);
+			stdin.off("data", onData);
+		};
+	}, [stdin]);
 }

@@ -1,6 +1,7 @@
 /** One entry of the keymap's table, shared by its two halves (keymap.ts, keymap-overlays.ts). */
 import type { Mode } from "../core/modes.js";
 import type { Action } from "./actions.js";
+import type { State } from "./state-core.js";
 
 /** A key binding: the keys, the modes where it acts, the action, and what help and the status bar say. */
 export interface Binding {
@@ -14,4 +15,9 @@ export interface Binding {
 	hintKeys?: string;
 	/** Place in the status bar (lower first; the bar is cut at the width, so what matters most comes first). */
 	hintOrder?: number;
+	/**
+	 * Why the key cannot act in this state (null: it can), as data: pressing it shows the reason as the message
+	 * instead of doing nothing, and help shows it next to the key.
+	 */
+	disabled?: (s: State) => string | null;
 }

@@ -11,7 +11,7 @@ import { newLoc } from "../event/stack-state.js";
 import { openGoto, reduceGoto } from "../prompts/goto-state.js";
 import type { Action } from "./actions.js";
 import { keyFor } from "./help.js";
-import { info, modeOf, push, type State } from "./state-core.js";
+import { info, push, type State, uncover } from "./state-core.js";
 import { openTree } from "./tree-route.js";
 
 const SORT_WORDS = { activity: "last activity", name: "name", size: "number of events" } as const;
@@ -48,7 +48,7 @@ export function retryBrowse(s: State): State {
 
 /** The browser's and the prompt's actions (and the navigation keys while one is open); null when the action is not theirs. */
 export function reduceBrowse(s: State, a: Action): State | null {
-	const mode = modeOf(s);
+	const mode = s.mode;
 	if (mode === "sessions") {
 		const page = browserRows(overlayLines(s.size));
 		switch (a.type) {
@@ -71,19 +71,18 @@ export function reduceBrowse(s: State, a: Action): State | null {
 				return session ? openSession(s, session) : info(s, "no session to open", "warn");
 			}
 			case "back":
-				return { ...s, browser: null };
+				return uncover({ ...s, browser: null });
 		}
 	}
 	if (mode === "goto" && s.goto) {
-		if (a.type === "back") return { ...s, goto: null };
-		if (a.type === "goto-submit" || a.type === "goto-edit" || a.type === "goto-clear" || a.type === "goto-swallow")
-			return { ...s, goto: reduceGoto(s.goto, a) };
+		if (a.type === "back") return uncover({ ...s, goto: null });
+		if (a.type === "goto-submit" || a.type === "goto-edit" || a.type === "goto-clear" || a.type === "goto-key") return { ...s, goto: reduceGoto(s.goto, a) };
 	}
 	switch (a.type) {
 		case "open-browser": {
 			const seq = s.browseSeq + 1;
 			const scope = s.hits.scope === "workspace" ? "workspace" : "all";
-			return { ...s, overlay: null, goto: null, browseSeq: seq, browser: openBrowser(s.hits.workspace, scope, seq) };
+			return { ...s, overlay: null, goto: null, browseSeq: seq, browser: openBrowser(s.hits.workspace, scope, seq), mode: "sessions" };
 		}
 		case "browser-sort": {
 			const next = browse(s, { type: "cycle-sort" });
@@ -101,7 +100,7 @@ export function reduceBrowse(s: State, a: Action): State | null {
 		case "sessions-failed":
 			return browse(s, a);
 		case "open-goto":
-			return { ...s, overlay: null, goto: openGoto() };
+			return { ...s, overlay: null, goto: openGoto(), mode: "goto" };
 		case "goto-done": {
 			if (!s.goto || s.goto.checking?.seq !== a.seq) return s;
 			if (a.error !== null) return { ...s, goto: reduceGoto(s.goto, a) };

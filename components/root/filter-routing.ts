@@ -7,7 +7,7 @@ import type { FilterAction, OverlayKeyAction } from "../core/actions.js";
 import { cleanFilters, type Filters, filterChips, withoutFilter } from "../core/filter-fields.js";
 import { applyProblem, fieldAt } from "../filters/filter-picker-state.js";
 import { keyFor } from "./help.js";
-import { hits, info, overlay, type State } from "./state-core.js";
+import { hits, info, overlay, type State, uncover } from "./state-core.js";
 
 /** The actions this module owns. */
 export type FilterStateAction =
@@ -26,7 +26,7 @@ export function applyFilters(s: State, now: number = Date.now()): State {
 	const problem = applyProblem(draft, now);
 	if (problem) return info(s, problem, "warn");
 	const n = filterChips(draft, now).length;
-	return info(hits({ ...s, overlay: null }, { type: "set-filters", filters: draft }), n === 0 ? "no filters" : `${n} filter(s) on`);
+	return info(hits(uncover({ ...s, overlay: null }), { type: "set-filters", filters: draft }), n === 0 ? "no filters" : `${n} filter(s) on`);
 }
 
 /** Enter in the picker: a text row starts typing; any other row applies. */

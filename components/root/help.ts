@@ -96,8 +96,11 @@ export function keyFor(mode: Mode, type: Action["type"]): string {
 
 const sameModes = (b: Binding, modes: readonly Mode[]) => b.modes.length === modes.length && modes.every((m) => b.modes.includes(m));
 
-/** Help sections: a title and the bindings of each group of modes (each binding in exactly one section). */
-export function helpSections(): Array<{ title: string; rows: Array<[string, string]> }> {
+/** Why a binding cannot act now (null: it can); help shows it next to the key. */
+export type ReasonOf = (b: Binding) => string | null;
+
+/** Help sections: a title and the bindings of each group of modes (each binding in exactly one section), each with why it cannot act now. */
+export function helpSections(reasonOf: ReasonOf = () => null): Array<{ title: string; rows: Array<[string, string, string | null]> }> {
 	const groups: Array<{ title: string; test: (b: Binding) => boolean }> = [
 		{ title: "Query line (typing searches as you type)", test: (b) => sameModes(b, ["query"]) },
 		{ title: "Hit list (letters and Backspace edit the query)", test: (b) => sameModes(b, ["list"]) },
@@ -110,15 +113,21 @@ export function helpSections(): Array<{ title: string; rows: Array<[string, stri
 		{ title: "Filter picker, typing a value", test: (b) => sameModes(b, ["filter-edit"]) },
 		{ title: "This help", test: (b) => sameModes(b, ["help"]) },
 		{ title: "Session browser (letters filter the list)", test: (b) => sameModes(b, ["sessions"]) },
-		{ title: "Go to a reference (the prompt edits like ink-text-input)", test: (b) => sameModes(b, ["goto"]) },
+		{ title: "Go to a reference (the prompt edits like the query line)", test: (b) => sameModes(b, ["goto"]) },
 		{ title: "Every screen but the browser and the prompt", test: (b) => sameModes(b, SCREENS) },
 		{ title: "Everywhere, the query line too", test: (b) => sameModes(b, ALL) },
 	];
-	return groups.map((g) => ({ title: g.title, rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help] as [string, string]) }));
+	return groups.map((g) => ({
+		title: g.title,
+		rows: BINDINGS.filter(g.test).map((b) => [bindingKeys(b), b.help, reasonOf(b)] as [string, string, string | null]),
+	}));
 }
 
-/** The help overlay's text: a short guide, then every section of the table (the reducer clamps scrolling by its length). */
-export function helpLines(width: number): StyledLine[] {
+/**
+ * The help overlay's text: a short guide, then every section of the table, a key that cannot act now with its reason
+ * on its own line (the reducer clamps scrolling by the length for `reasonOf` as the overlay draws it).
+ */
+export function helpLines(width: number, reasonOf: ReasonOf = () => null): StyledLine[] {
 	const out: StyledLine[] = [
 		[seg("pi-history — keys", "title")],
 		[seg("Find an event: type words; ↓ or Tab goes to the hits; Enter opens the exact event.", "dim")],
@@ -140,9 +149,12 @@ export function helpLines(width: number): StyledLine[] {
 		[seg("F2 lists every session (branches, fork lineage); F3 goes to a ref (what y copies, a pi-history read line); no letter opens either.", "dim")],
 	];
 	const keyWidth = Math.min(26, Math.max(12, Math.floor(width * 0.3)));
-	for (const section of helpSections()) {
+	for (const section of helpSections(reasonOf)) {
 		out.push([], [seg(section.title, "accent")]);
-		for (const [keys, help] of section.rows) out.push([seg(`  ${keys}`.padEnd(keyWidth), "key"), seg(help)]);
+		for (const [keys, help, reason] of section.rows) {
+			out.push([seg(`  ${keys}`.padEnd(keyWidth), "key"), seg(help)]);
+			if (reason) out.push([seg("".padEnd(keyWidth)), seg(`not now: ${reason}`, "warn")]);
+		}
 	}
 	return out;
 }

@@ -5,14 +5,25 @@
  * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete, F keys
  * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
+import { refKey } from "../../src/shared/types.js";
 import { type KeyInfo, keyName } from "../core/keys.js";
 import { ALL, EVENT, type Mode, SEARCH } from "../core/modes.js";
-import type { Action } from "./actions.js";
+import type { Action, QueryAction } from "./actions.js";
 import type { Binding } from "./binding.js";
 import { OVERLAY_BINDINGS } from "./keymap-overlays.js";
+import { type State, selectedHit, topLoc } from "./state-core.js";
 
 export { type KeyInfo, keyName } from "../core/keys.js";
 export type { Binding } from "./binding.js";
+
+/** Why a key on the selected hit cannot act: there is no hit. */
+const NEEDS_HIT = (s: State): string | null => (selectedHit(s) ? null : "no hit selected: type a query first");
+
+/** Why n/N cannot act on the open event: nothing was found in it yet. */
+const NEEDS_FIND = (s: State): string | null => {
+	const loc = topLoc(s);
+	return loc && !loc.find ? "nothing to find yet: / types what to find" : null;
+};
 
 /** Every binding, in the order help lists them. */
 export const BINDINGS: Binding[] = [
@@ -70,7 +81,16 @@ export const BINDINGS: Binding[] = [
 	{ keys: ["home"], modes: ["list"], action: { type: "jump", to: "first" }, help: "first hit" },
 	{ keys: ["end"], modes: ["list"], action: { type: "jump", to: "last" }, help: "last hit (loads more)" },
 	{ keys: ["enter"], modes: ["list"], action: { type: "open" }, help: "open the hit: exact event, trace panel", hint: "open", hintOrder: 2 },
-	{ keys: ["right"], modes: ["list"], action: { type: "expand-copies" }, help: 'show every copy of a "same entry in N sessions" row' },
+	{
+		keys: ["right"],
+		modes: ["list"],
+		action: { type: "expand-copies" },
+		help: 'show every copy of a "same entry in N sessions" row',
+		disabled: (s) => {
+			const h = selectedHit(s);
+			return h && (s.hits.results.copies[refKey(h)]?.length ?? 0) > 0 ? null : "this hit has no copies in other sessions";
+		},
+	},
 	{
 		keys: ["tab", "shift+tab"],
 		modes: ["list"],
@@ -120,7 +140,15 @@ export const BINDINGS: Binding[] = [
 		hintKeys: "F6",
 		hintOrder: 5.6,
 	},
-	{ keys: ["ctrl+y"], modes: SEARCH, action: { type: "copy-ref" }, help: "copy the selected hit's ref (sessionId entryId)", hint: "copy ref", hintOrder: 10 },
+	{
+		keys: ["ctrl+y"],
+		modes: SEARCH,
+		action: { type: "copy-ref" },
+		help: "copy the selected hit's ref (sessionId entryId)",
+		hint: "copy ref",
+		hintOrder: 10,
+		disabled: NEEDS_HIT,
+	},
 	{ keys: ["f1", "ctrl+g"], modes: SEARCH, action: { type: "help" }, help: "help (this guide)", hint: "help", hintOrder: 6.5 },
 	{
 		keys: ["ctrl+t"],
@@ -129,12 +157,14 @@ export const BINDINGS: Binding[] = [
 		help: "tree of the selected hit's session and its forks, centred on it",
 		hint: "tree",
 		hintOrder: 5.5,
+		disabled: NEEDS_HIT,
 	},
 	{
 		keys: ["f7"],
 		modes: SEARCH,
 		action: { type: "task", task: "resume" },
 		help: "continue in pi on the selected hit's session (pi 1.x with this extension opens on its branch)",
+		disabled: NEEDS_HIT,
 	},
 
 	// Event view.
@@ -222,8 +252,15 @@ export const BINDINGS: Binding[] = [
 		hint: "next match",
 		hintKeys: "n/N",
 		hintOrder: 5.1,
+		disabled: NEEDS_FIND,
 	},
-	{ keys: ["N"], modes: EVENT, action: { type: "find-step", dir: -1 }, help: "previous match of the find" },
+	{
+		keys: ["N"],
+		modes: EVENT,
+		action: { type: "find-step", dir: -1 },
+		help: "previous match of the find",
+		disabled: NEEDS_FIND,
+	},
 	{
 		keys: ["enter"],
 		modes: ["find"],
@@ -255,6 +292,10 @@ export const BINDINGS: Binding[] = [
 		help: "go to the chosen row's event (a session row opens its hits)",
 		hint: "go",
 		hintOrder: 0.5,
+		disabled: (s) => {
+			const loc = topLoc(s);
+			return loc && !loc.data && !loc.error ? "still reading the event: its trace rows come with it" : null;
+		},
 	},
 	{
 		keys: ["esc", "backspace"],
@@ -308,6 +349,17 @@ const EDIT_TYPES = new Set("insert cursor delete-back delete-forward delete-word
 
 const DIRECTIONAL: Record<string, number> = { up: -1, down: 1, left: -1, right: 1, pgup: -1, pgdn: 1, space: 1, wheelup: -1, wheeldown: 1 };
 
+/** The binding a key press has in a mode, or null. */
+export function bindingFor(mode: Mode, input: string, key: KeyInfo): Binding | null {
+	const name = keyName(input, key);
+	return name === null ? null : (BINDINGS.find((b) => b.modes.includes(mode) && b.keys.includes(name)) ?? null);
+}
+
+/** Why a binding cannot act in this state, or null when it can. */
+export function disabledReason(b: Binding, s: State): string | null {
+	return b.disabled?.(s) ?? null;
+}
+
 /** The action a key press means in a mode, or null when it means nothing there. */
 export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | null {
 	const name = keyName(input, key);
@@ -325,12 +377,11 @@ export function keyToAction(mode: Mode, input: string, key: KeyInfo): Action | n
 			return a;
 		}
 	}
-	// ink-text-input edits the prompt, but would insert Ctrl+letters as text: those keys are swallowed.
-	if (mode === "goto" && key.ctrl && /^[a-z]$/i.test(input)) return { type: "goto-swallow" };
-	if (mode === "filter-edit" || mode === "find") {
-		// A filter value and the find prompt edit like the query line: its editing keys, then text.
+	if (mode === "filter-edit" || mode === "find" || mode === "goto") {
+		// A filter value and the find and go-to prompts edit like the query line: its editing keys, then text.
 		const edit = keyToAction("query", input, key);
-		return edit && EDIT_TYPES.has(edit.type) ? edit : null;
+		if (!edit || !EDIT_TYPES.has(edit.type)) return null;
+		return mode === "goto" ? { type: "goto-key", action: edit as QueryAction } : edit;
 	}
 	if (mode === "query" || mode === "list" || mode === "sessions") {
 		// Text: printable input, including a paste of several characters; control keys without a binding do nothing.

@@ -1,7 +1,9 @@
 /**
  * The explorer's combined state: its slices (the query line in core/line-edit, search/hits-state, event/stack-state,
- * tree/tree-state, browser/browser-state, prompts/goto-state, the overlays in overlay-state, the task) and what spans them (focus, mode, message, the history of views left), with the small operations the top reducer in
- * state.ts composes: run one slice's reducer, edit the query, open an event, save and restore a view.
+ * tree/tree-state, browser/browser-state, prompts/goto-state, the overlays in overlay-state, the task) and what spans
+ * them (the mode, focus, message, the history of views left), with the small operations the top reducer in state.ts
+ * composes: run one slice's reducer, edit the query, open an event, save and restore a view. The mode is stored: the
+ * transitions that open or close a screen, an overlay or a prompt set it.
  */
 import { type EventRef, type Hit, refKey } from "../../src/shared/types.js";
 import type { BrowserState } from "../browser/browser-state.js";
@@ -32,6 +34,8 @@ export interface SavedView {
 /** The whole explorer state: the slices and what spans them. */
 export interface State {
 	size: Size;
+	/** Where keys go: the screen, overlay or prompt in front (set by the transitions that open and close them). */
+	mode: Mode;
 	focus: "query" | "list";
 	query: QueryState;
 	hits: HitsState;
@@ -80,6 +84,7 @@ export function initialState(options: InitOptions): State {
 	const hits = initialHits(options.workspace ?? null, options.scope);
 	return {
 		size: options.size,
+		mode: options.open ? "event" : "query",
 		focus: "query",
 		query: { text, cursor: text.length },
 		hits: options.filters ? { ...hits, filters: options.filters } : hits,
@@ -98,16 +103,50 @@ export function initialState(options: InitOptions): State {
 	};
 }
 
-/** Which keys apply now. */
+/** Which keys apply now (hosts and tests read it by this name). */
 export function modeOf(s: State): Mode {
-	if (s.goto) return "goto";
-	if (s.overlay) return s.overlay.type === "filters" && s.overlay.edit !== null ? "filter-edit" : s.overlay.type;
-	if (s.browser) return "sessions";
+	return s.mode;
+}
+
+/** The mode of the top event: its find prompt while typing, else the pane with focus. */
+function eventMode(st: StackState, top: EventLoc): Mode {
+	return st.finding !== null ? "find" : top.panel === "trace" ? "trace" : "event";
+}
+
+/**
+ * Where the back stack lands once something on it closes (an event popped, a tree closed, a view restored): a tree
+ * opened over the top event, else the top event, else the search screen's focus.
+ */
+function landing(s: State): Mode {
 	if (topTree(s.tree)?.depth === s.events.stack.length) return "tree";
 	const top = topOf(s.events);
-	if (top && s.events.finding !== null) return "find";
-	if (top) return top.panel === "trace" ? "trace" : "event";
-	return s.focus;
+	return top ? eventMode(s.events, top) : s.focus;
+}
+
+/**
+ * Shows a screen (the search's focus, an event, a tree) in `mode`. A prompt or the browser over it keeps the keys
+ * (a walk's answer may land while one is open); an overlay is closed by whoever opens a screen.
+ */
+export function show(s: State, mode: Mode): State {
+	return { ...s, mode: s.goto || s.browser || s.overlay ? s.mode : mode };
+}
+
+/** An overlay's mode: the filter picker's while a value is typed is its own. */
+function overlayMode(o: Overlay): Mode {
+	return o.type === "filters" && o.edit !== null ? "filter-edit" : o.type;
+}
+
+/**
+ * Closes the browser, an overlay or a prompt: the keys go back to what it covered (an overlay a walk's answer opened
+ * under the go-to prompt, the browser, or the back stack's top).
+ */
+export function uncover(s: State): State {
+	return { ...s, mode: s.goto ? "goto" : s.overlay ? overlayMode(s.overlay) : s.browser ? "sessions" : landing(s) };
+}
+
+/** Moves focus on the search screen. */
+export function focusOn(s: State, focus: State["focus"]): State {
+	return show({ ...s, focus }, focus);
 }
 
 /** The hit under the cursor. */
@@ -127,18 +166,42 @@ export function topLoc(s: State): EventLoc | null {
 
 export const info = (s: State, text: string, tone: Message["tone"] = "info"): State => ({ ...s, message: { text, tone } });
 export const hits = (s: State, a: HitsAction): State => ({ ...s, hits: reduceHits(s.hits, a, s.size) });
-export const overlay = (s: State, a: OverlayAction): State => ({ ...s, overlay: reduceOverlay(s.overlay, a, s.size) });
-
-/** Runs the tree slice's reducer and shows its note. */
-export function tree(s: State, a: TreeAction): State {
-	const out = reduceTree(s.tree, a, s.size);
-	return { ...s, tree: out.tree, ...(out.note ? { message: out.note } : {}) };
+/**
+ * Runs the overlay slice's reducer: an overlay opened (or its value being typed) takes the keys, unless the go-to
+ * prompt is over it (a walk's answer may open one meanwhile); a closed one gives them back.
+ */
+export function overlay(s: State, a: OverlayAction): State {
+	const o = reduceOverlay(s.overlay, a, s.size);
+	if (!o) return uncover({ ...s, overlay: null });
+	return { ...s, overlay: o, mode: s.goto ? s.mode : overlayMode(o) };
 }
 
-/** Runs the event stack's reducer and shows its note. */
+/** Runs the tree slice's reducer and shows its note; an opened tree takes the keys, a closed one lands on the back stack. */
+export function tree(s: State, a: TreeAction): State {
+	const out = reduceTree(s.tree, a, s.size);
+	const next = { ...s, tree: out.tree, ...(out.note ? { message: out.note } : {}) };
+	if (a.type === "tree-open") return show(next, "tree");
+	return a.type === "tree-pop" ? uncover(next) : next;
+}
+
+/** Runs the event stack's reducer and shows its note; opening, closing and switching panes or the find set the mode. */
 export function stack(s: State, a: StackAction): State {
 	const out = reduceStack(s.events, a, { size: s.size });
-	return { ...s, events: out.stack, ...(out.note ? { message: out.note } : {}) };
+	const next = { ...s, events: out.stack, ...(out.note ? { message: out.note } : {}) };
+	const top = topOf(out.stack);
+	switch (a.type) {
+		case "push":
+		case "toggle-panel":
+		case "find-open":
+		case "find-cancel":
+		case "find-submit":
+			return top ? show(next, eventMode(out.stack, top)) : next;
+		case "pop":
+		case "clear":
+			return show(next, landing(next));
+		default:
+			return next;
+	}
 }
 
 /**
@@ -160,7 +223,7 @@ export function searchedText(text: string): string {
 /** Edits the query (from the hit list too, which moves focus there) and searches when the text changed. */
 export function editQuery(s: State, a: QueryAction): State {
 	// Edits from the hit list go to the query line, and focus follows them there.
-	const from = modeOf(s) === "list" ? { ...s, focus: "query" as const } : s;
+	const from = s.mode === "list" ? focusOn(s, "query") : s;
 	const query = reduceQuery(s.query, a);
 	if (query === s.query) return from;
 	const next = { ...from, query };
@@ -169,7 +232,7 @@ export function editQuery(s: State, a: QueryAction): State {
 
 /** Opens an event on top of the stack, closing any overlay. */
 export function push(s: State, loc: EventLoc, note?: string): State {
-	return { ...stack(s, { type: "push", loc }), overlay: null, message: note ? { text: note, tone: "info" } : null };
+	return { ...stack(uncover({ ...s, overlay: null }), { type: "push", loc }), message: note ? { text: note, tone: "info" } : null };
 }
 
 const HISTORY_MAX = 50;
@@ -187,7 +250,7 @@ export function restoreView(s: State): State {
 	const selected = h.results.hits[h.selected];
 	// The hits come back on screen at once; a fresh search (a new sequence number) refreshes them, keeping the selection.
 	const results = { ...h.results, seq: s.hits.results.seq + 1, keep: selected ? refKey(selected) : null, loadingMore: false };
-	return {
+	return uncover({
 		...s,
 		focus: view.focus,
 		query: view.query,
@@ -196,5 +259,5 @@ export function restoreView(s: State): State {
 		tree: view.tree,
 		history: s.history.slice(0, -1),
 		overlay: null,
-	};
+	});
 }

@@ -23,13 +23,29 @@ import type { Action, NavAction, QueryAction } from "./actions.js";
 import { reduceBrowse, retryBrowse } from "./browse-routing.js";
 import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-routing.js";
 import { helpLines, keyFor } from "./help.js";
-import { keyToAction } from "./keymap.js";
-import { editQuery, hits, info, modeOf, overlay, previewKey, push, restoreView, type State, saveView, selectedHit, stack, topLoc, tree } from "./state-core.js";
+import { bindingFor, disabledReason, keyToAction } from "./keymap.js";
+import {
+	editQuery,
+	focusOn,
+	hits,
+	info,
+	overlay,
+	previewKey,
+	push,
+	restoreView,
+	type State,
+	saveView,
+	selectedHit,
+	stack,
+	topLoc,
+	tree,
+	uncover,
+} from "./state-core.js";
 import { requestTask, taskDone } from "./task-state.js";
 import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
 
 /** The help overlay's lines at the terminal's width, which its scroll is clamped to. */
-const helpLength = (s: State): number => helpLines(s.size.columns).length;
+const helpLength = (s: State): number => helpLines(s.size.columns, (b) => disabledReason(b, s)).length;
 
 /** The status line while End loads pages on its way to the last hit. */
 const END_LOADING = "loading hits up to the last";
@@ -78,15 +94,15 @@ function openHit(s: State): State {
 	const highlights = hitHighlights(hit);
 	const ref = { sessionId: hit.sessionId, entryId: hit.entryId };
 	const at = matchChunk(s, highlights);
-	return push({ ...s, focus: "list" }, newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
+	return push(focusOn(s, "list"), newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
 }
 
 function goTarget(s: State, target: WalkTarget, note?: string): State {
 	if (target.kind === "session") {
 		const session = { id: target.sessionId, label: `#${idTail(target.sessionId)}` };
-		const next = hits({ ...saveView(s), query: { text: "", cursor: 0 }, focus: "list" }, { type: "set-scope", scope: "session", session });
+		const next = hits({ ...saveView(s), query: { text: "", cursor: 0 } }, { type: "set-scope", scope: "session", session });
 		return info(
-			{ ...stack(next, { type: "clear" }), tree: initialTree(), overlay: null },
+			uncover({ ...stack(next, { type: "clear" }), tree: initialTree(), overlay: null, focus: "list" }),
 			`showing session ${target.sessionId}; ${keyFor("list", "cycle-scope")} changes the scope`,
 		);
 	}
@@ -135,17 +151,17 @@ function copyRef(s: State, ref: EventRef | null): State {
 
 /** Moving, opening and going back: what they mean depends on the mode, so they are routed to that mode's slice. */
 function navigate(s: State, a: NavAction): State {
-	const mode = modeOf(s);
+	const mode = s.mode;
 	if (mode === "tree") return treeNavigate(s, a);
 	const loc = topLoc(s);
 	const listPage = Math.max(1, visibleHits(searchLayout(s.size)) - 1);
 	switch (a.type) {
 		case "focus":
-			if (a.to === "list" && s.hits.results.hits.length === 0) return info({ ...s, focus: "list" }, "no hits yet: Tab or / goes back to the query", "warn");
-			return { ...s, focus: a.to };
+			if (a.to === "list" && s.hits.results.hits.length === 0) return info(focusOn(s, "list"), "no hits yet: Tab or / goes back to the query", "warn");
+			return focusOn(s, a.to);
 		case "move":
 			if (mode === "list") {
-				if (a.by < 0 && s.hits.selected === 0) return { ...s, focus: "query" };
+				if (a.by < 0 && s.hits.selected === 0) return focusOn(s, "query");
 				return hits(s, { type: "select", index: s.hits.selected + a.by });
 			}
 			if (mode === "event") return stack(s, { type: "scroll", by: a.by });
@@ -153,7 +169,7 @@ function navigate(s: State, a: NavAction): State {
 			return overlay(s, { type: "move", by: a.by, helpLength: helpLength(s) });
 		case "page": {
 			const dir = a.dir === 0 ? 1 : a.dir;
-			if (mode === "query" || mode === "list") return hits({ ...s, focus: "list" }, { type: "select", index: s.hits.selected + dir * listPage });
+			if (mode === "query" || mode === "list") return hits(focusOn(s, "list"), { type: "select", index: s.hits.selected + dir * listPage });
 			if (mode === "event") return stack(s, { type: "scroll-page", dir });
 			if (mode === "trace") return stack(s, { type: "trace-page", dir });
 			return overlay(s, { type: "page", dir, helpLength: helpLength(s) });
@@ -186,22 +202,22 @@ function navigate(s: State, a: NavAction): State {
 			if (loc) {
 				// An event opened from the session browser goes back to the browser, as it was.
 				const popped = stack(s, { type: "pop" });
-				return loc.returnTo ? { ...popped, browser: loc.returnTo as BrowserState } : popped;
+				return loc.returnTo ? { ...popped, browser: loc.returnTo as BrowserState, mode: "sessions" } : popped;
 			}
 			if (s.history.length > 0) return restoreView(s);
-			if (s.focus === "list") return { ...s, focus: "query" };
+			if (s.focus === "list") return focusOn(s, "query");
 			if (s.query.text !== "") return editQuery(s, { type: "clear-query" });
 			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere); after a
 			// walk one Esc too many must not lose it, so the first Esc only asks.
 			return s.walked ? info(s, ESC_AGAIN) : { ...s, exit: 0 };
 		case "to-search":
-			return { ...stack(saveView(s), { type: "clear" }), tree: initialTree(), overlay: null, focus: "query" };
+			return uncover({ ...stack(saveView(s), { type: "clear" }), tree: initialTree(), overlay: null, focus: "query" });
 		case "wheel": {
 			// The wheel scrolls what has focus: hits one by one (from the query line too), event text three lines a notch.
 			const dir = a.dir === 0 ? 1 : a.dir;
 			if (mode === "query" || mode === "list") {
 				if ((dir < 0 && s.hits.selected === 0) || s.hits.results.hits.length === 0) return s;
-				return hits({ ...s, focus: "list" }, { type: "select", index: s.hits.selected + dir });
+				return hits(focusOn(s, "list"), { type: "select", index: s.hits.selected + dir });
 			}
 			if (mode === "event" || mode === "trace") {
 				// The pane under the pointer scrolls, whichever has focus (without a position: the focused one).
@@ -215,7 +231,7 @@ function navigate(s: State, a: NavAction): State {
 
 /** Typing into a filter value or the find prompt: the query line's editing keys, on that field. */
 function editField(s: State, a: QueryAction): State {
-	return modeOf(s) === "find" ? stack(s, { type: "find-key", action: a }) : overlay(s, { type: "picker", action: { type: "edit-key", action: a } });
+	return s.mode === "find" ? stack(s, { type: "find-key", action: a }) : overlay(s, { type: "picker", action: { type: "edit-key", action: a } });
 }
 
 /** What the first Esc at the top says after a walk. */
@@ -228,14 +244,17 @@ function atTop(s: State): boolean {
 
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
-	const mode = modeOf(s);
+	const mode = s.mode;
 	if (a.paste && (mode === "filter-edit" || mode === "find")) return editField(s, { type: "insert", text: a.input });
 	if (a.paste) {
 		if (mode === "sessions") return reduce({ ...s, message: null }, { type: "insert", text: a.input });
-		// ink-text-input took the pasted text; a fresh input puts its cursor after it.
-		if (mode === "goto" && s.goto) return { ...s, goto: reduceGoto(s.goto, { type: "goto-paste" }) };
+		if (mode === "goto" && s.goto) return { ...s, goto: reduceGoto(s.goto, { type: "goto-key", action: { type: "insert", text: a.input } }) };
 		return mode === "query" || mode === "list" ? editQuery({ ...s, message: null }, { type: "insert", text: a.input }) : s;
 	}
+	// A key that cannot act here says why (the binding's reason), instead of doing nothing.
+	const binding = bindingFor(mode, a.input, a.key);
+	const reason = binding ? disabledReason(binding, s) : null;
+	if (reason) return info(s, reason, "warn");
 	const action = keyToAction(mode, a.input, a.key);
 	if (!action) return s;
 	// The second Esc right after the question quits; any other key in between withdrew it (it clears the message).
@@ -259,14 +278,14 @@ export function reduce(s: State, a: Action): State {
 			return tree(stack(hits(next, { type: "resize" }), { type: "resize" }), { type: "tree-resize" });
 		}
 		case "insert": {
-			const mode = modeOf(s);
+			const mode = s.mode;
 			if (mode === "filter-edit" || mode === "find") return editField(s, a);
 			return mode === "query" || mode === "list" ? editQuery(s, a) : s;
 		}
 		case "delete-back":
-			if (modeOf(s) === "filter-edit" || modeOf(s) === "find") return editField(s, a);
+			if (s.mode === "filter-edit" || s.mode === "find") return editField(s, a);
 			// Backspace on an empty query takes the filter chips off one by one, the last first.
-			if ((modeOf(s) === "query" || modeOf(s) === "list") && s.query.text === "" && Object.keys(s.hits.filters).length > 0) return removeLastChip(s);
+			if ((s.mode === "query" || s.mode === "list") && s.query.text === "" && Object.keys(s.hits.filters).length > 0) return removeLastChip(s);
 			return editQuery(s, a);
 		case "delete-forward":
 		case "delete-word":
@@ -276,7 +295,7 @@ export function reduce(s: State, a: Action): State {
 		case "kill-to-start":
 		case "clear-query":
 		case "cursor":
-			return modeOf(s) === "filter-edit" || modeOf(s) === "find" ? editField(s, a) : editQuery(s, a);
+			return s.mode === "filter-edit" || s.mode === "find" ? editField(s, a) : editQuery(s, a);
 		case "focus":
 		case "move":
 		case "page":
@@ -291,15 +310,15 @@ export function reduce(s: State, a: Action): State {
 			const c = s.overlay.candidates[a.index];
 			if (!c) return info(s, `there is no branch ${a.index + 1}`, "warn");
 			const note = c.via === "forked session" ? "crossed into the forked session" : undefined;
-			return goTarget({ ...s, overlay: null }, { kind: "event", ref: c.ref, brief: c.brief }, note);
+			return goTarget(uncover({ ...s, overlay: null }), { kind: "event", ref: c.ref, brief: c.brief }, note);
 		}
 		case "walk":
 			return walk(s, a.to);
 		case "open-tree":
-			return openTree(s, modeOf(s));
+			return openTree(s, s.mode);
 		case "tree-hit":
 		case "tree-fold":
-			return modeOf(s) === "tree" ? tree(s, a) : s;
+			return s.mode === "tree" ? tree(s, a) : s;
 		case "tree-done":
 			return tree(s, a);
 		case "toggle-panel":
@@ -344,7 +363,7 @@ export function reduce(s: State, a: Action): State {
 		case "help":
 			return overlay(s, { type: "open-help" });
 		case "copy-ref": {
-			const mode = modeOf(s);
+			const mode = s.mode;
 			const loc = topLoc(s);
 			if (mode === "tree") return copyRef(s, treeCursorRef(s));
 			if (mode === "list") {
@@ -417,7 +436,7 @@ export function reduce(s: State, a: Action): State {
 		case "goto-submit":
 		case "goto-edit":
 		case "goto-clear":
-		case "goto-swallow":
+		case "goto-key":
 		case "goto-done":
 			return s;
 	}

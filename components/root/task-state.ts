@@ -4,7 +4,7 @@
  * to the launcher, whose answer comes back as `task-done` for the status bar.
  */
 import type { Message, TaskKind } from "../core/actions.js";
-import { info, modeOf, type State, selectedHit, topLoc } from "./state-core.js";
+import { info, type State, selectedHit, topLoc } from "./state-core.js";
 
 const STARTING: Record<TaskKind, string> = {
 	resume: "starting pi…",
@@ -16,7 +16,7 @@ const STARTING: Record<TaskKind, string> = {
 
 /** Records a task on the event in view (event view, trace panel) or on the selected hit (search screen). */
 export function requestTask(s: State, kind: TaskKind): State {
-	const mode = modeOf(s);
+	const mode = s.mode;
 	const seq = (s.task?.seq ?? 0) + 1;
 	if (mode === "query" || mode === "list") {
 		const hit = selectedHit(s);
