@@ -164,4 +164,21 @@ describe("the explorer's hit count", () => {
 		expect(at).toBeGreaterThanOrEqual(END_FOLLOW_MAX);
 		expect(f).toMatch(new RegExp(`hit ${at.toLocaleString("en-US")} of 3,350\\s*$`, "m"));
 	});
+
+	it("grouped by session, counts each session's matches in the index and the hits in the title, not the loaded rows", async () => {
+		const r = app();
+		await type(r, "numbat");
+		await waitForFrame(r, (x) => title(x).includes("3,350 hits"));
+		await press(r, "\u001b[17~");
+		// Session C holds all 3,350 numbat lines; the first page loaded a screenful of them.
+		const f = await waitForFrame(r, "best of 3,350 hits in this session");
+		expect(title(f)).toMatch(/\[by session\]\s+3,350 hits in 1\+ sessions$/);
+		expect(f).toMatch(/session 1 of 1\+\s*$/m);
+		// Every quokka line of A has its copy in B (folded into one row each): one session row stands for all 22 hits.
+		await press(r, KEYS.ctrlU);
+		await type(r, "quokka");
+		const q = await waitForFrame(r, (x) => title(x).includes("in 1 session"));
+		expect(title(q)).toMatch(/\[by session\]\s+22 hits in 1 session$/);
+		expect(q).toContain("best of 22 hits in this session");
+	});
 });

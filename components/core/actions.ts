@@ -64,6 +64,8 @@ export type TreeKeyAction = { type: "open-tree" } | { type: "tree-hit"; dir: 1 |
 export type LoadAction =
 	| { type: "search-done"; seq: number; more: number; result: SearchResult /** Hits asked for (default PAGE_SIZE). */; limit?: number }
 	| { type: "count-done"; seq: number; total: HitCount }
+	/** Grouped by session: how many events match in each of these sessions (the index's count, not the loaded rows). */
+	| { type: "group-counts-done"; seq: number; counts: Record<string, HitCount> }
 	| { type: "search-failed"; seq: number; error: string }
 	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
 	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }

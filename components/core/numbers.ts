@@ -19,6 +19,7 @@ export function bytes(n: number): string {
  */
 export function hitTotal(loaded: number, exhausted: boolean, total: HitCount | null): string {
 	if (exhausted) return num(loaded);
-	if (total && total.count > loaded) return `${num(total.count)}${total.atLeast ? "+" : ""}`;
+	// A count equal to the loaded rows is exact too: the last page was full, but nothing comes after it.
+	if (total && (total.count > loaded || (total.count === loaded && !total.atLeast))) return `${num(total.count)}${total.atLeast ? "+" : ""}`;
 	return `${num(loaded)}+`;
 }

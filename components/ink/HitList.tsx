@@ -23,8 +23,8 @@ export interface HitListProps {
 	empty: Array<{ text: string; tone: Tone }>;
 	/** Ref key → other sessions holding a copy of the same entry (a fork family): shown as one row. */
 	copies?: Record<string, Hit[]>;
-	/** Grouped by session: session id → how many hits its row stands for. */
-	groups?: Record<string, number>;
+	/** Grouped by session: session id → how many hits its row stands for, as written ("13", "2+"; groupCount). */
+	groups?: Record<string, string>;
 }
 
 /** The hit list pane (memoized: a keystroke that only changes the query line does not rebuild its rows). */
@@ -41,7 +41,7 @@ export const HitList = memo(function HitList({ hits, selected, top, width, heigh
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
 		for (let i = from; i < to; i++) {
 			const h = hits[i] as Hit;
-			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0, groups[h.sessionId] ?? 0));
+			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0, groups[h.sessionId] ?? ""));
 		}
 	}
 	return (

@@ -1,6 +1,6 @@
 /** The search screen: title with chips and the query line on top, the hit list and the preview below. */
 import { Box } from "ink";
-import { useRef } from "react";
+import { useMemo, useRef } from "react";
 import { partialLine } from "../../src/present/text.js";
 import type { Hit, IndexStatus } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
@@ -8,6 +8,7 @@ import { MIN_SIZE, type SearchLayout } from "../core/layout.js";
 import { fitLine, seg } from "../core/styled.js";
 import { EMPTY_LIST_KEYS, keyFor } from "../root/help.js";
 import { previewKey, type State, selectedHit } from "../root/state.js";
+import { groupLabels } from "../search/hits-state.js";
 import { emptyLines, searchQueryLine, titleLine } from "../search/search-view.js";
 import { HitList } from "./HitList.js";
 import { Lines } from "./Line.js";
@@ -38,9 +39,10 @@ export function SearchHeader({ state, width, banner, color, now = Date.now() }: 
 			filters: h.filters,
 			order: h.order,
 			group: h.group,
-			count: r.hits.length,
+			count: h.group ? r.all.length : r.hits.length,
 			more: !r.exhausted,
-			total: h.group ? null : r.total,
+			total: r.total,
+			...(h.group ? { sessions: r.hits.length } : {}),
 			loading: r.status === "loading" && r.hits.length === 0,
 			query: state.query.text,
 		},
@@ -76,6 +78,8 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 	const h = state.hits;
 	const r = h.results;
 	const hit: Hit | null = selectedHit(state);
+	// A new object only when the results change: the memoized list redraws for new counts, not for every key.
+	const groups = useMemo(() => (h.group ? groupLabels(r) : undefined), [h.group, r]);
 	// Only an empty list shows these lines; a stable empty array keeps the memoized list from redrawing on every key.
 	const empty =
 		r.hits.length > 0
@@ -106,7 +110,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 			color={color}
 			empty={empty}
 			copies={r.copies}
-			groups={r.groups}
+			groups={groups}
 		/>
 	);
 	const list = partial ? (

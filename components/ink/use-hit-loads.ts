@@ -4,12 +4,12 @@
  * and the selected hit's preview. Each is keyed on what the reducer bumps when it wants it (useServiceLoad).
  */
 import { useCallback, useRef } from "react";
-import type { SearchRequest, SearchResult } from "../../src/shared/types.js";
+import type { HitCount, SearchRequest, SearchResult } from "../../src/shared/types.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import { PAGE_SIZE, searchRequest } from "../core/filters.js";
 import { loadPreview, runSearch } from "../event/loaders.js";
 import { type Action, previewKey, type State, searchedText, selectedHit } from "../root/state.js";
-import { firstPageSize } from "../search/hits-state.js";
+import { firstPageSize, uncountedSessions } from "../search/hits-state.js";
 import { useServiceLoad } from "./use-service-load.js";
 
 const RESULT_CACHE = 64;
@@ -102,6 +102,23 @@ export function useHitLoads(
 		},
 		// A failed count leaves the header as it was ("50+ hits").
 		() => ({ type: "count-done", seq: -1, total: { count: 0, atLeast: true } }),
+		dispatch,
+		COUNT_DELAY_MS,
+	);
+
+	// Grouped by session: each row's "best of N hits in this session" counts that session's matches in the index (the
+	// loaded rows are a page, not the session), for the rows on screen, one bounded count each.
+	const uncounted = uncountedSessions(h, state.size);
+	useServiceLoad(
+		service.count && uncounted.length > 0 ? `${seq}#groups#${uncounted.join(",")}` : null,
+		async (): Promise<Action> => {
+			const counts: Record<string, HitCount> = {};
+			const base = requestOf(state, 0);
+			for (const id of uncounted) if (service.count) counts[id] = await service.count({ ...base, filters: { ...base.filters, sessionIds: [id] } });
+			return { type: "group-counts-done", seq, counts };
+		},
+		// A failed count leaves the loaded counts ("2+").
+		() => ({ type: "group-counts-done", seq: -1, counts: {} }),
 		dispatch,
 		COUNT_DELAY_MS,
 	);

@@ -9,7 +9,6 @@ import { type Hit, refKey } from "../../src/shared/types.js";
 import { IDLE_INDEXING } from "../core/explorer-service.js";
 import { searchLayout } from "../core/layout.js";
 import { visibleRange } from "../core/list-window.js";
-import { hitTotal } from "../core/numbers.js";
 import { idTail, shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
@@ -17,6 +16,7 @@ import { hitHighlights } from "../event/matches.js";
 import { previewBody, previewTitle } from "../event/read-view.js";
 import { EMPTY_LIST_KEYS } from "../root/help.js";
 import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
+import { groupCount, listPosition } from "../search/hits-state.js";
 import { emptyLines, hitRows, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
 import { queryTerms, treeLines } from "../tree/tree-lines.js";
 import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
@@ -66,7 +66,7 @@ function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, 
 		for (let i = from; i < to; i++) {
 			const h = r.hits[i] as Hit;
 			out.push(
-				...hitRows(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), r.copies[refKey(h)]?.length ?? 0, r.groups[h.sessionId] ?? 0),
+				...hitRows(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), r.copies[refKey(h)]?.length ?? 0, groupCount(r, h.sessionId)),
 			);
 		}
 	}
@@ -139,9 +139,10 @@ export function explorerLines(s: State, width: number, height: number, now: numb
 			filters: h.filters,
 			order: h.order,
 			group: h.group,
-			count: r.hits.length,
+			count: h.group ? r.all.length : r.hits.length,
 			more: !r.exhausted,
-			total: h.group ? null : r.total,
+			total: r.total,
+			...(h.group ? { sessions: r.hits.length } : {}),
 			loading: r.status === "loading" && r.hits.length === 0,
 			query: s.query.text,
 		},
@@ -159,7 +160,7 @@ export function explorerLines(s: State, width: number, height: number, now: numb
 	} else {
 		body.push(...listLines(s, width, layout.listLines, layout.hitLines, now), ...previewLines(s, width, layout.previewLines, now, true));
 	}
-	const where = r.hits.length > 0 ? `hit ${h.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, h.group ? null : r.total)}` : "";
+	const where = r.hits.length > 0 ? listPosition(h) : "";
 	const msg = s.message;
 	const status = msg
 		? { text: msg.text, tone: msg.tone === "error" ? ("error" as const) : msg.tone === "warn" ? ("warn" as const) : ("accent" as const) }

@@ -380,6 +380,7 @@ export function reduce(s: State, a: Action): State {
 		}
 		case "search-failed":
 		case "count-done":
+		case "group-counts-done":
 		case "preview-done":
 			return hits(s, a);
 		case "event-done": {
@@ -392,7 +393,6 @@ export function reduce(s: State, a: Action): State {
 			return next;
 		}
 		case "page-done":
-		case "measured":
 			return stack(s, a);
 		case "seek-done": {
 			if (a.seq !== s.events.seek?.seq) return s;

@@ -9,6 +9,7 @@ import type { Size } from "../core/explorer-service.js";
 import { type Filters, nextScope, PAGE_SIZE, type Scope, type ScopeSession } from "../core/filters.js";
 import { searchLayout, visibleHits } from "../core/layout.js";
 import { clampIndex, windowTop } from "../core/list-window.js";
+import { hitTotal, num } from "../core/numbers.js";
 import { sessionLabel } from "../core/session-label.js";
 import { groupBySession } from "./hit-groups.js";
 
@@ -24,6 +25,8 @@ export interface Results {
 	all: Hit[];
 	/** Grouped: session id → how many loaded hits its row stands for (empty when not grouped). */
 	groups: Record<string, number>;
+	/** Grouped: session id → how many events match in that session, as the index counts them (asked per row shown). */
+	sessionTotals?: Record<string, HitCount>;
 	notes: string[];
 	error: string | null;
 	/** No more pages after these hits. */
@@ -88,7 +91,7 @@ export type HitsAction =
 	| { type: "set-order"; order: SearchOrder }
 	| { type: "set-group"; group: boolean }
 	| { type: "set-scope"; scope: Scope; session: ScopeSession | null }
-	| Extract<LoadAction, { type: "search-done" | "search-failed" | "count-done" | "preview-done" }>;
+	| Extract<LoadAction, { type: "search-done" | "search-failed" | "count-done" | "group-counts-done" | "preview-done" }>;
 
 /** The first hit-list state: nothing loaded, the first search pending. */
 export function initialHits(workspace: string | null, scope: Scope | undefined): HitsState {
@@ -274,6 +277,7 @@ function searchDone(h: HitsState, a: Extract<LoadAction, { type: "search-done" }
 		loadingMore: false,
 		index: a.result.index,
 		total: a.result.total ?? null,
+		sessionTotals: {},
 		keep: null,
 	};
 	const stay = r.keep !== null && h.moved === true;
@@ -330,6 +334,9 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 		case "count-done":
 			if (a.seq !== h.results.seq) return h;
 			return { ...h, results: { ...h.results, total: a.total } };
+		case "group-counts-done":
+			if (a.seq !== h.results.seq) return h;
+			return { ...h, results: { ...h.results, sessionTotals: { ...h.results.sessionTotals, ...a.counts } } };
 		case "search-failed":
 			if (a.seq !== h.results.seq) return h;
 			return { ...h, results: { ...h.results, status: "ready", error: a.error, loadingMore: false, exhausted: true } };
@@ -337,4 +344,38 @@ export function reduceHits(h: HitsState, a: HitsAction, size: Size): HitsState {
 			if (a.key !== previewKeyOf(h)) return h;
 			return { ...h, preview: { key: a.key, read: a.read, error: a.error } };
 	}
+}
+
+/**
+ * How many hits a grouped row stands for, as its "best of N" says it: the index's count of the session's matches once
+ * it came ("13", "10,000+"), else the loaded ones, with a "+" while more pages may hold more; "" for a single hit.
+ */
+export function groupCount(r: Results, sessionId: string): string {
+	const known = r.sessionTotals?.[sessionId];
+	if (known) return known.count > 1 || known.atLeast ? `${num(known.count)}${known.atLeast ? "+" : ""}` : "";
+	const loaded = r.groups[sessionId] ?? 0;
+	if (r.exhausted) return loaded > 1 ? num(loaded) : "";
+	return loaded > 0 ? `${num(loaded)}+` : "";
+}
+
+/** groupCount for every grouped row's session. */
+export function groupLabels(r: Results): Record<string, string> {
+	const out: Record<string, string> = {};
+	for (const h of r.hits) out[h.sessionId] = groupCount(r, h.sessionId);
+	return out;
+}
+
+/** Sessions of the grouped rows from `top` on (a screenful and a little) whose count the index has not given yet. */
+export function uncountedSessions(h: HitsState, size: Size): string[] {
+	const r = h.results;
+	if (!h.group || r.status !== "ready" || r.error !== null) return [];
+	const rows = r.hits.slice(h.top, h.top + visibleHits(searchLayout(size)) + 4);
+	return rows.map((x) => x.sessionId).filter((id, i, all) => all.indexOf(id) === i && r.sessionTotals?.[id] === undefined);
+}
+
+/** Where the selection is, as the status line says it: "hit 3 of 1,234", or grouped "session 3 of 56+". */
+export function listPosition(h: HitsState): string {
+	const r = h.results;
+	if (h.group) return `session ${h.selected + 1} of ${num(r.hits.length)}${r.exhausted ? "" : "+"}`;
+	return `hit ${h.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, r.total)}`;
 }

@@ -101,12 +101,12 @@ function snippetAround(line: StyledLine, width: number): StyledLine {
 }
 
 /** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
-export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0, group = 0): StyledLine[] {
+export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0, group = ""): StyledLine[] {
 	const marker = selected ? seg("▌", "accent") : seg(" ");
 	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(hitKind(h), "bold")];
 	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
 	if (copies > 0) meta.push(seg("  "), seg(`same entry in ${copies + 1} sessions`, "accent"));
-	if (group > 1) meta.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
+	if (group) meta.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
 	const snippet = snippetSegs(h);
 	if (lines === 1) {
 		// No room for the session's name and cwd on one line, but its id part still tells a copy from its original.
@@ -188,8 +188,10 @@ export interface TitleInput {
 	group?: boolean;
 	count: number;
 	more: boolean;
-	/** The core's count of every match (null until it came, or when the rows are grouped by session). */
+	/** The core's count of every match (null until it came). */
 	total?: HitCount | null;
+	/** Grouped by session: the rows (sessions) loaded; `count` is then the hits they were grouped from. */
+	sessions?: number;
 	loading: boolean;
 	query: string;
 }
@@ -227,9 +229,10 @@ export function titleLine(t: TitleInput, width: number): StyledLine {
 	const chips: StyledLine = [seg(`[${scopeChip(t.scope, t.workspace, t.session)}]`, t.scope === "all" ? "dim" : "accent")];
 	if (t.order === "newest") chips.push(seg(" "), seg("[newest first]", "accent"));
 	if (t.group) chips.push(seg(" "), seg("[by session]", "accent"));
-	const count = t.loading
-		? "searching…"
-		: `${hitTotal(t.count, !t.more, t.total ?? null)} ${t.query.trim() ? (t.count === 1 && !t.more ? "hit" : "hits") : "recent events"}`;
+	const hitsText = `${hitTotal(t.count, !t.more, t.total ?? null)} ${t.query.trim() ? (t.count === 1 && !t.more ? "hit" : "hits") : "recent events"}`;
+	// Grouped, the rows are sessions: the title still counts hits, and says how many sessions the rows are.
+	const sessionsText = t.sessions === undefined ? "" : ` in ${num(t.sessions)}${t.more ? "+" : ""} session${t.sessions === 1 && !t.more ? "" : "s"}`;
+	const count = t.loading ? "searching…" : `${hitsText}${sessionsText}`;
 	const right: StyledLine = [...chips, seg("  "), seg(count, "dim")];
 	return spread(left, right, width);
 }
