@@ -104,17 +104,23 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		await piRun("plant", [faux], `What broke the deploy? (${NEEDLE})`);
 		await piRun("tools", [faux, ours], "What do we know about that deploy failure?");
 		await run(pi.node, [pi.piCli, "install", pkg], cwd, { ...pi.env, PI_CODING_AGENT_DIR: agentDir, HOME: join(base, "home") });
-		await piRun("search", [faux], "Search once more.");
-		// Codemode (pi ≥ 0.99): a script calls event_search and read; pi records them only as nestedCalls.
+		// Installed, not -e: first the plain calls (one with a bad date), then codemode (pi ≥ 0.99), a script calling
+		// event_search and read, which pi records only as nestedCalls. One pi start for both.
 		writeFileSync(join(cwd, "notes.txt"), "notes\n");
 		const code = `const found = await tools.event_search({ query: ${JSON.stringify(NEEDLE)} }); await tools.read({ path: "notes.txt" }); return found;`;
-		const calls = [[{ name: "codemode", args: { code }, id: CODEMODE_CALL }]];
-		await piRun("calls", [faux], "Search from a script.", { env: { PES_E2E_CALLS: JSON.stringify(calls) }, args: ["--tools", "+codemode"] });
+		const calls = [
+			[
+				{ name: "event_search", args: { query: NEEDLE }, id: CALL_IDS_16.installed },
+				{ name: "event_search", args: { query: NEEDLE, after: "last tuesday" }, id: CALL_IDS_16.bad },
+			],
+			[{ name: "codemode", args: { code }, id: CODEMODE_CALL }],
+		];
+		await piRun("calls", [faux], "Search, then search from a script.", { env: { PES_E2E_CALLS: JSON.stringify(calls) }, args: ["--tools", "+codemode"] });
 
 		sessions = sessionFiles();
-		expect(sessions).toHaveLength(4);
-		codemodeRun = sessions.pop();
+		expect(sessions).toHaveLength(3);
 		const [plant, , installed] = sessions as [(typeof sessions)[0], (typeof sessions)[0], (typeof sessions)[0]];
+		codemodeRun = installed;
 		const failed = plant.entries.find((e) => e.message?.role === "assistant" && e.message.stopReason === "error");
 		const edit = plant.entries.find((e) => e.type === "context_edit");
 		const retried = plant.entries.find((e) => e.message?.role === "assistant" && textOf(e.message.content).includes(NEEDLE));

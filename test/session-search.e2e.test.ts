@@ -52,6 +52,8 @@ function piSessionDir(agentDir: string, cwd: string): string {
 const TRIGRAM_TEXT = "the FTS5 index uses the trigram tokenizer, so substring matches inside a word still return the message";
 const BOUNDED_TEXT = "The index is bounded per call: 25 transcripts at most, the rest stays pending.";
 const QUOKKAS = 60;
+/** How long a hook or test that starts pi may take: a net for a busy machine (pi's own runs are killed at 180 s), not a measure. */
+const PI_NET = 200_000;
 
 /** The checks, run against one pi installation (or skipped, with the reason printed, when it cannot run here). */
 function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: string }): void {
@@ -184,7 +186,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			);
 			expect(runA.code, runA.stderr).toBe(0);
 			results = recorded();
-		}, 60_000);
+		}, PI_NET);
 
 		afterAll(() => {
 			// PES_KEEP=1 keeps the run's agent dir and sessions for a look after a failure.
@@ -300,13 +302,17 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			}
 		};
 
-		it("is absent from the main extension unless our config enables it", async () => {
-			const off = await pi([MAIN_ENTRY], [], "which tools?");
-			expect(off.code, off.stderr).toBe(0);
-			expect(off.stdout).toContain("done tools=");
-			expect(off.stdout).toContain("event_search");
-			expect(off.stdout).not.toContain("session_search");
-		}, 60_000);
+		it(
+			"is absent from the main extension unless our config enables it",
+			async () => {
+				const off = await pi([MAIN_ENTRY], [], "which tools?");
+				expect(off.code, off.stderr).toBe(0);
+				expect(off.stdout).toContain("done tools=");
+				expect(off.stdout).toContain("event_search");
+				expect(off.stdout).not.toContain("session_search");
+			},
+			PI_NET,
+		);
 
 		it(
 			"is offered by the main extension when our config enables it",
@@ -322,7 +328,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 					// The first run's session_search results quote the planted text; they are never indexed themselves.
 					expect(hits.filter((h) => h.role === "toolResult")).toEqual([]);
 				}),
-			60_000,
+			PI_NET,
 		);
 
 		/**
@@ -340,12 +346,16 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			return bothOursRun;
 		};
 
-		it("registers one session_search, without a warning, when both of our entries want it", async () => {
-			const both = await bothOurs();
-			expect(both.code, both.stderr).toBe(0);
-			expect(both.stdout).toMatch(/done tools=.*session_search/);
-			expect(both.stderr).not.toMatch(/already provided/);
-		}, 60_000);
+		it(
+			"registers one session_search, without a warning, when both of our entries want it",
+			async () => {
+				const both = await bothOurs();
+				expect(both.code, both.stderr).toBe(0);
+				expect(both.stdout).toMatch(/done tools=.*session_search/);
+				expect(both.stderr).not.toMatch(/already provided/);
+			},
+			PI_NET,
+		);
 
 		it(
 			"leaves the name to hermes / session-search-lite when one is loaded, and says so once",
@@ -361,17 +371,21 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 					expect(recorded().get("withHermes")?.text).toBe(FAKE_HERMES_ANSWER);
 					expect(run.stderr.match(/session_search is already provided by .*fake-hermes\.ts/g)).toHaveLength(1);
 				}),
-			60_000,
+			PI_NET,
 		);
 
-		it("fails the call (isError) only when the index cannot be opened, with the seed's wording", async () => {
-			const run = await bothOurs();
-			expect(run.code, run.stderr).toBe(0);
-			const r = recorded().get("noIndex");
-			expect(r?.isError).toBe(true);
-			expect(r?.text).toMatch(/^session index not openable: /);
-			expect(existsSync(join(blocker, "index.sqlite"))).toBe(false);
-		}, 60_000);
+		it(
+			"fails the call (isError) only when the index cannot be opened, with the seed's wording",
+			async () => {
+				const run = await bothOurs();
+				expect(run.code, run.stderr).toBe(0);
+				const r = recorded().get("noIndex");
+				expect(r?.isError).toBe(true);
+				expect(r?.text).toMatch(/^session index not openable: /);
+				expect(existsSync(join(blocker, "index.sqlite"))).toBe(false);
+			},
+			PI_NET,
+		);
 	});
 }
 

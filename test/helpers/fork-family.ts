@@ -1,10 +1,25 @@
 /**
  * A fork family written by the real pi 0.73.1 CLI (offline, scripted model): a session with two branches (the second
  * made by a `/tree`-style move with a branch summary), its `/clone`, and a `--fork` of it into another folder.
- * Shared by the explorer's end-to-end tests, which need files exactly as pi writes them.
+ * Shared by the explorer's end-to-end tests, which need files exactly as pi writes them. pi writes it once per vitest
+ * run; each test gets a copy moved to its own folder (every path pi recorded rewritten, as if pi had run there).
  */
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	realpathSync,
+	renameSync,
+	rmSync,
+	statSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
+import { inject } from "vitest";
 import { PROJECT_ROOT } from "./corpus.js";
 import { startRpc } from "./pi-rpc.js";
 import { PI_073, runPi } from "./pi-run.js";
@@ -77,8 +92,8 @@ async function rpcScenario(cwd: string, env: NodeJS.ProcessEnv, needles: ForkFam
 	}
 }
 
-/** Writes a fork family with the real pi 0.73.1 under `root` (a fresh temp folder) and describes it. */
-export async function writeForkFamily(root: string): Promise<ForkFamily> {
+/** Runs the real pi 0.73.1 under `root` (a fresh folder) to write the family, and describes it. */
+async function runPiForFamily(root: string): Promise<ForkFamily> {
 	const agentDir = join(root, "agent");
 	const mainCwd = join(root, "proj");
 	const forkCwd = join(root, "other-proj");
@@ -101,4 +116,69 @@ export async function writeForkFamily(root: string): Promise<ForkFamily> {
 	const [forked] = fork;
 	if (fork.length !== 1 || !forked) throw new Error(`expected one fork file, found ${fork.length}`);
 	return { agentDir, sessionsDir, mainCwd, forkCwd, original, clone, fork: forked, needles };
+}
+
+/** pi's folder name for a cwd under `<agentDir>/sessions` (session-manager getDefaultSessionDir). */
+const encodedCwd = (cwd: string) => cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
+
+/** A copy of the family written under `from`, moved to `to`: folder names and every recorded path rewritten. */
+function moveFamily(written: ForkFamily, from: string, to: string): ForkFamily {
+	const rewrite = (text: string) => text.split(from).join(to).split(encodedCwd(from)).join(encodedCwd(to));
+	const copy = (src: string, dest: string) => {
+		mkdirSync(dest, { recursive: true });
+		for (const e of readdirSync(src, { withFileTypes: true })) {
+			const target = join(dest, rewrite(e.name));
+			if (e.isDirectory()) copy(join(src, e.name), target);
+			else if (/\.jsonl?$/.test(e.name)) writeFileSync(target, rewrite(readFileSync(join(src, e.name), "utf8")));
+			else cpSync(join(src, e.name), target);
+		}
+		// Times kept, as a move would: the explorer orders some rows by a file's time.
+		for (const e of readdirSync(src)) {
+			const st = statSync(join(src, e));
+			utimesSync(join(dest, rewrite(e)), st.atime, st.mtime);
+		}
+	};
+	copy(written.agentDir, rewrite(written.agentDir));
+	for (const cwd of [written.mainCwd, written.forkCwd]) mkdirSync(rewrite(cwd), { recursive: true });
+	return JSON.parse(rewrite(JSON.stringify(written))) as ForkFamily;
+}
+
+/** The family of this vitest run, written by the first test file that asks (the others wait for it); or undefined. */
+async function runFamily(): Promise<{ root: string; family: ForkFamily } | undefined> {
+	let runDir: string | undefined;
+	try {
+		runDir = inject("distBuild");
+	} catch {
+		runDir = undefined;
+	}
+	if (!runDir || !existsSync(runDir)) return undefined;
+	const published = join(runDir, "fork-family.json");
+	const lock = join(runDir, "fork-family.lock");
+	for (;;) {
+		if (existsSync(published)) return JSON.parse(readFileSync(published, "utf8")) as { root: string; family: ForkFamily };
+		try {
+			mkdirSync(lock);
+		} catch {
+			// Another file is writing it: wait until it is published, or the writer gave up (then write it here).
+			while (existsSync(lock) && !existsSync(published)) await new Promise((resolve) => setTimeout(resolve, 100));
+			continue;
+		}
+		try {
+			const root = realpathSync(mkdtempSync(join(runDir, "fork-family-")));
+			const family = await runPiForFamily(root);
+			writeFileSync(`${published}.tmp`, JSON.stringify({ root, family }));
+			renameSync(`${published}.tmp`, published);
+			return { root, family };
+		} finally {
+			rmSync(lock, { recursive: true, force: true });
+		}
+	}
+}
+
+/** A fork family written by the real pi 0.73.1, under `root` (a fresh temp folder), and its description. */
+export async function writeForkFamily(root: string): Promise<ForkFamily> {
+	mkdirSync(root, { recursive: true });
+	const shared = await runFamily();
+	if (!shared) return runPiForFamily(root);
+	return moveFamily(shared.family, shared.root, realpathSync(root));
 }
