@@ -395,6 +395,9 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		let db: Database.Database | undefined;
 		claim(path, options, notes);
+		// A WAL and shared-memory file without their index: what is left of an index deleted under a running process.
+		// Useless without it, and a new index opened with them would read that process's view of another WAL as its own.
+		if (!readonly && fileKind(path) === "missing") for (const suffix of ["-wal", "-shm"]) rmSync(path + suffix, { force: true });
 		const shared = existsSync(`${path}-shm`);
 		try {
 			const isNew = !readonly && ["missing", "empty"].includes(fileKind(path));
