@@ -16,7 +16,7 @@ const { fresh, freshBuild } = scratch("pes-plans-");
 const T0 = Date.parse("2026-01-01T00:00:00Z");
 
 /** A linear session of `n` messages, a compaction after every 10th, a branch summary after every 25th, a label every 7th. */
-function longSession(n: number): string {
+function longSession(n: number, compactions = true): string {
 	const lines: unknown[] = [{ type: "session", version: 3, id: "plans", timestamp: new Date(T0).toISOString(), cwd: "/plans" }];
 	let counter = 0;
 	const id = () => `e${(++counter).toString(16).padStart(6, "0")}`;
@@ -32,7 +32,8 @@ function longSession(n: number): string {
 		const role = i % 2 === 0 ? "user" : "assistant";
 		push({ type: "message", id: id(), parentId: prev, message: { role, content: [{ type: "text", text: `turn ${i} webhook` }], timestamp: T0 + i } });
 		const at = prev as string;
-		if (i % 10 === 9) push({ type: "compaction", id: id(), parentId: at, summary: `compacted ${i}`, firstKeptEntryId: before ?? at, tokensBefore: 1 });
+		if (compactions && i % 10 === 9)
+			push({ type: "compaction", id: id(), parentId: at, summary: `compacted ${i}`, firstKeptEntryId: before ?? at, tokensBefore: 1 });
 		if (i % 25 === 24 && path.length > 6) push({ type: "branch_summary", id: id(), parentId: path[path.length - 6], fromId: prev, summary: `explored ${i}` });
 		if (i % 7 === 6) push({ type: "label", id: id(), parentId: prev, targetId: at, label: `mark ${i}` });
 	}
@@ -71,6 +72,23 @@ describe("index lookups on a new index (issue 32 item 2)", () => {
 				for (const step of plan) if (/^(SEARCH|SCAN) events\b.*\(session_id=\?\)$|^SCAN events\b(?!.*rowid)/.test(step)) walks.push(`${step} ← ${sql}`);
 			}
 			expect(walks).toEqual([]);
+		} finally {
+			store.close();
+		}
+		freshBuild(sessions, index);
+	});
+
+	it("rewinds with branch summaries, read in slices, are appends: the session is never classified again as a whole", () => {
+		const sessions = fresh("sessions");
+		mkdirSync(sessions, { recursive: true });
+		writeFileSync(join(sessions, "rewinds.jsonl"), longSession(600, false));
+		const index = join(dirname(sessions), "index.sqlite");
+		const store = openStore(index);
+		try {
+			// Reclassifying the whole session at its last slice held one turn of pi's event loop for the session's size.
+			const summary = refresh(store, [{ path: sessions, kind: "extra" }], { sliceBytes: 4096 });
+			expect(summary.errors).toEqual([]);
+			expect(summary.sessionsReclassified ?? 0).toBe(0);
 		} finally {
 			store.close();
 		}

@@ -225,6 +225,8 @@ async function run(): Promise<number> {
 			const service = await openService({ readonly: true });
 			try {
 				const status = { ...service.status(), pending: service.countPending() };
+				// How it answered (a copy of an index on a read-only location, or without a deleted WAL).
+				for (const n of service.notes.splice(0)) note(`note: ${n}`);
 				if (flags.json) write(safeJson(status, 2));
 				else write(`${formatStatus(status)}\npending     ${status.pending} file(s) changed since the last refresh`);
 				return 0;
@@ -260,6 +262,7 @@ async function run(): Promise<number> {
 					const trace = service.trace({ sessionId, entryId });
 					write(flags.json ? safeJson(trace, 2) : formatTrace(trace, style));
 				}
+				for (const n of service.notes.splice(0)) note(`note: ${n}`);
 				return 0;
 			} finally {
 				service.close();

@@ -105,11 +105,13 @@ export function createExtension(deps: ExtensionDeps = {}): (pi: ExtensionRegistr
 					caller,
 				});
 				result.notes.push(...notes);
+				// The id that reaches the caller's own session: as the index names it (a same-id twin's differs from pi's).
+				const own = result.currentSessionId ?? caller.currentSessionId;
 				const text = formatSearchForModel(result, {
 					query: params.query,
 					root: caller.root,
-					...(caller.currentSessionId ? { currentSessionId: caller.currentSessionId } : {}),
-					includesCurrent: caller.currentSessionId !== undefined && params.sessionId === caller.currentSessionId,
+					...(own ? { currentSessionId: own } : {}),
+					includesCurrent: own !== undefined && params.sessionId === own,
 				});
 				return textResult(text.text, boundSearchDetails(result));
 			},

@@ -22,6 +22,7 @@ export function removeGoneFiles(store: IndexStore, writer: SessionWriter, plan: 
 export function* goneFileSteps(store: IndexStore, writer: SessionWriter, plan: RefreshPlan, summary: RefreshSummary): Generator<void, boolean> {
 	let removed = false;
 	const discovered = new Set(plan.files.map((f) => f.path));
+	const aliases = new Set(plan.observations.flatMap((o) => o.aliases ?? []));
 	const obsByRootId = new Map<number, RootObservation>();
 	for (const obs of plan.observations) {
 		const id = plan.rootIds.get(obs.root.path);
@@ -42,7 +43,8 @@ export function* goneFileSteps(store: IndexStore, writer: SessionWriter, plan: R
 		if (!obs?.present || underUnreadable(row.path, obs)) continue;
 		// Only a regular file that discovery missed (created meanwhile) is kept: a directory, FIFO, device or a
 		// symlink to one at a session path is no session, exactly as a fresh build sees it.
-		if (isRegularFile(row.path)) continue;
+		// A path discovery found to be another path to a file it has (a symlink to another session) goes, as in a fresh build.
+		if (isRegularFile(row.path) && !aliases.has(row.path)) continue;
 		try {
 			remove.immediate(row);
 			removed = true;

@@ -114,19 +114,24 @@ export class SessionWriter {
 		if (!deferred && previousLeafId !== undefined && previousLeafId !== null && staged.length > 0) {
 			// The fast path, one stretch at a time: the entries up to a compaction, the compaction, the entries after it.
 			let previous = previousLeafId;
-			let rest = staged;
-			while (rest.length > 0) {
-				const cut = rest.findIndex((x) => x.ev.type === "compaction");
-				const segment = cut === 0 ? rest.slice(0, 1) : cut < 0 ? rest : rest.slice(0, cut);
-				const segmentLeaf = segment.length === rest.length ? leafId : (segment.at(-1) as StagedEvent).entry.id;
+			let at = 0;
+			while (at < staged.length) {
+				// A stretch also ends where the next entry does not hang under the one before it (a branch summary at its
+				// branch point, pi's /tree): each chain is an append of its own, so a rewind never reclassifies the session.
+				let end = at + 1;
+				if ((staged[at] as StagedEvent).ev.type !== "compaction")
+					while (end < staged.length && staged[end]?.ev.type !== "compaction" && staged[end]?.entry.parentId === staged[end - 1]?.entry.id) end++;
+				const segment = staged.slice(at, end);
+				const segmentLeaf = end === staged.length ? leafId : (segment.at(-1) as StagedEvent).entry.id;
 				const done =
-					cut === 0
+					segment[0]?.ev.type === "compaction"
 						? this.appends.commitCompaction(sessionId, segment[0] as StagedEvent, segmentLeaf, previous)
 						: this.appends.commitExtension(sessionId, segment, segmentLeaf, previous);
 				if (!done) break;
 				previous = (segment.at(-1) as StagedEvent).entry.id;
-				rest = rest.slice(segment.length);
+				at = end;
 			}
+			const rest = staged.slice(at);
 			if (rest.length === 0) return;
 			// What is written is classified; the rest goes the general way, after it.
 			staged = rest;

@@ -101,6 +101,8 @@ export interface OpenOptions {
 	busyTimeoutMs?: number;
 	/** The path is our own default location: a file there that is not a usable index may be moved aside. */
 	ownedLocation?: boolean;
+	/** This open is of a private copy (openReadonlyCopy): a failure is final, no copy of the copy. */
+	privateCopy?: boolean;
 }
 
 /** True when another connection holds the write lock (also when opening failed for that reason). */
@@ -162,7 +164,7 @@ function openReadonlyCopy(path: string, options: OpenOptions, why: string, reado
 	try {
 		const copy = join(dir, "index.sqlite");
 		for (const suffix of withWal ? ["", "-wal"] : [""]) if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix);
-		const store = openStore(copy, { ...options, readonly: true });
+		const store = openStore(copy, { ...options, readonly: true, privateCopy: true });
 		store.copyOf = { path, dir };
 		store.notes.push(
 			withWal
@@ -195,6 +197,31 @@ export function openWithoutWal(path: string, options: OpenOptions): IndexStore |
 	store.close();
 	return null;
 }
+
+/**
+ * A read-only open (status, --no-refresh, the query thread) that failed for a reason outside the index: SQLite cannot
+ * make the WAL's shared-memory file on a read-only location, or the WAL was deleted under another process. A private
+ * copy answers from what is there, with a note. Null when the error is another, or no copy answers either.
+ */
+export function openReadonlyFallback(path: string, options: OpenOptions, error: unknown): IndexStore | null {
+	if (options.privateCopy || !(isReadonlyError(error) || isWriteFault(error) || isCorruptionError(error)) || !existsSync(path)) return null;
+	// A shared-memory file without its WAL (or with an empty one a later reader's open made): the WAL was deleted while
+	// a process had the index open.
+	if (existsSync(`${path}-shm`) && sizeOf(`${path}-wal`) === 0) return openWithoutWal(path, options);
+	try {
+		return openReadonlyCopy(path, options, (error as Error).message, isReadonlyError(error));
+	} catch {
+		return null;
+	}
+}
+
+const sizeOf = (file: string): number => {
+	try {
+		return statSync(file).size;
+	} catch {
+		return 0;
+	}
+};
 
 /** The inode of the file at `path`, or null when there is none. */
 export function inodeOf(path: string): number | null {
@@ -368,6 +395,9 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 	for (let attempt = 0; attempt < 2; attempt++) {
 		let db: Database.Database | undefined;
 		claim(path, options, notes);
+		// A WAL and shared-memory file without their index: what is left of an index deleted under a running process.
+		// Useless without it, and a new index opened with them would read that process's view of another WAL as its own.
+		if (!readonly && fileKind(path) === "missing") for (const suffix of ["-wal", "-shm"]) rmSync(path + suffix, { force: true });
 		const shared = existsSync(`${path}-shm`);
 		try {
 			const isNew = !readonly && ["missing", "empty"].includes(fileKind(path));
@@ -379,6 +409,8 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			if (!readonly) db.pragma("journal_mode = WAL");
 		} catch (error) {
 			db?.close();
+			const copy = readonly ? openReadonlyFallback(path, options, error) : null;
+			if (copy) return copy;
 			if (!readonly && existsSync(path) && isReadonlyError(error)) return openReadonlyCopy(path, options, (error as Error).message);
 			// A full disk cannot even hold the WAL's shared-memory file: search a copy elsewhere, as for a read-only place.
 			if (!readonly && existsSync(path) && isWriteFault(error)) return openReadonlyCopy(path, options, (error as Error).message, false);
@@ -401,6 +433,8 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			verdict = inspect(db);
 		} catch (error) {
 			db.close();
+			const copy = readonly ? openReadonlyFallback(path, options, error) : null;
+			if (copy) return copy;
 			if (isCorruptionError(error) && readonly)
 				throw new IndexUnavailableError(`the index ${path} is damaged (${(error as Error).message}); run \`pi-history index\` to rebuild it`, path);
 			if (!isCorruptionError(error)) throw new IndexUnavailableError(`cannot read the index ${path}: ${(error as Error).message}`, path);

@@ -253,6 +253,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const catalog = new Catalog(store);
 	const visibility = new Visibility(catalog, request.caller);
 	const notes = [...parsed.notes, ...visibility.notes];
+	// The id that reaches the caller's own session (sessionId=…): its public id, which a same-id twin's header id is not.
+	const own = visibility.currentPublicId !== null ? { currentSessionId: visibility.currentPublicId } : {};
 	const counts = catalog.counts();
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
 	if (!visibility.trusted) {
@@ -266,7 +268,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	}
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "")
-		return { hits: [], notes, index, ...(request.total ? { total: { count: 0, atLeast: false } } : {}) };
+		return { hits: [], notes, index, ...own, ...(request.total ? { total: { count: 0, atLeast: false } } : {}) };
 	const allowed = allowedSessions(catalog, visibility, filters, parsed.match !== null);
 	const query = candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
@@ -357,6 +359,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		hits,
 		notes,
 		index,
+		...own,
 		...(partial && hits.length > 0 ? { match: "partial" as const, unmatched } : {}),
 		...(request.total ? { total: countHits(store, request) } : {}),
 	};

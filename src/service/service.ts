@@ -12,6 +12,7 @@ import {
 	moveAside,
 	notRefreshed,
 	type OpenOptions,
+	openReadonlyFallback,
 	openStore,
 	openWithoutWal,
 	soundAt,
@@ -101,7 +102,17 @@ export class HistoryService implements HistoryQueries {
 		try {
 			return run();
 		} catch (error) {
-			if (!isCorruptionError(error) || this.store.readonly) throw error;
+			if (this.store.readonly) {
+				// Read-only (status, --no-refresh): a read-only location or a WAL deleted under another process shows only
+				// at the first read; a private copy answers from what is there.
+				const copy = this.store.copyOf === null ? openReadonlyFallback(this.config.indexPath, this.options, error) : null;
+				if (!copy) throw error;
+				this.store.close();
+				this.store = copy;
+				this.notes.push(...copy.notes);
+				return run();
+			}
+			if (!isCorruptionError(error)) throw error;
 			this.store.close();
 			// The file this connection read was deleted or replaced (another process built a new index there), or
 			// only this connection's view was damaged: the file at the path is not ours to move aside; open it again.

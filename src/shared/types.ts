@@ -198,6 +198,8 @@ export interface SearchResult {
 	match?: "partial";
 	/** With a partial match: the words no event in scope holds. */
 	unmatched?: string[];
+	/** The caller's own session as this index names it (a same-id twin's public id is not its header id). */
+	currentSessionId?: string;
 }
 
 /**

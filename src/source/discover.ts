@@ -20,6 +20,8 @@ export interface RootObservation {
 	present: boolean;
 	/** Directories below the root that could not be listed: nothing under them may be removed. */
 	unreadable: string[];
+	/** Paths of a file found under another path too (a symlink to another session): indexed once, at the other path. */
+	aliases?: string[];
 	error?: string;
 }
 
@@ -69,10 +71,23 @@ export async function discoverSliced(roots: SourceRoot[], pause: () => Promise<v
 /** The walk, one step per directory listed, so a caller can stop between them; a step yields the files found so far. */
 function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<number, Discovery> {
 	const files: DiscoveredFile[] = [];
-	const seenFiles = new Set<string>();
+	/** The index in `files` of each file (device and inode) found so far. */
+	const seenFiles = new Map<string, number>();
+	// Of two paths to one file, the file's own path (not through a symlink) is kept, else the first in path order:
+	// the same whatever order the directories list in, so a refresh and a fresh build keep the same one.
+	const rank = (path: string) => {
+		let real = "";
+		try {
+			real = realpathSync(path);
+		} catch {
+			// gone meanwhile
+		}
+		return real === path ? 0 : 1;
+	};
+	const better = (a: string, b: string) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 	const observations: RootObservation[] = [];
 	for (const root of roots) {
-		const obs: RootObservation = { root, present: false, unreadable: [] };
+		const obs: RootObservation = { root, present: false, unreadable: [], aliases: [] };
 		observations.push(obs);
 		let rootStat: ReturnType<typeof statSync>;
 		try {
@@ -124,9 +139,17 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<numbe
 						continue;
 					}
 					const key = `${st.dev}:${st.ino}`;
-					if (seenFiles.has(key)) continue;
-					seenFiles.add(key);
-					files.push({ path, root: root.path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
+					const found: DiscoveredFile = { path, root: root.path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+					const at = seenFiles.get(key);
+					if (at !== undefined) {
+						const other = files[at] as DiscoveredFile;
+						const keep = better(path, other.path) < 0 ? found : other;
+						files[at] = keep;
+						obs.aliases?.push(keep === found ? other.path : path);
+						continue;
+					}
+					seenFiles.set(key, files.length);
+					files.push(found);
 					// A directory of thousands of files is itself a long step: a chance to pause every 64 files.
 					if (files.length % 64 === 0) yield files.length;
 				}
