@@ -16,11 +16,12 @@ import { type Hit, type HitCount, PARTIAL_NOTE, SEARCH_ORDERS, type SearchFilter
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
-import { type PartialAnswer, type PartialWord, partialMatches } from "./partial.js";
+import type { PartialAnswer } from "./partial.js";
+import { partialTier } from "./partial-tier.js";
 import { matchOf, type ParsedQuery, parseQuery, quote } from "./query-parse.js";
 import { inflectedMatch, wordsOf } from "./query-words.js";
 import { buildSnippet } from "./snippet.js";
-import { type Suggestion, suggestionsFor } from "./suggest.js";
+import type { Suggestion } from "./suggest.js";
 import { Visibility } from "./visibility.js";
 
 /**
@@ -207,6 +208,11 @@ function candidateQuery(store: IndexStore, parsed: ParsedQuery, filter: Candidat
 	return new CandidateQuery(store, parsed.match, filter, expanded);
 }
 
+/** How a did-you-mean suggestion's events in scope are counted (its tokens as one phrase). */
+function suggestionCount(store: IndexStore, filter: CandidateFilter): (tokens: string[]) => number {
+	return (tokens) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(TOTAL_CAP, TOTAL_SCAN).n;
+}
+
 /**
  * How many events match the request's query, scope and filters (its page, order and snippet size aside), forked
  * copies once, up to `cap`, reading at most `scan` matches; the same rules as search() decide what matches, so the
@@ -230,8 +236,9 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 		const inflected = inflectedMatch(words);
 		if (inflected !== null) counted = new CandidateQuery(store, parsed.match, filter, inflected).count(cap, scan);
 		if (counted.n === 0 && words.length >= 2) {
-			const partial = partialMatches(store, words, filter, new Catalog(store).counts().events);
-			counted = { n: partial.candidates.length, truncated: partial.truncated };
+			// The answer search() pages through, cached: counting it does not rank it again.
+			const { partial } = partialTier(store, parsed, words, filter, catalog.counts().events, suggestionCount(store, filter));
+			if (partial) counted = { n: partial.candidates.length, truncated: partial.truncated };
 		}
 	}
 	const n = counted.n + query.systemPrompts(cap + 1).length;
@@ -275,7 +282,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const none = allowed.ids !== null && allowed.ids.length === 0;
 	let candidates = none ? [] : fetch(query, limit, offset);
 	let partial: PartialAnswer | null = null;
-	const suggestions = new Map<string, Suggestion[]>();
+	let suggestions = new Map<string, Suggestion[]>();
 	if (!none && request.exact !== true && parsed.match !== null && candidates.length < limit) {
 		// Events that hold every word as written come first, unchanged; then those holding some word only in another
 		// form; only when no event holds every word in any form, the best partial matches.
@@ -292,21 +299,10 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 			second = rest.length;
 		}
 		if (first === 0 && second === 0) {
-			const count = (tokens: string[]) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(TOTAL_CAP, TOTAL_SCAN).n;
-			const correct = (word: PartialWord): PartialWord[] => {
-				// A few words are enough to say what to try: a pasted paragraph does not get a suggestion per word.
-				if (suggestions.size >= MAX_SUGGESTED) return [];
-				const term = parsed.terms.find((t) => t.raw === word.raw);
-				const found = term ? suggestionsFor(store, term.tokens, count) : [];
-				suggestions.set(word.raw, found);
-				return found
-					.slice(0, 1)
-					.map((f) => ({ raw: f.text, exact: `(${quote(f.text)})`, inflected: null, correction: true, df: f.events, specific: word.specific }));
-			};
-			if (words.length >= 2) {
-				partial = partialMatches(store, words, filter, counts.events, correct);
-				candidates = partial.candidates.slice(offset, offset + limit);
-			} else if (offset === 0 && words[0]) correct(words[0]);
+			const tier = partialTier(store, parsed, words, filter, counts.events, suggestionCount(store, filter));
+			suggestions = tier.suggestions;
+			partial = tier.partial;
+			if (partial) candidates = partial.candidates.slice(offset, offset + limit);
 		}
 	}
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
@@ -385,9 +381,6 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["startedAfter", "after"],
 	["startedBefore", "before"],
 ];
-
-/** Unmatched words that get did-you-mean suggestions, at most. */
-const MAX_SUGGESTED = 4;
 
 /** Names a word that matched nothing in scope, with the index's nearest terms that do. */
 function unmatchedNote(word: string, near: Suggestion[]): string {
