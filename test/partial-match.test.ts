@@ -107,6 +107,16 @@ describe("partial matches", () => {
 		expect(typo.unmatched).toEqual(["zyxare"]);
 	});
 
+	it("counts the partial hits it pages through, the did-you-mean stand-in's included", () => {
+		// `zyxare` is a typo of `zyxrare` (3 events), which picks the candidates; `bravo` alone is in 26 events.
+		const all = service.search({ query: "zyxare bravo", limit: 50 });
+		expect(all.hits.map((h) => h.entryId)).toEqual(["most", "all", "rare"]);
+		const page = service.search({ query: "zyxare bravo", limit: 2, total: true });
+		expect(page.total).toEqual({ count: 3, atLeast: false });
+		expect(service.count({ query: "zyxare bravo" })).toEqual({ count: 3, atLeast: false });
+		expect(service.search({ query: "zyxare bravo", limit: 2, offset: 2 }).hits.map((h) => h.entryId)).toEqual(["rare"]);
+	});
+
 	it("leaves session_search to seed 003's contract: every word or nothing", () => {
 		const r = service.sessionSearch({ query: "zyxrare nowhere", limit: 10, snippetChars: 100, caller: { root: CWD } });
 		expect(r.hits).toEqual([]);
