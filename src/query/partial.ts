@@ -18,8 +18,6 @@ export interface PartialWord {
 	inflected: string | null;
 	/** A did-you-mean correction stands in for a word that matched nothing: it never makes an answer alone. */
 	correction?: boolean;
-	/** Its events in scope, when already counted. */
-	df?: number;
 	/** An identifier, code, number, path, CJK or quoted phrase rather than a word of prose. */
 	specific?: boolean;
 }
@@ -73,7 +71,7 @@ export function partialMatches(
 ): PartialAnswer {
 	const measure = (w: PartialWord) => {
 		const both = w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact;
-		return { ...w, both, df: w.df ?? wordMatches(store, both, filter) };
+		return { ...w, both, df: wordMatches(store, both, filter) };
 	};
 	const first = words.map(measure);
 	const unmatched = first.filter((w) => w.df === 0).map((w) => w.raw);

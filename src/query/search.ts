@@ -21,7 +21,7 @@ import { partialTier } from "./partial-tier.js";
 import { matchOf, type ParsedQuery, parseQuery, quote } from "./query-parse.js";
 import { inflectedMatch, wordsOf } from "./query-words.js";
 import { buildSnippet } from "./snippet.js";
-import type { Suggestion } from "./suggest.js";
+import { SUGGESTION_CAP, type Suggestion } from "./suggest.js";
 import { Visibility } from "./visibility.js";
 
 /**
@@ -210,7 +210,7 @@ function candidateQuery(store: IndexStore, parsed: ParsedQuery, filter: Candidat
 
 /** How a did-you-mean suggestion's events in scope are counted (its tokens as one phrase). */
 function suggestionCount(store: IndexStore, filter: CandidateFilter): (tokens: string[]) => number {
-	return (tokens) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(TOTAL_CAP, TOTAL_SCAN).n;
+	return (tokens) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(SUGGESTION_CAP, TOTAL_SCAN).n;
 }
 
 /**
@@ -386,7 +386,7 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 function unmatchedNote(word: string, near: Suggestion[]): string {
 	const first = `no event holds \`${word}\``;
 	if (near.length === 0) return first;
-	const options = near.map((s) => `\`${s.text}\` (${s.events} event${s.events === 1 ? "" : "s"})`);
+	const options = near.map((s) => `\`${s.text}\` (${s.events > SUGGESTION_CAP ? `over ${SUGGESTION_CAP}` : s.events} event${s.events === 1 ? "" : "s"})`);
 	return `${first}; did you mean ${options.join(" or ")}?`;
 }
 

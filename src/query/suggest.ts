@@ -10,8 +10,12 @@ import { knownTerms, termsStartingWith } from "../index/vocabulary.js";
 /** A suggested replacement and how many events hold it in the searched scope. */
 export interface Suggestion {
 	text: string;
+	/** Counted up to SUGGESTION_CAP + 1: more than SUGGESTION_CAP says only that there are more. */
 	events: number;
 }
+
+/** A suggestion's events are counted no further (a common word's would join thousands of matches to their events). */
+export const SUGGESTION_CAP = 1000;
 
 const SHOWN = 3;
 /** Tokens longer than this get no suggestions (their one-typo edits grow with their length). */
