@@ -147,3 +147,30 @@ describe("English inflections", () => {
 		expect(ids(query)).toEqual(expected);
 	});
 });
+
+describe("did-you-mean for a common word", () => {
+	it("says the suggestion is in over 1000 events instead of counting all of them", () => {
+		const t2 = tempDir("pes-partial-common-");
+		try {
+			const dir = join(t2.dir, "sessions", "--tmp-common--");
+			mkdirSync(dir, { recursive: true });
+			const id = "0199d000-0000-7000-8000-0000000000c3";
+			const ts = (i: number) => new Date(Date.UTC(2026, 6, 2) + i * 1000).toISOString();
+			const lines = [`${JSON.stringify({ type: "session", version: 3, id, timestamp: ts(0), cwd: "/tmp/common" })}\n`];
+			for (let i = 0; i < 1005; i++) {
+				const message = { role: "user", content: [{ type: "text", text: `retry with backoff ${i}` }], timestamp: 1 };
+				lines.push(`${JSON.stringify({ type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: ts(i + 1), message })}\n`);
+			}
+			writeFileSync(join(dir, "2026-07-02T00-00-00-000Z_c.jsonl"), lines.join(""));
+			const common = openService(join(t2.dir, "sessions"), join(t2.dir, "index.sqlite"));
+			try {
+				common.refresh();
+				expect(common.search({ query: "backofff", limit: 10 }).notes).toContain("no event holds `backofff`; did you mean `backoff` (over 1000 events)?");
+			} finally {
+				common.close();
+			}
+		} finally {
+			t2.cleanup();
+		}
+	});
+});
