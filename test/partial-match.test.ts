@@ -138,6 +138,17 @@ describe("English inflections", () => {
 		expect([...got].sort()).toEqual([...expected].sort());
 	});
 
+	it("marks the other form in the snippet of a hit found through it", () => {
+		const hits = service.search({ query: "fixed", limit: 10 }).hits;
+		const marked = (id: string) => {
+			const hit = hits.find((h) => h.entryId === id);
+			return hit?.marks.map(([from, to]) => hit.snippet.slice(from, to));
+		};
+		expect(marked("fixed")).toEqual(["fixed"]);
+		expect(marked("fixing")).toEqual(["fixing"]);
+		expect(marked("path")).toEqual(["fixes"]);
+	});
+
 	it.each([
 		["an error code in capitals", "ERRORS", ["errors", "code"]],
 		["an identifier", "handleError", []],

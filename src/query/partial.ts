@@ -16,6 +16,8 @@ export interface PartialWord {
 	exact: string;
 	/** Its inflected forms found in the index, as one expression; null when none. */
 	inflected: string | null;
+	/** Those forms, folded (a snippet marks them). */
+	forms?: readonly string[];
 	/** A did-you-mean correction stands in for a word that matched nothing: it never makes an answer alone. */
 	correction?: boolean;
 	/** An identifier, code, number, path, CJK or quoted phrase rather than a word of prose. */
@@ -28,6 +30,8 @@ export interface PartialAnswer {
 	unmatched: string[];
 	/** More events hold some of the words than were ranked. */
 	truncated: boolean;
+	/** Event id → the query's terms (their indexes) its best fragment holds in some form: what its snippet marks. */
+	written: Map<number, number[]>;
 }
 
 /** Rare words are taken as candidates' words while their matches together stay within this many. */
@@ -56,6 +60,8 @@ interface Scored {
 	cov: number;
 	bm: number;
 	held: Map<number, number>;
+	/** Indexes of the query's terms the fragment holds in some form. */
+	written: number[];
 }
 
 /**
@@ -73,11 +79,11 @@ export function partialMatches(
 		const both = w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact;
 		return { ...w, both, df: wordMatches(store, both, filter) };
 	};
-	const first = words.map(measure);
+	const first = words.map((w, term) => ({ ...measure(w), term }));
 	const unmatched = first.filter((w) => w.df === 0).map((w) => w.raw);
-	const counted = [...first, ...first.filter((w) => w.df === 0).flatMap((w) => correct(w).map(measure))];
+	const counted = [...first, ...first.filter((w) => w.df === 0).flatMap((w) => correct(w).map((c) => ({ ...measure(c), term: -1 })))];
 	const matched = counted.filter((w) => w.df > 0);
-	if (!matched.some((w) => !w.correction)) return { candidates: [], unmatched, truncated: false };
+	if (!matched.some((w) => !w.correction)) return { candidates: [], unmatched, truncated: false, written: new Map() };
 
 	const weightOf = (w: (typeof matched)[number]) => Math.log(1 + (events - w.df + 0.5) / (w.df + 0.5)) * (w.correction ? CORRECTION_WEIGHT : 1);
 	// When the query names something specific (an identifier, a code, a phrase), candidates hold one of those: the
@@ -95,11 +101,11 @@ export function partialMatches(
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
 	const scored = new Map<number, Scored>();
 	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches.
-	const add = (i: number, match: string, weight: number, withBm25: boolean) => {
+	const add = (i: number, match: string, weight: number, withBm25: boolean, term: number) => {
 		for (const f of new CandidateQuery(store, match, filter).fragments(FRAGMENT_CAP, withBm25)) {
 			let s = scored.get(f.fid);
 			if (!s) {
-				s = { cov: 0, bm: 0, held: new Map() };
+				s = { cov: 0, bm: 0, held: new Map(), written: [] };
 				scored.set(f.fid, s);
 			}
 			// A word held in its written form and in another form counts once, at its better weight.
@@ -109,16 +115,19 @@ export function partialMatches(
 				s.held.set(i, weight);
 			}
 			s.bm += f.score;
+			if (term >= 0) s.written.push(term);
 		}
 	};
 	matched.forEach((w, i) => {
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
-		add(i, within(w.exact), weight, isCore);
-		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore);
+		add(i, within(w.exact), weight, isCore, w.term);
+		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore, w.term);
 	});
-	return { candidates: coalesce(store, scored), unmatched, truncated: scored.size >= FRAGMENT_CAP };
+	const candidates = coalesce(store, scored);
+	const written = new Map(candidates.map((c) => [c.eid, scored.get(c.fid as number)?.written ?? []]));
+	return { candidates, unmatched, truncated: scored.size >= FRAGMENT_CAP, written };
 }
 
 /**

@@ -18,8 +18,8 @@ import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 import type { PartialAnswer } from "./partial.js";
 import { partialTier } from "./partial-tier.js";
-import { matchOf, type ParsedQuery, parseQuery, quote } from "./query-parse.js";
-import { inflectedMatch, wordsOf } from "./query-words.js";
+import { matchOf, type ParsedQuery, parseQuery, type QueryTerm, quote } from "./query-parse.js";
+import { inflectedMatch, withForms, wordsOf } from "./query-words.js";
 import { buildSnippet } from "./snippet.js";
 import { SUGGESTION_CAP, type Suggestion } from "./suggest.js";
 import { Visibility } from "./visibility.js";
@@ -176,7 +176,7 @@ function snippetFor(
 	event: EventRow,
 	session: SessionRow,
 	fragment: FragmentRow | undefined,
-	parsed: ParsedQuery,
+	terms: QueryTerm[],
 	chars: number,
 ): { snippet: string; marks: Array<[number, number]>; note?: string } {
 	const fallback = () => ({
@@ -190,11 +190,11 @@ function snippetFor(
 	if (!target) return fallback();
 	const omitted =
 		fragment && fragment.omit_start !== null && fragment.omit_end !== null ? ([fragment.omit_start, fragment.omit_end] as [number, number]) : null;
-	if (typeof target.text === "string") return buildSnippet(target.text, parsed.terms, chars, omitted);
+	if (typeof target.text === "string") return buildSnippet(target.text, terms, chars, omitted);
 	// A long text: only its indexed head and tail are in memory, and they are all a snippet may show (I20).
 	const bound = boundFragment(target.text);
 	const around = bound.omitted ?? [bound.head.length, bound.head.length];
-	return buildSnippet(bound.head + bound.tail, parsed.terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
+	return buildSnippet(bound.head + bound.tail, terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
 }
 
 /** Where counting the matches of a search stops (HitCount.atLeast): bounds its cost on any history. */
@@ -283,6 +283,9 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	let candidates = none ? [] : fetch(query, limit, offset);
 	let partial: PartialAnswer | null = null;
 	let suggestions = new Map<string, Suggestion[]>();
+	// Hits of the tiers after "every word as written" mark the words' other forms too; those of the first tier never.
+	let widened: QueryTerm[] = parsed.terms;
+	const later = new Set<number>();
 	if (!none && request.exact !== true && parsed.match !== null && candidates.length < limit) {
 		// Events that hold every word as written come first, unchanged; then those holding some word only in another
 		// form; only when no event holds every word in any form, the best partial matches.
@@ -290,12 +293,15 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		const first = candidates.length > 0 ? offset + candidates.length : offset === 0 ? 0 : fetch(query, offset, 0).length;
 		const words = wordsOf(store, parsed);
 		const inflected = inflectedMatch(words);
+		widened = withForms(parsed, words);
 		let second = 0;
 		if (inflected !== null) {
 			const exact = new Set(first > 0 ? fetch(query, first, 0).map((c) => c.eid) : []);
 			const rest = fetch(new CandidateQuery(store, parsed.match, filter, inflected), first + offset + limit, 0).filter((c) => !exact.has(c.eid));
 			const from = Math.max(0, offset - first);
-			candidates = [...candidates, ...rest.slice(from, from + limit - candidates.length)];
+			const added = rest.slice(from, from + limit - candidates.length);
+			for (const c of added) later.add(c.eid);
+			candidates = [...candidates, ...added];
 			second = rest.length;
 		}
 		if (first === 0 && second === 0) {
@@ -319,7 +325,10 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		const session = sessionCache.get(event.session_id);
 		if (!session || !visibility.allowsEvent(event, session)) continue;
 		const fragment = c.fid !== null ? catalog.fragment(event, c.fid) : catalog.fragments(event)[0];
-		const snip = snippetFor(catalog, event, session, fragment, parsed, snippetChars);
+		// A partial hit's snippet looks for the words it holds: one it lacks would be looked for through all its text.
+		const held = partial?.written.get(c.eid);
+		const terms = held ? widened.filter((_, i) => held.includes(i)) : later.has(c.eid) ? widened : parsed.terms;
+		const snip = snippetFor(catalog, event, session, fragment, terms, snippetChars);
 		if (snip.note) stale++;
 		hits.push({
 			sessionId: session.public_id,
