@@ -577,7 +577,7 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	});
 	AGENT_MIX.forEach((q, i) => {
 		rows.push({
-			metric: `    ${q.label}: first run p50 / p95 ms; repeats p50 ms; hits (match)`,
+			metric: `    ${q.name}: first run p50 / p95 ms; repeats p50 ms; hits (match)`,
 			cells: each((r) => {
 				const runs = r.agentFirstRuns[i] ?? [];
 				const first = runs.map((x) => x.firstMs);
