@@ -354,7 +354,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		});
 	}
 	if (stale > 0) notes.push(`${stale} hit(s) come from files that changed since indexing; run \`pi-history index\` to refresh`);
-	const unmatched = partial?.unmatched ?? [...suggestions.keys()];
+	// A copy: the partial answer is kept for the next page and the count.
+	const unmatched = [...(partial?.unmatched ?? suggestions.keys())];
 	if (partial && hits.length > 0) notes.unshift(PARTIAL_NOTE);
 	if (offset === 0) notes.push(...unmatched.map((w) => unmatchedNote(w, suggestions.get(w) ?? [])));
 	if (hits.length === 0 && offset === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
