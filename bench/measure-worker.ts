@@ -5,6 +5,7 @@
  *   measure-worker.js query   --index P --roots A,B [--runs N]                query mix and search-as-you-type
  *   measure-worker.js tui     --index P --roots A,B                           keystroke → frame through <App/>
  *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
+ *   measure-worker.js first   --index P --roots A,B --query-index I [--mix agent]   one query's first run, then repeats
  */
 import { EventEmitter } from "node:events";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
@@ -14,7 +15,7 @@ import { HistoryService } from "../src/service/service.js";
 import type { RefreshSummary } from "../src/shared/types.js";
 import { benchConfig, parseArgs, percentile, report } from "./child.js";
 import type { RefreshBrief, Stats } from "./results.js";
-import { QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
+import { AGENT_MIX, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
 /** Times each keystroke of TYPED_QUERY is searched through the service (query task) and typed into <App/> (tui task). */
 const SERVICE_TYPING_REPS = 5;
@@ -414,20 +415,22 @@ async function tui(): Promise<void> {
 }
 
 /**
- * One query of the mix as a fresh process meets it (`--query-index I`): open the service, run the query once (the
- * headline: no statement, page-cache-only or line cache warmed by an earlier query), then a few repeats apart.
+ * One query of the mix as a fresh process meets it (`--query-index I`; of the agent-style rows with `--mix agent`): open
+ * the service, run the query once (the headline: no statement, page-cache-only or line cache warmed by an earlier
+ * query), then a few repeats apart.
  */
 function firstRun(): void {
 	const i = Number(options.get("query-index") ?? "0");
-	const q = QUERY_MIX[i];
-	if (!q) throw new Error(`no query ${i} in the mix`);
+	const agent = options.get("mix") === "agent";
+	const q = agent ? AGENT_MIX[i] : QUERY_MIX[i];
+	if (!q) throw new Error(`no query ${i} in the ${agent ? "agent " : ""}mix`);
 	const opened = timed(() => openService());
 	const service = opened.value;
 	const first = timed(() => service.search({ query: q.query, filters: q.filters, limit: 10 }));
 	const repeats: number[] = [];
 	for (let r = 0; r < 5; r++) repeats.push(timed(() => service.search({ query: q.query, filters: q.filters, limit: 10 })).ms);
 	service.close();
-	report("first", { name: q.name, openMs: opened.ms, firstMs: first.ms, repeats, hits: first.value.hits.length });
+	report("first", { name: q.name, openMs: opened.ms, firstMs: first.ms, repeats, hits: first.value.hits.length, match: first.value.match ?? "all" });
 }
 
 /** A stand-in terminal for Ink: a TTY-like stdout that records each frame, and a stdin the bench types into. */

@@ -1,14 +1,16 @@
 /**
- * The query mix against an existing index, timed in CPU milliseconds as well as wall time: on a shared machine the
- * CPU time of the searching process moves far less with other work than its wall time does, so two versions can be
- * compared on a busy machine (a ratio in the same run, not a latency to publish).
+ * The query mix and the agent-style rows (AGENT_MIX) against an existing index, timed in CPU milliseconds as well as
+ * wall time: on a shared machine the CPU time of the searching process moves far less with other work than its wall
+ * time does, so two versions can be compared on a busy machine (a ratio in the same run, not a latency to publish).
+ * Each query opens its own service: its first run (no statement compiled, no answer cached) is timed apart from the
+ * repeats.
  *   node dist/bench/query-cpu.js --index PATH [--runs N] [--only NAME]
- * `--only` runs one query of the mix (by name): under `valgrind --tool=callgrind`, the instructions of `--runs 8`
- * less those of `--runs 3`, over 5, are one search's instructions, the same on a quiet machine as on a busy one.
+ * `--only` runs one query (by name): under `valgrind --tool=callgrind`, the instructions of `--runs 8` less those of
+ * `--runs 3`, over 5, are one repeat's instructions, the same on a quiet machine as on a busy one.
  */
 import { HistoryService } from "../src/service/service.js";
 import { benchConfig, parseArgs, percentile } from "./child.js";
-import { QUERY_MIX } from "./vocabulary.js";
+import { AGENT_MIX, QUERY_MIX } from "./vocabulary.js";
 
 const { options } = parseArgs(process.argv.slice(2));
 const indexPath = options.get("index");
@@ -18,29 +20,35 @@ if (!indexPath) {
 }
 const runs = Number(options.get("runs") ?? "15");
 const only = options.get("only");
-const mix = only === undefined ? QUERY_MIX : QUERY_MIX.filter((q) => q.name === only);
+const all = [...QUERY_MIX, ...AGENT_MIX];
+const mix = only === undefined ? all : all.filter((q) => q.name === only);
 if (mix.length === 0) {
-	process.stderr.write(`no query named "${only}" in the mix: ${QUERY_MIX.map((q) => q.name).join(", ")}\n`);
+	process.stderr.write(`no query named "${only}": ${all.map((q) => q.name).join(", ")}\n`);
 	process.exit(2);
 }
-// No roots: the index is searched as it is, never refreshed.
-const service = HistoryService.open({ config: benchConfig([], indexPath) });
 const rows: string[] = [];
 for (const q of mix) {
+	// No roots: the index is searched as it is, never refreshed.
+	const service = HistoryService.open({ config: benchConfig([], indexPath) });
 	const wall: number[] = [];
 	const cpu: number[] = [];
 	let hits = 0;
-	for (let i = 0; i < runs; i++) {
+	let match = "all";
+	for (let i = 0; i <= runs; i++) {
 		const c = process.cpuUsage();
 		const started = performance.now();
-		hits = service.search({ query: q.query, filters: q.filters, limit: 10 }).hits.length;
+		const result = service.search({ query: q.query, filters: q.filters, limit: 10 });
 		wall.push(performance.now() - started);
 		const d = process.cpuUsage(c);
 		cpu.push((d.user + d.system) / 1000);
+		hits = result.hits.length;
+		match = result.match ?? "all";
 	}
+	service.close();
+	const first = cpu.shift() as number;
+	wall.shift();
 	rows.push(
-		`${q.name.padEnd(16)} cpu p50 ${percentile(cpu, 50).toFixed(2).padStart(7)} ms   wall p50 ${percentile(wall, 50).toFixed(2).padStart(7)} ms   hits ${hits}`,
+		`${q.name.padEnd(16)} cpu first ${first.toFixed(2).padStart(7)} ms   cpu p50 ${percentile(cpu, 50).toFixed(2).padStart(7)} ms   wall p50 ${percentile(wall, 50).toFixed(2).padStart(7)} ms   hits ${hits} (${match})`,
 	);
 }
-service.close();
 process.stdout.write(`${rows.join("\n")}\n`);

@@ -181,6 +181,8 @@ export interface FirstRunResult {
 	firstMs: number;
 	repeats: number[];
 	hits: number;
+	/** "partial" when no event held every word (issue 28), else "all". */
+	match: string;
 }
 
 /** measure-worker.js typing: one pass of keys at a fixed pace into a fresh explorer, through Ink's real throttle. */

@@ -113,6 +113,38 @@ export const QUERY_MIX: readonly MixQuery[] = [
 	},
 ];
 
+/** A query as a model or a person writes it (issue 28): answered by the tiers after "every word as written". */
+export interface AgentMixQuery {
+	name: string;
+	/** How the table names it: what it is made of, and its text. */
+	label: string;
+	query: string;
+	filters?: MixQuery["filters"];
+}
+
+/**
+ * Agent-style queries over the bench corpus, their own rows beside the mix: a rare and a common identifier in the
+ * words a model wraps them in (partial matches; the filler words are not in the corpus), the same in a cwd, words
+ * the corpus holds only in another form (inflections), one-letter typos (did-you-mean stands in for them), and
+ * three words that match nothing (the answer is the notes alone).
+ */
+export const AGENT_MIX: readonly AgentMixQuery[] = [
+	{ name: "wordy rare", label: `wordy, rare  where was ${RARE_IDENTIFIER} discussed before`, query: `where was ${RARE_IDENTIFIER} discussed before` },
+	{ name: "wordy common", label: "wordy, common  handleWebhook timeout root cause and solution", query: "handleWebhook timeout root cause and solution" },
+	{ name: "wordy prose", label: "wordy, prose  how did we fix the EADDRINUSE port error", query: "how did we fix the EADDRINUSE port error" },
+	{
+		name: "wordy cwd",
+		label: "wordy, cwd  what happened with retry_with_backoff last time cwd=…/acme-payments",
+		query: "what happened with retry_with_backoff last time",
+		filters: { cwds: ["/home/dev/src/acme-payments"] },
+	},
+	{ name: "inflected", label: "inflected  retried", query: "retried" },
+	{ name: "inflected two", label: "inflected, two  migrations failing", query: "migrations failing" },
+	{ name: "misspelled", label: "misspelled  retry with backofff", query: "retry with backofff" },
+	{ name: "misspelled alone", label: "misspelled, alone  reconcileLedgerDrif", query: "reconcileLedgerDrif" },
+	{ name: "no match", label: "no match  lunar pangolin zebrafish", query: "lunar pangolin zebrafish" },
+];
+
 /**
  * Recall needles in the style of the shared corpus manifest: what our tokens promise (CJK bigrams, camelCase and
  * snake_case parts, prefixes, two-letter words) and a trigram index cannot or can only by scanning. Each has a

@@ -107,6 +107,16 @@ describe("partial matches", () => {
 		expect(typo.unmatched).toEqual(["zyxare"]);
 	});
 
+	it("counts the partial hits it pages through, the did-you-mean stand-in's included", () => {
+		// `zyxare` is a typo of `zyxrare` (3 events), which picks the candidates; `bravo` alone is in 26 events.
+		const all = service.search({ query: "zyxare bravo", limit: 50 });
+		expect(all.hits.map((h) => h.entryId)).toEqual(["most", "all", "rare"]);
+		const page = service.search({ query: "zyxare bravo", limit: 2, total: true });
+		expect(page.total).toEqual({ count: 3, atLeast: false });
+		expect(service.count({ query: "zyxare bravo" })).toEqual({ count: 3, atLeast: false });
+		expect(service.search({ query: "zyxare bravo", limit: 2, offset: 2 }).hits.map((h) => h.entryId)).toEqual(["rare"]);
+	});
+
 	it("leaves session_search to seed 003's contract: every word or nothing", () => {
 		const r = service.sessionSearch({ query: "zyxrare nowhere", limit: 10, snippetChars: 100, caller: { root: CWD } });
 		expect(r.hits).toEqual([]);
@@ -128,6 +138,17 @@ describe("English inflections", () => {
 		expect([...got].sort()).toEqual([...expected].sort());
 	});
 
+	it("marks the other form in the snippet of a hit found through it", () => {
+		const hits = service.search({ query: "fixed", limit: 10 }).hits;
+		const marked = (id: string) => {
+			const hit = hits.find((h) => h.entryId === id);
+			return hit?.marks.map(([from, to]) => hit.snippet.slice(from, to));
+		};
+		expect(marked("fixed")).toEqual(["fixed"]);
+		expect(marked("fixing")).toEqual(["fixing"]);
+		expect(marked("path")).toEqual(["fixes"]);
+	});
+
 	it.each([
 		["an error code in capitals", "ERRORS", ["errors", "code"]],
 		["an identifier", "handleError", []],
@@ -135,5 +156,32 @@ describe("English inflections", () => {
 		["a quoted phrase", '"fixed the"', ["fixed"]],
 	])("leaves %s exact: %s", (_name, query, expected) => {
 		expect(ids(query)).toEqual(expected);
+	});
+});
+
+describe("did-you-mean for a common word", () => {
+	it("says the suggestion is in over 1000 events instead of counting all of them", () => {
+		const t2 = tempDir("pes-partial-common-");
+		try {
+			const dir = join(t2.dir, "sessions", "--tmp-common--");
+			mkdirSync(dir, { recursive: true });
+			const id = "0199d000-0000-7000-8000-0000000000c3";
+			const ts = (i: number) => new Date(Date.UTC(2026, 6, 2) + i * 1000).toISOString();
+			const lines = [`${JSON.stringify({ type: "session", version: 3, id, timestamp: ts(0), cwd: "/tmp/common" })}\n`];
+			for (let i = 0; i < 1005; i++) {
+				const message = { role: "user", content: [{ type: "text", text: `retry with backoff ${i}` }], timestamp: 1 };
+				lines.push(`${JSON.stringify({ type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: ts(i + 1), message })}\n`);
+			}
+			writeFileSync(join(dir, "2026-07-02T00-00-00-000Z_c.jsonl"), lines.join(""));
+			const common = openService(join(t2.dir, "sessions"), join(t2.dir, "index.sqlite"));
+			try {
+				common.refresh();
+				expect(common.search({ query: "backofff", limit: 10 }).notes).toContain("no event holds `backofff`; did you mean `backoff` (over 1000 events)?");
+			} finally {
+				common.close();
+			}
+		} finally {
+			t2.cleanup();
+		}
 	});
 });

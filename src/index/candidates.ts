@@ -143,6 +143,11 @@ export class CandidateQuery {
 		this.plainMatch = match;
 	}
 
+	/** True when a filter beyond the match expression (sessions, times, tree states, …) decides which events count. */
+	get filtered(): boolean {
+		return this.where.length > 0;
+	}
+
 	/** True when there is a text query to rank; false for a filters-only listing (newest first). */
 	get textual(): boolean {
 		return this.match !== null;
@@ -260,7 +265,10 @@ export class CandidateQuery {
 		return this.store.prepare<unknown[], { fid: number; score: number }>(query).all(this.match, ...this.params, limit);
 	}
 
-	/** How many fragments of the whole index match, counting no further than `cap`: no filter, no join. */
+	/**
+	 * How many fragments match, counting no further than `cap`: the FTS index alone, within the match's scope token
+	 * and kinds' columns but no other filter, no join.
+	 */
 	indexMatches(cap: number): number {
 		if (this.match === null) return 0;
 		return (

@@ -16,10 +16,10 @@ export interface PartialWord {
 	exact: string;
 	/** Its inflected forms found in the index, as one expression; null when none. */
 	inflected: string | null;
+	/** Those forms, folded (a snippet marks them). */
+	forms?: readonly string[];
 	/** A did-you-mean correction stands in for a word that matched nothing: it never makes an answer alone. */
 	correction?: boolean;
-	/** Its events in scope, when already counted. */
-	df?: number;
 	/** An identifier, code, number, path, CJK or quoted phrase rather than a word of prose. */
 	specific?: boolean;
 }
@@ -30,15 +30,20 @@ export interface PartialAnswer {
 	unmatched: string[];
 	/** More events hold some of the words than were ranked. */
 	truncated: boolean;
+	/** Event id → the query's terms (their indexes) its best fragment holds in some form: what its snippet marks. */
+	written: Map<number, number[]>;
 }
 
-/** Rare words are taken as candidates' words while their events together stay within this many. */
+/** Rare words are taken as candidates' words while their matches together stay within this many. */
 export const PARTIAL_WINDOW = 2048;
-/** Fragments read per word and per list, the newest: bounds a partial match's cost on any history. */
+/**
+ * Fragments read per list, the newest: each form (as written, inflected) of a candidates' word, and each other word
+ * within the candidates' words. Bounds a partial match's cost on any history.
+ */
 const FRAGMENT_CAP = PARTIAL_WINDOW;
-/** Matches beyond which a word is common: its weight is then taken from the whole index. */
+/** A word's matches are counted up to this many: all words with more weigh the same, little. */
 const COMMON = 4 * PARTIAL_WINDOW;
-/** Matching fragments a count in scope reads at most. */
+/** Matching fragments read at most to find whether a word has one in scope. */
 const SCAN = 50 * PARTIAL_WINDOW;
 /** Events a partial answer ranks at most. */
 export const PARTIAL_EVENTS = 1000;
@@ -55,6 +60,8 @@ interface Scored {
 	cov: number;
 	bm: number;
 	held: Map<number, number>;
+	/** Indexes of the query's terms the fragment holds in some form. */
+	written: number[];
 }
 
 /**
@@ -70,19 +77,13 @@ export function partialMatches(
 ): PartialAnswer {
 	const measure = (w: PartialWord) => {
 		const both = w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact;
-		if (w.df !== undefined) return { ...w, both, df: w.df };
-		const query = new CandidateQuery(store, both, filter);
-		// A common word's weight comes from its matches in the whole index (as bm25's does), counted up to a cap: counting
-		// its events in scope would join every match. It only has to be seen once in scope.
-		const everywhere = query.indexMatches(COMMON);
-		const df = everywhere >= COMMON ? (query.count(0, SCAN).n > 0 ? everywhere : 0) : query.count(COMMON, SCAN).n;
-		return { ...w, both, df };
+		return { ...w, both, df: wordMatches(store, both, filter) };
 	};
-	const first = words.map(measure);
+	const first = words.map((w, term) => ({ ...measure(w), term }));
 	const unmatched = first.filter((w) => w.df === 0).map((w) => w.raw);
-	const counted = [...first, ...first.filter((w) => w.df === 0).flatMap((w) => correct(w).map(measure))];
+	const counted = [...first, ...first.filter((w) => w.df === 0).flatMap((w) => correct(w).map((c) => ({ ...measure(c), term: -1 })))];
 	const matched = counted.filter((w) => w.df > 0);
-	if (!matched.some((w) => !w.correction)) return { candidates: [], unmatched, truncated: false };
+	if (!matched.some((w) => !w.correction)) return { candidates: [], unmatched, truncated: false, written: new Map() };
 
 	const weightOf = (w: (typeof matched)[number]) => Math.log(1 + (events - w.df + 0.5) / (w.df + 0.5)) * (w.correction ? CORRECTION_WEIGHT : 1);
 	// When the query names something specific (an identifier, a code, a phrase), candidates hold one of those: the
@@ -100,11 +101,11 @@ export function partialMatches(
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
 	const scored = new Map<number, Scored>();
 	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches.
-	const add = (i: number, match: string, weight: number, withBm25: boolean) => {
+	const add = (i: number, match: string, weight: number, withBm25: boolean, term: number) => {
 		for (const f of new CandidateQuery(store, match, filter).fragments(FRAGMENT_CAP, withBm25)) {
 			let s = scored.get(f.fid);
 			if (!s) {
-				s = { cov: 0, bm: 0, held: new Map() };
+				s = { cov: 0, bm: 0, held: new Map(), written: [] };
 				scored.set(f.fid, s);
 			}
 			// A word held in its written form and in another form counts once, at its better weight.
@@ -114,19 +115,52 @@ export function partialMatches(
 				s.held.set(i, weight);
 			}
 			s.bm += f.score;
+			if (term >= 0) s.written.push(term);
 		}
 	};
 	matched.forEach((w, i) => {
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
-		add(i, within(w.exact), weight, isCore);
-		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore);
+		add(i, within(w.exact), weight, isCore, w.term);
+		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore, w.term);
 	});
-	return { candidates: coalesce(store, scored), unmatched, truncated: scored.size >= FRAGMENT_CAP };
+	const candidates = coalesce(store, scored);
+	const written = new Map(candidates.map((c) => [c.eid, scored.get(c.fid as number)?.written ?? []]));
+	return { candidates, unmatched, truncated: scored.size >= FRAGMENT_CAP, written };
 }
 
-/** Scored fragments as events: each event's best fragment, its count of matching fragments, forked copies last. */
+/**
+ * A word's matching fragments, which its weight comes from as bm25's IDF does: counted in the FTS index alone, up to
+ * COMMON, within the match's own scope (a cwd's scope token, the kinds' columns); the other filters only say whether
+ * the word is in scope at all (one match is enough). Counting its events in scope joined every match to its event and
+ * cost more than ranking them. Cached until the index changes: a word typed again, a next page, a count.
+ */
+function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): number {
+	const cache = store.cached("partial-word-matches", () => new Map<string, number>());
+	const key = `${both}\u0000${JSON.stringify(filter)}`;
+	let df = cache.get(key);
+	if (df === undefined) {
+		const query = new CandidateQuery(store, both, filter);
+		df = query.indexMatches(COMMON);
+		if (df > 0 && query.filtered && query.count(0, SCAN).n === 0) df = 0;
+		if (cache.size >= WORDS_KEPT) cache.clear();
+		cache.set(key, df);
+	}
+	return df;
+}
+
+/** Word counts kept per index version (a long-lived explorer types many words). */
+const WORDS_KEPT = 4096;
+/** Event keys read at least at once while ranking events. */
+const KEY_CHUNK = 128;
+
+/**
+ * Scored fragments as events: each event's best fragment, its count of matching fragments, forked copies after every
+ * distinct event, at most PARTIAL_EVENTS. Events are ranked by score first and their keys (entry, line, time) read in
+ * chunks in that order, each chunk to the end of its run of equal scores, only until PARTIAL_EVENTS distinct events
+ * are known: the keys of every scored event cost more than the ranking.
+ */
 function coalesce(store: IndexStore, scored: Map<number, Scored>): Candidate[] {
 	const better = (a: Scored, b: Scored) => b.cov - a.cov || a.bm - b.bm;
 	const events = new Map<number, { fid: number; s: Scored; n: number }>();
@@ -142,18 +176,35 @@ function coalesce(store: IndexStore, scored: Map<number, Scored>): Candidate[] {
 			}
 		}
 	}
-	const keys = new Map(eventKeys(store, [...events.keys()]).map((k) => [k.eid, k]));
-	const ranked = [...events.entries()]
-		.filter(([eid]) => keys.has(eid))
-		.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (keys.get(eb)?.ts_ms ?? 0) - (keys.get(ea)?.ts_ms ?? 0) || eb - ea);
-	const copies = new Map<string, number>();
-	const out: Candidate[] = ranked.map(([eid, e]) => {
-		const k = keys.get(eid);
-		const family = `${k?.entry_id}\u0000${k?.line_hash}`;
-		const copy_rank = (copies.get(family) ?? 0) + 1;
-		copies.set(family, copy_rank);
-		return { eid, best: -e.s.cov, n: e.n, fid: e.fid, copy_rank };
-	});
+	const byScore = [...events.entries()].sort(([, a], [, b]) => better(a.s, b.s));
+	const distinct: Candidate[] = [];
+	const copies: Candidate[] = [];
+	const seen = new Map<string, number>();
+	for (let from = 0; from < byScore.length && distinct.length < PARTIAL_EVENTS; ) {
+		// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
+		// ordered by time, so a run of them is never split between chunks.
+		let to = Math.min(byScore.length, from + Math.max(KEY_CHUNK, Math.ceil((PARTIAL_EVENTS - distinct.length) * 1.25)));
+		const last = byScore[to - 1]?.[1].s as Scored;
+		while (to < byScore.length && better((byScore[to] as (typeof byScore)[number])[1].s, last) === 0) to++;
+		const chunk = byScore.slice(from, to);
+		from = to;
+		// In row order: neighbouring rows share pages.
+		const read = eventKeys(
+			store,
+			chunk.map(([eid]) => eid).sort((a, b) => a - b),
+		);
+		const keys = new Map(read.map((k) => [k.eid, k]));
+		const ranked = chunk
+			.filter(([eid]) => keys.has(eid))
+			.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (keys.get(eb)?.ts_ms ?? 0) - (keys.get(ea)?.ts_ms ?? 0) || eb - ea);
+		for (const [eid, e] of ranked) {
+			const k = keys.get(eid);
+			const family = `${k?.entry_id}\u0000${k?.line_hash}`;
+			const copy_rank = (seen.get(family) ?? 0) + 1;
+			seen.set(family, copy_rank);
+			(copy_rank === 1 ? distinct : copies).push({ eid, best: -e.s.cov, n: e.n, fid: e.fid, copy_rank });
+		}
+	}
 	// Forked copies of an entry rank after every distinct event, as in a full match.
-	return [...out.filter((c) => c.copy_rank === 1), ...out.filter((c) => c.copy_rank > 1)].slice(0, PARTIAL_EVENTS);
+	return [...distinct, ...copies].slice(0, PARTIAL_EVENTS);
 }

@@ -14,6 +14,8 @@ export interface QueryTerm {
 	phrase: boolean;
 	/** The last token matches as a prefix (interactive search as you type). */
 	prefix: boolean;
+	/** Other forms of a one-token word (its inflections, issue 28) that a snippet marks as the word. */
+	forms?: readonly string[];
 }
 
 /** A parsed query. */

@@ -16,11 +16,12 @@ import { type Hit, type HitCount, PARTIAL_NOTE, SEARCH_ORDERS, type SearchFilter
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
-import { type PartialAnswer, type PartialWord, partialMatches } from "./partial.js";
-import { matchOf, type ParsedQuery, parseQuery, quote } from "./query-parse.js";
-import { inflectedMatch, wordsOf } from "./query-words.js";
+import type { PartialAnswer } from "./partial.js";
+import { partialTier } from "./partial-tier.js";
+import { matchOf, type ParsedQuery, parseQuery, type QueryTerm, quote } from "./query-parse.js";
+import { inflectedMatch, withForms, wordsOf } from "./query-words.js";
 import { buildSnippet } from "./snippet.js";
-import { type Suggestion, suggestionsFor } from "./suggest.js";
+import { SUGGESTION_CAP, type Suggestion } from "./suggest.js";
 import { Visibility } from "./visibility.js";
 
 /**
@@ -175,7 +176,7 @@ function snippetFor(
 	event: EventRow,
 	session: SessionRow,
 	fragment: FragmentRow | undefined,
-	parsed: ParsedQuery,
+	terms: QueryTerm[],
 	chars: number,
 ): { snippet: string; marks: Array<[number, number]>; note?: string } {
 	const fallback = () => ({
@@ -189,11 +190,11 @@ function snippetFor(
 	if (!target) return fallback();
 	const omitted =
 		fragment && fragment.omit_start !== null && fragment.omit_end !== null ? ([fragment.omit_start, fragment.omit_end] as [number, number]) : null;
-	if (typeof target.text === "string") return buildSnippet(target.text, parsed.terms, chars, omitted);
+	if (typeof target.text === "string") return buildSnippet(target.text, terms, chars, omitted);
 	// A long text: only its indexed head and tail are in memory, and they are all a snippet may show (I20).
 	const bound = boundFragment(target.text);
 	const around = bound.omitted ?? [bound.head.length, bound.head.length];
-	return buildSnippet(bound.head + bound.tail, parsed.terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
+	return buildSnippet(bound.head + bound.tail, terms, chars, [bound.head.length, bound.head.length], around[1] - around[0]);
 }
 
 /** Where counting the matches of a search stops (HitCount.atLeast): bounds its cost on any history. */
@@ -205,6 +206,11 @@ export const TOTAL_SCAN = 100_000;
 function candidateQuery(store: IndexStore, parsed: ParsedQuery, filter: CandidateFilter): CandidateQuery {
 	const expanded = parsed.terms.some((t) => t.prefix) ? matchOf(parsed.terms, (prefix) => prefixTerms(store, prefix)) : parsed.match;
 	return new CandidateQuery(store, parsed.match, filter, expanded);
+}
+
+/** How a did-you-mean suggestion's events in scope are counted (its tokens as one phrase). */
+function suggestionCount(store: IndexStore, filter: CandidateFilter): (tokens: string[]) => number {
+	return (tokens) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(SUGGESTION_CAP, TOTAL_SCAN).n;
 }
 
 /**
@@ -230,8 +236,9 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 		const inflected = inflectedMatch(words);
 		if (inflected !== null) counted = new CandidateQuery(store, parsed.match, filter, inflected).count(cap, scan);
 		if (counted.n === 0 && words.length >= 2) {
-			const partial = partialMatches(store, words, filter, new Catalog(store).counts().events);
-			counted = { n: partial.candidates.length, truncated: partial.truncated };
+			// The answer search() pages through, cached: counting it does not rank it again.
+			const { partial } = partialTier(store, parsed, words, filter, catalog.counts().events, suggestionCount(store, filter));
+			if (partial) counted = { n: partial.candidates.length, truncated: partial.truncated };
 		}
 	}
 	const n = counted.n + query.systemPrompts(cap + 1).length;
@@ -277,7 +284,10 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const none = allowed.ids !== null && allowed.ids.length === 0;
 	let candidates = none ? [] : fetch(query, limit, offset);
 	let partial: PartialAnswer | null = null;
-	const suggestions = new Map<string, Suggestion[]>();
+	let suggestions = new Map<string, Suggestion[]>();
+	// Hits of the tiers after "every word as written" mark the words' other forms too; those of the first tier never.
+	let widened: QueryTerm[] = parsed.terms;
+	const later = new Set<number>();
 	if (!none && request.exact !== true && parsed.match !== null && candidates.length < limit) {
 		// Events that hold every word as written come first, unchanged; then those holding some word only in another
 		// form; only when no event holds every word in any form, the best partial matches.
@@ -285,30 +295,22 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		const first = candidates.length > 0 ? offset + candidates.length : offset === 0 ? 0 : fetch(query, offset, 0).length;
 		const words = wordsOf(store, parsed);
 		const inflected = inflectedMatch(words);
+		widened = withForms(parsed, words);
 		let second = 0;
 		if (inflected !== null) {
 			const exact = new Set(first > 0 ? fetch(query, first, 0).map((c) => c.eid) : []);
 			const rest = fetch(new CandidateQuery(store, parsed.match, filter, inflected), first + offset + limit, 0).filter((c) => !exact.has(c.eid));
 			const from = Math.max(0, offset - first);
-			candidates = [...candidates, ...rest.slice(from, from + limit - candidates.length)];
+			const added = rest.slice(from, from + limit - candidates.length);
+			for (const c of added) later.add(c.eid);
+			candidates = [...candidates, ...added];
 			second = rest.length;
 		}
 		if (first === 0 && second === 0) {
-			const count = (tokens: string[]) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(TOTAL_CAP, TOTAL_SCAN).n;
-			const correct = (word: PartialWord): PartialWord[] => {
-				// A few words are enough to say what to try: a pasted paragraph does not get a suggestion per word.
-				if (suggestions.size >= MAX_SUGGESTED) return [];
-				const term = parsed.terms.find((t) => t.raw === word.raw);
-				const found = term ? suggestionsFor(store, term.tokens, count) : [];
-				suggestions.set(word.raw, found);
-				return found
-					.slice(0, 1)
-					.map((f) => ({ raw: f.text, exact: `(${quote(f.text)})`, inflected: null, correction: true, df: f.events, specific: word.specific }));
-			};
-			if (words.length >= 2) {
-				partial = partialMatches(store, words, filter, counts.events, correct);
-				candidates = partial.candidates.slice(offset, offset + limit);
-			} else if (offset === 0 && words[0]) correct(words[0]);
+			const tier = partialTier(store, parsed, words, filter, counts.events, suggestionCount(store, filter));
+			suggestions = tier.suggestions;
+			partial = tier.partial;
+			if (partial) candidates = partial.candidates.slice(offset, offset + limit);
 		}
 	}
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
@@ -325,7 +327,10 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		const session = sessionCache.get(event.session_id);
 		if (!session || !visibility.allowsEvent(event, session)) continue;
 		const fragment = c.fid !== null ? catalog.fragment(event, c.fid) : catalog.fragments(event)[0];
-		const snip = snippetFor(catalog, event, session, fragment, parsed, snippetChars);
+		// A partial hit's snippet looks for the words it holds: one it lacks would be looked for through all its text.
+		const held = partial?.written.get(c.eid);
+		const terms = held ? widened.filter((_, i) => held.includes(i)) : later.has(c.eid) ? widened : parsed.terms;
+		const snip = snippetFor(catalog, event, session, fragment, terms, snippetChars);
 		if (snip.note) stale++;
 		hits.push({
 			sessionId: session.public_id,
@@ -351,7 +356,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		});
 	}
 	if (stale > 0) notes.push(`${stale} hit(s) come from files that changed since indexing; run \`pi-history index\` to refresh`);
-	const unmatched = partial?.unmatched ?? [...suggestions.keys()];
+	// A copy: the partial answer is kept for the next page and the count.
+	const unmatched = [...(partial?.unmatched ?? suggestions.keys())];
 	if (partial && hits.length > 0) notes.unshift(PARTIAL_NOTE);
 	if (offset === 0) notes.push(...unmatched.map((w) => unmatchedNote(w, suggestions.get(w) ?? [])));
 	if (hits.length === 0 && offset === 0) notes.push(...explainEmpty(store, catalog, visibility, parsed, filters, pending));
@@ -389,14 +395,11 @@ const FILTER_NAMES: Array<[keyof SearchFilters, string]> = [
 	["startedBefore", "before"],
 ];
 
-/** Unmatched words that get did-you-mean suggestions, at most. */
-const MAX_SUGGESTED = 4;
-
 /** Names a word that matched nothing in scope, with the index's nearest terms that do. */
 function unmatchedNote(word: string, near: Suggestion[]): string {
 	const first = `no event holds \`${word}\``;
 	if (near.length === 0) return first;
-	const options = near.map((s) => `\`${s.text}\` (${s.events} event${s.events === 1 ? "" : "s"})`);
+	const options = near.map((s) => `\`${s.text}\` (${s.events > SUGGESTION_CAP ? `over ${SUGGESTION_CAP}` : s.events} event${s.events === 1 ? "" : "s"})`);
 	return `${first}; did you mean ${options.join(" or ")}?`;
 }
 

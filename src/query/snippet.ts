@@ -53,7 +53,8 @@ function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
 		const n = term.tokens.length;
 		const same = (token: Token, k: number) => {
 			const want = term.tokens[k] as string;
-			return term.prefix && k === n - 1 ? token.text.startsWith(want) : token.text === want;
+			if (term.prefix && k === n - 1) return token.text.startsWith(want);
+			return token.text === want || (n === 1 && term.forms?.includes(token.text) === true);
 		};
 		for (let i = 0; i + n <= main.length; i++) {
 			let ok = true;
@@ -72,11 +73,12 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	const out: Match[] = [];
 	if (terms.length === 0) return out;
 	const seen = new Set<number>();
-	const needles = terms.map((term) => term.tokens.map(looseFold));
+	// A term is in a chunk when all tokens of it, or one of its other forms, are.
+	const needles = terms.map((term) => [term.tokens, ...(term.forms ?? []).map((f) => [f])].map((alt) => alt.map(looseFold)));
 	for (let at = from; at < to; ) {
 		const end = alignedEnd(text, Math.min(to, at + CHUNK));
 		const hay = looseFold(text.slice(at, end));
-		if (!needles.some((tokens) => tokens.every((t) => hay.includes(t)))) {
+		if (!needles.some((alts) => alts.some((tokens) => tokens.every((t) => hay.includes(t))))) {
 			// Tokenizing is what a snippet of a large fragment costs; most of its chunks hold no match.
 			at = Math.min(to, Math.max(at + CHUNK, end));
 			continue;
@@ -105,7 +107,7 @@ const ASCII_TOKEN = /^[a-z0-9]+$/;
 function mayMatch(text: string, terms: QueryTerm[], seg: [number, number]): boolean {
 	if (seg[1] - seg[0] <= 2 * CHUNK || !terms.every((t) => ASCII_TOKEN.test(t.tokens[0] ?? ""))) return true;
 	const folded = fold(text.slice(seg[0], seg[1]));
-	return terms.some((t) => folded.includes(t.tokens[0] as string));
+	return terms.some((t) => folded.includes(t.tokens[0] as string) || t.forms?.some((f) => folded.includes(f)));
 }
 
 function normalize(text: string, marks: Array<[number, number]>): Snippet {

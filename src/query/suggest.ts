@@ -10,22 +10,31 @@ import { knownTerms, termsStartingWith } from "../index/vocabulary.js";
 /** A suggested replacement and how many events hold it in the searched scope. */
 export interface Suggestion {
 	text: string;
+	/** Counted up to SUGGESTION_CAP + 1: more than SUGGESTION_CAP says only that there are more. */
 	events: number;
 }
+
+/** A suggestion's events are counted no further (a common word's would join thousands of matches to their events). */
+export const SUGGESTION_CAP = 1000;
 
 const SHOWN = 3;
 /** Tokens longer than this get no suggestions (their one-typo edits grow with their length). */
 const MAX_TOKEN = 32;
 
-/** Every string one typo away from `token` (a letter or digit left out, swapped, replaced or added). */
+/**
+ * Every string one typo away from `token` (a character left out, swapped, replaced or added), in a fixed order. A
+ * token of letters only is replaced and added to with letters only, one of digits only with digits: a typo of the
+ * other kind is rare, and each edit is one lookup in the index.
+ */
 function oneTypo(token: string): string[] {
+	const alphabet = /^[a-z]+$/.test(token) ? LETTERS : /^[0-9]+$/.test(token) ? DIGITS : LETTERS + DIGITS;
 	const out = new Set<string>();
 	for (let i = 0; i <= token.length; i++) {
 		const head = token.slice(0, i);
 		const tail = token.slice(i);
 		if (tail) out.add(head + tail.slice(1));
 		if (tail.length > 1) out.add(head + (tail[1] as string) + (tail[0] as string) + tail.slice(2));
-		for (const c of ALPHABET) {
+		for (const c of alphabet) {
 			if (tail) out.add(head + c + tail.slice(1));
 			out.add(head + c + tail);
 		}
@@ -34,21 +43,32 @@ function oneTypo(token: string): string[] {
 	return [...out].filter((t) => t.length >= 3);
 }
 
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+const DIGITS = "0123456789";
+/** One-typo edits looked up at a time: the lookups stop once SHOWN terms are known. */
+const PROBES = 64;
 
 /**
- * Vocabulary terms near one folded token, most frequent first: its completions and the terms one typo away. Typos are
- * looked up one by one (a few hundred one-row lookups): reading the vocabulary around the token would count every
- * posting of every term read.
+ * Vocabulary terms near one folded token: its completions, then the terms one typo away in the order oneTypo writes
+ * them, the first SHOWN. Typos are looked up one by one (a few hundred one-row lookups), and no further than the SHOWN
+ * terms found: reading the vocabulary around the token would count every posting of every term read. Cached until
+ * the index changes.
  */
 function nearTerms(store: IndexStore, token: string): string[] {
 	// A long token's edits are many and it is rarely a typo of a word: a pasted hash or blob.
 	if (token.length < 4 || token.length > MAX_TOKEN || !/^[a-z0-9]+$/.test(token)) return [];
+	const cache = store.cached("near-terms", () => new Map<string, string[]>());
+	const known = cache.get(token);
+	if (known) return known;
 	const ranked = termsStartingWith(store, token, SHOWN + 1)
 		.filter((v) => v.term !== token)
 		.map((v) => v.term);
-	for (const t of knownTerms(store, oneTypo(token))) if (!ranked.includes(t)) ranked.push(t);
-	return ranked.slice(0, SHOWN);
+	const edits = oneTypo(token);
+	for (let i = 0; i < edits.length && ranked.length < SHOWN; i += PROBES)
+		for (const t of knownTerms(store, edits.slice(i, i + PROBES))) if (!ranked.includes(t)) ranked.push(t);
+	const near = ranked.slice(0, SHOWN);
+	cache.set(token, near);
+	return near;
 }
 
 /**
