@@ -118,7 +118,7 @@ describe("search screen", () => {
 		await waitForFrame(r, "errors only");
 		await press(r, KEYS.enter);
 		await waitForFrame(r, (x) => x.includes("[errors only]") && x.includes("✗ error"));
-		await press(r, "\u0012");
+		await press(r, "\u001br");
 		await waitForFrame(r, (x) => !x.includes("[errors only]"));
 	});
 
@@ -128,7 +128,7 @@ describe("search screen", () => {
 		await press(r, KEYS.tab);
 		await press(r, KEYS.f1);
 		await waitForFrame(r, "Query line (typing searches as you type)");
-		for (let i = 0; i < 30; i++) await press(r, KEYS.down);
+		for (let i = 0; i < 40; i++) await press(r, KEYS.down);
 		await waitForFrame(r, "Event view and tree walk");
 		await press(r, KEYS.esc);
 		await waitForFrame(r, "recent events");

@@ -88,7 +88,11 @@ describe("keyToAction", () => {
 		["query", "s", K({ ctrl: true }), { type: "cycle-scope" }],
 		["list", "o", K({ ctrl: true }), { type: "open-filters" }],
 		["list", "x", K({ ctrl: true }), { type: "toggle-errors" }],
-		["list", "r", K({ ctrl: true }), { type: "clear-filters" }],
+		["list", "r", K({ ctrl: true }), { type: "recall-query", search: true }],
+		["list", "r", K({ meta: true }), { type: "clear-filters" }],
+		["query", "", K({ upArrow: true }), { type: "recall-query", search: false }],
+		["list", "w", K({ ctrl: true }), { type: "delete-word" }],
+		["list", "u", K({ ctrl: true }), { type: "kill-to-start" }],
 		["list", "y", K({ ctrl: true }), { type: "copy-ref" }],
 		["list", "", K({ f1: true }), { type: "help" }],
 		["query", "g", K({ ctrl: true }), { type: "help" }],
@@ -162,13 +166,14 @@ describe("where keys act", () => {
 		expect(keyToAction("fork", "?", K({}))).toBeNull();
 	});
 
-	it("binds in the query line only the non-text keys its module comment names (no ↑, no PgUp)", () => {
+	it("binds in the query line only the non-text keys its module comment names (↑ only for earlier queries, no PgUp)", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
 				[
 					"left",
 					"right",
+					"up",
 					"home",
 					"end",
 					"down",
@@ -190,7 +195,6 @@ describe("where keys act", () => {
 				].includes(k) || /^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
-		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
 		expect(keyToAction("query", "", K({ pageUp: true }))).toBeNull();
 	});
 
@@ -204,6 +208,7 @@ describe("where keys act", () => {
 			"Ctrl+O",
 			"Ctrl+X",
 			"Ctrl+R",
+			"Alt+R",
 			"F4/Alt+S",
 			"F6/Alt+G",
 			"Ctrl+Y",

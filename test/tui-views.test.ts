@@ -331,7 +331,7 @@ describe("hit rows and empty states", () => {
 			"no hits with this workspace scope; there are hits without it",
 			"Try other or shorter words (the last one is read as a prefix).",
 			"Ctrl+S widens the scope to all sessions.",
-			"Backspace on an empty query removes the last filter chip; Ctrl+R clears them all; Ctrl+O changes them.",
+			"Backspace on an empty query removes the last filter chip; Alt+R clears them all; Ctrl+O changes them.",
 		]);
 	});
 

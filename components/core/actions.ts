@@ -79,7 +79,9 @@ export type ScreenAction =
 	| { type: "copy-ref" }
 	| { type: "refresh" }
 	| { type: "copy-done"; text: string; copied: boolean }
-	| { type: "quit"; code: number };
+	| { type: "quit"; code: number }
+	/** An earlier query onto the query line: ↑ on an empty line, or Ctrl+R (which matches the typed text). */
+	| { type: "recall-query"; search: boolean };
 
 /** The session browser and the go-to-ref prompt: opening them, the browser's sort and scope, the prompt's text and check. */
 export type BrowseAction =

@@ -70,6 +70,10 @@ export interface AppProps {
 	 * it; its answer is the status line. Without one (tests, no launcher) the status says the task is not available.
 	 */
 	onTask?: (request: TaskRequest) => TaskOutcome | Promise<TaskOutcome>;
+	/** Earlier queries, newest first (↑ and Ctrl+R recall them). */
+	queryHistory?: readonly string[];
+	/** The query history changed (a query was searched with): the launcher stores it. */
+	onQueryHistory?: (entries: readonly string[]) => void;
 }
 
 /** What a task did, for the status bar. */
@@ -104,6 +108,7 @@ export function App(props: AppProps) {
 				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
 				...(p.initialMessage ? { message: p.initialMessage } : {}),
 				...(p.initialEvent ? { open: p.initialEvent } : {}),
+				...(p.queryHistory ? { queryHistory: p.queryHistory } : {}),
 			}),
 	);
 	const { exit } = useApp();
@@ -261,8 +266,14 @@ export function App(props: AppProps) {
 	);
 
 	// Side effects the reducer asked for; the callbacks are read from the latest props.
-	const callbacks = useRef({ onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask });
-	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask };
+	const callbacks = useRef({
+		onCopy: props.onCopy,
+		onExit: props.onExit,
+		onRefresh: props.onRefresh,
+		onTask: props.onTask,
+		onQueryHistory: props.onQueryHistory,
+	});
+	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask, onQueryHistory: props.onQueryHistory };
 
 	// A task on an event: read what it needs (the whole text, the branch), then hand it to the launcher.
 	const task = state.task;
@@ -291,6 +302,12 @@ export function App(props: AppProps) {
 		const outcome = callbacks.current.onCopy?.(copy.text);
 		if (outcome) dispatch({ type: "copy-done", text: outcome.text, copied: outcome.copied });
 	}, [copy]);
+	// Before the exit effect: a query remembered by the key that quits is stored before the app unmounts.
+	const remembered = state.recall?.entries;
+	const firstRemembered = useRef(remembered);
+	useEffect(() => {
+		if (remembered && remembered !== firstRemembered.current) callbacks.current.onQueryHistory?.(remembered);
+	}, [remembered]);
 	const exitCode = state.exit;
 	useEffect(() => {
 		if (exitCode === null) return;

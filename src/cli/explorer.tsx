@@ -5,7 +5,7 @@
  */
 import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
-import { useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
 import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
@@ -19,6 +19,7 @@ import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
 import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
+import { loadQueryHistory, saveQueryHistory } from "./query-history.js";
 import { CLEAR, ENTER_ALT, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
 import { defaultExportDir, runTask } from "./tasks.js";
 
@@ -85,14 +86,17 @@ interface MainProps {
 	onExit: (code: number) => void;
 	onRefresh: () => void;
 	onTask: AppProps["onTask"];
+	indexPath: string;
 	query?: string;
 	filters?: Filters;
 	open?: EventRef & { fragmentId?: string };
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters, open }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, indexPath, query, filters, open }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
+	// Read once: the explorer keeps the list from here on, and writes it back whole when a query is remembered.
+	const [history] = useState(() => loadQueryHistory(indexPath));
 	return (
 		<App
 			service={service}
@@ -110,6 +114,8 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			onExit={onExit}
 			onRefresh={onRefresh}
 			onTask={onTask}
+			queryHistory={history}
+			onQueryHistory={(entries) => saveQueryHistory(indexPath, entries)}
 		/>
 	);
 }
@@ -218,6 +224,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			onExit={(c) => (code = c)}
 			onRefresh={begin}
 			onTask={onTask}
+			indexPath={choice.config.indexPath}
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
 			{...(options.open ? { open: options.open } : {})}
