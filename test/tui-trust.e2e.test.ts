@@ -2,7 +2,7 @@
  * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
  * opens at the match, on the first open. Ground truth is the history written here.
  */
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
@@ -141,5 +141,41 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		expect(asked).not.toContain("__EXIT__");
 		s.keys("Escape");
 		await s.waitFor("__EXIT__=0");
+	});
+
+	it("the query line remembers: ↑ on an empty line and Ctrl+R bring back earlier queries, after a restart too", async () => {
+		const s = await ready();
+		const typeKeys = (text: string) => {
+			for (const c of text) s.type(c);
+		};
+		// Two searches, each left by opening a hit (what remembers a query), then back and the line cleared.
+		for (const word of ["webhook", "jitter"]) {
+			typeKeys(word);
+			await s.waitFor((x) => queryRow(x).endsWith(word) && /hit 1 of \d+/.test(x));
+			s.keys("Enter");
+			await s.waitFor("back stack 1", 10_000);
+			s.keys("Escape");
+			await s.waitFor((x) => !x.includes("back stack 1"));
+			s.keys("C-u");
+			await s.waitFor("recent events");
+		}
+		s.keys("Up");
+		await s.waitFor((x) => queryRow(x).endsWith("jitter") && x.includes("earlier query 1 of"));
+		s.keys("Up");
+		await s.waitFor((x) => queryRow(x).endsWith("webhook") && /hit 1 of \d+/.test(x));
+		s.keys("C-c");
+		await s.waitFor("__EXIT__=130");
+		// Kept beside the index, for its user only, holding what was typed and nothing else.
+		const file = join(explorer.dir, "query-history.json");
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		const kept: string[] = JSON.parse(readFileSync(file, "utf8"));
+		expect(kept.slice(0, 2)).toEqual(["webhook", "jitter"]);
+		for (const q of kept) expect(q).not.toMatch(/add a retry|backs off|filler/);
+		// A new run: Ctrl+R finds the earlier query holding what is typed.
+		const again = await ready();
+		for (const c of "jit") again.type(c);
+		await again.waitFor((x) => queryRow(x).endsWith("jit"));
+		again.keys("C-r");
+		await again.waitFor((x) => queryRow(x).endsWith("jitter") && /hit 1 of \d+/.test(x));
 	});
 });
