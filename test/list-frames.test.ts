@@ -5,8 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { hitTotal } from "../components/core/numbers.js";
 import { lineText } from "../components/core/styled.js";
+import { hintsFor } from "../components/root/help.js";
 import { groupCount, type Results } from "../components/search/hits-state.js";
-import { type TitleInput, titleLine } from "../components/search/search-view.js";
+import { hintLine, type TitleInput, titleLine } from "../components/search/search-view.js";
+import { statusLines } from "../components/search/status-lines.js";
 
 const TITLE: TitleInput = {
 	banner: null,
@@ -43,5 +45,51 @@ describe("hit counts (item 4)", () => {
 		expect(groupCount({ ...r, sessionTotals: { a: { count: 13, atLeast: false } } }, "a")).toBe("13");
 		expect(groupCount({ ...r, sessionTotals: { b: { count: 1, atLeast: false } } }, "b")).toBe("");
 		expect(groupCount({ ...r, exhausted: true }, "a")).toBe("2");
+	});
+});
+
+const REF = "019c1234-aaaa-7bbb-8ccc-0123456789ab e1f2a3b4";
+const NOT_COPIED = `not copied: tmux's set-clipboard is "off" and no clipboard tool worked; select it: ${REF}`;
+const NO_PI =
+	"pi is not on PATH; to continue there run: pi --session /home/user/.pi/agent/sessions/--home-user-project--/2026-04-01T00-00-00-000Z_019c1234-aaaa-7bbb-8ccc-0123456789ab.jsonl (copied the command with xclip)";
+const bar = (text: string, width: number) =>
+	statusLines({ text, tone: "warn" }, "lines 1–20 of 80 · event", hintLine(hintsFor("event"), width), width).map((l) => lineText(l).trimEnd());
+
+describe("what the user must read is never cut (item 6)", () => {
+	it("a ref to select wraps to the bar's second line whole, at 80 and 100 columns; at 140 it fits beside the hints", () => {
+		expect(bar(NOT_COPIED, 80)).toEqual([
+			`not copied: tmux's set-clipboard is "off" and no clipboard tool worked; select`,
+			"it: 019c1234-aaaa-7bbb-8ccc-0123456789ab e1f2a3b4",
+		]);
+		expect(bar(NOT_COPIED, 100)).toEqual([
+			`not copied: tmux's set-clipboard is "off" and no clipboard tool worked; select it:`,
+			"019c1234-aaaa-7bbb-8ccc-0123456789ab e1f2a3b4",
+		]);
+		expect(bar(NOT_COPIED, 140)).toEqual([
+			NOT_COPIED,
+			"keys: commands · h parent · l child · j/k siblings · f forks · H fork above · t tree · / find · n/N next match · F7 continue in pi · ? help",
+		]);
+	});
+
+	it("the command to run keeps its start, its file's id and the copy note; only the path's middle gives way", () => {
+		expect(bar(NO_PI, 80)).toEqual([
+			"pi is not on PATH; to continue there run: pi --session",
+			"/home/user/.pi/age…-7bbb-8ccc-0123456789ab.jsonl (copied the command with xclip)",
+		]);
+		expect(bar(NO_PI, 100)).toEqual([
+			"pi is not on PATH; to continue there run: pi --session",
+			"/home/user/.pi/agent/sessi…19c1234-aaaa-7bbb-8ccc-0123456789ab.jsonl (copied the command with xclip)",
+		]);
+		expect(bar(NO_PI, 140)).toEqual([
+			"pi is not on PATH; to continue there run: pi --session",
+			"/home/user/.pi/agent/sessions/--home-user-…6-04-01T00-00-00-000Z_019c1234-aaaa-7bbb-8ccc-0123456789ab.jsonl (copied the command with xclip)",
+		]);
+	});
+
+	it("the key hints leave out whole hints from the end and keep help, last", () => {
+		expect(lineText(hintLine(hintsFor("event"), 80))).toBe("keys: commands · h parent · l child · j/k siblings · f forks · ? help");
+		expect(lineText(hintLine(hintsFor("query"), 80))).toBe("typing: query · ↓/Tab hits · Enter open · Esc clear/quit · F1/Ctrl+G help");
+		expect(lineText(hintLine(hintsFor("trace"), 100))).toBe("keys: commands · ↑↓ choose · Enter go · h parent · l child · j/k siblings · f forks · ? help");
+		expect(lineText(hintLine(hintsFor("tree"), 80))).toBe("keys: commands · ↑↓ move · Enter open · n/N hits · →/← unfold · ? help");
 	});
 });

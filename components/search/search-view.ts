@@ -309,12 +309,29 @@ export function indexText(
 	return { text: `${index.sessions} sessions · ${num(index.events)} events · ${fresh}${indexing.summary ? ` · ${indexing.summary}` : ""}`, tone: "dim" };
 }
 
-/** The key hints line: "key label" pairs separated by dots, cut to the width. */
-export function hintLine(hints: Array<[string, string]>, width: number): StyledLine {
+function hintSegs(hints: ReadonlyArray<[string, string]>): StyledLine {
 	const out: StyledLine = [];
 	for (const [k, label] of hints) {
 		if (out.length) out.push(seg(" · ", "dim"));
 		out.push(seg(k, "key"), seg(` ${label}`, "dim"));
 	}
-	return fitLine(out, width);
+	return out;
+}
+
+/**
+ * The key hints line: "key label" pairs separated by dots. When they do not all fit, whole hints are left out from
+ * the end, never cut in half, and the help hint always stays, last: it is where the others are.
+ */
+export function hintLine(hints: Array<[string, string]>, width: number): StyledLine {
+	const all = hintSegs(hints);
+	if (lineWidth(all) <= width) return all;
+	const helpAt = hints.findIndex(([, label]) => label === "help");
+	const help = helpAt >= 0 ? [hints[helpAt] as [string, string]] : [];
+	const kept: Array<[string, string]> = [];
+	for (const [i, h] of hints.entries()) {
+		if (i === helpAt) continue;
+		if (lineWidth(hintSegs([...kept, h, ...help])) > width) break;
+		kept.push(h);
+	}
+	return fitLine(hintSegs([...kept, ...help]), width);
 }
