@@ -19,6 +19,7 @@ import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
 import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
+import { noTerminalText } from "./no-terminal.js";
 import { loadQueryHistory, saveQueryHistory } from "./query-history.js";
 import { CLEAR, ENTER_ALT, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
 import { defaultExportDir, runTask } from "./tasks.js";
@@ -126,8 +127,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
  */
 export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice; queries?: QueryThread }): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
-		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
-		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
+		process.stderr.write(noTerminalText(options));
 		return 2;
 	}
 	const choice = started?.choice ?? chooseHistory(options);
