@@ -296,6 +296,11 @@ export function App(props: AppProps) {
 	useEffect(() => {
 		if (refresh > 0) callbacks.current.onRefresh?.();
 	}, [refresh]);
+	// Each indexing report is a new object: a finished one ends the refresh key's message (a refresh that found
+	// nothing new changes no generation, so it is the phase that says it is over).
+	useEffect(() => {
+		if (indexing.phase === "done" || indexing.phase === "failed") dispatch({ type: "refresh-done" });
+	}, [indexing]);
 	const copy = state.copy;
 	useEffect(() => {
 		if (!copy) return;

@@ -258,6 +258,9 @@ function recall(s: State, search: boolean): State {
 	return info(searched, `earlier query ${next.at + 1} of ${next.entries.length} · ↑ or Ctrl+R: older · Esc clears`);
 }
 
+/** What the refresh key says until the refresh is done. */
+const REFRESHING = "reading new session lines…";
+
 /** What the first Esc at the top says after a walk. */
 export const ESC_AGAIN = "Esc again to quit (Ctrl+C quits at once)";
 
@@ -398,7 +401,10 @@ export function reduce(s: State, a: Action): State {
 			return copyRef(s, loc?.ref ?? null);
 		}
 		case "refresh":
-			return info({ ...s, refresh: s.refresh + 1 }, "reading new session lines…");
+			return info({ ...s, refresh: s.refresh + 1 }, REFRESHING);
+		case "refresh-done":
+			// The status line goes back to the index state, which now says what the refresh did.
+			return s.message?.text === REFRESHING ? { ...s, message: null } : s;
 		case "copy-done":
 			return info(s, a.text, a.copied ? "info" : "warn");
 		case "task":
