@@ -5,8 +5,9 @@
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CLI } from "./helpers/build.js";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
-import { hasTmux, shellQuote } from "./helpers/tmux.js";
+import { hasTmux, shellQuote, TmuxSession } from "./helpers/tmux.js";
 
 const BIG = "0199d000-0000-7000-8000-00000000b16a";
 const RETRY = "0199d000-0000-7000-8000-00000000e7a1";
@@ -177,5 +178,28 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		await again.waitFor((x) => queryRow(x).endsWith("jit"));
 		again.keys("C-r");
 		await again.waitFor((x) => queryRow(x).endsWith("jitter") && /hit 1 of \d+/.test(x));
+	});
+
+	it("Ctrl+Z suspends to the shell and fg comes back to the explorer as it was", async () => {
+		// An interactive shell: job control is the shell's (a `sh -c` line has none).
+		const sh = TmuxSession.start("bash --norc --noprofile -i", { columns: 110, rows: 30 }, explorer.dir);
+		try {
+			sh.type(`node ${shellQuote(CLI)} --sessions-dir ${shellQuote(explorer.sessionsDir)} --index ${shellQuote(join(explorer.dir, "index.sqlite"))}`);
+			sh.keys("Enter");
+			await sh.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 60_000);
+			for (const c of "jitter") sh.type(c);
+			await sh.waitFor((x) => queryRow(x).endsWith("jitter") && /hit 1 of \d+/.test(x));
+			sh.keys("C-z");
+			await sh.waitFor(/Stopped/, 10_000);
+			sh.type("fg");
+			sh.keys("Enter");
+			const back = await sh.waitFor("back from the shell", 10_000);
+			expect(queryRow(back)).toMatch(/jitter$/);
+			// Keys work again, read as before: the query line takes letters.
+			sh.type("s");
+			await sh.waitFor((x) => queryRow(x).endsWith("jitters"));
+		} finally {
+			sh.kill();
+		}
 	});
 });

@@ -70,6 +70,8 @@ export interface AppProps {
 	 * it; its answer is the status line. Without one (tests, no launcher) the status says the task is not available.
 	 */
 	onTask?: (request: TaskRequest) => TaskOutcome | Promise<TaskOutcome>;
+	/** Stops the process for the shell's job control (Ctrl+Z); resolves once it runs again (`fg`). */
+	onSuspend?: () => Promise<void>;
 	/** Earlier queries, newest first (↑ and Ctrl+R recall them). */
 	queryHistory?: readonly string[];
 	/** The query history changed (a query was searched with): the launcher stores it. */
@@ -272,8 +274,16 @@ export function App(props: AppProps) {
 		onRefresh: props.onRefresh,
 		onTask: props.onTask,
 		onQueryHistory: props.onQueryHistory,
+		onSuspend: props.onSuspend,
 	});
-	callbacks.current = { onCopy: props.onCopy, onExit: props.onExit, onRefresh: props.onRefresh, onTask: props.onTask, onQueryHistory: props.onQueryHistory };
+	callbacks.current = {
+		onCopy: props.onCopy,
+		onExit: props.onExit,
+		onRefresh: props.onRefresh,
+		onTask: props.onTask,
+		onQueryHistory: props.onQueryHistory,
+		onSuspend: props.onSuspend,
+	};
 
 	// A task on an event: read what it needs (the whole text, the branch), then hand it to the launcher.
 	const task = state.task;
@@ -292,6 +302,15 @@ export function App(props: AppProps) {
 		// terminal, so the frame after it (the task's answer) differs from the last one drawn and Ink draws it whole.
 		TASK_DELAY_MS,
 	);
+	// Ctrl+Z: after the frame saying so is drawn (as for a task), the launcher stops the process; on fg the next frame
+	// ("back from the shell") differs from the last one drawn, so Ink draws it whole on the screen taken back.
+	const suspend = state.suspend ?? 0;
+	useEffect(() => {
+		const run = callbacks.current.onSuspend;
+		if (suspend === 0 || !run) return;
+		const t = setTimeout(() => void run().then(() => dispatch({ type: "resumed" })), TASK_DELAY_MS);
+		return () => clearTimeout(t);
+	}, [suspend]);
 	const refresh = state.refresh;
 	useEffect(() => {
 		if (refresh > 0) callbacks.current.onRefresh?.();

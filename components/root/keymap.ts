@@ -310,6 +310,7 @@ export const BINDINGS: Binding[] = [
 
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
+	{ keys: ["ctrl+z"], modes: ALL, action: { type: "suspend" }, help: "suspend to the shell (fg comes back here, as it was)" },
 	{
 		keys: ["wheelup", "wheeldown"],
 		modes: ALL,

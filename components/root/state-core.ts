@@ -57,6 +57,8 @@ export interface State {
 	exit: number | null;
 	/** An event was opened in this run: Esc at the top then asks once before quitting, so a deep walk is not lost. */
 	walked?: boolean;
+	/** Grows when the user suspends the explorer (Ctrl+Z); the launcher stops the process until `fg`. */
+	suspend?: number;
 	/** Queries searched with, for ↑ and Ctrl+R on the query line (the launcher stores them). */
 	recall?: QueryRecall;
 }

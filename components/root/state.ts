@@ -415,6 +415,10 @@ export function reduce(s: State, a: Action): State {
 			return { ...remember(s), exit: a.code };
 		case "recall-query":
 			return recall(s, a.search);
+		case "suspend":
+			return info({ ...s, suspend: (s.suspend ?? 0) + 1 }, "suspended: fg in the shell comes back here");
+		case "resumed":
+			return info(s, "back from the shell (Ctrl+Z suspends)");
 		case "search-done": {
 			const next = hits(s, a);
 			// End stopped following (the last hit, or its bound): say where it stopped instead of "loading…".

@@ -87,13 +87,30 @@ interface MainProps {
 	onExit: (code: number) => void;
 	onRefresh: () => void;
 	onTask: AppProps["onTask"];
+	onSuspend: AppProps["onSuspend"];
 	indexPath: string;
 	query?: string;
 	filters?: Filters;
 	open?: EventRef & { fragmentId?: string };
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, indexPath, query, filters, open }: MainProps) {
+function Main({
+	service,
+	store,
+	banner,
+	notice,
+	workspace,
+	initialScope,
+	color,
+	onExit,
+	onRefresh,
+	onTask,
+	onSuspend,
+	indexPath,
+	query,
+	filters,
+	open,
+}: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	// Read once: the explorer keeps the list from here on, and writes it back whole when a query is remembered.
@@ -115,6 +132,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			onExit={onExit}
 			onRefresh={onRefresh}
 			onTask={onTask}
+			{...(onSuspend ? { onSuspend } : {})}
 			queryHistory={history}
 			onQueryHistory={(entries) => saveQueryHistory(indexPath, entries)}
 		/>
@@ -206,6 +224,21 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			});
 		}
 	};
+	// Ctrl+Z in raw mode is a key, not a signal: the screen is given back as for a program, then the process stops
+	// itself the way the terminal's own Ctrl+Z would; on fg (SIGCONT) it takes the screen again.
+	const onSuspend = (): Promise<void> =>
+		new Promise((resolve) => {
+			handingOff = true;
+			out.write(LEAVE_ALT);
+			process.stdin.setRawMode?.(false);
+			process.once("SIGCONT", () => {
+				process.stdin.setRawMode?.(true);
+				out.write(enter + ansiEscapes.cursorHide);
+				handingOff = false;
+				resolve();
+			});
+			process.kill(process.pid, "SIGTSTP");
+		});
 	const onTask: AppProps["onTask"] = (request) => runTask(request, { handOff, env: process.env, exportDir: defaultExportDir(), write: (s) => out.write(s) });
 	// On resize the terminal re-wraps or cuts the old frame, and Ink erases only the lines it thinks it drew:
 	// start from a clean screen (this listener runs before Ink's own, which then draws the new frame from the top).
@@ -224,6 +257,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			onExit={(c) => (code = c)}
 			onRefresh={begin}
 			onTask={onTask}
+			onSuspend={onSuspend}
 			indexPath={choice.config.indexPath}
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
