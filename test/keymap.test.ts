@@ -146,7 +146,7 @@ describe("keyToAction", () => {
 	it("binds in the query line readline's Ctrl keys for editing, and search commands only on Ctrl keys readline leaves free here", () => {
 		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => /^ctrl\+[a-z]$/.test(k)));
 		const editing = ["ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+d", "ctrl+w", "ctrl+u", "ctrl+k"];
-		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+t", "ctrl+l", "ctrl+c"];
+		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+t", "ctrl+l", "ctrl+c", "ctrl+z"];
 		expect(new Set(ctrl)).toEqual(new Set([...editing, ...commands]));
 	});
 
@@ -201,7 +201,7 @@ describe("where keys act", () => {
 	it("titles help sections by where their keys act", () => {
 		const sections = new Map(helpSections().map((s) => [s.title, s.rows.map(([k]) => k)]));
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
-		expect(everywhere?.[1]).toEqual(["Ctrl+C", "wheel↑/wheel↓"]);
+		expect(everywhere?.[1]).toEqual(["Ctrl+C", "Ctrl+Z", "wheel↑/wheel↓"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
 		expect(sections.get("Search screen: query line and hit list")).toEqual([
 			"Ctrl+S",
