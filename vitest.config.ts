@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+import { LongFirstSequencer } from "./test/support/sequencer.js";
 
-/** The tests that drive a real terminal (tmux) or real pi end to end, or pack the package: they run last. */
+/** The tests that drive a real terminal (tmux) or real pi end to end, or pack the package. */
 const TERMINAL = ["test/*.e2e.test.ts", "test/terminal-safety.test.ts", "test/package.test.ts"];
 
 /**
@@ -30,6 +31,10 @@ export default defineConfig({
 		// that took ~45 s of the budget. It is safe here: no mocks, every file works in its own temp folder, and the
 		// one file that changes shared state (Ink's caches, an env variable) puts it back.
 		isolate: false,
+		// One queue for all projects (no groupOrder): source-only files first while dist/ builds, then the files that
+		// use it, the known long ones first (test/support/sequencer.ts). Separate groups left workers idle at the end of
+		// each group, waiting for its last long file.
+		sequence: { sequencer: LongFirstSequencer },
 		projects: [
 			{
 				// From source, first, while dist/ builds in the background.
@@ -38,7 +43,6 @@ export default defineConfig({
 					name: "unit",
 					include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
 					exclude: [...BUILT, ...TERMINAL, "**/node_modules/**", "dist/**"],
-					sequence: { groupOrder: 0 },
 				},
 			},
 			{
@@ -48,15 +52,13 @@ export default defineConfig({
 					name: "built",
 					include: BUILT,
 					exclude: [...TERMINAL, "**/node_modules/**", "dist/**"],
-					sequence: { groupOrder: 1 },
 					...waitsForBuild,
 				},
 			},
 			{
-				// After the others, two files at a time like them: one at a time took 160 s of the 5-minute budget, two
-				// take 96 s (120-127 s with a busy loop on one core), and every screen wait is on content, not on time.
+				// Alongside the others: every screen wait is on content, not on time.
 				extends: true,
-				test: { name: "terminal", include: TERMINAL, sequence: { groupOrder: 2 }, ...waitsForBuild },
+				test: { name: "terminal", include: TERMINAL, ...waitsForBuild },
 			},
 		],
 	},

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
 import { PI_073, type PiRunner, runPi } from "./helpers/pi-run.js";
-import { ensurePi16, stageExtension } from "./helpers/pi16.js";
+import { ensurePi16, sharedStage } from "./helpers/pi16.js";
 import { hitRefs } from "./helpers/tool-output.js";
 import type { ScriptedCall } from "./support/faux-calls.js";
 
@@ -125,14 +125,12 @@ relativeDirSuite(PI_073.label, () => PI_073);
 relativeDirSuite("pi 1.6", () => {
 	const pi = ensurePi16();
 	if ("skip" in pi) return pi;
-	const stage = tempDir("pes-reldir16-");
 	return {
 		label: "pi 1.6",
 		node: pi.node,
 		cli: pi.piCli,
 		env: pi.env,
 		fauxModel: join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"),
-		packageDir: stageExtension(pi, join(stage.dir, "pkg")),
-		cleanup: stage.cleanup,
+		packageDir: sharedStage(pi),
 	};
 });

@@ -1,9 +1,8 @@
 /** Find and continuous scrolling, the pure parts: windows merged into runs and gaps, find's order and wrap-around, the stack's chunk requests. */
 import { describe, expect, it } from "vitest";
-import { measureTop } from "../components/event/event-doc.js";
 import { chunkFor, covers, fragmentLayout } from "../components/event/fragment-windows.js";
 import { findInEvent } from "../components/event/loaders.js";
-import { type Action, initialState, reduce as reduceOnly, type State, topLoc } from "../components/root/state.js";
+import { initialState, reduce, type State, topLoc } from "../components/root/state.js";
 import type { FragmentWindow } from "../src/shared/types.js";
 import { makeEventData, makeHits } from "./helpers/ink.js";
 
@@ -82,20 +81,10 @@ describe("findInEvent", () => {
 
 describe("the event stack asks for the text near the screen", () => {
 	const SIZE = { columns: 80, rows: 24 };
-	const rendered = (s: State): State => {
-		let out = s;
-		for (let i = 0; i < 10; i++) {
-			const m = measureTop(topLoc(out), out.size, out.events.wrap);
-			if (!m) return out;
-			out = reduceOnly(out, m);
-		}
-		return out;
-	};
-	const reduce = (s: State, a: Action) => rendered(reduceOnly(s, a));
 	const lines = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `line ${from + i}`).join("\n");
 
 	function opened(): State {
-		let s = reduceOnly(initialState({ size: SIZE }), {
+		let s = reduce(initialState({ size: SIZE }), {
 			type: "search-done",
 			seq: 1,
 			more: 0,

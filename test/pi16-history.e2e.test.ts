@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
-import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
+import { ensurePi16, type Pi16, sharedStage } from "./helpers/pi16.js";
 import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
 
 const setup = ensurePi16();
@@ -80,7 +80,7 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 		ids.here = here.ids;
 		ids.otherSession = other.session;
 		ids.hereSession = here.session;
-		const pkg = stageExtension(pi, join(base, "pkg"));
+		const pkg = sharedStage(pi);
 		const env = [`PI_CODING_AGENT_DIR=${agentDir}`, `HOME=${join(base, "home")}`, "PES_E2E_SCRIPT=echo", `PATH=${pi.env.PATH ?? ""}`, "TERM=xterm-256color"];
 		const args = [
 			"--offline",

@@ -10,31 +10,26 @@ import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
-import { startRpc } from "./helpers/pi-rpc.js";
-import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
+import { type RpcPi, startRpc } from "./helpers/pi-rpc.js";
+import { ensurePi16, type Pi16, sharedStage } from "./helpers/pi16.js";
 
 const setup = ensurePi16();
 if ("skip" in setup) console.log(`pi 1.6 landing skipped: ${setup.skip}`);
 
 type Message = { role: string; timestamp?: number; content?: unknown };
 
+/** Asks a running pi for get_state and get_messages. */
+async function readState(rpc: RpcPi): Promise<{ state: Record<string, unknown>; messages: Message[] }> {
+	// Both commands are read after pi's start (and so after session_start handlers) is complete.
+	const [state, messages] = await Promise.all([rpc.send({ type: "get_state" }), rpc.send({ type: "get_messages" })]);
+	return { state: state.data as Record<string, unknown>, messages: (messages.data as { messages: Message[] }).messages };
+}
+
 /** Starts pi 1.6 in RPC mode on `file`, asks get_state and get_messages, then ends it. */
 async function rpcState(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ state: Record<string, unknown>; messages: Message[] }> {
 	const rpc = startRpc(pi.node, pi.piCli, args, cwd, env, 180_000);
 	try {
-		// Both commands are read after pi's start (and so after session_start handlers) is complete.
-		const [state, messages] = await Promise.all([rpc.send({ type: "get_state" }), rpc.send({ type: "get_messages" })]);
-		return { state: state.data as Record<string, unknown>, messages: (messages.data as { messages: Message[] }).messages };
-	} finally {
-		await rpc.stop();
-	}
-}
-
-/** Starts pi 1.6 in RPC mode, sends one prompt and ends pi when the agent's turn ends. */
-async function rpcPrompt(pi: Pi16, args: string[], cwd: string, env: NodeJS.ProcessEnv, message: string): Promise<void> {
-	const rpc = startRpc(pi.node, pi.piCli, args, cwd, env, 180_000);
-	try {
-		await rpc.prompt(message);
+		return await readState(rpc);
 	} finally {
 		await rpc.stop();
 	}
@@ -86,11 +81,17 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 			mem.branch(leaf);
 			return mem.buildSessionProjection().entries.flatMap((e) => e.messages as Message[]);
 		};
-		const pkg = stageExtension(pi, join(base, "pkg"));
+		const pkg = sharedStage(pi);
 		ext = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"), "-e", join(pkg, "src", "extension", "index.ts")];
 	}, 20 * 60_000);
 
-	afterAll(() => tmp.cleanup());
+	/** The pi landed on a reply: its state is checked first, and the last test sends it a prompt (one pi start, not two). */
+	let landedOnReply: RpcPi | undefined;
+
+	afterAll(async () => {
+		await landedOnReply?.stop();
+		tmp.cleanup();
+	});
 
 	/** pi's environment for one run: this test's agent dir and home, the landing variables given and no others. */
 	const envWith = (land: Record<string, string>): NodeJS.ProcessEnv => {
@@ -102,6 +103,8 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 	};
 	const piArgs = () => ["--offline", "--provider", "faux", "--model", "faux-1", ...ext, "--mode", "rpc", "--session", file];
 	const start = (land: Record<string, string>) => rpcState(pi, piArgs(), cwd, envWith(land));
+	/** pi in RPC mode landed on the reply a1 (its safety net covers the tests it outlives on a busy machine). */
+	const landOnReply = () => startRpc(pi.node, pi.piCli, piArgs(), cwd, envWith({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: file }), 600_000);
 	const shape = (ms: Message[]) => ms.map((x) => [x.role, x.timestamp]);
 
 	it("without a landing, pi opens at the file's last entry (the control)", async () => {
@@ -115,7 +118,9 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 	// landing runs compare the file with what it was just before them.
 	it("PI_EVENT_SEARCH_LAND on a reply: pi's context is its projection at that reply; the landing writes nothing", async () => {
 		const before = readFileSync(file, "utf8");
-		const { state, messages } = await start({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: file });
+		// Kept running for the last test, which continues from this landing.
+		landedOnReply = landOnReply();
+		const { state, messages } = await readState(landedOnReply);
 		expect(state.sessionFile).toBe(file);
 		expect(shape(messages)).toEqual(shape(projectionAt(ids.a1)));
 		expect(state.messageCount).toBe(2);
@@ -136,8 +141,14 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 
 	// Last: pi writes the new exchange into the file, which moves the file's last entry.
 	it("the next message sent in pi continues from the landed event, not from the file's last entry", async () => {
-		const env = envWith({ PI_EVENT_SEARCH_LAND: ids.a1, PI_EVENT_SEARCH_LAND_FILE: file });
-		await rpcPrompt(pi, piArgs(), cwd, env, "CONTINUED_WOMBAT from the landed point");
+		// The pi that landed on a1 in the second test (started again only when that test did not start it).
+		const rpc = landedOnReply ?? landOnReply();
+		landedOnReply = undefined;
+		try {
+			await rpc.prompt("CONTINUED_WOMBAT from the landed point");
+		} finally {
+			await rpc.stop();
+		}
 		// pi wrote the new message (pi writes; the landing did not): its ancestors, by the file's own parent links.
 		const entries = readFileSync(file, "utf8")
 			.split("\n")

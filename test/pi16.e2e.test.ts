@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openService, PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 import { pi16View } from "./helpers/oracle16.js";
-import { ensurePi16, type Pi16, stageExtension } from "./helpers/pi16.js";
+import { ensurePi16, type Pi16, sharedStage } from "./helpers/pi16.js";
 import { hitRefs } from "./helpers/tool-output.js";
 import { CALL_IDS_16 } from "./support/faux-model-16.js";
 
@@ -97,7 +97,7 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		for (const d of [join(workspace, ".git"), cwd, join(base, "home"), agentDir]) mkdirSync(d, { recursive: true });
 		// Retry at once: pi's default backoff (2 s) adds nothing to what is tested.
 		writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ retry: { enabled: true, baseDelayMs: 1, maxRetries: 2 } }));
-		const pkg = stageExtension(pi, join(base, "pkg"));
+		const pkg = sharedStage(pi);
 		const faux = join(PROJECT_ROOT, "test", "support", "faux-model-16.ts");
 		const ours = join(pkg, "src", "extension", "index.ts");
 

@@ -11,7 +11,7 @@ import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, readEntries, tempDir } from "./helpers/corpus.js";
 import { PI_073, type PiRun, type PiRunner, runPi } from "./helpers/pi-run.js";
-import { ensurePi16, stageExtension } from "./helpers/pi16.js";
+import { ensurePi16, sharedStage } from "./helpers/pi16.js";
 import { FAKE_HERMES_ANSWER } from "./support/fake-hermes.js";
 import type { ScriptedCall } from "./support/faux-calls.js";
 
@@ -71,6 +71,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 		const nested = join(workspace, "packages", "api");
 		const otherWorkspace = join(base, "other");
 		const configFile = join(agentDir, "pi-event-search", "config.json");
+		const blocker = join(base, "not-a-dir");
 		const planted = {} as Record<"trigram" | "boundedOld" | "boundedNew" | "boundedNested" | "other" | "quokkas" | "wombat", Planted>;
 		let trigramEntry: Line;
 		let wombatText = "";
@@ -289,11 +290,11 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 		});
 
 		/** Runs `body` with `"sessionSearchTool": true` in our config file, and turns it off again. */
-		const withToolEnabled = async (body: () => Promise<void>) => {
+		const withToolEnabled = async <T>(body: () => Promise<T>): Promise<T> => {
 			mkdirSync(join(agentDir, "pi-event-search"), { recursive: true });
 			writeFileSync(configFile, JSON.stringify({ sessionSearchTool: true }));
 			try {
-				await body();
+				return await body();
 			} finally {
 				writeFileSync(configFile, "{}");
 			}
@@ -324,17 +325,27 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			60_000,
 		);
 
-		it(
-			"registers one session_search, without a warning, when both of our entries want it",
-			() =>
-				withToolEnabled(async () => {
-					const both = await pi([SS_ENTRY, MAIN_ENTRY], [], "which tools?");
-					expect(both.code, both.stderr).toBe(0);
-					expect(both.stdout).toMatch(/done tools=.*session_search/);
-					expect(both.stderr).not.toMatch(/already provided/);
-				}),
-			60_000,
-		);
+		/**
+		 * One pi with both of our entries and our config on, whose index path cannot be opened: registering the tool
+		 * never touches the index, so the same run shows the registration and the failed call (one pi start, not two).
+		 */
+		let bothOursRun: Promise<PiRun> | undefined;
+		const bothOurs = () => {
+			bothOursRun ??= withToolEnabled(async () => {
+				writeFileSync(blocker, "a file where the index folder should be");
+				return pi([SS_ENTRY, MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "noIndex" }]], "search", {
+					PI_EVENT_SEARCH_INDEX: join(blocker, "index.sqlite"),
+				});
+			});
+			return bothOursRun;
+		};
+
+		it("registers one session_search, without a warning, when both of our entries want it", async () => {
+			const both = await bothOurs();
+			expect(both.code, both.stderr).toBe(0);
+			expect(both.stdout).toMatch(/done tools=.*session_search/);
+			expect(both.stderr).not.toMatch(/already provided/);
+		}, 60_000);
 
 		it(
 			"leaves the name to hermes / session-search-lite when one is loaded, and says so once",
@@ -354,11 +365,7 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 		);
 
 		it("fails the call (isError) only when the index cannot be opened, with the seed's wording", async () => {
-			const blocker = join(base, "not-a-dir");
-			writeFileSync(blocker, "a file where the index folder should be");
-			const run = await pi([SS_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "noIndex" }]], "search", {
-				PI_EVENT_SEARCH_INDEX: join(blocker, "index.sqlite"),
-			});
+			const run = await bothOurs();
 			expect(run.code, run.stderr).toBe(0);
 			const r = recorded().get("noIndex");
 			expect(r?.isError).toBe(true);
@@ -373,14 +380,12 @@ sessionSearchSuite(PI_073.label, () => PI_073);
 sessionSearchSuite("pi 1.6", () => {
 	const pi = ensurePi16();
 	if ("skip" in pi) return pi;
-	const stage = tempDir("pes-ss16-");
 	return {
 		label: "pi 1.6",
 		node: pi.node,
 		cli: pi.piCli,
 		env: pi.env,
 		fauxModel: join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"),
-		packageDir: stageExtension(pi, join(stage.dir, "pkg")),
-		cleanup: stage.cleanup,
+		packageDir: sharedStage(pi),
 	};
 });

@@ -1,31 +1,15 @@
 /** The reducer, table-driven: query editing, list window and paging, the back stack, the walk, scope and filters. */
 import { describe, expect, it } from "vitest";
 import { eventLayout, overlayLines } from "../components/core/layout.js";
-import { eventDoc, measureTop } from "../components/event/event-doc.js";
+import { eventDoc } from "../components/event/event-doc.js";
 import { traceRows } from "../components/event/trace-rows.js";
 import { helpLines } from "../components/root/help.js";
 import type { KeyInfo } from "../components/root/keymap.js";
-import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/root/state.js";
+import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/root/state.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHit, makeHits } from "./helpers/ink.js";
 
 const SIZE = { columns: 80, rows: 24 }; // 5 hits visible, two lines each
-
-/** What App's render does after every dispatch: measure the event document on screen for the reducer, until current. */
-function rendered(s: State): State {
-	let out = s;
-	for (let i = 0; i < 10; i++) {
-		const measured = measureTop(topLoc(out), out.size, out.events.wrap);
-		if (!measured) return out;
-		out = reduceOnly(out, measured);
-	}
-	throw new Error("the measure never settles");
-}
-
-/** One action as App dispatches it: the reducer, then the render's measure. */
-function reduce(s: State, a: Action): State {
-	return rendered(reduceOnly(s, a));
-}
 
 function run(s: State, ...actions: Action[]): State {
 	return actions.reduce(reduce, s);
@@ -502,36 +486,25 @@ describe("large fragments and resize", () => {
 	});
 });
 
-describe("the event document's numbers come from the view", () => {
-	// An event loaded (event-done) whose document the view has not measured yet: a burst of keys read with the answer.
+describe("the reducer reads the event document's numbers itself", () => {
+	// An event loaded (event-done), and a burst of keys read with the answer: no render comes in between.
 	const loaded = () => {
 		const s = reduce(withHits(1), { type: "open" });
-		return reduceOnly(s, { type: "event-done", key: "s1/e0", data: makeEventData("e0", { text: "line\n".repeat(100) }), error: null });
+		return reduce(s, { type: "event-done", key: "s1/e0", data: makeEventData("e0", { text: "line\n".repeat(100) }), error: null });
 	};
 
-	it("keys typed before the view measured the document wait for the measure, then act in order", () => {
-		const keys: Action[] = [
-			{ type: "jump", to: "last" },
-			{ type: "move", by: -1 },
-		];
-		let s = keys.reduce(reduceOnly, loaded());
-		expect(topLoc(s)?.scroll).toBe(0);
-		s = rendered(s);
+	it("keys read in the same chunk as the event's answer scroll its document at once, in order", () => {
+		const s = run(loaded(), { type: "jump", to: "last" }, { type: "move", by: -1 });
 		const doc = eventDoc(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>, eventLayoutWidth(s), s.events.wrap);
 		const last = (doc?.lines.length ?? 0) - eventLayout(s.size).bodyLines;
 		expect(last).toBeGreaterThan(10);
 		expect(topLoc(s)?.scroll).toBe(last - 1);
-		// The same keys with a render after each land on the same line.
-		expect(topLoc(run(rendered(loaded()), ...keys))?.scroll).toBe(last - 1);
 	});
 
-	it("drops numbers measured for a document that has changed since, and the view measures again", () => {
-		let s = run(rendered(loaded()), { type: "jump", to: "last" });
-		const before = topLoc(s) as NonNullable<ReturnType<typeof topLoc>>;
-		s = reduceOnly(s, { type: "toggle-wrap" });
-		const stale = measureTop({ ...before, metrics: null }, s.size, !s.events.wrap);
-		expect(stale).not.toBeNull();
-		expect(reduceOnly(s, stale as Action)).toEqual(s);
-		expect(measureTop(topLoc(s), s.size, s.events.wrap)).not.toBeNull();
+	it("a taller terminal at the last line keeps the view on the new last page, without a render between", () => {
+		const short = run(loaded(), { type: "jump", to: "last" });
+		const s = reduce(short, { type: "resize", size: { columns: 80, rows: 40 } });
+		const doc = eventDoc(topLoc(s) as NonNullable<ReturnType<typeof topLoc>>, eventLayoutWidth(s), s.events.wrap);
+		expect(topLoc(s)?.scroll).toBe((doc?.lines.length ?? 0) - eventLayout(s.size).bodyLines);
 	});
 });

@@ -5,24 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { eventLayout } from "../components/core/layout.js";
-import { measureTop } from "../components/event/event-doc.js";
 import type { KeyInfo } from "../components/root/keymap.js";
-import { type Action, initialState, modeOf, reduce as reduceOnly, type State, topLoc } from "../components/root/state.js";
+import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/root/state.js";
 import type { SearchResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
 
 const SIZE = { columns: 80, rows: 24 };
 
-function rendered(s: State): State {
-	let out = s;
-	for (let i = 0; i < 10; i++) {
-		const measured = measureTop(topLoc(out), out.size, out.events.wrap);
-		if (!measured) return out;
-		out = reduceOnly(out, measured);
-	}
-	throw new Error("the measure never settles");
-}
-const run = (s: State, ...actions: Action[]): State => actions.reduce((acc, a) => rendered(reduceOnly(acc, a)), s);
+const run = (s: State, ...actions: Action[]): State => actions.reduce(reduce, s);
 const key = (input: string, k: KeyInfo = {}): Action => ({ type: "key", input, key: k });
 const wheel = (dir: "up" | "down"): Action => key("", dir === "up" ? { wheelUp: true } : { wheelDown: true });
 
@@ -68,7 +58,7 @@ describe("mouse wheel", () => {
 	it("scrolls the pane under the pointer, whichever has focus (stacked and side by side)", () => {
 		for (const size of [SIZE, { columns: 130, rows: 30 }]) {
 			let s = { ...opened(), size };
-			s = rendered(reduceOnly(s, { type: "resize", size }));
+			s = reduce(s, { type: "resize", size });
 			const l = eventLayout(size);
 			const overPanel = l.side ? { x: l.bodyWidth + 5, y: 5 } : { x: 5, y: 2 + l.bodyLines + 3 };
 			const overBody = { x: 3, y: 4 };

@@ -3,7 +3,7 @@ import type { HistoryQueries, MaybeAnswered } from "../../src/shared/queries.js"
 import type { IndexStatus, RefreshProgress } from "../../src/shared/types.js";
 
 /** Questions a fake service in a test may leave out: the explorer says the answer is not available instead. */
-type OptionalQuestions = "tree" | "count" | "sessions";
+type OptionalQuestions = "tree" | "treeWindow" | "count" | "sessions";
 
 /**
  * The service the TUI asks: HistoryService's questions (HistoryQueries), answered at once or later (the launcher

@@ -1,7 +1,6 @@
-/** The event view's actions: the tree walk and the event's keys, the answers of its loads, the view's measure. */
+/** The event view's actions: the tree walk and the event's keys, and the answers of its loads. */
 import type { EventRef, FragmentWindow } from "../../src/shared/types.js";
 import type { TaskKind } from "../core/actions.js";
-import type { DocMetrics } from "./doc-metrics.js";
 import type { EventData } from "./event-data.js";
 
 /** Where a walk goes. */
@@ -24,6 +23,3 @@ export type EventLoadAction =
 	| { type: "page-done"; key: string; fragmentId: string; offset: number; window: FragmentWindow | null; error: string | null }
 	| { type: "find-done"; seq: number; match: { fid: string; at: number } | null; wrapped: boolean; error: string | null }
 	| { type: "seek-done"; seq: number; target: { ref: EventRef; steps: number; branches: number } | null; error: string | null };
-
-/** The numbers of the event document on screen, measured by the view for the event stack's reducer (`key`: the event's). */
-export type ViewAction = { type: "measured"; key: string; metrics: DocMetrics };

@@ -1,7 +1,6 @@
 /**
- * What the event-stack reducer knows of an event document: a few numbers measured by the view (event-doc.ts), and the
- * key naming the document they measure. The key is a plain string of the document's inputs, so the reducer can tell
- * whether its numbers still describe the document on screen without ever building one.
+ * What the event-stack reducer reads of an event document: a few numbers (event-doc.ts measures them), and the key
+ * naming a document by its inputs, which the memoized selector caches it under.
  */
 import type { FragmentWindow } from "../../src/shared/types.js";
 import type { EventData } from "./event-data.js";
@@ -31,24 +30,13 @@ export interface DocGap {
 	to: number;
 }
 
-/** A run of consecutive document lines that show one fragment (its rule, text and gap lines). */
-export interface FragmentRun {
-	id: string;
-	from: number;
-	to: number;
-}
-
 /** The numbers of one event document the reducer scrolls, places and loads chunks with. */
 export interface DocMetrics {
-	/** The document measured (docKey of its inputs). */
-	key: string;
 	lines: number;
 	/** First line of each fragment. */
 	anchors: Record<string, number>;
 	/** Line of the first highlighted match. */
 	matchLine: number | null;
-	/** Which fragment each line shows, as runs in line order. */
-	runs: FragmentRun[];
 	/** Lines of text not loaded yet, in line order: scrolling near one loads it. */
 	gaps: DocGap[];
 	/** Line of the find's current match. */
@@ -65,4 +53,4 @@ export function docKey(loc: DocSource, width: number, wrap: boolean): string {
 }
 
 /** The measure of no document (data not loaded, or unreadable): nothing to scroll. */
-export const EMPTY_METRICS: Omit<DocMetrics, "key"> = { lines: 0, anchors: {}, matchLine: null, runs: [], gaps: [], findLine: null };
+export const EMPTY_METRICS: DocMetrics = { lines: 0, anchors: {}, matchLine: null, gaps: [], findLine: null };

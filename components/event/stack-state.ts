@@ -1,10 +1,10 @@
 /**
  * The event stack's slice: every event opened, in order, each with where its view was (scroll, panel, trace row,
  * chunks of large fragments loaded, the find); the wrap setting; a pending walk to the nearest fork; the find prompt.
- * A pure data transform: it never builds or caches an event document. The view measures the document on screen
- * (event-doc.ts) and sends its numbers in a `measured` action; a scroll or placement that needs numbers the slice
- * does not have yet (the document changed: data or a chunk arrived, wrap toggled, the width changed) waits on the
- * location, in order, until they come. Scrolling near text not loaded yet asks for it (continuous scrolling).
+ * Scrolls and placements read the numbers of the event document (line count, fragment anchors, match lines, gaps)
+ * from the memoized selector the view draws with (event-doc.ts docMetrics), so every step acts at once on the document
+ * as it is now and the render never sends numbers back. Scrolling near text not loaded yet asks for it (continuous
+ * scrolling).
  */
 import { type EventRef, type FragmentWindow, refKey } from "../../src/shared/types.js";
 import type { Message, QueryAction } from "../core/actions.js";
@@ -12,10 +12,10 @@ import type { Size } from "../core/explorer-service.js";
 import { type EventLayout, eventLayout } from "../core/layout.js";
 import { type QueryState, reduceQuery } from "../core/line-edit.js";
 import { clampIndex, clampScroll } from "../core/list-window.js";
-import type { EventLoadAction, ViewAction, WalkTo } from "./actions.js";
-import type { FindMark } from "./doc-metrics.js";
-import { type DocMetrics, type DocSource, docKey, EMPTY_METRICS } from "./doc-metrics.js";
+import type { EventLoadAction, WalkTo } from "./actions.js";
+import { type DocMetrics, type DocSource, EMPTY_METRICS, type FindMark } from "./doc-metrics.js";
 import type { EventData } from "./event-data.js";
+import { docMetrics } from "./event-doc.js";
 import { chunkAround, chunkFor, covers, fragmentLayout } from "./fragment-windows.js";
 import { traceRows } from "./trace-rows.js";
 
@@ -40,10 +40,6 @@ export interface EventLoc extends DocSource {
 	placed: boolean;
 	/** Walks asked for before the data arrived (`hhh` in one burst): done in order when it does. */
 	queued: WalkTo[];
-	/** The numbers of the document last measured (null: never measured); current when their key is the document's. */
-	metrics: DocMetrics | null;
-	/** Steps that need the numbers of the document as it is now, waiting for them in order. */
-	pending: DocStep[];
 	/**
 	 * The screen this event was opened from, shown again when it is popped (the session browser's state: the stack
 	 * keeps it without reading it, so the event feature does not depend on the browser feature; the root restores it).
@@ -92,7 +88,7 @@ export interface StackState {
 	finding: QueryState | null;
 }
 
-/** What the stack's reducer needs from outside: the terminal size (the document's numbers come in `measured`). */
+/** What the stack's reducer needs from outside: the terminal size (the document's width and page sizes). */
 export interface StackContext {
 	size: Size;
 }
@@ -119,7 +115,6 @@ export type StackAction =
 	| { type: "dequeue" }
 	| { type: "seek-clear" }
 	| { type: "resize" }
-	| ViewAction
 	| Extract<EventLoadAction, { type: "event-done" | "page-done" }>;
 
 /** The stack's reducer answer: the new state and, for some actions, a line for the status bar. */
@@ -158,8 +153,6 @@ export function newLoc(target: {
 		error: null,
 		placed: false,
 		queued: [],
-		metrics: null,
-		pending: [],
 		...(target.returnTo ? { returnTo: target.returnTo } : {}),
 	};
 }
@@ -196,9 +189,7 @@ function findDone(st: StackState, a: Extract<StackAction, { type: "find-done" }>
 	const note = info(`“${text}” at char ${a.match.at.toLocaleString("en-US")}${a.wrapped ? " · wrapped" : ""}`);
 	let next: EventLoc = { ...loc, find, findSeek: null };
 	if (!loaded) next = { ...next, wanted: [...next.wanted, { fid: a.match.fid, offset: chunkAround(a.match.at), onLoad: "reveal", lines: 0 }] };
-	else next = { ...next, pending: [...next.pending, { step: "reveal" }] };
-	const out = settle(next, el, st.wrap);
-	return { stack: replaceTop(st, out.loc), note: out.note ?? note };
+	return { stack: replaceTop(st, settle(next, loaded ? [{ step: "reveal" }] : [], el, st.wrap)), note };
 }
 
 function traceTo(st: StackState, loc: EventLoc, cursor: number): StackState {
@@ -206,22 +197,13 @@ function traceTo(st: StackState, loc: EventLoc, cursor: number): StackState {
 	return replaceTop(st, { ...loc, traceCursor: clampIndex(cursor, rows.length) });
 }
 
-/** The numbers of a location's document as it is now, or null until the view has measured them. */
-function metricsOf(loc: EventLoc, layout: EventLayout, wrap: boolean): Omit<DocMetrics, "key"> | null {
-	// Without data there is no document: nothing to scroll, known without measuring.
-	if (!loc.data) return EMPTY_METRICS;
-	return loc.metrics?.key === docKey(loc, layout.bodyWidth, wrap) ? loc.metrics : null;
-}
-
-/** What one step did: the location, a line for the status bar, and steps it asks for on the changed document. */
-interface StepResult {
-	loc: EventLoc;
-	note?: Message;
-	then?: DocStep[];
+/** The numbers of a location's document as it is now (the view draws the same document). */
+function metricsOf(loc: EventLoc, layout: EventLayout, wrap: boolean): DocMetrics {
+	return docMetrics(loc, layout.bodyWidth, wrap) ?? EMPTY_METRICS;
 }
 
 /** Where a freshly loaded event view opens: at the first match, else at the hit's fragment, else at the top. */
-function place(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): EventLoc {
+function place(loc: EventLoc, m: DocMetrics, layout: EventLayout): EventLoc {
 	// The match's chunk may come before the event itself: placing then would settle on an empty document for good.
 	if (loc.placed || !loc.data) return loc;
 	const fragmentTop = loc.focusFragment ? m.anchors[loc.focusFragment] : undefined;
@@ -232,7 +214,7 @@ function place(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): 
 }
 
 /** Asks for the chunks that fill the gaps on screen or just off it: below from their start, above from their end. */
-function wantNearby(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayout): EventLoc {
+function wantNearby(loc: EventLoc, m: DocMetrics, layout: EventLayout): EventLoc {
 	const top = loc.scroll;
 	const bottom = loc.scroll + layout.bodyLines;
 	let wanted = loc.wanted;
@@ -245,50 +227,38 @@ function wantNearby(loc: EventLoc, m: Omit<DocMetrics, "key">, layout: EventLayo
 	return wanted === loc.wanted ? loc : { ...loc, wanted };
 }
 
-function applyStep(loc: EventLoc, s: DocStep, m: Omit<DocMetrics, "key">, layout: EventLayout): StepResult {
+function applyStep(loc: EventLoc, s: DocStep, m: DocMetrics, layout: EventLayout): EventLoc {
 	const clamp = (scroll: number): EventLoc => ({ ...loc, scroll: clampScroll(scroll, layout.bodyLines, m.lines) });
 	switch (s.step) {
 		case "place":
-			return { loc: place(loc, m, layout) };
+			return place(loc, m, layout);
 		case "clamp":
-			return { loc: clamp(loc.scroll) };
+			return clamp(loc.scroll);
 		case "scroll":
-			return { loc: clamp(loc.scroll + s.by) };
+			return clamp(loc.scroll + s.by);
 		case "reveal":
 			// The match two lines below the top, unless it is on screen already.
-			if (m.findLine === null) return { loc };
-			if (m.findLine >= loc.scroll && m.findLine < loc.scroll + layout.bodyLines - 1) return { loc };
-			return { loc: clamp(m.findLine - 2) };
+			if (m.findLine === null) return loc;
+			if (m.findLine >= loc.scroll && m.findLine < loc.scroll + layout.bodyLines - 1) return loc;
+			return clamp(m.findLine - 2);
 		case "shift":
-			return { loc: clamp(loc.scroll + Math.max(0, m.lines - s.lines)) };
+			return clamp(loc.scroll + Math.max(0, m.lines - s.lines));
 		case "match":
-			return m.matchLine === null ? { loc } : { loc: clamp(m.matchLine - 2) };
+			return m.matchLine === null ? loc : clamp(m.matchLine - 2);
 	}
 }
 
-/** Runs a location's waiting steps while its document's numbers are current; the rest wait for the next measure. */
-function settle(loc: EventLoc, layout: EventLayout, wrap: boolean): { loc: EventLoc; note?: Message } {
-	let cur = loc;
-	let note: Message | undefined;
-	const todo = [...loc.pending];
-	while (todo.length > 0) {
-		const m = metricsOf(cur, layout, wrap);
-		if (!m) break;
-		const out = applyStep(cur, todo.shift() as DocStep, m, layout);
-		cur = out.loc;
-		note = out.note ?? note;
-		if (out.then) todo.unshift(...out.then);
-	}
-	// With the numbers current, the text near the screen that is not loaded yet is asked for.
-	const m = todo.length === 0 ? metricsOf(cur, layout, wrap) : null;
-	if (m) cur = wantNearby(cur, m, layout);
-	return { loc: { ...cur, pending: todo }, ...(note ? { note } : {}) };
+/** Does the steps on a location's document as it is now, in order, then asks for the text near the screen not loaded yet. */
+function settle(loc: EventLoc, steps: DocStep[], layout: EventLayout, wrap: boolean): EventLoc {
+	// A step only scrolls: the document, and so its numbers, stay the same through the steps.
+	const m = metricsOf(loc, layout, wrap);
+	const done = steps.reduce((cur, step) => applyStep(cur, step, m, layout), loc);
+	return wantNearby(done, m, layout);
 }
 
-/** Does `step` on the top location now if its document's numbers are current, else after the steps already waiting. */
+/** Does `step` on the top location. */
 function withStep(st: StackState, loc: EventLoc, step: DocStep, ctx: StackContext): StackResult {
-	const out = settle({ ...loc, pending: [...loc.pending, step] }, eventLayout(ctx.size), st.wrap);
-	return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
+	return { stack: replaceTop(st, settle(loc, [step], eventLayout(ctx.size), st.wrap)) };
 }
 
 /** The event stack's reducer. */
@@ -301,8 +271,12 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 			const panel = loc?.panel === "trace" ? "trace" : "body";
 			return { stack: { ...st, stack: [...st.stack, { ...a.loc, panel }] } };
 		}
-		case "pop":
-			return { stack: { ...st, stack: st.stack.slice(0, -1) } };
+		case "pop": {
+			// The event shown again asks for the text near its screen, like a scroll (its document may have changed meanwhile).
+			const popped = { ...st, stack: st.stack.slice(0, -1) };
+			const under = topOf(popped);
+			return { stack: under ? replaceTop(popped, settle(under, [], el, st.wrap)) : popped };
+		}
 		case "clear":
 			return { stack: { ...st, stack: [] } };
 		case "seek":
@@ -315,20 +289,12 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 		}
 		case "resize":
 			return loc ? withStep(st, loc, { step: "clamp" }, ctx) : { stack: st };
-		case "measured": {
-			// Numbers of another document than the top's as it is now (it changed since) are dropped; the view measures again.
-			if (!loc || loc.key !== a.key || a.metrics.key !== docKey(loc, el.bodyWidth, st.wrap)) return { stack: st };
-			const out = settle({ ...loc, metrics: a.metrics }, el, st.wrap);
-			return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
-		}
 		case "event-done": {
 			const i = st.stack.findIndex((l) => l.key === a.key && l.data === null && l.error === null);
 			if (i === -1) return { stack: st };
 			const updated: EventLoc = { ...(st.stack[i] as EventLoc), data: a.data, error: a.error };
-			const stack = [...st.stack];
-			// The view opens at the match once the view has measured the document (the next render).
-			stack[i] = updated.placed || !a.data ? updated : { ...updated, pending: [{ step: "place" }, ...updated.pending] };
-			return { stack: { ...st, stack } };
+			// The view opens at the match (place waits for the data: a match's chunk may have come first).
+			return { stack: replaceAt(st, i, updated.placed || !a.data ? updated : settle(updated, [{ step: "place" }], el, st.wrap)) };
 		}
 		case "page-done": {
 			const i = st.stack.findIndex((l) => l.key === a.key && l.wanted.some((w) => w.fid === a.fragmentId && w.offset === a.offset));
@@ -347,10 +313,8 @@ export function reduceStack(st: StackState, a: StackAction, ctx: StackContext): 
 						: want.onLoad === "match"
 							? [{ step: "match" }]
 							: [];
-			const next = { ...l, chunks, wanted, pending: [...l.pending, ...step, ...(l.placed ? [] : [{ step: "place" } as DocStep])] };
-			if (i !== st.stack.length - 1) return { stack: replaceAt(st, i, next) };
-			const out = settle(next, el, st.wrap);
-			return { stack: replaceTop(st, out.loc), ...(out.note ? { note: out.note } : {}) };
+			const steps: DocStep[] = [...step, ...(l.placed ? [] : [{ step: "place" } as DocStep])];
+			return { stack: replaceAt(st, i, settle({ ...l, chunks, wanted }, steps, el, st.wrap)) };
 		}
 		case "find-open":
 			return loc ? { stack: { ...st, finding: { text: "", cursor: 0 } } } : { stack: st };

@@ -1,8 +1,7 @@
 /**
  * The explorer: one reducer (root/state.ts, over the slices of root/state-core.ts), one useInput (keys → keymap → actions), loads
  * (useServiceLoad; the hit list's in use-hit-loads) that ask the service for what the state says is missing (an
- * event, chunks of a large fragment, a find, a tree, a walk, the session list, a task), and the
- * screens. The render also measures the event document on screen for the reducer (`measured`), which never builds one.
+ * event, chunks of a large fragment, a find, a tree, a walk, the session list, a task), and the screens.
  * Everything comes in as props: the service, the terminal size, the indexing state, the clock.
  */
 import { Box, useApp } from "ink";
@@ -14,7 +13,6 @@ import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } fr
 import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
 import type { EventData } from "../event/event-data.js";
-import { measureTop } from "../event/event-doc.js";
 import { findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "../event/loaders.js";
 import { blockIndex } from "../event/read-view.js";
 import { type TaskRequest, taskRequest } from "../prompts/task-loads.js";
@@ -123,12 +121,6 @@ export function App(props: AppProps) {
 
 	// The terminal size is a prop; the reducer needs it for page sizes, so it is synced during render (no stale frame).
 	if (state.size.columns !== props.size.columns || state.size.rows !== props.size.rows) dispatch({ type: "resize", size: props.size });
-	else {
-		// The event stack's reducer scrolls, places and pages with the numbers of the document on screen; the view
-		// builds and measures it (the reducer never does), synced during render like the size, so no frame is stale.
-		const measured = measureTop(topLoc(state), state.size, state.events.wrap);
-		if (measured) dispatch(measured);
-	}
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
 	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.

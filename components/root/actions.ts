@@ -1,6 +1,6 @@
 /** Every action of the explorer: the union of the core's and the features' action types. */
 import type { BrowseAction, FilterAction, LoadAction, NavAction, OverlayKeyAction, QueryAction, ScreenAction, TreeKeyAction } from "../core/actions.js";
-import type { EventAction, EventLoadAction, ViewAction } from "../event/actions.js";
+import type { EventAction, EventLoadAction } from "../event/actions.js";
 
 export type {
 	BrowseAction,
@@ -14,7 +14,7 @@ export type {
 	TaskKind,
 	TreeKeyAction,
 } from "../core/actions.js";
-export type { EventAction, EventLoadAction, ViewAction } from "../event/actions.js";
+export type { EventAction, EventLoadAction } from "../event/actions.js";
 
 /** Everything a key or a finished load can do. */
 export type Action =
@@ -26,6 +26,5 @@ export type Action =
 	| TreeKeyAction
 	| LoadAction
 	| EventLoadAction
-	| ViewAction
 	| ScreenAction
 	| BrowseAction;

@@ -445,7 +445,6 @@ export function reduce(s: State, a: Action): State {
 			return next;
 		}
 		case "page-done":
-		case "measured":
 			return stack(s, a);
 		case "seek-done": {
 			if (a.seq !== s.events.seek?.seq) return s;

@@ -56,7 +56,7 @@ export function treeNavigate(s: State, a: NavAction): State {
 			if (row.type === "fork") {
 				// Crossing into the fork's file: its first own entry, else its copy of the fork point.
 				const f = row.fork;
-				const entryId = f.entries[0]?.entryId ?? f.forkPoint;
+				const entryId = f.firstOwn ?? (f.newSession ? null : f.forkPoint);
 				if (!entryId) return info(s, "this fork has no entry to open", "warn");
 				return openOver(s, { sessionId: f.session.id, entryId }, highlights, `crossed into the forked session ${f.session.id}`);
 			}

@@ -5,7 +5,7 @@
  * entries …` row (→ unfolds one); with a query, every row that is not a hit or part of the tree's shape folds, so the
  * hits stand in place between breadcrumbs. Pure data: no React, no terminal.
  */
-import type { TreeEntry, TreeFork, TreeResult } from "../../src/shared/types.js";
+import type { TreeEntry, TreeFork, TreeForkHead, TreeResult, TreeViewRow } from "../../src/shared/types.js";
 
 /** Plain rows in a row needed before a stretch folds (folding one or two rows would save nothing). */
 export const FOLD_MIN = 3;
@@ -20,10 +20,13 @@ interface Node {
 }
 
 /** One row of the tree view. */
-export type TreeRow =
-	| { type: "entry"; key: string; prefix: string; sessionId: string; entry: TreeEntry; depth: number; stretch: string | null }
-	| { type: "fork"; key: string; prefix: string; sessionId: string; fork: TreeFork; depth: number; stretch: null }
-	| { type: "fold"; key: string; prefix: string; sessionId: string; count: number; crumb: TreeEntry | null; depth: number; stretch: string };
+export type TreeRow = TreeViewRow;
+
+/** A fork's head row from the fork's whole data. */
+export function forkHead(f: TreeFork): TreeForkHead {
+	const { forks: _forks, entries, newSession, ...rest } = f;
+	return { ...rest, newSession: newSession === true, own: entries.length, firstOwn: entries[0]?.entryId ?? null };
+}
 
 /** What the rows depend on besides the data: unfolded stretches, whether a query marks hits, the row kept in view. */
 export interface TreeRowOptions {
@@ -145,7 +148,7 @@ export function treeRows(data: TreeResult, options: TreeRowOptions): TreeRow[] {
 	const out: TreeRow[] = [];
 	const emit = (f: Flat, stretch: string | null) => {
 		const n = f.node;
-		if (n.fork) out.push({ type: "fork", key: n.key, prefix: f.prefix, sessionId: n.sessionId, fork: n.fork, depth: f.depth, stretch: null });
+		if (n.fork) out.push({ type: "fork", key: n.key, prefix: f.prefix, sessionId: n.sessionId, fork: forkHead(n.fork), depth: f.depth, stretch: null });
 		else if (n.entry) out.push({ type: "entry", key: n.key, prefix: f.prefix, sessionId: n.sessionId, entry: n.entry, depth: f.depth, stretch });
 	};
 	let i = 0;

@@ -4,7 +4,7 @@
  * a screen of lines per frame, not a thousand.
  */
 import { sessionWhere } from "../../src/present/text.js";
-import type { TreeEntry, TreeFork } from "../../src/shared/types.js";
+import type { TreeEntry, TreeForkHead } from "../../src/shared/types.js";
 import { idTail } from "../core/session-label.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "../core/styled.js";
 import type { TreeRow } from "./tree-layout.js";
@@ -37,7 +37,8 @@ export function entryWhat(e: TreeEntry): { text: string; tone: Tone } {
 	if (e.entryType === "message") {
 		if (e.role === "user") return { text: "user", tone: "title" };
 		if (e.role === "assistant") return { text: e.kind === "assistant.error" ? "assistant error" : "assistant", tone: "plain" };
-		if (e.role === "toolResult") return { text: `result${e.toolName ? ` ${e.toolName}` : ""}`, tone: "dim" };
+		// A result shows the call that produced it (pi's /tree does the same), else the tool's name.
+		if (e.role === "toolResult") return { text: `result${e.call ? ` of ${e.call}` : e.toolName ? ` ${e.toolName}` : ""}`, tone: "dim" };
 		if (e.role === "bashExecution") return { text: "bash", tone: "plain" };
 		return { text: e.role ?? "message", tone: "plain" };
 	}
@@ -60,9 +61,12 @@ function entryBody(e: TreeEntry, terms: readonly string[]): StyledLine {
 	return out;
 }
 
-function forkBody(f: TreeFork): StyledLine {
+function forkBody(f: TreeForkHead): StyledLine {
+	// A child that copied nothing continues the conversation in a new file: not a fork (the browser says the same).
+	if (f.newSession)
+		return [seg("↳ new session after ", "accent"), seg(`#${idTail(f.session.id)}`, "key"), seg(` · ${sessionWhere(f.session)} · ${f.own} entries`, "dim")];
 	const copied = f.copiedAll ? `copied every entry (${f.copied})` : `copied one path (${f.copied})`;
-	return [seg("⑂ fork ", "accent"), seg(`#${idTail(f.session.id)}`, "key"), seg(` · ${sessionWhere(f.session)} · ${copied} · ${f.entries.length} own`, "dim")];
+	return [seg("⑂ fork ", "accent"), seg(`#${idTail(f.session.id)}`, "key"), seg(` · ${sessionWhere(f.session)} · ${copied} · ${f.own} own`, "dim")];
 }
 
 /** One row as a line of `width` cells; `selected` draws the cursor; `•` marks the root session's leaf path. */

@@ -184,9 +184,13 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 		}
 		if (landHere) return landHere(target, file);
 		// A shortcut's context cannot move pi; pi 1.x hands a sent slash command to the command, which can.
-		if (!ctx.mode)
-			return tell(ctx, `pi-event-search: this pi cannot move from a shortcut; use /history to go to ${target.sessionId} ${target.entryId}`, "warning");
-		pi.sendUserMessage(`/${GOTO_COMMAND} ${target.entryId} ${file}`, { expandPromptTemplates: true } as never);
+		const goto = `/${GOTO_COMMAND} ${target.entryId} ${file}`;
+		if (!ctx.mode) {
+			// pi 0.73 sends an extension's message past its commands: the command goes into the editor for Enter.
+			ctx.ui.setEditorText(goto);
+			return tell(ctx, "pi-event-search: this pi cannot move from a shortcut (no command context); press Enter to go to the event", "info");
+		}
+		pi.sendUserMessage(goto, { expandPromptTemplates: true } as never);
 	};
 
 	const openPrompts = async (ctx: Ctx): Promise<void> => {

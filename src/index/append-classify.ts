@@ -174,10 +174,10 @@ export class AppendClassifier {
 		const row = s.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
 		const leaf = row.get(sessionId, previousLeafId);
 		if (leaf?.branch_state !== "selected") return false;
-		const named = s.prepare<[number, string, string], { n: number }>(
-			"SELECT 1 AS n FROM events WHERE session_id = ? AND (parent_id = ? OR ref_id = ?) LIMIT 1",
-		);
-		if (named.get(sessionId, entry.id, entry.id)) return false;
+		// Two lookups, one per index: as one OR, SQLite's planner may walk the session's whole parent index instead.
+		const pointedAt = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND parent_id = ? LIMIT 1");
+		const referred = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? LIMIT 1");
+		if (pointedAt.get(sessionId, entry.id) || referred.get(sessionId, entry.id)) return false;
 		// The kept range, leaf first: the path from the leaf up to firstKeptEntryId, when that is on the path.
 		const kept: PathRow[] = [];
 		const first = ev.refId === null ? undefined : row.get(sessionId, ev.refId);

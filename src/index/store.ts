@@ -41,6 +41,11 @@ export class IndexStore {
 		return stmt as unknown as Database.Statement<P, R>;
 	}
 
+	/** The SQL of every statement this connection compiled (a test checks their query plans on a fresh index). */
+	preparedSql(): string[] {
+		return [...this.statements.keys()];
+	}
+
 	private readonly cache = new Map<string, { version: string; value: unknown }>();
 
 	/**

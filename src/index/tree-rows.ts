@@ -32,11 +32,15 @@ export interface TreeRow {
 	edit_by: string | null;
 	is_error: number | null;
 	cur_label: string | null;
+	/** A tool result's call: the calling entry's preview when the call is that entry's first fragment. */
+	call_preview: string | null;
 }
 
 const COLUMNS = `e.id, e.session_id, e.entry_id, e.parent_id, e.type, e.role, e.tool_name,
 	CASE WHEN instr(e.frags, ' ') > 0 THEN substr(e.frags, 1, instr(e.frags, ' ') - 1) ELSE e.frags END AS first_frag,
-	e.preview, e.ts, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.msg_producing, e.edit_state, e.edit_by, e.is_error, e.cur_label`;
+	e.preview, e.ts, e.branch_state, e.selection_state, e.summarized_by, e.summarized_prov, e.msg_producing, e.edit_state, e.edit_by, e.is_error, e.cur_label,
+	CASE WHEN e.role = 'toolResult' AND e.tool_call_id IS NOT NULL THEN (SELECT ce.preview FROM tool_calls tc JOIN events ce ON ce.id = tc.event_id
+		WHERE tc.session_id = e.session_id AND tc.call_id = e.tool_call_id AND (ce.frags = tc.frag OR ce.frags LIKE tc.frag || ' %') LIMIT 1) END AS call_preview`;
 
 /** Every entry of a session in file order (rowids grow in append order within a session). */
 export function sessionTreeRows(store: IndexStore, session: number): TreeRow[] {
@@ -64,4 +68,128 @@ export function matchingEvents(store: IndexStore, match: string, sessions: numbe
 		)
 		.all(match, JSON.stringify(sessions));
 	return new Set(rows.map((r) => r.eid));
+}
+
+/** Row flags of a tree shape (what folding and pi's /tree filters need of an entry, without its text). */
+export const SHAPE = {
+	user: 1,
+	label: 2,
+	summary: 4,
+	error: 8,
+	edit: 16,
+	/** Bookkeeping: a label, context edit, custom entry, model or thinking change, session name (pi's /tree "settings"). */
+	bookkeeping: 32,
+	toolResult: 64,
+	/** An assistant reply with only tool calls (no text, not failed): pi's /tree shows the call on its result instead. */
+	callsOnly: 128,
+	/** Holds every typed filter word. */
+	text: 256,
+	/** A copy of the parent session's entry (fork rows only). */
+	copied: 512,
+} as const;
+
+const SHAPE_FLAGS = `(CASE WHEN e.type = 'message' AND e.role = 'user' THEN ${SHAPE.user} ELSE 0 END)
+	| (CASE WHEN e.cur_label IS NOT NULL AND e.cur_label <> '' THEN ${SHAPE.label} ELSE 0 END)
+	| (CASE WHEN e.type IN ('compaction', 'branch_summary') THEN ${SHAPE.summary} ELSE 0 END)
+	| (CASE WHEN e.is_error = 1 THEN ${SHAPE.error} ELSE 0 END)
+	| (CASE WHEN e.edit_state IS NOT NULL AND e.edit_by IS NOT NULL THEN ${SHAPE.edit} ELSE 0 END)
+	| (CASE WHEN e.type IN ('label', 'context_edit', 'custom', 'model_change', 'thinking_level_change', 'session_info') THEN ${SHAPE.bookkeeping} ELSE 0 END)
+	| (CASE WHEN e.type = 'message' AND e.role = 'toolResult' THEN ${SHAPE.toolResult} ELSE 0 END)
+	| (CASE WHEN e.type = 'message' AND e.role = 'assistant' AND instr(e.frags, 'assistant.text:') = 0 AND instr(e.frags, 'assistant.error:') = 0
+		AND coalesce(e.stop_reason, 'stop') IN ('stop', 'toolUse') THEN ${SHAPE.callsOnly} ELSE 0 END)`;
+
+/** Most typed filter words matched (the rest are ignored: a filter line is a few words). */
+export const SHAPE_WORDS = 8;
+
+/**
+ * A session's tree shape in file order, as numbers only: row ids, each row's parent (-1: the row above in file
+ * order, 0: none or not in this session, else the parent's row id) and flags. A linear stretch costs no lookup.
+ * `words` (lower-case) set SHAPE.text on rows whose preview, label, tool or type holds all of them; `parent` (a
+ * session row id) sets SHAPE.copied on byte-identical copies of that session's entries.
+ */
+export function sessionShape(
+	store: IndexStore,
+	session: number,
+	words: readonly string[],
+	parent: number | null,
+): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+	const ws = words.slice(0, SHAPE_WORDS);
+	const text =
+		ws.length === 0
+			? "0"
+			: `(CASE WHEN ${ws.map(() => "instr(lower(e.preview || ' ' || coalesce(e.cur_label, '') || ' ' || coalesce(e.tool_name, '') || ' ' || e.type), ?) > 0").join(" AND ")} THEN ${SHAPE.text} ELSE 0 END)`;
+	const copied =
+		parent === null
+			? "0"
+			: `(CASE WHEN EXISTS (SELECT 1 FROM events p WHERE p.session_id = ? AND p.entry_id = e.entry_id AND p.line_hash = e.line_hash) THEN ${SHAPE.copied} ELSE 0 END)`;
+	const sql = `SELECT e.id,
+		CASE WHEN e.parent_id IS NULL THEN 0 WHEN e.parent_id = lag(e.entry_id) OVER (ORDER BY e.id) THEN -1
+			ELSE coalesce((SELECT p.id FROM events p WHERE p.session_id = e.session_id AND p.entry_id = e.parent_id), 0) END AS par,
+		${SHAPE_FLAGS} | ${text} | ${copied} AS flags
+		FROM events e WHERE e.session_id = ? ORDER BY e.id`;
+	const params: unknown[] = [...ws, ...(parent === null ? [] : [parent]), session];
+	const countRow = store.prepare<[number], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ?").get(session);
+	const cap = countRow?.n ?? 0;
+	let ids = new Float64Array(cap);
+	let parents = new Float64Array(cap);
+	let flags = new Uint16Array(cap);
+	let n = 0;
+	for (const row of store
+		.prepare<unknown[], [number, number, number]>(sql)
+		.raw()
+		.iterate(...params)) {
+		if (n === ids.length) {
+			// Rows written since the count: grow (the shape is read outside a transaction).
+			const grow = <T extends Float64Array | Uint16Array>(a: T, make: (k: number) => T): T => {
+				const b = make(a.length * 2 + 16);
+				b.set(a);
+				return b;
+			};
+			ids = grow(ids, (k) => new Float64Array(k));
+			parents = grow(parents, (k) => new Float64Array(k));
+			flags = grow(flags, (k) => new Uint16Array(k));
+		}
+		ids[n] = row[0];
+		parents[n] = row[1];
+		flags[n] = row[2];
+		n++;
+	}
+	return { ids: ids.subarray(0, n), parents: parents.subarray(0, n), flags: flags.subarray(0, n) };
+}
+
+/** The tree rows of the given event ids (any order; the caller places them). */
+export function treeRowsByIds(store: IndexStore, ids: readonly number[]): TreeRow[] {
+	if (ids.length === 0) return [];
+	return store
+		.prepare<[string], TreeRow>(`SELECT ${COLUMNS} FROM events e WHERE e.id IN (SELECT value FROM json_each(?))`)
+		.all(JSON.stringify(ids))
+		.map(summaryOverlay(store));
+}
+
+/** The row id of an entry of a session (undefined: not indexed). */
+export function eventIdOf(store: IndexStore, session: number, entryId: string): number | undefined {
+	return store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?").get(session, entryId)?.id;
+}
+
+/** The entry ids of the given row ids, by row id. */
+export function entryIdsOf(store: IndexStore, ids: readonly number[]): Map<number, { entry: string; parent: string | null }> {
+	if (ids.length === 0) return new Map();
+	const rows = store
+		.prepare<[string], { id: number; entry_id: string; parent_id: string | null }>(
+			"SELECT id, entry_id, parent_id FROM events WHERE id IN (SELECT value FROM json_each(?))",
+		)
+		.all(JSON.stringify(ids));
+	return new Map(rows.map((r) => [r.id, { entry: r.entry_id, parent: r.parent_id }]));
+}
+
+/** What changes when any file of the fork family below `root` changed: sessions, entries, leaves, indexed bytes. */
+export function familySignature(store: IndexStore, root: number): string {
+	const row = store
+		.prepare<[number], { sig: string | null }>(
+			`WITH RECURSIVE fam(id, d) AS (SELECT ?, 0 UNION SELECT s.id, fam.d + 1 FROM sessions s JOIN fam ON s.parent_session = fam.id WHERE fam.d < 32)
+			SELECT group_concat(s.id || ':' || s.entries || ':' || coalesce(s.leaf_entry, '') || ':' || f.indexed_bytes || ':' || f.size || ':' || f.mtime_ms, ',') AS sig
+			FROM fam JOIN sessions s ON s.id = fam.id JOIN files f ON f.id = s.file_id`,
+		)
+		.get(root);
+	return row?.sig ?? "";
 }

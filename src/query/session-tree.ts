@@ -16,7 +16,8 @@ export const TREE_FAMILY_LIMIT = 64;
 /** Parent-session steps walked up to the family root (a header cycle must not loop). */
 const ROOT_DEPTH = 32;
 
-function entryOf(r: TreeRow, hits: Set<number>): TreeEntry {
+/** A tree row as the tree view's entry (`hits`: row ids that match the query). */
+export function entryOf(r: TreeRow, hits: Set<number>): TreeEntry {
 	const kind = r.first_frag ? (r.first_frag.slice(0, r.first_frag.lastIndexOf(":")) as SemanticKind) : null;
 	return {
 		entryId: r.entry_id,
@@ -34,6 +35,7 @@ function entryOf(r: TreeRow, hits: Set<number>): TreeEntry {
 		...(r.cur_label ? { label: r.cur_label } : {}),
 		...(r.type === "compaction" ? { summary: "compaction" as const } : r.type === "branch_summary" ? { summary: "branch" as const } : {}),
 		...(hits.has(r.id) ? { hit: true } : {}),
+		...(r.call_preview ? { call: r.call_preview } : {}),
 	};
 }
 
@@ -96,10 +98,13 @@ class FamilyBuilder {
 			const ownIds = new Set(own.map((r) => r.entry_id));
 			this.own.set(sid, ownIds);
 			const copiedIds = new Set(visible.filter((r) => r.copied === 1).map((r) => r.entry_id));
+			// Nothing copied: a new session naming this one as its parent, which comes after its leaf.
+			const newSession = copiedIds.size === 0;
 			out.push({
 				session: sessionSummary(child),
-				forkPoint: forkPointOf(visible, parent, parentIds),
+				forkPoint: forkPointOf(visible, parent, parentIds) ?? (newSession ? parent.leaf_entry : null),
 				copied: copiedIds.size,
+				...(newSession ? { newSession } : {}),
 				copiedAll: parentIds.size > 0 && [...parentIds].every((id) => copiedIds.has(id)),
 				entries: own.map((r) => entryOf(r, hits)),
 				forks: this.forks(child, new Set([...ownIds, ...copiedIds]), seen),
@@ -110,7 +115,7 @@ class FamilyBuilder {
 }
 
 /** The family root above a session: parent sessions walked up while visible, stopping at a cycle. */
-function familyRoot(catalog: Catalog, visibility: Visibility, start: SessionRow): { root: SessionRow; chain: SessionRow[] } {
+export function familyRoot(catalog: Catalog, visibility: Visibility, start: SessionRow): { root: SessionRow; chain: SessionRow[] } {
 	const chain = [start];
 	let cur = start;
 	for (let i = 0; i < ROOT_DEPTH && cur.parent_session !== null; i++) {

@@ -23,6 +23,7 @@ import { sessionSearch } from "../query/session-hits.js";
 import { sessionTree } from "../query/session-tree.js";
 import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
+import { treeWindow } from "../query/tree-window.js";
 import { forkAbove } from "../query/walk.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type { HistoryQueries } from "../shared/queries.js";
@@ -45,6 +46,8 @@ import type {
 	TraceResult,
 	TreeRequest,
 	TreeResult,
+	TreeWindow,
+	TreeWindowRequest,
 } from "../shared/types.js";
 
 /** True when another connection holds the index's write lock: the caller may try again shortly. */
@@ -206,6 +209,11 @@ export class HistoryService implements HistoryQueries {
 	/** The whole tree of a session's fork family (the tree view), centred on an event, with a query's hits marked. */
 	tree(request: TreeRequest & { caller?: Caller }): TreeResult {
 		return this.recover(() => sessionTree(this.store, request));
+	}
+
+	/** A window of the tree view's rows of a session's fork family, laid out here with the request's folds and filter. */
+	treeWindow(request: TreeWindowRequest & { caller?: Caller }): TreeWindow {
+		return this.recover(() => treeWindow(this.store, request));
 	}
 
 	/** Every session (or a workspace's) with size, fork points and lineage: the explorer's session browser. */

@@ -1,6 +1,6 @@
 /** The questions the index answers, as one contract for every boundary (the query worker, the explorer). */
 import type { SessionListRequest, SessionListResult } from "./session-types.js";
-import type { TreeRequest, TreeResult } from "./tree-types.js";
+import type { TreeRequest, TreeResult, TreeWindow, TreeWindowRequest } from "./tree-types.js";
 import type { Caller, EventRef, ForkAbove, ForkAboveRequest, HitCount, ReadRequest, ReadResult, SearchRequest, SearchResult, TraceResult } from "./types.js";
 
 /**
@@ -14,6 +14,7 @@ export interface HistoryQueries {
 	read(request: ReadRequest): ReadResult;
 	trace(request: EventRef & { caller?: Caller }): TraceResult;
 	tree(request: TreeRequest & { caller?: Caller }): TreeResult;
+	treeWindow(request: TreeWindowRequest & { caller?: Caller }): TreeWindow;
 	sessions(request: SessionListRequest): SessionListResult;
 	forkAbove(request: ForkAboveRequest): ForkAbove | null;
 }
@@ -32,7 +33,7 @@ export type MaybeAnswered<Q> = {
 };
 
 /** Every question's name, for the worker's dispatch; the check below fails to compile when one is missing. */
-export const QUERY_NAMES = ["search", "count", "read", "trace", "tree", "sessions", "forkAbove"] as const satisfies readonly QueryName[];
+export const QUERY_NAMES = ["search", "count", "read", "trace", "tree", "treeWindow", "sessions", "forkAbove"] as const satisfies readonly QueryName[];
 const everyQueryNamed: Exclude<QueryName, (typeof QUERY_NAMES)[number]> extends never ? true : never = true;
 void everyQueryNamed;
 

@@ -431,4 +431,5 @@ export type {
 	SessionSearchRequest,
 	SessionSearchResult,
 } from "./session-types.js";
-export type { TreeEntry, TreeFork, TreeRequest, TreeResult } from "./tree-types.js";
+export type { TreeEntry, TreeFilterMode, TreeFork, TreeForkHead, TreeRequest, TreeResult, TreeViewRow, TreeWindow, TreeWindowRequest } from "./tree-types.js";
+export { TREE_FILTER_MODES } from "./tree-types.js";

@@ -7,8 +7,10 @@
  * is missing. The download and build are shared with other Node releases (node-runtime.ts).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inject } from "vitest";
 import { PROJECT_ROOT } from "./corpus.js";
 import { cacheRoot, ensureNodeRuntime } from "./node-runtime.js";
 
@@ -69,6 +71,42 @@ export function stageExtension(pi: Pi16, dest: string): string {
 		for (const from of [pi.nativeModules, join(PROJECT_ROOT, "node_modules")])
 			for (const name of readdirSync(from))
 				if (!name.startsWith(".") && !existsSync(join(modules, name))) symlinkSync(join(from, name), join(modules, name), "dir");
+	}
+	return dest;
+}
+
+let ownStageRoot: string | undefined;
+
+/**
+ * This checkout's package staged for pi 1.6 once per vitest run and shared by the test files that load it read-only:
+ * pi compiles an extension's TypeScript with a cache keyed by the file's path, so one copy is compiled once, not once
+ * per file. It lives in the run's build folder (removed after the run); outside such a run, in a folder of this
+ * process. Concurrent files stage their own copy and the first rename wins.
+ */
+export function sharedStage(pi: Pi16): string {
+	let root: string | undefined;
+	try {
+		root = inject("distBuild");
+	} catch {
+		root = undefined;
+	}
+	if (!root) {
+		if (!ownStageRoot) {
+			const dir = mkdtempSync(join(tmpdir(), "pes-stage-"));
+			process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+			ownStageRoot = dir;
+		}
+		root = ownStageRoot;
+	}
+	const dest = join(root, "pi16-package");
+	if (existsSync(dest)) return dest;
+	const mine = mkdtempSync(join(root, "pi16-package-"));
+	stageExtension(pi, mine);
+	try {
+		renameSync(mine, dest);
+	} catch (error) {
+		rmSync(mine, { recursive: true, force: true });
+		if (!existsSync(dest)) throw error;
 	}
 	return dest;
 }

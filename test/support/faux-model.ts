@@ -1,10 +1,10 @@
 /**
  * Test-only pi extension: a scripted model (pi-ai's faux provider) that drives our tools the way a model would,
- * reading refs out of the previous tool results' text. Env: PES_E2E_SCRIPT (plant | tools | calls), PES_E2E_NEEDLE,
+ * reading refs out of the previous tool results' text. Env: PES_E2E_SCRIPT (plant | tools | calls | echo), PES_E2E_NEEDLE,
  * PES_E2E_CALLS (for "calls": a JSON list of turns, each a list of tool calls `{name, args, id}`).
  */
 
-import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
+import { type Context, type FauxResponseStep, fauxAssistantMessage, fauxText, fauxToolCall, getApiProvider, registerFauxProvider } from "@mariozechner/pi-ai";
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { callsFromEnv, callsScript } from "./faux-calls.js";
 import { fauxProviderConfig } from "./faux-provider-config.js";
@@ -27,6 +27,8 @@ function resultText(context: Context, toolCallId: string): string {
 }
 
 function script(name: string, needle: string): FauxResponseStep[] {
+	// Every prompt answered "ok N" (an interactive session of several prompts).
+	if (name === "echo") return Array.from({ length: 20 }, (_, i) => fauxAssistantMessage(`ok ${i + 1}`));
 	if (name === "calls") return callsScript({ fauxAssistantMessage, fauxToolCall }, callsFromEnv()) as FauxResponseStep[];
 	if (name === "plant") {
 		return [fauxAssistantMessage(`Noted: the nightly build failed with ${needle}; I will keep it in mind.`)];
@@ -76,5 +78,8 @@ function script(name: string, needle: string): FauxResponseStep[] {
 export default function fauxModel(pi: ExtensionAPI): void {
 	const faux = registerFauxProvider({ api: "pes-faux", provider: "faux", models: [{ id: "faux-1", reasoning: false }] });
 	faux.setResponses(script(process.env.PES_E2E_SCRIPT ?? "tools", process.env.PES_E2E_NEEDLE ?? "needle"));
-	pi.registerProvider("faux", fauxProviderConfig("pes-faux"));
+	// pi's interactive mode refreshes its model registry after extensions load, which drops API handlers registered
+	// straight with pi-ai: handing the faux stream to pi makes pi register it again on every refresh.
+	const streamSimple = getApiProvider("pes-faux")?.streamSimple;
+	pi.registerProvider("faux", { ...fauxProviderConfig("pes-faux"), ...(streamSimple ? { streamSimple } : {}) });
 }

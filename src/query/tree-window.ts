@@ -1,0 +1,633 @@
+/**
+ * The tree view's rows laid out where the index is, and only a window of them sent: a fork family's tree is read as
+ * numbers (row ids, parent links, flags: tree-rows.ts sessionShape), filtered like pi's `/tree`, flattened depth-first
+ * and folded in typed arrays, and only the rows asked for get their text. The same rows, prefixes and folds as the
+ * whole tree (components/tree/tree-layout.ts treeRows over sessionTree), at a few bytes per entry: a 1,000,000-entry
+ * session is never a million objects. The last layout is kept per index until the family's files change.
+ */
+import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
+import type { IndexStore } from "../index/store.js";
+import { entryIdsOf, eventIdOf, familySignature, matchingEvents, SHAPE, sessionShape, treeRowsByIds } from "../index/tree-rows.js";
+import { ArgumentError, NotFoundError } from "../shared/errors.js";
+import type { Caller, TreeFilterMode, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
+import { parseQuery } from "./query-parse.js";
+import { entryOf, familyRoot, TREE_FAMILY_LIMIT } from "./session-tree.js";
+import { Visibility } from "./visibility.js";
+
+/** Plain rows in a row needed before a stretch folds (the same as tree-layout.ts FOLD_MIN). */
+const FOLD_MIN = 3;
+/** Most rows one window answer holds. */
+export const TREE_WINDOW_MAX = 1000;
+/** A node flag beside SHAPE's: the entry matches the query. */
+const HIT = 1 << 12;
+/** Bits of a flattened node. */
+const CONTINUES = 1;
+const BRANCH_CHILD = 2;
+const LAST = 4;
+
+/** One session of the family: its nodes by row id (sorted), the head of a fork (-1 for the root). */
+interface Member {
+	row: SessionRow;
+	ids: number[];
+	nodes: number[];
+	head: number;
+	/** Visible rows, copies included (what a fork of it may copy). */
+	rows: number;
+	parent: number;
+}
+
+/** The family's nodes, the filtered tree flattened in display order. */
+interface Shape {
+	members: Member[];
+	nodeRow: number[];
+	nodeMember: number[];
+	nodeParent: number[];
+	nodeFlags: number[];
+	heads: Map<number, TreeForkHead>;
+	leafNode: number;
+	focus: { sessionId: string; entryId: string } | null;
+	focusNode: number;
+	hits: number;
+	hidden: number;
+	notes: string[];
+	/** Visible nodes in display order. */
+	flat: Int32Array;
+	/** Node → its position in `flat` (-1: hidden). */
+	flatOf: Int32Array;
+	kids: Int32Array;
+	bits: Uint8Array;
+	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
+	up: Int32Array;
+	depth: Int32Array;
+}
+
+/** Rows of a shape with one set of folds. */
+interface Rows {
+	sig: string;
+	start: Int32Array;
+	type: Uint8Array;
+	count: Int32Array;
+	stretch: Int32Array;
+	crumb: Int32Array;
+	total: number;
+	rowOfFlat: Int32Array;
+	hitRows: number[];
+}
+
+const cache = new WeakMap<IndexStore, { sig: string; shape: Shape; rows: Rows | null }>();
+
+function find(ids: readonly number[], id: number): number {
+	let lo = 0;
+	let hi = ids.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		const v = ids[mid] as number;
+		if (v === id) return mid;
+		if (v < id) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
+
+function nodeOf(m: Member, rowId: number | undefined): number {
+	if (rowId === undefined) return -1;
+	const i = find(m.ids, rowId);
+	return i < 0 ? -1 : (m.nodes[i] as number);
+}
+
+/** The words of a typed filter, lower-case. */
+export function filterWords(text: string | undefined): string[] {
+	return (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+class ShapeBuilder {
+	readonly members: Member[] = [];
+	readonly nodeRow: number[] = [];
+	readonly nodeMember: number[] = [];
+	readonly nodeParent: number[] = [];
+	readonly nodeFlags: number[] = [];
+	readonly heads = new Map<number, TreeForkHead>();
+	readonly notes: string[] = [];
+	hitSet: Set<number> = new Set();
+	private sessions = 1;
+
+	constructor(
+		readonly store: IndexStore,
+		readonly catalog: Catalog,
+		readonly visibility: Visibility,
+		readonly words: string[],
+	) {}
+
+	private node(row: number, member: number, parent: number, flags: number): number {
+		const n = this.nodeRow.length;
+		this.nodeRow.push(row);
+		this.nodeMember.push(member);
+		this.nodeParent.push(parent);
+		this.nodeFlags.push(flags | (row >= 0 && this.hitSet.has(row) ? HIT : 0));
+		return n;
+	}
+
+	root(row: SessionRow): Member {
+		const s = sessionShape(this.store, row.id, this.words, null);
+		const m: Member = { row, ids: [], nodes: [], head: -1, rows: 0, parent: -1 };
+		this.members.push(m);
+		let prev = -1;
+		for (let k = 0; k < s.ids.length; k++) {
+			const id = s.ids[k] as number;
+			if (!this.visibility.allowsEventId(id, row)) {
+				prev = -1;
+				continue;
+			}
+			const par = s.parents[k] as number;
+			const parent = par === -1 ? prev : par === 0 ? -1 : nodeOf(m, par);
+			prev = this.node(id, 0, parent, s.flags[k] as number);
+			m.ids.push(id);
+			m.nodes.push(prev);
+		}
+		m.rows = m.ids.length;
+		return m;
+	}
+
+	/** The node showing entry `entryId` for a member's forks: its own, else an ancestor member's. */
+	private attachNode(member: number, entryId: string): number {
+		for (let at = member; at >= 0; at = (this.members[at] as Member).parent) {
+			const m = this.members[at] as Member;
+			const n = nodeOf(m, eventIdOf(this.store, m.row.id, entryId));
+			if (n >= 0) return n;
+		}
+		return -1;
+	}
+
+	/** The forks of member `pi`, recursively, attached at their fork points. */
+	forks(pi: number, seen: Set<number>): void {
+		const parent = (this.members[pi] as Member).row;
+		const children = this.catalog.childSessions(parent.id);
+		const order = [...children].sort((a, b) => a.created.localeCompare(b.created) || a.id - b.id);
+		for (const child of order) {
+			if (seen.has(child.id) || !this.visibility.allowsSession(child)) continue;
+			if (++this.sessions > TREE_FAMILY_LIMIT) {
+				this.notes.push(`more than ${TREE_FAMILY_LIMIT} sessions in this fork family: the rest are not attached`);
+				return;
+			}
+			seen.add(child.id);
+			const s = sessionShape(this.store, child.id, this.words, parent.id);
+			const allowed: number[] = [];
+			for (let k = 0; k < s.ids.length; k++) if (this.visibility.allowsEventId(s.ids[k] as number, child)) allowed.push(k);
+			const isCopied = (k: number) => ((s.flags[k] as number) & SHAPE.copied) !== 0;
+			let copied = 0;
+			let lastCopied = -1;
+			let firstOwn = -1;
+			let forkFrom = -1;
+			const strays: number[] = [];
+			const allIds = Array.from(s.ids);
+			for (const k of allowed) {
+				if (isCopied(k)) {
+					copied++;
+					lastCopied = k;
+					continue;
+				}
+				if (firstOwn < 0) firstOwn = k;
+				if (forkFrom >= 0) continue;
+				const par = s.parents[k] as number;
+				if (par === -1 && k > 0 && isCopied(k - 1)) forkFrom = k;
+				else if (par > 0) {
+					const at = find(allIds, par);
+					if (at >= 0 && isCopied(at)) forkFrom = k;
+				} else if (par === 0 && strays.length < 8) strays.push(k);
+			}
+			const leafOf = (p: SessionRow) => p.leaf_entry;
+			let forkPoint: string | null = null;
+			const names = entryIdsOf(
+				this.store,
+				[forkFrom, firstOwn, lastCopied, ...strays].filter((k) => k >= 0).map((k) => s.ids[k] as number),
+			);
+			const strayFrom = strays.find((k) => {
+				const p = names.get(s.ids[k] as number)?.parent;
+				return p !== null && p !== undefined && this.attachNode(pi, p) >= 0;
+			});
+			const from = forkFrom >= 0 && (strayFrom === undefined || forkFrom < strayFrom) ? forkFrom : (strayFrom ?? -1);
+			if (from >= 0) forkPoint = names.get(s.ids[from] as number)?.parent ?? null;
+			else {
+				const leaf = leafOf(parent);
+				const leafRow = leaf ? eventIdOf(this.store, child.id, leaf) : undefined;
+				const at = leafRow === undefined ? -1 : find(allIds, leafRow);
+				if (leaf && at >= 0 && isCopied(at) && allowed.includes(at)) forkPoint = leaf;
+				else if (lastCopied >= 0) forkPoint = names.get(s.ids[lastCopied] as number)?.entry ?? null;
+			}
+			const newSession = copied === 0;
+			if (newSession && forkPoint === null) forkPoint = parent.leaf_entry;
+			const attach = forkPoint ? this.attachNode(pi, forkPoint) : -1;
+			const mi = this.members.length;
+			const head = this.node(-1, mi, attach, 0);
+			const m: Member = { row: child, ids: [], nodes: [], head, rows: allowed.length, parent: pi };
+			this.members.push(m);
+			let own = 0;
+			let prevOwn = -1;
+			let prevK = -2;
+			for (const k of allowed) {
+				if (isCopied(k)) continue;
+				const id = s.ids[k] as number;
+				const par = s.parents[k] as number;
+				const p = par === -1 ? (prevK === k - 1 ? prevOwn : -1) : par === 0 ? -1 : nodeOf(m, par);
+				prevOwn = this.node(id, mi, p >= 0 ? p : head, s.flags[k] as number);
+				prevK = k;
+				m.ids.push(id);
+				m.nodes.push(prevOwn);
+				own++;
+			}
+			const parentRows = (this.members[pi] as Member).rows;
+			this.heads.set(head, {
+				session: sessionSummary(child),
+				forkPoint,
+				copied,
+				copiedAll: parentRows > 0 && copied >= parentRows,
+				newSession,
+				own,
+				firstOwn: firstOwn >= 0 ? (names.get(s.ids[firstOwn] as number)?.entry ?? null) : null,
+			});
+			this.forks(mi, seen);
+		}
+	}
+}
+
+/** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
+function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
+	if (words && (flags & SHAPE.text) === 0) return false;
+	const quiet = (flags & SHAPE.bookkeeping) === 0 && ((flags & SHAPE.callsOnly) === 0 || leaf);
+	switch (mode) {
+		case "all":
+			return true;
+		case "no-tools":
+			return quiet && (flags & SHAPE.toolResult) === 0;
+		case "user-only":
+			return (flags & SHAPE.user) !== 0;
+		case "labeled-only":
+			return (flags & SHAPE.label) !== 0;
+		default:
+			return quiet;
+	}
+}
+
+/** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
+function flatten(b: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNode: number): Omit<Shape, "focus" | "focusNode" | "notes" | "leafNode"> {
+	const n = b.nodeRow.length;
+	const visible = new Uint8Array(n);
+	let hidden = 0;
+	let hits = 0;
+	for (let i = 0; i < n; i++) {
+		const f = b.nodeFlags[i] as number;
+		const head = (b.nodeRow[i] as number) < 0;
+		if (!head && f & HIT) hits++;
+		visible[i] = head || shown(f, mode, words, i === leafNode) ? 1 : 0;
+		if (!visible[i]) hidden++;
+	}
+	// Children in node order (file order, forks after): a node's parent always comes before it.
+	const first = new Int32Array(n + 1).fill(-1);
+	const next = new Int32Array(n).fill(-1);
+	for (let i = n - 1; i >= 0; i--) {
+		const p = (b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number);
+		next[i] = first[p] as number;
+		first[p] = i;
+	}
+	// The nearest shown ancestor, then shown children in the whole tree's depth-first order (pi's /tree).
+	const vpar = new Int32Array(n);
+	for (let i = 0; i < n; i++) {
+		const p = b.nodeParent[i] as number;
+		vpar[i] = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
+	}
+	const vfirst = new Int32Array(n + 1).fill(-1);
+	const vlast = new Int32Array(n + 1).fill(-1);
+	const vnext = new Int32Array(n).fill(-1);
+	const kids = new Int32Array(n + 1);
+	const stack: number[] = [];
+	for (let c = first[n] as number; c >= 0; c = next[c] as number) stack.push(c);
+	stack.reverse();
+	while (stack.length > 0) {
+		const i = stack.pop() as number;
+		if (visible[i]) {
+			const p = vpar[i] as number;
+			if (vlast[p] === -1) vfirst[p] = i;
+			else vnext[vlast[p] as number] = i;
+			vlast[p] = i;
+			kids[p] = (kids[p] as number) + 1;
+		}
+		const from = stack.length;
+		for (let c = first[i] as number; c >= 0; c = next[c] as number) stack.push(c);
+		// Children pushed in order, popped first-child-first.
+		for (let a = from, z = stack.length - 1; a < z; a++, z--) {
+			const t = stack[a] as number;
+			stack[a] = stack[z] as number;
+			stack[z] = t;
+		}
+	}
+	const shownCount = n - hidden;
+	const flat = new Int32Array(shownCount);
+	const flatOf = new Int32Array(n).fill(-1);
+	const bits = new Uint8Array(n);
+	const up = new Int32Array(n).fill(-1);
+	const depth = new Int32Array(n);
+	let at = 0;
+	const push = (parent: number, parentUp: number, parentDepth: number, continues: boolean) => {
+		const count = kids[parent] as number;
+		if (count === 0) return;
+		if (count === 1) {
+			const c = vfirst[parent] as number;
+			bits[c] = continues ? CONTINUES : 0;
+			up[c] = parentUp;
+			depth[c] = parentDepth;
+			stack.push(c);
+			return;
+		}
+		const from = stack.length;
+		for (let c = vfirst[parent] as number; c >= 0; c = vnext[c] as number) {
+			bits[c] = BRANCH_CHILD | (vnext[c] === -1 ? LAST : 0);
+			up[c] = parentUp;
+			depth[c] = parentDepth + 1;
+			stack.push(c);
+		}
+		for (let a = from, z = stack.length - 1; a < z; a++, z--) {
+			const t = stack[a] as number;
+			stack[a] = stack[z] as number;
+			stack[z] = t;
+		}
+	};
+	push(n, -1, 0, false);
+	while (stack.length > 0) {
+		const i = stack.pop() as number;
+		flat[at] = i;
+		flatOf[i] = at++;
+		push(i, (bits[i] as number) & BRANCH_CHILD ? i : (up[i] as number), depth[i] as number, true);
+	}
+	return {
+		members: b.members,
+		nodeRow: b.nodeRow,
+		nodeMember: b.nodeMember,
+		nodeParent: b.nodeParent,
+		nodeFlags: b.nodeFlags,
+		heads: b.heads,
+		hits,
+		hidden,
+		flat,
+		flatOf,
+		kids: kids.subarray(0, n),
+		bits,
+		up,
+		depth,
+	};
+}
+
+function buildShape(store: IndexStore, root: SessionRow, chain: SessionRow[], visibility: Visibility, request: TreeWindowRequest): Shape {
+	const catalog = new Catalog(store);
+	const words = filterWords(request.text);
+	const b = new ShapeBuilder(store, catalog, visibility, words);
+	const parsed = request.query?.trim() ? parseQuery(request.query, { prefix: true }) : null;
+	if (parsed?.match) {
+		const family = [root.id, ...familyIds(catalog, root.id)];
+		b.hitSet = matchingEvents(store, parsed.match, family);
+	}
+	const m0 = b.root(root);
+	b.forks(0, new Set([root.id]));
+	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
+	let focus: Shape["focus"] = null;
+	let focusNode = -1;
+	if (request.entryId) {
+		for (const s of chain) {
+			const m = b.members.find((x) => x.row.id === s.id);
+			const node = m ? nodeOf(m, eventIdOf(store, s.id, request.entryId)) : -1;
+			if (node >= 0) {
+				focus = { sessionId: s.public_id, entryId: request.entryId };
+				focusNode = node;
+				break;
+			}
+		}
+		if (!focus && eventIdOf(store, (chain[0] as SessionRow).id, request.entryId) === undefined)
+			throw new NotFoundError((chain[0] as SessionRow).public_id, request.entryId);
+	}
+	const flat = flatten(b, request.filter ?? "default", words.length > 0, leafNode);
+	return { ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
+}
+
+/** Row ids of the sessions below `root` (children, theirs, …), bounded like the family. */
+function familyIds(catalog: Catalog, root: number): number[] {
+	const out: number[] = [];
+	const todo = [root];
+	const seen = new Set([root]);
+	while (todo.length > 0 && out.length < TREE_FAMILY_LIMIT * 4) {
+		for (const c of catalog.childSessions(todo.pop() as number)) {
+			if (seen.has(c.id)) continue;
+			seen.add(c.id);
+			out.push(c.id);
+			todo.push(c.id);
+		}
+	}
+	return out;
+}
+
+function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean {
+	const b = sh.bits[i] as number;
+	if ((sh.nodeRow[i] as number) < 0 || sh.kids[i] !== 1 || b & BRANCH_CHILD || !(b & CONTINUES)) return true;
+	if (i === keep) return true;
+	const f = sh.nodeFlags[i] as number;
+	if (f & (SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT)) return true;
+	if (searching) return false;
+	return (f & SHAPE.user) !== 0;
+}
+
+/** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
+function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
+	const len = sh.flat.length;
+	const start: number[] = [];
+	const type: number[] = [];
+	const count: number[] = [];
+	const stretch: number[] = [];
+	const crumb: number[] = [];
+	const rowOfFlat = new Int32Array(len);
+	const hitRows: number[] = [];
+	const keep = sh.focusNode;
+	const one = (f: number, st: number) => {
+		const node = sh.flat[f] as number;
+		rowOfFlat[f] = start.length;
+		if ((sh.nodeFlags[node] as number) & HIT && (sh.nodeRow[node] as number) >= 0) hitRows.push(start.length);
+		start.push(f);
+		type.push((sh.nodeRow[node] as number) < 0 ? 1 : 0);
+		count.push(1);
+		stretch.push(st);
+		crumb.push(-1);
+	};
+	let i = 0;
+	while (i < len) {
+		if (isKept(sh, sh.flat[i] as number, keep, searching)) {
+			one(i, -1);
+			i++;
+			continue;
+		}
+		let j = i + 1;
+		let user = (sh.nodeFlags[sh.flat[i] as number] as number) & SHAPE.user ? (sh.flat[i] as number) : -1;
+		while (j < len && (sh.bits[sh.flat[j] as number] as number) & CONTINUES && !isKept(sh, sh.flat[j] as number, keep, searching)) {
+			if (user < 0 && (sh.nodeFlags[sh.flat[j] as number] as number) & SHAPE.user) user = sh.flat[j] as number;
+			j++;
+		}
+		if (j - i < FOLD_MIN) for (let k = i; k < j; k++) one(k, -1);
+		else if (unfolded.has(sh.flat[i] as number)) for (let k = i; k < j; k++) one(k, i);
+		else {
+			for (let k = i; k < j; k++) rowOfFlat[k] = start.length;
+			start.push(i);
+			type.push(2);
+			count.push(j - i);
+			stretch.push(i);
+			crumb.push(user);
+		}
+		i = j;
+	}
+	return {
+		sig,
+		start: Int32Array.from(start),
+		type: Uint8Array.from(type),
+		count: Int32Array.from(count),
+		stretch: Int32Array.from(stretch),
+		crumb: Int32Array.from(crumb),
+		total: start.length,
+		rowOfFlat,
+		hitRows,
+	};
+}
+
+function prefixOf(sh: Shape, node: number): string {
+	const parts: string[] = [];
+	for (let a = sh.up[node] as number; a >= 0; a = sh.up[a] as number) parts.push((sh.bits[a] as number) & LAST ? "   " : "│  ");
+	parts.reverse();
+	const b = sh.bits[node] as number;
+	return parts.join("") + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : "");
+}
+
+/** The node a row key names: an entry (`session/entry`), a fork's head (`fork:session`) or a fold (`fold:<key>`). */
+function nodeOfKey(store: IndexStore, sh: Shape, key: string): number {
+	const k = key.startsWith("fold:") ? key.slice("fold:".length) : key;
+	if (k.startsWith("fork:")) {
+		const m = sh.members.find((x) => x.row.public_id === k.slice("fork:".length));
+		return m ? m.head : -1;
+	}
+	const slash = k.indexOf("/");
+	if (slash < 0) return -1;
+	const m = sh.members.find((x) => x.row.public_id === k.slice(0, slash));
+	return m ? nodeOf(m, eventIdOf(store, m.row.id, k.slice(slash + 1))) : -1;
+}
+
+/** The row showing a node: itself, else (hidden by the filter) its nearest shown ancestor; -1 when none. */
+function rowOfNode(sh: Shape, rows: Rows, node: number): number {
+	for (let n = node; n >= 0; n = sh.nodeParent[n] as number) {
+		const f = sh.flatOf[n] as number;
+		if (f >= 0) return rows.rowOfFlat[f] as number;
+	}
+	return -1;
+}
+
+/** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view). */
+export function treeWindow(store: IndexStore, request: TreeWindowRequest & { caller?: Caller }): TreeWindow {
+	if (!request.sessionId) throw new ArgumentError("sessionId is required");
+	const catalog = new Catalog(store);
+	const visibility = new Visibility(catalog, request.caller);
+	const asked = catalog.sessionByPublicId(request.sessionId);
+	if (!asked || !visibility.allowsSession(asked)) throw new NotFoundError(request.sessionId);
+	const { root, chain } = familyRoot(catalog, visibility, asked);
+	const words = filterWords(request.text);
+	const shapeSig = JSON.stringify([
+		familySignature(store, root.id),
+		request.sessionId,
+		request.entryId ?? null,
+		request.query?.trim() ?? "",
+		request.filter ?? "default",
+		words,
+		request.caller ?? null,
+	]);
+	let held = cache.get(store);
+	if (held?.sig !== shapeSig) {
+		held = { sig: shapeSig, shape: buildShape(store, root, chain, visibility, request), rows: null };
+		cache.set(store, held);
+	}
+	const sh = held.shape;
+	const unfolded = new Set<number>();
+	for (const k of request.unfolded ?? []) {
+		const n = nodeOfKey(store, sh, k);
+		if (n >= 0) unfolded.add(n);
+	}
+	const searching = (request.query ?? "").trim() !== "";
+	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
+	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
+	const rows = held.rows;
+	const root0 = sh.members[0] as Member;
+	let want = -1;
+	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);
+	if (want < 0 && !request.cursor) want = sh.focusNode >= 0 ? sh.focusNode : sh.leafNode;
+	const cursor = want >= 0 ? rowOfNode(sh, rows, want) : -1;
+	const size = Math.max(0, Math.min(TREE_WINDOW_MAX, Math.floor(request.count)));
+	const centre = Math.max(0, cursor) - Math.floor(size / 2);
+	const first = Math.max(0, Math.min(request.top ?? centre, rows.total - size));
+	const end = Math.min(rows.total, first + size);
+	// The rows' text: entries, fold breadcrumbs and the first entry of each stretch (its key), in one read.
+	const need = new Set<number>();
+	for (let r = first; r < end; r++) {
+		const node = sh.flat[rows.start[r] as number] as number;
+		if ((sh.nodeRow[node] as number) >= 0) need.add(sh.nodeRow[node] as number);
+		const c = rows.crumb[r] as number;
+		if (c >= 0) need.add(sh.nodeRow[c] as number);
+		const st = rows.stretch[r] as number;
+		if (st >= 0) need.add(sh.nodeRow[sh.flat[st] as number] as number);
+	}
+	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
+	const hitIds = new Set<number>();
+	for (const id of need) {
+		const m = sh.members.find((x) => x.row.id === byId.get(id)?.session_id);
+		const node = m ? nodeOf(m, id) : -1;
+		if (node >= 0 && (sh.nodeFlags[node] as number) & HIT) hitIds.add(id);
+	}
+	const sidOf = (node: number) => (sh.members[sh.nodeMember[node] as number] as Member).row.public_id;
+	const keyOf = (node: number) => `${sidOf(node)}/${byId.get(sh.nodeRow[node] as number)?.entry_id ?? ""}`;
+	const entry = (node: number) => {
+		const r = byId.get(sh.nodeRow[node] as number);
+		return r ? entryOf(r, hitIds) : null;
+	};
+	const out: TreeViewRow[] = [];
+	for (let r = first; r < end; r++) {
+		const node = sh.flat[rows.start[r] as number] as number;
+		const prefix = prefixOf(sh, node);
+		const depth = sh.depth[node] as number;
+		const sessionId = sidOf(node);
+		const t = rows.type[r] as number;
+		if (t === 1) {
+			const fork = sh.heads.get(node) as TreeForkHead;
+			out.push({ type: "fork", key: `fork:${fork.session.id}`, prefix, sessionId, fork, depth, stretch: null });
+		} else if (t === 2) {
+			const c = rows.crumb[r] as number;
+			out.push({
+				type: "fold",
+				key: `fold:${keyOf(node)}`,
+				prefix,
+				sessionId,
+				count: rows.count[r] as number,
+				crumb: c >= 0 ? entry(c) : null,
+				depth,
+				stretch: keyOf(node),
+			});
+		} else {
+			const e = entry(node);
+			const st = rows.stretch[r] as number;
+			if (e) out.push({ type: "entry", key: keyOf(node), prefix, sessionId, entry: e, depth, stretch: st >= 0 ? keyOf(sh.flat[st] as number) : null });
+		}
+	}
+	return {
+		session: sessionSummary(root0.row),
+		leafId: root0.row.leaf_entry,
+		focus: sh.focus,
+		entries: root0.ids.length,
+		forks: sh.members.length - 1,
+		hits: sh.hits,
+		hidden: sh.hidden,
+		total: rows.total,
+		start: first,
+		rows: out,
+		cursor,
+		hitRows: rows.hitRows,
+		notes: sh.notes,
+	};
+}

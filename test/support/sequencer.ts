@@ -1,0 +1,55 @@
+/**
+ * The order test files start in (vitest.config.ts `sequence.sequencer`). The source-only files first, while dist/
+ * builds in the background; then the files that use the build. Within each part, the files known to take longest
+ * start first, so the run does not end on one of them with the other workers idle; the rest keep vitest's own order
+ * (longest first by the last run's durations, by size on a clean clone).
+ */
+import { relative, sep } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** Known long files of each part, longest first (the durations of a full run). */
+const LONG: Record<string, string[]> = {
+	unit: [
+		"test/compaction-runs.test.ts",
+		"test/huge-line.test.ts",
+		"test/compaction-long-path.test.ts",
+		"test/hit-count.test.tsx",
+		"test/big-session.test.ts",
+		"test/reliability-hostile.test.ts",
+		"test/ingest.test.ts",
+	],
+	built: [
+		"test/session-search.e2e.test.ts",
+		"test/caller-session-dir.e2e.test.ts",
+		"test/refresh-slices.test.ts",
+		"test/pi16.e2e.test.ts",
+		"test/pi16-land.e2e.test.ts",
+		"test/cli.test.ts",
+		"test/tui-trust.e2e.test.ts",
+		"test/index-ownership.test.ts",
+		"test/package.test.ts",
+		"test/tui-browse.e2e.test.ts",
+		"test/extension.e2e.test.ts",
+		"test/tui-tasks.e2e.test.ts",
+		"test/pi16-history.e2e.test.ts",
+	],
+};
+
+/** Which part a file belongs to: the source-only project, or one of those that wait for the build. */
+const part = (spec: TestSpecification): string => (spec.project.name === "unit" ? "unit" : "built");
+
+/** Sorts the files: source-only first, then the known long ones of each part, then vitest's own order. */
+export class LongFirstSequencer extends BaseSequencer {
+	override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+		const base = await super.sort(files);
+		const rank = (spec: TestSpecification) => {
+			const list = LONG[part(spec)] ?? [];
+			const at = list.indexOf(relative(spec.project.config.root, spec.moduleId).split(sep).join("/"));
+			return at < 0 ? list.length : at;
+		};
+		const position = new Map(base.map((spec, i) => [spec, i]));
+		return [...base].sort(
+			(a, b) => (part(a) === "unit" ? 0 : 1) - (part(b) === "unit" ? 0 : 1) || rank(a) - rank(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0),
+		);
+	}
+}
