@@ -131,10 +131,10 @@ describe("the empty list", () => {
 	it("names the keys that widen the scope and clear the filters, and those keys do it", async () => {
 		const r = app({ initialQuery: "zzzqqqnothing", initialFilters: { error: true }, size: { columns: 100, rows: 24 } });
 		const f = await waitForFrame(r, "No hits for");
-		expect(f).toContain("Ctrl+R clears them all; Ctrl+O changes");
+		expect(f).toContain("Alt+R clears them all; Ctrl+O changes");
 		// The filter chips end the query line.
 		expect(f.split("\n")[1]).toContain("[errors only]");
-		await press(r, "\u0012");
+		await press(r, "\u001br");
 		await waitForFrame(r, (x) => !(x.split("\n")[1] ?? "").includes("[errors only]"));
 	});
 });

@@ -77,6 +77,16 @@ describe("the first frame", () => {
 		});
 	}
 
+	it("never cuts a long notice: it takes the hints' line too, as <App/> draws it (issue 31.10)", () => {
+		const notice = "no Pi sessions under /home/alice/.pi/agent/sessions; showing the bundled demo history instead (--demo)";
+		const { hand, app } = both({ size: { columns: 80, rows: 24 }, color: false, banner: null, notice, query: "", scope: "all", workspace: null, filters: {} });
+		expect(hand.slice(-2).map((l) => l.trimEnd())).toEqual([
+			"no Pi sessions under /home/alice/.pi/agent/sessions; showing the bundled demo",
+			"history instead (--demo)",
+		]);
+		expect(app.slice(-2).map((l) => l.trimEnd())).toEqual(hand.slice(-2).map((l) => l.trimEnd()));
+	});
+
 	it("shows a typed query's control characters as symbols, never raw (I21)", () => {
 		const text = firstFrameText({
 			size: { columns: 100, rows: 20 },

@@ -88,7 +88,11 @@ describe("keyToAction", () => {
 		["query", "s", K({ ctrl: true }), { type: "cycle-scope" }],
 		["list", "o", K({ ctrl: true }), { type: "open-filters" }],
 		["list", "x", K({ ctrl: true }), { type: "toggle-errors" }],
-		["list", "r", K({ ctrl: true }), { type: "clear-filters" }],
+		["list", "r", K({ ctrl: true }), { type: "recall-query", search: true }],
+		["list", "r", K({ meta: true }), { type: "clear-filters" }],
+		["query", "", K({ upArrow: true }), { type: "recall-query", search: false }],
+		["list", "w", K({ ctrl: true }), { type: "delete-word" }],
+		["list", "u", K({ ctrl: true }), { type: "kill-to-start" }],
 		["list", "y", K({ ctrl: true }), { type: "copy-ref" }],
 		["list", "", K({ f1: true }), { type: "help" }],
 		["query", "g", K({ ctrl: true }), { type: "help" }],
@@ -142,7 +146,7 @@ describe("keyToAction", () => {
 	it("binds in the query line readline's Ctrl keys for editing, and search commands only on Ctrl keys readline leaves free here", () => {
 		const ctrl = BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys.filter((k) => /^ctrl\+[a-z]$/.test(k)));
 		const editing = ["ctrl+a", "ctrl+e", "ctrl+b", "ctrl+f", "ctrl+d", "ctrl+w", "ctrl+u", "ctrl+k"];
-		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+t", "ctrl+l", "ctrl+c"];
+		const commands = ["ctrl+s", "ctrl+o", "ctrl+x", "ctrl+r", "ctrl+y", "ctrl+g", "ctrl+t", "ctrl+l", "ctrl+c", "ctrl+z"];
 		expect(new Set(ctrl)).toEqual(new Set([...editing, ...commands]));
 	});
 
@@ -162,13 +166,14 @@ describe("where keys act", () => {
 		expect(keyToAction("fork", "?", K({}))).toBeNull();
 	});
 
-	it("binds in the query line only the non-text keys its module comment names (no ↑, no PgUp)", () => {
+	it("binds in the query line only the non-text keys its module comment names (↑ only for earlier queries, no PgUp)", () => {
 		const keys = new Set(BINDINGS.filter((b) => b.modes.includes("query")).flatMap((b) => b.keys));
 		for (const k of keys)
 			expect(
 				[
 					"left",
 					"right",
+					"up",
 					"home",
 					"end",
 					"down",
@@ -190,20 +195,20 @@ describe("where keys act", () => {
 				].includes(k) || /^(ctrl|alt)\+/.test(k),
 				k,
 			).toBe(true);
-		expect(keyToAction("query", "", K({ upArrow: true }))).toBeNull();
 		expect(keyToAction("query", "", K({ pageUp: true }))).toBeNull();
 	});
 
 	it("titles help sections by where their keys act", () => {
 		const sections = new Map(helpSections().map((s) => [s.title, s.rows.map(([k]) => k)]));
 		const everywhere = [...sections].find(([t]) => t.startsWith("Everywhere"));
-		expect(everywhere?.[1]).toEqual(["Ctrl+C", "wheel↑/wheel↓"]);
+		expect(everywhere?.[1]).toEqual(["Ctrl+C", "Ctrl+Z", "wheel↑/wheel↓"]);
 		for (const m of ALL_MODES) expect(keyToAction(m, "c", K({ ctrl: true }))).toEqual({ type: "quit", code: 130 });
 		expect(sections.get("Search screen: query line and hit list")).toEqual([
 			"Ctrl+S",
 			"Ctrl+O",
 			"Ctrl+X",
 			"Ctrl+R",
+			"Alt+R",
 			"F4/Alt+S",
 			"F6/Alt+G",
 			"Ctrl+Y",

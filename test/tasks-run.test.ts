@@ -106,10 +106,15 @@ describe("tasks run by the launcher", () => {
 		try {
 			const a = runTask({ kind: "export", ref: REF, markdown: "# one\n", events: 3 }, host(t.dir, {}));
 			const b = runTask({ kind: "export", ref: REF, markdown: "# two\n", events: 3 }, host(t.dir, {}));
-			const first = join(t.dir, "pi-branch-019be2c2-be96970a.md");
+			// Named by the session id's random end (f826a4f8), not its UUIDv7 time prefix (019be2c2).
+			const first = join(t.dir, "pi-branch-f826a4f8-be96970a.md");
 			expect(a.text).toBe(`exported 3 event(s), root → event, as Markdown to ${first}`);
-			expect(b.text).toBe(`exported 3 event(s), root → event, as Markdown to ${join(t.dir, "pi-branch-019be2c2-be96970a-1.md")}`);
+			expect(b.text).toBe(`exported 3 event(s), root → event, as Markdown to ${join(t.dir, "pi-branch-f826a4f8-be96970a-1.md")}`);
 			expect(readFileSync(first, "utf8")).toBe("# one\n");
+			// The same entry in a --fork copy made the same minute: the time prefix is the same, the name is not.
+			const fork = { sessionId: "019be2c2-9f33-7094-a319-99990000c0de", entryId: REF.entryId };
+			const c = runTask({ kind: "export", ref: fork, markdown: "# fork\n", events: 3 }, host(t.dir, {}));
+			expect(c.text).toBe(`exported 3 event(s), root → event, as Markdown to ${join(t.dir, "pi-branch-0000c0de-be96970a.md")}`);
 		} finally {
 			t.cleanup();
 		}

@@ -131,6 +131,6 @@ describe.skipIf(!hasTmux)("session browser, go to a ref and pi-history open in a
 			},
 		);
 		expect(noTty.status).toBe(2);
-		expect(noTty.stderr).toContain(`needs a terminal; use \`pi-history read ${fork.sessionId} ${target}\``);
+		expect(noTty.stderr).toContain(`needs a terminal; use \`pi-history read ${fork.sessionId} ${target} --sessions-dir`);
 	});
 });

@@ -2,11 +2,12 @@
  * What a user trusts the explorer to do in a real terminal (tmux, issue 31): Enter on a hit inside a large fragment
  * opens at the match, on the first open. Ground truth is the history written here.
  */
-import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { CLI } from "./helpers/build.js";
 import { explorerE2e } from "./helpers/explorer-e2e.js";
-import { hasTmux, shellQuote } from "./helpers/tmux.js";
+import { hasTmux, shellQuote, TmuxSession } from "./helpers/tmux.js";
 
 const BIG = "0199d000-0000-7000-8000-00000000b16a";
 const RETRY = "0199d000-0000-7000-8000-00000000e7a1";
@@ -141,5 +142,64 @@ describe.skipIf(!hasTmux)("what a user trusts in a real terminal (tmux)", () => 
 		expect(asked).not.toContain("__EXIT__");
 		s.keys("Escape");
 		await s.waitFor("__EXIT__=0");
+	});
+
+	it("the query line remembers: ↑ on an empty line and Ctrl+R bring back earlier queries, after a restart too", async () => {
+		const s = await ready();
+		const typeKeys = (text: string) => {
+			for (const c of text) s.type(c);
+		};
+		// Two searches, each left by opening a hit (what remembers a query), then back and the line cleared.
+		for (const word of ["webhook", "jitter"]) {
+			typeKeys(word);
+			await s.waitFor((x) => queryRow(x).endsWith(word) && /hit 1 of \d+/.test(x));
+			s.keys("Enter");
+			await s.waitFor("back stack 1", 10_000);
+			s.keys("Escape");
+			await s.waitFor((x) => !x.includes("back stack 1"));
+			s.keys("C-u");
+			await s.waitFor("recent events");
+		}
+		s.keys("Up");
+		await s.waitFor((x) => queryRow(x).endsWith("jitter") && x.includes("earlier query 1 of"));
+		s.keys("Up");
+		await s.waitFor((x) => queryRow(x).endsWith("webhook") && /hit 1 of \d+/.test(x));
+		s.keys("C-c");
+		await s.waitFor("__EXIT__=130");
+		// Kept beside the index, for its user only, holding what was typed and nothing else.
+		const file = join(explorer.dir, "query-history.json");
+		expect(statSync(file).mode & 0o777).toBe(0o600);
+		const kept: string[] = JSON.parse(readFileSync(file, "utf8"));
+		expect(kept.slice(0, 2)).toEqual(["webhook", "jitter"]);
+		for (const q of kept) expect(q).not.toMatch(/add a retry|backs off|filler/);
+		// A new run: Ctrl+R finds the earlier query holding what is typed.
+		const again = await ready();
+		for (const c of "jit") again.type(c);
+		await again.waitFor((x) => queryRow(x).endsWith("jit"));
+		again.keys("C-r");
+		await again.waitFor((x) => queryRow(x).endsWith("jitter") && /hit 1 of \d+/.test(x));
+	});
+
+	it("Ctrl+Z suspends to the shell and fg comes back to the explorer as it was", async () => {
+		// An interactive shell: job control is the shell's (a `sh -c` line has none).
+		const sh = TmuxSession.start("bash --norc --noprofile -i", { columns: 110, rows: 30 }, explorer.dir);
+		try {
+			sh.type(`node ${shellQuote(CLI)} --sessions-dir ${shellQuote(explorer.sessionsDir)} --index ${shellQuote(join(explorer.dir, "index.sqlite"))}`);
+			sh.keys("Enter");
+			await sh.waitFor((x) => x.includes("recent events") && /index up to date|indexed \d+/.test(x), 60_000);
+			for (const c of "jitter") sh.type(c);
+			await sh.waitFor((x) => queryRow(x).endsWith("jitter") && /hit 1 of \d+/.test(x));
+			sh.keys("C-z");
+			await sh.waitFor(/Stopped/, 10_000);
+			sh.type("fg");
+			sh.keys("Enter");
+			const back = await sh.waitFor("back from the shell", 10_000);
+			expect(queryRow(back)).toMatch(/jitter$/);
+			// Keys work again, read as before: the query line takes letters.
+			sh.type("s");
+			await sh.waitFor((x) => queryRow(x).endsWith("jitters"));
+		} finally {
+			sh.kill();
+		}
 	});
 });

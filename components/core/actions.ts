@@ -79,7 +79,14 @@ export type ScreenAction =
 	| { type: "copy-ref" }
 	| { type: "refresh" }
 	| { type: "copy-done"; text: string; copied: boolean }
-	| { type: "quit"; code: number };
+	| { type: "quit"; code: number }
+	/** Ctrl+Z: give the terminal back to the shell (job control), and come back as it was on `fg`. */
+	| { type: "suspend" }
+	| { type: "resumed" }
+	/** A refresh finished (the indexing state the launcher passes says so): its "reading…" message has done its job. */
+	| { type: "refresh-done" }
+	/** An earlier query onto the query line: ↑ on an empty line, or Ctrl+R (which matches the typed text). */
+	| { type: "recall-query"; search: boolean };
 
 /** The session browser and the go-to-ref prompt: opening them, the browser's sort and scope, the prompt's text and check. */
 export type BrowseAction =

@@ -57,6 +57,8 @@ export interface AppProps extends Requests {
 	searchDelayMs?: number;
 	/** Wait after a selection move before reading the preview, so holding ↓ stays smooth. */
 	previewDelayMs?: number;
+	/** Earlier queries, newest first (↑ and Ctrl+R recall them). */
+	queryHistory?: readonly string[];
 }
 
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
@@ -83,6 +85,7 @@ export function App(props: AppProps) {
 				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
 				...(p.initialMessage ? { message: p.initialMessage } : {}),
 				...(p.initialEvent ? { open: p.initialEvent } : {}),
+				...(p.queryHistory ? { queryHistory: p.queryHistory } : {}),
 			}),
 	);
 	// Whole seconds: the views show ages no finer, and a clock that changes every render would redraw memoized panes.
@@ -112,6 +115,11 @@ export function App(props: AppProps) {
 		forgetHits();
 		dispatch({ type: "index-changed" });
 	}, [generation, forgetHits, forgetEvents]);
+	// Each indexing report is a new object: a finished one ends the refresh key's message (a refresh that found
+	// nothing new changes no generation, so it is the phase that says it is over).
+	useEffect(() => {
+		if (indexing.phase === "done" || indexing.phase === "failed") dispatch({ type: "refresh-done" });
+	}, [indexing]);
 	// The index's whole status counts every event (about 60 ms on a 500 MB history, on this thread): it is read only
 	// for the one screen that shows part of it, an index known to be empty, which names the folders it looked in.
 	const emptyIndex = state.hits.results.index?.events === 0;

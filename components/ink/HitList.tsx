@@ -6,6 +6,7 @@ import { visibleRange } from "../core/list-window.js";
 import { shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, type Tone } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
+import { copyRoles } from "../search/hits-state.js";
 import { hitRows } from "../search/search-view.js";
 import { Lines } from "./Line.js";
 
@@ -36,12 +37,26 @@ export const HitList = memo(function HitList({ hits, selected, top, width, heigh
 		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) lines.push(fitLine([seg("  "), seg(part, e.tone)], width));
 	} else {
 		const { from, to } = visibleRange(top, Math.floor(height / hitLines), hits.length);
+		// Copies of one entry shown as rows of their own (→) say which is the original.
+		const roles = copyRoles(hits);
 		const shown = hits.slice(from, to);
 		// The id part that tells apart the sessions on screen (and the copies' sessions, named in the preview).
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
 		for (let i = from; i < to; i++) {
 			const h = hits[i] as Hit;
-			lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), copies[refKey(h)]?.length ?? 0, groups[h.sessionId] ?? ""));
+			lines.push(
+				...hitRows(
+					h,
+					width,
+					now,
+					i === selected,
+					hitLines,
+					short.get(h.sessionId),
+					copies[refKey(h)]?.length ?? 0,
+					groups[h.sessionId] ?? "",
+					roles.get(refKey(h)),
+				),
+			);
 		}
 	}
 	return (

@@ -1,8 +1,9 @@
 /** The two status lines: index state or the last message, and the keys that work right now. */
 import { Box } from "ink";
 import { memo } from "react";
-import { fitLine, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
+import type { Tone } from "../core/styled.js";
 import { hintLine } from "../search/search-view.js";
+import { statusLines } from "../search/status-lines.js";
 import { Lines } from "./Line.js";
 
 /** Props of <StatusBar/>. */
@@ -31,10 +32,11 @@ function sameBar(a: StatusBarProps, b: StatusBarProps): boolean {
 
 /** The status bar (memoized: most keystrokes change neither line). */
 export const StatusBar = memo(function StatusBar({ width, status, where, hints, color }: StatusBarProps) {
-	const first: StyledLine = where ? spread([seg(status.text, status.tone)], [seg(where, "dim")], width) : fitLine([seg(status.text, status.tone)], width);
+	// A message too long for its line takes the bar's second line too, never cut at its end (status-lines.ts).
+	const lines = statusLines(status, where, hintLine(hints, width), width);
 	return (
 		<Box flexDirection="column" width={width} height={2}>
-			<Lines lines={[first, hintLine(hints, width)]} color={color} height={2} />
+			<Lines lines={lines} color={color} height={2} />
 		</Box>
 	);
 }, sameBar);

@@ -7,10 +7,11 @@
 import type { Size } from "../core/explorer-service.js";
 import type { Filters, Scope } from "../core/filters.js";
 import { frameHeight, searchLayout } from "../core/layout.js";
-import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
+import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { lineAnsi } from "../core/theme.js";
 import { hintsFor } from "../root/help.js";
 import { hintLine, searchQueryLine, titleLine } from "../search/search-view.js";
+import { statusLines } from "../search/status-lines.js";
 
 /** What the first frame shows. */
 export interface FirstFrameInput {
@@ -55,9 +56,9 @@ export function firstFrameLines(input: FirstFrameInput): StyledLine[] {
 		} else if (i === layout.listLines) lines.push(fitLine([seg("── ", "dim"), seg("preview", "dim"), seg(` ${"─".repeat(width)}`, "dim")], width));
 		else lines.push(listRow(i));
 	}
-	const status = input.notice ? seg(input.notice, "warn") : seg("opening the index…", "dim");
-	lines.push(spread([status], [seg("query", "dim")], width));
-	lines.push(hintLine(hintsFor("query"), width));
+	// As the status bar draws it: a notice too long for its line takes the hints' line too, never cut at its end.
+	const status = input.notice ? { text: input.notice, tone: "warn" as const } : { text: "opening the index…", tone: "dim" as const };
+	lines.push(...statusLines(status, "query", hintLine(hintsFor("query"), width), width));
 	return lines;
 }
 

@@ -16,7 +16,7 @@ import { hitHighlights } from "../event/matches.js";
 import { previewBody, previewTitle } from "../event/read-view.js";
 import { EMPTY_LIST_KEYS } from "../root/help.js";
 import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
-import { groupCount, listPosition } from "../search/hits-state.js";
+import { copyRoles, groupCount, listPosition } from "../search/hits-state.js";
 import { emptyLines, hitRows, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
 import { queryTerms, treeLines } from "../tree/tree-lines.js";
 import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
@@ -63,11 +63,11 @@ function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, 
 		const { from, to } = visibleRange(s.hits.top, Math.floor(height / hitLinesPer), r.hits.length);
 		const shown = r.hits.slice(from, to);
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(r.copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
+		const roles = copyRoles(r.hits);
 		for (let i = from; i < to; i++) {
 			const h = r.hits[i] as Hit;
-			out.push(
-				...hitRows(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), r.copies[refKey(h)]?.length ?? 0, groupCount(r, h.sessionId)),
-			);
+			const copies = r.copies[refKey(h)]?.length ?? 0;
+			out.push(...hitRows(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), copies, groupCount(r, h.sessionId), roles.get(refKey(h))));
 		}
 	}
 	return pad(out, height, width);

@@ -2,8 +2,8 @@
  * The one place that names keys: every binding (key, the modes it works in, the action, its help text) lives in
  * BINDINGS, and the help overlay and the status-bar hints are generated from the same table.
  *
- * While the query line has focus only ←/→, Home/End, ↓ and PgDn (to the hits), Tab, Enter, Esc, Backspace, Delete, F keys
- * and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
+ * While the query line has focus only ←/→, Home/End, ↑ (earlier queries), ↓ and PgDn (to the hits), Tab, Enter, Esc,
+ * Backspace, Delete, F keys and readline's Ctrl/Alt keys act: every printable key is text. Letter commands work once focus is on the list or an event.
  */
 import { refKey } from "../../src/shared/types.js";
 import { type KeyInfo, keyName } from "../core/keys.js";
@@ -56,6 +56,12 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 0.1,
 	},
 	{ keys: ["pgdn"], modes: ["query"], action: { type: "page", dir: 1 }, help: "go to the hit list, one page down" },
+	{
+		keys: ["up"],
+		modes: ["query"],
+		action: { type: "recall-query", search: false },
+		help: "on an empty query line: the last query searched with; again: older ones (kept next to the index)",
+	},
 	{ keys: ["enter"], modes: ["query"], action: { type: "open" }, help: "open the selected hit", hint: "open", hintOrder: 0.2 },
 	{
 		keys: ["esc"],
@@ -101,6 +107,9 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 8,
 	},
 	{ keys: ["backspace"], modes: ["list"], action: { type: "delete-back" }, help: "edit the query: letters and Backspace go to it" },
+	// Like letters, the query line's word and line deletions edit the query from here (focus goes back to it).
+	{ keys: ["ctrl+w"], modes: ["list"], action: { type: "delete-word" }, help: "edit the query: delete its last word (Ctrl+U: the whole line)" },
+	{ keys: ["ctrl+u"], modes: ["list"], action: { type: "kill-to-start" }, help: "edit the query: delete it whole" },
 	{ keys: ["esc"], modes: ["list"], action: { type: "back" }, help: "back to the query line" },
 
 	// Search screen commands: Ctrl and function keys, since every printable key is text there.
@@ -121,7 +130,13 @@ export const BINDINGS: Binding[] = [
 		hintOrder: 5,
 	},
 	{ keys: ["ctrl+x"], modes: SEARCH, action: { type: "toggle-errors" }, help: "errors only on / off", hint: "errors", hintOrder: 3 },
-	{ keys: ["ctrl+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
+	{
+		keys: ["ctrl+r"],
+		modes: SEARCH,
+		action: { type: "recall-query", search: true },
+		help: "earlier queries holding the typed text, newest first; again: older (a shell's reverse search)",
+	},
+	{ keys: ["alt+r"], modes: SEARCH, action: { type: "clear-filters" }, help: "reset: clear all filters" },
 	{
 		keys: ["f4", "alt+s"],
 		modes: SEARCH,
@@ -336,6 +351,7 @@ export const BINDINGS: Binding[] = [
 
 	// Everywhere.
 	{ keys: ["ctrl+c"], modes: ALL, action: { type: "quit", code: 130 }, help: "quit from anywhere", hint: "quit", hintOrder: 7 },
+	{ keys: ["ctrl+z"], modes: ALL, action: { type: "suspend" }, help: "suspend to the shell (fg comes back here, as it was)" },
 	{
 		keys: ["wheelup", "wheeldown"],
 		modes: ALL,

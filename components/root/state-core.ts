@@ -16,6 +16,7 @@ import { type EventLoc, initialStack, newLoc, reduceStack, type StackAction, typ
 import type { GotoState } from "../prompts/goto-state.js";
 import type { Task } from "../prompts/task-loads.js";
 import { type HitsAction, type HitsState, hitAt, initialHits, previewKeyOf, reduceHits } from "../search/hits-state.js";
+import { initialRecall, type QueryRecall } from "../search/query-recall.js";
 import { initialTree, reduceTree, type TreeAction, type TreeState, topTree } from "../tree/tree-state.js";
 import { type Overlay, type OverlayAction, reduceOverlay } from "./overlay-state.js";
 
@@ -60,6 +61,10 @@ export interface State {
 	exit: number | null;
 	/** An event was opened in this run: Esc at the top then asks once before quitting, so a deep walk is not lost. */
 	walked?: boolean;
+	/** Grows when the user suspends the explorer (Ctrl+Z); the launcher stops the process until `fg`. */
+	suspend?: number;
+	/** Queries searched with, for ↑ and Ctrl+R on the query line (the launcher stores them). */
+	recall?: QueryRecall;
 }
 
 /** Inputs of the first state. */
@@ -72,6 +77,8 @@ export interface InitOptions {
 	filters?: Filters;
 	/** An event to start on (`pi-history open <sessionId> <entryId>`); Esc from it goes to the search screen. */
 	open?: EventRef & { fragmentId?: string };
+	/** Earlier queries, newest first (the stored query history). */
+	queryHistory?: readonly string[];
 }
 
 function openLoc(open: EventRef & { fragmentId?: string }): EventLoc {
@@ -100,6 +107,7 @@ export function initialState(options: InitOptions): State {
 		task: null,
 		refresh: 0,
 		exit: null,
+		recall: initialRecall(options.queryHistory),
 	};
 }
 

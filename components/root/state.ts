@@ -18,6 +18,7 @@ import { newLoc, type WalkTo } from "../event/stack-state.js";
 import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "../event/trace-rows.js";
 import { reduceGoto } from "../prompts/goto-state.js";
 import { END_FOLLOW_MAX } from "../search/hits-state.js";
+import { initialRecall, recallOlder, recordQuery } from "../search/query-recall.js";
 import { initialTree } from "../tree/tree-state.js";
 import type { Action, NavAction, QueryAction } from "./actions.js";
 import { reduceBrowse, retryBrowse } from "./browse-routing.js";
@@ -35,6 +36,7 @@ import {
 	restoreView,
 	type State,
 	saveView,
+	searchesFor,
 	selectedHit,
 	stack,
 	topLoc,
@@ -94,7 +96,7 @@ function openHit(s: State): State {
 	const highlights = hitHighlights(hit);
 	const ref = { sessionId: hit.sessionId, entryId: hit.entryId };
 	const at = matchChunk(s, highlights);
-	return push(focusOn(s, "list"), newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
+	return push(focusOn(remember(s), "list"), newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
 }
 
 function goTarget(s: State, target: WalkTarget, note?: string): State {
@@ -206,7 +208,7 @@ function navigate(s: State, a: NavAction): State {
 			}
 			if (s.history.length > 0) return restoreView(s);
 			if (s.focus === "list") return focusOn(s, "query");
-			if (s.query.text !== "") return editQuery(s, { type: "clear-query" });
+			if (s.query.text !== "") return editQuery(remember(s), { type: "clear-query" });
 			// The top: nothing open, no query. Esc here is the deliberate way out (Ctrl+C works everywhere); after a
 			// walk one Esc too many must not lose it, so the first Esc only asks.
 			return s.walked ? info(s, ESC_AGAIN) : { ...s, exit: 0 };
@@ -233,6 +235,32 @@ function navigate(s: State, a: NavAction): State {
 function editField(s: State, a: QueryAction): State {
 	return s.mode === "find" ? stack(s, { type: "find-key", action: a }) : overlay(s, { type: "picker", action: { type: "edit-key", action: a } });
 }
+
+/** Keeps the query on the line in the query history: it was searched with (a hit opened, the line cleared, quit). */
+function remember(s: State): State {
+	const recall = recordQuery(s.recall ?? initialRecall(), s.query.text);
+	return recall === s.recall ? s : { ...s, recall };
+}
+
+/** Puts the next older remembered query on the query line (↑ on an empty line, Ctrl+R matching the typed text). */
+function recall(s: State, search: boolean): State {
+	const r = s.recall ?? initialRecall();
+	const next = recallOlder(r, s.query.text, search);
+	if (!next || next.at === null) {
+		// ↑ on a line with text of its own means nothing here (↓ goes to the hits): it stays quiet.
+		if (!search && s.query.text.trim() !== "" && !(r.at !== null && r.entries[r.at] === s.query.text)) return s;
+		if (r.entries.length === 0) return info(s, "no earlier queries yet: a query is remembered when you open a hit, clear it or quit", "warn");
+		const needle = r.at !== null && r.entries[r.at] === s.query.text ? r.needle : search ? s.query.text.trim() : "";
+		return info(s, needle ? `no older query holds “${needle}”` : "no older query", "warn");
+	}
+	const text = next.entries[next.at] as string;
+	const moved = { ...focusOn(s, "query"), recall: next, query: { text, cursor: text.length } };
+	const searched = searchesFor(text) ? hits(moved, { type: "search" }) : moved;
+	return info(searched, `earlier query ${next.at + 1} of ${next.entries.length} · ↑ or Ctrl+R: older · Esc clears`);
+}
+
+/** What the refresh key says until the refresh is done. */
+const REFRESHING = "reading new session lines…";
 
 /** What the first Esc at the top says after a walk. */
 export const ESC_AGAIN = "Esc again to quit (Ctrl+C quits at once)";
@@ -377,7 +405,10 @@ export function reduce(s: State, a: Action): State {
 			return copyRef(s, loc?.ref ?? null);
 		}
 		case "refresh":
-			return info({ ...s, refresh: s.refresh + 1 }, "reading new session lines…");
+			return info({ ...s, refresh: s.refresh + 1 }, REFRESHING);
+		case "refresh-done":
+			// The status line goes back to the index state, which now says what the refresh did.
+			return s.message?.text === REFRESHING ? { ...s, message: null } : s;
 		case "copy-done":
 			return info(s, a.text, a.copied ? "info" : "warn");
 		case "task":
@@ -385,7 +416,13 @@ export function reduce(s: State, a: Action): State {
 		case "task-done":
 			return taskDone(s, a.text, a.tone);
 		case "quit":
-			return { ...s, exit: a.code };
+			return { ...remember(s), exit: a.code };
+		case "recall-query":
+			return recall(s, a.search);
+		case "suspend":
+			return info({ ...s, suspend: (s.suspend ?? 0) + 1 }, "suspended: fg in the shell comes back here");
+		case "resumed":
+			return info(s, "back from the shell (Ctrl+Z suspends)");
 		case "search-done": {
 			const next = hits(s, a);
 			// End stopped following (the last hit, or its bound): say where it stopped instead of "loading…".

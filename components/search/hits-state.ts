@@ -379,3 +379,22 @@ export function listPosition(h: HitsState): string {
 	if (h.group) return `session ${h.selected + 1} of ${num(r.hits.length)}${r.exhausted ? "" : "+"}`;
 	return `hit ${h.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, r.total)}`;
 }
+
+/** When a session file was made: pi names it by its start time, and a fork or clone is made after its source. */
+const madeAt = (h: Hit) => `${h.session.file.replace(/^.*[\\/]/, "")}\u0000${h.sessionId}`;
+
+/**
+ * Rows that are copies of one entry in several sessions (expanded with →): ref key → whether the row is the original
+ * (the oldest session holding the entry: the others were made from it by a --fork or /clone) or a copy.
+ */
+export function copyRoles(hits: readonly Hit[]): Map<string, "original" | "copy"> {
+	const families = new Map<string, Hit[]>();
+	for (const h of hits) families.set(copyKey(h), [...(families.get(copyKey(h)) ?? []), h]);
+	const out = new Map<string, "original" | "copy">();
+	for (const family of families.values()) {
+		if (new Set(family.map((h) => h.sessionId)).size < 2) continue;
+		const first = family.reduce((a, b) => (madeAt(b) < madeAt(a) ? b : a));
+		for (const h of family) out.set(refKey(h), h === first ? "original" : "copy");
+	}
+	return out;
+}

@@ -5,7 +5,7 @@ import type { Hit, HitCount, IndexStatus, SearchOrder } from "../../src/shared/t
 import type { IndexingState } from "../core/explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "../core/filters.js";
 import { hitTotal, num } from "../core/numbers.js";
-import { idTail } from "../core/session-label.js";
+import { cwdTail, idTail } from "../core/session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
 import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "../core/text-width.js";
 
@@ -100,21 +100,56 @@ function snippetAround(line: StyledLine, width: number): StyledLine {
 	return out;
 }
 
-/** The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). */
-export function hitRows(h: Hit, width: number, now: number, selected: boolean, lines: 1 | 2, short?: string, copies = 0, group = ""): StyledLine[] {
+/** Which of a fork family's copies of one entry a row is, once its copies are rows of their own (→). */
+export type CopyRole = "original" | "copy";
+
+/**
+ * The screen lines of one hit: meta line and snippet line (or both on one line when `lines` is 1). A narrow pane
+ * drops the time first, then the kind, then the folder's parents, so the id part and the folder that tell copies apart
+ * stay (issue 31.7).
+ */
+export function hitRows(
+	h: Hit,
+	width: number,
+	now: number,
+	selected: boolean,
+	lines: 1 | 2,
+	short?: string,
+	copies = 0,
+	group = "",
+	role?: CopyRole,
+): StyledLine[] {
 	const marker = selected ? seg("▌", "accent") : seg(" ");
-	const meta: StyledLine = [seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim"), seg(hitKind(h), "bold")];
-	for (const f of hitFlags(h)) meta.push(seg("  "), seg(f.text, f.tone));
-	if (copies > 0) meta.push(seg("  "), seg(`same entry in ${copies + 1} sessions`, "accent"));
-	if (group) meta.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
+	const id = short ?? idTail(h.sessionId);
+	const time = seg(`${relativeTime(h.timestamp, now).padEnd(10)} `, "dim");
+	const kind = seg(hitKind(h), "bold");
+	const rest: StyledLine = [];
+	if (role) rest.push(seg("  "), seg(role === "original" ? "original" : "copy (--fork or /clone)", "accent"));
+	for (const f of hitFlags(h)) rest.push(seg("  "), seg(f.text, f.tone));
+	if (copies > 0) rest.push(seg("  "), seg(`same entry in ${copies + 1} sessions`, "accent"));
+	if (group) rest.push(seg("  "), seg(`best of ${group} hits in this session`, "accent"));
+	const inverse = (line: StyledLine) => (selected ? line.map((s) => ({ ...s, inverse: true })) : line);
 	const snippet = snippetSegs(h);
 	if (lines === 1) {
 		// No room for the session's name and cwd on one line, but its id part still tells a copy from its original.
-		const row = [marker, ...meta, seg("  "), seg(`#${short ?? idTail(h.sessionId)}`, "dim"), seg("  "), ...snippet];
-		return [fitLine(selected ? row.map((s) => ({ ...s, inverse: true })) : row, width, true, selected)];
+		const tail = [seg("  "), seg(`#${id}`, "dim"), seg("  ")];
+		const lead = [time, kind, ...rest];
+		const meta =
+			lineWidth([marker, ...lead, ...tail]) + 10 <= width ? lead : lineWidth([marker, kind, ...rest, ...tail]) + 10 <= width ? [kind, ...rest] : rest.slice(1);
+		const row = [marker, ...meta, ...tail, ...snippet];
+		return [fitLine(inverse(row), width, true, selected)];
 	}
-	meta.push(seg("  "), seg(hitWhere(h, short), "dim"));
-	const metaLine = fitLine([marker, ...(selected ? meta.map((s) => ({ ...s, inverse: true })) : meta)], width, true, selected);
+	const folder = seg(`#${id} ${h.session.name || cwdTail(h.session.cwd)}`, "dim");
+	const where = seg(hitWhere(h, id), "dim");
+	const tries: StyledLine[] = [
+		[time, kind, ...rest, seg("  "), where],
+		[kind, ...rest, seg("  "), where],
+		[...rest.slice(1), seg("  "), where],
+		[...rest.slice(1), seg("  "), folder],
+	];
+	// Nothing else fits beside them: the id part and the folder first, what is left after them.
+	const meta = tries.find((t) => lineWidth([marker, ...t]) <= width) ?? [folder, ...rest];
+	const metaLine = fitLine([marker, ...inverse(meta.length > 0 && meta[0]?.text === "  " ? meta.slice(1) : meta)], width, true, selected);
 	const snippetLine = fitLine([marker, seg(" "), ...snippetAround(snippet, width - 2)], width);
 	return [metaLine, snippetLine];
 }
@@ -309,12 +344,29 @@ export function indexText(
 	return { text: `${index.sessions} sessions · ${num(index.events)} events · ${fresh}${indexing.summary ? ` · ${indexing.summary}` : ""}`, tone: "dim" };
 }
 
-/** The key hints line: "key label" pairs separated by dots, cut to the width. */
-export function hintLine(hints: Array<[string, string]>, width: number): StyledLine {
+function hintSegs(hints: ReadonlyArray<[string, string]>): StyledLine {
 	const out: StyledLine = [];
 	for (const [k, label] of hints) {
 		if (out.length) out.push(seg(" · ", "dim"));
 		out.push(seg(k, "key"), seg(` ${label}`, "dim"));
 	}
-	return fitLine(out, width);
+	return out;
+}
+
+/**
+ * The key hints line: "key label" pairs separated by dots. When they do not all fit, whole hints are left out from
+ * the end, never cut in half, and the help hint always stays, last: it is where the others are.
+ */
+export function hintLine(hints: Array<[string, string]>, width: number): StyledLine {
+	const all = hintSegs(hints);
+	if (lineWidth(all) <= width) return all;
+	const helpAt = hints.findIndex(([, label]) => label === "help");
+	const help = helpAt >= 0 ? [hints[helpAt] as [string, string]] : [];
+	const kept: Array<[string, string]> = [];
+	for (const [i, h] of hints.entries()) {
+		if (i === helpAt) continue;
+		if (lineWidth(hintSegs([...kept, h, ...help])) > width) break;
+		kept.push(h);
+	}
+	return fitLine(hintSegs([...kept, ...help]), width);
 }

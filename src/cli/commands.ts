@@ -7,6 +7,7 @@ import type { HistoryService } from "../service/service.js";
 import { resolveConfig } from "../shared/config.js";
 import { ArgumentError } from "../shared/errors.js";
 import { checkArgs } from "./args.js";
+import { colorWanted } from "./color.js";
 import { chooseHistory } from "./history-choice.js";
 import { count, failed, filtersOf, note, refreshWithProgress, runSearch, write } from "./search-command.js";
 import { startTui } from "./tui-start.js";
@@ -107,7 +108,7 @@ function parseArgs() {
 const cli = parseArgs();
 
 const flags = cli.flags;
-const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
+const color = colorWanted(flags.color) && process.stdout.isTTY === true;
 const style = makeStyle(color);
 
 /**
@@ -187,7 +188,7 @@ async function run(): Promise<number> {
 			sessionsDirs: flags.sessionsDir,
 			indexPath: flags.index,
 			workspace: flags.workspace,
-			color: flags.color !== false && !process.env.NO_COLOR,
+			color: colorWanted(flags.color),
 			mouse: flags.mouse !== false,
 			...(flags.query ? { query: flags.query } : {}),
 			filters: explorerFilters(),
@@ -198,13 +199,14 @@ async function run(): Promise<number> {
 			// Whatever a face printed as a ref works here: the pair, sessionId=… entryId=…, or a pi-history read line.
 			const parsed = parseRef(args.join(" "));
 			if (!parsed.ok) throw new ArgumentError(`usage: pi-history open <sessionId> <entryId> (${parsed.error})`);
-			const ref = process.stdin.isTTY && process.stdout.isTTY ? await resolveOpen(parsed.ref) : parsed.ref;
+			// Without a terminal too: the command suggested instead names the session by its full id.
+			const ref = await resolveOpen(parsed.ref);
 			return startTui({
 				demo: flags.demo === true,
 				sessionsDirs: flags.sessionsDir,
 				indexPath: flags.index,
 				workspace: flags.workspace,
-				color: flags.color !== false && !process.env.NO_COLOR,
+				color: colorWanted(flags.color),
 				mouse: flags.mouse !== false,
 				open: ref,
 			});

@@ -5,7 +5,7 @@
  */
 import ansiEscapes from "ansi-escapes";
 import { render } from "ink";
-import { useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
 import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
@@ -19,6 +19,8 @@ import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
 import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
+import { noTerminalText } from "./no-terminal.js";
+import { loadQueryHistory, saveQueryHistory } from "./query-history.js";
 import { CLEAR, ENTER_ALT, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
 import { defaultExportDir, runTask } from "./tasks.js";
 
@@ -85,14 +87,34 @@ interface MainProps {
 	onExit: (code: number) => void;
 	onRefresh: () => void;
 	onTask: AppProps["onTask"];
+	onSuspend: AppProps["onSuspend"];
+	indexPath: string;
 	query?: string;
 	filters?: Filters;
 	open?: EventRef & { fragmentId?: string };
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters, open }: MainProps) {
+function Main({
+	service,
+	store,
+	banner,
+	notice,
+	workspace,
+	initialScope,
+	color,
+	onExit,
+	onRefresh,
+	onTask,
+	onSuspend,
+	indexPath,
+	query,
+	filters,
+	open,
+}: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
+	// Read once: the explorer keeps the list from here on, and writes it back whole when a query is remembered.
+	const [history] = useState(() => loadQueryHistory(indexPath));
 	return (
 		<App
 			service={service}
@@ -110,6 +132,9 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			onExit={onExit}
 			onRefresh={onRefresh}
 			onTask={onTask}
+			{...(onSuspend ? { onSuspend } : {})}
+			queryHistory={history}
+			onQueryHistory={(entries) => saveQueryHistory(indexPath, entries)}
 		/>
 	);
 }
@@ -120,8 +145,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
  */
 export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice; queries?: QueryThread }): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
-		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
-		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
+		process.stderr.write(noTerminalText(options));
 		return 2;
 	}
 	const choice = started?.choice ?? chooseHistory(options);
@@ -200,6 +224,21 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			});
 		}
 	};
+	// Ctrl+Z in raw mode is a key, not a signal: the screen is given back as for a program, then the process stops
+	// itself the way the terminal's own Ctrl+Z would; on fg (SIGCONT) it takes the screen again.
+	const onSuspend = (): Promise<void> =>
+		new Promise((resolve) => {
+			handingOff = true;
+			out.write(LEAVE_ALT);
+			process.stdin.setRawMode?.(false);
+			process.once("SIGCONT", () => {
+				process.stdin.setRawMode?.(true);
+				out.write(enter + ansiEscapes.cursorHide);
+				handingOff = false;
+				resolve();
+			});
+			process.kill(process.pid, "SIGTSTP");
+		});
 	const onTask: AppProps["onTask"] = (request) => runTask(request, { handOff, env: process.env, exportDir: defaultExportDir(), write: (s) => out.write(s) });
 	// On resize the terminal re-wraps or cuts the old frame, and Ink erases only the lines it thinks it drew:
 	// start from a clean screen (this listener runs before Ink's own, which then draws the new frame from the top).
@@ -218,6 +257,8 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			onExit={(c) => (code = c)}
 			onRefresh={begin}
 			onTask={onTask}
+			onSuspend={onSuspend}
+			indexPath={choice.config.indexPath}
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
 			{...(options.open ? { open: options.open } : {})}

@@ -12,8 +12,8 @@ import module from "node:module";
 const argv = process.argv.slice(2);
 if (argv.length === 0) {
 	try {
-		const { startTui } = await import("./tui-start.js");
-		process.exitCode = await startTui({ demo: false, color: !process.env.NO_COLOR, mouse: true, filters: {} });
+		const [{ startTui }, { colorWanted }] = await Promise.all([import("./tui-start.js"), import("./color.js")]);
+		process.exitCode = await startTui({ demo: false, color: colorWanted(undefined), mouse: true, filters: {} });
 	} catch (error) {
 		const { errorText, neutralize } = await import("../present/text.js");
 		process.stderr.write(`pi-history: ${neutralize(errorText(error).split("\n")[0] ?? "")}\n`);

@@ -7,6 +7,7 @@ import type { HistoryService } from "../service/service.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters } from "../shared/types.js";
+import { colorWanted } from "./color.js";
 
 /** The flags `search` reads, as meow gives them (camelCase, repeatable ones as lists). */
 export interface SearchFlags {
@@ -106,7 +107,7 @@ export async function refreshWithProgress(service: HistoryService, full: boolean
  * `filters` are checked before the service is opened, so a usage error opens nothing.
  */
 export async function runSearch(flags: SearchFlags, words: string[], filters: SearchFilters, service: HistoryService): Promise<number> {
-	const color = flags.color !== false && !process.env.NO_COLOR && process.stdout.isTTY === true;
+	const color = colorWanted(flags.color) && process.stdout.isTTY === true;
 	try {
 		if (flags.refresh !== false) {
 			const summary = await refreshWithProgress(service, false, flags.json === true);

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative } from "node:path";
+import { idTail } from "../../components/core/session-label.js";
 import type { TaskOutcome } from "../../components/ink/App.js";
 import type { TaskRequest } from "../../components/prompts/task-loads.js";
 import { neutralizeLine } from "../present/terminal-safe.js";
@@ -104,7 +105,9 @@ function newFile(dir: string, base: string, text: string): string {
 /** Runs one task and says what happened. */
 export function runTask(r: TaskRequest, host: TaskHost): TaskOutcome {
 	// Entry ids come from session files and can be any length: file names take a bounded part (NAME_MAX is 255 bytes).
-	const tag = `${r.ref.sessionId.slice(0, 8)}-${r.ref.entryId.slice(0, 40)}`.replace(/[^\w.-]/g, "_");
+	// The session's id part is its random end: a UUIDv7 starts with its creation time, which a session, its --fork and
+	// its /clone made the same minute share, so their exports would be told apart by -1, -2 only.
+	const tag = `${idTail(r.ref.sessionId)}-${r.ref.entryId.slice(0, 40)}`.replace(/[^\w.-]/g, "_");
 	switch (r.kind) {
 		case "resume":
 			return resume(r, host);

@@ -16,8 +16,9 @@ export async function startTui(options: TuiOptions): Promise<number> {
 	const stdin = process.stdin;
 	const out = process.stdout;
 	if (!stdin.isTTY || !out.isTTY) {
-		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
-		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
+		// Loaded only here: the start with a terminal does not pay for it.
+		const { noTerminalText } = await import("./no-terminal.js");
+		process.stderr.write(noTerminalText(options));
 		return 2;
 	}
 	const choice = chooseHistory(options);
