@@ -22,7 +22,8 @@ import { type TaskRequest, taskRequest } from "../prompts/task-loads.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../root/state.js";
 import { indexText } from "../search/search-view.js";
-import { topTree } from "../tree/tree-state.js";
+import { treeRead } from "../tree/tree-load.js";
+import { topTree, treeBodyLines } from "../tree/tree-state.js";
 import { EventBody, EventHeader, scrollText } from "./EventView.js";
 import { FilterPicker } from "./FilterPicker.js";
 import { FindPrompt } from "./FindPrompt.js";
@@ -176,19 +177,10 @@ export function App(props: AppProps) {
 		dispatch,
 	);
 
-	// The tree of the top tree view, when it has not been read yet.
+	// The window of the top tree view it does not hold yet (first read, a change, or rows scrolled into view).
 	const treeLoc = topTree(state.tree);
-	useServiceLoad(
-		treeLoc && treeLoc.have < treeLoc.want ? `${treeLoc.key}@${state.tree.stack.length}#${treeLoc.want}` : null,
-		async (): Promise<Action> => {
-			const gen = treeLoc?.want ?? 0;
-			if (!treeLoc) return { type: "tree-done", key: "", gen, data: null, error: "no tree" };
-			if (!service.tree) return { type: "tree-done", key: treeLoc.key, gen, data: null, error: "this index cannot answer tree questions" };
-			return { type: "tree-done", key: treeLoc.key, gen, data: await service.tree(treeLoc.request), error: null };
-		},
-		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", gen: treeLoc?.want ?? 0, data: null, error }),
-		dispatch,
-	);
+	const treeNeed = treeRead(service, treeLoc, treeBodyLines(state.size), state.tree.stack.length);
+	useServiceLoad(treeNeed.key, treeNeed.run, treeNeed.fail, dispatch);
 
 	// A find step, over the whole text of every fragment (read from the service, kept for the next n/N).
 	const texts = useRef(new Map<string, string>());
