@@ -3,7 +3,7 @@
  * 1,000 entries, written straight as pi v3 JSONL like bench/huge.ts) and scrolling it window by window, in a fresh
  * process per size so its peak RSS is the tree view's own. Sizes double; the growth of the open per doubling is
  * printed. Targets: ≤ 100 ms per open or scroll, ≤ 300 MB peak RSS, at every size. Not part of `npm test`:
- *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>]
+ *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1]
  */
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
@@ -104,7 +104,7 @@ function main(): void {
 		process.stdout.write(
 			`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rss ?? 0).toFixed(0)} MB${growth}\n`,
 		);
-		rmSync(dir, { recursive: true, force: true });
+		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}
 }
 
