@@ -121,7 +121,7 @@ export const OVERLAY_BINDINGS: Binding[] = [
 		help: "next filter: default → no-tools → user-only → labeled-only → all (as pi's /tree)",
 		hint: "filter",
 		hintKeys: "^O",
-		hintOrder: 4.5,
+		hintOrder: 8,
 	},
 	{ keys: ["ctrl+d"], modes: ["tree"], action: { type: "tree-filter", mode: "default" }, help: "default view: bookkeeping rows and tool-only replies hidden" },
 	{ keys: ["ctrl+t"], modes: ["tree"], action: { type: "tree-filter", mode: "no-tools" }, help: "no tools: tool results hidden too (again: default)" },
@@ -135,7 +135,7 @@ export const OVERLAY_BINDINGS: Binding[] = [
 		help: "type words to filter the rows (Enter keeps them, Esc clears); the query's hits stay marked",
 		hint: "filter words",
 		hintKeys: "/",
-		hintOrder: 4.6,
+		hintOrder: 8.1,
 	},
 
 	// Help.
