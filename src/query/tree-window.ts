@@ -65,7 +65,7 @@ interface Shape {
 interface Rows {
 	sig: string;
 	start: Int32Array;
-	type: Uint8Array;
+	type: Uint16Array;
 	count: Int32Array;
 	stretch: Int32Array;
 	crumb: Int32Array;
@@ -88,6 +88,13 @@ class Col<T extends Float64Array | Int32Array | Uint16Array> {
 			this.a = b;
 		}
 		this.a[this.length++] = v;
+	}
+	/** Room for `n` more without doubling past what is needed. */
+	reserve(n: number): void {
+		if (this.a.length - this.length >= n) return;
+		const b = this.make(this.length + n);
+		b.set(this.a.subarray(0, this.length));
+		this.a = b;
 	}
 	/** The filled part (a view, no copy). */
 	get view(): T {
@@ -154,6 +161,7 @@ class ShapeBuilder {
 	root(row: SessionRow): Member {
 		const s = sessionShape(this.store, row.id, this.words, null);
 		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
 		let prev = -1;
 		for (let k = 0; k < s.ids.length; k++) {
@@ -468,11 +476,11 @@ function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean
 /** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
 function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
 	const len = sh.flat.length;
-	const start: number[] = [];
-	const type: number[] = [];
-	const count: number[] = [];
-	const stretch: number[] = [];
-	const crumb: number[] = [];
+	const start = i32();
+	const type = u16();
+	const count = i32();
+	const stretch = i32();
+	const crumb = i32();
 	const rowOfFlat = new Int32Array(len);
 	const hitRows: number[] = [];
 	const keep = sh.focusNode;
@@ -513,11 +521,11 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 	}
 	return {
 		sig,
-		start: Int32Array.from(start),
-		type: Uint8Array.from(type),
-		count: Int32Array.from(count),
-		stretch: Int32Array.from(stretch),
-		crumb: Int32Array.from(crumb),
+		start: start.view,
+		type: type.view,
+		count: count.view,
+		stretch: stretch.view,
+		crumb: crumb.view,
 		total: start.length,
 		rowOfFlat,
 		hitRows,
