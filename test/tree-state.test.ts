@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import type { KeyInfo } from "../components/root/keymap.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../components/root/state.js";
-import { entryKey, forkKey } from "../components/tree/tree-layout.js";
-import { cursorRow, topTree } from "../components/tree/tree-state.js";
+import { entryKey, forkKey, windowOf } from "../components/tree/tree-layout.js";
+import { cursorRow, topTree, treeBodyLines, treeLoad } from "../components/tree/tree-state.js";
 import type { SearchResult, TreeEntry, TreeResult } from "../src/shared/types.js";
 import { brief, edge, makeEventData, makeHits } from "./helpers/ink.js";
 
@@ -15,6 +15,14 @@ const SIZE = { columns: 80, rows: 24 };
 const FORK = "s2-fork";
 
 const run = (s: State, ...actions: Action[]) => actions.reduce(reduce, s);
+
+/** The answer to the read the top tree asks for now (the window a whole answer gives, laid out as the index would). */
+function answer(s: State, result: TreeResult, key?: string): Action {
+	const t = topTree(s.tree);
+	const load = t ? treeLoad(t, treeBodyLines(SIZE)) : null;
+	if (!t || !load) throw new Error("the tree asks for nothing");
+	return { type: "tree-done", key: key ?? t.key, gen: load.gen, scroll: load.scroll, data: windowOf(result, load.request), error: null };
+}
 const key = (input: string, k: KeyInfo = {}): Action => ({ type: "key", input, key: k });
 const ESC = key("", { escape: true });
 const ENTER = key("", { return: true });
@@ -74,7 +82,7 @@ function openedTree(at: number, query = "", hits = false): State {
 	let s = run(withHits(query), { type: "move", by: at }, CTRL_T);
 	const t = topTree(s.tree);
 	if (!t) throw new Error("no tree opened");
-	s = reduce(s, { type: "tree-done", key: t.key, gen: 1, data: data(`e${at}`, hits), error: null });
+	s = reduce(s, answer(s, data(`e${at}`, hits)));
 	return s;
 }
 
@@ -85,13 +93,13 @@ describe("opening the tree", () => {
 		const s = run(withHits("retry"), { type: "move", by: 3 }, CTRL_T);
 		expect(modeOf(s)).toBe("tree");
 		expect(topTree(s.tree)?.request).toEqual({ sessionId: "s1", entryId: "e3", query: "retry" });
-		const done = reduce(s, { type: "tree-done", key: topTree(s.tree)?.key ?? "", gen: 1, data: data("e3"), error: null });
+		const done = reduce(s, answer(s, data("e3")));
 		expect(cursorKey(done)).toBe(entryKey("s1", "e3"));
 	});
 
 	it("drops an answer for another request", () => {
 		const s = run(withHits(), CTRL_T);
-		const stale = reduce(s, { type: "tree-done", key: "other", gen: 1, data: data("e0"), error: null });
+		const stale = reduce(s, answer(s, data("e0"), "other"));
 		expect(topTree(stale.tree)?.data).toBeNull();
 	});
 
@@ -119,7 +127,7 @@ describe("opening the tree", () => {
 		s = reduce(s, key("", { tab: true }));
 		expect(modeOf(s)).toBe("trace");
 		s = reduce(s, key("t"));
-		s = reduce(s, { type: "tree-done", key: topTree(s.tree)?.key ?? "", gen: 1, data: data("e2"), error: null });
+		s = reduce(s, answer(s, data("e2")));
 		s = reduce(s, ENTER);
 		expect(modeOf(s)).toBe("event");
 		expect(topLoc(s)?.ref).toEqual({ sessionId: "s1", entryId: "e2" });
@@ -135,9 +143,13 @@ describe("inside the tree", () => {
 		expect(cursorRow(topTree(s.tree) as never)?.type).toBe("fold");
 		s = reduce(s, RIGHT);
 		expect(cursorKey(s)).toBe(entryKey("s1", "e1"));
+		// The rows are laid out again where the index is: the answer keeps the cursor on the stretch's first row.
+		s = reduce(s, answer(s, data("e0")));
+		expect(cursorKey(s)).toBe(entryKey("s1", "e1"));
 		s = run(s, DOWN, DOWN);
 		expect(cursorKey(s)).toBe(entryKey("s1", "e3"));
-		s = reduce(s, LEFT);
+		s = run(s, LEFT);
+		s = reduce(s, answer(s, data("e0")));
 		expect(cursorRow(topTree(s.tree) as never)?.type).toBe("fold");
 	});
 
@@ -187,15 +199,14 @@ describe("inside the tree", () => {
 
 	it("reads the tree again when the index changed, keeping the row under the cursor; an older answer is dropped", () => {
 		let s = run(openedTree(9), DOWN);
-		const t = topTree(s.tree);
 		s = reduce(s, { type: "index-changed" });
 		expect(topTree(s.tree)?.want).toBe(2);
 		const grown = data("e9");
 		grown.entries.push(e("e10", "e9", "user", "a line pi wrote meanwhile"));
-		s = reduce(s, { type: "tree-done", key: t?.key ?? "", gen: 1, data: data("e0"), error: null });
+		s = reduce(s, { ...answer(s, data("e0")), gen: 1 } as Action);
 		expect(topTree(s.tree)?.have).toBe(1);
-		s = reduce(s, { type: "tree-done", key: t?.key ?? "", gen: 2, data: grown, error: null });
-		expect(topTree(s.tree)?.data?.entries.length).toBe(11);
+		s = reduce(s, answer(s, grown));
+		expect(topTree(s.tree)?.data?.entries).toBe(11);
 		expect(cursorKey(s)).toBe(forkKey(FORK));
 	});
 

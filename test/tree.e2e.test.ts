@@ -55,8 +55,9 @@ describe.skipIf(!hasTmux)("the tree view on a fork family written by pi (tmux)",
 		expect(screen).toContain(`user: A forked follow-up: ${family.needles.fork}`);
 
 		// n from the top steps through every reply in tree order, the fork's own last.
+		// (pi's /tree default view: the model and thinking changes above the first prompt are hidden, it is the first row.)
 		s.keys("Home");
-		await s.waitFor((x) => cursorLine(x).includes("thinking level") || cursorLine(x).includes("model change"));
+		await s.waitFor((x) => cursorLine(x).includes("user: Why does the webhook retry loop fail"));
 		for (let k = 1; k <= answers.length; k++) {
 			s.keys("n");
 			screen = await s.waitFor(`hit ${k} of ${answers.length}`);

@@ -3,7 +3,7 @@
  * filters, the overlays, the tree, loads finishing, the session browser, and the few that belong to the whole screen.
  * The event view's own actions are event/actions.ts; the union of all is root/actions.ts.
  */
-import type { HitCount, ReadResult, SearchResult, SessionListResult, TreeResult } from "../../src/shared/types.js";
+import type { HitCount, ReadResult, SearchResult, SessionListResult, TreeFilterMode, TreeWindow } from "../../src/shared/types.js";
 import type { Size } from "./explorer-service.js";
 import type { KeyInfo } from "./keys.js";
 
@@ -58,7 +58,13 @@ export type OverlayKeyAction =
 	| { type: "pick"; index: number };
 
 /** The tree view: open it (from a hit or an event), step through the query's hits, unfold or fold a stretch. */
-export type TreeKeyAction = { type: "open-tree" } | { type: "tree-hit"; dir: 1 | -1 } | { type: "tree-fold"; unfold: boolean };
+export type TreeKeyAction =
+	| { type: "open-tree" }
+	| { type: "tree-hit"; dir: 1 | -1 }
+	| { type: "tree-fold"; unfold: boolean }
+	/** pi's /tree filter modes (a mode's key again: back to the default view), and `/` to type filter words. */
+	| { type: "tree-filter"; mode: TreeFilterMode | "cycle" }
+	| { type: "tree-type"; on: boolean };
 
 /** Answers of the loaders the search, the tree and the tasks share; each carries the sequence number or key it answers, so stale ones are dropped. */
 export type LoadAction =
@@ -68,7 +74,7 @@ export type LoadAction =
 	| { type: "group-counts-done"; seq: number; counts: Record<string, HitCount> }
 	| { type: "search-failed"; seq: number; error: string }
 	| { type: "preview-done"; key: string; read: ReadResult | null; error: string | null }
-	| { type: "tree-done"; key: string; gen: number; data: TreeResult | null; error: string | null }
+	| { type: "tree-done"; key: string; gen: number; data: TreeWindow | null; error: string | null; scroll?: boolean }
 	| { type: "task-done"; seq: number; text: string; tone: Message["tone"] }
 	| { type: "index-changed" };
 

@@ -3,8 +3,8 @@ import { Box } from "ink";
 import { sessionWhere } from "../../src/present/text.js";
 import { idTail } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
-import { queryTerms, treeLines } from "../tree/tree-lines.js";
-import { cursorIndex, rowsOf, type TreeLoc } from "../tree/tree-state.js";
+import { filterSegs, queryTerms, treeLines } from "../tree/tree-lines.js";
+import { cursorIndex, type TreeLoc } from "../tree/tree-state.js";
 import { Lines } from "./Line.js";
 
 /** Props of <TreeHeader/> and <TreeBody/>. */
@@ -16,10 +16,6 @@ export interface TreeViewProps {
 	banner: string | null;
 }
 
-function forkCount(forks: NonNullable<TreeLoc["data"]>["forks"]): number {
-	return forks.reduce((n, f) => n + 1 + forkCount(f.forks), 0);
-}
-
 /** Two header lines: whose tree it is (root session, forks) and what the query marks. */
 export function TreeHeader({ loc, width, color, banner }: Omit<TreeViewProps, "height">) {
 	const d = loc.data;
@@ -27,15 +23,18 @@ export function TreeHeader({ loc, width, color, banner }: Omit<TreeViewProps, "h
 	if (d) left.push(seg(sessionWhere(d.session), "title"), seg(`  #${idTail(d.session.id)}`, "dim"));
 	else left.push(seg(`#${idTail(loc.request.sessionId)}`, "title"));
 	if (banner && width >= 120) left.push(seg("  "), seg(banner, "banner"));
-	const right: StyledLine = d ? [seg(`${d.entries.length} entries · ${forkCount(d.forks)} forked session(s)`, "dim")] : [];
+	const right: StyledLine = d ? [seg(`${d.entries} entries · ${d.forks} forked session(s)`, "dim")] : [];
 	const lines: StyledLine[] = [spread(left, right, width)];
 	const q = loc.request.query ?? "";
+	const filter = filterSegs({ filter: loc.filter, text: loc.text, typing: loc.typing, hidden: d?.hidden ?? 0 });
 	if (loc.error) lines.push(fitLine([seg(`cannot read the tree: ${loc.error}`, "error")], width));
+	else if (loc.typing) lines.push(fitLine(filter, width));
 	else if (!d) lines.push([seg("reading…", "dim")]);
 	else
 		lines.push(
 			fitLine(
 				[
+					...filter,
 					seg("• ", "accent"),
 					seg("leaf path  ", "dim"),
 					...(q
@@ -54,16 +53,25 @@ export function TreeHeader({ loc, width, color, banner }: Omit<TreeViewProps, "h
 
 /** The rows of the visible window (only those are drawn: a 1,000-entry tree costs one screen). */
 export function TreeBody({ loc, width, height, color }: TreeViewProps) {
-	const rows = rowsOf(loc);
 	const d = loc.data;
 	const lines = d
-		? treeLines({ rows, cursor: cursorIndex(loc, rows), top: loc.top, height, width, terms: queryTerms(loc.request.query ?? ""), rootSession: d.session.id })
+		? treeLines({
+				rows: d.rows,
+				offset: d.start,
+				total: d.total,
+				cursor: cursorIndex(loc),
+				top: loc.top,
+				height,
+				width,
+				terms: queryTerms(loc.request.query ?? ""),
+				rootSession: d.session.id,
+			})
 		: [];
 	return <Lines lines={lines} color={color} height={height} />;
 }
 
 /** "row 12 of 340" for the status bar. */
 export function treePosition(loc: TreeLoc): string {
-	const rows = rowsOf(loc);
-	return rows.length === 0 ? "" : `row ${cursorIndex(loc, rows) + 1} of ${rows.length}`;
+	const total = loc.data?.total ?? 0;
+	return total === 0 ? "" : `row ${cursorIndex(loc) + 1} of ${total}`;
 }

@@ -1,5 +1,5 @@
 /**
- * The loads of the screens over the search and the event: the top tree view's tree, the session browser's listing,
+ * The loads of the screens over the search and the event: the top tree view's window of rows, the session browser's listing,
  * and the check of a ref before the go-to prompt lands on it (a short session id is resolved to the one it names).
  */
 import type { Dispatch } from "react";
@@ -7,24 +7,16 @@ import { resolveSessionId } from "../../src/present/ref-parse.js";
 import { errorText } from "../../src/present/text.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import type { Action, State } from "../root/state.js";
-import { topTree } from "../tree/tree-state.js";
+import { treeRead } from "../tree/tree-load.js";
+import { topTree, treeBodyLines } from "../tree/tree-state.js";
 import { useServiceLoad } from "./use-service-load.js";
 
 /** Runs the tree, browser and go-to loads for `state`. */
 export function useScreenLoads(service: ExplorerService, state: State, dispatch: Dispatch<Action>): void {
-	// The tree of the top tree view, when it has not been read yet.
+	// The window of the top tree view it does not hold yet (first read, a change, or rows scrolled into view).
 	const treeLoc = topTree(state.tree);
-	useServiceLoad(
-		treeLoc && treeLoc.have < treeLoc.want ? `${treeLoc.key}@${state.tree.stack.length}#${treeLoc.want}` : null,
-		async (): Promise<Action> => {
-			const gen = treeLoc?.want ?? 0;
-			if (!treeLoc) return { type: "tree-done", key: "", gen, data: null, error: "no tree" };
-			if (!service.tree) return { type: "tree-done", key: treeLoc.key, gen, data: null, error: "this index cannot answer tree questions" };
-			return { type: "tree-done", key: treeLoc.key, gen, data: await service.tree(treeLoc.request), error: null };
-		},
-		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", gen: treeLoc?.want ?? 0, data: null, error }),
-		dispatch,
-	);
+	const treeNeed = treeRead(service, treeLoc, treeBodyLines(state.size), state.tree.stack.length);
+	useServiceLoad(treeNeed.key, treeNeed.run, treeNeed.fail, dispatch);
 
 	// The session browser's listing (one query on the query thread), and the check of a ref before the prompt lands on it.
 	const browser = state.browser;

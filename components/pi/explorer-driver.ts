@@ -13,7 +13,8 @@ import type { Action } from "../root/actions.js";
 import type { KeyInfo } from "../root/keymap.js";
 import { type InitOptions, initialState, previewKey, reduce, type State, selectedHit } from "../root/state.js";
 import { firstPageSize } from "../search/hits-state.js";
-import { topTree } from "../tree/tree-state.js";
+import { treeRead } from "../tree/tree-load.js";
+import { topTree, treeBodyLines } from "../tree/tree-state.js";
 
 type Load = () => Promise<Action | Action[]>;
 
@@ -151,17 +152,7 @@ export class ExplorerDriver {
 			(error) => ({ type: "preview-done", key: pKey ?? "", read: null, error }),
 			PREVIEW_DELAY_MS,
 		);
-		const treeLoc = topTree(s.tree);
-		const gen = treeLoc?.want ?? 0;
-		const treeKey = treeLoc?.key ?? "";
-		this.want(
-			"tree",
-			treeLoc && treeLoc.have < treeLoc.want ? `${treeLoc.key}@${s.tree.stack.length}#${treeLoc.want}` : null,
-			async () => {
-				if (!treeLoc || !this.service.tree) return { type: "tree-done", key: treeKey, gen, data: null, error: "this index cannot answer tree questions" };
-				return { type: "tree-done", key: treeKey, gen, data: await this.service.tree(treeLoc.request), error: null };
-			},
-			(error) => ({ type: "tree-done", key: treeKey, gen, data: null, error }),
-		);
+		const tree = treeRead(this.service, topTree(s.tree), treeBodyLines(s.size), s.tree.stack.length);
+		this.want("tree", tree.key, tree.run, tree.fail);
 	}
 }

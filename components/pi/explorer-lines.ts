@@ -18,8 +18,8 @@ import { EMPTY_LIST_KEYS } from "../root/help.js";
 import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
 import { copyRoles, groupCount, listPosition } from "../search/hits-state.js";
 import { emptyLines, hitRows, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
-import { queryTerms, treeLines } from "../tree/tree-lines.js";
-import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
+import { filterSegs, queryTerms, treeLines } from "../tree/tree-lines.js";
+import { cursorIndex, topTree } from "../tree/tree-state.js";
 
 /** The in-pi keys, as the last line names them. */
 export const PI_HINTS: Array<[string, string]> = [
@@ -104,17 +104,29 @@ function treeScreen(s: State, width: number, height: number): StyledLine[] {
 	if (d) left.push(seg(sessionWhere(d.session), "title"), seg(`  #${idTail(d.session.id)}`, "dim"));
 	else left.push(seg(`#${idTail(loc.request.sessionId)}`, "title"));
 	const q = loc.request.query ?? "";
+	const filter = filterSegs({ filter: loc.filter, text: loc.text, typing: loc.typing, hidden: d?.hidden ?? 0 });
 	const second: StyledLine = loc.error
 		? [seg(`cannot read the tree: ${loc.error}`, "error")]
-		: !d
-			? [seg("reading…", "dim")]
-			: [seg("• ", "accent"), seg("leaf path  ", "dim"), ...(q ? [seg(`${d.hits} hit(s) for `, "dim"), seg(q, "match")] : [])];
-	const rows = rowsOf(loc);
+		: loc.typing
+			? filter
+			: !d
+				? [seg("reading…", "dim")]
+				: [...filter, seg("• ", "accent"), seg("leaf path  ", "dim"), ...(q ? [seg(`${d.hits} hit(s) for `, "dim"), seg(q, "match")] : [])];
 	const bodyHeight = Math.max(1, height - 4);
 	const body = d
-		? treeLines({ rows, cursor: cursorIndex(loc, rows), top: loc.top, height: bodyHeight, width, terms: queryTerms(q), rootSession: d.session.id })
+		? treeLines({
+				rows: d.rows,
+				offset: d.start,
+				total: d.total,
+				cursor: cursorIndex(loc),
+				top: loc.top,
+				height: bodyHeight,
+				width,
+				terms: queryTerms(q),
+				rootSession: d.session.id,
+			})
 		: [];
-	const where = rows.length ? `row ${cursorIndex(loc, rows) + 1} of ${rows.length}` : "";
+	const where = d && d.total > 0 ? `row ${cursorIndex(loc) + 1} of ${d.total}` : "";
 	const status = s.message ? [seg(s.message.text, s.message.tone === "info" ? "accent" : s.message.tone)] : [seg("")];
 	return [
 		spread(left, [], width),

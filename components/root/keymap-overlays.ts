@@ -112,7 +112,31 @@ export const OVERLAY_BINDINGS: Binding[] = [
 		hintOrder: 6,
 	},
 	{ keys: ["?", "f1", "ctrl+g"], modes: ["tree"], action: { type: "help" }, help: "help (this guide)", hint: "help", hintKeys: "?", hintOrder: 6.5 },
-	{ keys: ["f5", "ctrl+l"], modes: ["tree"], action: { type: "refresh" }, help: "read new session lines now" },
+	// pi's /tree filter keys (Ctrl+L is labeled-only there too, so F5 alone refreshes here).
+	{ keys: ["f5"], modes: ["tree"], action: { type: "refresh" }, help: "read new session lines now" },
+	{
+		keys: ["ctrl+o"],
+		modes: ["tree"],
+		action: { type: "tree-filter", mode: "cycle" },
+		help: "next filter: default → no-tools → user-only → labeled-only → all (as pi's /tree)",
+		hint: "filter",
+		hintKeys: "^O",
+		hintOrder: 8,
+	},
+	{ keys: ["ctrl+d"], modes: ["tree"], action: { type: "tree-filter", mode: "default" }, help: "default view: bookkeeping rows and tool-only replies hidden" },
+	{ keys: ["ctrl+t"], modes: ["tree"], action: { type: "tree-filter", mode: "no-tools" }, help: "no tools: tool results hidden too (again: default)" },
+	{ keys: ["ctrl+u"], modes: ["tree"], action: { type: "tree-filter", mode: "user-only" }, help: "user messages only (again: default)" },
+	{ keys: ["ctrl+l"], modes: ["tree"], action: { type: "tree-filter", mode: "labeled-only" }, help: "labeled entries only (again: default)" },
+	{ keys: ["ctrl+a"], modes: ["tree"], action: { type: "tree-filter", mode: "all" }, help: "every entry, bookkeeping too (again: default)" },
+	{
+		keys: ["/"],
+		modes: ["tree"],
+		action: { type: "tree-type", on: true },
+		help: "type words to filter the rows (Enter keeps them, Esc clears); the query's hits stay marked",
+		hint: "filter words",
+		hintKeys: "/",
+		hintOrder: 8.1,
+	},
 
 	// Help.
 	{ keys: ["up", "down"], modes: ["help"], action: { type: "move", by: 0 }, help: "scroll help", hint: "scroll", hintKeys: "↑↓" },

@@ -19,7 +19,7 @@ import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, wa
 import { reduceGoto } from "../prompts/goto-state.js";
 import { END_FOLLOW_MAX } from "../search/hits-state.js";
 import { initialRecall, recallOlder, recordQuery } from "../search/query-recall.js";
-import { initialTree } from "../tree/tree-state.js";
+import { initialTree, topTree } from "../tree/tree-state.js";
 import type { Action, NavAction, QueryAction } from "./actions.js";
 import { reduceBrowse, retryBrowse } from "./browse-routing.js";
 import { pickerEnter, reduceFilterAction, removeLastChip } from "./filter-routing.js";
@@ -44,7 +44,7 @@ import {
 	uncover,
 } from "./state-core.js";
 import { requestTask, taskDone } from "./task-state.js";
-import { openTree, treeCursorRef, treeNavigate } from "./tree-route.js";
+import { openTree, treeCursorRef, treeNavigate, treeTyping } from "./tree-route.js";
 
 /** The help overlay's lines at the terminal's width, which its scroll is clamped to. */
 const helpLength = (s: State): number => helpLines(s.size.columns, (b) => disabledReason(b, s)).length;
@@ -273,6 +273,9 @@ function atTop(s: State): boolean {
 function reduceKey(s: State, a: Extract<Action, { type: "key" }>): State {
 	// A paste is text for the query line, never a run of commands.
 	const mode = s.mode;
+	const typing = mode === "tree" ? topTree(s.tree) : null;
+	const typed = typing?.typing ? treeTyping({ ...s, message: null }, typing.text, a.input, a.paste ? {} : a.key) : null;
+	if (typed) return typed;
 	if (a.paste && (mode === "filter-edit" || mode === "find")) return editField(s, { type: "insert", text: a.input });
 	if (a.paste) {
 		if (mode === "sessions") return reduce({ ...s, message: null }, { type: "insert", text: a.input });
@@ -346,6 +349,8 @@ export function reduce(s: State, a: Action): State {
 			return openTree(s, s.mode);
 		case "tree-hit":
 		case "tree-fold":
+		case "tree-filter":
+		case "tree-type":
 			return s.mode === "tree" ? tree(s, a) : s;
 		case "tree-done":
 			return tree(s, a);

@@ -5,6 +5,7 @@
  * from (which the tree never changed).
  */
 import type { NavAction } from "../core/actions.js";
+import { type KeyInfo, keyName } from "../core/keys.js";
 import { newLoc } from "../event/stack-state.js";
 import { queryTerms } from "../tree/tree-lines.js";
 import { cursorRow, rowRef, topTree } from "../tree/tree-state.js";
@@ -74,4 +75,23 @@ export function treeNavigate(s: State, a: NavAction): State {
 export function treeCursorRef(s: State): { sessionId: string; entryId: string } | null {
 	const t = topTree(s.tree);
 	return t ? rowRef(cursorRow(t)) : null;
+}
+
+/**
+ * A key while the tree's filter line takes typing (after `/`): text edits the words (the rows are read again per
+ * change), Backspace, Ctrl+W and Ctrl+U delete, Enter keeps the words, Esc clears them. Null: not a typing key
+ * (arrows, pages, Ctrl+C), which keeps its meaning.
+ */
+export function treeTyping(s: State, text: string, input: string, key: KeyInfo): State | null {
+	const name = keyName(input, key);
+	if (name === "enter") return tree(s, { type: "tree-type", on: false });
+	if (name === "esc") return tree(tree(s, { type: "tree-text", text: "" }), { type: "tree-type", on: false });
+	const chars = Array.from(text);
+	if (name === "backspace" || name === "delete") return tree(s, { type: "tree-text", text: chars.slice(0, -1).join("") });
+	if (name === "ctrl+u") return tree(s, { type: "tree-text", text: "" });
+	if (name === "ctrl+w" || name === "alt+backspace") return tree(s, { type: "tree-text", text: text.replace(/\S+\s*$/, "") });
+	if (key.ctrl || key.meta || key.escape || key.tab) return null;
+	const typed = input.replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
+	if (!typed) return null;
+	return tree(s, { type: "tree-text", text: text + typed });
 }

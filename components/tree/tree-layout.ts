@@ -5,7 +5,7 @@
  * entries …` row (→ unfolds one); with a query, every row that is not a hit or part of the tree's shape folds, so the
  * hits stand in place between breadcrumbs. Pure data: no React, no terminal.
  */
-import type { TreeEntry, TreeFork, TreeForkHead, TreeResult, TreeViewRow } from "../../src/shared/types.js";
+import type { TreeEntry, TreeFork, TreeForkHead, TreeResult, TreeViewRow, TreeWindow, TreeWindowRequest } from "../../src/shared/types.js";
 
 /** Plain rows in a row needed before a stretch folds (folding one or two rows would save nothing). */
 export const FOLD_MIN = 3;
@@ -214,4 +214,33 @@ export function stepHit(rows: readonly TreeRow[], cursor: number, dir: 1 | -1): 
 export function centredTop(cursor: number, height: number, count: number): number {
 	if (height <= 0 || count <= height) return 0;
 	return Math.max(0, Math.min(cursor - Math.floor(height / 2), count - height));
+}
+
+/**
+ * A window of a whole tree answer, laid out here (a service without `treeWindow`, and tests): the same answer the
+ * index's windows give for the unfiltered view.
+ */
+export function windowOf(data: TreeResult, request: TreeWindowRequest): TreeWindow {
+	const keep = data.focus ? entryKey(data.focus.sessionId, data.focus.entryId) : null;
+	const rows = treeRows(data, { unfolded: new Set(request.unfolded ?? []), searching: (request.query ?? "").trim() !== "", keep });
+	const want = request.cursor ?? (request.cursor === undefined ? (keep ?? (data.leafId ? entryKey(data.session.id, data.leafId) : null)) : null);
+	const cursor = rowIndex(rows, want);
+	const count = Math.max(0, Math.floor(request.count));
+	const start = Math.max(0, Math.min(request.top ?? Math.max(0, cursor) - Math.floor(count / 2), rows.length - count));
+	const forks = (fs: TreeFork[]): number => fs.reduce((n, f) => n + 1 + forks(f.forks), 0);
+	return {
+		session: data.session,
+		leafId: data.leafId,
+		focus: data.focus,
+		entries: data.entries.length,
+		forks: forks(data.forks),
+		hits: data.hits,
+		hidden: 0,
+		total: rows.length,
+		start,
+		rows: rows.slice(start, start + count),
+		cursor,
+		hitRows: hitRows(rows),
+		notes: data.notes,
+	};
 }

@@ -4,14 +4,16 @@
  * a screen of lines per frame, not a thousand.
  */
 import { sessionWhere } from "../../src/present/text.js";
-import type { TreeEntry, TreeForkHead } from "../../src/shared/types.js";
+import type { TreeEntry, TreeFilterMode, TreeForkHead } from "../../src/shared/types.js";
 import { idTail } from "../core/session-label.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "../core/styled.js";
 import type { TreeRow } from "./tree-layout.js";
 
 /** What a window of the tree needs to be drawn. */
-export interface TreeWindow {
+export interface TreeFrame {
+	/** The rows read, the first of them row number `offset`. */
 	rows: readonly TreeRow[];
+	offset?: number;
 	cursor: number;
 	top: number;
 	height: number;
@@ -20,6 +22,8 @@ export interface TreeWindow {
 	terms: readonly string[];
 	/** The family's root session: its leaf path is the one the dots mark. */
 	rootSession: string;
+	/** Rows of the whole tree (default: offset + rows read). */
+	total?: number;
 }
 
 /** The words of a query to highlight: quotes dropped, one-letter words left out (they would light up everything). */
@@ -86,9 +90,25 @@ export function treeLine(row: TreeRow, selected: boolean, width: number, terms: 
 }
 
 /** The visible rows of the tree as lines (never more than `height`). */
-export function treeLines(w: TreeWindow): StyledLine[] {
+export function treeLines(w: TreeFrame): StyledLine[] {
 	const out: StyledLine[] = [];
-	const end = Math.min(w.rows.length, w.top + w.height);
-	for (let i = Math.max(0, w.top); i < end; i++) out.push(treeLine(w.rows[i] as TreeRow, i === w.cursor, w.width, w.terms, w.rootSession));
+	const offset = w.offset ?? 0;
+	const end = Math.min(w.total ?? offset + w.rows.length, w.top + w.height);
+	for (let i = Math.max(0, w.top); i < end; i++) {
+		const row = w.rows[i - offset];
+		// A row whose window is still being read: a placeholder line, replaced when it comes.
+		if (row) out.push(treeLine(row, i === w.cursor, w.width, w.terms, w.rootSession));
+		else out.push(fitLine([seg(i === w.cursor ? "❯ " : "  "), seg("…", "dim")], w.width, i === w.cursor));
+	}
+	return out;
+}
+
+/** What the filter shows: pi's mode (when not the default), the typed words (a cursor while typing), rows hidden. */
+export function filterSegs(f: { filter: TreeFilterMode; text: string; typing: boolean; hidden: number }): StyledLine {
+	if (f.typing) return [seg("filter ❯ ", "accent"), seg(f.text, "match"), seg("▏", "accent"), seg("  Enter keeps · Esc clears", "dim")];
+	const out: StyledLine = [];
+	if (f.filter !== "default") out.push(seg(`[${f.filter}] `, "warn"));
+	if (f.text.trim()) out.push(seg("rows holding ", "dim"), seg(f.text.trim(), "match"), seg(" ", "dim"));
+	if (f.hidden > 0) out.push(seg(`${f.hidden} hidden `, "dim"));
 	return out;
 }

@@ -28,8 +28,8 @@ const LAST = 4;
 /** One session of the family: its nodes by row id (sorted), the head of a fork (-1 for the root). */
 interface Member {
 	row: SessionRow;
-	ids: number[];
-	nodes: number[];
+	ids: Col<Float64Array>;
+	nodes: Col<Int32Array>;
 	head: number;
 	/** Visible rows, copies included (what a fork of it may copy). */
 	rows: number;
@@ -39,10 +39,10 @@ interface Member {
 /** The family's nodes, the filtered tree flattened in display order. */
 interface Shape {
 	members: Member[];
-	nodeRow: number[];
-	nodeMember: number[];
-	nodeParent: number[];
-	nodeFlags: number[];
+	nodeRow: Float64Array;
+	nodeMember: Int32Array;
+	nodeParent: Int32Array;
+	nodeFlags: Uint16Array;
 	heads: Map<number, TreeForkHead>;
 	leafNode: number;
 	focus: { sessionId: string; entryId: string } | null;
@@ -65,7 +65,7 @@ interface Shape {
 interface Rows {
 	sig: string;
 	start: Int32Array;
-	type: Uint8Array;
+	type: Uint16Array;
 	count: Int32Array;
 	stretch: Int32Array;
 	crumb: Int32Array;
@@ -74,9 +74,40 @@ interface Rows {
 	hitRows: number[];
 }
 
+/** A growable column of numbers: a million entries are a few megabytes, not a million array slots. */
+class Col<T extends Float64Array | Int32Array | Uint16Array> {
+	length = 0;
+	constructor(
+		public a: T,
+		private readonly make: (n: number) => T,
+	) {}
+	push(v: number): void {
+		if (this.length === this.a.length) {
+			const b = this.make(this.a.length * 2 + 64);
+			b.set(this.a);
+			this.a = b;
+		}
+		this.a[this.length++] = v;
+	}
+	/** Room for `n` more without doubling past what is needed. */
+	reserve(n: number): void {
+		if (this.a.length - this.length >= n) return;
+		const b = this.make(this.length + n);
+		b.set(this.a.subarray(0, this.length));
+		this.a = b;
+	}
+	/** The filled part (a view, no copy). */
+	get view(): T {
+		return this.a.subarray(0, this.length) as T;
+	}
+}
+const f64 = () => new Col(new Float64Array(0), (n) => new Float64Array(n));
+const i32 = () => new Col(new Int32Array(0), (n) => new Int32Array(n));
+const u16 = () => new Col(new Uint16Array(0), (n) => new Uint16Array(n));
+
 const cache = new WeakMap<IndexStore, { sig: string; shape: Shape; rows: Rows | null }>();
 
-function find(ids: readonly number[], id: number): number {
+function find(ids: ArrayLike<number>, id: number): number {
 	let lo = 0;
 	let hi = ids.length - 1;
 	while (lo <= hi) {
@@ -91,8 +122,8 @@ function find(ids: readonly number[], id: number): number {
 
 function nodeOf(m: Member, rowId: number | undefined): number {
 	if (rowId === undefined) return -1;
-	const i = find(m.ids, rowId);
-	return i < 0 ? -1 : (m.nodes[i] as number);
+	const i = find(m.ids.view, rowId);
+	return i < 0 ? -1 : (m.nodes.a[i] as number);
 }
 
 /** The words of a typed filter, lower-case. */
@@ -102,10 +133,10 @@ export function filterWords(text: string | undefined): string[] {
 
 class ShapeBuilder {
 	readonly members: Member[] = [];
-	readonly nodeRow: number[] = [];
-	readonly nodeMember: number[] = [];
-	readonly nodeParent: number[] = [];
-	readonly nodeFlags: number[] = [];
+	readonly nodeRow = f64();
+	readonly nodeMember = i32();
+	readonly nodeParent = i32();
+	readonly nodeFlags = u16();
 	readonly heads = new Map<number, TreeForkHead>();
 	readonly notes: string[] = [];
 	hitSet: Set<number> = new Set();
@@ -129,7 +160,8 @@ class ShapeBuilder {
 
 	root(row: SessionRow): Member {
 		const s = sessionShape(this.store, row.id, this.words, null);
-		const m: Member = { row, ids: [], nodes: [], head: -1, rows: 0, parent: -1 };
+		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
 		let prev = -1;
 		for (let k = 0; k < s.ids.length; k++) {
@@ -179,7 +211,7 @@ class ShapeBuilder {
 			let firstOwn = -1;
 			let forkFrom = -1;
 			const strays: number[] = [];
-			const allIds = Array.from(s.ids);
+			const allIds = s.ids;
 			for (const k of allowed) {
 				if (isCopied(k)) {
 					copied++;
@@ -219,7 +251,7 @@ class ShapeBuilder {
 			const attach = forkPoint ? this.attachNode(pi, forkPoint) : -1;
 			const mi = this.members.length;
 			const head = this.node(-1, mi, attach, 0);
-			const m: Member = { row: child, ids: [], nodes: [], head, rows: allowed.length, parent: pi };
+			const m: Member = { row: child, ids: f64(), nodes: i32(), head, rows: allowed.length, parent: pi };
 			this.members.push(m);
 			let own = 0;
 			let prevOwn = -1;
@@ -269,7 +301,15 @@ function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolea
 }
 
 /** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
-function flatten(b: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNode: number): Omit<Shape, "focus" | "focusNode" | "notes" | "leafNode"> {
+function flatten(sb: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNode: number): Omit<Shape, "focus" | "focusNode" | "notes" | "leafNode"> {
+	const b = {
+		nodeRow: sb.nodeRow.view,
+		nodeMember: sb.nodeMember.view,
+		nodeParent: sb.nodeParent.view,
+		nodeFlags: sb.nodeFlags.view,
+		members: sb.members,
+		heads: sb.heads,
+	};
 	const n = b.nodeRow.length;
 	const visible = new Uint8Array(n);
 	let hidden = 0;
@@ -436,11 +476,11 @@ function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean
 /** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
 function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
 	const len = sh.flat.length;
-	const start: number[] = [];
-	const type: number[] = [];
-	const count: number[] = [];
-	const stretch: number[] = [];
-	const crumb: number[] = [];
+	const start = i32();
+	const type = u16();
+	const count = i32();
+	const stretch = i32();
+	const crumb = i32();
 	const rowOfFlat = new Int32Array(len);
 	const hitRows: number[] = [];
 	const keep = sh.focusNode;
@@ -481,11 +521,11 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 	}
 	return {
 		sig,
-		start: Int32Array.from(start),
-		type: Uint8Array.from(type),
-		count: Int32Array.from(count),
-		stretch: Int32Array.from(stretch),
-		crumb: Int32Array.from(crumb),
+		start: start.view,
+		type: type.view,
+		count: count.view,
+		stretch: stretch.view,
+		crumb: crumb.view,
 		total: start.length,
 		rowOfFlat,
 		hitRows,

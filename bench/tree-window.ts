@@ -1,0 +1,111 @@
+/**
+ * The tree view on huge sessions (issue 32 item 3): opening the tree of a session of N entries (a branch every
+ * 1,000 entries, written straight as pi v3 JSONL like bench/huge.ts) and scrolling it window by window, in a fresh
+ * process per size so its peak RSS is the tree view's own. Sizes double; the growth of the open per doubling is
+ * printed. Targets: ≤ 100 ms per open or scroll, ≤ 300 MB peak RSS, at every size. Not part of `npm test`:
+ *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1]
+ */
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { HistoryService } from "../src/service/service.js";
+import { benchConfig, median, parseArgs } from "./child.js";
+import { branchEntry, entryId, HUGE_SESSION_ID, hugePaths, linearEntry } from "./huge.js";
+
+/** A branch off the entry this many back, every BRANCH_EVERY entries (pi's /tree, then a new prompt). */
+const BRANCH_EVERY = 1000;
+const BRANCH_BACK = 10;
+/** Rows of one screen, and windows read while scrolling. */
+const HEIGHT = 40;
+const SCROLLS = 20;
+
+function writeSession(dir: string, n: number): string {
+	rmSync(dir, { recursive: true, force: true });
+	const { root, file } = hugePaths(dir);
+	mkdirSync(join(root, "--tmp-huge--"), { recursive: true });
+	const fd = openSync(file, "w");
+	let buf = `${JSON.stringify({ type: "session", version: 3, id: HUGE_SESSION_ID, timestamp: new Date(Date.UTC(2026, 0, 5)).toISOString(), cwd: "/tmp/huge" })}\n`;
+	try {
+		for (let i = 1; i <= n; i++) {
+			buf += i % BRANCH_EVERY === 0 ? branchEntry(i, i - BRANCH_BACK) : linearEntry(i, Math.floor(n / 2));
+			if (buf.length > 8 * 1024 * 1024) {
+				writeSync(fd, buf);
+				buf = "";
+			}
+		}
+		writeSync(fd, buf);
+	} finally {
+		closeSync(fd);
+	}
+	return root;
+}
+
+/** In a child: open the tree at the leaf, then scroll it window by window from top to bottom. */
+function measure(root: string, index: string): void {
+	const service = HistoryService.open({ config: benchConfig([root], index) });
+	try {
+		const t0 = performance.now();
+		const first = service.treeWindow({ sessionId: HUGE_SESSION_ID, count: 3 * HEIGHT });
+		const open = performance.now() - t0;
+		const scrolls: number[] = [];
+		for (let k = 0; k < SCROLLS; k++) {
+			const top = Math.floor((first.total * k) / SCROLLS);
+			const t = performance.now();
+			const w = service.treeWindow({ sessionId: HUGE_SESSION_ID, top, count: 3 * HEIGHT });
+			scrolls.push(performance.now() - t);
+			if (w.rows.length === 0) throw new Error("an empty window");
+		}
+		// An unfold lays the rows out again (a fold's first row), then the view centred on it.
+		const fold = first.rows.find((r) => r.type === "fold");
+		const t1 = performance.now();
+		if (fold) service.treeWindow({ sessionId: HUGE_SESSION_ID, unfolded: [fold.stretch], cursor: fold.stretch, count: 3 * HEIGHT });
+		const unfold = performance.now() - t1;
+		const rss = process.resourceUsage().maxRSS / 1024;
+		process.stdout.write(
+			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, rss })}\n`,
+		);
+	} finally {
+		service.close();
+	}
+}
+
+function main(): void {
+	const { options, rest } = parseArgs(process.argv.slice(2));
+	if (rest[0] === "child-index") {
+		const service = HistoryService.open({ config: benchConfig([rest[1] as string], rest[2] as string) });
+		service.refresh();
+		service.close();
+		return;
+	}
+	if (rest[0] === "child-measure") {
+		measure(rest[1] as string, rest[2] as string);
+		return;
+	}
+	const sizes = (options.get("sizes") ?? "125000,250000,500000,1000000").split(",").map(Number);
+	const scratch = options.get("dir") ?? join(tmpdir(), "pes-bench-tree-window");
+	const self = fileURLToPath(import.meta.url);
+	let prev: number | null = null;
+	process.stdout.write(`tree view of one session, a branch every ${BRANCH_EVERY} entries; a window is ${3 * HEIGHT} rows (target ≤ 100 ms, ≤ 300 MB)\n`);
+	for (const n of sizes) {
+		const dir = join(scratch, `s${n}`);
+		const root = writeSession(dir, n);
+		const index = join(dir, "index.sqlite");
+		const built = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
+		if (built.status !== 0) throw new Error(`indexing ${n} entries failed`);
+		const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
+		if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
+		const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number>;
+		const growth = prev === null ? "" : `  ×${((r.open as number) / prev).toFixed(2)} per doubling`;
+		prev = r.open as number;
+		const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
+		process.stdout.write(
+			`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rss ?? 0).toFixed(0)} MB${growth}\n`,
+		);
+		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+main();
