@@ -54,6 +54,8 @@ export interface AppProps {
 	initialFilters?: Filters;
 	/** An event to start on (`pi-history open <sessionId> <entryId>`). */
 	initialEvent?: EventRef & { fragmentId?: string };
+	/** Applied to the first state before the first frame: the launcher's answer to the first search, keys typed before React loaded. */
+	initialActions?: readonly Action[];
 	/** A fixed clock (tests); otherwise the time of each render. */
 	now?: number;
 	/** Wait after a keystroke before searching (default 0: the newest query wins anyway). */
@@ -96,15 +98,18 @@ export function App(props: AppProps) {
 		reduce,
 		props,
 		(p: AppProps): State =>
-			initialState({
-				size: p.size,
-				workspace: p.workspace ?? null,
-				...(p.initialScope ? { scope: p.initialScope } : {}),
-				...(p.initialQuery ? { query: p.initialQuery } : {}),
-				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
-				...(p.initialMessage ? { message: p.initialMessage } : {}),
-				...(p.initialEvent ? { open: p.initialEvent } : {}),
-			}),
+			(p.initialActions ?? []).reduce(
+				reduce,
+				initialState({
+					size: p.size,
+					workspace: p.workspace ?? null,
+					...(p.initialScope ? { scope: p.initialScope } : {}),
+					...(p.initialQuery ? { query: p.initialQuery } : {}),
+					...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
+					...(p.initialMessage ? { message: p.initialMessage } : {}),
+					...(p.initialEvent ? { open: p.initialEvent } : {}),
+				}),
+			),
 	);
 	const { exit } = useApp();
 	// Whole seconds: the views show ages no finer, and a clock that changes every render would redraw memoized panes.

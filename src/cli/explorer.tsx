@@ -9,6 +9,7 @@ import { useSyncExternalStore } from "react";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
 import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
+import type { Action } from "../../components/root/state.js";
 import { useTerminalSize } from "../../components/ink/use-terminal-size.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
@@ -88,9 +89,10 @@ interface MainProps {
 	query?: string;
 	filters?: Filters;
 	open?: EventRef & { fragmentId?: string };
+	initialActions?: readonly Action[];
 }
 
-function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters, open }: MainProps) {
+function Main({ service, store, banner, notice, workspace, initialScope, color, onExit, onRefresh, onTask, query, filters, open, initialActions }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
 	return (
@@ -106,6 +108,7 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 			{...(query ? { initialQuery: query } : {})}
 			{...(filters ? { initialFilters: filters } : {})}
 			{...(open ? { initialEvent: open } : {})}
+			{...(initialActions ? { initialActions } : {})}
 			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
 			onRefresh={onRefresh}
@@ -118,7 +121,10 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
  * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
  * launcher (tui-start) already chose the history and drew the first frame on the alternate screen.
  */
-export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice; queries?: QueryThread }): Promise<number> {
+export async function runTui(
+	options: TuiOptions,
+	started?: { choice: HistoryChoice; queries?: QueryThread; initialActions?: readonly Action[] },
+): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
 		process.stderr.write(`pi-history: the explorer needs a terminal; use \`${neutralize(instead)}\` (add --json for scripts)\n`);
@@ -221,6 +227,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
 			{...(options.open ? { open: options.open } : {})}
+			{...(started?.initialActions ? { initialActions: started.initialActions } : {})}
 		/>,
 		// 60 frames a second: Ink's default 30 can hold a keystroke's echo back by up to 33 ms behind the frame before it.
 		{ exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
