@@ -9,7 +9,7 @@
 import type { Size } from "../core/explorer-service.js";
 import type { Filters, Scope } from "../core/filters.js";
 import { frameHeight, searchLayout } from "../core/layout.js";
-import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
+import { fitLine, lineWidth, type StyledLine, seg, spread } from "../core/styled.js";
 import { lineAnsi } from "../core/theme.js";
 import { hintsFor } from "../root/help.js";
 import { hintLine, searchQueryLine, titleLine } from "../search/search-view.js";
@@ -63,12 +63,15 @@ export function firstFrameLines(input: FirstFrameInput): StyledLine[] {
 	return lines;
 }
 
-/** Lines as one string for the terminal: from the top left, each line cleared to its end. */
-export function frameText(lines: StyledLine[], color: boolean): string {
-	return lines.map((l) => `${lineAnsi(l, color)}\u001b[K`).join("\r\n");
+/**
+ * Lines as one string for the terminal, from the cursor on, each line narrower than `width` cleared to its end (a
+ * full line is not: with autowrap off the cursor stays on its last cell, which the erase would take).
+ */
+export function frameText(lines: StyledLine[], color: boolean, width: number): string {
+	return lines.map((l) => `${lineAnsi(l, color)}${lineWidth(l) < width ? "\u001b[K" : ""}`).join("\r\n");
 }
 
 /** The first frame as one string for the terminal: from the top left, each line cleared to its end. */
 export function firstFrameText(input: FirstFrameInput): string {
-	return frameText(firstFrameLines(input), input.color);
+	return frameText(firstFrameLines(input), input.color, input.size.columns);
 }

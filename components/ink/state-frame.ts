@@ -94,7 +94,8 @@ export function searchFrameLines(s: State, input: StateFrameInput): StyledLine[]
 		? padTo(list, layout.listLines).map((l, i) => [...fitLine(l, layout.listWidth, true), seg("│", "dim"), ...(preview[i] ?? [])])
 		: [...padTo(list, layout.listLines), ...preview];
 
-	const where = r.hits.length > 0 ? `${MODE_NAMES[mode]} · hit ${h.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, h.group ? null : r.total)}` : MODE_NAMES[mode];
+	const where =
+		r.hits.length > 0 ? `${MODE_NAMES[mode]} · hit ${h.selected + 1} of ${hitTotal(r.hits.length, r.exhausted, h.group ? null : r.total)}` : MODE_NAMES[mode];
 	const status = s.message
 		? { text: s.message.text, tone: s.message.tone === "error" ? ("error" as const) : s.message.tone === "warn" ? ("warn" as const) : ("accent" as const) }
 		: indexText(indexing, r.index, now);

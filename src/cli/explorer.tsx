@@ -9,8 +9,8 @@ import { useSyncExternalStore } from "react";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../components/core/explorer-service.js";
 import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
-import type { Action } from "../../components/root/state.js";
 import { useTerminalSize } from "../../components/ink/use-terminal-size.js";
+import type { Action } from "../../components/root/state.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
@@ -20,7 +20,7 @@ import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
 import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
-import { CLEAR, ENTER_ALT, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
+import { CLEAR, ENTER_ALT, HOME, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
 import { defaultExportDir, runTask } from "./tasks.js";
 
 export { chooseHistory, findDemoHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
@@ -119,11 +119,12 @@ function Main({ service, store, banner, notice, workspace, initialScope, color, 
 
 /**
  * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
- * launcher (tui-start) already chose the history and drew the first frame on the alternate screen.
+ * launcher (tui-start) already chose the history and drew the first frame on the alternate screen (`listed`: the
+ * search screen of `initialActions`, which <App/> starts from).
  */
 export async function runTui(
 	options: TuiOptions,
-	started?: { choice: HistoryChoice; queries?: QueryThread; initialActions?: readonly Action[] },
+	started?: { choice: HistoryChoice; queries?: QueryThread; initialActions?: readonly Action[]; listed?: boolean },
 ): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		const instead = options.open ? `pi-history read ${options.open.sessionId} ${options.open.entryId}` : "pi-history search <query>";
@@ -185,8 +186,9 @@ export async function runTui(
 		restored = true;
 		out.write(LEAVE_ALT);
 	};
-	// Ink draws from the cursor and erases only what it drew itself: the first frame drawn by hand goes first.
-	out.write(started ? CLEAR + mouse : enter);
+	// Ink draws from the cursor: from the top left, over the frame drawn by hand. A listed one is not cleared (Ink's
+	// first frame comes a while later and is the same; Ink erases whole lines from its second frame on).
+	out.write(started?.listed ? HOME + mouse : started ? CLEAR + mouse : enter);
 	// While a program has the terminal (pi, the pager, the editor) Ctrl+C is its: the signal our process gets too is
 	// ignored until the event loop has run once after the program ended (that is when a queued signal is delivered).
 	let handingOff = false;

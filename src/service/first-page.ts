@@ -4,6 +4,7 @@
  * whole service brings.
  */
 import { openStore } from "../index/store.js";
+import { authorizationRoot } from "../query/authorize.js";
 import { search } from "../query/search.js";
 import type { ResolvedConfig } from "../shared/config.js";
 import type { SearchRequest, SearchResult } from "../shared/types.js";
@@ -13,10 +14,17 @@ export function searchOnce(config: ResolvedConfig, request: SearchRequest): Sear
 	let store: ReturnType<typeof openStore> | undefined;
 	try {
 		store = openStore(config.indexPath, { readonly: true, busyTimeoutMs: 250, ownedLocation: config.indexIsDefault });
-		return search(store, request);
+		const result = search(store, request);
+		result.notes.unshift(...store.notes);
+		return result;
 	} catch {
 		return null;
 	} finally {
 		store?.close();
 	}
+}
+
+/** The folder the explorer's "this workspace" scope names for a caller in `cwd` (as HistoryService's workspaceRoot). */
+export function launchWorkspace(cwd: string, configuredRoot?: string): string {
+	return authorizationRoot(cwd, configuredRoot);
 }
