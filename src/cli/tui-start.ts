@@ -43,9 +43,8 @@ export async function startTui(options: TuiOptions): Promise<number> {
 	// Read as Ink reads ("readable", not a flowing stream), so that after this listener goes the stream holds what
 	// comes next for Ink's (a paused flowing stream could stop reading for good).
 	const onReadable = () => {
-		let chunk: string | null;
 		let got = false;
-		while ((chunk = stdin.read() as string | null) !== null) {
+		for (let chunk = stdin.read() as string | null; chunk !== null; chunk = stdin.read() as string | null) {
 			typed += chunk;
 			got = true;
 		}
