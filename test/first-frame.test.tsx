@@ -9,14 +9,16 @@ import { pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import ansiEscapes from "ansi-escapes";
 import { cleanup, render } from "ink-testing-library";
-import { afterEach, describe, expect, it } from "vitest";
-import type { ExplorerService } from "../components/core/explorer-service.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ExplorerService, IDLE_INDEXING } from "../components/core/explorer-service.js";
 import { stringWidth } from "../components/core/text-width.js";
 import { App } from "../components/ink/App.js";
 import { type FirstFrameInput, firstFrameText } from "../components/ink/first-frame.js";
+import { earlyFrame } from "../src/cli/early-frame.js";
 import { CLEAR, ENTER_ALT, LEAVE_ALT } from "../src/cli/screen.js";
+import { launchWorkspace } from "../src/service/first-page.js";
 import { CLI } from "./helpers/build.js";
-import { tempDir } from "./helpers/corpus.js";
+import { type IndexedCorpus, indexedCorpus, tempDir } from "./helpers/corpus.js";
 
 afterEach(() => cleanup());
 
@@ -100,6 +102,56 @@ describe("the first frame", () => {
 		});
 		expect(text).not.toContain("\u001b]52");
 		expect(text).not.toContain("\u0007");
+	});
+});
+
+describe("the listed frame drawn before React loads", () => {
+	let c: IndexedCorpus;
+	beforeAll(() => {
+		c = indexedCorpus("pes-early-", { copy: false });
+	});
+	afterAll(() => c.cleanup());
+
+	// The launcher's screen for the keys typed so far, and <App/>'s first frame started from the launcher's actions.
+	function early(typed: string, size: { columns: number; rows: number }): { hand: string[]; app: string[] } {
+		const e = earlyFrame({ demo: false, color: false, mouse: false, filters: {} }, { config: c.config, banner: null, demo: false }, size);
+		const hand = stripVTControlCharacters(e.text(typed)).replace(/\r/g, "").split("\n");
+		const r = render(
+			<App
+				service={silent}
+				size={size}
+				color={false}
+				indexing={{ ...IDLE_INDEXING, phase: "indexing" }}
+				workspace={launchWorkspace(process.cwd(), c.config.workspaceRoot)}
+				initialActions={e.actions(typed)}
+			/>,
+		);
+		return { hand, app: stripVTControlCharacters(r.frames[0] ?? "").split("\n") };
+	}
+
+	for (const size of [
+		{ columns: 120, rows: 30 },
+		{ columns: 80, rows: 24 },
+	]) {
+		it(`lists the recent events <App/> then shows first, line for line, at ${size.columns}×${size.rows}`, () => {
+			const { hand, app } = early("", size);
+			expect(hand.length).toBe(size.rows - 1);
+			expect(hand[0]).toMatch(/\d+\+? recent events/);
+			expect(hand[2]).toContain("▌");
+			expect(hand.map((l) => l.trimEnd())).toEqual(app.map((l) => l.trimEnd()));
+			for (const l of hand) expect(stringWidth(l)).toBeLessThanOrEqual(size.columns);
+		});
+	}
+
+	it("keys typed before React loads are echoed and handed to <App/> in order, arrows and Backspace included", () => {
+		// e r r ← o → "eror" with the cursor before the last r; then Backspace deletes the o: "err".
+		const typed = "err\u001b[Do";
+		const { hand, app } = early(typed, { columns: 120, rows: 30 });
+		expect(hand[1]).toContain("❯ eror");
+		expect(hand.map((l) => l.trimEnd())).toEqual(app.map((l) => l.trimEnd()));
+		const back = early(`${typed}\u007f`, { columns: 120, rows: 30 });
+		expect(back.hand[1]).toMatch(/❯ err(?!o)/);
+		expect(back.hand.map((l) => l.trimEnd())).toEqual(back.app.map((l) => l.trimEnd()));
 	});
 });
 

@@ -12,7 +12,7 @@ import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
 import { disabledReason } from "../root/keymap.js";
-import { initialState, reduce, type State, topLoc } from "../root/state.js";
+import { type Action, initialState, reduce, type State, topLoc } from "../root/state.js";
 import { listPosition } from "../search/hits-state.js";
 import { indexText } from "../search/search-view.js";
 import { topTree } from "../tree/tree-state.js";
@@ -51,6 +51,8 @@ export interface AppProps extends Requests {
 	initialFilters?: Filters;
 	/** An event to start on (`pi-history open <sessionId> <entryId>`). */
 	initialEvent?: EventRef & { fragmentId?: string };
+	/** Applied to the first state before the first frame: the launcher's answer to the first search, keys typed before React loaded. */
+	initialActions?: readonly Action[];
 	/** A fixed clock (tests); otherwise the time of each render. */
 	now?: number;
 	/** Wait after a keystroke before searching (default 0: the newest query wins anyway). */
@@ -77,16 +79,19 @@ export function App(props: AppProps) {
 		reduce,
 		props,
 		(p: AppProps): State =>
-			initialState({
-				size: p.size,
-				workspace: p.workspace ?? null,
-				...(p.initialScope ? { scope: p.initialScope } : {}),
-				...(p.initialQuery ? { query: p.initialQuery } : {}),
-				...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
-				...(p.initialMessage ? { message: p.initialMessage } : {}),
-				...(p.initialEvent ? { open: p.initialEvent } : {}),
-				...(p.queryHistory ? { queryHistory: p.queryHistory } : {}),
-			}),
+			(p.initialActions ?? []).reduce(
+				reduce,
+				initialState({
+					size: p.size,
+					workspace: p.workspace ?? null,
+					...(p.initialScope ? { scope: p.initialScope } : {}),
+					...(p.initialQuery ? { query: p.initialQuery } : {}),
+					...(p.initialFilters && Object.keys(p.initialFilters).length > 0 ? { filters: p.initialFilters } : {}),
+					...(p.initialMessage ? { message: p.initialMessage } : {}),
+					...(p.initialEvent ? { open: p.initialEvent } : {}),
+					...(p.queryHistory ? { queryHistory: p.queryHistory } : {}),
+				}),
+			),
 	);
 	// Whole seconds: the views show ages no finer, and a clock that changes every render would redraw memoized panes.
 	const now = props.now ?? Math.floor(Date.now() / 1000) * 1000;

@@ -6,6 +6,7 @@ import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { hitHighlights } from "../event/matches.js";
 import { previewBody, previewTitle } from "../event/read-view.js";
 import type { PreviewState } from "../search/hits-state.js";
+import { paneTitle } from "../search/search-view.js";
 import { Lines } from "./Line.js";
 
 /** Props of <Preview/>. */
@@ -21,11 +22,6 @@ export interface PreviewProps {
 	color: boolean;
 	/** Draw the title as a rule across the width (stacked layout). */
 	rule: boolean;
-}
-
-function titleRule(title: StyledLine, width: number, rule: boolean): StyledLine {
-	const t: StyledLine = rule ? [seg("── ", "dim"), ...title, seg(" ", "dim")] : title;
-	return rule ? fitLine([...t, seg("─".repeat(Math.max(0, width)), "dim")], width) : fitLine(t, width);
 }
 
 /** The preview pane with its title line (memoized like the hit list). */
@@ -51,7 +47,7 @@ export const Preview = memo(function Preview({ hit, preview, current, width, hei
 	}
 	return (
 		<Box flexDirection="column" width={width} height={height + 1}>
-			<Lines lines={[titleRule(title, width, rule), ...lines]} color={color} height={height + 1} />
+			<Lines lines={[paneTitle(title, width, rule), ...lines]} color={color} height={height + 1} />
 		</Box>
 	);
 });

@@ -1,13 +1,15 @@
 /**
- * The explorer's first frame as plain terminal text, drawn by the launcher before React and Ink are loaded (loading
- * them takes longer than the 200 ms a first frame may take). It is the search screen <App/> draws first — title,
- * query line, "searching…", status and key hints — built by the same line builders, so nothing moves when Ink
- * takes over. This module imports no React and no Ink.
+ * The explorer's first frames as plain terminal text, drawn by the launcher before React and Ink are loaded (loading
+ * them takes several times longer than starting Node). The placeholder is the search screen <App/> draws first —
+ * title, query line, "searching…", status and key hints; the listed frame is the search screen of a state the
+ * launcher reduced itself (the recent events, keys typed meanwhile), the one <App/> then starts from. Both are built
+ * by the same line builders as <App/>'s panes, so nothing moves when Ink takes over. This module imports no React
+ * and no Ink; the listed frame's builders are in ./state-frame.ts (they load the reducer's modules).
  */
 import type { Size } from "../core/explorer-service.js";
 import type { Filters, Scope } from "../core/filters.js";
 import { frameHeight, searchLayout } from "../core/layout.js";
-import { fitLine, type StyledLine, seg } from "../core/styled.js";
+import { fitLine, lineWidth, type StyledLine, seg } from "../core/styled.js";
 import { lineAnsi } from "../core/theme.js";
 import { hintsFor } from "../root/help.js";
 import { hintLine, searchQueryLine, titleLine } from "../search/search-view.js";
@@ -62,9 +64,15 @@ export function firstFrameLines(input: FirstFrameInput): StyledLine[] {
 	return lines;
 }
 
+/**
+ * Lines as one string for the terminal, from the cursor on, each line narrower than `width` cleared to its end (a
+ * full line is not: with autowrap off the cursor stays on its last cell, which the erase would take).
+ */
+export function frameText(lines: StyledLine[], color: boolean, width: number): string {
+	return lines.map((l) => `${lineAnsi(l, color)}${lineWidth(l) < width ? "\u001b[K" : ""}`).join("\r\n");
+}
+
 /** The first frame as one string for the terminal: from the top left, each line cleared to its end. */
 export function firstFrameText(input: FirstFrameInput): string {
-	return firstFrameLines(input)
-		.map((l) => `${lineAnsi(l, input.color)}\u001b[K`)
-		.join("\r\n");
+	return frameText(firstFrameLines(input), input.color, input.size.columns);
 }

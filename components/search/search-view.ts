@@ -1,13 +1,14 @@
 /** The search screen as lines: title with scope and filter chips, the query line, hit rows, empty states, status. */
 
 import { formatProgress, hitKind, markSegments, relativeTime, sessionWhere, stateMarks } from "../../src/present/text.js";
-import type { Hit, HitCount, IndexStatus, SearchOrder } from "../../src/shared/types.js";
+import { type Hit, type HitCount, type IndexStatus, refKey, type SearchOrder } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
 import { type Filters, filterChips, type Scope, type ScopeSession, scopeChip } from "../core/filters.js";
+import { visibleRange } from "../core/list-window.js";
 import { hitTotal, num } from "../core/numbers.js";
-import { cwdTail, idTail } from "../core/session-label.js";
+import { cwdTail, idTail, shortIds } from "../core/session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
-import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate } from "../core/text-width.js";
+import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate, wrapLine } from "../core/text-width.js";
 
 /** A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow. */
 export function normalizeSnippet(snippet: string, marks: Array<[number, number]>): { text: string; marks: Array<[number, number]> } {
@@ -152,6 +153,52 @@ export function hitRows(
 	const metaLine = fitLine([marker, ...inverse(meta.length > 0 && meta[0]?.text === "  " ? meta.slice(1) : meta)], width, true, selected);
 	const snippetLine = fitLine([marker, seg(" "), ...snippetAround(snippet, width - 2)], width);
 	return [metaLine, snippetLine];
+}
+
+/** What the hit list pane shows (<HitList/>, and the launcher's first frame before React loads). */
+export interface HitListInput {
+	hits: Hit[];
+	selected: number;
+	top: number;
+	width: number;
+	height: number;
+	hitLines: 1 | 2;
+	now: number;
+	/** Shown instead of hits when there are none. */
+	empty: Array<{ text: string; tone: Tone }>;
+	/** Ref key → other sessions holding a copy of the same entry (a fork family): shown as one row. */
+	copies?: Record<string, Hit[]>;
+	/** Grouped by session: session id → how many hits its row stands for, as written ("13", "2+"; groupCount). */
+	groups?: Record<string, string>;
+	/** Ref key → which of an entry's copies shown as rows of their own (→) is the original (copyRoles). */
+	roles?: ReadonlyMap<string, "original" | "copy">;
+}
+
+/** The hit list pane's lines: the visible hits' rows, or the empty list's explanation. */
+export function hitListLines({ hits, selected, top, width, height, hitLines, now, empty, copies = {}, groups = {}, roles }: HitListInput): StyledLine[] {
+	const lines: StyledLine[] = [];
+	if (hits.length === 0) {
+		lines.push([]);
+		// The list pane is narrower than the screen (55% side by side): wrap, so no explanation is cut off.
+		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) lines.push(fitLine([seg("  "), seg(part, e.tone)], width));
+		return lines;
+	}
+	const { from, to } = visibleRange(top, Math.floor(height / hitLines), hits.length);
+	const shown = hits.slice(from, to);
+	// The id part that tells apart the sessions on screen (and the copies' sessions, named in the preview).
+	const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
+	for (let i = from; i < to; i++) {
+		const h = hits[i] as Hit;
+		const count = copies[refKey(h)]?.length ?? 0;
+		lines.push(...hitRows(h, width, now, i === selected, hitLines, short.get(h.sessionId), count, groups[h.sessionId] ?? "", roles?.get(refKey(h))));
+	}
+	return lines;
+}
+
+/** A pane's title line: a rule across the width when the panes are stacked (the preview below the hit list). */
+export function paneTitle(title: StyledLine, width: number, rule: boolean): StyledLine {
+	const t: StyledLine = rule ? [seg("── ", "dim"), ...title, seg(" ", "dim")] : title;
+	return rule ? fitLine([...t, seg("─".repeat(Math.max(0, width)), "dim")], width) : fitLine(t, width);
 }
 
 /** Placeholder of an empty query line. */

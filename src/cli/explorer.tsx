@@ -10,6 +10,7 @@ import { type ExplorerService, IDLE_INDEXING, type IndexingState } from "../../c
 import type { Filters, Scope } from "../../components/core/filters.js";
 import { App, type AppProps } from "../../components/ink/App.js";
 import { useTerminalSize } from "../../components/ink/use-terminal-size.js";
+import type { Action } from "../../components/root/state.js";
 import { errorText, neutralize } from "../present/text.js";
 import { QueryThread } from "../service/query-thread.js";
 import { type IndexMessage, type IndexRun, startIndexing } from "../service/refresh-thread.js";
@@ -21,7 +22,7 @@ import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-ch
 import { watchSessions } from "./live.js";
 import { noTerminalText } from "./no-terminal.js";
 import { loadQueryHistory, saveQueryHistory } from "./query-history.js";
-import { CLEAR, ENTER_ALT, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
+import { CLEAR, ENTER_ALT, HOME, LEAVE_ALT, MOUSE_ON, mouseWanted } from "./screen.js";
 import { defaultExportDir, runTask } from "./tasks.js";
 
 export { chooseHistory, findDemoHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
@@ -92,6 +93,7 @@ interface MainProps {
 	query?: string;
 	filters?: Filters;
 	open?: EventRef & { fragmentId?: string };
+	initialActions?: readonly Action[];
 }
 
 function Main({
@@ -110,6 +112,7 @@ function Main({
 	query,
 	filters,
 	open,
+	initialActions,
 }: MainProps) {
 	const size = useTerminalSize();
 	const indexing = useSyncExternalStore(store.subscribe, store.get);
@@ -128,6 +131,7 @@ function Main({
 			{...(query ? { initialQuery: query } : {})}
 			{...(filters ? { initialFilters: filters } : {})}
 			{...(open ? { initialEvent: open } : {})}
+			{...(initialActions ? { initialActions } : {})}
 			onCopy={(text) => copyRef(text, (s) => process.stdout.write(s))}
 			onExit={onExit}
 			onRefresh={onRefresh}
@@ -141,9 +145,13 @@ function Main({
 
 /**
  * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
- * launcher (tui-start) already chose the history and drew the first frame on the alternate screen.
+ * launcher (tui-start) already chose the history and drew the first frame on the alternate screen (`listed`: the
+ * search screen of `initialActions`, which <App/> starts from).
  */
-export async function runTui(options: TuiOptions, started?: { choice: HistoryChoice; queries?: QueryThread }): Promise<number> {
+export async function runTui(
+	options: TuiOptions,
+	started?: { choice: HistoryChoice; queries?: QueryThread; initialActions?: readonly Action[]; listed?: boolean },
+): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		process.stderr.write(noTerminalText(options));
 		return 2;
@@ -203,8 +211,9 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 		restored = true;
 		out.write(LEAVE_ALT);
 	};
-	// Ink draws from the cursor and erases only what it drew itself: the first frame drawn by hand goes first.
-	out.write(started ? CLEAR + mouse : enter);
+	// Ink draws from the cursor: from the top left, over the frame drawn by hand. A listed one is not cleared (Ink's
+	// first frame comes a while later and is the same; Ink erases whole lines from its second frame on).
+	out.write(started?.listed ? HOME + mouse : started ? CLEAR + mouse : enter);
 	// While a program has the terminal (pi, the pager, the editor) Ctrl+C is its: the signal our process gets too is
 	// ignored until the event loop has run once after the program ended (that is when a queued signal is delivered).
 	let handingOff = false;
@@ -262,6 +271,7 @@ export async function runTui(options: TuiOptions, started?: { choice: HistoryCho
 			{...(options.query ? { query: options.query } : {})}
 			{...(options.filters ? { filters: options.filters } : {})}
 			{...(options.open ? { open: options.open } : {})}
+			{...(started?.initialActions ? { initialActions: started.initialActions } : {})}
 		/>,
 		// 60 frames a second: Ink's default 30 can hold a keystroke's echo back by up to 33 ms behind the frame before it.
 		{ exitOnCtrlC: false, patchConsole: false, maxFps: 60 },

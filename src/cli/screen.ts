@@ -26,6 +26,7 @@ const MOUSE_OFF = "\u001b[?1006l\u001b[?1000l";
 export const ENTER_ALT = ALT_SCREEN_ON + AUTOWRAP_OFF + PASTE_ON + CURSOR_HOME;
 export const LEAVE_ALT = MOUSE_OFF + PASTE_OFF + AUTOWRAP_ON + CURSOR_SHOW + ALT_SCREEN_OFF;
 export const CLEAR = ERASE_SCREEN + CURSOR_HOME;
+export const HOME = CURSOR_HOME;
 
 /** Whether to turn mouse reporting on: asked for (not --no-mouse), on a terminal that has a mouse protocol. */
 export function mouseWanted(option: boolean | undefined, env: NodeJS.ProcessEnv = process.env): boolean {

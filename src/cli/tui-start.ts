@@ -1,13 +1,14 @@
 /**
- * Starts the explorer fast: takes the terminal (alternate screen, raw mode, so keys typed now wait for the explorer
- * instead of echoing), draws the first frame by hand, and only then loads React, Ink and the explorer, which takes
- * longer than a first frame may (DESIGN §7: ≤ 200 ms after start). Keys typed meanwhile stay in the terminal's input
- * queue and reach the explorer in order once it listens.
+ * Starts the explorer fast: takes the terminal (alternate screen, raw mode), draws a placeholder frame by hand, then
+ * the recent events read from the index (early-frame.ts), and only then loads React, Ink and the explorer, which
+ * take several times longer than Node's own start. Keys typed meanwhile are read here, echoed on that screen, and
+ * handed to the explorer as its first actions, in order.
  */
 import { firstFrameText } from "../../components/ink/first-frame.js";
 import { errorText, neutralize } from "../present/text.js";
 import type { QueryThread } from "../service/query-thread.js";
 import { resolveFolder } from "../shared/filters.js";
+import type { EarlyFrame } from "./early-frame.js";
 import { chooseHistory, type TuiOptions } from "./history-choice.js";
 import { ENTER_ALT, LEAVE_ALT } from "./screen.js";
 
@@ -24,9 +25,10 @@ export async function startTui(options: TuiOptions): Promise<number> {
 	const choice = chooseHistory(options);
 	stdin.setRawMode(true);
 	out.write(ENTER_ALT);
+	const size = { columns: out.columns || 80, rows: out.rows || 24 };
 	out.write(
 		firstFrameText({
-			size: { columns: out.columns || 80, rows: out.rows || 24 },
+			size,
 			color: options.color,
 			banner: choice.banner,
 			notice: choice.notice ?? null,
@@ -36,6 +38,21 @@ export async function startTui(options: TuiOptions): Promise<number> {
 			filters: options.filters ?? {},
 		}),
 	);
+	// Keys typed from now on are read here, in order, and echoed on the early screen until the explorer takes them.
+	let typed = "";
+	let draw: (() => void) | null = null;
+	// Read as Ink reads ("readable", not a flowing stream), so that after this listener goes the stream holds what
+	// comes next for Ink's (a paused flowing stream could stop reading for good).
+	const onReadable = () => {
+		let got = false;
+		for (let chunk = stdin.read() as string | null; chunk !== null; chunk = stdin.read() as string | null) {
+			typed += chunk;
+			got = true;
+		}
+		if (got) draw?.();
+	};
+	stdin.setEncoding("utf8");
+	stdin.on("readable", onReadable);
 	// React's production build: the development build checks and logs every render, doubling a frame's cost.
 	process.env.NODE_ENV ??= "production";
 	let queries: QueryThread | undefined;
@@ -44,8 +61,28 @@ export async function startTui(options: TuiOptions): Promise<number> {
 		// so the first keys typed are answered like later ones.
 		const { QueryThread } = await import("../service/query-thread.js");
 		queries = QueryThread.start(choice.config);
+		// The recent events, read and drawn before React and Ink load (they take several times longer than this).
+		let early: EarlyFrame | null = null;
+		try {
+			early = (await import("./early-frame.js")).earlyFrame(options, choice, size);
+		} catch {
+			// The explorer reads and reports it again.
+		}
+		let shown = "";
+		draw = () => {
+			let text = "";
+			try {
+				text = early?.text(typed) ?? "";
+			} catch {
+				// The screen stays as it was; the explorer gets the keys all the same.
+			}
+			if (text && text !== shown) out.write(text);
+			shown = text || shown;
+		};
+		draw();
 		const { runTui } = await import("./explorer.js");
-		return await runTui(options, { choice, queries });
+		stdin.off("readable", onReadable);
+		return await runTui(options, { choice, queries, ...(early ? { initialActions: early.actions(typed), listed: shown !== "" } : {}) });
 	} catch (error) {
 		void queries?.close();
 		// Loading the explorer failed before it owned the screen: give the terminal back and say why.
