@@ -137,7 +137,7 @@ describe("the filter keys", () => {
 
 	it("Ctrl+O cycles the modes, Ctrl+U toggles user-only, / types words and Esc clears them", () => {
 		const s0 = initialState({ size: SIZE });
-		let s: State = settle({ ...s0, tree: reduceTree(s0.tree, { type: "tree-open", request: { sessionId: rootId }, depth: 0 }, SIZE).tree });
+		let s: State = settle({ ...s0, mode: "tree", tree: reduceTree(s0.tree, { type: "tree-open", request: { sessionId: rootId }, depth: 0 }, SIZE).tree });
 		expect(modeOf(s)).toBe("tree");
 		expect(topTree(s.tree)?.data?.hidden).toBe(6);
 		s = settle(reduce(s, key("o", { ctrl: true })));
