@@ -4,7 +4,7 @@
  * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+Q/Alt+R paste).
  */
 
-import { sessionWhere } from "../../src/present/text.js";
+import { partialLine, sessionWhere } from "../../src/present/text.js";
 import { type Hit, refKey } from "../../src/shared/types.js";
 import { IDLE_INDEXING } from "../core/explorer-service.js";
 import { searchLayout } from "../core/layout.js";
@@ -15,9 +15,9 @@ import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
 import { hitHighlights } from "../event/matches.js";
 import { previewBody, previewTitle } from "../event/read-view.js";
-import { EMPTY_LIST_KEYS } from "../root/help.js";
+import { emptyListLines, searchTitle } from "../root/search-lines.js";
 import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
-import { emptyLines, hitRows, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
+import { hitRows, indexText, searchQueryLine } from "../search/search-view.js";
 import { queryTerms, treeLines } from "../tree/tree-lines.js";
 import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
 
@@ -46,21 +46,13 @@ function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, 
 	const out: StyledLine[] = [];
 	if (r.hits.length === 0) {
 		out.push([]);
-		const empty = emptyLines({
-			loading: r.status === "loading",
-			error: r.error,
-			query: s.query.text,
-			notes: r.notes,
-			scope: s.hits.scope,
-			filters: s.hits.filters,
-			indexEvents: r.index?.events ?? null,
-			indexing: IDLE_INDEXING,
-			status: null,
-			keys: EMPTY_LIST_KEYS,
-		});
+		const empty = emptyListLines(s, IDLE_INDEXING, null);
 		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) out.push(fitLine([seg("  "), seg(part, e.tone)], width));
 	} else {
-		const { from, to } = visibleRange(s.hits.top, Math.floor(height / hitLinesPer), r.hits.length);
+		// A partial answer says so on a dimmed line above its hits (issue 28), as pi-history's list does.
+		const partial = partialLine(r.notes);
+		if (partial) out.push(fitLine([seg(partial, "dim")], width));
+		const { from, to } = visibleRange(s.hits.top, Math.floor((partial ? height - 1 : height) / hitLinesPer), r.hits.length);
 		const shown = r.hits.slice(from, to);
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(r.copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
 		for (let i = from; i < to; i++) {
@@ -130,23 +122,7 @@ export function explorerLines(s: State, width: number, height: number, now: numb
 	if (modeOf(s) === "tree") return { lines: pad(treeScreen(s, width, height), height, width), queryStart };
 	const h = s.hits;
 	const r = h.results;
-	const title = titleLine(
-		{
-			banner: "pi-event-search",
-			scope: h.scope,
-			workspace: h.workspace,
-			session: h.scopeSession,
-			filters: h.filters,
-			order: h.order,
-			group: h.group,
-			count: r.hits.length,
-			more: !r.exhausted,
-			total: h.group ? null : r.total,
-			loading: r.status === "loading" && r.hits.length === 0,
-			query: s.query.text,
-		},
-		width,
-	);
+	const title = searchTitle(s, "pi-event-search", width);
 	const focused = s.focus === "query" && s.overlay === null;
 	const q = searchQueryLine({ text: s.query.text, cursor: s.query.cursor, focused, filters: h.filters, now }, width, queryStart);
 	// The layout of pi-history's search screen for a frame of `height` lines (its frame is one less than the rows).
