@@ -14,11 +14,11 @@ import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } fr
 import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
 import { hitTotal } from "../core/numbers.js";
-import type { EventData } from "../event/event-data.js";
 import { measureTop } from "../event/event-doc.js";
-import { findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "../event/loaders.js";
+import { findForkAbove, findInEvent, fragmentText } from "../event/loaders.js";
 import { blockIndex } from "../event/read-view.js";
 import { type TaskRequest, taskRequest } from "../prompts/task-loads.js";
+import { chunkLoad, eventLoad, LoadCache, treeLoad } from "../root/explorer-loads.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
 import { type Action, initialState, modeOf, reduce, type State, topLoc } from "../root/state.js";
 import { indexText } from "../search/search-view.js";
@@ -78,7 +78,6 @@ export interface TaskOutcome {
 	tone: "info" | "warn" | "error";
 }
 
-const EVENT_CACHE = 32;
 const TASK_DELAY_MS = 60;
 /** The index's status as of an indexing generation (the argument is what makes a new generation read it again). */
 function readStatus(service: ExplorerService, _generation: number): IndexStatus | null {
@@ -133,62 +132,18 @@ export function App(props: AppProps) {
 	// The hit list: the first page, the next pages, the total count and the selected hit's preview.
 	const { forget: forgetHits } = useHitLoads(service, state, dispatch, searchDelay, previewDelay);
 
-	// The event on top of the back stack (read once per ref: the cache serves it again), and pages of its large fragments.
-	const cache = useRef(new Map<string, EventData>());
+	// The event on top of the back stack (read once per ref), pages of its large fragments, and the top tree view's
+	// tree: the same loads as pi's overlay (root/explorer-loads.ts).
+	const cache = useRef(new LoadCache());
 	const top = topLoc(state);
 	const topKey = top?.key ?? "";
-	useServiceLoad(
-		top !== null && top.data === null && top.error === null ? `${topKey}@${state.events.stack.length}` : null,
-		async (): Promise<Action> => {
-			let data = cache.current.get(topKey);
-			if (!data && top) {
-				data = await loadEvent(service, top.ref);
-				cache.current.set(topKey, data);
-				if (cache.current.size > EVENT_CACHE) cache.current.delete(cache.current.keys().next().value as string);
-			}
-			return { type: "event-done", key: topKey, data: data ?? null, error: data ? null : "no event" };
-		},
-		(error) => ({ type: "event-done", key: topKey, data: null, error }),
-		dispatch,
-	);
-	// Chunks of large fragments the view asked for (scrolling near text not loaded yet, a find's match).
-	const wanted = top ? top.wanted : [];
-	useServiceLoad(
-		top && wanted.length > 0 ? `${topKey}|${wanted.map((w) => `${w.fid}@${w.offset}`).join(",")}` : null,
-		() =>
-			Promise.all(
-				wanted.map(async ({ fid: fragmentId, offset }): Promise<Action> => {
-					try {
-						return {
-							type: "page-done",
-							key: topKey,
-							fragmentId,
-							offset,
-							window: top ? await loadChunk(service, top.ref, fragmentId, offset) : null,
-							error: null,
-						};
-					} catch (error) {
-						return { type: "page-done", key: topKey, fragmentId, offset, window: null, error: errorText(error) };
-					}
-				}),
-			),
-		(error) => ({ type: "page-done", key: topKey, fragmentId: "", offset: -1, window: null, error }),
-		dispatch,
-	);
-
-	// The tree of the top tree view, when it has not been read yet.
+	const eventSpec = eventLoad(service, state, cache.current);
+	useServiceLoad(eventSpec.key, eventSpec.load, eventSpec.fail, dispatch);
+	const chunks = chunkLoad(service, state);
+	useServiceLoad(chunks.key, chunks.load, chunks.fail, dispatch);
+	const treeSpec = treeLoad(service, state);
+	useServiceLoad(treeSpec.key, treeSpec.load, treeSpec.fail, dispatch);
 	const treeLoc = topTree(state.tree);
-	useServiceLoad(
-		treeLoc && treeLoc.have < treeLoc.want ? `${treeLoc.key}@${state.tree.stack.length}#${treeLoc.want}` : null,
-		async (): Promise<Action> => {
-			const gen = treeLoc?.want ?? 0;
-			if (!treeLoc) return { type: "tree-done", key: "", gen, data: null, error: "no tree" };
-			if (!service.tree) return { type: "tree-done", key: treeLoc.key, gen, data: null, error: "this index cannot answer tree questions" };
-			return { type: "tree-done", key: treeLoc.key, gen, data: await service.tree(treeLoc.request), error: null };
-		},
-		(error) => ({ type: "tree-done", key: treeLoc?.key ?? "", gen: treeLoc?.want ?? 0, data: null, error }),
-		dispatch,
-	);
 
 	// A find step, over the whole text of every fragment (read from the service, kept for the next n/N).
 	const texts = useRef(new Map<string, string>());
@@ -303,7 +258,7 @@ export function App(props: AppProps) {
 	const firstGeneration = useRef(generation);
 	useEffect(() => {
 		if (generation === firstGeneration.current) return;
-		cache.current.clear();
+		cache.current.forget();
 		forgetHits();
 		dispatch({ type: "index-changed" });
 	}, [generation, forgetHits]);

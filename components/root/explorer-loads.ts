@@ -49,9 +49,10 @@ export class LoadCache {
 	readonly pages = new Map<string, SearchResult>();
 	readonly events = new Map<string, EventData>();
 
-	/** Drops the cached first pages (the index gained data). */
+	/** Drops what was read (the index gained data). */
 	forget(): void {
 		this.pages.clear();
+		this.events.clear();
 	}
 }
 
