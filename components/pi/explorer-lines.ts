@@ -7,16 +7,19 @@
 import { partialLine, sessionWhere } from "../../src/present/text.js";
 import { type Hit, refKey } from "../../src/shared/types.js";
 import { IDLE_INDEXING } from "../core/explorer-service.js";
-import { searchLayout } from "../core/layout.js";
+import { eventLayout, searchLayout } from "../core/layout.js";
 import { visibleRange } from "../core/list-window.js";
 import { hitTotal } from "../core/numbers.js";
 import { idTail, shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
+import { eventDoc } from "../event/event-doc.js";
+import { eventHeaderLines } from "../event/event-header-view.js";
 import { hitHighlights } from "../event/matches.js";
 import { previewBody, previewTitle } from "../event/read-view.js";
+import { tracePanelLines } from "../event/trace-view.js";
 import { emptyListLines, searchTitle } from "../root/search-lines.js";
-import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
+import { modeOf, previewKey, type State, selectedHit, topLoc } from "../root/state.js";
 import { hitRows, indexText, searchQueryLine } from "../search/search-view.js";
 import { queryTerms, treeLines } from "../tree/tree-lines.js";
 import { cursorIndex, rowsOf, topTree } from "../tree/tree-state.js";
@@ -26,11 +29,28 @@ export const PI_HINTS: Array<[string, string]> = [
 	["Enter", "go there in pi"],
 	["Alt+Q", "paste quote"],
 	["Alt+R", "paste ref"],
+	["Alt+O", "exact text"],
 	["Ctrl+T", "tree"],
 	["Ctrl+S", "scope"],
 	["Ctrl+O", "filters"],
 	["Esc", "close"],
 ];
+
+/** The event view's keys (pi-history's event keys work as they do there). */
+const EVENT_HINTS: Array<[string, string]> = [
+	["Enter", "go there in pi"],
+	["↑↓", "scroll"],
+	["t", "tree"],
+	["Tab", "trace"],
+	["Alt+Q", "paste quote"],
+	["Esc", "back"],
+];
+
+function eventHints(width: number): StyledLine {
+	const line: StyledLine = [];
+	for (const [k, label] of EVENT_HINTS) line.push(seg(k, "key"), seg(` ${label}  `, "dim"));
+	return fitLine(line, width, true);
+}
 
 function hintsLine(width: number, tree: boolean): StyledLine {
 	const hints = tree
@@ -117,9 +137,43 @@ function treeScreen(s: State, width: number, height: number): StyledLine[] {
 	];
 }
 
-/** The whole overlay for `s`: `height` lines of exactly `width` cells (the search screen, or the tree view). */
+/** The event view (pi-history's, by the same views): header, the exact text scrolled, the trace panel. */
+function eventScreen(s: State, width: number, height: number, now: number): StyledLine[] {
+	const loc = topLoc(s);
+	if (!loc) return [];
+	const layout = eventLayout({ columns: width, rows: height + 1 });
+	const header = eventHeaderLines(loc, s.events.stack.length, width, now, null).map((l) => fitLine(l, width, true));
+	const doc = eventDoc(loc, layout.bodyWidth, s.events.wrap);
+	const text: StyledLine[] = loc.error
+		? [[seg(loc.error, "error")]]
+		: doc
+			? doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => l.line)
+			: [[seg("reading the event from its session file…", "dim")]];
+	const body = pad(text, layout.bodyLines, layout.bodyWidth);
+	const panel = tracePanelLines({
+		data: loc.data,
+		cursor: loc.traceCursor,
+		focused: loc.panel === "trace",
+		width: layout.panelWidth,
+		height: layout.panelLines,
+		rule: !layout.side,
+	});
+	const main: StyledLine[] = [];
+	if (layout.side) {
+		const right = pad(panel, layout.bodyLines, layout.panelWidth);
+		for (let i = 0; i < layout.bodyLines; i++) main.push([...(body[i] ?? []), seg("│", "dim"), ...(right[i] ?? [])]);
+	} else main.push(...body, ...pad(panel, layout.panelLines + 1, width));
+	const n = doc?.lines.length ?? 0;
+	const end = Math.min(n, loc.scroll + layout.bodyLines);
+	const where = !doc ? "" : n <= layout.bodyLines ? `${n} lines` : `lines ${loc.scroll + 1}–${end} of ${n}${end < n ? " ↓" : ""}`;
+	const status = s.message ? [seg(s.message.text, s.message.tone === "info" ? "accent" : s.message.tone)] : [seg("")];
+	return [...header, ...pad(main, height - header.length - 2, width), spread(status, [seg(where, "dim")], width), eventHints(width)];
+}
+
+/** The whole overlay for `s`: `height` lines of exactly `width` cells (the search screen, the event or the tree view). */
 export function explorerLines(s: State, width: number, height: number, now: number, queryStart = 0): { lines: StyledLine[]; queryStart: number } {
 	if (modeOf(s) === "tree") return { lines: pad(treeScreen(s, width, height), height, width), queryStart };
+	if (s.events.stack.length > 0 && topLoc(s)) return { lines: pad(eventScreen(s, width, height, now), height, width), queryStart };
 	const h = s.hits;
 	const r = h.results;
 	const title = searchTitle(s, "pi-event-search", width);

@@ -2,14 +2,15 @@
  * The explorer as a pi-tui component (`render(width)` → lines, `handleInput(data)`), with no Pi package imported
  * here: the host (src/extension/in-pi.ts) passes pi-tui's width and key functions and pi's theme. State and loads
  * are the ExplorerDriver's (the same reducer and loads as pi-history); the keys that mean something only inside pi
- * are taken first: Enter goes to the event in pi, Alt+Q pastes a quote, Alt+R pastes the ref, Esc on the query closes.
+ * are taken first: Enter goes to the event in pi, Alt+O opens its exact text (pi-history's event view, whose keys
+ * work as there: `t` the tree, Esc back), Alt+Q pastes a quote, Alt+R pastes the ref, Esc on the query closes.
  */
 import type { EventRef } from "../../src/shared/types.js";
 import type { Message } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import type { Scope } from "../core/filters.js";
 import type { StyledLine, Tone } from "../core/styled.js";
-import { modeOf, selectedHit } from "../root/state.js";
+import { modeOf, selectedHit, topLoc } from "../root/state.js";
 import { treeCursorRef } from "../root/tree-route.js";
 import { ExplorerDriver } from "./explorer-driver.js";
 import { explorerLines } from "./explorer-lines.js";
@@ -95,8 +96,15 @@ export class ExplorerOverlay {
 		const s = this.driver.state;
 		const mode = modeOf(s);
 		const onSearch = mode === "query" || mode === "list";
-		if (k.name === "enter" && (onSearch || mode === "tree")) {
-			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
+		// The event in view: the tree's row, the event view's event, or the selected hit.
+		const current = () => (mode === "tree" ? treeCursorRef(s) : mode === "event" ? (topLoc(s)?.ref ?? null) : selectedHit(s));
+		if (k.name === "alt+o" && onSearch) {
+			// Enter is pi's landing here: the exact text opens on its own key.
+			this.driver.dispatch({ type: "open" });
+			return;
+		}
+		if (k.name === "enter" && (onSearch || mode === "tree" || mode === "event")) {
+			const ref = current();
 			if (!ref) {
 				this.say(s.hits.results.status === "loading" ? "still searching…" : "no hit to go to", "warn");
 				return;
@@ -105,8 +113,8 @@ export class ExplorerOverlay {
 			this.o.host.land({ sessionId: ref.sessionId, entryId: ref.entryId });
 			return;
 		}
-		if ((k.name === "alt+q" || k.name === "alt+r") && (onSearch || mode === "tree")) {
-			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
+		if ((k.name === "alt+q" || k.name === "alt+r") && (onSearch || mode === "tree" || mode === "event")) {
+			const ref = current();
 			if (!ref) {
 				this.say("nothing selected to paste", "warn");
 				return;
