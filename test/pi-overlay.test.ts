@@ -3,12 +3,15 @@
  * as the lines pi's TUI would draw: widths measured with pi-tui's own visibleWidth, no Ink. Ground truth is the
  * fixture corpus's manifest (where each needle was planted).
  */
+
+import { join } from "node:path";
 import { parseKey, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
-import { ExplorerOverlay, type PiTuiKit } from "../components/pi/explorer-overlay.js";
+import { ExplorerOverlay, NO_WORKER_NOTE, type PiTuiKit } from "../components/pi/explorer-overlay.js";
 import { PromptRecall } from "../components/pi/prompt-recall.js";
+import { QueryThread } from "../src/service/query-thread.js";
 import type { EventRef } from "../src/shared/types.js";
-import { loadManifest } from "./helpers/corpus.js";
+import { loadManifest, testConfig } from "./helpers/corpus.js";
 import { indexedCorpus } from "./helpers/indexed-corpus.js";
 
 const corpus = indexedCorpus("pes-pi-overlay-");
@@ -150,6 +153,33 @@ describe("the explorer as a pi-tui component", () => {
 		const back = plain(await until(f.render, "same entry in 2 sessions")).join("\n");
 		expect(back).not.toContain("◆ ");
 		expect(f.closed()).toBe(0);
+	});
+
+	it("without the query worker it searches on pi's thread between keys, says so once, and keeps the keys in order", async () => {
+		const thread = QueryThread.start(testConfig(join(corpus.dir, "corpus"), join(corpus.dir, "index.sqlite")), { forceInProcess: true });
+		try {
+			expect(thread.threaded).toBe(false);
+			const overlay = new ExplorerOverlay({
+				service: { ...thread, status: () => corpus.service.status() },
+				kit: KIT,
+				paint: PAINT,
+				workspace: workspace(),
+				threaded: thread.threaded,
+				height: () => 30,
+				host: { land: () => {}, paste: async () => "", close: () => {}, requestRender: () => {} },
+			});
+			const render = () => overlay.render(100);
+			// Each key arrives in its own turn of the loop, so searches on this thread run between keys.
+			for (const ch of abandoned.text) {
+				overlay.handleInput(ch);
+				await new Promise((r) => setImmediate(r));
+			}
+			const text = plain(await until(render, "same entry in 2 sessions")).join("\n");
+			expect(text).toContain(`❯ ${abandoned.text}`);
+			expect(text.split(NO_WORKER_NOTE.slice(0, 60)).length - 1).toBe(1);
+		} finally {
+			await thread.close();
+		}
 	});
 
 	it("Ctrl+S widens the scope to all sessions", async () => {

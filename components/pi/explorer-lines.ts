@@ -171,7 +171,14 @@ function eventScreen(s: State, width: number, height: number, now: number): Styl
 }
 
 /** The whole overlay for `s`: `height` lines of exactly `width` cells (the search screen, the event or the tree view). */
-export function explorerLines(s: State, width: number, height: number, now: number, queryStart = 0): { lines: StyledLine[]; queryStart: number } {
+export function explorerLines(
+	s: State,
+	width: number,
+	height: number,
+	now: number,
+	queryStart = 0,
+	note: string | null = null,
+): { lines: StyledLine[]; queryStart: number } {
 	if (modeOf(s) === "tree") return { lines: pad(treeScreen(s, width, height), height, width), queryStart };
 	if (s.events.stack.length > 0 && topLoc(s)) return { lines: pad(eventScreen(s, width, height, now), height, width), queryStart };
 	const h = s.hits;
@@ -193,7 +200,9 @@ export function explorerLines(s: State, width: number, height: number, now: numb
 	const msg = s.message;
 	const status = msg
 		? { text: msg.text, tone: msg.tone === "error" ? ("error" as const) : msg.tone === "warn" ? ("warn" as const) : ("accent" as const) }
-		: indexText(IDLE_INDEXING, r.index, now);
+		: note
+			? { text: note, tone: "dim" as const }
+			: indexText(IDLE_INDEXING, r.index, now);
 	const statusLine = where ? spread([seg(status.text, status.tone)], [seg(where, "dim")], width) : fitLine([seg(status.text, status.tone)], width, true);
 	const lines = pad([title, q.line, ...pad(body, height - 4, width), statusLine, hintsLine(width, false)], height, width);
 	return { lines, queryStart: q.start };

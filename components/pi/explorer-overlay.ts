@@ -17,6 +17,9 @@ import { explorerLines } from "./explorer-lines.js";
 import { keyOfPi, type ParseKey } from "./pi-keys.js";
 import { type PiPaint, paintLine } from "./pi-paint.js";
 
+/** What the overlay says when searches share pi's thread (the built query worker is missing or older than the sources). */
+export const NO_WORKER_NOTE = "searching on pi's thread: no current build of the query worker (npm run build in the package) — typing may lag";
+
 /** pi-tui's functions the component measures and reads keys with. */
 export interface PiTuiKit {
 	visibleWidth(text: string): number;
@@ -44,6 +47,11 @@ export interface ExplorerOverlayOptions {
 	workspace: string | null;
 	scope?: Scope;
 	query?: string;
+	/**
+	 * False when the service answers on pi's own thread (the query worker could not start): every question then runs
+	 * in its own turn of pi's loop, latest search winning, no count of every hit, and the status line says so (dim).
+	 */
+	threaded?: boolean;
 	/** Lines the overlay may take (pi's terminal rows minus a margin). */
 	height: () => number;
 	now?: () => number;
@@ -69,6 +77,7 @@ export class ExplorerOverlay {
 			() => {
 				if (!this.closed) o.host.requestRender();
 			},
+			{ count: o.threaded !== false },
 		);
 	}
 
@@ -77,9 +86,17 @@ export class ExplorerOverlay {
 		const height = Math.max(6, this.o.height());
 		const s = this.driver.state;
 		if (s.size.columns !== width || s.size.rows !== height + 1) this.driver.dispatch({ type: "resize", size: { columns: width, rows: height + 1 } });
+		const o = this.o;
 		const now = this.o.now?.() ?? Math.floor(Date.now() / 1000) * 1000;
 		const s0 = this.driver.state;
-		const out = explorerLines(this.note ? { ...s0, message: this.note } : s0, width, height, now, this.queryStart);
+		const out = explorerLines(
+			this.note ? { ...s0, message: this.note } : s0,
+			width,
+			height,
+			now,
+			this.queryStart,
+			o.threaded === false ? NO_WORKER_NOTE : null,
+		);
 		this.queryStart = out.queryStart;
 		return out.lines.map((l: StyledLine) => this.fit(paintLine(l, this.o.paint), width));
 	}
