@@ -183,7 +183,7 @@ export function explorerLines(
 	if (s.events.stack.length > 0 && topLoc(s)) return { lines: pad(eventScreen(s, width, height, now), height, width), queryStart };
 	const h = s.hits;
 	const r = h.results;
-	const title = searchTitle(s, "pi-event-search", width);
+	const title = searchTitle(s, null, width);
 	const focused = s.focus === "query" && s.overlay === null;
 	const q = searchQueryLine({ text: s.query.text, cursor: s.query.cursor, focused, filters: h.filters, now }, width, queryStart);
 	// The layout of pi-history's search screen for a frame of `height` lines (its frame is one less than the rows).
