@@ -3,12 +3,15 @@
  * as the lines pi's TUI would draw: widths measured with pi-tui's own visibleWidth, no Ink. Ground truth is the
  * fixture corpus's manifest (where each needle was planted).
  */
+
+import { join } from "node:path";
 import { parseKey, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
-import { ExplorerOverlay, type PiTuiKit } from "../components/pi/explorer-overlay.js";
+import { ExplorerOverlay, NO_WORKER_NOTE, type PiTuiKit } from "../components/pi/explorer-overlay.js";
 import { PromptRecall } from "../components/pi/prompt-recall.js";
+import { QueryThread } from "../src/service/query-thread.js";
 import type { EventRef } from "../src/shared/types.js";
-import { loadManifest } from "./helpers/corpus.js";
+import { loadManifest, testConfig } from "./helpers/corpus.js";
 import { indexedCorpus } from "./helpers/indexed-corpus.js";
 
 const corpus = indexedCorpus("pes-pi-overlay-");
@@ -21,7 +24,7 @@ if (!abandoned) throw new Error("fixture needle missing");
 const first = abandoned.occurrences[0] as { sessionId: string; entryId: string };
 /** The workspace of the needle's sessions (the session's own cwd, as its file records it). */
 const workspace = () => corpus.service.read({ sessionId: first.sessionId, entryId: first.entryId, maxChars: 1 }).session.cwd;
-const KEY = { enter: "\r", esc: "\u001b", down: "\u001b[B", altQ: "\u001bq", altR: "\u001br", ctrlT: "\u0014", ctrlS: "\u0013" };
+const KEY = { enter: "\r", esc: "\u001b", down: "\u001b[B", altQ: "\u001bq", altR: "\u001br", altO: "\u001bo", ctrlT: "\u0014", ctrlS: "\u0013" };
 const SGR = /\u001b\[[0-9;]*m/g;
 
 const plain = (lines: readonly string[]) => lines.map((l) => l.replace(SGR, ""));
@@ -119,6 +122,64 @@ describe("the explorer as a pi-tui component", () => {
 		expect(e.landed).toHaveLength(1);
 		const ids = new Set(abandoned.occurrences.map((o) => o.entryId));
 		expect(ids.has(e.landed[0]?.entryId ?? "")).toBe(true);
+	});
+
+	it("Alt+O opens the hit's exact text (pi-history's event view); t shows its tree; Esc goes back; Enter there lands", async () => {
+		for (const width of [100, 150]) {
+			const e = explorer(width);
+			for (const ch of abandoned.text) e.overlay.handleInput(ch);
+			await until(e.render, "same entry in 2 sessions");
+			e.overlay.handleInput(KEY.altO);
+			// The header names the planted entry; the body is the event's exact text from its session file.
+			const lines = await until(e.render, "message/user · ");
+			const text = plain(await until(e.render, abandoned.text)).join("\n");
+			expect(abandoned.occurrences.some((o) => text.includes(`◆ ${o.entryId}`))).toBe(true);
+			expect(text).toContain("path ");
+			expectFits(lines, width, 30);
+			e.overlay.handleInput("t");
+			await until(e.render, /⑂ tree[\s\S]*\d+ hit\(s\) for/);
+			e.overlay.handleInput(KEY.esc);
+			await until(e.render, "◆ ");
+			e.overlay.handleInput(KEY.enter);
+			expect(e.landed).toHaveLength(1);
+			expect(abandoned.occurrences.map((o) => o.entryId)).toContain(e.landed[0]?.entryId);
+		}
+		const f = explorer(100);
+		for (const ch of abandoned.text) f.overlay.handleInput(ch);
+		await until(f.render, "same entry in 2 sessions");
+		f.overlay.handleInput(KEY.altO);
+		await until(f.render, "◆ ");
+		f.overlay.handleInput(KEY.esc);
+		const back = plain(await until(f.render, "same entry in 2 sessions")).join("\n");
+		expect(back).not.toContain("◆ ");
+		expect(f.closed()).toBe(0);
+	});
+
+	it("without the query worker it searches on pi's thread between keys, says so once, and keeps the keys in order", async () => {
+		const thread = QueryThread.start(testConfig(join(corpus.dir, "corpus"), join(corpus.dir, "index.sqlite")), { forceInProcess: true });
+		try {
+			expect(thread.threaded).toBe(false);
+			const overlay = new ExplorerOverlay({
+				service: { ...thread, status: () => corpus.service.status() },
+				kit: KIT,
+				paint: PAINT,
+				workspace: workspace(),
+				threaded: thread.threaded,
+				height: () => 30,
+				host: { land: () => {}, paste: async () => "", close: () => {}, requestRender: () => {} },
+			});
+			const render = () => overlay.render(100);
+			// Each key arrives in its own turn of the loop, so searches on this thread run between keys.
+			for (const ch of abandoned.text) {
+				overlay.handleInput(ch);
+				await new Promise((r) => setImmediate(r));
+			}
+			const text = plain(await until(render, "same entry in 2 sessions")).join("\n");
+			expect(text).toContain(`❯ ${abandoned.text}`);
+			expect(text.split(NO_WORKER_NOTE.slice(0, 60)).length - 1).toBe(1);
+		} finally {
+			await thread.close();
+		}
 	});
 
 	it("Ctrl+S widens the scope to all sessions", async () => {

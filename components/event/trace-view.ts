@@ -1,10 +1,10 @@
 /** The trace panel's lines: the path from the root, a trace row, a fork candidate (the rows are trace-rows' data). */
 import { briefKind } from "../../src/present/text.js";
 import { idTail } from "../core/session-label.js";
-import { type StyledLine, seg } from "../core/styled.js";
+import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { oneLine } from "../core/text-width.js";
 import { type EventData, PATH_DEPTH } from "./event-data.js";
-import type { Candidate, TraceRow } from "./trace-rows.js";
+import { type Candidate, type TraceRow, traceRows } from "./trace-rows.js";
 
 /** The collapsed path from the root: root › … n › grandparent › parent › here. */
 export function pathLine(data: EventData): StyledLine {
@@ -62,4 +62,43 @@ export function candidateLine(c: Candidate, index: number): StyledLine {
 		seg(`${b ? briefKind(b) : ""}  `, "dim"),
 		seg(oneLine(b?.preview ?? "")),
 	];
+}
+
+/** First visible row: the cursor sits in the upper third of the window when the list is longer than it. */
+export function panelTop(cursor: number, height: number, count: number): number {
+	if (count <= height) return 0;
+	return Math.max(0, Math.min(cursor - Math.floor(height / 3), count - height));
+}
+
+/** The trace panel's lines: the path as its title (a rule when stacked), then the rows, the cursor's marked. */
+export function tracePanelLines(p: { data: EventData | null; cursor: number; focused: boolean; width: number; height: number; rule: boolean }): StyledLine[] {
+	const { data, cursor, focused, width, height, rule } = p;
+	const lines: StyledLine[] = [];
+	if (!data) {
+		lines.push(fitLine([seg("── trace ", "dim"), seg("─".repeat(width), "dim")], width));
+		lines.push([seg("reading…", "dim")]);
+	} else {
+		const path = pathLine(data);
+		const focusMark = focused ? seg(" [Tab: back to text]", "accent") : seg(" [Tab: choose a row]", "dim");
+		lines.push(fitLine(rule ? [seg("── ", "dim"), ...path, focusMark, seg(" ", "dim"), seg("─".repeat(width), "dim")] : [...path, focusMark], width));
+		const rows = traceRows(data);
+		const top = panelTop(cursor, height, rows.length);
+		for (let i = top; i < Math.min(rows.length, top + height); i++) {
+			const r = rows[i];
+			if (!r) continue;
+			const selected = i === cursor;
+			const marker = selected ? seg(focused ? "▌" : "›", focused ? "accent" : "dim") : seg(" ");
+			const line = traceRowLine(r);
+			lines.push(
+				fitLine([marker, ...(selected && focused ? line.map((s) => ({ ...s, inverse: true })) : line)], width, selected && focused, selected && focused),
+			);
+		}
+		if (rows.length > height && height > 0) {
+			const last = lines.length - 1;
+			const more = `${rows.length - Math.min(rows.length, top + height)} more ↓`;
+			if (top + height < rows.length && lines[last])
+				lines[last] = fitLine([...(lines[last] as StyledLine)], width - more.length - 1, true).concat(seg(` ${more}`, "dim"));
+		}
+	}
+	return lines;
 }

@@ -1,11 +1,9 @@
 /** The event view: header with the event's identity and classification, the exact read, and the trace panel. */
 import { Box } from "ink";
-import { relativeTime, sessionWhere } from "../../src/present/text.js";
 import type { EventLayout } from "../core/layout.js";
-import { idTail, lineageText, sessionLabel } from "../core/session-label.js";
-import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
-import { stringWidth } from "../core/text-width.js";
+import { type StyledLine, seg } from "../core/styled.js";
 import { eventDoc } from "../event/event-doc.js";
+import { eventHeaderLines } from "../event/event-header-view.js";
 import type { EventLoc } from "../event/stack-state.js";
 import { Lines } from "./Line.js";
 import { SplitPane } from "./SplitPane.js";
@@ -29,45 +27,7 @@ export const EVENT_HEADER_LINES = 3;
  * was read from and that file's lineage (parent session, fork or clone, sessions forked from it).
  */
 export function EventHeader({ loc, depth, width, now, color, banner }: EventHeaderProps) {
-	const lines: StyledLine[] = [];
-	const d = loc.data;
-	const node = d?.trace.node;
-	const where = node ? sessionWhere(node.session) : "";
-	const left: StyledLine = [seg("◆ ", "accent"), seg(loc.ref.entryId, "title")];
-	if (node) left.push(seg(`  ${node.kind ?? node.entryType}`, "bold"), seg(`  ${where}`, "dim"));
-	if (banner && width >= 120) left.push(seg("  "), seg(banner, "banner"));
-	lines.push(
-		spread(left, [seg(`${node ? sessionLabel(node.session, loc.ref.sessionId) : `#${idTail(loc.ref.sessionId)}`} · back stack ${depth}`, "dim")], width),
-	);
-	if (loc.error) lines.push(fitLine([seg(`cannot read this event: ${loc.error}`, "error")], width));
-	else if (!d || !node) lines.push([seg("reading…", "dim")]);
-	else {
-		const e = d.read.event;
-		const msg = e.message as { role?: unknown; model?: unknown; stopReason?: unknown; toolName?: unknown; isError?: unknown } | undefined;
-		const role = typeof msg?.role === "string" ? `/${msg.role}` : "";
-		const meta: StyledLine = [seg(`${e.type}${role}`)];
-		if (typeof msg?.toolName === "string") meta.push(seg(` ${msg.toolName}`, "bold"));
-		if (typeof e.timestamp === "string") {
-			const rel = relativeTime(e.timestamp, now);
-			meta.push(seg(` · ${e.timestamp.replace("T", " ").replace(/\.\d+Z$/, "Z")}${e.timestamp.startsWith(rel) ? "" : ` (${rel})`}`, "dim"));
-		}
-		const c = d.read.classification;
-		meta.push(seg(" · "), seg(c.branchState, c.branchState === "alternate" ? "warn" : c.branchState === "selected" ? "ok" : "dim"));
-		meta.push(seg(" · "), seg(c.selectionState, c.selectionState === "summarized" || c.selectionState === "omitted" ? "warn" : "dim"));
-		if (c.contextEdit) meta.push(seg(` (${c.contextEdit.state} by edit ${c.contextEdit.by})`, "warn"));
-		if (msg?.isError === true || typeof (e as { message?: { errorMessage?: unknown } }).message?.errorMessage === "string")
-			meta.push(seg(" · "), seg("✗ error", "error"));
-		if (typeof msg?.model === "string") meta.push(seg(` · ${msg.model}`, "dim"));
-		lines.push(fitLine(meta, width));
-		// The file name ends with the session id: keep the end when the path is cut.
-		const lineage = lineageText(d.trace.lineage);
-		const room = Math.max(12, width - stringWidth(lineage) - 9);
-		const file = d.read.session.file;
-		const shown = stringWidth(file) <= room ? file : `…${file.slice(file.length - room + 1)}`;
-		lines.push(
-			fitLine([seg("file ", "dim"), seg(shown), ...(lineage ? [seg(" · ", "dim"), seg(lineage, d.trace.lineage?.parent ? "accent" : "dim")] : [])], width),
-		);
-	}
+	const lines = eventHeaderLines(loc, depth, width, now, banner);
 	return (
 		<Box flexDirection="column" width={width} height={EVENT_HEADER_LINES}>
 			<Lines lines={lines} color={color} height={EVENT_HEADER_LINES} />

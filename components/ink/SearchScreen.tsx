@@ -6,10 +6,11 @@ import type { Hit, IndexStatus } from "../../src/shared/types.js";
 import type { IndexingState } from "../core/explorer-service.js";
 import { MIN_SIZE, type SearchLayout } from "../core/layout.js";
 import { fitLine, seg } from "../core/styled.js";
-import { EMPTY_LIST_KEYS, keyFor } from "../root/help.js";
+import { keyFor } from "../root/help.js";
+import { emptyListLines, searchTitle } from "../root/search-lines.js";
 import { previewKey, type State, selectedHit } from "../root/state.js";
 import { groupLabels } from "../search/hits-state.js";
-import { emptyLines, searchQueryLine, titleLine } from "../search/search-view.js";
+import { searchQueryLine } from "../search/search-view.js";
 import { HitList } from "./HitList.js";
 import { Lines } from "./Line.js";
 import { Preview } from "./Preview.js";
@@ -29,25 +30,7 @@ export interface SearchHeaderProps {
 /** Title line (chips, count) and query line. */
 export function SearchHeader({ state, width, banner, color, now = Date.now() }: SearchHeaderProps) {
 	const h = state.hits;
-	const r = h.results;
-	const title = titleLine(
-		{
-			banner,
-			scope: h.scope,
-			workspace: h.workspace,
-			session: h.scopeSession,
-			filters: h.filters,
-			order: h.order,
-			group: h.group,
-			count: h.group ? r.all.length : r.hits.length,
-			more: !r.exhausted,
-			total: r.total,
-			...(h.group ? { sessions: r.hits.length } : {}),
-			loading: r.status === "loading" && r.hits.length === 0,
-			query: state.query.text,
-		},
-		width,
-	);
+	const title = searchTitle(state, banner, width);
 	// Where the visible part of a long query starts is the view's own memory (the line editor's scroll position).
 	const start = useRef(0);
 	const focused = state.focus === "query" && state.events.stack.length === 0 && state.overlay === null;
@@ -81,21 +64,7 @@ export function SearchBody({ state, layout, now, color, indexing, status }: Sear
 	// A new object only when the results change: the memoized list redraws for new counts, not for every key.
 	const groups = useMemo(() => (h.group ? groupLabels(r) : undefined), [h.group, r]);
 	// Only an empty list shows these lines; a stable empty array keeps the memoized list from redrawing on every key.
-	const empty =
-		r.hits.length > 0
-			? NO_LINES
-			: emptyLines({
-					loading: r.status === "loading",
-					error: r.error,
-					query: state.query.text,
-					notes: r.notes,
-					scope: h.scope,
-					filters: h.filters,
-					indexEvents: r.index?.events ?? null,
-					indexing,
-					status,
-					keys: EMPTY_LIST_KEYS,
-				});
+	const empty = r.hits.length > 0 ? NO_LINES : emptyListLines(state, indexing, status);
 	// A partial answer says so on a dimmed line above its hits (issue 28); the list gives up that line.
 	const partial = r.hits.length > 0 ? partialLine(r.notes) : null;
 	const hitList = (

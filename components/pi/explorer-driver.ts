@@ -1,22 +1,27 @@
 /**
- * The explorer's state without React: the same reducer (root/state.ts) and the same loads the Ink App runs (the
- * first page of hits, the next pages, the selected hit's preview, the tree), each keyed on what the reducer bumps,
- * so a host that only draws lines (pi's TUI) shows exactly what pi-history shows. A newer key drops a late answer;
- * keys are reduced one by one in the order they arrive, whatever the service is still answering.
+ * The explorer's state without React: the same reducer (root/state.ts) and the same loads the Ink App runs
+ * (root/explorer-loads.ts: the first page of hits, the next pages, the count, the selected hit's preview, the event
+ * view's event and chunks, the tree), each keyed on what the reducer bumps, so a host that only draws lines (pi's
+ * TUI) shows exactly what pi-history shows. A newer key drops a late answer; keys are reduced one by one in the
+ * order they arrive, whatever the service is still answering.
  */
 import { errorText } from "../../src/present/text.js";
-import type { SearchRequest, SearchResult } from "../../src/shared/types.js";
 import type { ExplorerService } from "../core/explorer-service.js";
-import { PAGE_SIZE, searchRequest } from "../core/filters.js";
-import { loadPreview, runSearch } from "../event/loaders.js";
 import type { Action } from "../root/actions.js";
+import {
+	chunkLoad,
+	countLoad,
+	eventLoad,
+	firstPageLoad,
+	groupCountsLoad,
+	LoadCache,
+	type LoadSpec,
+	nextPageLoad,
+	previewLoad,
+	treeLoad,
+} from "../root/explorer-loads.js";
 import type { KeyInfo } from "../root/keymap.js";
-import { type InitOptions, initialState, previewKey, reduce, type State, selectedHit } from "../root/state.js";
-import { firstPageSize } from "../search/hits-state.js";
-import { treeRead } from "../tree/tree-load.js";
-import { topTree, treeBodyLines } from "../tree/tree-state.js";
-
-type Load = () => Promise<Action | Action[]>;
+import { type InitOptions, initialState, reduce, type State } from "../root/state.js";
 
 interface Running {
 	key: string;
@@ -26,35 +31,27 @@ interface Running {
 
 /** Wait after a selection move before reading the preview, so holding ↓ stays smooth (as in the Ink App). */
 const PREVIEW_DELAY_MS = 30;
-const RESULT_CACHE = 64;
+/** Wait before counting every hit, so keys typed meanwhile cancel it (as in the Ink App). */
+const COUNT_DELAY_MS = 300;
 
-/** The search the state asks for, from hit `offset` on, `limit` hits. */
-export function requestOf(s: State, offset: number, limit: number): SearchRequest {
-	const h = s.hits;
-	const request = searchRequest({
-		query: s.query.text,
-		scope: h.scope,
-		workspace: h.workspace,
-		session: h.scopeSession,
-		filters: h.filters,
-		offset,
-		now: Date.now(),
-		order: h.order,
-	});
-	return { ...request, limit };
+/** Options of the driver. */
+export interface DriverOptions {
+	/** Count every hit ("hit 1 of 812"); off when searches run on the host's own thread. */
+	count?: boolean;
 }
 
 /** Holds the explorer's state and runs the loads it asks for; `onChange` is called after every state change. */
 export class ExplorerDriver {
 	state: State;
 	private readonly running = new Map<string, Running>();
-	private readonly results = new Map<string, SearchResult>();
+	private readonly cache = new LoadCache();
 	private closed = false;
 
 	constructor(
 		private readonly service: ExplorerService,
 		init: InitOptions,
 		private readonly onChange: () => void,
+		private readonly options: DriverOptions = {},
 	) {
 		this.state = initialState(init);
 		this.sync();
@@ -83,7 +80,8 @@ export class ExplorerDriver {
 		this.running.clear();
 	}
 
-	private want(name: string, key: string | null, load: Load, fail: (error: string) => Action, delayMs = 0): void {
+	private want(name: string, spec: LoadSpec, delayMs = 0): void {
+		const { key, load, fail } = spec;
 		const current = this.running.get(name);
 		if (current && current.key === key) return;
 		if (current) {
@@ -108,51 +106,15 @@ export class ExplorerDriver {
 
 	private sync(): void {
 		const s = this.state;
-		const h = s.hits;
-		const seq = h.results.seq;
-		this.want(
-			"search",
-			String(seq),
-			async () => {
-				const limit = h.results.keep ? PAGE_SIZE : firstPageSize(s.size);
-				const request = requestOf(s, 0, limit);
-				const key = JSON.stringify({
-					...request,
-					filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
-				});
-				const cached = this.results.get(key);
-				if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
-				const out = await runSearch(this.service, request);
-				if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
-				this.results.set(key, out.result);
-				if (this.results.size > RESULT_CACHE) this.results.delete(this.results.keys().next().value as string);
-				return { type: "search-done", seq, more: 0, result: out.result, limit };
-			},
-			(error) => ({ type: "search-failed", seq, error }),
-		);
-		const moreSeq = h.results.moreSeq;
-		const fetched = h.results.fetched;
-		this.want(
-			"more",
-			moreSeq === 0 ? null : `${seq}+${moreSeq}`,
-			async () => {
-				const out = await runSearch(this.service, requestOf(s, fetched, PAGE_SIZE));
-				return "result" in out
-					? { type: "search-done", seq, more: moreSeq, result: out.result, limit: PAGE_SIZE }
-					: { type: "search-failed", seq, error: out.error };
-			},
-			(error) => ({ type: "search-failed", seq, error }),
-		);
-		const pKey = previewKey(s);
-		const hit = selectedHit(s);
-		this.want(
-			"preview",
-			hit ? pKey : null,
-			async () => ({ type: "preview-done", key: pKey ?? "", read: hit ? await loadPreview(this.service, hit) : null, error: null }),
-			(error) => ({ type: "preview-done", key: pKey ?? "", read: null, error }),
-			PREVIEW_DELAY_MS,
-		);
-		const tree = treeRead(this.service, topTree(s.tree), treeBodyLines(s.size), s.tree.stack.length);
-		this.want("tree", tree.key, tree.run, tree.fail);
+		this.want("search", firstPageLoad(this.service, s, this.cache));
+		this.want("more", nextPageLoad(this.service, s));
+		if (this.options.count !== false) {
+			this.want("count", countLoad(this.service, s), COUNT_DELAY_MS);
+			this.want("groups", groupCountsLoad(this.service, s), COUNT_DELAY_MS);
+		}
+		this.want("preview", previewLoad(this.service, s), PREVIEW_DELAY_MS);
+		this.want("event", eventLoad(this.service, s, this.cache));
+		this.want("chunks", chunkLoad(this.service, s));
+		this.want("tree", treeLoad(this.service, s));
 	}
 }

@@ -4,20 +4,23 @@
  * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+Q/Alt+R paste).
  */
 
-import { sessionWhere } from "../../src/present/text.js";
+import { partialLine, sessionWhere } from "../../src/present/text.js";
 import { type Hit, refKey } from "../../src/shared/types.js";
 import { IDLE_INDEXING } from "../core/explorer-service.js";
-import { searchLayout } from "../core/layout.js";
+import { eventLayout, searchLayout } from "../core/layout.js";
 import { visibleRange } from "../core/list-window.js";
 import { idTail, shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
+import { eventDoc } from "../event/event-doc.js";
+import { eventHeaderLines } from "../event/event-header-view.js";
 import { hitHighlights } from "../event/matches.js";
 import { previewBody, previewTitle } from "../event/read-view.js";
-import { EMPTY_LIST_KEYS } from "../root/help.js";
-import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
+import { tracePanelLines } from "../event/trace-view.js";
+import { emptyListLines, searchTitle } from "../root/search-lines.js";
+import { modeOf, previewKey, type State, selectedHit, topLoc } from "../root/state.js";
 import { copyRoles, groupCount, listPosition } from "../search/hits-state.js";
-import { emptyLines, hitRows, indexText, searchQueryLine, titleLine } from "../search/search-view.js";
+import { hitRows, indexText, searchQueryLine } from "../search/search-view.js";
 import { filterSegs, queryTerms, treeLines } from "../tree/tree-lines.js";
 import { cursorIndex, topTree } from "../tree/tree-state.js";
 
@@ -26,11 +29,28 @@ export const PI_HINTS: Array<[string, string]> = [
 	["Enter", "go there in pi"],
 	["Alt+Q", "paste quote"],
 	["Alt+R", "paste ref"],
+	["Alt+O", "exact text"],
 	["Ctrl+T", "tree"],
 	["Ctrl+S", "scope"],
 	["Ctrl+O", "filters"],
 	["Esc", "close"],
 ];
+
+/** The event view's keys (pi-history's event keys work as they do there). */
+const EVENT_HINTS: Array<[string, string]> = [
+	["Enter", "go there in pi"],
+	["↑↓", "scroll"],
+	["t", "tree"],
+	["Tab", "trace"],
+	["Alt+Q", "paste quote"],
+	["Esc", "back"],
+];
+
+function eventHints(width: number): StyledLine {
+	const line: StyledLine = [];
+	for (const [k, label] of EVENT_HINTS) line.push(seg(k, "key"), seg(` ${label}  `, "dim"));
+	return fitLine(line, width, true);
+}
 
 function hintsLine(width: number, tree: boolean): StyledLine {
 	const hints = tree
@@ -46,21 +66,13 @@ function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, 
 	const out: StyledLine[] = [];
 	if (r.hits.length === 0) {
 		out.push([]);
-		const empty = emptyLines({
-			loading: r.status === "loading",
-			error: r.error,
-			query: s.query.text,
-			notes: r.notes,
-			scope: s.hits.scope,
-			filters: s.hits.filters,
-			indexEvents: r.index?.events ?? null,
-			indexing: IDLE_INDEXING,
-			status: null,
-			keys: EMPTY_LIST_KEYS,
-		});
+		const empty = emptyListLines(s, IDLE_INDEXING, null);
 		for (const e of empty) for (const part of wrapLine(e.text, Math.max(1, width - 3))) out.push(fitLine([seg("  "), seg(part, e.tone)], width));
 	} else {
-		const { from, to } = visibleRange(s.hits.top, Math.floor(height / hitLinesPer), r.hits.length);
+		// A partial answer says so on a dimmed line above its hits (issue 28), as pi-history's list does.
+		const partial = partialLine(r.notes);
+		if (partial) out.push(fitLine([seg(partial, "dim")], width));
+		const { from, to } = visibleRange(s.hits.top, Math.floor((partial ? height - 1 : height) / hitLinesPer), r.hits.length);
 		const shown = r.hits.slice(from, to);
 		const short = shortIds(shown.flatMap((h) => [h.sessionId, ...(r.copies[refKey(h)] ?? []).map((c) => c.sessionId)]));
 		const roles = copyRoles(r.hits);
@@ -137,29 +149,53 @@ function treeScreen(s: State, width: number, height: number): StyledLine[] {
 	];
 }
 
-/** The whole overlay for `s`: `height` lines of exactly `width` cells (the search screen, or the tree view). */
-export function explorerLines(s: State, width: number, height: number, now: number, queryStart = 0): { lines: StyledLine[]; queryStart: number } {
+/** The event view (pi-history's, by the same views): header, the exact text scrolled, the trace panel. */
+function eventScreen(s: State, width: number, height: number, now: number): StyledLine[] {
+	const loc = topLoc(s);
+	if (!loc) return [];
+	const layout = eventLayout({ columns: width, rows: height + 1 });
+	const header = eventHeaderLines(loc, s.events.stack.length, width, now, null).map((l) => fitLine(l, width, true));
+	const doc = eventDoc(loc, layout.bodyWidth, s.events.wrap);
+	const text: StyledLine[] = loc.error
+		? [[seg(loc.error, "error")]]
+		: doc
+			? doc.lines.slice(loc.scroll, loc.scroll + layout.bodyLines).map((l) => l.line)
+			: [[seg("reading the event from its session file…", "dim")]];
+	const body = pad(text, layout.bodyLines, layout.bodyWidth);
+	const panel = tracePanelLines({
+		data: loc.data,
+		cursor: loc.traceCursor,
+		focused: loc.panel === "trace",
+		width: layout.panelWidth,
+		height: layout.panelLines,
+		rule: !layout.side,
+	});
+	const main: StyledLine[] = [];
+	if (layout.side) {
+		const right = pad(panel, layout.bodyLines, layout.panelWidth);
+		for (let i = 0; i < layout.bodyLines; i++) main.push([...(body[i] ?? []), seg("│", "dim"), ...(right[i] ?? [])]);
+	} else main.push(...body, ...pad(panel, layout.panelLines + 1, width));
+	const n = doc?.lines.length ?? 0;
+	const end = Math.min(n, loc.scroll + layout.bodyLines);
+	const where = !doc ? "" : n <= layout.bodyLines ? `${n} lines` : `lines ${loc.scroll + 1}–${end} of ${n}${end < n ? " ↓" : ""}`;
+	const status = s.message ? [seg(s.message.text, s.message.tone === "info" ? "accent" : s.message.tone)] : [seg("")];
+	return [...header, ...pad(main, height - header.length - 2, width), spread(status, [seg(where, "dim")], width), eventHints(width)];
+}
+
+/** The whole overlay for `s`: `height` lines of exactly `width` cells (the search screen, the event or the tree view). */
+export function explorerLines(
+	s: State,
+	width: number,
+	height: number,
+	now: number,
+	queryStart = 0,
+	note: string | null = null,
+): { lines: StyledLine[]; queryStart: number } {
 	if (modeOf(s) === "tree") return { lines: pad(treeScreen(s, width, height), height, width), queryStart };
+	if (s.events.stack.length > 0 && topLoc(s)) return { lines: pad(eventScreen(s, width, height, now), height, width), queryStart };
 	const h = s.hits;
 	const r = h.results;
-	const title = titleLine(
-		{
-			banner: "pi-event-search",
-			scope: h.scope,
-			workspace: h.workspace,
-			session: h.scopeSession,
-			filters: h.filters,
-			order: h.order,
-			group: h.group,
-			count: h.group ? r.all.length : r.hits.length,
-			more: !r.exhausted,
-			total: r.total,
-			...(h.group ? { sessions: r.hits.length } : {}),
-			loading: r.status === "loading" && r.hits.length === 0,
-			query: s.query.text,
-		},
-		width,
-	);
+	const title = searchTitle(s, null, width);
 	const focused = s.focus === "query" && s.overlay === null;
 	const q = searchQueryLine({ text: s.query.text, cursor: s.query.cursor, focused, filters: h.filters, now }, width, queryStart);
 	// The layout of pi-history's search screen for a frame of `height` lines (its frame is one less than the rows).
@@ -176,7 +212,9 @@ export function explorerLines(s: State, width: number, height: number, now: numb
 	const msg = s.message;
 	const status = msg
 		? { text: msg.text, tone: msg.tone === "error" ? ("error" as const) : msg.tone === "warn" ? ("warn" as const) : ("accent" as const) }
-		: indexText(IDLE_INDEXING, r.index, now);
+		: note
+			? { text: note, tone: "dim" as const }
+			: indexText(IDLE_INDEXING, r.index, now);
 	const statusLine = where ? spread([seg(status.text, status.tone)], [seg(where, "dim")], width) : fitLine([seg(status.text, status.tone)], width, true);
 	const lines = pad([title, q.line, ...pad(body, height - 4, width), statusLine, hintsLine(width, false)], height, width);
 	return { lines, queryStart: q.start };

@@ -2,19 +2,23 @@
  * The explorer as a pi-tui component (`render(width)` → lines, `handleInput(data)`), with no Pi package imported
  * here: the host (src/extension/in-pi.ts) passes pi-tui's width and key functions and pi's theme. State and loads
  * are the ExplorerDriver's (the same reducer and loads as pi-history); the keys that mean something only inside pi
- * are taken first: Enter goes to the event in pi, Alt+Q pastes a quote, Alt+R pastes the ref, Esc on the query closes.
+ * are taken first: Enter goes to the event in pi, Alt+O opens its exact text (pi-history's event view, whose keys
+ * work as there: `t` the tree, Esc back), Alt+Q pastes a quote, Alt+R pastes the ref, Esc on the query closes.
  */
 import type { EventRef } from "../../src/shared/types.js";
 import type { Message } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import type { Scope } from "../core/filters.js";
 import type { StyledLine, Tone } from "../core/styled.js";
-import { modeOf, selectedHit } from "../root/state.js";
+import { modeOf, selectedHit, topLoc } from "../root/state.js";
 import { treeCursorRef } from "../root/tree-route.js";
 import { ExplorerDriver } from "./explorer-driver.js";
 import { explorerLines } from "./explorer-lines.js";
 import { keyOfPi, type ParseKey } from "./pi-keys.js";
 import { type PiPaint, paintLine } from "./pi-paint.js";
+
+/** What the overlay says when searches share pi's thread (the built query worker is missing or older than the sources). */
+export const NO_WORKER_NOTE = "searching on pi's thread: no current build of the query worker (npm run build in the package) — typing may lag";
 
 /** pi-tui's functions the component measures and reads keys with. */
 export interface PiTuiKit {
@@ -43,6 +47,11 @@ export interface ExplorerOverlayOptions {
 	workspace: string | null;
 	scope?: Scope;
 	query?: string;
+	/**
+	 * False when the service answers on pi's own thread (the query worker could not start): every question then runs
+	 * in its own turn of pi's loop, latest search winning, no count of every hit, and the status line says so (dim).
+	 */
+	threaded?: boolean;
 	/** Lines the overlay may take (pi's terminal rows minus a margin). */
 	height: () => number;
 	now?: () => number;
@@ -68,6 +77,7 @@ export class ExplorerOverlay {
 			() => {
 				if (!this.closed) o.host.requestRender();
 			},
+			{ count: o.threaded !== false },
 		);
 	}
 
@@ -76,9 +86,17 @@ export class ExplorerOverlay {
 		const height = Math.max(6, this.o.height());
 		const s = this.driver.state;
 		if (s.size.columns !== width || s.size.rows !== height + 1) this.driver.dispatch({ type: "resize", size: { columns: width, rows: height + 1 } });
+		const o = this.o;
 		const now = this.o.now?.() ?? Math.floor(Date.now() / 1000) * 1000;
 		const s0 = this.driver.state;
-		const out = explorerLines(this.note ? { ...s0, message: this.note } : s0, width, height, now, this.queryStart);
+		const out = explorerLines(
+			this.note ? { ...s0, message: this.note } : s0,
+			width,
+			height,
+			now,
+			this.queryStart,
+			o.threaded === false ? NO_WORKER_NOTE : null,
+		);
 		this.queryStart = out.queryStart;
 		return out.lines.map((l: StyledLine) => this.fit(paintLine(l, this.o.paint), width));
 	}
@@ -95,8 +113,15 @@ export class ExplorerOverlay {
 		const s = this.driver.state;
 		const mode = modeOf(s);
 		const onSearch = mode === "query" || mode === "list";
-		if (k.name === "enter" && (onSearch || mode === "tree")) {
-			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
+		// The event in view: the tree's row, the event view's event, or the selected hit.
+		const current = () => (mode === "tree" ? treeCursorRef(s) : mode === "event" ? (topLoc(s)?.ref ?? null) : selectedHit(s));
+		if (k.name === "alt+o" && onSearch) {
+			// Enter is pi's landing here: the exact text opens on its own key.
+			this.driver.dispatch({ type: "open" });
+			return;
+		}
+		if (k.name === "enter" && (onSearch || mode === "tree" || mode === "event")) {
+			const ref = current();
 			if (!ref) {
 				this.say(s.hits.results.status === "loading" ? "still searching…" : "no hit to go to", "warn");
 				return;
@@ -105,8 +130,8 @@ export class ExplorerOverlay {
 			this.o.host.land({ sessionId: ref.sessionId, entryId: ref.entryId });
 			return;
 		}
-		if ((k.name === "alt+q" || k.name === "alt+r") && (onSearch || mode === "tree")) {
-			const ref = mode === "tree" ? treeCursorRef(s) : selectedHit(s);
+		if ((k.name === "alt+q" || k.name === "alt+r") && (onSearch || mode === "tree" || mode === "event")) {
+			const ref = current();
 			if (!ref) {
 				this.say("nothing selected to paste", "warn");
 				return;

@@ -92,10 +92,10 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 	let thread: QueryThread | null = null;
 	let service: ExplorerService | null = null;
 	const config = () => resolveConfig({ cwd: process.cwd() });
-	const queries = (): ExplorerService => {
+	const queries = (): { service: ExplorerService; threaded: boolean } => {
 		thread ??= QueryThread.start(config());
 		service ??= explorerService(thread);
-		return service;
+		return { service, threaded: thread.threaded };
 	};
 	pi.on("session_shutdown", () => {
 		const t = thread;
@@ -146,7 +146,7 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 		} catch (error) {
 			tell(ctx, `pi-event-search: indexing failed (${error instanceof Error ? error.message : String(error)}); searching what is indexed`, "warning");
 		}
-		const service = queries();
+		const { service, threaded } = queries();
 		const workspace = workspaceRoot(ctx.cwd, config().workspaceRoot);
 		const { ExplorerOverlay, kit: KIT } = await screens();
 		const target = await ctx.ui.custom<EventRef | null>(
@@ -157,6 +157,7 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 					paint: theme,
 					workspace,
 					...(query.trim() ? { query: query.trim() } : {}),
+					threaded,
 					height: () => Math.max(10, Math.floor(tui.terminal.rows * 0.9)),
 					host: {
 						land: (ref) => done(ref),
@@ -201,7 +202,7 @@ export function offerInPi(pi: ExtensionAPI, index: IndexHandle): void {
 		} catch {
 			// searching what is indexed
 		}
-		const service = queries();
+		const { service } = queries();
 		const workspace = workspaceRoot(ctx.cwd, config().workspaceRoot);
 		const { PromptRecall, kit: KIT } = await screens();
 		const text = await ctx.ui.custom<string | null>(
