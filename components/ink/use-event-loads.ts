@@ -4,60 +4,24 @@
  * fragment's whole text, and a walk up to the nearest fork. Each is keyed on what the reducer bumps when it wants it.
  */
 import { type Dispatch, useCallback, useRef } from "react";
-import { errorText } from "../../src/present/text.js";
 import type { ExplorerService } from "../core/explorer-service.js";
-import type { EventData } from "../event/event-data.js";
-import { findForkAbove, findInEvent, fragmentText, loadChunk, loadEvent } from "../event/loaders.js";
+import { findForkAbove, findInEvent, fragmentText } from "../event/loaders.js";
 import { blockIndex } from "../event/read-view.js";
+import { chunkLoad, eventLoad, LoadCache } from "../root/explorer-loads.js";
 import { type Action, type State, topLoc } from "../root/state.js";
 import { useServiceLoad } from "./use-service-load.js";
 
-const EVENT_CACHE = 32;
-
 /** Runs the event view's loads for `state`; `forget` drops the cached event reads (new index data). */
 export function useEventLoads(service: ExplorerService, state: State, dispatch: Dispatch<Action>): { forget: () => void } {
-	// The event on top of the back stack (read once per ref: the cache serves it again), and pages of its large fragments.
-	const cache = useRef(new Map<string, EventData>());
+	// The event on top of the back stack (read once per ref: the cache serves it again), and pages of its large
+	// fragments: the same loads as pi's overlay (root/explorer-loads.ts).
+	const cache = useRef(new LoadCache());
 	const top = topLoc(state);
 	const topKey = top?.key ?? "";
-	useServiceLoad(
-		top !== null && top.data === null && top.error === null ? `${topKey}@${state.events.stack.length}` : null,
-		async (): Promise<Action> => {
-			let data = cache.current.get(topKey);
-			if (!data && top) {
-				data = await loadEvent(service, top.ref);
-				cache.current.set(topKey, data);
-				if (cache.current.size > EVENT_CACHE) cache.current.delete(cache.current.keys().next().value as string);
-			}
-			return { type: "event-done", key: topKey, data: data ?? null, error: data ? null : "no event" };
-		},
-		(error) => ({ type: "event-done", key: topKey, data: null, error }),
-		dispatch,
-	);
-	// Chunks of large fragments the view asked for (scrolling near text not loaded yet, a find's match).
-	const wanted = top ? top.wanted : [];
-	useServiceLoad(
-		top && wanted.length > 0 ? `${topKey}|${wanted.map((w) => `${w.fid}@${w.offset}`).join(",")}` : null,
-		() =>
-			Promise.all(
-				wanted.map(async ({ fid: fragmentId, offset }): Promise<Action> => {
-					try {
-						return {
-							type: "page-done",
-							key: topKey,
-							fragmentId,
-							offset,
-							window: top ? await loadChunk(service, top.ref, fragmentId, offset) : null,
-							error: null,
-						};
-					} catch (error) {
-						return { type: "page-done", key: topKey, fragmentId, offset, window: null, error: errorText(error) };
-					}
-				}),
-			),
-		(error) => ({ type: "page-done", key: topKey, fragmentId: "", offset: -1, window: null, error }),
-		dispatch,
-	);
+	const event = eventLoad(service, state, cache.current);
+	useServiceLoad(event.key, event.load, event.fail, dispatch);
+	const chunks = chunkLoad(service, state);
+	useServiceLoad(chunks.key, chunks.load, chunks.fail, dispatch);
 
 	// A find step, over the whole text of every fragment (read from the service, kept for the next n/N).
 	const texts = useRef(new Map<string, string>());
@@ -92,6 +56,6 @@ export function useEventLoads(service: ExplorerService, state: State, dispatch: 
 		dispatch,
 	);
 
-	const forget = useCallback(() => cache.current.clear(), []);
+	const forget = useCallback(() => cache.current.forget(), []);
 	return { forget };
 }

@@ -6,17 +6,15 @@ import type { Dispatch } from "react";
 import { resolveSessionId } from "../../src/present/ref-parse.js";
 import { errorText } from "../../src/present/text.js";
 import type { ExplorerService } from "../core/explorer-service.js";
+import { treeLoad } from "../root/explorer-loads.js";
 import type { Action, State } from "../root/state.js";
-import { treeRead } from "../tree/tree-load.js";
-import { topTree, treeBodyLines } from "../tree/tree-state.js";
 import { useServiceLoad } from "./use-service-load.js";
 
 /** Runs the tree, browser and go-to loads for `state`. */
 export function useScreenLoads(service: ExplorerService, state: State, dispatch: Dispatch<Action>): void {
 	// The window of the top tree view it does not hold yet (first read, a change, or rows scrolled into view).
-	const treeLoc = topTree(state.tree);
-	const treeNeed = treeRead(service, treeLoc, treeBodyLines(state.size), state.tree.stack.length);
-	useServiceLoad(treeNeed.key, treeNeed.run, treeNeed.fail, dispatch);
+	const tree = treeLoad(service, state);
+	useServiceLoad(tree.key, tree.load, tree.fail, dispatch);
 
 	// The session browser's listing (one query on the query thread), and the check of a ref before the prompt lands on it.
 	const browser = state.browser;
