@@ -193,7 +193,7 @@ export function App(props: AppProps) {
 			{mode === "find" ? (
 				<FindPrompt width={size.columns} field={state.events.finding ?? { text: "", cursor: 0 }} hints={hintsFor(mode)} color={color} />
 			) : (
-				<StatusBar width={size.columns} status={statusText} where={where} hints={hintsFor(mode)} color={color} />
+				<StatusBar width={size.columns} status={statusText} whole={state.message !== null} where={where} hints={hintsFor(mode)} color={color} />
 			)}
 		</Box>
 	);

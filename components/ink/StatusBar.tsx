@@ -11,6 +11,8 @@ export interface StatusBarProps {
 	width: number;
 	/** Left: a message (when set) or the index state. */
 	status: { text: string; tone: Tone };
+	/** The status is a message the user must read (never cut); otherwise the index state, which gives way to `where`. */
+	whole?: boolean;
 	/** Right: where you are, e.g. "hits · hit 3 of 50+" or "lines 12–24 of 80 ↓ · event". */
 	where: string;
 	hints: Array<[string, string]>;
@@ -23,6 +25,7 @@ function sameBar(a: StatusBarProps, b: StatusBarProps): boolean {
 		a.width === b.width &&
 		a.color === b.color &&
 		a.where === b.where &&
+		a.whole === b.whole &&
 		a.status.text === b.status.text &&
 		a.status.tone === b.status.tone &&
 		a.hints.length === b.hints.length &&
@@ -31,9 +34,9 @@ function sameBar(a: StatusBarProps, b: StatusBarProps): boolean {
 }
 
 /** The status bar (memoized: most keystrokes change neither line). */
-export const StatusBar = memo(function StatusBar({ width, status, where, hints, color }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({ width, status, whole = true, where, hints, color }: StatusBarProps) {
 	// A message too long for its line takes the bar's second line too, never cut at its end (status-lines.ts).
-	const lines = statusLines(status, where, hintLine(hints, width), width);
+	const lines = statusLines(status, where, hintLine(hints, width), width, whole);
 	return (
 		<Box flexDirection="column" width={width} height={2}>
 			<Lines lines={lines} color={color} height={2} />

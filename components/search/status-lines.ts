@@ -65,11 +65,14 @@ export function fitMessage(text: string, width: number, lines: number, shorten: 
 	return null;
 }
 
-/** The two lines of the status bar: the message (or the index state) with `where` at the right, and the key hints. */
-export function statusLines(status: { text: string; tone: Tone }, where: string, hints: StyledLine, width: number): [StyledLine, StyledLine] {
+/**
+ * The two lines of the status bar: the message (or the index state) with `where` at the right, and the key hints.
+ * `whole`: a message the user must read; the index state (not whole) gives way to `where` instead.
+ */
+export function statusLines(status: { text: string; tone: Tone }, where: string, hints: StyledLine, width: number, whole = true): [StyledLine, StyledLine] {
 	const message = [seg(status.text, status.tone)];
 	const room = where ? width - stringWidth(where) - 1 : width;
-	if (lineWidth(message) <= room) return [where ? spread(message, [seg(where, "dim")], width) : fitLine(message, width), hints];
+	if (lineWidth(message) <= room || !whole) return [where ? spread(message, [seg(where, "dim")], width) : fitLine(message, width), hints];
 	// One line (the hints stay), else two whole lines, else two with paths shortened in their middle.
 	const one = fitMessage(status.text, width, 1, false);
 	if (one) return [fitLine([seg(one[0] as string, status.tone)], width), hints];
