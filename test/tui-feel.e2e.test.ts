@@ -16,10 +16,13 @@ describe.skipIf(!hasTmux)("the explorer's command line (tmux)", () => {
 		// The filter chips end the query line.
 		expect(queryLine(screen)).toMatch(/\[kind:tool\.result\].*\[errors only\]/);
 		expect(screen.split("\n")[1]).toContain("❯ ECONNREFUSED");
-		// Every hit row says tool.result and ✗ error.
-		const metas = screen.split("\n").filter((l) => /^\s?▌?\s?\d{4}-\d\d-\d\d /.test(l));
+		// Every hit row says ✗ error, and no other kind (a narrow row drops its date and kind before its session id).
+		const metas = screen.split("\n").filter((l) => /^\s?▌?\s?\S.* #[0-9a-f]{4} /.test(l));
 		expect(metas.length).toBeGreaterThan(0);
-		for (const l of metas) expect(l).toMatch(/tool\.result .*✗ error/);
+		for (const l of metas) {
+			expect(l).toMatch(/✗ error/);
+			expect(l).not.toMatch(/user\.text|assistant\.text|tool\.call/);
+		}
 	});
 
 	it("finds labels: --label on the command line, and label:TEXT typed in the query", async () => {

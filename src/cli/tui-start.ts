@@ -53,6 +53,17 @@ export async function startTui(options: TuiOptions): Promise<number> {
 	};
 	stdin.setEncoding("utf8");
 	stdin.on("readable", onReadable);
+	// Until the explorer installs its own handlers, a signal must still give the terminal back.
+	const onSignal = (signal: NodeJS.Signals) => {
+		out.write(LEAVE_ALT);
+		stdin.setRawMode(false);
+		process.exit(signal === "SIGINT" ? 130 : signal === "SIGHUP" ? 129 : 143);
+	};
+	const earlySignals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
+	for (const sig of earlySignals) process.on(sig, onSignal);
+	const dropSignals = () => {
+		for (const sig of earlySignals) process.off(sig, onSignal);
+	};
 	// React's production build: the development build checks and logs every render, doubling a frame's cost.
 	process.env.NODE_ENV ??= "production";
 	let queries: QueryThread | undefined;
@@ -82,8 +93,10 @@ export async function startTui(options: TuiOptions): Promise<number> {
 		draw();
 		const { runTui } = await import("./explorer.js");
 		stdin.off("readable", onReadable);
+		dropSignals();
 		return await runTui(options, { choice, queries, ...(early ? { initialActions: early.actions(typed), listed: shown !== "" } : {}) });
 	} catch (error) {
+		dropSignals();
 		void queries?.close();
 		// Loading the explorer failed before it owned the screen: give the terminal back and say why.
 		out.write(LEAVE_ALT);
