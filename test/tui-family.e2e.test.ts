@@ -23,8 +23,9 @@ function holders(needle: string): ForkFamily["original"][] {
 
 /** The hit list shows the needle's hits only: every row's snippet line holds it (typing has settled). */
 function onlyHitsOf(screen: string, needle: string): boolean {
+	// A hit's first line holds its session's `#id` (a narrow row drops its age and kind before that).
 	const lines = screen.split("\n");
-	const rows = lines.map((l, i) => [l, lines[i + 1] ?? ""] as const).filter(([l]) => /^[▌ ]\d+[smh] ago /.test(l));
+	const rows = lines.map((l, i) => [l, lines[i + 1] ?? ""] as const).filter(([l]) => /^[▌ ]\S.* #[0-9a-f]{4,} /.test(l));
 	return rows.length > 0 && rows.every(([, snippet]) => snippet.split("│")[0]?.includes(needle));
 }
 
@@ -65,7 +66,7 @@ describe.skipIf(!hasTmux)("a fork family in the explorer (tmux)", () => {
 		// Go down to the clone's row (the copies are listed right under the row they were folded into), then open it.
 		const clone = idShown(family.clone.sessionId);
 		const listed = await s.waitFor((x) => clone.test(x));
-		const metas = listed.split("\n").filter((l) => /^[▌ ]\d+[smh] ago /.test(l));
+		const metas = listed.split("\n").filter((l) => /^[▌ ]\S.* #[0-9a-f]{4,} /.test(l));
 		const at = metas.findIndex((l) => clone.test(l));
 		expect(at).toBeGreaterThan(0);
 		for (let i = 0; i < at; i++) s.keys("Down");
