@@ -9,10 +9,11 @@ import type { IndexingState } from "../core/explorer-service.js";
 import { frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
 import { hitTotal } from "../core/numbers.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
-import { EMPTY_LIST_KEYS, hintsFor, MODE_NAMES } from "../root/help.js";
+import { hintsFor, MODE_NAMES } from "../root/help.js";
+import { emptyListLines, searchTitle } from "../root/search-lines.js";
 import { modeOf, previewKey, type State, selectedHit } from "../root/state.js";
 import { copyRoles, groupLabels } from "../search/hits-state.js";
-import { emptyLines, hintLine, hitListLines, indexText, paneTitle, searchQueryLine, titleLine } from "../search/search-view.js";
+import { hintLine, hitListLines, indexText, paneTitle, searchQueryLine } from "../search/search-view.js";
 
 /** What besides the state the screen shows. */
 export interface StateFrameInput {
@@ -39,41 +40,11 @@ export function searchFrameLines(s: State, input: StateFrameInput): StyledLine[]
 	if (r.index?.events === 0 || (hit !== null && h.preview !== null && h.preview.key === previewKey(s))) return null;
 	const { now, indexing } = input;
 	const width = s.size.columns;
-	const title = titleLine(
-		{
-			banner: input.banner,
-			scope: h.scope,
-			workspace: h.workspace,
-			session: h.scopeSession,
-			filters: h.filters,
-			order: h.order,
-			group: h.group,
-			count: r.hits.length,
-			more: !r.exhausted,
-			total: h.group ? null : r.total,
-			loading: r.status === "loading" && r.hits.length === 0,
-			query: s.query.text,
-		},
-		width,
-	);
+	const title = searchTitle(s, input.banner, width);
 	const query = searchQueryLine({ text: s.query.text, cursor: s.query.cursor, focused: s.focus === "query", filters: h.filters, now }, width).line;
 
 	const layout = searchLayout(s.size);
-	const empty =
-		r.hits.length > 0
-			? []
-			: emptyLines({
-					loading: r.status === "loading",
-					error: r.error,
-					query: s.query.text,
-					notes: r.notes,
-					scope: h.scope,
-					filters: h.filters,
-					indexEvents: r.index?.events ?? null,
-					indexing,
-					status: null,
-					keys: EMPTY_LIST_KEYS,
-				});
+	const empty = r.hits.length > 0 ? [] : emptyListLines(s, indexing, null);
 	const partial = r.hits.length > 0 ? partialLine(r.notes) : null;
 	const listHeight = partial ? Math.max(1, layout.listLines - 1) : layout.listLines;
 	const rows = hitListLines({
