@@ -1,0 +1,446 @@
+/**
+ * A fork family's tree as numbers for the tree view (tree-window.ts): read from the index as row ids, parent links
+ * and flags (tree-rows.ts sessionShape), filtered like pi's `/tree` and flattened depth-first in typed arrays, so a
+ * 1,000,000-entry session is never a million objects.
+ */
+import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
+import type { IndexStore } from "../index/store.js";
+import { entryIdsOf, eventIdOf, matchingEvents, SHAPE, sessionShape } from "../index/tree-rows.js";
+import { NotFoundError } from "../shared/errors.js";
+import type { TreeFilterMode, TreeForkHead, TreeWindowRequest } from "../shared/types.js";
+import { parseQuery } from "./query-parse.js";
+import { TREE_FAMILY_LIMIT } from "./session-tree.js";
+import type { Visibility } from "./visibility.js";
+
+export const FOLD_MIN = 3;
+/** Most rows one window answer holds. */
+export const TREE_WINDOW_MAX = 1000;
+/** A node flag beside SHAPE's: the entry matches the query. */
+export const HIT = 1 << 12;
+/** Bits of a flattened node. */
+export const CONTINUES = 1;
+export const BRANCH_CHILD = 2;
+export const LAST = 4;
+
+/** One session of the family: its nodes by row id (sorted), the head of a fork (-1 for the root). */
+export interface Member {
+	row: SessionRow;
+	ids: Col<Float64Array>;
+	nodes: Col<Int32Array>;
+	head: number;
+	/** Visible rows, copies included (what a fork of it may copy). */
+	rows: number;
+	parent: number;
+}
+
+/** The family's nodes, the filtered tree flattened in display order. */
+export interface Shape {
+	members: Member[];
+	nodeRow: Float64Array;
+	nodeMember: Int32Array;
+	nodeParent: Int32Array;
+	nodeFlags: Uint16Array;
+	heads: Map<number, TreeForkHead>;
+	leafNode: number;
+	focus: { sessionId: string; entryId: string } | null;
+	focusNode: number;
+	hits: number;
+	hidden: number;
+	notes: string[];
+	/** Visible nodes in display order. */
+	flat: Int32Array;
+	/** Node → its position in `flat` (-1: hidden). */
+	flatOf: Int32Array;
+	kids: Int32Array;
+	bits: Uint8Array;
+	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
+	up: Int32Array;
+	depth: Int32Array;
+}
+
+/** A growable column of numbers: a million entries are a few megabytes, not a million array slots. */
+class Col<T extends Float64Array | Int32Array | Uint16Array> {
+	length = 0;
+	constructor(
+		public a: T,
+		private readonly make: (n: number) => T,
+	) {}
+	push(v: number): void {
+		if (this.length === this.a.length) {
+			const b = this.make(this.a.length * 2 + 64);
+			b.set(this.a);
+			this.a = b;
+		}
+		this.a[this.length++] = v;
+	}
+	/** Room for `n` more without doubling past what is needed. */
+	reserve(n: number): void {
+		if (this.a.length - this.length >= n) return;
+		const b = this.make(this.length + n);
+		b.set(this.a.subarray(0, this.length));
+		this.a = b;
+	}
+	/** The filled part (a view, no copy). */
+	get view(): T {
+		return this.a.subarray(0, this.length) as T;
+	}
+}
+export const f64 = () => new Col(new Float64Array(0), (n) => new Float64Array(n));
+export const i32 = () => new Col(new Int32Array(0), (n) => new Int32Array(n));
+export const u16 = () => new Col(new Uint16Array(0), (n) => new Uint16Array(n));
+
+export function find(ids: ArrayLike<number>, id: number): number {
+	let lo = 0;
+	let hi = ids.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		const v = ids[mid] as number;
+		if (v === id) return mid;
+		if (v < id) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
+
+export function nodeOf(m: Member, rowId: number | undefined): number {
+	if (rowId === undefined) return -1;
+	const i = find(m.ids.view, rowId);
+	return i < 0 ? -1 : (m.nodes.a[i] as number);
+}
+
+/** The words of a typed filter, lower-case. */
+export function filterWords(text: string | undefined): string[] {
+	return (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+class ShapeBuilder {
+	readonly members: Member[] = [];
+	readonly nodeRow = f64();
+	readonly nodeMember = i32();
+	readonly nodeParent = i32();
+	readonly nodeFlags = u16();
+	readonly heads = new Map<number, TreeForkHead>();
+	readonly notes: string[] = [];
+	hitSet: Set<number> = new Set();
+	private sessions = 1;
+
+	constructor(
+		readonly store: IndexStore,
+		readonly catalog: Catalog,
+		readonly visibility: Visibility,
+		readonly words: string[],
+	) {}
+
+	private node(row: number, member: number, parent: number, flags: number): number {
+		const n = this.nodeRow.length;
+		this.nodeRow.push(row);
+		this.nodeMember.push(member);
+		this.nodeParent.push(parent);
+		this.nodeFlags.push(flags | (row >= 0 && this.hitSet.has(row) ? HIT : 0));
+		return n;
+	}
+
+	root(row: SessionRow): Member {
+		const s = sessionShape(this.store, row.id, this.words, null);
+		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
+		this.members.push(m);
+		let prev = -1;
+		for (let k = 0; k < s.ids.length; k++) {
+			const id = s.ids[k] as number;
+			if (!this.visibility.allowsEventId(id, row)) {
+				prev = -1;
+				continue;
+			}
+			const par = s.parents[k] as number;
+			const parent = par === -1 ? prev : par === 0 ? -1 : nodeOf(m, par);
+			prev = this.node(id, 0, parent, s.flags[k] as number);
+			m.ids.push(id);
+			m.nodes.push(prev);
+		}
+		m.rows = m.ids.length;
+		return m;
+	}
+
+	/** The node showing entry `entryId` for a member's forks: its own, else an ancestor member's. */
+	private attachNode(member: number, entryId: string): number {
+		for (let at = member; at >= 0; at = (this.members[at] as Member).parent) {
+			const m = this.members[at] as Member;
+			const n = nodeOf(m, eventIdOf(this.store, m.row.id, entryId));
+			if (n >= 0) return n;
+		}
+		return -1;
+	}
+
+	/** The forks of member `pi`, recursively, attached at their fork points. */
+	forks(pi: number, seen: Set<number>): void {
+		const parent = (this.members[pi] as Member).row;
+		const children = this.catalog.childSessions(parent.id);
+		const order = [...children].sort((a, b) => a.created.localeCompare(b.created) || a.id - b.id);
+		for (const child of order) {
+			if (seen.has(child.id) || !this.visibility.allowsSession(child)) continue;
+			if (++this.sessions > TREE_FAMILY_LIMIT) {
+				this.notes.push(`more than ${TREE_FAMILY_LIMIT} sessions in this fork family: the rest are not attached`);
+				return;
+			}
+			seen.add(child.id);
+			const s = sessionShape(this.store, child.id, this.words, parent.id);
+			const allowed: number[] = [];
+			for (let k = 0; k < s.ids.length; k++) if (this.visibility.allowsEventId(s.ids[k] as number, child)) allowed.push(k);
+			const isCopied = (k: number) => ((s.flags[k] as number) & SHAPE.copied) !== 0;
+			let copied = 0;
+			let lastCopied = -1;
+			let firstOwn = -1;
+			let forkFrom = -1;
+			const strays: number[] = [];
+			const allIds = s.ids;
+			for (const k of allowed) {
+				if (isCopied(k)) {
+					copied++;
+					lastCopied = k;
+					continue;
+				}
+				if (firstOwn < 0) firstOwn = k;
+				if (forkFrom >= 0) continue;
+				const par = s.parents[k] as number;
+				if (par === -1 && k > 0 && isCopied(k - 1)) forkFrom = k;
+				else if (par > 0) {
+					const at = find(allIds, par);
+					if (at >= 0 && isCopied(at)) forkFrom = k;
+				} else if (par === 0 && strays.length < 8) strays.push(k);
+			}
+			const leafOf = (p: SessionRow) => p.leaf_entry;
+			let forkPoint: string | null = null;
+			const names = entryIdsOf(
+				this.store,
+				[forkFrom, firstOwn, lastCopied, ...strays].filter((k) => k >= 0).map((k) => s.ids[k] as number),
+			);
+			const strayFrom = strays.find((k) => {
+				const p = names.get(s.ids[k] as number)?.parent;
+				return p !== null && p !== undefined && this.attachNode(pi, p) >= 0;
+			});
+			const from = forkFrom >= 0 && (strayFrom === undefined || forkFrom < strayFrom) ? forkFrom : (strayFrom ?? -1);
+			if (from >= 0) forkPoint = names.get(s.ids[from] as number)?.parent ?? null;
+			else {
+				const leaf = leafOf(parent);
+				const leafRow = leaf ? eventIdOf(this.store, child.id, leaf) : undefined;
+				const at = leafRow === undefined ? -1 : find(allIds, leafRow);
+				if (leaf && at >= 0 && isCopied(at) && allowed.includes(at)) forkPoint = leaf;
+				else if (lastCopied >= 0) forkPoint = names.get(s.ids[lastCopied] as number)?.entry ?? null;
+			}
+			const newSession = copied === 0;
+			if (newSession && forkPoint === null) forkPoint = parent.leaf_entry;
+			const attach = forkPoint ? this.attachNode(pi, forkPoint) : -1;
+			const mi = this.members.length;
+			const head = this.node(-1, mi, attach, 0);
+			const m: Member = { row: child, ids: f64(), nodes: i32(), head, rows: allowed.length, parent: pi };
+			this.members.push(m);
+			let own = 0;
+			let prevOwn = -1;
+			let prevK = -2;
+			for (const k of allowed) {
+				if (isCopied(k)) continue;
+				const id = s.ids[k] as number;
+				const par = s.parents[k] as number;
+				const p = par === -1 ? (prevK === k - 1 ? prevOwn : -1) : par === 0 ? -1 : nodeOf(m, par);
+				prevOwn = this.node(id, mi, p >= 0 ? p : head, s.flags[k] as number);
+				prevK = k;
+				m.ids.push(id);
+				m.nodes.push(prevOwn);
+				own++;
+			}
+			const parentRows = (this.members[pi] as Member).rows;
+			this.heads.set(head, {
+				session: sessionSummary(child),
+				forkPoint,
+				copied,
+				copiedAll: parentRows > 0 && copied >= parentRows,
+				newSession,
+				own,
+				firstOwn: firstOwn >= 0 ? (names.get(s.ids[firstOwn] as number)?.entry ?? null) : null,
+			});
+			this.forks(mi, seen);
+		}
+	}
+}
+
+/** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
+function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
+	if (words && (flags & SHAPE.text) === 0) return false;
+	const quiet = (flags & SHAPE.bookkeeping) === 0 && ((flags & SHAPE.callsOnly) === 0 || leaf);
+	switch (mode) {
+		case "all":
+			return true;
+		case "no-tools":
+			return quiet && (flags & SHAPE.toolResult) === 0;
+		case "user-only":
+			return (flags & SHAPE.user) !== 0;
+		case "labeled-only":
+			return (flags & SHAPE.label) !== 0;
+		default:
+			return quiet;
+	}
+}
+
+/** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
+function flatten(sb: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNode: number): Omit<Shape, "focus" | "focusNode" | "notes" | "leafNode"> {
+	const b = {
+		nodeRow: sb.nodeRow.view,
+		nodeMember: sb.nodeMember.view,
+		nodeParent: sb.nodeParent.view,
+		nodeFlags: sb.nodeFlags.view,
+		members: sb.members,
+		heads: sb.heads,
+	};
+	const n = b.nodeRow.length;
+	const visible = new Uint8Array(n);
+	let hidden = 0;
+	let hits = 0;
+	for (let i = 0; i < n; i++) {
+		const f = b.nodeFlags[i] as number;
+		const head = (b.nodeRow[i] as number) < 0;
+		if (!head && f & HIT) hits++;
+		visible[i] = head || shown(f, mode, words, i === leafNode) ? 1 : 0;
+		if (!visible[i]) hidden++;
+	}
+	// Children in node order (file order, forks after): a node's parent always comes before it.
+	const first = new Int32Array(n + 1).fill(-1);
+	const next = new Int32Array(n).fill(-1);
+	for (let i = n - 1; i >= 0; i--) {
+		const p = (b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number);
+		next[i] = first[p] as number;
+		first[p] = i;
+	}
+	// The nearest shown ancestor, then shown children in the whole tree's depth-first order (pi's /tree).
+	const vpar = new Int32Array(n);
+	for (let i = 0; i < n; i++) {
+		const p = b.nodeParent[i] as number;
+		vpar[i] = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
+	}
+	const vfirst = new Int32Array(n + 1).fill(-1);
+	const vlast = new Int32Array(n + 1).fill(-1);
+	const vnext = new Int32Array(n).fill(-1);
+	const kids = new Int32Array(n + 1);
+	const stack: number[] = [];
+	for (let c = first[n] as number; c >= 0; c = next[c] as number) stack.push(c);
+	stack.reverse();
+	while (stack.length > 0) {
+		const i = stack.pop() as number;
+		if (visible[i]) {
+			const p = vpar[i] as number;
+			if (vlast[p] === -1) vfirst[p] = i;
+			else vnext[vlast[p] as number] = i;
+			vlast[p] = i;
+			kids[p] = (kids[p] as number) + 1;
+		}
+		const from = stack.length;
+		for (let c = first[i] as number; c >= 0; c = next[c] as number) stack.push(c);
+		// Children pushed in order, popped first-child-first.
+		for (let a = from, z = stack.length - 1; a < z; a++, z--) {
+			const t = stack[a] as number;
+			stack[a] = stack[z] as number;
+			stack[z] = t;
+		}
+	}
+	const shownCount = n - hidden;
+	const flat = new Int32Array(shownCount);
+	const flatOf = new Int32Array(n).fill(-1);
+	const bits = new Uint8Array(n);
+	const up = new Int32Array(n).fill(-1);
+	const depth = new Int32Array(n);
+	let at = 0;
+	const push = (parent: number, parentUp: number, parentDepth: number, continues: boolean) => {
+		const count = kids[parent] as number;
+		if (count === 0) return;
+		if (count === 1) {
+			const c = vfirst[parent] as number;
+			bits[c] = continues ? CONTINUES : 0;
+			up[c] = parentUp;
+			depth[c] = parentDepth;
+			stack.push(c);
+			return;
+		}
+		const from = stack.length;
+		for (let c = vfirst[parent] as number; c >= 0; c = vnext[c] as number) {
+			bits[c] = BRANCH_CHILD | (vnext[c] === -1 ? LAST : 0);
+			up[c] = parentUp;
+			depth[c] = parentDepth + 1;
+			stack.push(c);
+		}
+		for (let a = from, z = stack.length - 1; a < z; a++, z--) {
+			const t = stack[a] as number;
+			stack[a] = stack[z] as number;
+			stack[z] = t;
+		}
+	};
+	push(n, -1, 0, false);
+	while (stack.length > 0) {
+		const i = stack.pop() as number;
+		flat[at] = i;
+		flatOf[i] = at++;
+		push(i, (bits[i] as number) & BRANCH_CHILD ? i : (up[i] as number), depth[i] as number, true);
+	}
+	return {
+		members: b.members,
+		nodeRow: b.nodeRow,
+		nodeMember: b.nodeMember,
+		nodeParent: b.nodeParent,
+		nodeFlags: b.nodeFlags,
+		heads: b.heads,
+		hits,
+		hidden,
+		flat,
+		flatOf,
+		kids: kids.subarray(0, n),
+		bits,
+		up,
+		depth,
+	};
+}
+
+export function buildShape(store: IndexStore, root: SessionRow, chain: SessionRow[], visibility: Visibility, request: TreeWindowRequest): Shape {
+	const catalog = new Catalog(store);
+	const words = filterWords(request.text);
+	const b = new ShapeBuilder(store, catalog, visibility, words);
+	const parsed = request.query?.trim() ? parseQuery(request.query, { prefix: true }) : null;
+	if (parsed?.match) {
+		const family = [root.id, ...familyIds(catalog, root.id)];
+		b.hitSet = matchingEvents(store, parsed.match, family);
+	}
+	const m0 = b.root(root);
+	b.forks(0, new Set([root.id]));
+	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
+	let focus: Shape["focus"] = null;
+	let focusNode = -1;
+	if (request.entryId) {
+		for (const s of chain) {
+			const m = b.members.find((x) => x.row.id === s.id);
+			const node = m ? nodeOf(m, eventIdOf(store, s.id, request.entryId)) : -1;
+			if (node >= 0) {
+				focus = { sessionId: s.public_id, entryId: request.entryId };
+				focusNode = node;
+				break;
+			}
+		}
+		if (!focus && eventIdOf(store, (chain[0] as SessionRow).id, request.entryId) === undefined)
+			throw new NotFoundError((chain[0] as SessionRow).public_id, request.entryId);
+	}
+	const flat = flatten(b, request.filter ?? "default", words.length > 0, leafNode);
+	return { ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
+}
+
+/** Row ids of the sessions below `root` (children, theirs, …), bounded like the family. */
+function familyIds(catalog: Catalog, root: number): number[] {
+	const out: number[] = [];
+	const todo = [root];
+	const seen = new Set([root]);
+	while (todo.length > 0 && out.length < TREE_FAMILY_LIMIT * 4) {
+		for (const c of catalog.childSessions(todo.pop() as number)) {
+			if (seen.has(c.id)) continue;
+			seen.add(c.id);
+			out.push(c.id);
+			todo.push(c.id);
+		}
+	}
+	return out;
+}
