@@ -10,12 +10,11 @@ import { type EventRef, type Hit, refKey } from "../../src/shared/types.js";
 import type { BrowserState } from "../browser/browser-state.js";
 import { overTracePanel, searchLayout, visibleHits } from "../core/layout.js";
 import { hitTotal, num } from "../core/numbers.js";
-import { idTail } from "../core/session-label.js";
 import { HEAD_CHARS, TAIL_CHARS } from "../event/event-data.js";
 import { chunkAround } from "../event/fragment-windows.js";
 import { hitHighlights, locateMatch } from "../event/matches.js";
-import { newLoc, type WalkTo } from "../event/stack-state.js";
-import { traceRows, type WalkOutcome, type WalkTarget, walkAppend, walkChild, walkForks, walkParent, walkSibling } from "../event/trace-rows.js";
+import { newLoc } from "../event/stack-state.js";
+import { traceRows } from "../event/trace-rows.js";
 import { reduceGoto } from "../prompts/goto-state.js";
 import { END_FOLLOW_MAX } from "../search/hits-state.js";
 import { initialRecall, recallOlder, recordQuery } from "../search/query-recall.js";
@@ -45,6 +44,7 @@ import {
 } from "./state-core.js";
 import { requestTask, taskDone } from "./task-state.js";
 import { openTree, treeCursorRef, treeNavigate, treeTyping } from "./tree-route.js";
+import { goTarget, walk } from "./walk-route.js";
 
 /** The help overlay's lines at the terminal's width, which its scroll is clamped to. */
 const helpLength = (s: State): number => helpLines(s.size.columns, (b) => disabledReason(b, s)).length;
@@ -97,51 +97,6 @@ function openHit(s: State): State {
 	const ref = { sessionId: hit.sessionId, entryId: hit.entryId };
 	const at = matchChunk(s, highlights);
 	return push(focusOn(remember(s), "list"), newLoc({ ref, highlights, focusFragment: hit.fragmentId, ...(at ? { at } : {}) }));
-}
-
-function goTarget(s: State, target: WalkTarget, note?: string): State {
-	if (target.kind === "session") {
-		const session = { id: target.sessionId, label: `#${idTail(target.sessionId)}` };
-		const next = hits({ ...saveView(s), query: { text: "", cursor: 0 } }, { type: "set-scope", scope: "session", session });
-		return info(
-			uncover({ ...stack(next, { type: "clear" }), tree: initialTree(), overlay: null, focus: "list" }),
-			`showing session ${target.sessionId}; ${keyFor("list", "cycle-scope")} changes the scope`,
-		);
-	}
-	return push(s, newLoc({ ref: target.ref, highlights: topLoc(s)?.highlights ?? [] }), note);
-}
-
-function applyWalk(s: State, outcome: WalkOutcome): State {
-	if ("go" in outcome) return goTarget(s, outcome.go, outcome.note);
-	if ("choose" in outcome) return overlay(s, { type: "open-fork", title: outcome.title, candidates: outcome.choose });
-	return info(s, outcome.message, "warn");
-}
-
-function walk(s: State, to: WalkTo): State {
-	const loc = topLoc(s);
-	if (!loc) return s;
-	if (loc.error) return info(s, `cannot walk: ${loc.error}`, "warn");
-	// Keys typed ahead of a load (`hhh` in one burst) are kept and walked when the event arrives, like slow typing.
-	if (!loc.data) return stack(s, { type: "queue", to });
-	const d = loc.data;
-	switch (to) {
-		case "parent":
-			return applyWalk(s, walkParent(d));
-		case "child":
-			return applyWalk(s, walkChild(d));
-		case "forks":
-			return applyWalk(s, walkForks(d));
-		case "next-sibling":
-			return applyWalk(s, walkSibling(d, 1));
-		case "prev-sibling":
-			return applyWalk(s, walkSibling(d, -1));
-		case "append-next":
-			return applyWalk(s, walkAppend(d, 1));
-		case "append-prev":
-			return applyWalk(s, walkAppend(d, -1));
-		case "fork-up":
-			return info(stack(s, { type: "seek" }), "looking for the nearest fork above…");
-	}
 }
 
 function copyRef(s: State, ref: EventRef | null): State {
