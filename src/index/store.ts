@@ -4,13 +4,14 @@
  * default location) is ever moved aside and rebuilt.
  */
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
-import { emptyRefreshSummary, type RefreshSummary } from "../shared/types.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { isCorruptionError, isReadonlyError, isWriteFault, nativeBindingHint } from "./store-errors.js";
+
+export { isBusyError, isCorruptionError, isWriteFault, nativeBindingHint, notRefreshed } from "./store-errors.js";
 
 /** An open index with a per-connection statement cache. */
 export class IndexStore {
@@ -105,39 +106,6 @@ export interface OpenOptions {
 	privateCopy?: boolean;
 }
 
-/** True when another connection holds the write lock (also when opening failed for that reason). */
-export function isBusyError(error: unknown): boolean {
-	const code = (error as { code?: unknown } | null)?.code;
-	if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) return true;
-	return error instanceof IndexUnavailableError && /database is locked|SQLITE_BUSY/i.test(error.message);
-}
-
-/** True for SQLite errors that mean the file is damaged or not a database. */
-export function isCorruptionError(error: unknown): boolean {
-	const code = (error as { code?: string } | null)?.code ?? "";
-	return code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB" || code === "SQLITE_IOERR_SHORT_READ";
-}
-
-/**
- * True for a write that failed for a reason outside the index (a full disk, a read-only file, an I/O error such as
- * a WAL deleted under a running reader): the index as it is still answers, it just cannot be brought up to date.
- */
-export function isWriteFault(error: unknown): boolean {
-	const code = (error as { code?: string } | null)?.code ?? "";
-	return (
-		code === "SQLITE_FULL" ||
-		code.startsWith("SQLITE_READONLY") ||
-		(code.startsWith("SQLITE_IOERR") && code !== "SQLITE_IOERR_SHORT_READ") ||
-		code === "SQLITE_CANTOPEN"
-	);
-}
-
-/** An empty refresh summary that says why nothing was refreshed. */
-export function notRefreshed(error: unknown): RefreshSummary {
-	const why = (error as Error).message ?? String(error);
-	return emptyRefreshSummary({ notes: [`index not refreshed (${why}); answered from what is indexed`] });
-}
-
 /** Moves an unusable index (and its WAL files) aside, so nothing is deleted and a new one can be built. */
 export function moveAside(path: string, why: string): string {
 	const stamp = new Date().toISOString().replace(/[:.]/g, "-");
@@ -149,11 +117,6 @@ export function moveAside(path: string, why: string): string {
 }
 
 type Verdict = "ok" | "empty" | "foreign" | "old-version";
-
-function isReadonlyError(error: unknown): boolean {
-	const code = (error as { code?: string } | null)?.code ?? "";
-	return code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code === "SQLITE_PERM" || code === "SQLITE_IOERR_WRITE";
-}
 
 /**
  * A read-only location (a read-only mount, a backup disk): SQLite cannot open a WAL database there at all, so
@@ -351,28 +314,6 @@ function claim(path: string, options: OpenOptions, notes: string[]): void {
 			? `${path} was not a pi-event-search index; moved it to ${moved} and built a new index`
 			: `the index was damaged (not an SQLite file); moved it to ${moved} and rebuilt it`,
 	);
-}
-
-/**
- * What to run when better-sqlite3's compiled binding is missing or built for another Node: a package manager that
- * skips dependency build scripts (pnpm, which pi uses when settings `npmCommand` says so) installs the JavaScript but
- * never compiles the binding. Null for any other error.
- */
-export function nativeBindingHint(error: unknown): string | null {
-	const message = error instanceof Error ? error.message : String(error);
-	const missing = /Could not locate the bindings file|better_sqlite3\.node/.test(message);
-	const otherNode = /NODE_MODULE_VERSION/.test(message);
-	if (!missing && !otherNode) return null;
-	let dir = "the better-sqlite3 package directory";
-	try {
-		dir = dirname(dirname(createRequire(import.meta.url).resolve("better-sqlite3")));
-	} catch {
-		// Keep the generic wording: the hint must not fail where the binding already did.
-	}
-	const why = otherNode
-		? `better-sqlite3's native binding was built for another Node version than this one (${process.version})`
-		: "better-sqlite3's native binding is not built (a package manager that skips dependency build scripts, such as pnpm set as pi's `npmCommand`, leaves it so)";
-	return `${why}. Build it with: cd '${dir}' && (npx --yes prebuild-install || npx --yes node-gyp rebuild --release), then restart pi (or /reload).`;
 }
 
 /** Opens (or creates) the index at `path`; a damaged index of ours is moved aside with a note and rebuilt. */
