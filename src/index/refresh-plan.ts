@@ -3,6 +3,7 @@ import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
+import { type DroppedRoot, parseOwners, ROOT_OWNERS_KEY, type RootClaim, settleRoots } from "./root-owners.js";
 import { type IndexStore, isBusyError } from "./store.js";
 import { pendingSummarySessions } from "./summary-runs.js";
 
@@ -24,6 +25,8 @@ export interface RefreshPlan {
 	rootIds: Map<string, number>;
 	known: Map<string, KnownFile>;
 	changed: DiscoveredFile[];
+	/** Roots no agent dir holds any more, by root id: their files leave the index (root-owners.ts). */
+	dropped: Map<number, DroppedRoot & { kind: string }>;
 }
 
 /** The indexed files rows, by path: what discovery is compared with. */
@@ -58,6 +61,23 @@ function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<st
 	return ids;
 }
 
+/** The roots table's rows that `claim` leaves with no owner; with `write`, the settled owners are stored. */
+export function droppedRoots(store: IndexStore, claim: RootClaim, write: boolean): Map<number, DroppedRoot & { kind: string }> {
+	const rows = store.prepare<[], { id: number; path: string; kind: string }>("SELECT id, path, kind FROM roots ORDER BY id").all();
+	const settled = settleRoots(
+		rows.map((r) => r.path),
+		parseOwners(store.meta(ROOT_OWNERS_KEY)),
+		claim,
+	);
+	if (write) store.setMeta(ROOT_OWNERS_KEY, JSON.stringify(settled.owners));
+	const dropped = new Map<number, DroppedRoot & { kind: string }>();
+	for (const d of settled.dropped) {
+		const row = rows.find((r) => r.path === d.path);
+		if (row) dropped.set(row.id, { ...d, kind: row.kind });
+	}
+	return dropped;
+}
+
 /**
  * Discovers files (or takes `found`, a discovery just made) and decides which changed, noting problems in `summary`;
  * null when the refresh cannot start (read-only, busy).
@@ -69,6 +89,7 @@ export function planRefresh(
 	priorityFiles: readonly string[],
 	summary: RefreshSummary,
 	found?: Discovery,
+	claim?: RootClaim,
 ): RefreshPlan | null {
 	if (store.readonly) {
 		summary.notes.push("the index is open read-only; not refreshed");
@@ -83,12 +104,16 @@ export function planRefresh(
 	}
 	const unreadable = JSON.stringify(observations.flatMap((o) => o.unreadable));
 	let rootIds: Map<string, number>;
+	let dropped = new Map<number, DroppedRoot & { kind: string }>();
 	try {
 		rootIds = store.db
 			.transaction(() => {
 				// status lists them until a refresh can read them again.
 				store.setMeta("unreadableDirs", unreadable);
-				return upsertRoots(store, observations);
+				const ids = upsertRoots(store, observations);
+				// Read and written in this transaction: another agent dir sharing the index settles its own holds in turn.
+				if (claim) dropped = droppedRoots(store, claim, true);
+				return ids;
 			})
 			.immediate();
 	} catch (error) {
@@ -102,5 +127,5 @@ export function planRefresh(
 	const priority = new Set(priorityFiles);
 	// Oldest first, so event ids follow recency (session-writer.ts beginFile); the caller's own files before all.
 	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
-	return { files, observations, rootIds, known, changed };
+	return { files, observations, rootIds, known, changed, dropped };
 }

@@ -8,6 +8,7 @@ import type { DiscoveredFile, Discovery } from "../source/discover.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile } from "./ingest.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
+import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
 import { SessionWriter } from "./session-writer.js";
 import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
@@ -36,6 +37,8 @@ export interface RefreshOptions {
 	summaryRun?: number;
 	/** Called after each committed slice (refreshSliced), e.g. to count them. */
 	onSlice?: () => void;
+	/** The refreshing agent dir's roots: a root no agent dir holds any more leaves the index (root-owners.ts). */
+	claim?: RootClaim;
 }
 
 /**
@@ -52,7 +55,7 @@ export class RefreshRun {
 	readonly started = Date.now();
 	readonly summary: RefreshSummary = emptyRefreshSummary();
 	readonly writer: SessionWriter;
-	plan: RefreshPlan = { files: [], observations: [], rootIds: new Map(), known: new Map(), changed: [] };
+	plan: RefreshPlan = { files: [], observations: [], rootIds: new Map(), known: new Map(), changed: [], dropped: new Map() };
 	progress: RefreshProgress;
 	touched = false;
 	/** Changed files handled so far: `plan.changed[done]` is the next one. */
@@ -71,7 +74,7 @@ export class RefreshRun {
 
 	/** Discovers files (or takes `found`) and decides which changed; false when the refresh cannot start (read-only, busy). */
 	prepare(found?: Discovery): boolean {
-		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary, found);
+		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary, found, this.options.claim);
 		if (!plan) return false;
 		this.plan = plan;
 		if (plan.changed.length > 0) this.store.setCacheKib(INGEST_CACHE_KIB);

@@ -1,11 +1,16 @@
 /** What the index holds, counted from its own tables: sizes, counts, roots, unreadable files and id conflicts. */
 import { statSync } from "node:fs";
 import type { IndexStatus } from "../shared/types.js";
+import { droppedRoots } from "./refresh-plan.js";
+import { type DroppedRoot, droppedReason, ROOTS_DROPPED_KEY, type RootClaim } from "./root-owners.js";
 import { SCHEMA_VERSION } from "./schema.js";
 import type { IndexStore } from "./store.js";
 
-/** The index's status (DESIGN §5 `status`), naming `indexPath` as the index file people know. */
-export function indexStatus(s: IndexStore, indexPath: string): IndexStatus {
+/**
+ * The index's status (DESIGN §5 `status`), naming `indexPath` as the index file people know; with `claim`, the roots
+ * that agent dir's next refresh takes out say why (read only: nothing is written).
+ */
+export function indexStatus(s: IndexStore, indexPath: string, claim?: RootClaim): IndexStatus {
 	const one = <T>(sql: string) => s.prepare<[], T>(sql).get() as T;
 	const files = one<{ n: number; bytes: number | null }>("SELECT count(*) AS n, sum(CASE WHEN size > 0 THEN size ELSE 0 END) AS bytes FROM files");
 	const errors = s
@@ -30,6 +35,7 @@ export function indexStatus(s: IndexStore, indexPath: string): IndexStatus {
 		.prepare<[], { path: string; note: string }>("SELECT path, note FROM files WHERE note LIKE '%different content%' ORDER BY path")
 		.all()
 		.map((r) => ({ file: r.path, note: r.note }));
+	const leavingRoots = claim ? droppedRoots(s, claim, false) : new Map<number, DroppedRoot>();
 	let indexBytes = 0;
 	for (const suffix of ["", "-wal"]) {
 		try {
@@ -48,12 +54,29 @@ export function indexStatus(s: IndexStore, indexPath: string): IndexStatus {
 		indexBytes,
 		freshAt: s.meta("freshAt"),
 		roots: s
-			.prepare<[], { path: string; kind: string; present: number }>("SELECT path, kind, present FROM roots ORDER BY id")
+			.prepare<[], { id: number; path: string; kind: string; present: number }>("SELECT id, path, kind, present FROM roots ORDER BY id")
 			.all()
-			.map((r) => ({ path: r.path, kind: r.kind, present: r.present === 1 })),
+			.map((r) => {
+				const leaving = leavingRoots.get(r.id);
+				return { path: r.path, kind: r.kind, present: r.present === 1, ...(leaving ? { leaving: droppedReason(leaving) } : {}) };
+			}),
+		...rootsDropped(s),
 		errors,
 		conflicts,
 		...(notes.length ? { notes } : {}),
 		schemaVersion: SCHEMA_VERSION,
 	};
+}
+
+/** The roots the last refresh that dropped any took out (root-owners.ts), as status says them. */
+function rootsDropped(s: IndexStore): Pick<IndexStatus, "rootsDropped"> {
+	const value = s.meta(ROOTS_DROPPED_KEY);
+	if (!value) return {};
+	try {
+		const parsed = JSON.parse(value) as { at: string; roots: Array<DroppedRoot & { kind: string; sessions: number }> };
+		const roots = parsed.roots.map((r) => ({ path: r.path, kind: r.kind, reason: droppedReason(r), sessions: r.sessions }));
+		return { rootsDropped: { at: parsed.at, roots } };
+	} catch {
+		return {};
+	}
 }

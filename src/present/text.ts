@@ -231,7 +231,12 @@ export function formatStatus(raw: IndexStatus): string {
 		`events      ${s.events} (${s.fragments} searchable fragments)`,
 		`fresh at    ${s.freshAt ?? "never"}`,
 	];
-	for (const r of s.roots) lines.push(`root        ${r.path} (${r.kind}${r.present ? "" : ", not available"})`);
+	for (const r of s.roots)
+		lines.push(
+			`root        ${r.path} (${r.kind}${r.present ? "" : ", not available"}${r.leaving ? `; leaves the index at the next refresh: ${r.leaving}` : ""})`,
+		);
+	for (const r of s.rootsDropped?.roots ?? [])
+		lines.push(`dropped     ${r.path} (${r.kind}) at ${s.rootsDropped?.at}: ${r.reason} (${r.sessions} session(s) left the index)`);
 	for (const e of s.errors) lines.push(`problem     ${e.file}: ${e.error}`);
 	for (const c of s.conflicts) lines.push(`conflict    session ${c.sessionId} in ${c.files.length} files: ${c.rule}`);
 	return lines.join("\n");

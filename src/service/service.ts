@@ -2,6 +2,7 @@
 import { refresh, refreshPipelined, refreshSliced } from "../index/refresh.js";
 import { countPending } from "../index/refresh-plan.js";
 import type { RefreshOptions } from "../index/refresh-run.js";
+import { rootClaim } from "../index/root-owners.js";
 import { indexStatus } from "../index/status.js";
 import {
 	isBusyError as busy,
@@ -141,7 +142,7 @@ export class HistoryService implements HistoryQueries {
 	refresh(options: RefreshOptions = {}): RefreshSummary {
 		let summary: RefreshSummary;
 		try {
-			summary = this.recover(() => refresh(this.store, this.config.roots, options));
+			summary = this.recover(() => refresh(this.store, this.config.roots, this.claimed(options)));
 		} catch (error) {
 			// Faults answer, not fail: a full disk or a read-only index leaves what is indexed searchable.
 			if (!isWriteFault(error)) throw error;
@@ -152,17 +153,22 @@ export class HistoryService implements HistoryQueries {
 		return summary;
 	}
 
+	/** A refresh's options with this agent dir's claim on its roots: roots it no longer names leave the index. */
+	private claimed(options: RefreshOptions): RefreshOptions {
+		return { ...options, claim: rootClaim(this.config) };
+	}
+
 	/**
 	 * Like refresh(), but sliced: short transactions with turns of the event loop in between, so a host (pi's
 	 * extension) is never held for long, even inside a big file. Faults and damage are handled like refresh().
 	 */
 	refreshSliced(options: RefreshOptions = {}): Promise<RefreshSummary> {
-		return this.refreshInTurns(() => refreshSliced(this.store, this.config.roots, options), options);
+		return this.refreshInTurns(() => refreshSliced(this.store, this.config.roots, this.claimed(options)), options);
 	}
 
 	/** Like refresh(), but big work reads files in a worker thread while this thread writes (CLI `index`, TUI). */
 	refreshAsync(options: RefreshOptions = {}): Promise<RefreshSummary> {
-		return this.refreshInTurns(() => refreshPipelined(this.store, this.config.roots, options), options);
+		return this.refreshInTurns(() => refreshPipelined(this.store, this.config.roots, this.claimed(options)), options);
 	}
 
 	/**
@@ -239,7 +245,7 @@ export class HistoryService implements HistoryQueries {
 
 	/** Counts, sizes, freshness and problems of the index. */
 	status(): IndexStatus {
-		return this.recover(() => indexStatus(this.store, this.indexPath));
+		return this.recover(() => indexStatus(this.store, this.indexPath, rootClaim(this.config)));
 	}
 
 	/** Number of session files whose fingerprint differs from the index (a discovery pass, no parsing). */

@@ -30,6 +30,12 @@ export const DEFAULT_PI_SHORTCUTS = { history: "alt+h", prompts: "alt+r" } as co
 export interface ResolvedConfig {
 	agentDir: string;
 	roots: SourceRoot[];
+	/**
+	 * The session dirs this agent dir names whatever the cwd, the environment and the flags (its own sessions folder,
+	 * an absolute global sessionDir, our config's sessionDirs): a root the index holds for this agent dir and that is
+	 * none of these, nor in `roots`, is no longer configured (root-owners.ts).
+	 */
+	agentRoots: string[];
 	indexPath: string;
 	/** True when the index is at our own default location: a file there that is not a usable index is ours to move aside (I22). */
 	indexIsDefault: boolean;
@@ -96,6 +102,12 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 	const abs = (p: string, base: string) => resolve(base, expandHome(p, home));
 
 	const roots: SourceRoot[] = [];
+	const globalSettings = readJson(join(agentDir, "settings.json"), input.sessionsDirs?.length ? [] : notes);
+	const globalDir = typeof globalSettings?.sessionDir === "string" ? expandHome(globalSettings.sessionDir.trim(), home) : "";
+	const agentRoots = [join(agentDir, "sessions")];
+	// A relative global sessionDir is resolved against the cwd, as pi does: it names another folder in another cwd.
+	if (isAbsolute(globalDir)) agentRoots.push(resolve(globalDir));
+	for (const dir of stringList(fileConfig.sessionDirs)) agentRoots.push(abs(dir, agentDir));
 	const add = (path: string, kind: SourceRoot["kind"]) => {
 		if (!roots.some((r) => r.path === path)) roots.push({ path, kind });
 	};
@@ -106,7 +118,6 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 		// pi's own precedence: env, then project settings deep-merged over global settings.
 		const envDir = env.PI_CODING_AGENT_SESSION_DIR?.trim();
 		if (envDir) add(abs(envDir, cwd), "custom");
-		const globalSettings = readJson(join(agentDir, "settings.json"), notes);
 		const projectSettings = readJson(join(cwd, ".pi", "settings.json"), notes);
 		const settingsDir = projectSettings?.sessionDir ?? globalSettings?.sessionDir;
 		if (typeof settingsDir === "string" && settingsDir.trim()) add(abs(settingsDir.trim(), cwd), "custom");
@@ -146,6 +157,7 @@ export function resolveConfig(input: ConfigInput = {}): ResolvedConfig {
 	return {
 		agentDir,
 		roots,
+		agentRoots: [...new Set(agentRoots)],
 		indexPath,
 		indexIsDefault: indexPath === defaultIndex,
 		configFile,

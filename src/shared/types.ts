@@ -362,7 +362,10 @@ export interface IndexStatus {
 	sourceBytes: number;
 	indexBytes: number;
 	freshAt: string | null;
-	roots: Array<{ path: string; kind: string; present: boolean }>;
+	/** `leaving`: why the next refresh takes the root out of the index (no agent dir names it any more). */
+	roots: Array<{ path: string; kind: string; present: boolean; leaving?: string }>;
+	/** The roots the last such refresh took out, when and why (`reason`), and how many sessions left with them. */
+	rootsDropped?: { at: string; roots: Array<{ path: string; kind: string; reason: string; sessions: number }> };
 	errors: Array<{ file: string; error: string }>;
 	conflicts: Array<{ sessionId: string; files: string[]; rule: string }>;
 	/** Files indexed whole but read with a choice worth knowing (an id written twice with different content). */
