@@ -66,6 +66,22 @@ describe("resolveConfig: where sessions and the index live", () => {
 		);
 	});
 
+	it("names the dirs the agent dir holds in the index whatever the cwd, environment and flags (agentRoots)", () => {
+		const h = join(tmp.dir, "home-roots");
+		const agent = join(h, ".pi", "agent");
+		mkdirSync(join(agent, "pi-event-search"), { recursive: true });
+		writeFileSync(join(agent, "settings.json"), JSON.stringify({ sessionDir: "~/global-sessions" }));
+		writeFileSync(join(agent, "pi-event-search", "config.json"), JSON.stringify({ sessionDirs: ["archive"] }));
+		const expected = [join(agent, "sessions"), join(h, "global-sessions"), join(agent, "archive")];
+		// The project's sessionDir wins in its cwd, yet the global one still serves every other cwd.
+		const inProject = resolveConfig({ env: { PI_CODING_AGENT_SESSION_DIR: "/env/flat" }, home: h, cwd: join(tmp.dir, "proj") });
+		expect(inProject.agentRoots).toEqual(expected);
+		expect(resolveConfig({ env: {}, home: h, cwd: tmp.dir, sessionsDirs: ["/x"] }).agentRoots).toEqual(expected);
+		// A relative global sessionDir names another folder in another cwd: not one the agent dir always holds.
+		writeFileSync(join(agent, "settings.json"), JSON.stringify({ sessionDir: "rel-sessions" }));
+		expect(resolveConfig({ env: {}, home: h, cwd: tmp.dir }).agentRoots).toEqual([join(agent, "sessions"), join(agent, "archive")]);
+	});
+
 	it("reports a broken config file and a relative workspace root instead of failing", () => {
 		writeFileSync(join(home, ".pi", "agent", "pi-event-search", "config.json"), "{ not json");
 		expect(resolveConfig({ env: {}, home, cwd: tmp.dir }).notes.join(" ")).toMatch(/config\.json/);
