@@ -4,6 +4,7 @@
  * sections' texts (events.sys_texts). Searched only when a filter asks for the `system.prompt` kind (DESIGN §5).
  */
 import { hash } from "node:crypto";
+import { deleteFtsRows } from "./fts-totals.js";
 import type { IndexStore } from "./store.js";
 
 /** The id of a section text (its FTS tokens), adding it the first time any session carries it. */
@@ -33,11 +34,9 @@ export function dropUnusedSystemTexts(store: IndexStore, ids: number[]): void {
 			.all(JSON.stringify(ids))
 			.map((r) => r.value),
 	);
-	for (const id of ids) {
-		if (used.has(id)) continue;
-		store.prepare("DELETE FROM system_fts WHERE rowid = ?").run(id);
-		store.prepare("DELETE FROM system_texts WHERE id = ?").run(id);
-	}
+	const unused = ids.filter((id) => !used.has(id));
+	deleteFtsRows(store, "system_fts", unused);
+	for (const id of unused) store.prepare("DELETE FROM system_texts WHERE id = ?").run(id);
 }
 
 /** A ranked system-prompt hit: the event, its best score, matching sections, and the first matching fragment's row id. */
