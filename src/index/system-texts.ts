@@ -57,8 +57,8 @@ export function searchSystemTexts(store: IndexStore, match: string, where: strin
 		.prepare<unknown[], SystemCandidate>(
 			`WITH m AS MATERIALIZED (SELECT rowid AS tid, bm25(system_fts) AS score FROM system_fts WHERE system_fts MATCH ?)
 			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, e.id * ${slots} + min(j.key) AS fid
-			FROM events e JOIN json_each('[' || e.sys_texts || ']') j JOIN m ON m.tid = j.value
-			WHERE e.sys_texts IS NOT NULL ${filters} GROUP BY e.id ORDER BY best, e.ts_ms DESC, e.id DESC LIMIT ?`,
+			FROM events e JOIN json_each('[' || e.sys_texts || ']') j JOIN m ON m.tid = j.value JOIN sessions sx ON sx.id = e.session_id
+			WHERE e.sys_texts IS NOT NULL ${filters} GROUP BY e.id ORDER BY best, e.ts_ms DESC, sx.created DESC, sx.public_id DESC, e.seq DESC LIMIT ?`,
 		)
 		.all(match, ...params, limit);
 }
