@@ -115,10 +115,21 @@ function filterClauses(filter: CandidateFilter, selectionState: { sql: string; p
 }
 
 /**
+ * What breaks a tie between events of equal score and time: their identity, newest session first (its header's start
+ * time, then its id), then the later entry of its file. Never the row id: row ids follow the history of refreshes,
+ * and every answer must be a fresh build's. The columns come from `events e` and `sessions sx`.
+ */
+export const IDENTITY_COLUMNS = "sx.created AS s_created, sx.public_id AS s_public, e.seq AS e_seq";
+/** The tie-break over IDENTITY_COLUMNS. */
+const IDENTITY_ORDER = "s_created DESC, s_public DESC, e_seq DESC";
+
+/**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
  * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
  */
-const RANKED_ORDER = "ORDER BY (copy_rank > 1), best, ts_ms DESC, eid DESC";
+const RANKED_ORDER = `ORDER BY (copy_rank > 1), best, ts_ms DESC, ${IDENTITY_ORDER}`;
+/** Which copy of a forked entry ranks first: the best, then the newest, then by identity. */
+const COPY_ORDER = `ORDER BY best, ts_ms DESC, ${IDENTITY_ORDER}`;
 
 /** Ranked candidates for one FTS5 MATCH expression (null: no text query, newest events first) and one filter. */
 export class CandidateQuery {
@@ -186,33 +197,42 @@ export class CandidateQuery {
 				WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?
 			),
 			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
-			m AS MATERIALIZED (SELECT fid, score FROM w0 WHERE fid / ${SLOTS} > (SELECT oldest FROM edge) ORDER BY score LIMIT ?),
+			kept AS MATERIALIZED (SELECT fid, score FROM w0 WHERE fid / ${SLOTS} > (SELECT oldest FROM edge)),
+			-- The best "top" fragments and every one that ties with the last of them: which of equal scores made the
+			-- cut would otherwise follow the scan's (row id) order.
+			m AS MATERIALIZED (SELECT fid, score FROM kept WHERE score <= coalesce((SELECT score FROM kept ORDER BY score LIMIT 1 OFFSET ?), 1e308)),
+			best AS (SELECT fid / ${SLOTS} AS eid, score AS best, fid, row_number() OVER (PARTITION BY fid / ${SLOTS} ORDER BY score, fid) AS r FROM m),
 			hits AS (
-				SELECT e.id AS eid, min(m.score) AS best, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
-				FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
-				GROUP BY e.id
+				SELECT b.eid, b.best, b.fid, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}
+				FROM best b JOIN events e ON e.id = b.eid JOIN sessions sx ON sx.id = e.session_id
+				WHERE b.r = 1
 			),
-			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits),
-			page AS MATERIALIZED (SELECT eid, best, fid, copy_rank, ts_ms FROM ranked ${RANKED_ORDER} LIMIT ?),
+			ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ${COPY_ORDER}) AS copy_rank FROM hits),
+			page AS MATERIALIZED (SELECT eid, best, fid, copy_rank, ts_ms, s_created, s_public, e_seq FROM ranked ${RANKED_ORDER} LIMIT ?),
 			counts AS MATERIALIZED (SELECT fid / ${SLOTS} AS eid, count(*) AS n FROM w0 WHERE fid / ${SLOTS} IN (SELECT eid FROM page) GROUP BY 1)
 			SELECT eid, best, fid, copy_rank, coalesce((SELECT n FROM counts c WHERE c.eid = page.eid), 0) AS n,
-				(SELECT count(*) FROM m) AS ranked, (SELECT seen FROM edge) AS seen
+				(SELECT count(*) FROM m) AS ranked, (SELECT count(*) FROM kept) AS eligible, (SELECT seen FROM edge) AS seen
 			FROM page ${RANKED_ORDER}`;
 			const rows = this.store
-				.prepare<unknown[], Candidate & { ranked: number; seen: number }>(query)
-				.all(this.match, ...this.params, fragments + 1, fragments, top, need);
+				.prepare<unknown[], Candidate & { ranked: number; eligible: number; seen: number }>(query)
+				.all(this.match, ...this.params, fragments + 1, fragments, top - 1, need);
 			const first = rows[0];
-			return { rows, exhausted: (first?.seen ?? 0) <= fragments, complete: (first?.ranked ?? 0) < top };
+			return { rows, exhausted: (first?.seen ?? 0) <= fragments, complete: (first?.ranked ?? 0) >= (first?.eligible ?? 0) };
 		}
 		const kindWhere = this.kindWhere();
+		// The newest events, one more than the window, and every event as old as the last of them: which of equal
+		// times made the cut would otherwise follow row ids. Events without a time come last, all or none.
+		const cut = this.store
+			.prepare<unknown[], { t: number | null }>(`SELECT e.ts_ms AS t FROM events e WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC LIMIT 1 OFFSET ?`)
+			.get(...this.params, fragments);
+		const since = cut && cut.t !== null ? "AND e.ts_ms >= ?" : "";
 		const query = `
-		WITH hits AS MATERIALIZED (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms FROM events e
-			WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC, e.id DESC LIMIT ?),
-		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-		SELECT eid, best, n, fid, copy_rank, (SELECT count(*) FROM hits) AS window FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, eid DESC LIMIT ?`;
-		const rows = this.store.prepare<unknown[], Candidate & { window: number }>(query).all(...this.params, fragments, need);
-		const exhausted = (rows[0]?.window ?? 0) < fragments;
-		return { rows, exhausted, complete: true };
+		WITH hits AS MATERIALIZED (SELECT e.id AS eid, 0.0 AS best, 0 AS n, NULL AS fid, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}
+			FROM events e JOIN sessions sx ON sx.id = e.session_id WHERE 1 ${where} ${kindWhere} ${since}),
+		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY ts_ms DESC, ${IDENTITY_ORDER}) AS copy_rank FROM hits)
+		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY (copy_rank > 1), ts_ms DESC, ${IDENTITY_ORDER} LIMIT ?`;
+		const rows = this.store.prepare<unknown[], Candidate>(query).all(...this.params, ...(since ? [cut?.t] : []), need);
+		return { rows, exhausted: cut === undefined, complete: true };
 	}
 
 	/**
@@ -292,13 +312,18 @@ export class CandidateQuery {
 		const query = `
 		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = fts.rowid / ${SLOTS}
 			WHERE fts MATCH ? ${where}),
-		hits AS (
-			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, m.fid AS fid, e.entry_id, e.line_hash, e.ts_ms
-			FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
-			GROUP BY e.id
+		best AS (
+			SELECT fid / ${SLOTS} AS eid, score AS best, fid, count(*) OVER (PARTITION BY fid / ${SLOTS}) AS n,
+				row_number() OVER (PARTITION BY fid / ${SLOTS} ORDER BY score, fid) AS r
+			FROM m
 		),
-		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, eid DESC) AS copy_rank FROM hits)
-		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY ts_ms DESC, copy_rank, eid DESC LIMIT ? OFFSET ?`;
+		hits AS (
+			SELECT b.eid, b.best, b.n, b.fid, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}
+			FROM best b JOIN events e ON e.id = b.eid JOIN sessions sx ON sx.id = e.session_id
+			WHERE b.r = 1
+		),
+		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ${COPY_ORDER}) AS copy_rank FROM hits)
+		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY ts_ms DESC, copy_rank, ${IDENTITY_ORDER} LIMIT ? OFFSET ?`;
 		return this.store.prepare<unknown[], Candidate>(query).all(this.match, ...this.params, limit, offset);
 	}
 }
@@ -312,18 +337,33 @@ function matchExpression(match: string, filter: CandidateFilter): string {
 	return `{${cols.join(" ")}} : (${scoped})`;
 }
 
-/** What ranks and folds events outside SQL: each event's entry id and line hash (forked copies share both) and time. */
+/**
+ * What ranks and folds events outside SQL: each event's entry id and line hash (forked copies share both), time
+ * and identity (IDENTITY_COLUMNS).
+ */
 export interface EventKey {
 	eid: number;
 	entry_id: string;
 	line_hash: string;
 	ts_ms: number | null;
+	s_created: string;
+	s_public: string;
+	e_seq: number;
 }
 
 /** The keys of events by row id (an event id is a fragment's rowid divided by FRAGMENT_SLOTS). */
 export function eventKeys(store: IndexStore, eids: readonly number[]): EventKey[] {
 	if (eids.length === 0) return [];
 	return store
-		.prepare<[string], EventKey>("SELECT id AS eid, entry_id, line_hash, ts_ms FROM events WHERE id IN (SELECT value FROM json_each(?))")
+		.prepare<[string], EventKey>(
+			`SELECT e.id AS eid, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS} FROM events e JOIN sessions sx ON sx.id = e.session_id
+			WHERE e.id IN (SELECT value FROM json_each(?))`,
+		)
 		.all(JSON.stringify(eids));
+}
+
+/** IDENTITY_ORDER for two event keys: negative when `a` comes first (newest session, then the later entry). */
+export function byIdentity(a: EventKey, b: EventKey): number {
+	const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+	return text(b.s_created, a.s_created) || text(b.s_public, a.s_public) || b.e_seq - a.e_seq;
 }

@@ -50,7 +50,7 @@ SELECT s.public_id, s.name, s.cwd, f.path AS file, s.created, s.entries, s.leaf_
 FROM sessions s
 JOIN files f ON f.id = s.file_id${ORIGIN_JOINS}
 LEFT JOIN (SELECT parent_session AS sid, count(*) AS n FROM sessions WHERE parent_session IS NOT NULL GROUP BY parent_session) k ON k.sid = s.id
-ORDER BY s.last_ms IS NULL, s.last_ms DESC, s.id DESC
+ORDER BY s.last_ms IS NULL, s.last_ms DESC, s.created DESC, s.public_id DESC
 LIMIT ?`;
 
 /** What one session copied of its parent, with both folders (originOf's input); undefined without a parent row. */

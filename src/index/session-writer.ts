@@ -3,6 +3,7 @@ import type { ScannedEntry } from "../project/file-scan.js";
 import { classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
+import { deleteFtsRows } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
@@ -283,10 +284,11 @@ export class SessionWriter {
 	/** Deletes every row of a session except the sessions row itself. */
 	deleteSessionRows(sessionId: number): void {
 		const s = this.store;
-		const del = s.prepare("DELETE FROM fts WHERE rowid = ?");
+		const rows: number[] = [];
 		for (const e of s.prepare<[number], { id: number; nfrags: number }>("SELECT id, nfrags FROM events WHERE session_id = ?").all(sessionId)) {
-			for (let i = 0; i < e.nfrags; i++) del.run(e.id * FRAGMENT_SLOTS + i);
+			for (let i = 0; i < e.nfrags; i++) rows.push(e.id * FRAGMENT_SLOTS + i);
 		}
+		deleteFtsRows(s, "fts", rows);
 		const texts = systemTextsOf(s, sessionId);
 		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);

@@ -4,6 +4,7 @@
  * sections' texts (events.sys_texts). Searched only when a filter asks for the `system.prompt` kind (DESIGN §5).
  */
 import { hash } from "node:crypto";
+import { deleteFtsRows } from "./fts-totals.js";
 import type { IndexStore } from "./store.js";
 
 /** The id of a section text (its FTS tokens), adding it the first time any session carries it. */
@@ -33,11 +34,9 @@ export function dropUnusedSystemTexts(store: IndexStore, ids: number[]): void {
 			.all(JSON.stringify(ids))
 			.map((r) => r.value),
 	);
-	for (const id of ids) {
-		if (used.has(id)) continue;
-		store.prepare("DELETE FROM system_fts WHERE rowid = ?").run(id);
-		store.prepare("DELETE FROM system_texts WHERE id = ?").run(id);
-	}
+	const unused = ids.filter((id) => !used.has(id));
+	deleteFtsRows(store, "system_fts", unused);
+	for (const id of unused) store.prepare("DELETE FROM system_texts WHERE id = ?").run(id);
 }
 
 /** A ranked system-prompt hit: the event, its best score, matching sections, and the first matching fragment's row id. */
@@ -58,8 +57,8 @@ export function searchSystemTexts(store: IndexStore, match: string, where: strin
 		.prepare<unknown[], SystemCandidate>(
 			`WITH m AS MATERIALIZED (SELECT rowid AS tid, bm25(system_fts) AS score FROM system_fts WHERE system_fts MATCH ?)
 			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, e.id * ${slots} + min(j.key) AS fid
-			FROM events e JOIN json_each('[' || e.sys_texts || ']') j JOIN m ON m.tid = j.value
-			WHERE e.sys_texts IS NOT NULL ${filters} GROUP BY e.id ORDER BY best, e.ts_ms DESC, e.id DESC LIMIT ?`,
+			FROM events e JOIN json_each('[' || e.sys_texts || ']') j JOIN m ON m.tid = j.value JOIN sessions sx ON sx.id = e.session_id
+			WHERE e.sys_texts IS NOT NULL ${filters} GROUP BY e.id ORDER BY best, e.ts_ms DESC, sx.created DESC, sx.public_id DESC, e.seq DESC LIMIT ?`,
 		)
 		.all(match, ...params, limit);
 }

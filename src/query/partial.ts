@@ -5,7 +5,7 @@
  * one of the rarest words are candidates: a page of filler words ("how", "did", "before") never outranks the one
  * rare word a query is about. Fragments are coalesced into events exactly like full matches.
  */
-import { type Candidate, type CandidateFilter, CandidateQuery, eventKeys } from "../index/candidates.js";
+import { byIdentity, type Candidate, type CandidateFilter, CandidateQuery, type EventKey, eventKeys } from "../index/candidates.js";
 import type { IndexStore } from "../index/store.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 
@@ -170,7 +170,9 @@ function coalesce(store: IndexStore, scored: Map<number, Scored>): Candidate[] {
 		if (!e) events.set(eid, { fid, s, n: 1 });
 		else {
 			e.n++;
-			if (better(s, e.s) < 0) {
+			// Of equal fragments, the first of the entry, whatever order the lists were read in.
+			const order = better(s, e.s);
+			if (order < 0 || (order === 0 && fid < e.fid)) {
 				e.fid = fid;
 				e.s = s;
 			}
@@ -194,9 +196,11 @@ function coalesce(store: IndexStore, scored: Map<number, Scored>): Candidate[] {
 			chunk.map(([eid]) => eid).sort((a, b) => a - b),
 		);
 		const keys = new Map(read.map((k) => [k.eid, k]));
+		const key = (eid: number) => keys.get(eid) as EventKey;
+		// Ties by time, then identity (never row ids, which follow the history of refreshes).
 		const ranked = chunk
 			.filter(([eid]) => keys.has(eid))
-			.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (keys.get(eb)?.ts_ms ?? 0) - (keys.get(ea)?.ts_ms ?? 0) || eb - ea);
+			.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (key(eb).ts_ms ?? 0) - (key(ea).ts_ms ?? 0) || byIdentity(key(ea), key(eb)));
 		for (const [eid, e] of ranked) {
 			const k = keys.get(eid);
 			const family = `${k?.entry_id}\u0000${k?.line_hash}`;

@@ -83,7 +83,8 @@ class FamilyBuilder {
 		const out: TreeFork[] = [];
 		// Oldest first, by the header's start time: the order the user made them in, whatever order they were indexed in.
 		const started = (sid: number) => this.catalog.session(sid)?.created ?? "";
-		const order = [...bySession.keys()].sort((a, b) => started(a).localeCompare(started(b)) || a - b);
+		const publicId = (sid: number) => this.catalog.session(sid)?.public_id ?? "";
+		const order = [...bySession.keys()].sort((a, b) => started(a).localeCompare(started(b)) || publicId(a).localeCompare(publicId(b)));
 		for (const sid of order) {
 			const list = bySession.get(sid) ?? [];
 			const child = this.catalog.session(sid);

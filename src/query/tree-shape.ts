@@ -176,7 +176,7 @@ class ShapeBuilder {
 	forks(pi: number, seen: Set<number>): void {
 		const parent = (this.members[pi] as Member).row;
 		const children = this.catalog.childSessions(parent.id);
-		const order = [...children].sort((a, b) => a.created.localeCompare(b.created) || a.id - b.id);
+		const order = [...children].sort((a, b) => a.created.localeCompare(b.created) || a.public_id.localeCompare(b.public_id));
 		for (const child of order) {
 			if (seen.has(child.id) || !this.visibility.allowsSession(child)) continue;
 			if (++this.sessions > TREE_FAMILY_LIMIT) {
