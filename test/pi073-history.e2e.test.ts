@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "./helpers/corpus.js";
 import { PI_073 } from "./helpers/pi-run.js";
 import { assistant, createSession, user } from "./helpers/pi-sessions.js";
-import { askedWith, type ExchangeIds, piStage, promptPi, startPi, writeExchanges } from "./helpers/pi-stage.js";
-import { hasTmux, killServer, type TmuxSession } from "./helpers/tmux.js";
+import { askedWith, type ExchangeIds, endPi, piStage, promptPi, queryOverlay, startPi, writeExchanges } from "./helpers/pi-stage.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 describe.skipIf(!hasTmux)("/history inside a real pi 0.73.1 (tmux)", () => {
 	const stage = piStage("pes-inpi073-");
@@ -36,19 +36,9 @@ describe.skipIf(!hasTmux)("/history inside a real pi 0.73.1 (tmux)", () => {
 		term = await startPi(stage, PI_073.node, PI_073.cli, [...args, "--session", here.file], process.env.PATH ?? "");
 	}, 10 * 60_000);
 
-	afterAll(() => {
-		term?.kill();
-		killServer();
-		stage.tmp.cleanup();
-	});
+	afterAll(() => endPi(term, stage));
 
-	/** Types the query into the open overlay and waits for its one hit. */
-	async function query(text: string, shows: string): Promise<void> {
-		const s = term as TmuxSession;
-		await s.waitFor("Alt+Q paste quote", 60_000);
-		s.type(text);
-		await s.waitFor((screen) => screen.includes(`❯ ${text}`) && screen.includes(shows) && screen.includes("hit 1 of 1"), 60_000);
-	}
+	const query = (text: string, shows: string) => queryOverlay(term as TmuxSession, text, shows);
 
 	const prompt = (text: string) => promptPi(term as TmuxSession, text);
 

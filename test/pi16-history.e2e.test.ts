@@ -8,9 +8,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "./helpers/corpus.js";
-import { askedWith, type ExchangeIds, fauxMessages, piStage, promptPi, startPi, writeExchanges } from "./helpers/pi-stage.js";
+import { askedWith, type ExchangeIds, endPi, fauxMessages, piStage, promptPi, queryOverlay, startPi, writeExchanges } from "./helpers/pi-stage.js";
 import { ensurePi16, type Pi16, sharedStage } from "./helpers/pi16.js";
-import { hasTmux, killServer, type TmuxSession } from "./helpers/tmux.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 const setup = ensurePi16();
 if ("skip" in setup) console.log(`pi 1.6 /history skipped: ${setup.skip}`);
@@ -56,21 +56,14 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 		term = await startPi(stage, pi.node, pi.piCli, args, pi.env.PATH ?? "");
 	}, 20 * 60_000);
 
-	afterAll(() => {
-		term?.kill();
-		killServer();
-		stage.tmp.cleanup();
-	});
+	afterAll(() => endPi(term, stage));
 
 	/** `/history`, then the query typed in the overlay, until its hit is on screen. */
 	async function search(query: string, shows: string): Promise<string> {
 		const s = term as TmuxSession;
 		s.type("/history ");
 		s.keys("Enter");
-		await s.waitFor("Alt+Q paste quote", 60_000);
-		s.type(query);
-		// The query's own hits (before them the overlay lists recent events, which may show the same text).
-		return s.waitFor((screen) => screen.includes(`❯ ${query}`) && screen.includes(shows) && screen.includes("hit 1 of 1"), 60_000);
+		return queryOverlay(s, query, shows);
 	}
 
 	const prompt = (text: string) => promptPi(term as TmuxSession, text);

@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./corpus.js";
-import { shellQuote, TmuxSession } from "./tmux.js";
+import { killServer, shellQuote, TmuxSession } from "./tmux.js";
 
 /** A session file line, as these tests read it back. */
 export type Entry = { id: string; parentId?: string | null; type: string; message?: { role?: string; content?: unknown } };
@@ -102,4 +102,19 @@ export async function promptPi(term: TmuxSession, text: string): Promise<void> {
 	if (text) term.type(text);
 	term.keys("Enter");
 	await term.waitFor((screen) => answers(screen) > before, 60_000);
+}
+
+/** Types `query` into the open overlay and waits until its one hit, showing `shows`, is on screen (the screen). */
+export async function queryOverlay(term: TmuxSession, query: string, shows: string): Promise<string> {
+	await term.waitFor("Alt+Q paste quote", 60_000);
+	term.type(query);
+	// The query's own hits (before them the overlay lists recent events, which may show the same text).
+	return term.waitFor((screen) => screen.includes(`❯ ${query}`) && screen.includes(shows) && screen.includes("hit 1 of 1"), 60_000);
+}
+
+/** Ends pi and the tmux server, and removes the stage. */
+export function endPi(term: TmuxSession | null, stage: PiStage): void {
+	term?.kill();
+	killServer();
+	stage.tmp.cleanup();
 }
