@@ -5,72 +5,31 @@
  * pi wrote (parent links), not from the screen. The paste key puts a quote with its ref into pi's editor, and prompt
  * recall puts a past prompt there. One pi process for the whole walk.
  */
-import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
+import { PROJECT_ROOT } from "./helpers/corpus.js";
+import { askedWith, type ExchangeIds, endPi, fauxMessages, piStage, promptPi, queryOverlay, startPi, writeExchanges } from "./helpers/pi-stage.js";
 import { ensurePi16, type Pi16, sharedStage } from "./helpers/pi16.js";
-import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
+import { hasTmux, type TmuxSession } from "./helpers/tmux.js";
 
 const setup = ensurePi16();
 if ("skip" in setup) console.log(`pi 1.6 /history skipped: ${setup.skip}`);
 
-type Entry = { id: string; parentId?: string | null; type: string; message?: { role?: string; content?: unknown } };
-
-function entries(file: string): Entry[] {
-	return readFileSync(file, "utf8")
-		.split("\n")
-		.filter(Boolean)
-		.map((l) => JSON.parse(l) as Entry);
-}
-
-/** The user message whose text holds `marker`, and the ids of its ancestors by the file's own parent links. */
-function askedWith(file: string, marker: string): { entry: Entry | undefined; up: string[] } {
-	const all = entries(file);
-	const byId = new Map(all.map((e) => [e.id, e]));
-	const entry = all.find((e) => e.message?.role === "user" && JSON.stringify(e.message.content).includes(marker));
-	const up: string[] = [];
-	for (let e = entry?.parentId ? byId.get(entry.parentId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined) up.push(e.id);
-	return { entry, up };
-}
-
 describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmux)", () => {
 	const pi = setup as Pi16;
-	const tmp = tempDir("pes-inpi-");
-	const base = realpathSync(tmp.dir);
-	const agentDir = join(base, "agent");
-	const cwd = join(base, "ws");
+	const stage = piStage("pes-inpi-");
 	const files = { here: "", other: "" };
-	const ids = { here: {} as Record<string, string>, other: {} as Record<string, string>, otherSession: "", hereSession: "" };
+	const ids = { here: {} as ExchangeIds, other: {} as ExchangeIds, otherSession: "", hereSession: "" };
 	let term: TmuxSession | null = null;
 
 	beforeAll(async () => {
-		for (const d of [join(cwd, ".git"), join(base, "home"), agentDir]) mkdirSync(d, { recursive: true });
 		const { sm } = await import("./helpers/oracle16.js");
-		let t = Date.parse("2026-11-30T10:00:00Z");
-		const tick = () => {
-			t += 1000;
-			return t;
-		};
-		const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-		const reply = (text: string) => ({
-			role: "assistant",
-			content: [{ type: "text", text }],
-			api: "faux",
-			provider: "faux",
-			model: "faux-1",
-			usage,
-			stopReason: "stop",
-			timestamp: tick(),
-		});
+		const msg = fauxMessages();
 		// Two sessions of the workspace, written by pi 1.6's own SessionManager; pi opens the second.
 		const write = (word: string) => {
-			const m = sm.SessionManager.create(cwd, join(agentDir, "sessions", "ws"));
-			const u1 = m.appendMessage({ role: "user", content: `Why does the ${word} build fail?`, timestamp: tick() });
-			const a1 = m.appendMessage(reply(`${word}_REPLY: the cache is stale.`));
-			const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: tick() });
-			const a2 = m.appendMessage(reply("Cleared; the build passes."));
-			return { file: m.getSessionFile() as string, session: (m.getHeader() as { id: string }).id, ids: { u1, a1, u2, a2 } };
+			const m = sm.SessionManager.create(stage.cwd, join(stage.agentDir, "sessions", "ws"));
+			const written = writeExchanges((role, text) => m.appendMessage(role === "user" ? msg.user(text) : msg.reply(text)), word);
+			return { file: m.getSessionFile() as string, session: (m.getHeader() as { id: string }).id, ids: written };
 		};
 		const other = write("QUOKKA");
 		const here = write("NUMBAT");
@@ -81,7 +40,6 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 		ids.otherSession = other.session;
 		ids.hereSession = here.session;
 		const pkg = sharedStage(pi);
-		const env = [`PI_CODING_AGENT_DIR=${agentDir}`, `HOME=${join(base, "home")}`, "PES_E2E_SCRIPT=echo", `PATH=${pi.env.PATH ?? ""}`, "TERM=xterm-256color"];
 		const args = [
 			"--offline",
 			"--provider",
@@ -95,37 +53,20 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 			"--session",
 			here.file,
 		];
-		const command = `env -u PI_EVENT_SEARCH_INDEX -u PI_CODING_AGENT_SESSION_DIR ${env.map(shellQuote).join(" ")} ${[pi.node, pi.piCli, ...args].map(shellQuote).join(" ")}`;
-		term = TmuxSession.start(command, { columns: 110, rows: 32 }, cwd);
-		await term.waitFor("faux-1", 120_000);
+		term = await startPi(stage, pi.node, pi.piCli, args, pi.env.PATH ?? "");
 	}, 20 * 60_000);
 
-	afterAll(() => {
-		term?.kill();
-		killServer();
-		tmp.cleanup();
-	});
+	afterAll(() => endPi(term, stage));
 
 	/** `/history`, then the query typed in the overlay, until its hit is on screen. */
 	async function search(query: string, shows: string): Promise<string> {
 		const s = term as TmuxSession;
 		s.type("/history ");
 		s.keys("Enter");
-		await s.waitFor("Alt+Q paste quote", 60_000);
-		s.type(query);
-		// The query's own hits (before them the overlay lists recent events, which may show the same text).
-		return s.waitFor((screen) => screen.includes(`❯ ${query}`) && screen.includes(shows) && screen.includes("hit 1 of 1"), 60_000);
+		return queryOverlay(s, query, shows);
 	}
 
-	/** A prompt typed in pi's editor (or what is there already), sent, and answered (the faux model says "ok N"). */
-	async function prompt(text: string): Promise<void> {
-		const s = term as TmuxSession;
-		const answers = (screen: string) => (screen.match(/^ ok \d+\s*$/gm) ?? []).length;
-		const before = answers(s.capture());
-		if (text) s.type(text);
-		s.keys("Enter");
-		await s.waitFor((screen) => answers(screen) > before, 60_000);
-	}
+	const prompt = (text: string) => promptPi(term as TmuxSession, text);
 
 	it("Enter on a hit of pi's own session moves pi there; the next prompt continues from it", async () => {
 		// Work in pi first (pi also writes the thinking level it adds to a file that lacks one, at the leaf it opened).

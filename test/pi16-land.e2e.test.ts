@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT, tempDir } from "./helpers/corpus.js";
 import { type RpcPi, startRpc } from "./helpers/pi-rpc.js";
+import { fauxMessages } from "./helpers/pi-stage.js";
 import { ensurePi16, type Pi16, sharedStage } from "./helpers/pi16.js";
 
 const setup = ensurePi16();
@@ -53,26 +54,11 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 		const { sm } = await import("./helpers/oracle16.js");
 		// The session, written by pi 1.6's own SessionManager: two exchanges; its last entry (the leaf pi opens at) is a2.
 		const m = sm.SessionManager.create(cwd, join(agentDir, "sessions", "ws"));
-		let t = Date.parse("2026-11-30T10:00:00Z");
-		const tick = () => {
-			t += 1000;
-			return t;
-		};
-		const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-		const reply = (text: string) => ({
-			role: "assistant",
-			content: [{ type: "text", text }],
-			api: "faux",
-			provider: "faux",
-			model: "faux-1",
-			usage,
-			stopReason: "stop",
-			timestamp: tick(),
-		});
-		const u1 = m.appendMessage({ role: "user", content: "Why does the LANDING_QUOLL build fail?", timestamp: tick() });
-		const a1 = m.appendMessage(reply("Because the cache is stale."));
-		const u2 = m.appendMessage({ role: "user", content: "Then clear it.", timestamp: tick() });
-		const a2 = m.appendMessage(reply("Cleared; the build passes."));
+		const msg = fauxMessages();
+		const u1 = m.appendMessage(msg.user("Why does the LANDING_QUOLL build fail?"));
+		const a1 = m.appendMessage(msg.reply("Because the cache is stale."));
+		const u2 = m.appendMessage(msg.user("Then clear it."));
+		const a2 = m.appendMessage(msg.reply("Cleared; the build passes."));
 		ids = { u1, a1, u2, a2 };
 		file = m.getSessionFile();
 		bytes = readFileSync(file, "utf8");

@@ -4,12 +4,12 @@
  * fitted to the width. Keys named in the last line are the in-pi ones (Enter lands pi, Alt+Q/Alt+R paste).
  */
 
-import { partialLine, sessionWhere } from "../../src/present/text.js";
+import { partialLine } from "../../src/present/text.js";
 import { type Hit, refKey } from "../../src/shared/types.js";
 import { IDLE_INDEXING } from "../core/explorer-service.js";
 import { eventLayout, searchLayout } from "../core/layout.js";
 import { visibleRange } from "../core/list-window.js";
-import { idTail, shortIds } from "../core/session-label.js";
+import { shortIds } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg, spread } from "../core/styled.js";
 import { wrapLine } from "../core/text-width.js";
 import { eventDoc } from "../event/event-doc.js";
@@ -21,7 +21,7 @@ import { emptyListLines, searchTitle } from "../root/search-lines.js";
 import { modeOf, previewKey, type State, selectedHit, topLoc } from "../root/state.js";
 import { copyRoles, groupCount, listPosition } from "../search/hits-state.js";
 import { hitRows, indexText, searchQueryLine } from "../search/search-view.js";
-import { filterSegs, queryTerms, treeLines } from "../tree/tree-lines.js";
+import { treeSubtitle, treeTitle, treeWindowLines } from "../tree/tree-header.js";
 import { cursorIndex, topTree } from "../tree/tree-state.js";
 
 /** The in-pi keys, as the last line names them. */
@@ -112,37 +112,13 @@ function treeScreen(s: State, width: number, height: number): StyledLine[] {
 	const loc = topTree(s.tree);
 	if (!loc) return [];
 	const d = loc.data;
-	const left: StyledLine = [seg("⑂ tree ", "accent")];
-	if (d) left.push(seg(sessionWhere(d.session), "title"), seg(`  #${idTail(d.session.id)}`, "dim"));
-	else left.push(seg(`#${idTail(loc.request.sessionId)}`, "title"));
-	const q = loc.request.query ?? "";
-	const filter = filterSegs({ filter: loc.filter, text: loc.text, typing: loc.typing, hidden: d?.hidden ?? 0 });
-	const second: StyledLine = loc.error
-		? [seg(`cannot read the tree: ${loc.error}`, "error")]
-		: loc.typing
-			? filter
-			: !d
-				? [seg("reading…", "dim")]
-				: [...filter, seg("• ", "accent"), seg("leaf path  ", "dim"), ...(q ? [seg(`${d.hits} hit(s) for `, "dim"), seg(q, "match")] : [])];
 	const bodyHeight = Math.max(1, height - 4);
-	const body = d
-		? treeLines({
-				rows: d.rows,
-				offset: d.start,
-				total: d.total,
-				cursor: cursorIndex(loc),
-				top: loc.top,
-				height: bodyHeight,
-				width,
-				terms: queryTerms(q),
-				rootSession: d.session.id,
-			})
-		: [];
+	const body = treeWindowLines(loc, width, bodyHeight);
 	const where = d && d.total > 0 ? `row ${cursorIndex(loc) + 1} of ${d.total}` : "";
 	const status = s.message ? [seg(s.message.text, s.message.tone === "info" ? "accent" : s.message.tone)] : [seg("")];
 	return [
-		spread(left, [], width),
-		fitLine(second, width, true),
+		spread(treeTitle(loc), [], width),
+		fitLine(treeSubtitle(loc, width, false), width, true),
 		...pad(body, bodyHeight, width),
 		spread(status, [seg(where, "dim")], width),
 		hintsLine(width, true),
