@@ -55,8 +55,9 @@ export function deleteFtsRows(store: IndexStore, table: FtsTable, rowids: Iterab
 	const tokens: number[] = [];
 	for (const rowid of rowids) {
 		const sz = size.get(rowid)?.sz;
-		if (!sz) continue;
+		// No sizes: no such row (FTS5 counted nothing for it), but the delete stays, whatever FTS5 holds.
 		del.run(rowid);
+		if (!sz) continue;
 		rows++;
 		readVarints(sz).forEach((n, i) => {
 			tokens[i] = (tokens[i] ?? 0) + n;
