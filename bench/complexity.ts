@@ -2,10 +2,12 @@
  * The complexity suite (issue 32 item 9): every cost a user or pi waits for, measured at doubling sizes of the shape
  * that stresses it, printing the growth of CPU time per doubling (median of runs). A row is super-linear when any
  * doubling grows it by more than 2.3×. The sliced refresh (the extension's) also reports its longest event-loop turn,
- * which must stay ≤ 50 ms at every size. Not part of `npm test`. Run from the checkout:
+ * which must stay ≤ 50 ms at every size: as CPU time of this thread (what the turn costs whatever the machine's load)
+ * and as wall time (what pi waited, inflated on a busy machine); the verdict goes by CPU. Not part of `npm test`. Run
+ * from the checkout:
  *   npm run build && node dist/bench/complexity.js [--runs N] [--scale K] [--only name,name]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -94,6 +96,19 @@ function cpuMs(run: () => void): number {
 	return (d.user + d.system) / 1000;
 }
 
+/**
+ * CPU ms this thread has run so far: Linux's per-thread schedstat (nanoseconds, without V8's helper threads); the
+ * process's CPU time elsewhere (Node 20 has no per-thread call).
+ */
+function threadCpuMs(): number {
+	try {
+		return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+	} catch {
+		const c = process.cpuUsage();
+		return (c.user + c.system) / 1000;
+	}
+}
+
 function openService(dir: string): HistoryService {
 	return HistoryService.open({ config: benchConfig([dir], join(dir, "..", `index-${Math.random().toString(36).slice(2)}.sqlite`)) });
 }
@@ -108,25 +123,34 @@ function indexCost(dir: string): number {
 	}
 }
 
-/** The extension's sliced refresh of `dir` from scratch: its CPU ms and its longest event-loop turn. */
-async function slicedCost(dir: string): Promise<{ cpu: number; turn: number }> {
+/** The longest turn of the event loop, by CPU and by wall time (not necessarily the same turn). */
+interface Turn {
+	cpu: number;
+	wall: number;
+}
+
+/** The extension's sliced refresh of `dir` from scratch: its longest event-loop turn. */
+async function slicedCost(dir: string): Promise<Turn> {
 	const service = openService(dir);
 	let last = performance.now();
-	let turn = 0;
+	let lastCpu = threadCpuMs();
+	const turn: Turn = { cpu: 0, wall: 0 };
 	let done = false;
 	const tick = () => {
 		const now = performance.now();
-		turn = Math.max(turn, now - last);
-		last = now;
+		const cpu = threadCpuMs();
+		turn.wall = Math.max(turn.wall, now - last);
+		turn.cpu = Math.max(turn.cpu, cpu - lastCpu);
+		// Measured from here: the tick's own reading is not the refresh's.
+		last = performance.now();
+		lastCpu = threadCpuMs();
 		if (!done) setImmediate(tick);
 	};
 	try {
-		const c = process.cpuUsage();
 		setImmediate(tick);
 		await service.refreshSliced({ budgetMs: 1e9, batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes });
-		done = true;
-		const d = process.cpuUsage(c);
-		return { cpu: (d.user + d.system) / 1000, turn };
+		tick();
+		return turn;
 	} finally {
 		done = true;
 		service.close();
@@ -227,6 +251,7 @@ const cases: Case[] = [
 			}
 		},
 		measure: indexCost,
+		sliced: true,
 	},
 	{
 		name: "index: files",
@@ -236,6 +261,7 @@ const cases: Case[] = [
 			for (let k = 0; k < n; k++) writeSession(dir, `f-${k}.jsonl`, [header(k), ...session(20).slice(1)]);
 		},
 		measure: indexCost,
+		sliced: true,
 	},
 	{
 		name: "index: line length",
@@ -250,6 +276,7 @@ const cases: Case[] = [
 			);
 		},
 		measure: indexCost,
+		sliced: true,
 	},
 	{
 		name: "search: query length",
@@ -284,7 +311,7 @@ interface Row {
 	sizes: number[];
 	ms: number[];
 	growth: number[];
-	turns?: number[];
+	turns?: Turn[];
 }
 
 function fmt(n: number): string {
@@ -304,7 +331,12 @@ async function main(): Promise<void> {
 				const runs: number[] = [];
 				for (let r = 0; r < RUNS; r++) runs.push(await c.measure(dir, size));
 				row.ms.push(median(runs));
-				if (c.sliced) row.turns?.push((await slicedCost(dir)).turn);
+				if (c.sliced) {
+					// The longest of the runs: a turn is over the bound if any run shows it.
+					const turns: Turn[] = [];
+					for (let r = 0; r < RUNS; r++) turns.push(await slicedCost(dir));
+					row.turns?.push({ cpu: Math.max(...turns.map((t) => t.cpu)), wall: Math.max(...turns.map((t) => t.wall)) });
+				}
 				rmSync(join(dir, ".."), { recursive: true, force: true });
 				process.stderr.write(`${c.name} @ ${size}: ${fmt(row.ms.at(-1) as number)} ms CPU\n`);
 			}
@@ -320,10 +352,12 @@ async function main(): Promise<void> {
 			.map((l) => l.toFixed(2))
 			.join(" ")}`,
 	);
-	console.log(`complexity (median of ${RUNS} runs, CPU ms; growth per doubling must be ≤ ${MAX_GROWTH}×; sliced turn ≤ ${MAX_TURN_MS} ms)`);
-	console.log(["cost", "shape", "sizes", "CPU ms", "growth/doubling", "max turn ms", "verdict"].join(" | "));
+	console.log(
+		`complexity (median of ${RUNS} runs, CPU ms; growth per doubling must be ≤ ${MAX_GROWTH}×; sliced turn ≤ ${MAX_TURN_MS} ms of CPU, the longest of ${RUNS} runs)`,
+	);
+	console.log(["cost", "shape", "sizes", "CPU ms", "growth/doubling", "max turn CPU ms", "max turn wall ms", "verdict"].join(" | "));
 	for (const r of rows) {
-		const over = r.growth.some((g) => g > MAX_GROWTH) || (r.turns ?? []).some((t) => t > MAX_TURN_MS);
+		const over = r.growth.some((g) => g > MAX_GROWTH) || (r.turns ?? []).some((t) => t.cpu > MAX_TURN_MS);
 		if (over) bad++;
 		console.log(
 			[
@@ -332,7 +366,8 @@ async function main(): Promise<void> {
 				r.sizes.join(","),
 				r.ms.map(fmt).join(","),
 				r.growth.map((g) => `${g.toFixed(2)}×`).join(","),
-				r.turns ? r.turns.map((t) => t.toFixed(0)).join(",") : "-",
+				r.turns ? r.turns.map((t) => t.cpu.toFixed(0)).join(",") : "-",
+				r.turns ? r.turns.map((t) => t.wall.toFixed(0)).join(",") : "-",
 				over ? "SUPER-LINEAR" : "ok",
 			].join(" | "),
 		);
