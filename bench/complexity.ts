@@ -148,7 +148,13 @@ async function slicedCost(dir: string): Promise<Turn> {
 	};
 	try {
 		setImmediate(tick);
-		await service.refreshSliced({ budgetMs: 1e9, batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes });
+		await service.refreshSliced({
+			budgetMs: 1e9,
+			batchMs: REFRESH_SLICE.ms,
+			batchBytes: REFRESH_SLICE.bytes,
+			sliceBytes: REFRESH_SLICE.bytes,
+			sliceEntries: REFRESH_SLICE.entries,
+		});
 		tick();
 		return turn;
 	} finally {
