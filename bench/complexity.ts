@@ -1,18 +1,21 @@
 /**
  * The complexity suite (issue 32 item 9): every cost a user or pi waits for, measured at doubling sizes of the shape
- * that stresses it, printing the growth of CPU time per doubling (median of runs). A row is super-linear when any
+ * that stresses it, printing the growth of CPU time per doubling (the least of the runs: other processes on the machine
+ * only ever add to a run's CPU time, through caches and shared cores). A row is super-linear when any
  * doubling grows it by more than 2.3×. The sliced refresh (the extension's) also reports its longest event-loop turn,
- * which must stay ≤ 50 ms at every size. Not part of `npm test`. Run from the checkout:
+ * which must stay ≤ 50 ms at every size: as CPU time of this thread (what the turn costs whatever the machine's load)
+ * and as wall time (what pi waited, inflated on a busy machine); the verdict goes by CPU. Not part of `npm test`. Run
+ * from the checkout:
  *   npm run build && node dist/bench/complexity.js [--runs N] [--scale K] [--only name,name]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { REFRESH_SLICE } from "../src/extension/index-handle.js";
 import { parseRef } from "../src/present/ref-parse.js";
 import { HistoryService } from "../src/service/service.js";
-import { benchConfig, median, parseArgs } from "./child.js";
+import { benchConfig, parseArgs } from "./child.js";
 
 const MAX_GROWTH = 2.3;
 const MAX_TURN_MS = 50;
@@ -86,12 +89,24 @@ function writeSession(dir: string, name: string, lines: Line[]): string {
 	return file;
 }
 
-/** CPU ms of `run` (this process: better-sqlite3 works on this thread). */
+/** CPU ms of `run` on this thread (better-sqlite3 works on this thread). */
 function cpuMs(run: () => void): number {
-	const c = process.cpuUsage();
+	const c = threadCpuMs();
 	run();
-	const d = process.cpuUsage(c);
-	return (d.user + d.system) / 1000;
+	return threadCpuMs() - c;
+}
+
+/**
+ * CPU ms this thread has run so far: Linux's per-thread schedstat (nanoseconds, without V8's helper threads); the
+ * process's CPU time elsewhere (Node 20 has no per-thread call).
+ */
+function threadCpuMs(): number {
+	try {
+		return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+	} catch {
+		const c = process.cpuUsage();
+		return (c.user + c.system) / 1000;
+	}
 }
 
 function openService(dir: string): HistoryService {
@@ -108,25 +123,41 @@ function indexCost(dir: string): number {
 	}
 }
 
-/** The extension's sliced refresh of `dir` from scratch: its CPU ms and its longest event-loop turn. */
-async function slicedCost(dir: string): Promise<{ cpu: number; turn: number }> {
+/** The longest turn of the event loop, by CPU and by wall time (not necessarily the same turn). */
+interface Turn {
+	cpu: number;
+	wall: number;
+}
+
+/** The extension's sliced refresh of `dir` (from scratch, or after `before` on the same index): its longest event-loop turn. */
+async function slicedCost(dir: string, before?: (service: HistoryService) => void): Promise<Turn> {
 	const service = openService(dir);
+	before?.(service);
 	let last = performance.now();
-	let turn = 0;
+	let lastCpu = threadCpuMs();
+	const turn: Turn = { cpu: 0, wall: 0 };
 	let done = false;
 	const tick = () => {
 		const now = performance.now();
-		turn = Math.max(turn, now - last);
-		last = now;
+		const cpu = threadCpuMs();
+		turn.wall = Math.max(turn.wall, now - last);
+		turn.cpu = Math.max(turn.cpu, cpu - lastCpu);
+		// Measured from here: the tick's own reading is not the refresh's.
+		last = performance.now();
+		lastCpu = threadCpuMs();
 		if (!done) setImmediate(tick);
 	};
 	try {
-		const c = process.cpuUsage();
 		setImmediate(tick);
-		await service.refreshSliced({ budgetMs: 1e9, batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes });
-		done = true;
-		const d = process.cpuUsage(c);
-		return { cpu: (d.user + d.system) / 1000, turn };
+		await service.refreshSliced({
+			budgetMs: 1e9,
+			batchMs: REFRESH_SLICE.ms,
+			batchBytes: REFRESH_SLICE.bytes,
+			sliceBytes: REFRESH_SLICE.bytes,
+			sliceEntries: REFRESH_SLICE.entries,
+		});
+		tick();
+		return turn;
 	} finally {
 		done = true;
 		service.close();
@@ -141,6 +172,15 @@ interface Case {
 	build: (size: number, dir: string) => void;
 	measure: (dir: string, size: number) => number | Promise<number>;
 	sliced?: boolean;
+	/** The longest turn of the sliced refresh of this cost (default: a sliced refresh from scratch). */
+	turn?: (dir: string) => Promise<Turn>;
+}
+
+/** Moves the bench session out of the way (a deleted file) or back. */
+function hide(dir: string, gone: boolean): void {
+	const [from, to] = [join(dir, "s.jsonl"), join(dir, "..", "hidden.jsonl")];
+	if (gone) renameSync(from, to);
+	else renameSync(to, from);
 }
 
 const doubling = (from: number, count = 4) => Array.from({ length: count }, (_, i) => Math.round(from * SCALE) * 2 ** i);
@@ -213,6 +253,34 @@ const cases: Case[] = [
 		sliced: true,
 	},
 	{
+		name: "remove: a deleted session",
+		shape: "entries of the session file deleted",
+		sizes: doubling(5000),
+		build: (n, dir) => void writeSession(dir, "s.jsonl", session(n)),
+		measure: (dir) => {
+			const service = openService(dir);
+			try {
+				service.refresh();
+				hide(dir, true);
+				return cpuMs(() => service.refresh());
+			} finally {
+				hide(dir, false);
+				service.close();
+			}
+		},
+		sliced: true,
+		turn: async (dir) => {
+			try {
+				return await slicedCost(dir, (service) => {
+					service.refresh();
+					hide(dir, true);
+				});
+			} finally {
+				hide(dir, false);
+			}
+		},
+	},
+	{
 		name: "index: fork family",
 		shape: "forks of one 200-entry session",
 		sizes: doubling(50),
@@ -227,6 +295,7 @@ const cases: Case[] = [
 			}
 		},
 		measure: indexCost,
+		sliced: true,
 	},
 	{
 		name: "index: files",
@@ -236,6 +305,7 @@ const cases: Case[] = [
 			for (let k = 0; k < n; k++) writeSession(dir, `f-${k}.jsonl`, [header(k), ...session(20).slice(1)]);
 		},
 		measure: indexCost,
+		sliced: true,
 	},
 	{
 		name: "index: line length",
@@ -250,6 +320,7 @@ const cases: Case[] = [
 			);
 		},
 		measure: indexCost,
+		sliced: true,
 	},
 	{
 		name: "search: query length",
@@ -284,7 +355,7 @@ interface Row {
 	sizes: number[];
 	ms: number[];
 	growth: number[];
-	turns?: number[];
+	turns?: Turn[];
 }
 
 function fmt(n: number): string {
@@ -303,8 +374,13 @@ async function main(): Promise<void> {
 				c.build(size, dir);
 				const runs: number[] = [];
 				for (let r = 0; r < RUNS; r++) runs.push(await c.measure(dir, size));
-				row.ms.push(median(runs));
-				if (c.sliced) row.turns?.push((await slicedCost(dir)).turn);
+				row.ms.push(Math.min(...runs));
+				if (c.sliced) {
+					// The longest of the runs: a turn is over the bound if any run shows it.
+					const turns: Turn[] = [];
+					for (let r = 0; r < RUNS; r++) turns.push(await (c.turn ?? slicedCost)(dir));
+					row.turns?.push({ cpu: Math.max(...turns.map((t) => t.cpu)), wall: Math.max(...turns.map((t) => t.wall)) });
+				}
 				rmSync(join(dir, ".."), { recursive: true, force: true });
 				process.stderr.write(`${c.name} @ ${size}: ${fmt(row.ms.at(-1) as number)} ms CPU\n`);
 			}
@@ -320,10 +396,14 @@ async function main(): Promise<void> {
 			.map((l) => l.toFixed(2))
 			.join(" ")}`,
 	);
-	console.log(`complexity (median of ${RUNS} runs, CPU ms; growth per doubling must be ≤ ${MAX_GROWTH}×; sliced turn ≤ ${MAX_TURN_MS} ms)`);
-	console.log(["cost", "shape", "sizes", "CPU ms", "growth/doubling", "max turn ms", "verdict"].join(" | "));
+	console.log(
+		`complexity (least of ${RUNS} runs, CPU ms of the indexing thread; growth per doubling must be ≤ ${MAX_GROWTH}×; sliced turn ≤ ${MAX_TURN_MS} ms of CPU, the longest of ${RUNS} runs)`,
+	);
+	console.log(["cost", "shape", "sizes", "CPU ms", "growth/doubling", "max turn CPU ms", "max turn wall ms", "verdict"].join(" | "));
 	for (const r of rows) {
-		const over = r.growth.some((g) => g > MAX_GROWTH) || (r.turns ?? []).some((t) => t > MAX_TURN_MS);
+		const steep = r.growth.some((g) => g > MAX_GROWTH);
+		const long = (r.turns ?? []).some((t) => t.cpu > MAX_TURN_MS);
+		const over = steep || long;
 		if (over) bad++;
 		console.log(
 			[
@@ -332,8 +412,9 @@ async function main(): Promise<void> {
 				r.sizes.join(","),
 				r.ms.map(fmt).join(","),
 				r.growth.map((g) => `${g.toFixed(2)}×`).join(","),
-				r.turns ? r.turns.map((t) => t.toFixed(0)).join(",") : "-",
-				over ? "SUPER-LINEAR" : "ok",
+				r.turns ? r.turns.map((t) => t.cpu.toFixed(0)).join(",") : "-",
+				r.turns ? r.turns.map((t) => t.wall.toFixed(0)).join(",") : "-",
+				[steep ? "SUPER-LINEAR" : "", long ? "LONG TURN" : ""].filter(Boolean).join(", ") || "ok",
 			].join(" | "),
 		);
 	}

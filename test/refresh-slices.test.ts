@@ -3,6 +3,7 @@
  * each slice committed and resumed by the next, other callbacks run in between, and the result equals a fresh
  * build. No timing: slices and event-loop turns are counted.
  */
+import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -98,6 +99,40 @@ describe("sliced refresh", () => {
 		fresh.refresh();
 		fresh.close();
 		expectSameIndex(join(t.dir, "live.sqlite"), join(t.dir, "fresh.sqlite"), "sliced cold index");
+	});
+
+	it("cuts a slice by entries as well as bytes, and each slice's prefix digest is the file's", async () => {
+		// What a slice costs to write grows with its entries (rows, FTS rows) as much as with its bytes: a pi turn is
+		// bounded by both (REFRESH_SLICE). Slices of 1 MiB would take the whole file at once here.
+		const service = openService(root, join(t.dir, "live.sqlite"));
+		const peek = (path: string, sql: string) => {
+			const db = new Database(path, { readonly: true });
+			try {
+				return db.prepare(sql).get() as Record<string, number | string>;
+			} finally {
+				db.close();
+			}
+		};
+		const counts: number[] = [];
+		const digests: Array<[number, string]> = [];
+		const summary = await service.refreshSliced({
+			sliceBytes: 1024 * 1024,
+			sliceEntries: 100,
+			batchMs: 0,
+			onSlice: () => {
+				counts.push(peek(join(t.dir, "live.sqlite"), "SELECT count(*) AS n FROM events").n as number);
+				const row = peek(join(t.dir, "live.sqlite"), "SELECT indexed_bytes AS n, prefix_hash AS h FROM files");
+				digests.push([row.n as number, row.h as string]);
+			},
+		});
+		service.close();
+		expect(summary).toMatchObject({ sessionsAdded: 1, eventsIngested: 4000, pending: 0 });
+		expect(counts.length).toBeGreaterThanOrEqual(40);
+		for (const [i, n] of counts.entries()) expect(n - (counts[i - 1] ?? 0)).toBeLessThanOrEqual(100);
+		// Later slices go on from the hash the first slice left (not the file read again): each digest is still the
+		// SHA-1 of the file's bytes up to the slice's end.
+		const bytes = readFileSync(file);
+		for (const [end, digest] of digests) expect(digest).toBe(`f:${end}:${createHash("sha1").update(bytes.subarray(0, end)).digest("hex")}`);
 	});
 
 	it("never cuts a legacy v1 file (ids derived from the whole file): refreshes end, equal to a fresh build", async () => {

@@ -25,11 +25,12 @@ export interface CallState {
 const BUSY = "the index is busy (another process is writing it)";
 
 /**
- * How a refresh inside pi is cut: write transactions of at most `ms` or `bytes` (one slice of a big file: files
- * are read `bytes` at a time, about a thousand entries), with a turn of pi's event loop after each, so no stretch
- * of indexing holds pi for long, even inside a big session file (issue 13 item 3: ≤ 100 ms at a time).
+ * How a refresh inside pi is cut: write transactions of at most `ms`, `bytes` or `entries` (one slice of a big file:
+ * files are read `bytes` or `entries` at a time, whichever comes first), with a turn of pi's event loop after each,
+ * so no stretch of indexing holds pi for long, even inside a big session file (issue 32 item 9: ≤ 50 ms of CPU a
+ * turn; a 256 KiB slice of about a thousand entries took 70–90).
  */
-export const REFRESH_SLICE = { ms: 40, bytes: 256 * 1024 } as const;
+export const REFRESH_SLICE = { ms: 40, bytes: 64 * 1024, entries: 128 } as const;
 
 /**
  * The caller's session file as pi opens it: pi joins a relative `sessionDir` (settings, project settings or
@@ -95,7 +96,7 @@ export class IndexHandle {
 
 	/** A sliced refresh (REFRESH_SLICE) within `budgetMs`, the given files first. */
 	private refreshSliced(service: HistoryService, budgetMs: number, priority: string[], shouldStop?: () => boolean): Promise<RefreshSummary> {
-		const slice = { batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes };
+		const slice = { batchMs: REFRESH_SLICE.ms, batchBytes: REFRESH_SLICE.bytes, sliceBytes: REFRESH_SLICE.bytes, sliceEntries: REFRESH_SLICE.entries };
 		return service.refreshSliced({ budgetMs, priority, ...slice, ...(shouldStop ? { shouldStop } : {}) });
 	}
 

@@ -4,7 +4,7 @@
  * keeps its last known-good state (I7). Reading and writing are separate steps so the reading can run in a worker.
  */
 import { createHash } from "node:crypto";
-import { type ScannedEntry, type ScanPlan, type ScanResult, scanFile } from "../project/file-scan.js";
+import { type ScannedEntry, type ScanPlan, type ScanResult, type SliceCarry, scanFile } from "../project/file-scan.js";
 import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
 import { STREAM_LIMITS } from "../source/json-stream.js";
@@ -72,12 +72,22 @@ export function sameBasis(a: PlanBasis, b: PlanBasis): boolean {
 	);
 }
 
+/** How a file is cut into slices (ScanPlan.maxBytes, maxEntries), and where the last slice of it ended (SliceCarry). */
+export interface SliceLimits {
+	maxBytes?: number;
+	maxEntries?: number;
+	carry?: { value?: SliceCarry };
+}
+
 /**
  * Decides how to read a file: append after the indexed prefix when the index holds a healthy v2+ session of it.
- * `maxBytes` cuts the read into slices (ScanPlan.maxBytes).
+ * `limits` cut the read into slices (ScanPlan.maxBytes, maxEntries).
  */
-export function planFile(path: string, basis: PlanBasis, full: boolean, maxBytes?: number): ScanPlan {
-	const slice = maxBytes !== undefined ? { maxBytes } : {};
+export function planFile(path: string, basis: PlanBasis, full: boolean, limits: SliceLimits = {}): ScanPlan {
+	const slice = {
+		...(limits.maxBytes !== undefined ? { maxBytes: limits.maxBytes } : {}),
+		...(limits.maxEntries !== undefined ? { maxEntries: limits.maxEntries } : {}),
+	};
 	const { row, session } = basis;
 	if (!full && row && session && row.status === "ok" && row.indexed_bytes > 0 && row.parser_state && row.prefix_hash) {
 		const state = JSON.parse(row.parser_state) as ParserState;
@@ -319,6 +329,7 @@ export function applyScan(
 	basis: PlanBasis,
 	scan: ScanResult,
 	full: boolean,
+	limits: SliceLimits = {},
 ): FileOutcome {
 	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
@@ -327,7 +338,8 @@ export function applyScan(
 		// An appended copy of an indexed id with other content replaces it (pi follows the last copy): the whole file
 		// is read again, so the session is what a fresh build makes of it.
 		if (!conflictsWithIndexed(store, basis.session.id, scan)) return applyAppend(store, writer, basis.row, basis.session, scan);
-		scan = scanFile({ path: file.path, mode: "rebuild" });
+		// In slices like any rebuild: the rest appends to the first slice.
+		scan = scanFile(planFile(file.path, { row: undefined, session: undefined }, true, limits), limits.carry);
 		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	}
 	return applyRebuild(store, writer, file, rootId, basis, scan);
@@ -344,9 +356,9 @@ export function ingestFile(
 	file: DiscoveredFile,
 	rootId: number | null,
 	full: boolean,
-	maxBytes?: number,
+	limits: SliceLimits = {},
 ): FileOutcome {
 	const basis = planBasis(store, file.path);
 	if (!full && unchanged(basis, file)) return UNCHANGED;
-	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full, maxBytes)), full);
+	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full, limits), limits.carry), full, limits);
 }

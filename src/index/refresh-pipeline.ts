@@ -23,7 +23,7 @@ export async function ingestPipelined(run: RefreshRun, scanner: ScanWorker): Pro
 			const i = submitted++;
 			const file = changed[i] as DiscoveredFile;
 			inflight += file.size;
-			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, run.fullFor(file), run.sliceBytes));
+			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, run.fullFor(file), run.sliceLimits));
 			// Awaited later, in order; a rejection must not count as unhandled meanwhile.
 			pending[i]?.catch(() => undefined);
 		}
@@ -85,7 +85,7 @@ export async function ingestPipelined(run: RefreshRun, scanner: ScanWorker): Pro
 		if (partial && open) {
 			// The next slice of the same file, planned from the rows this slice just wrote.
 			bases[i] = planBasis(store, file.path);
-			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, run.fullFor(file), run.sliceBytes));
+			pending[i] = scanner.scan(planFile(file.path, bases[i] as PlanBasis, run.fullFor(file), run.sliceLimits));
 			pending[i]?.catch(() => undefined);
 			batchBytes += run.sliceBytes;
 			if (run.batchFull(batchBytes, batchStarted)) commit();

@@ -2,11 +2,13 @@
  * One refresh run: its summary and progress, the batched write transactions (a failed batch redone one file per
  * transaction), ingest on this thread, and the closing steps: removals, linking and the freshness stamp.
  */
+
+import type { SliceCarry } from "../project/file-scan.js";
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
-import { type FileOutcome, ingestFile } from "./ingest.js";
+import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
@@ -27,6 +29,8 @@ export interface RefreshOptions {
 	workerThresholdBytes?: number;
 	/** A file is read in slices of about this many bytes, each written as an append to the last (FILE_SLICE_BYTES). */
 	sliceBytes?: number;
+	/** ... and of at most this many entries (none by default): what a slice costs to write grows with both. */
+	sliceEntries?: number;
 	/** A write transaction commits after this many milliseconds (default 1000); refreshSliced yields after each. */
 	batchMs?: number;
 	/** ... or once it wrote this many bytes of files (default 32 MB). */
@@ -95,9 +99,17 @@ export class RefreshRun {
 		return (this.options.budgetMs !== undefined && Date.now() - this.started > this.options.budgetMs) || this.options.shouldStop?.() === true;
 	}
 
-	/** True when a batch of `bytes` begun at `batchStarted` should commit now, so other writers and progress get a turn. */
-	batchFull(bytes: number, batchStarted: number): boolean {
-		return bytes >= (this.options.batchBytes ?? BATCH_BYTES) || Date.now() - batchStarted >= (this.options.batchMs ?? BATCH_MS) || this.overBudget();
+	/**
+	 * True when a batch of `bytes` (and `events`) begun at `batchStarted` should commit now, so other writers and
+	 * progress get a turn. A batch holds at most a slice's worth of entries (sliceEntries), as a slice does.
+	 */
+	batchFull(bytes: number, batchStarted: number, events = 0): boolean {
+		return (
+			bytes >= (this.options.batchBytes ?? BATCH_BYTES) ||
+			(this.options.sliceEntries !== undefined && events >= this.options.sliceEntries) ||
+			Date.now() - batchStarted >= (this.options.batchMs ?? BATCH_MS) ||
+			this.overBudget()
+		);
 	}
 
 	/** The index's root id of a discovered file. */
@@ -165,6 +177,14 @@ export class RefreshRun {
 		return this.options.sliceBytes ?? FILE_SLICE_BYTES;
 	}
 
+	/** Where the last slice read on this thread ended (file-scan.ts SliceCarry): one file is sliced at a time. */
+	private readonly carry: { value?: SliceCarry } = {};
+
+	/** How a file's slices are cut. */
+	get sliceLimits(): SliceLimits {
+		return { maxBytes: this.sliceBytes, ...(this.options.sliceEntries !== undefined ? { maxEntries: this.options.sliceEntries } : {}) };
+	}
+
 	/** True when a full refresh must still rebuild this file (not once its first slice is written: the rest appends). */
 	fullFor(file: DiscoveredFile): boolean {
 		return this.options.full === true && !this.sliced.has(file.path);
@@ -172,7 +192,7 @@ export class RefreshRun {
 
 	/** Reads and writes one changed file (or its next slice) inside the open write transaction. */
 	ingest(file: DiscoveredFile): FileOutcome {
-		return ingestFile(this.store, this.writer, file, this.rootIdOf(file), this.fullFor(file), this.sliceBytes);
+		return ingestFile(this.store, this.writer, file, this.rootIdOf(file), this.fullFor(file), { ...this.sliceLimits, carry: this.carry });
 	}
 
 	/** Does one file's work inside the open write transaction; a throw means the caller rolls the batch back. */
@@ -235,11 +255,13 @@ export class RefreshRun {
 				.transaction(() => {
 					const batchStarted = Date.now();
 					let bytes = 0;
+					let events = 0;
 					while (this.done < this.plan.changed.length) {
 						const outcome = step();
 						if (!outcome) break;
 						bytes += outcome.bytes;
-						if (this.batchFull(bytes, batchStarted)) break;
+						events += outcome.events;
+						if (this.batchFull(bytes, batchStarted, events)) break;
 					}
 				})
 				.immediate();

@@ -4,7 +4,7 @@
  * while the main thread writes SQLite.
  */
 import { createHash, type Hash } from "node:crypto";
-import { closeSync, fstatSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "../source/fingerprint.js";
@@ -29,6 +29,45 @@ export interface ScanPlan {
 	 * in slices, each one an append to the last (bounded memory per scan, and a caller can yield in between).
 	 */
 	maxBytes?: number;
+	/** ... or after this many entries: what a slice costs to write grows with its entries as much as with its bytes. */
+	maxEntries?: number;
+}
+
+/**
+ * Where a slice of a file ended, kept by the caller that reads the next slice in the same process (a sliced refresh):
+ * the hash of the prefix so far, so the next slice does not read and hash the whole prefix again (a cost that grew
+ * with the file at every slice). It is trusted only while the file is the same inode, the next slice starts where this
+ * one ended with the digest the index recorded, and the last bytes before that point are still the ones read; a
+ * rewrite of older bytes that keeps those is caught by the next refresh's full prefix check.
+ */
+export interface SliceCarry {
+	ino: number;
+	end: number;
+	digest: string;
+	running: Hash;
+	tail: Buffer;
+}
+
+/** Bytes before a slice's end that the next slice compares with the file before it trusts a carried hash. */
+const CARRY_TAIL_BYTES = 4096;
+
+/** The bytes [from, to) of a file. */
+function bytesAt(fd: number, from: number, to: number): Buffer {
+	const buf = Buffer.alloc(to - from);
+	let done = 0;
+	while (done < buf.length) {
+		const n = readSync(fd, buf, done, buf.length - done, from + done);
+		if (n === 0) return buf.subarray(0, done);
+		done += n;
+	}
+	return buf;
+}
+
+/** The carried hash of `plan`'s prefix, when it still describes the file (SliceCarry). */
+function carried(fd: number, plan: ScanPlan, ino: number, carry: SliceCarry | undefined): { digest: string; running: Hash } | null {
+	if (!carry || carry.ino !== ino || carry.end !== plan.start || carry.digest !== plan.prefixHash) return null;
+	if (!bytesAt(fd, carry.end - carry.tail.length, carry.end).equals(carry.tail)) return null;
+	return { digest: carry.digest, running: carry.running.copy() };
 }
 
 /** One entry ready to be written: where it is, what it is, and the text each fragment puts into the index. */
@@ -121,8 +160,11 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	return { entry: located, ev: meta, fts, frags: ids.join(" ") };
 }
 
-/** Reads a file according to its plan. Never throws for file problems: they come back as `error`. */
-export function scanFile(plan: ScanPlan): ScanResult {
+/**
+ * Reads a file according to its plan. Never throws for file problems: they come back as `error`. `carry` (a sliced
+ * refresh's) holds where the last slice of this file ended, and is updated to where this one ends.
+ */
+export function scanFile(plan: ScanPlan, carry?: { value?: SliceCarry }): ScanResult {
 	let fd: number;
 	try {
 		fd = openSync(plan.path, "r");
@@ -133,15 +175,15 @@ export function scanFile(plan: ScanPlan): ScanResult {
 		const st = fstatSync(fd);
 		const fingerprint = { size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
 		if (plan.mode === "append" && plan.start !== undefined && plan.parserState && st.size >= plan.start) {
-			const prefix = prefixHash(fd, plan.start, plan.prefixHash);
+			const prefix = carried(fd, plan, st.ino, carry?.value) ?? prefixHash(fd, plan.start, plan.prefixHash);
 			// A complete last line read without its `\n` that went on with other bytes is no longer that line: rebuild.
 			const resume = resumeAt(fd, plan.start);
 			if (prefix.digest === plan.prefixHash && resume !== "extended") {
 				const parser = new SessionParser(plan.parserState);
-				return read(fd, plan, fingerprint, "append", plan.start, plan.firstLine ?? 1, parser, prefix.running, plan.cwd ?? "", resume === "closed");
+				return read(fd, plan, fingerprint, "append", plan.start, plan.firstLine ?? 1, parser, prefix.running, plan.cwd ?? "", resume === "closed", carry);
 			}
 		}
-		return read(fd, plan, fingerprint, "rebuild", 0, 1, new SessionParser(), createHash("sha1"), "");
+		return read(fd, plan, fingerprint, "rebuild", 0, 1, new SessionParser(), createHash("sha1"), "", false, carry);
 	} catch (error) {
 		return failed(plan, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
 	} finally {
@@ -179,7 +221,8 @@ function read(
 	parser: SessionParser,
 	hash: Hash | undefined,
 	appendCwd: string,
-	closed = false,
+	closed: boolean,
+	carry: { value?: SliceCarry } | undefined,
 ): ScanResult {
 	const result: ScanResult = { ...failed(plan, ""), mode, fingerprint, header: null };
 	delete result.error;
@@ -249,7 +292,9 @@ function read(
 		// never cut: its ids are derived from the whole file, so every scan of it rebuilds from the start, and a slice
 		// would be read again forever.
 		const sliceable = result.header === null || result.header.version >= 3;
-		if (plan.maxBytes !== undefined && sliceable && sliceEnd - start >= plan.maxBytes && sliceEnd < fingerprint.size && line.length > line.bytes.length) {
+		const full =
+			(plan.maxBytes !== undefined && sliceEnd - start >= plan.maxBytes) || (plan.maxEntries !== undefined && result.entries.length >= plan.maxEntries);
+		if (full && sliceable && sliceEnd < fingerprint.size && line.length > line.bytes.length) {
 			// A slice ends after a terminated line; the next scan appends from here (entry boundaries only).
 			it.return({ endOffset: 0, nextLineNo: 0, tornBytes: 0 });
 			end = { endOffset: sliceEnd, nextLineNo: line.lineNo + 1 };
@@ -261,5 +306,18 @@ function read(
 	result.nextLineNo = end.nextLineNo;
 	result.parserState = parser.snapshot();
 	result.digest = end.endOffset <= FULL_HASH_LIMIT && running ? fullDigest(end.endOffset, running) : prefixHash(fd, end.endOffset).digest;
+	if (carry) {
+		// Only a whole-prefix hash goes on from here (a sampled digest is recomputed from its samples, at a bounded cost).
+		carry.value =
+			result.partial && running && result.digest.startsWith("f:")
+				? {
+						ino: fingerprint.ino,
+						end: end.endOffset,
+						digest: result.digest,
+						running: running.copy(),
+						tail: bytesAt(fd, Math.max(0, end.endOffset - CARRY_TAIL_BYTES), end.endOffset),
+					}
+				: undefined;
+	}
 	return result;
 }
