@@ -104,10 +104,8 @@ describe("the kept tree shape across appends", () => {
 		expect(second.all?.find(([id]) => id === "b.u0")?.[1]).toBe(1);
 
 		// A label on an entry of the first refresh; an entry whose parent is written only in the next refresh.
-		appendFileSync(
-			file,
-			line({ type: "label", id: "lab1", parentId: "b.a0", timestamp: new Date((clock += 1000)).toISOString(), targetId: "tu3", label: "mark" }),
-		);
+		clock += 1000;
+		appendFileSync(file, line({ type: "label", id: "lab1", parentId: "b.a0", timestamp: new Date(clock).toISOString(), targetId: "tu3", label: "mark" }));
 		appendFileSync(file, entry("late.child", "user", "late.parent"));
 		const third = check();
 		expect(third["labeled-only"]?.map(([id]) => id)).toEqual(["tu3"]);
