@@ -3,7 +3,7 @@
  * 1,000 entries, written straight as pi v3 JSONL like bench/huge.ts) and scrolling it window by window, in a fresh
  * process per size so its peak RSS is the tree view's own. Sizes double; the growth of the open per doubling is
  * printed. Targets: ≤ 100 ms per open or scroll, ≤ 300 MB peak RSS, at every size. Not part of `npm test`:
- *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1]
+ *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1] [--reuse 1]
  */
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { HistoryService } from "../src/service/service.js";
+import { TREE_FILTER_MODES } from "../src/shared/types.js";
 import { benchConfig, median, parseArgs } from "./child.js";
 import { branchEntry, entryId, HUGE_SESSION_ID, hugePaths, linearEntry } from "./huge.js";
 
@@ -63,9 +64,20 @@ function measure(root: string, index: string): void {
 		const t1 = performance.now();
 		if (fold) service.treeWindow({ sessionId: HUGE_SESSION_ID, unfolded: [fold.stretch], cursor: fold.stretch, count: 3 * HEIGHT });
 		const unfold = performance.now() - t1;
+		// Each other filter mode lays the tree out again (the open was `default`); the walk opens it on a deep entry.
+		const modes: Record<string, number> = {};
+		for (const filter of TREE_FILTER_MODES.filter((f) => f !== "default")) {
+			const t = performance.now();
+			service.treeWindow({ sessionId: HUGE_SESSION_ID, filter, count: 3 * HEIGHT });
+			modes[filter] = performance.now() - t;
+		}
+		const deepId = entryId(Math.max(1, first.entries - 5));
+		const t2 = performance.now();
+		service.treeWindow({ sessionId: HUGE_SESSION_ID, entryId: deepId, filter: "no-tools", count: 3 * HEIGHT });
+		const deep = performance.now() - t2;
 		const rss = process.resourceUsage().maxRSS / 1024;
 		process.stdout.write(
-			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, rss })}\n`,
+			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rss })}\n`,
 		);
 	} finally {
 		service.close();
@@ -91,19 +103,22 @@ function main(): void {
 	process.stdout.write(`tree view of one session, a branch every ${BRANCH_EVERY} entries; a window is ${3 * HEIGHT} rows (target ≤ 100 ms, ≤ 300 MB)\n`);
 	for (const n of sizes) {
 		const dir = join(scratch, `s${n}`);
-		const root = writeSession(dir, n);
+		// --reuse: a session and index kept by an earlier --keep run (the refresh finds nothing to do).
+		const root = options.has("reuse") ? hugePaths(dir).root : writeSession(dir, n);
 		const index = join(dir, "index.sqlite");
 		const built = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
 		if (built.status !== 0) throw new Error(`indexing ${n} entries failed`);
 		const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
 		if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
-		const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number>;
+		const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
 		const growth = prev === null ? "" : `  ×${((r.open as number) / prev).toFixed(2)} per doubling`;
 		prev = r.open as number;
 		const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
 		process.stdout.write(
 			`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rss ?? 0).toFixed(0)} MB${growth}\n`,
 		);
+		const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
+		if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}
 }

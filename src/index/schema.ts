@@ -7,7 +7,8 @@ import type { SemanticKind } from "../shared/types.js";
 // 6: the (session_id, summarized_by) index (a compaction's trace and incremental compactions read it).
 // 7: failed replies are omitted, empty branch summaries produce nothing, customType is searchable (projections changed).
 // 8: codemode's nestedCalls: their paths are file evidence, a script result quoting our tools is not indexed.
-export const SCHEMA_VERSION = 8;
+// 9: tree_shape (a session's tree as numbers, kept at ingest for the tree view) and the events_edit index.
+export const SCHEMA_VERSION = 9;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -161,6 +162,23 @@ CREATE INDEX events_ref ON events(session_id, ref_id) WHERE ref_id IS NOT NULL;
 CREATE INDEX events_label ON events(cur_label) WHERE cur_label IS NOT NULL;
 -- What a summary stands for: a compaction's trace lists them without reading the session's other rows.
 CREATE INDEX events_summarized ON events(session_id, summarized_by) WHERE summarized_by IS NOT NULL;
+
+-- Context edits in effect, by session: the tree view reads them without the session's other rows.
+CREATE INDEX events_edit ON events(session_id) WHERE edit_by IS NOT NULL;
+
+-- A session's tree as numbers, written with its events (session-writer.ts) and read whole by the tree view
+-- (tree-rows.ts sessionShape), CHUNK entries per row: row ids, parent links (tree-rows.ts SHAPE_PARENT) and the flags
+-- that never change after insert. Blobs of native-endian Float64 / Uint16 arrays.
+CREATE TABLE tree_shape (
+	session_id INTEGER NOT NULL,
+	chunk INTEGER NOT NULL,
+	n INTEGER NOT NULL,
+	ids BLOB NOT NULL,
+	pars BLOB NOT NULL,
+	flags BLOB NOT NULL,
+	last_entry TEXT NOT NULL,
+	PRIMARY KEY (session_id, chunk)
+) STRICT;
 
 CREATE TABLE tool_calls (
 	event_id INTEGER NOT NULL,

@@ -8,6 +8,7 @@ import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
 import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
+import { appendShape, deleteShape } from "./tree-shape-store.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
@@ -279,6 +280,21 @@ export class SessionWriter {
 				s.sysTexts,
 			);
 		}
+		// After the inserts: a parent later in the same batch is found by its row.
+		appendShape(
+			this.store,
+			sessionId,
+			staged.map((s) => ({
+				eventId: s.eventId,
+				entryId: s.entry.id,
+				parentId: s.entry.parentId,
+				type: s.ev.type,
+				role: s.ev.role,
+				isError: s.ev.isError,
+				stopReason: s.ev.stopReason,
+				frags: s.frags,
+			})),
+		);
 	}
 
 	/** Deletes every row of a session except the sessions row itself. */
@@ -293,6 +309,7 @@ export class SessionWriter {
 		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
 		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
+		deleteShape(s, sessionId);
 		s.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
 		dropSummaryRuns(s, sessionId);
 		dropUnusedSystemTexts(s, texts);

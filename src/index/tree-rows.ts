@@ -7,6 +7,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
 import type { IndexStore } from "./store.js";
 import { summaryOverlay } from "./summary-runs.js";
+import { PARENT_LATER, PARENT_NONE, readShape } from "./tree-shape-store.js";
 
 const SLOTS = FRAGMENT_SLOTS;
 
@@ -113,6 +114,7 @@ export function sessionShape(
 	words: readonly string[],
 	parent: number | null,
 ): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+	if (words.length === 0 && parent === null) return keptShape(store, session);
 	const ws = words.slice(0, SHAPE_WORDS);
 	const text =
 		ws.length === 0
@@ -160,6 +162,49 @@ export function sessionShape(
 		n++;
 	}
 	return { ids: ids.subarray(0, n), parents: parents.subarray(0, n), flags: flags.subarray(0, n) };
+}
+
+/** sessionShape without words or a parent: the shape kept at ingest, with today's labels and context edits. */
+function keptShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+	const shape = readShape(store, session);
+	const { ids, parents, flags } = shape;
+	const mark = (rows: Array<{ id: number }>, bit: number) => {
+		for (const r of rows) {
+			const at = indexOf(ids, r.id);
+			if (at >= 0) flags[at] = (flags[at] as number) | bit;
+		}
+	};
+	mark(
+		store
+			.prepare<[number], { id: number }>("SELECT id FROM events INDEXED BY events_label WHERE cur_label IS NOT NULL AND cur_label <> '' AND session_id = ?")
+			.all(session),
+		SHAPE.label,
+	);
+	mark(
+		store
+			.prepare<[number], { id: number }>("SELECT id FROM events INDEXED BY events_edit WHERE edit_by IS NOT NULL AND session_id = ? AND edit_state IS NOT NULL")
+			.all(session),
+		SHAPE.edit,
+	);
+	const later = store.prepare<[number], { id: number }>(
+		"SELECT p.id FROM events e JOIN events p ON p.session_id = e.session_id AND p.entry_id = e.parent_id WHERE e.id = ?",
+	);
+	for (let k = 0; k < parents.length; k++) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
+	return shape;
+}
+
+/** Where row id `id` is in ascending `ids` (-1: absent). */
+function indexOf(ids: Float64Array, id: number): number {
+	let lo = 0;
+	let hi = ids.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		const v = ids[mid] as number;
+		if (v === id) return mid;
+		if (v < id) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
 }
 
 /** The tree rows of the given event ids (any order; the caller places them). */

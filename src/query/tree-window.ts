@@ -11,21 +11,7 @@ import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
-import {
-	BRANCH_CHILD,
-	buildShape,
-	CONTINUES,
-	FOLD_MIN,
-	filterWords,
-	HIT,
-	i32,
-	LAST,
-	type Member,
-	nodeOf,
-	type Shape,
-	TREE_WINDOW_MAX,
-	u16,
-} from "./tree-shape.js";
+import { BRANCH_CHILD, buildShape, CONTINUES, FOLD_MIN, filterWords, HIT, LAST, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
 export { filterWords, TREE_WINDOW_MAX } from "./tree-shape.js";
@@ -58,57 +44,63 @@ function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean
 /** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
 function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
 	const len = sh.flat.length;
-	const start = i32();
-	const type = u16();
-	const count = i32();
-	const stretch = i32();
-	const crumb = i32();
+	// At most one row per shown node: filled in place, then cut to the rows laid out.
+	const start = new Int32Array(len);
+	const type = new Uint16Array(len);
+	const count = new Int32Array(len);
+	const stretch = new Int32Array(len);
+	const crumb = new Int32Array(len);
 	const rowOfFlat = new Int32Array(len);
 	const hitRows: number[] = [];
 	const keep = sh.focusNode;
+	const { flat, nodeFlags, nodeRow, bits } = sh;
+	let rows = 0;
 	const one = (f: number, st: number) => {
-		const node = sh.flat[f] as number;
-		rowOfFlat[f] = start.length;
-		if ((sh.nodeFlags[node] as number) & HIT && (sh.nodeRow[node] as number) >= 0) hitRows.push(start.length);
-		start.push(f);
-		type.push((sh.nodeRow[node] as number) < 0 ? 1 : 0);
-		count.push(1);
-		stretch.push(st);
-		crumb.push(-1);
+		const node = flat[f] as number;
+		rowOfFlat[f] = rows;
+		const head = (nodeRow[node] as number) < 0;
+		if ((nodeFlags[node] as number) & HIT && !head) hitRows.push(rows);
+		start[rows] = f;
+		type[rows] = head ? 1 : 0;
+		count[rows] = 1;
+		stretch[rows] = st;
+		crumb[rows] = -1;
+		rows++;
 	};
 	let i = 0;
 	while (i < len) {
-		if (isKept(sh, sh.flat[i] as number, keep, searching)) {
+		if (isKept(sh, flat[i] as number, keep, searching)) {
 			one(i, -1);
 			i++;
 			continue;
 		}
 		let j = i + 1;
-		let user = (sh.nodeFlags[sh.flat[i] as number] as number) & SHAPE.user ? (sh.flat[i] as number) : -1;
-		while (j < len && (sh.bits[sh.flat[j] as number] as number) & CONTINUES && !isKept(sh, sh.flat[j] as number, keep, searching)) {
-			if (user < 0 && (sh.nodeFlags[sh.flat[j] as number] as number) & SHAPE.user) user = sh.flat[j] as number;
+		let user = (nodeFlags[flat[i] as number] as number) & SHAPE.user ? (flat[i] as number) : -1;
+		while (j < len && (bits[flat[j] as number] as number) & CONTINUES && !isKept(sh, flat[j] as number, keep, searching)) {
+			if (user < 0 && (nodeFlags[flat[j] as number] as number) & SHAPE.user) user = flat[j] as number;
 			j++;
 		}
 		if (j - i < FOLD_MIN) for (let k = i; k < j; k++) one(k, -1);
-		else if (unfolded.has(sh.flat[i] as number)) for (let k = i; k < j; k++) one(k, i);
+		else if (unfolded.has(flat[i] as number)) for (let k = i; k < j; k++) one(k, i);
 		else {
-			for (let k = i; k < j; k++) rowOfFlat[k] = start.length;
-			start.push(i);
-			type.push(2);
-			count.push(j - i);
-			stretch.push(i);
-			crumb.push(user);
+			rowOfFlat.fill(rows, i, j);
+			start[rows] = i;
+			type[rows] = 2;
+			count[rows] = j - i;
+			stretch[rows] = i;
+			crumb[rows] = user;
+			rows++;
 		}
 		i = j;
 	}
 	return {
 		sig,
-		start: start.view,
-		type: type.view,
-		count: count.view,
-		stretch: stretch.view,
-		crumb: crumb.view,
-		total: start.length,
+		start: start.subarray(0, rows),
+		type: type.subarray(0, rows),
+		count: count.subarray(0, rows),
+		stretch: stretch.subarray(0, rows),
+		crumb: crumb.subarray(0, rows),
+		total: rows,
 		rowOfFlat,
 		hitRows,
 	};

@@ -41,10 +41,46 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 		// FTS5's row count and token totals, bm25's N and average length: a refresh must leave what a fresh build writes.
 		const totals = db.prepare("SELECT 'fts' AS t, hex(block) AS block FROM fts_data WHERE id = 1 UNION ALL SELECT 'system', hex(block) FROM system_fts_data WHERE id = 1").all();
 		const fileRows = db.prepare("SELECT path, status, header_id, indexed_bytes FROM files ORDER BY path").all();
-		return { sessions, events, calls, files, tokens, ftsRows, totals, fileRows };
+		return { sessions, events, calls, files, tokens, ftsRows, totals, fileRows, shapes: dumpShapes(db) };
 	} finally {
 		db.close();
 	}
+}
+
+/**
+ * The tree shapes kept at ingest (tree-shape-store.ts), by entry: its parent link by entry id ('prev', 'none') and
+ * fixed flags. A parent indexed after its child (-2) shows as the entry it resolves to, as the tree view reads it.
+ */
+function dumpShapes(db: Database.Database): unknown[] {
+	const entryOf = new Map(
+		(db.prepare("SELECT id, entry_id, parent_id FROM events").all() as Array<{ id: number; entry_id: string; parent_id: string | null }>).map((r) => [r.id, r]),
+	);
+	const rowOf = new Map<string, number>();
+	const sessionOf = new Map(
+		(db.prepare("SELECT id, session_id FROM events").all() as Array<{ id: number; session_id: number }>).map((r) => [r.id, r.session_id]),
+	);
+	for (const [id, r] of entryOf) rowOf.set(`${sessionOf.get(id)}/${r.entry_id}`, id);
+	const out: unknown[] = [];
+	const chunks = db
+		.prepare(
+			"SELECT s.public_id, t.session_id, t.chunk, t.n, t.ids, t.pars, t.flags, t.last_entry FROM tree_shape t JOIN sessions s ON s.id = t.session_id ORDER BY s.public_id, t.chunk",
+		)
+		.all() as Array<{ public_id: string; session_id: number; chunk: number; n: number; ids: Buffer; pars: Buffer; flags: Buffer; last_entry: string }>;
+	for (const c of chunks) {
+		const f64 = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + c.n * 8));
+		const ids = f64(c.ids);
+		const pars = f64(c.pars);
+		const flags = new Uint16Array(c.flags.buffer.slice(c.flags.byteOffset, c.flags.byteOffset + c.n * 2));
+		for (let k = 0; k < c.n; k++) {
+			const e = entryOf.get(ids[k] as number);
+			const p = pars[k] as number;
+			const later = p === -2 && e?.parent_id ? rowOf.get(`${c.session_id}/${e.parent_id}`) : undefined;
+			const parent = p === -1 ? "prev" : p === 0 || (p === -2 && later === undefined) ? "none" : entryOf.get(p === -2 ? (later as number) : p)?.entry_id;
+			out.push({ session: c.public_id, chunk: c.chunk, entry: e?.entry_id, parent, flags: flags[k] });
+		}
+		out.push({ session: c.public_id, chunk: c.chunk, n: c.n, last: c.last_entry });
+	}
+	return out;
 }
 
 /** Asserts that the index files `actual` and `expected` hold the same logical contents, table by table. */

@@ -1,0 +1,146 @@
+/**
+ * A session's tree shape kept at ingest (table tree_shape): per entry in file order its row id, its parent link and the
+ * flags that never change after insert, CHUNK entries per row. The tree view reads a 1,000,000-entry session's shape
+ * as a few hundred blobs instead of a million rows; what can change later (labels, context edits) is read through
+ * partial indexes, and a parent that was not indexed yet when its child was is resolved at read time.
+ */
+import type { IndexStore } from "./store.js";
+
+/** Entries per tree_shape row: an append rewrites at most one row of this size. */
+export const SHAPE_CHUNK = 4096;
+
+/** Parent links: the row above in file order, no parent in the session, not known at insert (resolved on read). */
+export const PARENT_PREVIOUS = -1;
+export const PARENT_NONE = 0;
+export const PARENT_LATER = -2;
+
+/** Flags of an entry that its insert fixes (the same bits as tree-rows.ts SHAPE). */
+export const FIXED = {
+	user: 1,
+	summary: 4,
+	error: 8,
+	bookkeeping: 32,
+	toolResult: 64,
+	callsOnly: 128,
+} as const;
+
+const BOOKKEEPING = new Set(["label", "context_edit", "custom", "model_change", "thinking_level_change", "session_info"]);
+
+/** What an inserted event tells the shape. */
+export interface ShapeInput {
+	eventId: number;
+	entryId: string;
+	parentId: string | null;
+	type: string;
+	role: string | null;
+	isError: boolean | null;
+	stopReason: string | null;
+	frags: string;
+}
+
+/** The fixed flags of an event (tree-rows.ts SHAPE_FLAGS without the label and edit bits). */
+export function fixedFlags(e: ShapeInput): number {
+	const message = e.type === "message";
+	let f = 0;
+	if (message && e.role === "user") f |= FIXED.user;
+	if (e.type === "compaction" || e.type === "branch_summary") f |= FIXED.summary;
+	if (e.isError === true) f |= FIXED.error;
+	if (BOOKKEEPING.has(e.type)) f |= FIXED.bookkeeping;
+	if (message && e.role === "toolResult") f |= FIXED.toolResult;
+	const stop = e.stopReason ?? "stop";
+	if (
+		message &&
+		e.role === "assistant" &&
+		!e.frags.includes("assistant.text:") &&
+		!e.frags.includes("assistant.error:") &&
+		(stop === "stop" || stop === "toolUse")
+	)
+		f |= FIXED.callsOnly;
+	return f;
+}
+
+interface ChunkRow {
+	chunk: number;
+	n: number;
+	ids: Buffer;
+	pars: Buffer;
+	flags: Buffer;
+	last_entry: string;
+}
+
+// A blob's bytes need not be aligned for a typed array view: aligned ones are viewed, others copied.
+const f64Of = (b: Buffer, n: number) =>
+	b.byteOffset % 8 === 0 ? new Float64Array(b.buffer, b.byteOffset, n) : new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 8));
+const u16Of = (b: Buffer, n: number) =>
+	b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, n) : new Uint16Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 2));
+const bytes = (a: Float64Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** Adds a session's newly inserted events (file order, after every indexed one) to its shape. */
+export function appendShape(store: IndexStore, session: number, events: readonly ShapeInput[]): void {
+	if (events.length === 0) return;
+	const tail = store
+		.prepare<[number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? ORDER BY chunk DESC LIMIT 1")
+		.get(session);
+	let chunk = tail?.chunk ?? 0;
+	let n = tail?.n ?? 0;
+	let ids = new Float64Array(SHAPE_CHUNK);
+	let pars = new Float64Array(SHAPE_CHUNK);
+	let flags = new Uint16Array(SHAPE_CHUNK);
+	if (tail) {
+		ids.set(f64Of(tail.ids, n));
+		pars.set(f64Of(tail.pars, n));
+		flags.set(u16Of(tail.flags, n));
+	}
+	let previous: string | null = tail?.last_entry ?? null;
+	const write = store.prepare(
+		"INSERT INTO tree_shape (session_id, chunk, n, ids, pars, flags, last_entry) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, chunk) DO UPDATE SET n = excluded.n, ids = excluded.ids, pars = excluded.pars, flags = excluded.flags, last_entry = excluded.last_entry",
+	);
+	const parentRow = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?");
+	const flush = () => write.run(session, chunk, n, bytes(ids.subarray(0, n)), bytes(pars.subarray(0, n)), bytes(flags.subarray(0, n)), previous ?? "");
+	for (const e of events) {
+		if (n === SHAPE_CHUNK) {
+			flush();
+			chunk++;
+			n = 0;
+			ids = new Float64Array(SHAPE_CHUNK);
+			pars = new Float64Array(SHAPE_CHUNK);
+			flags = new Uint16Array(SHAPE_CHUNK);
+		}
+		let par: number = PARENT_NONE;
+		if (e.parentId !== null) {
+			if (e.parentId === previous) par = PARENT_PREVIOUS;
+			else par = parentRow.get(session, e.parentId)?.id ?? PARENT_LATER;
+		}
+		ids[n] = e.eventId;
+		pars[n] = par;
+		flags[n] = fixedFlags(e);
+		n++;
+		previous = e.entryId;
+	}
+	flush();
+}
+
+/** Forgets a session's shape (its rows are deleted). */
+export function deleteShape(store: IndexStore, session: number): void {
+	store.prepare("DELETE FROM tree_shape WHERE session_id = ?").run(session);
+}
+
+/** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
+export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+	const rows = store
+		.prepare<[number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? ORDER BY chunk")
+		.all(session);
+	let total = 0;
+	for (const r of rows) total += r.n;
+	const ids = new Float64Array(total);
+	const parents = new Float64Array(total);
+	const flags = new Uint16Array(total);
+	let at = 0;
+	for (const r of rows) {
+		ids.set(f64Of(r.ids, r.n), at);
+		parents.set(f64Of(r.pars, r.n), at);
+		flags.set(u16Of(r.flags, r.n), at);
+		at += r.n;
+	}
+	return { ids, parents, flags };
+}
