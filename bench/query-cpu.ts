@@ -46,7 +46,9 @@ if (fresh > 0) {
 	for (const q of mix) {
 		const cpu = firsts.get(q.name) ?? [];
 		process.stdout.write(
-			`${q.name.padEnd(16)} first run, fresh process: cpu min ${Math.min(...cpu).toFixed(1).padStart(6)} ms   cpu p50 ${percentile(cpu, 50).toFixed(1).padStart(6)} ms   ${answers.get(q.name)}\n`,
+			`${q.name.padEnd(16)} first run, fresh process: cpu min ${Math.min(...cpu)
+				.toFixed(1)
+				.padStart(6)} ms   cpu p50 ${percentile(cpu, 50).toFixed(1).padStart(6)} ms   ${answers.get(q.name)}\n`,
 		);
 	}
 	process.exit(0);
