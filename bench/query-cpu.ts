@@ -4,10 +4,14 @@
  * time does, so two versions can be compared on a busy machine (a ratio in the same run, not a latency to publish).
  * Each query opens its own service: its first run (no statement compiled, no answer cached) is timed apart from the
  * repeats.
- *   node dist/bench/query-cpu.js --index PATH [--runs N] [--only NAME]
+ *   node dist/bench/query-cpu.js --index PATH [--runs N] [--only NAME] [--fresh N]
+ * `--fresh N`: each query's first run in N fresh processes instead (module code not yet compiled, as `pi-history
+ * search` and a new Pi session meet it), the queries interleaved; the CPU ms of each first run, min and median.
  * `--only` runs one query (by name): under `valgrind --tool=callgrind`, the instructions of `--runs 8` less those of
  * `--runs 3`, over 5, are one repeat's instructions, the same on a quiet machine as on a busy one.
  */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { HistoryService } from "../src/service/service.js";
 import { benchConfig, parseArgs, percentile } from "./child.js";
 import { AGENT_MIX, QUERY_MIX } from "./vocabulary.js";
@@ -25,6 +29,29 @@ const mix = only === undefined ? all : all.filter((q) => q.name === only);
 if (mix.length === 0) {
 	process.stderr.write(`no query named "${only}": ${all.map((q) => q.name).join(", ")}\n`);
 	process.exit(2);
+}
+const fresh = Number(options.get("fresh") ?? "0");
+if (fresh > 0) {
+	const firsts = new Map<string, number[]>(mix.map((q) => [q.name, []]));
+	const answers = new Map<string, string>();
+	for (let r = 0; r < fresh; r++) {
+		for (const q of mix) {
+			const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--index", indexPath, "--runs", "0", "--only", q.name], { encoding: "utf8" });
+			const m = /cpu first\s+([\d.]+) ms.*(hits .*)$/m.exec(out);
+			if (!m) throw new Error(`unexpected output: ${out}`);
+			firsts.get(q.name)?.push(Number(m[1]));
+			answers.set(q.name, m[2] as string);
+		}
+	}
+	for (const q of mix) {
+		const cpu = firsts.get(q.name) ?? [];
+		process.stdout.write(
+			`${q.name.padEnd(16)} first run, fresh process: cpu min ${Math.min(...cpu)
+				.toFixed(1)
+				.padStart(6)} ms   cpu p50 ${percentile(cpu, 50).toFixed(1).padStart(6)} ms   ${answers.get(q.name)}\n`,
+		);
+	}
+	process.exit(0);
 }
 const rows: string[] = [];
 for (const q of mix) {

@@ -15,6 +15,7 @@ import { parseTime, validateFilters } from "../shared/filters.js";
 import { type Hit, type HitCount, PARTIAL_NOTE, SEARCH_ORDERS, type SearchFilters, type SearchRequest, type SearchResult } from "../shared/types.js";
 import { readEntryAtCached } from "../source/locate.js";
 import type { ParsedEntry } from "../source/parse.js";
+import { type Allowed, allowedByCwd, commonScope, visibleTotals } from "./allowed.js";
 import { canonicalPathCached, isWithin } from "./authorize.js";
 import type { PartialAnswer } from "./partial.js";
 import { partialTier } from "./partial-tier.js";
@@ -24,18 +25,10 @@ import { buildSnippet } from "./snippet.js";
 import { SUGGESTION_CAP, type Suggestion } from "./suggest.js";
 import { Visibility } from "./visibility.js";
 
-/**
- * Sessions a search may return: row ids (null when every session is allowed, or when the scope token alone selects
- * exactly the allowed ones) and a scope token that prefilters them.
- */
-interface Allowed {
-	ids: number[] | null;
-	/** An FTS token all allowed sessions' fragments carry, when one exists (see scopeToken); null otherwise. */
-	scope: string | null;
-}
-
 /** Session rows allowed by visibility and the session/cwd filters; ids null when the scope token (or nothing) limits them. */
 function allowedSessions(catalog: Catalog, visibility: Visibility, filters: SearchFilters, textual: boolean): Allowed {
+	const byCwd = allowedByCwd(catalog.store, visibility, filters, textual);
+	if (byCwd) return byCwd;
 	const started = filters.startedAfter || filters.startedBefore;
 	const named = filters.sessions?.length ? filters.sessions.map((n) => n.trim().toLowerCase()) : null;
 	const restrict = !visibility.trusted || filters.sessionIds?.length || named || filters.cwds?.length || started || visibility.currentSession !== null;
@@ -64,7 +57,7 @@ function allowedSessions(catalog: Catalog, visibility: Visibility, filters: Sear
 		out.push(s.id);
 		folders.push(foldersOf(s.cwd));
 	}
-	const folder = commonScope(folders, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]);
+	const folder = commonScope([...new Set(folders)], folders.length, [...cwds, ...(visibility.caller ? [visibility.caller.root] : [])]);
 	if (folder === null) return { ids: out, scope: null };
 	// When exactly the allowed sessions carry the scope token, the token alone is the filter: no join per match. Only
 	// the main FTS table has scope tokens: a listing without a query, or of system prompts, needs the ids.
@@ -85,24 +78,6 @@ function memo<T>(f: (key: string) => T): (key: string) => T {
 		}
 		return value;
 	};
-}
-
-/**
- * The most specific candidate folder (a cwd filter or the caller's root) that every allowed session's own cwd,
- * as written in its header, lies in: only then do all their fragments carry its token (symlinks can make the
- * canonical and the written path differ, and then no prefilter is used).
- */
-function commonScope(folders: string[][], candidates: string[]): string | null {
-	if (folders.length === 0 || folders.length > 5000) return null;
-	// Sessions of one cwd share one folders array (memo in allowedSessions): each distinct one is checked once.
-	const distinct = [...new Set(folders)];
-	let best: string | null = null;
-	for (const candidate of candidates) {
-		const c = scopeFolders(candidate)[0];
-		if (c === undefined || (best !== null && c.length <= best.length)) continue;
-		if (distinct.every((f) => f.includes(c))) best = c;
-	}
-	return best;
 }
 
 /** The index's candidate filter for checked search filters, the allowed sessions and the caller's visibility. */
@@ -264,15 +239,8 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const own = visibility.currentPublicId !== null ? { currentSessionId: visibility.currentPublicId } : {};
 	const counts = catalog.counts();
 	const index = { sessions: counts.sessions, events: counts.events, freshAt: counts.freshAt, pending };
-	if (!visibility.trusted) {
-		// Totals never count sessions the caller may not see (I17): they would reveal that other projects exist.
-		const visible = catalog.sessions().filter((s) => visibility.allowsSession(s));
-		index.sessions = visible.length;
-		index.events = visible.reduce((n, s) => n + s.entries, 0);
-		// Nor the caller's own entries from the invoking message on: they do not exist for it.
-		const own = visible.find((s) => s.id === visibility.currentSession);
-		if (own && visibility.cutoff !== null) index.events -= catalog.eventsFrom(own.id, visibility.cutoff);
-	}
+	// Totals an untrusted caller may know of (I17).
+	if (!visibility.trusted) Object.assign(index, visibleTotals(catalog, visibility));
 
 	if (parsed.match === null && (request.query ?? "").trim() !== "")
 		return { hits: [], notes, index, ...own, ...(request.total ? { total: { count: 0, atLeast: false } } : {}) };

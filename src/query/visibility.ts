@@ -60,6 +60,16 @@ export class Visibility {
 		return this.authorizer === null;
 	}
 
+	/** True when no session is hidden as possibly the caller's own: then a session's cwd alone decides (allowsCwd). */
+	get hidesNoneAsOwn(): boolean {
+		return this.unidentified.size === 0;
+	}
+
+	/** True when sessions run in `cwd` exist for this caller (unless hidden as its own, see hidesNoneAsOwn). */
+	allowsCwd(cwd: string): boolean {
+		return this.authorizer === null || this.authorizer.allows(cwd);
+	}
+
 	/** True when the session exists for this caller. */
 	allowsSession(session: SessionRow): boolean {
 		if (this.unidentified.has(session.id)) return false;
