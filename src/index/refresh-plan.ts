@@ -3,6 +3,7 @@ import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
+import { forgetStamps, quickPlan, stampsOf } from "./quick-check.js";
 import { type DroppedRoot, parseOwners, ROOT_OWNERS_KEY, type RootClaim, settleRoots } from "./root-owners.js";
 import { type IndexStore, isBusyError } from "./store.js";
 import { pendingSummarySessions } from "./summary-runs.js";
@@ -27,6 +28,12 @@ export interface RefreshPlan {
 	changed: DiscoveredFile[];
 	/** Roots no agent dir holds any more, by root id: their files leave the index (root-owners.ts). */
 	dropped: Map<number, DroppedRoot & { kind: string }>;
+	/** Made from directory stamps (quick-check.ts): `files` is empty and nothing can be gone. */
+	quick?: boolean;
+	/** The stamps of this plan's walk, kept once the refresh is complete ("" when they cannot vouch for it). */
+	stamps?: string;
+	/** Where the next quick check's moving slice of files starts. */
+	sweepCursor?: number;
 }
 
 /** The indexed files rows, by path: what discovery is compared with. */
@@ -90,12 +97,18 @@ export function planRefresh(
 	summary: RefreshSummary,
 	found?: Discovery,
 	claim?: RootClaim,
+	sweepFiles?: number,
 ): RefreshPlan | null {
 	if (store.readonly) {
 		summary.notes.push("the index is open read-only; not refreshed");
 		return null;
 	}
-	const { files, observations } = found ?? discover(roots);
+	if (!full && !found) {
+		const quick = quickPlan(store, roots, priorityFiles, summary, sweepFiles);
+		if (quick) return quick;
+	}
+	const discovery = found ?? discover(roots);
+	const { files, observations } = discovery;
 	summary.files = files.length;
 	for (const obs of observations) {
 		if (!obs.present && obs.root.kind !== "default")
@@ -110,6 +123,8 @@ export function planRefresh(
 			.transaction(() => {
 				// status lists them until a refresh can read them again.
 				store.setMeta("unreadableDirs", unreadable);
+				// Until this refresh is complete, its files are not all indexed: no quick check may trust the old stamps.
+				forgetStamps(store);
 				const ids = upsertRoots(store, observations);
 				// Read and written in this transaction: another agent dir sharing the index settles its own holds in turn.
 				if (claim) dropped = droppedRoots(store, claim, true);
@@ -127,5 +142,5 @@ export function planRefresh(
 	const priority = new Set(priorityFiles);
 	// Oldest first, so event ids follow recency (session-writer.ts beginFile); the caller's own files before all.
 	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
-	return { files, observations, rootIds, known, changed, dropped };
+	return { files, observations, rootIds, known, changed, dropped, stamps: stampsOf(discovery) };
 }

@@ -9,6 +9,7 @@ import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
+import { keepStamps, quickPlan } from "./quick-check.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
@@ -43,6 +44,8 @@ export interface RefreshOptions {
 	onSlice?: () => void;
 	/** The refreshing agent dir's roots: a root no agent dir holds any more leaves the index (root-owners.ts). */
 	claim?: RootClaim;
+	/** Files a quick check stats at most (quick-check.ts SWEEP_FILES); tests use few. */
+	sweepFiles?: number;
 }
 
 /**
@@ -78,8 +81,22 @@ export class RefreshRun {
 
 	/** Discovers files (or takes `found`) and decides which changed; false when the refresh cannot start (read-only, busy). */
 	prepare(found?: Discovery): boolean {
-		const plan = planRefresh(this.store, this.roots, this.options.full === true, this.options.priority ?? [], this.summary, found, this.options.claim);
+		const plan = planRefresh(
+			this.store,
+			this.roots,
+			this.options.full === true,
+			this.options.priority ?? [],
+			this.summary,
+			found,
+			this.options.claim,
+			this.options.sweepFiles,
+		);
 		if (!plan) return false;
+		this.startIngest(plan);
+		return true;
+	}
+
+	private startIngest(plan: RefreshPlan): void {
 		this.plan = plan;
 		if (plan.changed.length > 0) this.store.setCacheKib(INGEST_CACHE_KIB);
 		this.progress = {
@@ -91,6 +108,14 @@ export class RefreshRun {
 			startedAt: this.started,
 		};
 		this.options.onProgress?.(this.progress);
+	}
+
+	/** Plans from directory stamps alone (quick-check.ts); false when a walk is needed (or the refresh cannot start). */
+	prepareQuick(): boolean {
+		if (this.store.readonly || this.options.full === true) return false;
+		const plan = quickPlan(this.store, this.roots, this.options.priority ?? [], this.summary, this.options.sweepFiles);
+		if (!plan) return false;
+		this.startIngest(plan);
 		return true;
 	}
 
@@ -309,7 +334,7 @@ export class RefreshRun {
 
 	/** The removals of finish(), handing the event loop back (`pause`) whenever a stretch took batchMs. */
 	async removeGoneSliced(pause: () => Promise<void>): Promise<void> {
-		if (this.summary.busy) return;
+		if (this.summary.busy || this.plan.quick) return;
 		const steps = goneFileSteps(this.store, this.writer, this.plan, this.summary);
 		const sliceMs = this.options.batchMs ?? BATCH_MS;
 		let started = Date.now();
@@ -410,10 +435,18 @@ export class RefreshRun {
 		summary.pending = this.plan.changed.length - this.done + (summary.busy ? 0 : pendingSummarySessions(store));
 		if (this.writer.reclassified > 0) summary.sessionsReclassified = this.writer.reclassified;
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
-		if (!summary.busy && !this.goneChecked && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
+		// A quick plan's directories are unchanged: nothing was removed or renamed.
+		if (!summary.busy && !this.goneChecked && !this.plan.quick && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
-			if (!summary.busy && summary.pending === 0) store.db.transaction(() => store.setMeta("freshAt", new Date().toISOString())).immediate();
+			if (!summary.busy && summary.pending === 0)
+				store.db
+					.transaction(() => {
+						store.setMeta("freshAt", new Date().toISOString());
+						// A file that could not be read has no row to compare with: the next refresh walks again.
+						if (summary.errors.length === 0) keepStamps(store, this.plan);
+					})
+					.immediate();
 		} catch (error) {
 			if (!isBusyError(error)) throw error;
 			summary.busy = true;

@@ -34,8 +34,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function refreshSliced(store: IndexStore, roots: SourceRoot[], options: RefreshOptions = {}): Promise<RefreshSummary> {
 	const run = new RefreshRun(store, roots, options);
 	// Discovery in slices too: walking thousands of files is synchronous file system work.
-	const found = store.readonly ? undefined : await discoverSliced(roots, nextTurn, options.batchMs ?? DISCOVERY_SLICE_MS);
-	if (!run.prepare(found)) return run.stop();
+	if (!run.prepareQuick()) {
+		const found = store.readonly ? undefined : await discoverSliced(roots, nextTurn, options.batchMs ?? DISCOVERY_SLICE_MS);
+		if (!run.prepare(found)) return run.stop();
+	}
 	await nextTurn();
 	await run.ingestSliced(nextTurn);
 	await run.summaryRunsSliced(nextTurn);

@@ -401,6 +401,8 @@ export interface RefreshSummary {
 	pending: number;
 	ms: number;
 	busy?: boolean;
+	/** The session folders were not listed: their stamps were unchanged, so only appends were looked for (quick-check.ts). */
+	quick?: boolean;
 }
 
 /** A refresh that did nothing yet: the starting point every refresh (and every refresh that could not run) reports from. */

@@ -25,10 +25,27 @@ export interface RootObservation {
 	error?: string;
 }
 
+/** A directory as it was when listed: a listing is current while these still match (quick-check.ts). */
+export interface DirStamp {
+	path: string;
+	mtimeMs: number;
+	ctimeMs: number;
+	ino: number;
+}
+
 /** What discovery found: the session files and what was seen of each root. */
 export interface Discovery {
 	files: DiscoveredFile[];
 	observations: RootObservation[];
+	/** Every directory listed, stamped before its listing. */
+	dirs?: DirStamp[];
+	/** Date.now() when the walk began: a directory changed since may share its stamp with a later change. */
+	startedAt?: number;
+	/**
+	 * False when a directory stamp cannot tell that the file set is unchanged: a symlink was followed, a file was found
+	 * twice, a directory could not be listed or a root is no directory.
+	 */
+	plain?: boolean;
 }
 
 /** Walks all roots; files reachable twice (symlinks, nested roots) are reported once. */
@@ -86,6 +103,9 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<numbe
 	};
 	const better = (a: string, b: string) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 	const observations: RootObservation[] = [];
+	const dirs: DirStamp[] = [];
+	const startedAt = Date.now();
+	let plain = true;
 	for (const root of roots) {
 		const obs: RootObservation = { root, present: false, unreadable: [], aliases: [] };
 		observations.push(obs);
@@ -98,6 +118,7 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<numbe
 		}
 		if (!rootStat.isDirectory()) {
 			obs.error = "not a directory";
+			plain = false;
 			continue;
 		}
 		const visitedDirs = new Set<string>();
@@ -108,12 +129,19 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<numbe
 			} catch {
 				return false;
 			}
-			if (visitedDirs.has(real)) return true;
+			if (visitedDirs.has(real)) {
+				plain = false;
+				return true;
+			}
 			visitedDirs.add(real);
 			let entries: Dirent[];
 			try {
+				// Stamped before the listing: a change in between shows as a newer stamp next time, never as none.
+				const st = statSync(dir);
+				dirs.push({ path: dir, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
 				entries = readdirSync(dir, { withFileTypes: true });
 			} catch {
+				plain = false;
 				return false;
 			}
 			for (const entry of entries) {
@@ -121,6 +149,7 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<numbe
 				let isDir = entry.isDirectory();
 				let isFile = entry.isFile();
 				if (entry.isSymbolicLink()) {
+					plain = false;
 					try {
 						const st = statSync(path);
 						isDir = st.isDirectory();
@@ -159,8 +188,9 @@ function* discoverySteps(roots: SourceRoot[], maxDepth: number): Generator<numbe
 		}
 		obs.present = yield* walk(root.path, 0);
 		if (!obs.present) obs.error = "cannot list the directory";
+		if ((obs.aliases?.length ?? 0) > 0 || obs.unreadable.length > 0) plain = false;
 	}
-	return { files, observations };
+	return { files, observations, dirs, startedAt, plain };
 }
 
 /** True when `path` lies inside one of the unreadable directories of an observation. */

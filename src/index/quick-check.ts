@@ -1,0 +1,134 @@
+/**
+ * The no-op freshness check without walking the history: a refresh that listed every directory leaves their stamps
+ * (mtime, ctime, inode) in meta; while every stamp still matches, no session file was created, removed or renamed,
+ * and only appends remain to be found, by a stat of the indexed files. Up to SWEEP_FILES files that is all of them
+ * (exactly what a full walk finds); beyond, the most recently written ones (where pi appends) and a slice of the
+ * others that moves on every check, so the cost stays bounded however many sessions there are.
+ */
+import { statSync } from "node:fs";
+import type { SourceRoot } from "../shared/config.js";
+import type { RefreshSummary } from "../shared/types.js";
+import type { DirStamp, DiscoveredFile, Discovery } from "../source/discover.js";
+import { sameFingerprint } from "../source/fingerprint.js";
+import type { KnownFile, RefreshPlan } from "./refresh-plan.js";
+import type { IndexStore } from "./store.js";
+
+/** Files stat'ed per check at most; a history of more has its appends to older sessions found by the moving slice. */
+export const SWEEP_FILES = 4096;
+/** Of those, the most recently written files, checked every time. */
+const HOT_FILES = 1024;
+/**
+ * A directory changed this close to its listing may change again within the same timestamp tick (coarse file
+ * system clocks, network file systems): its stamp proves nothing, and the next refresh lists it again.
+ */
+const RACY_MS = 2000;
+const META_KEY = "dirStamps";
+const CURSOR_KEY = "sweepCursor";
+
+interface Stamps {
+	roots: Array<{ path: string; kind: string; present: boolean }>;
+	dirs: Array<[string, number, number, number]>;
+	startedAt: number;
+	files: number;
+}
+
+/** The stamps of a complete walk to keep for the next check, or "" when a stamp cannot vouch for it. */
+export function stampsOf(found: Discovery): string {
+	if (!found.plain || !found.dirs || found.startedAt === undefined) return "";
+	const stamps: Stamps = {
+		roots: found.observations.map((o) => ({ path: o.root.path, kind: o.root.kind, present: o.present })),
+		dirs: found.dirs.map((d: DirStamp) => [d.path, d.mtimeMs, d.ctimeMs, d.ino]),
+		startedAt: found.startedAt,
+		files: found.files.length,
+	};
+	return JSON.stringify(stamps);
+}
+
+/** Forgets the stamps (a refresh that lists the directories writes new ones once it is complete). */
+export function forgetStamps(store: IndexStore): void {
+	store.setMeta(META_KEY, "");
+}
+
+/** Keeps the stamps of a complete refresh, and where the moving slice goes on. */
+export function keepStamps(store: IndexStore, plan: RefreshPlan): void {
+	if (plan.stamps !== undefined) store.setMeta(META_KEY, plan.stamps);
+	if (plan.sweepCursor !== undefined) store.setMeta(CURSOR_KEY, String(plan.sweepCursor));
+}
+
+function unchanged(path: string, mtimeMs: number, ctimeMs: number, ino: number): boolean {
+	const st = statSync(path, { throwIfNoEntry: false });
+	return st?.isDirectory() === true && st.mtimeMs === mtimeMs && st.ctimeMs === ctimeMs && st.ino === ino;
+}
+
+function rootPresent(path: string): boolean {
+	return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+type Row = KnownFile & { root: string };
+
+/** The indexed files this check stats: all of them, or the hot ones and the next slice after `cursor`. */
+function filesToCheck(store: IndexStore, rootIds: number[], sweep: number): { rows: Row[]; cursor?: number } {
+	const ids = rootIds.join(",");
+	const columns = "f.id, f.path, f.size, f.mtime_ms, f.ctime_ms, f.ino, f.root_id, r.path AS root FROM files f JOIN roots r ON r.id = f.root_id";
+	const total = store.prepare<[], { n: number }>(`SELECT count(*) AS n FROM files WHERE root_id IN (${ids})`).get()?.n ?? 0;
+	if (total <= sweep) return { rows: store.prepare<[], Row>(`SELECT ${columns} WHERE f.root_id IN (${ids})`).all() };
+	const hot = Math.min(HOT_FILES, Math.floor(sweep / 4));
+	const rows = store.prepare<[number], Row>(`SELECT ${columns} WHERE f.root_id IN (${ids}) ORDER BY f.mtime_ms DESC LIMIT ?`).all(hot);
+	const after = Number(store.meta(CURSOR_KEY) ?? "0") || 0;
+	const slice = (from: number, n: number) =>
+		store.prepare<[number, number], Row>(`SELECT ${columns} WHERE f.root_id IN (${ids}) AND f.id > ? ORDER BY f.id LIMIT ?`).all(from, n);
+	let next = slice(after, sweep - hot);
+	if (next.length < sweep - hot) next = next.concat(slice(0, sweep - hot - next.length));
+	const cursor = next.at(-1)?.id ?? 0;
+	return { rows: rows.concat(next), cursor };
+}
+
+/**
+ * The plan of a refresh whose directories are as the last complete refresh listed them: the stat'ed files that
+ * changed, nothing gone. Null when a full walk is needed (no stamps, roots or a directory changed, a file vanished).
+ */
+export function quickPlan(
+	store: IndexStore,
+	roots: SourceRoot[],
+	priorityFiles: readonly string[],
+	summary: RefreshSummary,
+	sweep = SWEEP_FILES,
+): RefreshPlan | null {
+	const text = store.meta(META_KEY);
+	if (!text) return null;
+	const stamps = JSON.parse(text) as Stamps;
+	if (stamps.roots.length !== roots.length || stamps.roots.some((r, i) => r.path !== roots[i]?.path || r.kind !== roots[i]?.kind)) return null;
+	for (const r of stamps.roots) if (rootPresent(r.path) !== r.present) return null;
+	for (const [path, mtimeMs, ctimeMs, ino] of stamps.dirs) {
+		if (mtimeMs > stamps.startedAt - RACY_MS || !unchanged(path, mtimeMs, ctimeMs, ino)) return null;
+	}
+	const rootIds = new Map<string, number>();
+	for (const r of store.prepare<[], { id: number; path: string }>("SELECT id, path FROM roots").all())
+		if (roots.some((root) => root.path === r.path)) rootIds.set(r.path, r.id);
+	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
+	const { rows, cursor } = filesToCheck(store, [...rootIds.values()], sweep);
+	const byPath = new Map(rows.map((r) => [r.path, r]));
+	for (const path of priorityFiles) {
+		if (byPath.has(path)) continue;
+		const row = store.prepare<[string], Row>("SELECT f.*, r.path AS root FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?").get(path);
+		// The caller's own file not indexed yet (or outside the roots): a full walk decides.
+		if (!row || !rootIds.has(row.root)) return null;
+		byPath.set(path, row);
+	}
+	const changed: DiscoveredFile[] = [];
+	const known = new Map<string, KnownFile>();
+	for (const row of byPath.values()) {
+		const st = statSync(row.path, { throwIfNoEntry: false });
+		// Gone or replaced by something else under an unchanged directory stamp: let a full walk see it.
+		if (!st?.isFile()) return null;
+		const file: DiscoveredFile = { path: row.path, root: row.root, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
+		known.set(row.path, row);
+		if (!sameFingerprint(row, file)) changed.push(file);
+	}
+	summary.files = stamps.files;
+	summary.quick = true;
+	const priority = new Set(priorityFiles);
+	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+	const observations = roots.map((root) => ({ root, present: stamps.roots.some((s) => s.path === root.path && s.present), unreadable: [] }));
+	return { files: [], observations, rootIds, known, changed, dropped: new Map(), quick: true, sweepCursor: cursor };
+}

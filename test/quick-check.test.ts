@@ -1,0 +1,115 @@
+/**
+ * The no-op freshness check does not list the session folders while their stamps are unchanged (issue 29): appends
+ * are still found at once (every file stat'ed up to the sweep size; beyond it the hot files at once and the others
+ * within a few refreshes), and a file created, removed or renamed makes the next refresh walk. Ground truth: the
+ * files written here and a fresh full build.
+ */
+import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HistoryService } from "../src/service/service.js";
+import { openService, tempDir } from "./helpers/corpus.js";
+import { expectEqualsFreshBuild } from "./helpers/dump.js";
+
+const HOUR_AGO = new Date(Date.now() - 3600_000);
+const DIRS = ["--w-alpha--", "--w-beta--"];
+
+function header(session: string, cwd: string): string {
+	return `${JSON.stringify({ type: "session", version: 3, id: session, timestamp: "2026-03-01T00:00:00.000Z", cwd })}\n`;
+}
+
+function message(id: string, parentId: string | null, text: string): string {
+	const message = { role: "user", content: [{ type: "text", text }], timestamp: 1 };
+	return `${JSON.stringify({ type: "message", id, parentId, timestamp: "2026-03-01T00:00:01.000Z", message })}\n`;
+}
+
+let t: ReturnType<typeof tempDir>;
+let root: string;
+let service: HistoryService;
+const files: string[] = [];
+
+/** Puts every folder's modification time back an hour: their stamps are then not too recent to trust. */
+function ageFolders(): void {
+	for (const d of [root, ...DIRS.map((d) => join(root, d))]) utimesSync(d, HOUR_AGO, HOUR_AGO);
+}
+
+/** Ages the folders and refreshes: that refresh walks (the stamps moved), and records the stamps the next one trusts. */
+function settle(): void {
+	ageFolders();
+	expect(service.refresh().quick).toBeUndefined();
+}
+
+function sessionFile(dir: string, n: number, word: string): string {
+	const session = `0199c000-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
+	const path = join(root, dir, `2026-03-01T00-00-0${n % 10}-000Z_${session}.jsonl`);
+	writeFileSync(path, header(session, `/tmp/${dir}`) + message(`m${n}a`, null, `first words of session ${n} ${word}`));
+	return path;
+}
+
+const hits = (query: string) => service.search({ query, filters: {} }).hits.length;
+
+beforeAll(() => {
+	t = tempDir("pes-quick-");
+	root = join(t.dir, "sessions");
+	for (const d of DIRS) mkdirSync(join(root, d), { recursive: true });
+	for (let n = 1; n <= 6; n++) files.push(sessionFile(DIRS[n % 2] as string, n, "plain"));
+	// Oldest first by modification time: files[0] is the coldest.
+	files.forEach((f, i) => {
+		const at = new Date(HOUR_AGO.getTime() + i * 60_000);
+		utimesSync(f, at, at);
+	});
+	ageFolders();
+	service = openService(root, join(t.dir, "index.sqlite"));
+});
+
+afterAll(() => {
+	service?.close();
+	t?.cleanup();
+});
+
+describe("quick freshness check", () => {
+	it("walks once, then finds appends without listing the folders", () => {
+		const first = service.refresh();
+		expect(first).toMatchObject({ sessionsAdded: 6, files: 6 });
+		expect(first.quick).toBeUndefined();
+		expect(service.refresh()).toMatchObject({ quick: true, filesChanged: 0, files: 6 });
+		appendFileSync(files[5] as string, message("m6b", "m6a", "zanzibar appended later"));
+		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		expect(hits("zanzibar")).toBe(1);
+	});
+
+	it("with more files than the sweep, finds an append to a cold session within a few refreshes", () => {
+		appendFileSync(files[0] as string, message("m1b", "m1a", "quokka appended to the oldest"));
+		// Four files a check: the most recent one and a slice of three that moves on, so six files take two checks.
+		let found = false;
+		for (let i = 0; i < 3 && !found; i++) {
+			expect(service.refresh({ sweepFiles: 4 })).toMatchObject({ quick: true });
+			found = hits("quokka") === 1;
+		}
+		expect(found).toBe(true);
+	});
+
+	it("walks again when a file is created, removed or renamed, even with the folder's time put back", () => {
+		const dir = join(root, DIRS[0] as string);
+		const before = statSync(dir);
+		files.push(sessionFile(DIRS[0] as string, 7, "wombat"));
+		utimesSync(dir, before.atime, before.mtime);
+		const added = service.refresh();
+		expect(added.quick).toBeUndefined();
+		expect(added).toMatchObject({ sessionsAdded: 1 });
+		expect(hits("wombat")).toBe(1);
+		settle();
+		expect(service.refresh()).toMatchObject({ quick: true });
+		rmSync(files[1] as string);
+		expect(service.refresh()).toMatchObject({ sessionsRemoved: 1 });
+		settle();
+		const moved = join(root, DIRS[1] as string, "2026-03-02T00-00-00-000Z_moved.jsonl");
+		renameSync(files[6] as string, moved);
+		const renamed = service.refresh();
+		expect(renamed.quick).toBeUndefined();
+		expect(hits("wombat")).toBe(1);
+		settle();
+		expect(service.refresh()).toMatchObject({ quick: true });
+		expectEqualsFreshBuild(root, join(t.dir, "index.sqlite"), join(t.dir, "fresh.sqlite"));
+	});
+});
