@@ -2,8 +2,13 @@
  * Which roots the index keeps (root-owners.ts): a root no agent dir names any more leaves, one still named by
  * anyone (another agent dir sharing the index, a project's or the environment's sessionDir, --sessions-dir) stays.
  */
+import { cpSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type RootClaim, type RootOwner, settleRoots } from "../src/index/root-owners.js";
+import { HistoryService } from "../src/service/service.js";
+import { resolveConfig } from "../src/shared/config.js";
+import { CORPUS_DIR, loadManifest, tempDir } from "./helpers/corpus.js";
 
 const P = "/a/pi-event-search/index.sqlite";
 const claimOf = (over: Partial<RootClaim> = {}): RootClaim => ({
@@ -82,5 +87,36 @@ describe("settleRoots: the roots an index keeps", () => {
 			["/a", "/a/sessions"],
 			["/b", "/b/sessions"],
 		]);
+	});
+});
+
+describe("a copied agent dir, refreshed in slices (pi's extension)", () => {
+	it("drops the old folder: every session once, the copy's files only", async () => {
+		const tmp = tempDir("pes-owners-");
+		try {
+			const open = (agentDir: string) =>
+				HistoryService.open({ config: resolveConfig({ env: { PI_CODING_AGENT_DIR: agentDir }, home: tmp.dir, cwd: tmp.dir }) });
+			const a = join(tmp.dir, "agent");
+			mkdirSync(a);
+			cpSync(join(CORPUS_DIR, "sessions"), join(a, "sessions"), { recursive: true });
+			const original = open(a);
+			await original.refreshSliced();
+			original.close();
+			const b = join(tmp.dir, "agent2");
+			cpSync(a, b, { recursive: true });
+			const copy = open(b);
+			try {
+				const summary = await copy.refreshSliced();
+				expect(summary.notes.join("\n")).toMatch(/the index was copied from .*the old folder is no longer indexed/);
+				const listed = copy.sessions({}).sessions;
+				const ids = new Set(loadManifest().files.flatMap((f) => (f.isSession && f.sessionId ? [f.sessionId] : [])));
+				expect(listed.map((s) => s.id).sort()).toEqual([...ids].sort());
+				expect(copy.status().roots.map((r) => r.path)).toEqual([join(b, "sessions")]);
+			} finally {
+				copy.close();
+			}
+		} finally {
+			tmp.cleanup();
+		}
 	});
 });
