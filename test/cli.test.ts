@@ -1,6 +1,6 @@
 /** The built CLI as a user runs it: real process, real index file, the fixture corpus. */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI } from "./helpers/build.js";
@@ -221,5 +221,28 @@ describe("pi-history read and trace", () => {
 		expect(old.code).toBe(0);
 		expect(JSON.parse(old.stdout).neighbors).toEqual(neighbors);
 		expect(old.stderr).toMatch(/--before N is deprecated; use --neighbors-before N/);
+	});
+});
+
+describe("pi-history search's count", () => {
+	it("stops counting at 1,000 and says so, however many events match", () => {
+		const dir = join(tmp.dir, "many");
+		mkdirSync(join(dir, "--w--"), { recursive: true });
+		const session = "0199c000-0000-7000-8000-00000000c0de";
+		const lines = [JSON.stringify({ type: "session", version: 3, id: session, timestamp: "2026-03-01T00:00:00.000Z", cwd: "/tmp/w" })];
+		for (let i = 1; i <= 1100; i++) {
+			const message = { role: "user", content: [{ type: "text", text: `quasarcount entry ${i}` }], timestamp: 1 };
+			lines.push(JSON.stringify({ type: "message", id: `q${i}`, parentId: i === 1 ? null : `q${i - 1}`, timestamp: "2026-03-01T00:00:01.000Z", message }));
+		}
+		writeFileSync(join(dir, "--w--", `2026-03-01T00-00-00-000Z_${session}.jsonl`), `${lines.join("\n")}\n`);
+		const search = (...args: string[]) =>
+			spawnSync(process.execPath, [CLI, "search", "quasarcount", ...args, "--sessions-dir", dir, "--index", join(tmp.dir, "many.sqlite")], {
+				encoding: "utf8",
+				env: { ...process.env, NO_COLOR: "1" },
+			});
+		const r = search("--json");
+		expect(r.status, r.stderr).toBe(0);
+		expect(JSON.parse(r.stdout).total).toEqual({ count: 1000, atLeast: true });
+		expect(search().stdout).toMatch(/^10 of 1,000\+ hits shown/m);
 	});
 });

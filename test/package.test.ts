@@ -29,6 +29,9 @@ const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"))
 	dependencies: Record<string, string>;
 };
 
+/** The CLI's bundle entry, which the bin's main.js imports when the build made it. */
+const BUNDLE = "dist/src/pack/run.js";
+
 let packDir = "";
 let packed: Packed;
 let project = "";
@@ -163,9 +166,13 @@ describe("the packed package", () => {
 			expect(files).toContain(entry);
 			expect(reachable(entry, files).missing).toEqual([]);
 		}
-		// No stale build output ships: every packed module of dist/ has its source in this checkout.
+		// The bundle the bin starts from (build/bundle.ts) ships with every chunk it loads.
+		expect(files).toContain(BUNDLE);
+		expect(reachable(BUNDLE, files).missing).toEqual([]);
+		// No stale build output ships: every packed module of dist/ has its source in this checkout (the bundle's
+		// chunks are made from those modules).
 		const orphans = [...files]
-			.filter((f) => /^dist\/.*\.js$/.test(f))
+			.filter((f) => /^dist\/.*\.js$/.test(f) && !f.startsWith("dist/src/pack/"))
 			.filter((f) => !existsSync(join(PROJECT_ROOT, f.replace(/^dist\//, "").replace(/\.js$/, ".ts"))))
 			.filter((f) => !existsSync(join(PROJECT_ROOT, f.replace(/^dist\//, "").replace(/\.js$/, ".tsx"))));
 		expect(orphans).toEqual([]);

@@ -1,26 +1,18 @@
 #!/usr/bin/env node
 /**
- * pi-history's entry. Without arguments the explorer starts at once, with its defaults, and `search` takes a path
- * of its own (search-fast.ts): loading the flag parser (meow) costs more than a search. Anything else on the command
- * line goes to the commands, which parse it (commands.ts). Every module is loaded after V8's compile cache is on
- * (Node ≥ 22.1), so later starts skip compiling them.
+ * pi-history's entry. The commands (run.ts) load from the bundle the build writes beside dist/src (build/bundle.ts):
+ * one file per start path instead of a hundred modules each resolved and compiled on its own. Without a bundle, or
+ * with one older than the last tsc output (a build that has not bundled yet), the modules load one by one. Every
+ * module is loaded after V8's compile cache is on (Node ≥ 22.1), so later starts skip compiling them.
  */
+import { statSync } from "node:fs";
 import module from "node:module";
 
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-const argv = process.argv.slice(2);
-if (argv.length === 0) {
-	try {
-		const [{ startTui }, { colorWanted }] = await Promise.all([import("./tui-start.js"), import("./color.js")]);
-		process.exitCode = await startTui({ demo: false, color: colorWanted(undefined), mouse: true, filters: {} });
-	} catch (error) {
-		const { errorText, neutralize } = await import("../present/text.js");
-		process.stderr.write(`pi-history: ${neutralize(errorText(error).split("\n")[0] ?? "")}\n`);
-		process.exitCode = 1;
-	}
-} else {
-	const code = argv[0] === "search" ? await (await import("./search-fast.js")).searchFast(argv.slice(1)) : null;
-	if (code === null) await import("./commands.js");
-	else process.exitCode = code;
-}
+const bundle = new URL("../pack/run.js", import.meta.url);
+const bundled = statSync(bundle, { throwIfNoEntry: false });
+// dist/.tsbuildinfo is rewritten by every tsc build that changed an output; a package has none.
+const compiled = statSync(new URL("../../.tsbuildinfo", import.meta.url), { throwIfNoEntry: false });
+if (bundled && (!compiled || compiled.mtimeMs <= bundled.mtimeMs)) await import(bundle.href);
+else await import("./run.js");

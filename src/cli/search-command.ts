@@ -9,6 +9,9 @@ import { searchFilters } from "../shared/filters.js";
 import type { SearchFilters } from "../shared/types.js";
 import { colorWanted } from "./color.js";
 
+/** Where `search` stops counting the matches it does not show. */
+export const CLI_TOTAL_CAP = 1000;
+
 /** The flags `search` reads, as meow gives them (camelCase, repeatable ones as lists). */
 export interface SearchFlags {
 	sessionsDir?: string[];
@@ -119,8 +122,10 @@ export async function runSearch(flags: SearchFlags, words: string[], filters: Se
 			filters,
 			limit: count(flags.limit, "limit"),
 			snippetChars: count(flags.snippetChars, "snippet-chars"),
-			// A bounded count (tens of milliseconds at most), so the text can say how many are not shown.
+			// A bounded count, so the text can say how many are not shown: past CLI_TOTAL_CAP it says "N+", since
+			// counting further cost more than the rest of the command on a common word (issue 29).
 			total: true,
+			totalCap: CLI_TOTAL_CAP,
 		});
 		if (flags.json) write(safeJson(result, 2));
 		else write(formatSearch(result, makeStyle(color)));

@@ -67,20 +67,22 @@ function rootPresent(path: string): boolean {
 type Row = KnownFile & { root: string };
 
 /** The indexed files this check stats: all of them, or the hot ones and the next slice after `cursor`. */
-function filesToCheck(store: IndexStore, rootIds: number[], sweep: number): { rows: Row[]; cursor?: number } {
-	const ids = rootIds.join(",");
-	const columns = "f.id, f.path, f.size, f.mtime_ms, f.ctime_ms, f.ino, f.root_id, r.path AS root FROM files f JOIN roots r ON r.id = f.root_id";
-	const total = store.prepare<[], { n: number }>(`SELECT count(*) AS n FROM files WHERE root_id IN (${ids})`).get()?.n ?? 0;
-	if (total <= sweep) return { rows: store.prepare<[], Row>(`SELECT ${columns} WHERE f.root_id IN (${ids})`).all() };
+function filesToCheck(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; cursor?: number } {
+	const ids = [...rootIds.values()].join(",");
+	const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
+	const withRoot = (rows: KnownFile[]): Row[] => rows.map((r) => ({ ...r, root: rootOf.get(r.root_id as number) as string }));
+	const columns = `id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files WHERE root_id IN (${ids})`;
+	// One read answers both whether all files fit the sweep and, when they do, which they are.
+	const all = store.prepare<[number], KnownFile>(`SELECT ${columns} LIMIT ?`).all(sweep + 1);
+	if (all.length <= sweep) return { rows: withRoot(all) };
 	const hot = Math.min(HOT_FILES, Math.floor(sweep / 4));
-	const rows = store.prepare<[number], Row>(`SELECT ${columns} WHERE f.root_id IN (${ids}) ORDER BY f.mtime_ms DESC LIMIT ?`).all(hot);
+	const rows = store.prepare<[number], KnownFile>(`SELECT ${columns} ORDER BY mtime_ms DESC LIMIT ?`).all(hot);
 	const after = Number(store.meta(CURSOR_KEY) ?? "0") || 0;
-	const slice = (from: number, n: number) =>
-		store.prepare<[number, number], Row>(`SELECT ${columns} WHERE f.root_id IN (${ids}) AND f.id > ? ORDER BY f.id LIMIT ?`).all(from, n);
+	const slice = (from: number, n: number) => store.prepare<[number, number], KnownFile>(`SELECT ${columns} AND id > ? ORDER BY id LIMIT ?`).all(from, n);
 	let next = slice(after, sweep - hot);
 	if (next.length < sweep - hot) next = next.concat(slice(0, sweep - hot - next.length));
 	const cursor = next.at(-1)?.id ?? 0;
-	return { rows: rows.concat(next), cursor };
+	return { rows: withRoot(rows.concat(next)), cursor };
 }
 
 /**
@@ -106,7 +108,7 @@ export function quickPlan(
 	for (const r of store.prepare<[], { id: number; path: string }>("SELECT id, path FROM roots").all())
 		if (roots.some((root) => root.path === r.path)) rootIds.set(r.path, r.id);
 	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
-	const { rows, cursor } = filesToCheck(store, [...rootIds.values()], sweep);
+	const { rows, cursor } = filesToCheck(store, rootIds, sweep);
 	const byPath = new Map(rows.map((r) => [r.path, r]));
 	for (const path of priorityFiles) {
 		if (byPath.has(path)) continue;

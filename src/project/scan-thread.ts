@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ScannedEntry, ScanPlan, ScanResult } from "./file-scan.js";
 
-const WORKER_URL = new URL("./scan-thread-entry.js", import.meta.url);
+// Named from dist/src/<folder>/, so the CLI's bundle (dist/src/pack/) starts the same compiled worker.
+const WORKER_URL = new URL("../project/scan-thread-entry.js", import.meta.url);
 
 /**
  * A scan on its way from the worker. Its entries travel as one flat array of values in a fixed field order, and

@@ -335,7 +335,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		index,
 		...own,
 		...(partial && hits.length > 0 ? { match: "partial" as const, unmatched } : {}),
-		...(request.total ? { total: countHits(store, request) } : {}),
+		...(request.total ? { total: countHits(store, request, request.totalCap ?? TOTAL_CAP) } : {}),
 	};
 }
 

@@ -49,7 +49,8 @@ function newestFile(dir: string, ext: string): number {
  */
 function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
-	if (self.pathname.endsWith(".js")) return self;
+	// Named from dist/src/<folder>/, so the CLI's bundle (dist/src/pack/) starts this compiled module, not its chunk.
+	if (self.pathname.endsWith(".js")) return new URL("../service/query-thread.js", self);
 	if (self.protocol !== "file:") return null;
 	const root = fileURLToPath(new URL("../../", self));
 	// The one place src/ names its build output: the package ships it ("files") for exactly this.

@@ -35,7 +35,8 @@ interface WorkerInput {
  */
 export function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
-	return self.pathname.endsWith(".js") ? self : null;
+	// Named from dist/src/<folder>/, so the CLI's bundle (dist/src/pack/) starts this compiled module, not its chunk.
+	return self.pathname.endsWith(".js") ? new URL("../service/refresh-thread.js", self) : null;
 }
 
 /** Starts a refresh of the index named by `config`, reporting to `listener`. */

@@ -168,6 +168,8 @@ export interface SearchRequest {
 	order?: SearchOrder;
 	/** Also count every matching event (up to a cap): the result's `total`. */
 	total?: boolean;
+	/** Where that count stops (default TOTAL_CAP): a command that only says "N+" counts less. */
+	totalCap?: number;
 	/** Every word exactly as written, or nothing: no inflected forms, partial matches or suggestions (session_search). */
 	exact?: boolean;
 }

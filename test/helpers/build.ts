@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { bundleCli } from "../../build/bundle.js";
 import type { BuildOutcome } from "../support/build-signal.js";
 import { PROJECT_ROOT } from "./corpus.js";
 
@@ -53,8 +54,27 @@ function tsc(): Promise<{ status: number | null; output: string }> {
 	});
 }
 
-/** Builds dist/ when any compiled source is missing or stale; a type error fails it, as `npm run build` would. */
+/** True when the CLI's bundle (build/bundle.ts) is missing or older than the last tsc output, as main.ts judges it. */
+function bundleStale(): boolean {
+	const bundle = statSync(join(DIST, "pack", "run.js"), { throwIfNoEntry: false });
+	const compiled = statSync(join(PROJECT_ROOT, "dist", ".tsbuildinfo"), { throwIfNoEntry: false });
+	return !bundle || (compiled !== undefined && compiled.mtimeMs > bundle.mtimeMs);
+}
+
+/** Builds dist/ when any compiled source is missing or stale, then the CLI's bundle, as `npm run build` does. */
 export async function buildDist(): Promise<BuildOutcome> {
+	const outcome = await compileDist();
+	if (!outcome.ok || !bundleStale()) return outcome;
+	try {
+		await bundleCli(DIST);
+	} catch (error) {
+		return { ok: false, output: `the CLI bundle could not be built: ${String(error)}` };
+	}
+	return outcome;
+}
+
+/** Runs tsc when any compiled source is missing or stale; a type error fails it, as `npm run build` would. */
+async function compileDist(): Promise<BuildOutcome> {
 	if (staleOutputs().length === 0) return { ok: true, output: "" };
 	let run = await tsc();
 	if (staleOutputs().length > 0) {

@@ -1,0 +1,32 @@
+/**
+ * Bundles the compiled CLI (dist/src/cli/run.js) into dist/src/pack/: the start paths (`search`, the explorer, the
+ * other commands) each become a few chunks, so a start resolves and compiles a handful of files instead of a hundred
+ * modules (issue 29). Worker threads still start from their own compiled modules (their URLs name dist/src/<dir>/),
+ * and better-sqlite3 stays outside (a native binding), and so does react-devtools-core (which Ink loads only with DEV=true). Run by `npm run build` after tsc.
+ *
+ *   node dist/build/bundle.js
+ */
+import { rmSync, utimesSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "rolldown";
+
+/** Writes the bundle of `distSrc`'s CLI into `distSrc/pack` (replacing what was there). */
+export async function bundleCli(distSrc: string): Promise<void> {
+	const out = join(distSrc, "pack");
+	rmSync(out, { recursive: true, force: true });
+	await build({
+		input: { run: join(distSrc, "cli", "run.js") },
+		platform: "node",
+		external: [/^better-sqlite3($|\/)/, "react-devtools-core"],
+		logLevel: "warn",
+		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
+	});
+	// The entry is the last file written: main.ts takes the bundle only when it is not older than the tsc output.
+	const now = new Date();
+	utimesSync(join(out, "run.js"), now, now);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+	await bundleCli(join(dirname(fileURLToPath(import.meta.url)), "..", "src"));
+}
