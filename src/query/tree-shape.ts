@@ -145,6 +145,12 @@ class ShapeBuilder {
 		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
 		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
+		const n = s.ids.length;
+		// Every entry shown to this caller (ids ascend, so the cut-off, if any, is past the last): nodes are positions.
+		if (n > 0 && this.nodeRow.length === 0 && this.visibility.allowsEventId(s.ids[n - 1] as number, row)) {
+			this.allRoot(m, s);
+			return m;
+		}
 		let prev = -1;
 		for (let k = 0; k < s.ids.length; k++) {
 			const id = s.ids[k] as number;
@@ -160,6 +166,28 @@ class ShapeBuilder {
 		}
 		m.rows = m.ids.length;
 		return m;
+	}
+
+	/** root() when every entry shows: the columns filled in bulk, as the entry-by-entry loop would fill them. */
+	private allRoot(m: Member, s: { ids: Float64Array; parents: Float64Array; flags: Uint16Array }): void {
+		const n = s.ids.length;
+		this.nodeRow.a.set(s.ids);
+		this.nodeMember.a.fill(0, 0, n);
+		this.nodeFlags.a.set(s.flags);
+		const parent = this.nodeParent.a;
+		for (let k = 0; k < n; k++) {
+			const par = s.parents[k] as number;
+			// A parent later in the file is not attached (the loop had not seen it yet).
+			const at = par > 0 ? find(s.ids, par) : -1;
+			parent[k] = par === -1 ? k - 1 : at >= 0 && at < k ? at : -1;
+		}
+		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) this.nodeFlags.a[k] = (this.nodeFlags.a[k] as number) | HIT;
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags]) c.length = n;
+		m.ids.a.set(s.ids);
+		m.ids.length = n;
+		for (let k = 0; k < n; k++) m.nodes.a[k] = k;
+		m.nodes.length = n;
+		m.rows = n;
 	}
 
 	/** The node showing entry `entryId` for a member's forks: its own, else an ancestor member's. */
