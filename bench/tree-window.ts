@@ -51,6 +51,7 @@ function measure(root: string, index: string): void {
 		const t0 = performance.now();
 		const first = service.treeWindow({ sessionId: HUGE_SESSION_ID, count: 3 * HEIGHT });
 		const open = performance.now() - t0;
+		const rssOpen = process.resourceUsage().maxRSS / 1024;
 		const scrolls: number[] = [];
 		for (let k = 0; k < SCROLLS; k++) {
 			const top = Math.floor((first.total * k) / SCROLLS);
@@ -77,7 +78,7 @@ function measure(root: string, index: string): void {
 		const deep = performance.now() - t2;
 		const rss = process.resourceUsage().maxRSS / 1024;
 		process.stdout.write(
-			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rss })}\n`,
+			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rssOpen, rss })}\n`,
 		);
 	} finally {
 		service.close();
@@ -115,7 +116,7 @@ function main(): void {
 		prev = r.open as number;
 		const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
 		process.stdout.write(
-			`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rss ?? 0).toFixed(0)} MB${growth}\n`,
+			`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
 		);
 		const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
 		if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);

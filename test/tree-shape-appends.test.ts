@@ -7,6 +7,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SHAPE_CHUNK } from "../src/index/tree-shape-store.js";
 import { TREE_FILTER_MODES, type TreeWindow, type TreeWindowRequest } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectSameIndex } from "./helpers/dump.js";
@@ -118,5 +119,9 @@ describe("the kept tree shape across appends", () => {
 		// late.parent (the later line) is now late.child's parent: the child follows it, one deeper in nothing but order.
 		expect(order.indexOf("late.child")).toBe(order.indexOf("late.parent") + 1);
 		expect(order.indexOf("after")).toBe(order.indexOf("late.child") + 1);
+
+		// Past a chunk of the kept shape (SHAPE_CHUNK entries) in one append: the same as a fresh build still.
+		appendFileSync(file, turns("z", Math.ceil(SHAPE_CHUNK / 3) + 5));
+		expect(check().all?.length).toBe(1000);
 	});
 });

@@ -83,9 +83,11 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 		.get(session);
 	let chunk = tail?.chunk ?? 0;
 	let n = tail?.n ?? 0;
-	let ids = new Float64Array(SHAPE_CHUNK);
-	let pars = new Float64Array(SHAPE_CHUNK);
-	let flags = new Uint16Array(SHAPE_CHUNK);
+	// Columns as long as this chunk will get (a small session's are small): what is kept, what is added, one chunk at most.
+	const room = (left: number) => Math.min(SHAPE_CHUNK, n + left);
+	let ids = new Float64Array(room(events.length));
+	let pars = new Float64Array(ids.length);
+	let flags = new Uint16Array(ids.length);
 	if (tail) {
 		ids.set(f64Of(tail.ids, n));
 		pars.set(f64Of(tail.pars, n));
@@ -97,14 +99,15 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	);
 	const parentRow = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?");
 	const flush = () => write.run(session, chunk, n, bytes(ids.subarray(0, n)), bytes(pars.subarray(0, n)), bytes(flags.subarray(0, n)), previous ?? "");
-	for (const e of events) {
+	for (let k = 0; k < events.length; k++) {
+		const e = events[k] as ShapeInput;
 		if (n === SHAPE_CHUNK) {
 			flush();
 			chunk++;
 			n = 0;
-			ids = new Float64Array(SHAPE_CHUNK);
-			pars = new Float64Array(SHAPE_CHUNK);
-			flags = new Uint16Array(SHAPE_CHUNK);
+			ids = new Float64Array(room(events.length - k));
+			pars = new Float64Array(ids.length);
+			flags = new Uint16Array(ids.length);
 		}
 		let par: number = PARENT_NONE;
 		if (e.parentId !== null) {

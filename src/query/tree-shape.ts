@@ -145,6 +145,12 @@ class ShapeBuilder {
 		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
 		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
+		const n = s.ids.length;
+		// Every entry shown to this caller (ids ascend, so the cut-off, if any, is past the last): nodes are positions.
+		if (n > 0 && this.nodeRow.length === 0 && this.visibility.allowsEventId(s.ids[n - 1] as number, row)) {
+			this.allRoot(m, s);
+			return m;
+		}
 		let prev = -1;
 		for (let k = 0; k < s.ids.length; k++) {
 			const id = s.ids[k] as number;
@@ -160,6 +166,28 @@ class ShapeBuilder {
 		}
 		m.rows = m.ids.length;
 		return m;
+	}
+
+	/** root() when every entry shows: the columns filled in bulk, as the entry-by-entry loop would fill them. */
+	private allRoot(m: Member, s: { ids: Float64Array; parents: Float64Array; flags: Uint16Array }): void {
+		const n = s.ids.length;
+		this.nodeRow.a.set(s.ids);
+		this.nodeMember.a.fill(0, 0, n);
+		this.nodeFlags.a.set(s.flags);
+		const parent = this.nodeParent.a;
+		for (let k = 0; k < n; k++) {
+			const par = s.parents[k] as number;
+			// A parent later in the file is not attached (the loop had not seen it yet).
+			const at = par > 0 ? find(s.ids, par) : -1;
+			parent[k] = par === -1 ? k - 1 : at >= 0 && at < k ? at : -1;
+		}
+		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) this.nodeFlags.a[k] = (this.nodeFlags.a[k] as number) | HIT;
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags]) c.length = n;
+		m.ids.a.set(s.ids);
+		m.ids.length = n;
+		for (let k = 0; k < n; k++) m.nodes.a[k] = k;
+		m.nodes.length = n;
+		m.rows = n;
 	}
 
 	/** The node showing entry `entryId` for a member's forks: its own, else an ancestor member's. */
@@ -303,82 +331,62 @@ function flatten(sb: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNod
 		visible[i] = head || shown(f, mode, words, i === leafNode) ? 1 : 0;
 		if (!visible[i]) hidden++;
 	}
-	// Children in node order (file order, forks after): a node's parent always comes before it.
-	const first = new Int32Array(n + 1).fill(-1);
-	const next = new Int32Array(n).fill(-1);
+	// A node's parent always comes before it (file order, forks after), and siblings are in node order: subtree sizes
+	// in one pass backwards, pre-order positions in one pass forwards, no stack. Index n is the virtual root.
+	const parentOf = (i: number) => ((b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number));
+	const size = new Int32Array(n + 1).fill(1);
 	for (let i = n - 1; i >= 0; i--) {
-		const p = (b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number);
-		next[i] = first[p] as number;
-		first[p] = i;
+		const p = parentOf(i);
+		size[p] = (size[p] as number) + (size[i] as number);
 	}
-	// The nearest shown ancestor, then shown children in the whole tree's depth-first order (pi's /tree).
+	const slot = new Int32Array(n + 1);
+	const order = new Int32Array(n);
+	for (let i = 0; i < n; i++) {
+		const p = parentOf(i);
+		const at = slot[p] as number;
+		slot[p] = at + (size[i] as number);
+		slot[i] = at + 1;
+		order[at] = i;
+	}
+	// The shown nodes in the whole tree's pre-order are pi's /tree order; each hangs from its nearest shown ancestor.
 	const vpar = new Int32Array(n);
 	for (let i = 0; i < n; i++) {
 		const p = b.nodeParent[i] as number;
 		vpar[i] = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
 	}
-	const vfirst = new Int32Array(n + 1).fill(-1);
-	const vlast = new Int32Array(n + 1).fill(-1);
-	const vnext = new Int32Array(n).fill(-1);
-	const kids = new Int32Array(n + 1);
-	const stack: number[] = [];
-	for (let c = first[n] as number; c >= 0; c = next[c] as number) stack.push(c);
-	stack.reverse();
-	while (stack.length > 0) {
-		const i = stack.pop() as number;
-		if (visible[i]) {
-			const p = vpar[i] as number;
-			if (vlast[p] === -1) vfirst[p] = i;
-			else vnext[vlast[p] as number] = i;
-			vlast[p] = i;
-			kids[p] = (kids[p] as number) + 1;
-		}
-		const from = stack.length;
-		for (let c = first[i] as number; c >= 0; c = next[c] as number) stack.push(c);
-		// Children pushed in order, popped first-child-first.
-		for (let a = from, z = stack.length - 1; a < z; a++, z--) {
-			const t = stack[a] as number;
-			stack[a] = stack[z] as number;
-			stack[z] = t;
-		}
-	}
 	const shownCount = n - hidden;
 	const flat = new Int32Array(shownCount);
 	const flatOf = new Int32Array(n).fill(-1);
+	const kids = new Int32Array(n + 1);
+	const lastKid = new Int32Array(n + 1).fill(-1);
+	let at = 0;
+	for (let k = 0; k < n; k++) {
+		const i = order[k] as number;
+		if (!visible[i]) continue;
+		flat[at] = i;
+		flatOf[i] = at++;
+		const p = vpar[i] as number;
+		kids[p] = (kids[p] as number) + 1;
+		lastKid[p] = i;
+	}
+	// Connectors: a only child continues its parent's column, siblings branch one level deeper.
 	const bits = new Uint8Array(n);
 	const up = new Int32Array(n).fill(-1);
 	const depth = new Int32Array(n);
-	let at = 0;
-	const push = (parent: number, parentUp: number, parentDepth: number, continues: boolean) => {
-		const count = kids[parent] as number;
-		if (count === 0) return;
-		if (count === 1) {
-			const c = vfirst[parent] as number;
-			bits[c] = continues ? CONTINUES : 0;
-			up[c] = parentUp;
+	for (let f = 0; f < shownCount; f++) {
+		const c = flat[f] as number;
+		const p = vpar[c] as number;
+		const top = p === n;
+		const parentUp = top ? -1 : (bits[p] as number) & BRANCH_CHILD ? p : (up[p] as number);
+		const parentDepth = top ? 0 : (depth[p] as number);
+		up[c] = parentUp;
+		if (kids[p] === 1) {
+			bits[c] = top ? 0 : CONTINUES;
 			depth[c] = parentDepth;
-			stack.push(c);
-			return;
-		}
-		const from = stack.length;
-		for (let c = vfirst[parent] as number; c >= 0; c = vnext[c] as number) {
-			bits[c] = BRANCH_CHILD | (vnext[c] === -1 ? LAST : 0);
-			up[c] = parentUp;
+		} else {
+			bits[c] = BRANCH_CHILD | (lastKid[p] === c ? LAST : 0);
 			depth[c] = parentDepth + 1;
-			stack.push(c);
 		}
-		for (let a = from, z = stack.length - 1; a < z; a++, z--) {
-			const t = stack[a] as number;
-			stack[a] = stack[z] as number;
-			stack[z] = t;
-		}
-	};
-	push(n, -1, 0, false);
-	while (stack.length > 0) {
-		const i = stack.pop() as number;
-		flat[at] = i;
-		flatOf[i] = at++;
-		push(i, (bits[i] as number) & BRANCH_CHILD ? i : (up[i] as number), depth[i] as number, true);
 	}
 	return {
 		members: b.members,

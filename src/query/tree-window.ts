@@ -156,6 +156,9 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	]);
 	let held = cache.get(store);
 	if (held?.sig !== shapeSig) {
+		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
+		cache.delete(store);
+		held = undefined;
 		held = { sig: shapeSig, shape: buildShape(store, root, chain, visibility, request), rows: null };
 		cache.set(store, held);
 	}

@@ -54,14 +54,14 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
  * fixed flags. A parent indexed after its child (-2) shows as the entry it resolves to, as the tree view reads it.
  */
 function dumpShapes(db: Database.Database): unknown[] {
-	const entryOf = new Map(
-		(db.prepare("SELECT id, entry_id, parent_id FROM events").all() as Array<{ id: number; entry_id: string; parent_id: string | null }>).map((r) => [r.id, r]),
-	);
-	const rowOf = new Map<string, number>();
-	const sessionOf = new Map(
-		(db.prepare("SELECT id, session_id FROM events").all() as Array<{ id: number; session_id: number }>).map((r) => [r.id, r.session_id]),
-	);
-	for (const [id, r] of entryOf) rowOf.set(`${sessionOf.get(id)}/${r.entry_id}`, id);
+	const rows = db.prepare("SELECT id, session_id, entry_id, parent_id FROM events").all() as Array<{
+		id: number;
+		session_id: number;
+		entry_id: string;
+		parent_id: string | null;
+	}>;
+	const entryOf = new Map(rows.map((r) => [r.id, r]));
+	const rowOf = new Map(rows.map((r) => [`${r.session_id}/${r.entry_id}`, r.id]));
 	const out: unknown[] = [];
 	const chunks = db
 		.prepare(
