@@ -39,7 +39,9 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
 			.all();
 		const ftsRows = db.prepare("SELECT count(*) AS n FROM fts").all();
 		// FTS5's row count and token totals, bm25's N and average length: a refresh must leave what a fresh build writes.
-		const totals = db.prepare("SELECT 'fts' AS t, hex(block) AS block FROM fts_data WHERE id = 1 UNION ALL SELECT 'system', hex(block) FROM system_fts_data WHERE id = 1").all();
+		const totals = db
+			.prepare("SELECT 'fts' AS t, hex(block) AS block FROM fts_data WHERE id = 1 UNION ALL SELECT 'system', hex(block) FROM system_fts_data WHERE id = 1")
+			.all();
 		const fileRows = db.prepare("SELECT path, status, header_id, indexed_bytes FROM files ORDER BY path").all();
 		return { sessions, events, calls, files, tokens, ftsRows, totals, fileRows };
 	} finally {
