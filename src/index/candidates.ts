@@ -312,18 +312,20 @@ export class CandidateQuery {
 		const query = `
 		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts JOIN events e ON e.id = fts.rowid / ${SLOTS}
 			WHERE fts MATCH ? ${where}),
-		best AS (
-			SELECT fid / ${SLOTS} AS eid, score AS best, fid, count(*) OVER (PARTITION BY fid / ${SLOTS}) AS n,
-				row_number() OVER (PARTITION BY fid / ${SLOTS} ORDER BY score, fid) AS r
-			FROM m
+		-- Sessions numbered in IDENTITY_ORDER: every match's event carries a number through the sorts, not two texts.
+		sk AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY created DESC, public_id DESC) AS k FROM sessions),
+		grouped AS (
+			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, e.entry_id, e.line_hash, e.ts_ms, e.session_id, e.seq
+			FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
+			GROUP BY e.id
 		),
-		hits AS (
-			SELECT b.eid, b.best, b.n, b.fid, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}
-			FROM best b JOIN events e ON e.id = b.eid JOIN sessions sx ON sx.id = e.session_id
-			WHERE b.r = 1
-		),
-		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ${COPY_ORDER}) AS copy_rank FROM hits)
-		SELECT eid, best, n, fid, copy_rank FROM ranked ORDER BY ts_ms DESC, copy_rank, ${IDENTITY_ORDER} LIMIT ? OFFSET ?`;
+		hits AS (SELECT g.*, sk.k FROM grouped g JOIN sk ON sk.id = g.session_id),
+		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, k, seq DESC) AS copy_rank FROM hits),
+		page AS MATERIALIZED (SELECT eid, best, n, copy_rank, ts_ms, k, seq FROM ranked ORDER BY ts_ms DESC, copy_rank, k, seq DESC LIMIT ? OFFSET ?),
+		-- Of an event's equally good fragments, its first: looked up among the page's events' matches only (one pass).
+		pm AS MATERIALIZED (SELECT fid, score FROM m WHERE fid / ${SLOTS} IN (SELECT eid FROM page))
+		SELECT eid, best, n, (SELECT min(fid) FROM pm WHERE fid / ${SLOTS} = page.eid AND score = page.best) AS fid, copy_rank
+		FROM page ORDER BY ts_ms DESC, copy_rank, k, seq DESC`;
 		return this.store.prepare<unknown[], Candidate>(query).all(this.match, ...this.params, limit, offset);
 	}
 }
