@@ -1,23 +1,20 @@
 /**
- * The FTS5 merge policy after a refresh. Every commit adds a segment, and rebuilt files leave deleted rows in the
- * old ones; automerge keeps the count in check only level by level, so a cold index ends with a dozen or more
- * segments, and every term a query looks up (a did-you-mean probes hundreds) is sought in each of them. A refresh that
- * wrote the index goes on with FTS5's incremental optimize ('merge' with a negative page count), which merges all
- * segments into one and drops deleted rows, within a page budget proportional to what the refresh ingested: a cold
- * index is merged whole, a small append pays a few milliseconds, and what a budget leaves the next refresh continues.
+ * The FTS5 merge policy after a refresh. Every commit adds a segment, and automerge keeps their number in check only
+ * level by level, so a cold index ended with a dozen or more segments, and every term a query looks up (a did-you-mean
+ * probes hundreds) is sought in each of them. A refresh that wrote at least half of the index (a cold index, a
+ * history rebuilt) goes on with FTS5's optimize, incrementally ('merge' with a negative page count), into one
+ * segment. Smaller refreshes leave it to FTS5's automerge and deletemerge: an optimize after them rewrites the whole
+ * index for a few new rows (rewriting it all for a few new rows).
  */
 import type { IndexStore } from "./store.js";
 
 /** Leaf pages one merge step writes at most: one write transaction, short enough for a sliced refresh's turn. */
 export const MERGE_STEP_PAGES = 1000;
-/** A refresh that wrote the index merges at least this many pages. */
-const MIN_BUDGET_PAGES = 256;
-/** Ingested source bytes per page of merge budget: the index is about a third of its sources, so twice its pages. */
-const BYTES_PER_PAGE = 2048;
 
-/** The merge budget (leaf pages) of a refresh that ingested `bytes` of session files. */
-export function mergeBudget(bytes: number): number {
-	return Math.max(MIN_BUDGET_PAGES, Math.ceil(bytes / BYTES_PER_PAGE));
+/** True when a refresh that read `bytes` of session files wrote enough of the index to merge it whole. */
+export function mergesWhole(store: IndexStore, bytes: number): boolean {
+	const indexed = store.prepare<[], number>("SELECT total(indexed_bytes) FROM files").pluck().get() ?? 0;
+	return bytes > 0 && bytes * 2 >= indexed;
 }
 
 /**

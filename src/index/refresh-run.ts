@@ -5,7 +5,7 @@
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
-import { MERGE_STEP_PAGES, mergeBudget, mergeStep } from "./fts-merge.js";
+import { MERGE_STEP_PAGES, mergeStep, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile } from "./ingest.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
@@ -374,26 +374,24 @@ export class RefreshRun {
 	private mergedSliced = false;
 
 	/**
-	 * The FTS5 merge policy (fts-merge.ts) for a refresh that wrote the index: steps of MERGE_STEP_PAGES within its
-	 * budget, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
+	 * The FTS5 merge policy (fts-merge.ts): a refresh that wrote most of the index merges it into one segment, in steps
+	 * of MERGE_STEP_PAGES, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
 	 */
 	async mergeSliced(pause: () => Promise<void>): Promise<void> {
 		this.mergedSliced = true;
-		for (let left = this.mergeLeft(); left > 0 && !this.overBudget(); left -= MERGE_STEP_PAGES) {
-			if (!this.mergeOne(Math.min(left, MERGE_STEP_PAGES))) break;
-			await pause();
-		}
+		if (!this.mergesWhole()) return;
+		while (!this.overBudget() && this.mergeOne()) await pause();
 	}
 
-	/** Pages the merge policy may still write in this run: none unless the run wrote the index and is not busy. */
-	private mergeLeft(): number {
-		return this.touched && !this.summary.busy && !this.store.readonly ? mergeBudget(this.summary.bytesRead) : 0;
+	/** True when this run wrote enough of the index to merge it whole (and may write). */
+	private mergesWhole(): boolean {
+		return this.touched && !this.summary.busy && !this.store.readonly && mergesWhole(this.store, this.summary.bytesRead);
 	}
 
 	/** One merge step; false when nothing was left to merge or the index is busy. */
-	private mergeOne(pages: number): boolean {
+	private mergeOne(): boolean {
 		try {
-			return mergeStep(this.store, pages);
+			return mergeStep(this.store, MERGE_STEP_PAGES);
 		} catch (error) {
 			if (!isBusyError(error)) throw error;
 			return false;
@@ -416,7 +414,7 @@ export class RefreshRun {
 		if (this.writer.reclassified > 0) summary.sessionsReclassified = this.writer.reclassified;
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		if (!summary.busy && !this.goneChecked && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
-		if (!this.mergedSliced) for (let left = this.mergeLeft(); left > 0 && this.mergeOne(Math.min(left, MERGE_STEP_PAGES)); left -= MERGE_STEP_PAGES);
+		if (!this.mergedSliced && this.mergesWhole()) while (this.mergeOne());
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
 			if (!summary.busy && summary.pending === 0) store.db.transaction(() => store.setMeta("freshAt", new Date().toISOString())).immediate();
