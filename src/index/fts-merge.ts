@@ -3,7 +3,8 @@
  * level by level, so a cold index ended with a dozen or more segments, and every term a query looks up (a did-you-mean
  * probes hundreds) is sought in each of them. A refresh that wrote at least half of the index (a cold index, a
  * history rebuilt) goes on with FTS5's optimize, incrementally ('merge' with a negative page count), into one
- * segment. Smaller refreshes leave it to FTS5's automerge and deletemerge: an optimize after them rewrites the whole
+ * segment; a budgeted refresh that builds a history over several calls does not (each call writes only its share).
+ * Smaller refreshes leave it to FTS5's automerge and deletemerge: an optimize after them rewrites the whole
  * index for a few new rows (rewriting it all for a few new rows).
  */
 import type { IndexStore } from "./store.js";

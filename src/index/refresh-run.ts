@@ -383,9 +383,13 @@ export class RefreshRun {
 		while (!this.overBudget() && this.mergeOne()) await pause();
 	}
 
-	/** True when this run wrote enough of the index to merge it whole (and may write). */
+	/**
+	 * True when this run wrote enough of the index to merge it whole (and may write). Only a run that did every file
+	 * of its plan: a budgeted one that stops midway would merge again after each of its slices.
+	 */
 	private mergesWhole(): boolean {
-		return this.touched && !this.summary.busy && !this.store.readonly && mergesWhole(this.store, this.summary.bytesRead);
+		const whole = this.touched && !this.summary.busy && !this.store.readonly && this.done >= this.plan.changed.length;
+		return whole && mergesWhole(this.store, this.summary.bytesRead);
 	}
 
 	/** One merge step; false when nothing was left to merge or the index is busy. */
