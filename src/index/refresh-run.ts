@@ -7,6 +7,7 @@ import type { SliceCarry } from "../project/file-scan.js";
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
+import { MERGE_STEP_PAGES, mergeStep, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { keepStamps, quickPlan } from "./quick-check.js";
@@ -420,6 +421,37 @@ export class RefreshRun {
 		}
 	}
 
+	private mergedSliced = false;
+
+	/**
+	 * The FTS5 merge policy (fts-merge.ts): a refresh that wrote most of the index merges it into one segment, in steps
+	 * of MERGE_STEP_PAGES, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
+	 */
+	async mergeSliced(pause: () => Promise<void>): Promise<void> {
+		this.mergedSliced = true;
+		if (!this.mergesWhole()) return;
+		while (!this.overBudget() && this.mergeOne()) await pause();
+	}
+
+	/**
+	 * True when this run wrote enough of the index to merge it whole (and may write). Only a run that did every file
+	 * of its plan: a budgeted one that stops midway would merge again after each of its slices.
+	 */
+	private mergesWhole(): boolean {
+		const whole = this.touched && !this.summary.busy && !this.store.readonly && this.done >= this.plan.changed.length;
+		return whole && mergesWhole(this.store, this.summary.bytesRead);
+	}
+
+	/** One merge step; false when nothing was left to merge or the index is busy. */
+	private mergeOne(): boolean {
+		try {
+			return mergeStep(this.store, MERGE_STEP_PAGES);
+		} catch (error) {
+			if (!isBusyError(error)) throw error;
+			return false;
+		}
+	}
+
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
 		this.store.setCacheKib(SEARCH_CACHE_KIB);
@@ -437,6 +469,7 @@ export class RefreshRun {
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		// A quick plan's directories are unchanged: nothing was removed or renamed.
 		if (!summary.busy && !this.goneChecked && !this.plan.quick && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
+		if (!this.mergedSliced && this.mergesWhole()) while (this.mergeOne());
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
 			if (!summary.busy && summary.pending === 0)
