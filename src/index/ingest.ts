@@ -329,7 +329,6 @@ export function applyScan(
 	basis: PlanBasis,
 	scan: ScanResult,
 	full: boolean,
-	limits: SliceLimits = {},
 ): FileOutcome {
 	if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
@@ -338,8 +337,8 @@ export function applyScan(
 		// An appended copy of an indexed id with other content replaces it (pi follows the last copy): the whole file
 		// is read again, so the session is what a fresh build makes of it.
 		if (!conflictsWithIndexed(store, basis.session.id, scan)) return applyAppend(store, writer, basis.row, basis.session, scan);
-		// In slices like any rebuild: the rest appends to the first slice.
-		scan = scanFile(planFile(file.path, { row: undefined, session: undefined }, true, limits), limits.carry);
+		// Whole, not in slices: a later slice would meet the replacing copy again as an append and start over.
+		scan = scanFile({ path: file.path, mode: "rebuild" });
 		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
 	}
 	return applyRebuild(store, writer, file, rootId, basis, scan);
@@ -360,5 +359,5 @@ export function ingestFile(
 ): FileOutcome {
 	const basis = planBasis(store, file.path);
 	if (!full && unchanged(basis, file)) return UNCHANGED;
-	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full, limits), limits.carry), full, limits);
+	return applyScan(store, writer, file, rootId, basis, scanFile(planFile(file.path, basis, full, limits), limits.carry), full);
 }
