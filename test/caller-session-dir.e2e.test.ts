@@ -58,10 +58,12 @@ function relativeDirSuite(label: string, setup: () => PiRunner | { skip: string 
 		const runner = ready as PiRunner;
 		const tmp = tempDir("pes-reldir-");
 		const base = realpathSync(tmp.dir);
-		const outcomes = new Map<string, { ownId: string; text: string; stderr: string }>();
+		const outcomes = new Map<string, { ownId: string; text: string; stdout: string; stderr: string }>();
 
+		// The configurations share nothing (each its own agent dir and workspace): after the first run (which may be the
+		// one that compiles the extension for pi's cache), the others go side by side.
 		beforeAll(async () => {
-			for (const [i, config] of CONFIGURATIONS.entries()) {
+			const runConfig = async (i: number, config: RelativeDir) => {
 				const root = join(base, `c${i}`);
 				const agentDir = join(root, "agent");
 				const cwd = join(root, "ws");
@@ -94,14 +96,31 @@ function relativeDirSuite(label: string, setup: () => PiRunner | { skip: string 
 				expect(files, `pi wrote its session under ${config.dir}`).toHaveLength(1);
 				const lines = readEntries(join(dir, files[0] as string)) as Line[];
 				const result = lines.find((l) => l.type === "message" && l.message?.role === "toolResult" && l.message.toolCallId === CALL_ID);
-				outcomes.set(config.name, { ownId: (lines[0] as { id?: string }).id ?? "", text: textOf(result?.message?.content ?? ""), stderr: run.stderr });
-			}
+				outcomes.set(config.name, {
+					ownId: (lines[0] as { id?: string }).id ?? "",
+					text: textOf(result?.message?.content ?? ""),
+					stdout: run.stdout,
+					stderr: run.stderr,
+				});
+			};
+			const [first, ...rest] = CONFIGURATIONS;
+			if (first) await runConfig(0, first);
+			await Promise.all(rest.map((config, i) => runConfig(i + 1, config)));
 		}, 10 * 60_000);
 
 		afterAll(() => {
 			runner.cleanup?.();
 			if (!process.env.PES_KEEP) tmp.cleanup();
 			else console.log(tmp.dir);
+		});
+
+		it("without our config file, the main extension offers event_search and not session_search", () => {
+			// Our config file (<agentDir>/pi-event-search/config.json) is absent in every configuration here.
+			for (const config of CONFIGURATIONS) {
+				const stdout = outcomes.get(config.name)?.stdout ?? "";
+				expect(stdout, config.name).toMatch(/done tools=\S*event_search/);
+				expect(stdout, config.name).not.toContain("session_search");
+			}
 		});
 
 		for (const config of CONFIGURATIONS) {

@@ -291,65 +291,57 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 			expect(badDate.text).toMatch(/^note: after must be an ISO date .*"last tuesday"; nothing searched$/m);
 		});
 
-		/** Runs `body` with `"sessionSearchTool": true` in our config file, and turns it off again. */
-		const withToolEnabled = async <T>(body: () => Promise<T>): Promise<T> => {
-			mkdirSync(join(agentDir, "pi-event-search"), { recursive: true });
-			writeFileSync(configFile, JSON.stringify({ sessionSearchTool: true }));
-			try {
-				return await body();
-			} finally {
-				writeFileSync(configFile, "{}");
-			}
+		/**
+		 * The three pi runs with `"sessionSearchTool": true` in our config file, started together once the tests above
+		 * have read the first run's results (they add sessions to the caller's folder), then the config is off again.
+		 * Each is its own pi configuration: the main entry alone; both of our entries whose index path cannot be opened
+		 * (registering the tool never touches the index, so the same run shows the registration and the failed call);
+		 * ours and a hermes-like extension. The check that the main entry alone, without our config, does not offer the
+		 * tool reads the runs of caller-session-dir.e2e, which load it so.
+		 */
+		let configRuns: Promise<Record<"viaConfig" | "bothOurs" | "withHermes", PiRun>> | undefined;
+		const withToolEnabled = () => {
+			configRuns ??= (async () => {
+				mkdirSync(join(agentDir, "pi-event-search"), { recursive: true });
+				writeFileSync(configFile, JSON.stringify({ sessionSearchTool: true }));
+				writeFileSync(blocker, "a file where the index folder should be");
+				try {
+					const [viaConfig, bothOurs, withHermes] = await Promise.all([
+						pi([MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer", limit: 50 }, id: "viaConfig" }]], "search"),
+						pi([SS_ENTRY, MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "noIndex" }]], "search", {
+							PI_EVENT_SEARCH_INDEX: join(blocker, "index.sqlite"),
+						}),
+						// Ours loads first (pi would keep the first), and both of our entries want the tool.
+						pi([SS_ENTRY, HERMES, MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "withHermes" }]], "search"),
+					]);
+					return { viaConfig, bothOurs, withHermes };
+				} finally {
+					writeFileSync(configFile, "{}");
+				}
+			})();
+			return configRuns;
 		};
 
 		it(
-			"is absent from the main extension unless our config enables it",
+			"is offered by the main extension when our config enables it",
 			async () => {
-				const off = await pi([MAIN_ENTRY], [], "which tools?");
-				expect(off.code, off.stderr).toBe(0);
-				expect(off.stdout).toContain("done tools=");
-				expect(off.stdout).toContain("event_search");
-				expect(off.stdout).not.toContain("session_search");
+				const on = (await withToolEnabled()).viaConfig;
+				expect(on.code, on.stderr).toBe(0);
+				expect(on.stdout).toMatch(/done tools=.*event_search.*session_search/);
+				const r = recorded().get("viaConfig");
+				expect(r?.isError).toBe(false);
+				const hits = ((r?.details ?? { results: [] }) as Details).results;
+				expect(hits.map((h) => h.session_id)).toContain(planted.trigram.sessionId);
+				// The first run's session_search results quote the planted text; they are never indexed themselves.
+				expect(hits.filter((h) => h.role === "toolResult")).toEqual([]);
 			},
 			PI_NET,
 		);
 
 		it(
-			"is offered by the main extension when our config enables it",
-			() =>
-				withToolEnabled(async () => {
-					const on = await pi([MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer", limit: 50 }, id: "viaConfig" }]], "search");
-					expect(on.code, on.stderr).toBe(0);
-					expect(on.stdout).toMatch(/done tools=.*event_search.*session_search/);
-					const r = recorded().get("viaConfig");
-					expect(r?.isError).toBe(false);
-					const hits = ((r?.details ?? { results: [] }) as Details).results;
-					expect(hits.map((h) => h.session_id)).toContain(planted.trigram.sessionId);
-					// The first run's session_search results quote the planted text; they are never indexed themselves.
-					expect(hits.filter((h) => h.role === "toolResult")).toEqual([]);
-				}),
-			PI_NET,
-		);
-
-		/**
-		 * One pi with both of our entries and our config on, whose index path cannot be opened: registering the tool
-		 * never touches the index, so the same run shows the registration and the failed call (one pi start, not two).
-		 */
-		let bothOursRun: Promise<PiRun> | undefined;
-		const bothOurs = () => {
-			bothOursRun ??= withToolEnabled(async () => {
-				writeFileSync(blocker, "a file where the index folder should be");
-				return pi([SS_ENTRY, MAIN_ENTRY], [[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "noIndex" }]], "search", {
-					PI_EVENT_SEARCH_INDEX: join(blocker, "index.sqlite"),
-				});
-			});
-			return bothOursRun;
-		};
-
-		it(
 			"registers one session_search, without a warning, when both of our entries want it",
 			async () => {
-				const both = await bothOurs();
+				const both = (await withToolEnabled()).bothOurs;
 				expect(both.code, both.stderr).toBe(0);
 				expect(both.stdout).toMatch(/done tools=.*session_search/);
 				expect(both.stderr).not.toMatch(/already provided/);
@@ -359,25 +351,19 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 
 		it(
 			"leaves the name to hermes / session-search-lite when one is loaded, and says so once",
-			() =>
-				withToolEnabled(async () => {
-					// Ours loads first (pi would keep the first), and both of our entries want the tool.
-					const run = await pi(
-						[SS_ENTRY, HERMES, MAIN_ENTRY],
-						[[{ name: "session_search", args: { query: "trigram tokenizer" }, id: "withHermes" }]],
-						"search",
-					);
-					expect(run.code, run.stderr).toBe(0);
-					expect(recorded().get("withHermes")?.text).toBe(FAKE_HERMES_ANSWER);
-					expect(run.stderr.match(/session_search is already provided by .*fake-hermes\.ts/g)).toHaveLength(1);
-				}),
+			async () => {
+				const run = (await withToolEnabled()).withHermes;
+				expect(run.code, run.stderr).toBe(0);
+				expect(recorded().get("withHermes")?.text).toBe(FAKE_HERMES_ANSWER);
+				expect(run.stderr.match(/session_search is already provided by .*fake-hermes\.ts/g)).toHaveLength(1);
+			},
 			PI_NET,
 		);
 
 		it(
 			"fails the call (isError) only when the index cannot be opened, with the seed's wording",
 			async () => {
-				const run = await bothOurs();
+				const run = (await withToolEnabled()).bothOurs;
 				expect(run.code, run.stderr).toBe(0);
 				const r = recorded().get("noIndex");
 				expect(r?.isError).toBe(true);

@@ -68,15 +68,19 @@ export class TmuxSession {
 		return tmux(["capture-pane", "-p", ...(escapes ? ["-e"] : []), "-t", this.name]);
 	}
 
-	/** Polls the screen every 50 ms until it matches; fails with the screen after `timeoutMs`. */
+	/**
+	 * Polls the screen until it matches; fails with the screen after `timeoutMs`. Every poll starts a tmux client, so
+	 * the pause grows from 50 ms to 250 ms: a quick change is seen at once, a long wait (an index being built) costs
+	 * a fifth of the processes.
+	 */
 	async waitFor(test: string | RegExp | ((screen: string) => boolean), timeoutMs = 30_000): Promise<string> {
 		const ok = (s: string) => (typeof test === "string" ? s.includes(test) : test instanceof RegExp ? test.test(s) : test(s));
 		const until = Date.now() + timeoutMs;
-		for (;;) {
+		for (let pause = 50; ; pause = Math.min(250, Math.round(pause * 1.5))) {
 			const screen = this.capture();
 			if (ok(screen)) return screen;
 			if (Date.now() > until) throw new Error(`screen did not match ${String(test)} within ${timeoutMs} ms:\n${screen}`);
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			await new Promise((resolve) => setTimeout(resolve, pause));
 		}
 	}
 

@@ -35,9 +35,12 @@ const LONG: Record<string, string[]> = {
 		"test/tui-trust.e2e.test.ts",
 		"test/index-ownership.test.ts",
 		"test/package.test.ts",
+		"test/missing-binding.e2e.test.ts",
 		"test/extension.e2e.test.ts",
+		"test/terminal-safety.test.ts",
 		"test/tui-tasks.e2e.test.ts",
 		"test/pi16-history.e2e.test.ts",
+		"test/tui.e2e.test.ts",
 	],
 };
 
