@@ -454,9 +454,11 @@ class BenchStdin extends EventEmitter {
 		this.data = data;
 		this.emit("readable");
 	}
+	// As a real stream: what read() returns is also emitted as 'data' (the explorer's keys listen there, use-keys.ts).
 	read = (): string | null => {
 		const d = this.data;
 		this.data = null;
+		if (d !== null) this.emit("data", d);
 		return d;
 	};
 	setEncoding(): void {}
