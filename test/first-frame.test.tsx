@@ -3,9 +3,9 @@
  * line, status and key hints, same size, so nothing jumps when Ink takes over. And it carries no session text raw.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { stripVTControlCharacters } from "node:util";
 import ansiEscapes from "ansi-escapes";
 import { cleanup, render } from "ink-testing-library";
@@ -157,33 +157,57 @@ describe("the listed frame drawn before React loads", () => {
 
 describe("what loads before the first frame", () => {
 	// The launcher draws the first frame before the core loads; a static import of the service, SQLite, React or Ink
-	// in its path would delay every start by their load time (DESIGN §7: first frame ≤ 200 ms after start).
-	it("the CLI's entry loads neither SQLite nor the index and query layers nor React and Ink before it runs", () => {
-		const t = tempDir("pes-first-load-");
-		try {
-			const hook = join(t.dir, "hook.mjs");
-			const register = join(t.dir, "register.mjs");
-			writeFileSync(hook, "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n");
-			writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
-			// --version parses the command line after every static import has run, then exits.
-			const loads = (args: string[], status: number) => {
-				const r = spawnSync(process.execPath, ["--import", register, CLI, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-				expect(r.status, r.stderr).toBe(status);
-				return r.stderr.split("\n").filter((l) => l.startsWith("LOADED "));
-			};
-			const heavy = (loaded: string[]) =>
-				loaded.filter((l) => /better-sqlite3|\/src\/(index|query)\/|\/service\/service\.js|node_modules\/(ink|react)\//.test(l));
-			const loaded = loads(["--version"], 0);
+	// in its path would delay every start by their load time (DESIGN §7: the usable explorer within 6× `node -e 0`).
+	const t = tempDir("pes-first-load-");
+	const hook = join(t.dir, "hook.mjs");
+	const register = join(t.dir, "register.mjs");
+	writeFileSync(hook, "export async function load(url, context, next) { process.stderr.write('LOADED ' + url + '\\n'); return next(url, context); }\n");
+	writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+	afterAll(() => t.cleanup());
+	// --version parses the command line after every static import has run, then exits; with no arguments (and no
+	// terminal: it says so, exit 2) it takes the launcher's path without even the flag parser.
+	const loads = (entry: string, args: string[], status: number) => {
+		const r = spawnSync(process.execPath, ["--import", register, entry, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+		expect(r.status, r.stderr).toBe(status);
+		return r.stderr
+			.split("\n")
+			.filter((l) => l.startsWith("LOADED "))
+			.map((l) => l.slice("LOADED ".length));
+	};
+
+	it("the compiled modules: neither SQLite nor the index and query layers nor React and Ink before it runs", () => {
+		const run = join(dirname(CLI), "run.js");
+		const heavy = (loaded: string[]) =>
+			loaded.filter((l) => /better-sqlite3|\/src\/(index|query)\/|\/service\/service\.js|node_modules\/(ink|react)\//.test(l));
+		for (const [args, status] of [
+			[["--version"], 0],
+			[[], 2],
+		] as const) {
+			const loaded = loads(run, [...args], status);
 			expect(loaded.some((l) => l.includes("/cli/tui-start.js"))).toBe(true);
 			expect(heavy(loaded)).toEqual([]);
-			// `pi-history` alone (here without a terminal: it says so, exit 2) takes the launcher's path without even the
-			// flag parser.
-			const alone = loads([], 2);
-			expect(alone.some((l) => l.includes("/cli/tui-start.js"))).toBe(true);
-			expect(heavy(alone)).toEqual([]);
-			expect(alone.filter((l) => /node_modules\/meow\/|\/cli\/commands\.js/.test(l))).toEqual([]);
-		} finally {
-			t.cleanup();
+			if (args.length === 0) expect(loaded.filter((l) => /node_modules\/meow\/|\/cli\/commands\.js/.test(l))).toEqual([]);
+		}
+	});
+
+	it("the bundle (what pi-history starts from): no chunk holding SQLite, the index schema, React or Ink before it runs", () => {
+		const pack = join(dirname(CLI), "..", "pack", "run.js");
+		// What each heavy part is known by inside a chunk: the binding's import, the schema's DDL, React's element tag, Ink's root node.
+		const heavy = (loaded: string[]) =>
+			loaded.filter((url) => {
+				if (url.includes("better-sqlite3")) return true;
+				if (!url.includes("/pack/")) return false;
+				const text = readFileSync(fileURLToPath(url), "utf8");
+				return /CREATE TABLE|react\.transitional\.element|"ink-root"/.test(text);
+			});
+		for (const [args, status] of [
+			[["--version"], 0],
+			[[], 2],
+		] as const) {
+			const loaded = loads(pack, [...args], status);
+			expect(loaded.some((l) => l.endsWith("/pack/run.js"))).toBe(true);
+			expect(heavy(loaded)).toEqual([]);
+			if (args.length === 0) expect(loaded.filter((l) => /\/pack\/commands-|node_modules\/meow\//.test(l))).toEqual([]);
 		}
 	});
 });
