@@ -3,7 +3,9 @@
  * every session forked from it (each flagged when it is a byte-identical copy of the parent's entry), one for the
  * entries of a set of sessions that match an FTS5 expression. Bounded by the session's size, never one read per entry.
  */
+
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
+import { indexOfSorted } from "../shared/sorted.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
 import type { IndexStore } from "./store.js";
 import { summaryOverlay } from "./summary-runs.js";
@@ -170,7 +172,7 @@ function keptShape(store: IndexStore, session: number): { ids: Float64Array; par
 	const { ids, parents, flags } = shape;
 	const mark = (rows: Array<{ id: number }>, bit: number) => {
 		for (const r of rows) {
-			const at = indexOf(ids, r.id);
+			const at = indexOfSorted(ids, r.id);
 			if (at >= 0) flags[at] = (flags[at] as number) | bit;
 		}
 	};
@@ -191,20 +193,6 @@ function keptShape(store: IndexStore, session: number): { ids: Float64Array; par
 	);
 	for (let k = 0; k < parents.length; k++) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
 	return shape;
-}
-
-/** Where row id `id` is in ascending `ids` (-1: absent). */
-function indexOf(ids: Float64Array, id: number): number {
-	let lo = 0;
-	let hi = ids.length - 1;
-	while (lo <= hi) {
-		const mid = (lo + hi) >> 1;
-		const v = ids[mid] as number;
-		if (v === id) return mid;
-		if (v < id) lo = mid + 1;
-		else hi = mid - 1;
-	}
-	return -1;
 }
 
 /** The tree rows of the given event ids (any order; the caller places them). */

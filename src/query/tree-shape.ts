@@ -3,10 +3,12 @@
  * and flags (tree-rows.ts sessionShape), filtered like pi's `/tree` and flattened depth-first in typed arrays, so a
  * 1,000,000-entry session is never a million objects.
  */
+
 import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { entryIdsOf, eventIdOf, matchingEvents, SHAPE, sessionShape } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
+import { indexOfSorted } from "../shared/sorted.js";
 import type { TreeFilterMode, TreeForkHead, TreeWindowRequest } from "../shared/types.js";
 import { parseQuery } from "./query-parse.js";
 import { TREE_FAMILY_LIMIT } from "./session-tree.js";
@@ -89,22 +91,9 @@ export const f64 = () => new Col(new Float64Array(0), (n) => new Float64Array(n)
 export const i32 = () => new Col(new Int32Array(0), (n) => new Int32Array(n));
 export const u16 = () => new Col(new Uint16Array(0), (n) => new Uint16Array(n));
 
-export function find(ids: ArrayLike<number>, id: number): number {
-	let lo = 0;
-	let hi = ids.length - 1;
-	while (lo <= hi) {
-		const mid = (lo + hi) >> 1;
-		const v = ids[mid] as number;
-		if (v === id) return mid;
-		if (v < id) lo = mid + 1;
-		else hi = mid - 1;
-	}
-	return -1;
-}
-
 export function nodeOf(m: Member, rowId: number | undefined): number {
 	if (rowId === undefined) return -1;
-	const i = find(m.ids.view, rowId);
+	const i = indexOfSorted(m.ids.view, rowId);
 	return i < 0 ? -1 : (m.nodes.a[i] as number);
 }
 
@@ -178,7 +167,7 @@ class ShapeBuilder {
 		for (let k = 0; k < n; k++) {
 			const par = s.parents[k] as number;
 			// A parent later in the file is not attached (the loop had not seen it yet).
-			const at = par > 0 ? find(s.ids, par) : -1;
+			const at = par > 0 ? indexOfSorted(s.ids, par) : -1;
 			parent[k] = par === -1 ? k - 1 : at >= 0 && at < k ? at : -1;
 		}
 		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) this.nodeFlags.a[k] = (this.nodeFlags.a[k] as number) | HIT;
@@ -233,7 +222,7 @@ class ShapeBuilder {
 				const par = s.parents[k] as number;
 				if (par === -1 && k > 0 && isCopied(k - 1)) forkFrom = k;
 				else if (par > 0) {
-					const at = find(allIds, par);
+					const at = indexOfSorted(allIds, par);
 					if (at >= 0 && isCopied(at)) forkFrom = k;
 				} else if (par === 0 && strays.length < 8) strays.push(k);
 			}
@@ -252,7 +241,7 @@ class ShapeBuilder {
 			else {
 				const leaf = leafOf(parent);
 				const leafRow = leaf ? eventIdOf(this.store, child.id, leaf) : undefined;
-				const at = leafRow === undefined ? -1 : find(allIds, leafRow);
+				const at = leafRow === undefined ? -1 : indexOfSorted(allIds, leafRow);
 				if (leaf && at >= 0 && isCopied(at) && allowed.includes(at)) forkPoint = leaf;
 				else if (lastCopied >= 0) forkPoint = names.get(s.ids[lastCopied] as number)?.entry ?? null;
 			}

@@ -1,0 +1,15 @@
+/** Binary search over ascending numbers. */
+
+/** Where `id` is in ascending `ids` (-1: absent). */
+export function indexOfSorted(ids: ArrayLike<number>, id: number): number {
+	let lo = 0;
+	let hi = ids.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		const v = ids[mid] as number;
+		if (v === id) return mid;
+		if (v < id) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}
