@@ -1,8 +1,9 @@
 /**
  * Bundles the compiled CLI (dist/src/cli/run.js) into dist/src/pack/: the start paths (`search`, the explorer, the
  * other commands) each become a few chunks, so a start resolves and compiles a handful of files instead of a hundred
- * modules (issue 29). Worker threads still start from their own compiled modules (their URLs name dist/src/<dir>/),
- * and better-sqlite3 stays outside (a native binding), and so does react-devtools-core (which Ink loads only with DEV=true). Run by `npm run build` after tsc.
+ * modules (issue 29). Worker threads still start from their own compiled modules (their URLs name dist/src/<dir>/).
+ * better-sqlite3's JavaScript is inside, its native addon outside (loaded by path); react-devtools-core stays outside
+ * (Ink loads it only with DEV=true). Run by `npm run build` after tsc.
  *
  *   node dist/build/bundle.js
  */
@@ -18,7 +19,8 @@ export async function bundleCli(distSrc: string): Promise<void> {
 	await build({
 		input: { run: join(distSrc, "cli", "run.js") },
 		platform: "node",
-		external: [/^better-sqlite3($|\/)/, "react-devtools-core"],
+		// better-sqlite3's JavaScript is bundled, its addon named by path (src/index/sqlite.ts): `bindings` is never called.
+		external: ["bindings", "react-devtools-core"],
 		logLevel: "warn",
 		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 	});

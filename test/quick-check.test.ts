@@ -7,6 +7,7 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FRESH_STAMP_MS } from "../src/index/refresh-run.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";
@@ -76,6 +77,20 @@ describe("quick freshness check", () => {
 		appendFileSync(files[5] as string, message("m6b", "m6a", "zanzibar appended later"));
 		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
 		expect(hits("zanzibar")).toBe(1);
+	});
+
+	it("keeps the freshness stamp through a no-op check soon after it, and moves it when a check indexes an append", () => {
+		settle();
+		const stamped = service.status().freshAt as string;
+		expect(service.refresh()).toMatchObject({ quick: true, filesChanged: 0 });
+		// Still true: the index was fresh then and is now, and the stamp is never older than FRESH_STAMP_MS.
+		expect(service.status().freshAt).toBe(stamped);
+		expect(Date.now() - Date.parse(stamped)).toBeLessThan(FRESH_STAMP_MS);
+		appendFileSync(files[4] as string, message("m5b", "m5a", "pangolin appended later"));
+		const before = Date.now();
+		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		expect(Date.parse(service.status().freshAt as string)).toBeGreaterThanOrEqual(before);
+		expect(hits("pangolin")).toBe(1);
 	});
 
 	it("with more files than the sweep, finds an append to a cold session within a few refreshes", () => {

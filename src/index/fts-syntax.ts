@@ -1,5 +1,6 @@
 /** Whether FTS5 itself would accept a query as MATCH syntax: session_search answers what the seed's raw MATCH would. */
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openDatabase } from "./sqlite.js";
 
 let probe: Database.Statement<[string]> | null = null;
 
@@ -7,7 +8,7 @@ let probe: Database.Statement<[string]> | null = null;
 export function ftsSyntaxError(query: string): string | null {
 	if (probe === null) {
 		// An empty in-memory table: parsing the expression is all FTS5 does here, whatever the index holds.
-		const db = new Database(":memory:");
+		const db = openDatabase(":memory:");
 		db.exec("CREATE VIRTUAL TABLE probe USING fts5(text)");
 		probe = db.prepare("SELECT 1 FROM probe WHERE probe MATCH ?");
 	}

@@ -70,7 +70,11 @@ type Row = KnownFile & { root: string };
 function filesToCheck(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; cursor?: number } {
 	const ids = [...rootIds.values()].join(",");
 	const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
-	const withRoot = (rows: KnownFile[]): Row[] => rows.map((r) => ({ ...r, root: rootOf.get(r.root_id as number) as string }));
+	// The rows are this call's own objects: given their root in place rather than copied (thousands of them).
+	const withRoot = (rows: KnownFile[]): Row[] => {
+		for (const r of rows) (r as Row).root = rootOf.get(r.root_id as number) as string;
+		return rows as Row[];
+	};
 	const columns = `id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files WHERE root_id IN (${ids})`;
 	// One read answers both whether all files fit the sweep and, when they do, which they are.
 	const all = store.prepare<[number], KnownFile>(`SELECT ${columns} LIMIT ?`).all(sweep + 1);

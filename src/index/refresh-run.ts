@@ -58,6 +58,13 @@ export const FILE_SLICE_BYTES = 2 * 1024 * 1024;
 const BATCH_BYTES = 32 * 1024 * 1024;
 const BATCH_MS = 1000;
 
+/**
+ * A quick check that changed nothing leaves the freshness stamp as it is while the stamp is younger than this: the
+ * index was fresh at that time and still is, so the stamp stays true (never later than the last check, at most this
+ * much earlier), and a search run again and again does not write the index (a WAL commit and checkpoint) each time.
+ */
+export const FRESH_STAMP_MS = 30_000;
+
 /** One refresh from discovery to the freshness stamp; ingest runs synchronously here or pipelined (refresh-pipeline). */
 export class RefreshRun {
 	readonly started = Date.now();
@@ -459,6 +466,14 @@ export class RefreshRun {
 		return this.summary;
 	}
 
+	/** True when this run found and wrote nothing and the freshness stamp is recent enough to keep (FRESH_STAMP_MS). */
+	private stampStillTrue(): boolean {
+		const { plan, summary } = this;
+		if (!plan.quick || this.touched || plan.changed.length > 0 || summary.errors.length > 0 || plan.sweepCursor !== undefined) return false;
+		const age = Date.now() - Date.parse(this.store.meta("freshAt") ?? "");
+		return age >= 0 && age < FRESH_STAMP_MS;
+	}
+
 	/** Removals, public ids, lineage and the freshness stamp. */
 	finish(): RefreshSummary {
 		const { store, summary } = this;
@@ -472,7 +487,7 @@ export class RefreshRun {
 		if (!this.mergedSliced && this.mergesWhole()) while (this.mergeOne());
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
-			if (!summary.busy && summary.pending === 0)
+			if (!summary.busy && summary.pending === 0 && !this.stampStillTrue())
 				store.db
 					.transaction(() => {
 						store.setMeta("freshAt", new Date().toISOString());

@@ -6,9 +6,10 @@
 import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
 import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { openDatabase } from "./sqlite.js";
 import { isCorruptionError, isReadonlyError, isWriteFault, nativeBindingHint } from "./store-errors.js";
 
 export { isBusyError, isCorruptionError, isWriteFault, nativeBindingHint, notRefreshed } from "./store-errors.js";
@@ -199,7 +200,7 @@ export function inodeOf(path: string): number | null {
 export function soundAt(path: string): boolean {
 	let db: Database.Database | undefined;
 	try {
-		db = new Database(path, { readonly: true, fileMustExist: true });
+		db = openDatabase(path, { readonly: true, fileMustExist: true });
 		return db.pragma("quick_check", { simple: true }) === "ok";
 	} catch {
 		return false;
@@ -342,7 +343,7 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 		const shared = existsSync(`${path}-shm`);
 		try {
 			const isNew = !readonly && ["missing", "empty"].includes(fileKind(path));
-			db = new Database(path, { readonly, fileMustExist: readonly });
+			db = openDatabase(path, { readonly, fileMustExist: readonly });
 			db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
 			// Our mark goes into a new file's header first, so even a file left by a crash right now is known as ours.
 			if (isNew) db.pragma(`application_id = ${APPLICATION_ID}`);

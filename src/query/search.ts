@@ -204,18 +204,20 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 	if (allowed.ids !== null && allowed.ids.length === 0) return { count: 0, atLeast: false };
 	const filter = candidateFilter(filters, allowed, visibility);
 	const query = candidateQuery(store, parsed, filter);
-	let counted = query.count(cap, scan);
+	let counted: { n: number; truncated: boolean } | undefined;
 	if (request.exact !== true && parsed.match !== null) {
-		// The same tiers as search(): every word (inflected forms too), else the partial matches.
+		// The same tiers as search(): every word (inflected forms too), else the partial matches. The words as written
+		// are counted only when they have no other forms: the count with the forms holds theirs.
 		const words = wordsOf(store, parsed);
 		const inflected = inflectedMatch(words);
-		if (inflected !== null) counted = new CandidateQuery(store, parsed.match, filter, inflected).count(cap, scan);
+		counted = inflected !== null ? new CandidateQuery(store, parsed.match, filter, inflected).count(cap, scan) : query.count(cap, scan);
 		if (counted.n === 0 && words.length >= 2) {
 			// The answer search() pages through, cached: counting it does not rank it again.
 			const { partial } = partialTier(store, parsed, words, filter, catalog.counts().events, suggestionCount(store, filter));
 			if (partial) counted = { n: partial.candidates.length, truncated: partial.truncated };
 		}
 	}
+	counted ??= query.count(cap, scan);
 	const n = counted.n + query.systemPrompts(cap + 1).length;
 	return { count: Math.min(n, cap), atLeast: n > cap || counted.truncated };
 }
