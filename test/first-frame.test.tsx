@@ -192,13 +192,13 @@ describe("what loads before the first frame", () => {
 
 	it("the bundle (what pi-history starts from): no chunk holding SQLite, the index schema, React or Ink before it runs", () => {
 		const pack = join(dirname(CLI), "..", "pack", "run.js");
-		// What each heavy part is known by inside a chunk: the binding's import, the schema's DDL, React's element tag, Ink's root node.
+		// What each heavy part is known by inside a chunk: the binding (its import or addon file), the schema's DDL, React's element tag, Ink's root node.
 		const heavy = (loaded: string[]) =>
 			loaded.filter((url) => {
 				if (url.includes("better-sqlite3")) return true;
 				if (!url.includes("/pack/")) return false;
 				const text = readFileSync(fileURLToPath(url), "utf8");
-				return /CREATE TABLE|react\.transitional\.element|"ink-root"/.test(text);
+				return /CREATE TABLE|better_sqlite3\.node|react\.transitional\.element|"ink-root"/.test(text);
 			});
 		for (const [args, status] of [
 			[["--version"], 0],
