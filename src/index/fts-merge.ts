@@ -7,7 +7,7 @@
  * Smaller refreshes leave it to FTS5's automerge and deletemerge: an optimize after them rewrites the whole
  * index for a few new rows (rewriting it all for a few new rows).
  */
-import type { IndexStore } from "./store.js";
+import { type IndexStore, isBusyError } from "./store.js";
 
 /** Leaf pages one merge step writes at most: one write transaction, short enough for a sliced refresh's turn. */
 export const MERGE_STEP_PAGES = 1000;
@@ -28,4 +28,14 @@ export function mergeStep(store: IndexStore, pages: number): boolean {
 	store.db.transaction(() => store.prepare("INSERT INTO fts(fts, rank) VALUES ('merge', ?)").run(-Math.max(1, Math.trunc(pages)))).immediate();
 	// The command's own row is one change; a step that merged wrote leaf pages besides.
 	return (changes.get() ?? 0) - before > 1;
+}
+
+/** One step of MERGE_STEP_PAGES; false when nothing was left to merge or another process holds the index. */
+export function mergeStepUnlessBusy(store: IndexStore): boolean {
+	try {
+		return mergeStep(store, MERGE_STEP_PAGES);
+	} catch (error) {
+		if (!isBusyError(error)) throw error;
+		return false;
+	}
 }

@@ -7,7 +7,7 @@ import type { SliceCarry } from "../project/file-scan.js";
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
-import { MERGE_STEP_PAGES, mergeStep, mergesWhole } from "./fts-merge.js";
+import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { keepStamps, quickPlan } from "./quick-check.js";
@@ -16,7 +16,8 @@ import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
 import { SessionWriter } from "./session-writer.js";
 import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
-import { pendingSummarySessions, summaryRun } from "./summary-runs.js";
+import { BATCH_MS, SummaryBatches } from "./summary-batches.js";
+import { pendingSummarySessions } from "./summary-runs.js";
 
 /** Options of a refresh. */
 export interface RefreshOptions {
@@ -56,7 +57,6 @@ export interface RefreshOptions {
 export const FILE_SLICE_BYTES = 2 * 1024 * 1024;
 
 const BATCH_BYTES = 32 * 1024 * 1024;
-const BATCH_MS = 1000;
 
 /**
  * A quick check that changed nothing leaves the freshness stamp as it is while the stamp is younger than this: the
@@ -363,44 +363,8 @@ export class RefreshRun {
 	/** Summary runs already made in slices (summaryRunsSliced): finish() does not make the rest. */
 	private summariesSliced = false;
 
-	/**
-	 * How long a batch's commit took per millisecond of its runs (the last batch's): the commit writes every row the
-	 * runs changed, about as long again as changing them (1,000,000 rows summarized: 39 ms of runs, 36 of commit).
-	 */
-	private commitRatio = 1;
-
-	/**
-	 * One write transaction of pending summary runs (summary-runs.ts): at least one run, more while they and their
-	 * commit fit batchMs. False when the index is busy.
-	 */
-	private summaryBatch(): boolean {
-		const sliceMs = this.options.batchMs ?? BATCH_MS;
-		const begun = performance.now();
-		let runsMs = 0;
-		try {
-			this.store.db
-				.transaction(() => {
-					// Another run only when one more like the last still fits the runs' share of the slice.
-					const budget = sliceMs / (1 + this.commitRatio);
-					const started = performance.now();
-					let last = started;
-					for (;;) {
-						if (!summaryRun(this.store, this.options.summaryRun)) break;
-						const now = performance.now();
-						runsMs = now - started;
-						if (now + (now - last) - started > budget || this.overBudget()) break;
-						last = now;
-					}
-				})
-				.immediate();
-		} catch (error) {
-			if (isBusyError(error)) return this.busy();
-			throw error;
-		}
-		// Runs too short to time say nothing of the commit's share.
-		if (runsMs >= 1) this.commitRatio = Math.min(4, Math.max(0.25, (performance.now() - begun - runsMs) / runsMs));
-		return true;
-	}
+	/** The pending summary runs, a write transaction at a time (summary-batches.ts). */
+	private readonly summaryBatches = new SummaryBatches(this);
 
 	/**
 	 * The pending summary runs of compactions (this run's or an earlier, interrupted one's), one batch per turn of the
@@ -408,24 +372,7 @@ export class RefreshRun {
 	 */
 	async summaryRunsSliced(pause: () => Promise<void>): Promise<void> {
 		this.summariesSliced = true;
-		if (this.summary.busy) return;
-		if (pendingSummarySessions(this.store) === 0) return;
-		// A batch's commit writes thousands of pages to the WAL; SQLite's automatic checkpoint, every 1,000 pages inside
-		// a commit, doubled every other turn (20 → 75 ms). Checkpointed here instead, each in a turn of its own.
-		const auto = this.store.db.pragma("wal_autocheckpoint", { simple: true }) as number;
-		this.store.db.pragma("wal_autocheckpoint = 0");
-		try {
-			// At least one batch per run, as ingestSliced: a host that refreshes again while work is pending must not spin.
-			for (let first = true; pendingSummarySessions(this.store) > 0 && (first || !this.overBudget()); first = false) {
-				if (!this.summaryBatch()) break;
-				this.options.onSlice?.();
-				await pause();
-				this.store.db.pragma("wal_checkpoint(PASSIVE)");
-				await pause();
-			}
-		} finally {
-			this.store.db.pragma(`wal_autocheckpoint = ${auto}`);
-		}
+		if (!this.summary.busy) await this.summaryBatches.sliced(pause);
 	}
 
 	private mergedSliced = false;
@@ -437,7 +384,7 @@ export class RefreshRun {
 	async mergeSliced(pause: () => Promise<void>): Promise<void> {
 		this.mergedSliced = true;
 		if (!this.mergesWhole()) return;
-		while (!this.overBudget() && this.mergeOne()) await pause();
+		while (!this.overBudget() && mergeStepUnlessBusy(this.store)) await pause();
 	}
 
 	/**
@@ -447,16 +394,6 @@ export class RefreshRun {
 	private mergesWhole(): boolean {
 		const whole = this.touched && !this.summary.busy && !this.store.readonly && this.done >= this.plan.changed.length;
 		return whole && mergesWhole(this.store, this.summary.bytesRead);
-	}
-
-	/** One merge step; false when nothing was left to merge or the index is busy. */
-	private mergeOne(): boolean {
-		try {
-			return mergeStep(this.store, MERGE_STEP_PAGES);
-		} catch (error) {
-			if (!isBusyError(error)) throw error;
-			return false;
-		}
 	}
 
 	/** Ends a refresh that could not start. */
@@ -478,13 +415,13 @@ export class RefreshRun {
 	finish(): RefreshSummary {
 		const { store, summary } = this;
 		// refresh() and refreshPipelined (the CLI's) make every pending summary run: their answers equal a fresh build.
-		if (!this.summariesSliced) while (!summary.busy && pendingSummarySessions(store) > 0 && this.summaryBatch());
+		if (!this.summariesSliced) while (!summary.busy && pendingSummarySessions(store) > 0 && this.summaryBatches.batch());
 		summary.pending = this.plan.changed.length - this.done + (summary.busy ? 0 : pendingSummarySessions(store));
 		if (this.writer.reclassified > 0) summary.sessionsReclassified = this.writer.reclassified;
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		// A quick plan's directories are unchanged: nothing was removed or renamed.
 		if (!summary.busy && !this.goneChecked && !this.plan.quick && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
-		if (!this.mergedSliced && this.mergesWhole()) while (this.mergeOne());
+		if (!this.mergedSliced && this.mergesWhole()) while (mergeStepUnlessBusy(this.store));
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
 			if (!summary.busy && summary.pending === 0 && !this.stampStillTrue())
