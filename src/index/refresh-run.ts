@@ -406,7 +406,7 @@ export class RefreshRun {
 	/** True when this run found and wrote nothing and the freshness stamp is recent enough to keep (FRESH_STAMP_MS). */
 	private stampStillTrue(): boolean {
 		const { plan, summary } = this;
-		if (!plan.quick || this.touched || plan.changed.length > 0 || summary.errors.length > 0 || plan.sweepCursor !== undefined) return false;
+		if (!plan.quick || this.touched || plan.changed.length > 0 || summary.errors.length > 0) return false;
 		const age = Date.now() - Date.parse(this.store.meta("freshAt") ?? "");
 		return age >= 0 && age < FRESH_STAMP_MS;
 	}
