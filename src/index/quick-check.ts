@@ -14,10 +14,13 @@ import type { DirStamp, DiscoveredFile, Discovery } from "../source/discover.js"
 import type { KnownFile, RefreshPlan } from "./refresh-plan.js";
 import type { IndexStore } from "./store.js";
 
-/** Files stat'ed per check at most; a history of more has its appends to older sessions found by the moving slice. */
-export const SWEEP_FILES = 4096;
+/**
+ * Files stat'ed per check at most (a stat is a few microseconds: this bounds a warm check near 10 ms); a history of
+ * more has its appends to older sessions found by the moving slice.
+ */
+export const SWEEP_FILES = 2048;
 /** Of those, the most recently written files, checked every time. */
-const HOT_FILES = 1024;
+const HOT_FILES = 512;
 /**
  * A directory changed this close to its listing may change again within the same timestamp tick (coarse file
  * system clocks, network file systems): its stamp proves nothing, and the next refresh lists it again.
