@@ -78,6 +78,8 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
                   measured like the other sizes with fewer repeats and no trigram peer; it is then the judged column
   --xlarge-families N  the scale row's size when 5 GB does not fit the time or the disk (the table says so)
   --xlarge-only   only the scale row (implies --xlarge; no other size)
+  --reuse-index   measure a size's index left by an earlier run (checkpointed: no -wal) instead of building it:
+                  no parse floor, no cold index (shown as NaN); for measuring the rest again on the scale row
   --huge          also the size-independent rows (~11 min and children up to 4.4 GB RSS today; up to 1 GB of
                   scratch files at a time under the cache, deleted after): a 1,000,000-entry session (cold index, one append + refresh,
                   read + trace of its middle entry), a 500 MB single line (index, search, read), a 1 GB line
@@ -110,7 +112,7 @@ const VALUE_OPTIONS = new Set([
 	"proc-runs",
 	"first-runs",
 ]);
-const FLAGS = new Set(["xlarge", "xlarge-only", "quick", "profile", "help", "no-peer", "huge", "huge-only", "huge-lines", "huge-session"]);
+const FLAGS = new Set(["reuse-index", "xlarge", "xlarge-only", "quick", "profile", "help", "no-peer", "huge", "huge-only", "huge-lines", "huge-session"]);
 /** Our options that are not npm's own: `npm run bench --quick` hands them to the script as npm_config_* only. */
 const SWALLOWED_BY_NPM = [
 	"quick",
@@ -126,6 +128,7 @@ const SWALLOWED_BY_NPM = [
 	"no-peer",
 	"xlarge",
 	"xlarge-only",
+	"reuse-index",
 	"xlarge-families",
 	"huge",
 	"huge-only",
@@ -297,6 +300,35 @@ function pickMutations(corpus: Corpus): { append1: string[]; append10: string[];
 	return { append1, append10, rewrite };
 }
 
+/** The parse floor of a run that reused the index (--reuse-index): not measured, shown as NaN. */
+function skippedFloor(): ChildResult<FloorResult> {
+	const nan = Number.NaN;
+	return { ms: nan, cpuMs: nan, files: nan, bytes: nan, lines: nan, invalid: nan, typed: nan, maxRssBytes: nan, wallMs: nan };
+}
+
+/** A cold index a run did not do (--reuse-index): only the index's size is known. */
+function skippedCold(mode: ColdResult["mode"], indexBytes: number): ChildResult<ColdResult> {
+	const nan = Number.NaN;
+	const size = { main: indexBytes, wal: 0 };
+	return {
+		mode,
+		ms: nan,
+		cpuMs: nan,
+		writtenBytes: null,
+		summary: {},
+		sessions: nan,
+		events: nan,
+		fragments: nan,
+		files: nan,
+		sourceBytes: nan,
+		liveBytes: size,
+		checkpointedBytes: size,
+		heapUsedAtEnd: nan,
+		maxRssBytes: nan,
+		wallMs: nan,
+	};
+}
+
 function removeIndex(path: string): void {
 	for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
 }
@@ -305,27 +337,48 @@ async function measure(
 	corpus: Corpus,
 	label: string,
 	cacheDir: string,
-	opts: { runs: number; rgRuns: number; rg: boolean; profile: boolean; peer: boolean; startRuns: number; procRuns: number; firstRuns: number },
+	opts: {
+		runs: number;
+		rgRuns: number;
+		rg: boolean;
+		profile: boolean;
+		peer: boolean;
+		startRuns: number;
+		procRuns: number;
+		firstRuns: number;
+		reuseIndex: boolean;
+	},
 ): Promise<SizeResult> {
 	const started = performance.now();
 	const loadBefore = loadavg()[0] ?? 0;
 	log(`\n[${label}] ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.files.length} files`);
-	const floorRuns: Array<ChildResult<FloorResult>> = [];
-	// Twice: the first run also warms the page cache, the faster one is the floor (the index gets a warm cache too).
-	for (let i = 0; i < 2; i++) floorRuns.push(await runChild("floor", "floor.js", corpus.roots));
-	const floor = floorRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
-	log(`  parse floor ${(floor.ms / 1000).toFixed(2)} s (${floor.lines} lines)`);
-
 	const indexPath = join(cacheDir, `index-${corpus.external ? "external" : corpus.key}.sqlite`);
-	removeIndex(indexPath);
 	const workerArgs = ["--index", indexPath, "--roots", corpus.roots.join(",")];
-	// The pipelined path first (what `pi-history index` and the TUI use), then the synchronous one (the Pi tools'
-	// budgeted refresh); the index the second run leaves behind is the one the queries read.
-	const coldPipelined = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "pipelined"]);
-	log(`  cold index, pipelined ${(coldPipelined.ms / 1000).toFixed(2)} s, peak RSS ${(coldPipelined.maxRssBytes / 1e6).toFixed(0)} MB`);
-	removeIndex(indexPath);
-	const cold = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "sync"]);
-	log(`  cold index, synchronous ${(cold.ms / 1000).toFixed(2)} s, peak RSS ${(cold.maxRssBytes / 1e6).toFixed(0)} MB, ${cold.events} events`);
+	const reuse = opts.reuseIndex && existsSync(indexPath) && !existsSync(`${indexPath}-wal`);
+	const floorRuns: Array<ChildResult<FloorResult>> = [];
+	let floor: ChildResult<FloorResult>;
+	let cold: ChildResult<ColdResult>;
+	let coldPipelined: ChildResult<ColdResult>;
+	if (reuse) {
+		log(`  --reuse-index: measuring the index already at ${indexPath}; no parse floor and no cold index this run (–)`);
+		floor = skippedFloor();
+		floorRuns.push(floor);
+		cold = skippedCold("sync", statSync(indexPath).size);
+		coldPipelined = skippedCold("pipelined", statSync(indexPath).size);
+	} else {
+		// Twice: the first run also warms the page cache, the faster one is the floor (the index gets a warm cache too).
+		for (let i = 0; i < 2; i++) floorRuns.push(await runChild("floor", "floor.js", corpus.roots));
+		floor = floorRuns.reduce((a, b) => (b.ms < a.ms ? b : a));
+		log(`  parse floor ${(floor.ms / 1000).toFixed(2)} s (${floor.lines} lines)`);
+		removeIndex(indexPath);
+		// The pipelined path first (what `pi-history index` and the TUI use), then the synchronous one (the Pi tools'
+		// budgeted refresh); the index the second run leaves behind is the one the queries read.
+		coldPipelined = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "pipelined"]);
+		log(`  cold index, pipelined ${(coldPipelined.ms / 1000).toFixed(2)} s, peak RSS ${(coldPipelined.maxRssBytes / 1e6).toFixed(0)} MB`);
+		removeIndex(indexPath);
+		cold = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "sync"]);
+		log(`  cold index, synchronous ${(cold.ms / 1000).toFixed(2)} s, peak RSS ${(cold.maxRssBytes / 1e6).toFixed(0)} MB, ${cold.events} events`);
+	}
 
 	const query = await runChild("query", "measure-worker.js", ["query", ...workerArgs, "--runs", String(opts.runs)]);
 	log(`  query mix: worst p95 ${Math.max(...query.mix.map((q) => q.p95)).toFixed(1)} ms; typing (service) p95 ${query.typing.p95.toFixed(1)} ms`);
@@ -500,6 +553,8 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 	const each = (fn: (r: SizeResult) => string) => results.map(fn);
 	const section = (title: string) => rows.push({ metric: title, cells: results.map(() => ""), target: "", ratio: "", status: "" });
 	const verdict = (ok: boolean): "PASS" | "MISS" => (ok ? "PASS" : "MISS");
+	// A run that reused the index (--reuse-index) did not build it: its cold rows judge nothing.
+	const coldVerdict = (ok: boolean): "PASS" | "MISS" | "" => (Number.isNaN(judged.cold.ms) ? "" : verdict(ok));
 	/** Growth vs the smallest generated size: only meaningful between corpora of the same generator. */
 	const growthOf = (r: SizeResult, perMB: (x: SizeResult) => number) => (r.corpus.external ? "" : ` (${f2(perMB(r) / perMB(base))})`);
 	const coldPerMB = (r: SizeResult) => r.cold.ms / (r.corpus.bytes / MB);
@@ -669,7 +724,7 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		cells: each((r) => f2(r.cold.ms / 1000)),
 		target: `≤ ${TARGET.coldVsFloor}× floor`,
 		ratio: `${f1(coldRatio)}× floor`,
-		status: verdict(coldRatio <= TARGET.coldVsFloor),
+		status: coldVerdict(coldRatio <= TARGET.coldVsFloor),
 	});
 	const pipelinedRatio = judged.coldPipelined.ms / judged.floor.ms;
 	rows.push({
@@ -677,7 +732,7 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		cells: each((r) => f2(r.coldPipelined.ms / 1000)),
 		target: `≤ ${TARGET.coldVsFloor}× floor`,
 		ratio: `${f1(pipelinedRatio)}× floor`,
-		status: verdict(pipelinedRatio <= TARGET.coldVsFloor),
+		status: coldVerdict(pipelinedRatio <= TARGET.coldVsFloor),
 	});
 	rows.push({ metric: "  cold / floor (sync | pipelined)", cells: each((r) => `${f1(r.cold.ms / r.floor.ms)}× | ${f1(r.coldPipelined.ms / r.floor.ms)}×`) });
 	rows.push({
@@ -713,7 +768,7 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		cells: each((r) => `${f0(r.cold.maxRssBytes / MB)} | ${f0(r.coldPipelined.maxRssBytes / MB)}`),
 		target: `≤ ${TARGET.peakRssMB} MB`,
 		ratio: `${f2(rss / TARGET.peakRssMB)}× target`,
-		status: verdict(rss <= TARGET.peakRssMB),
+		status: coldVerdict(rss <= TARGET.peakRssMB),
 	});
 	const otherRss = otherPeakRss(judged);
 	rows.push({
@@ -977,6 +1032,7 @@ async function main(): Promise<void> {
 				startRuns: label.startsWith("xlarge") ? 3 : Number(options.get("start-runs") ?? "5"),
 				procRuns: label.startsWith("xlarge") ? 1 : Number(options.get("proc-runs") ?? "3"),
 				firstRuns: label.startsWith("xlarge") ? 3 : Number(options.get("first-runs") ?? "5"),
+				reuseIndex: flags.has("reuse-index"),
 			}),
 		);
 	}
