@@ -15,8 +15,8 @@ export const LAYOUT_PARTS = {
 	row: "f64",
 	/** Node → parent node (-1: none). */
 	parent: "i32",
-	/** Node → its position in display order (-1: hidden by the filter). */
-	flatOf: "i32",
+	/** Node → display position of itself, or (hidden by the filter) of its nearest shown ancestor; -1: none. */
+	near: "i32",
 	/** Node → connector bits, strict ancestor that is a branch child, indent depth. */
 	bits: "u8",
 	up: "i32",

@@ -55,13 +55,20 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 	const nodes = sh.nodeRow.length;
 	// Only the one-session shape whose nodes are the session's entries in file order (tree-shape.ts allRoot).
 	if (store.readonly || sh.members.length !== 1 || (sh.members[0]?.rows ?? -1) !== nodes) return;
+	// Where a node shows: itself, else its nearest shown ancestor (parents come first).
+	const near = new Int32Array(nodes);
+	for (let k = 0; k < nodes; k++) {
+		const f = sh.flatOf[k] as number;
+		const p = sh.nodeParent[k] as number;
+		near[k] = f >= 0 ? f : p >= 0 ? (near[p] as number) : -1;
+	}
 	const firsts: number[] = [];
 	for (let k = 0; k < nodes; k += LAYOUT_CHUNK) firsts.push(sh.nodeRow[k] as number);
 	const head: LayoutHead = { sig: lc.sig, nodes, shown: sh.flat.length, total: rows.total, hidden: sh.hidden, leafNode: sh.leafNode, firsts };
 	const parts: Record<LayoutPart, Float64Array | Int32Array | Uint8Array> = {
 		row: sh.nodeRow,
 		parent: sh.nodeParent,
-		flatOf: sh.flatOf,
+		near,
 		bits: sh.bits,
 		up: sh.up,
 		depth: sh.depth,
@@ -118,6 +125,11 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 		if (k.startsWith("fork:") || slash < 0 || k.slice(0, slash) !== session.public_id) return -1;
 		return nodeOfId(eventIdOf(store, session.id, k.slice(slash + 1)));
 	};
+	/** A node's display position (-1: hidden by the filter). */
+	const flatOf = (node: number) => {
+		const f = L.at("near", node);
+		return f >= 0 && L.at("flat", f) === node ? f : -1;
+	};
 	let focusNode = -1;
 	if (request.entryId) {
 		focusNode = nodeOfId(eventIdOf(store, session.id, request.entryId));
@@ -141,7 +153,7 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 			else if (unfolded.has(L.at("flat", i))) for (let k = i; k < j; k++) parts.push({ start: k, type: 0, count: 1, stretch: i });
 			else parts.push({ start: i, type: 2, count: j - i, stretch: i });
 		};
-		const q = focusNode >= 0 ? L.at("flatOf", focusNode) : -1;
+		const q = focusNode >= 0 ? flatOf(focusNode) : -1;
 		if (q >= start && q < end) {
 			stretch(start, q);
 			parts.push({ start: q, type: 0, count: 1, stretch: -1 });
@@ -149,8 +161,8 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 		} else stretch(start, end);
 		redo.set(r, parts);
 	};
-	if (focusNode >= 0 && L.at("flatOf", focusNode) >= 0) foldAt(L.at("flatOf", focusNode));
-	for (const n of unfolded) if (L.at("flatOf", n) >= 0) foldAt(L.at("flatOf", n));
+	if (focusNode >= 0 && flatOf(focusNode) >= 0) foldAt(flatOf(focusNode));
+	for (const n of unfolded) if (flatOf(n) >= 0) foldAt(flatOf(n));
 	const changed = [...redo.keys()].sort((a, b) => a - b);
 	let total = head.total;
 	for (const r of changed) total += (redo.get(r) as Row[]).length - 1;
@@ -197,17 +209,14 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 	};
 	/** The row showing a node: itself, else its nearest shown ancestor; -1 when none. */
 	const rowOfNode = (node: number): number => {
-		for (let n = node; n >= 0; n = L.at("parent", n)) {
-			const f = L.at("flatOf", n);
-			if (f < 0) continue;
-			const r = L.at("rowOfFlat", f);
-			const again = redo.get(r);
-			if (!again) return shownRow(r);
-			let k = again.length - 1;
-			while (k > 0 && (again[k] as Row).start > f) k--;
-			return shownRow(r) + k;
-		}
-		return -1;
+		const f = L.at("near", node);
+		if (f < 0) return -1;
+		const r = L.at("rowOfFlat", f);
+		const again = redo.get(r);
+		if (!again) return shownRow(r);
+		let k = again.length - 1;
+		while (k > 0 && (again[k] as Row).start > f) k--;
+		return shownRow(r) + k;
 	};
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(request.cursor);
