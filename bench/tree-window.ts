@@ -100,7 +100,7 @@ function main(): void {
 	const sizes = (options.get("sizes") ?? "125000,250000,500000,1000000").split(",").map(Number);
 	const scratch = options.get("dir") ?? join(tmpdir(), "pes-bench-tree-window");
 	const self = fileURLToPath(import.meta.url);
-	let prev: number | null = null;
+	const prev: Record<string, number> = {};
 	process.stdout.write(`tree view of one session, a branch every ${BRANCH_EVERY} entries; a window is ${3 * HEIGHT} rows (target ≤ 100 ms, ≤ 300 MB)\n`);
 	for (const n of sizes) {
 		const dir = join(scratch, `s${n}`);
@@ -109,17 +109,21 @@ function main(): void {
 		const index = join(dir, "index.sqlite");
 		const built = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
 		if (built.status !== 0) throw new Error(`indexing ${n} entries failed`);
-		const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
-		if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
-		const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
-		const growth = prev === null ? "" : `  ×${((r.open as number) / prev).toFixed(2)} per doubling`;
-		prev = r.open as number;
-		const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
-		process.stdout.write(
-			`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
-		);
-		const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
-		if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
+		// Twice, each in a fresh process: the first open after the session changed lays it out (and keeps the layout of
+		// each filter mode it shows); the second reads the kept layouts.
+		for (const pass of ["laid out", "kept"]) {
+			const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
+			if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
+			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
+			const growth = prev[pass] === undefined ? "" : `  ×${((r.open as number) / (prev[pass] as number)).toFixed(2)} per doubling`;
+			prev[pass] = r.open as number;
+			const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
+			process.stdout.write(
+				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
+			);
+			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
+			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
+		}
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}
 }

@@ -8,7 +8,8 @@ import type { SemanticKind } from "../shared/types.js";
 // 7: failed replies are omitted, empty branch summaries produce nothing, customType is searchable (projections changed).
 // 8: codemode's nestedCalls: their paths are file evidence, a script result quoting our tools is not indexed.
 // 9: tree_shape (a session's tree as numbers, kept at ingest for the tree view) and the events_edit index.
-export const SCHEMA_VERSION = 9;
+// 10: tree_layout (a big session's tree view laid out per filter mode, read a window at a time).
+export const SCHEMA_VERSION = 10;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -178,6 +179,17 @@ CREATE TABLE tree_shape (
 	flags BLOB NOT NULL,
 	last_entry TEXT NOT NULL,
 	PRIMARY KEY (session_id, chunk)
+) STRICT;
+
+-- A big session's tree view laid out per filter mode (tree-layout-store.ts), in chunks: a window reads a few of them.
+-- A cache of what the rows say, written by the tree view when the session's files changed, dropped with its rows.
+CREATE TABLE tree_layout (
+	session_id INTEGER NOT NULL,
+	filter TEXT NOT NULL,
+	part TEXT NOT NULL,
+	chunk INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (session_id, filter, part, chunk)
 ) STRICT;
 
 CREATE TABLE tool_calls (

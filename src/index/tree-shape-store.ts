@@ -5,6 +5,7 @@
  * partial indexes, and a parent that was not indexed yet when its child was is resolved at read time.
  */
 import type { IndexStore } from "./store.js";
+import { deleteLayouts } from "./tree-layout-store.js";
 
 /** Entries per tree_shape row: an append rewrites at most one row of this size. */
 export const SHAPE_CHUNK = 4096;
@@ -123,9 +124,10 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	flush();
 }
 
-/** Forgets a session's shape (its rows are deleted). */
+/** Forgets a session's shape and its kept layouts (its rows are deleted). */
 export function deleteShape(store: IndexStore, session: number): void {
 	store.prepare("DELETE FROM tree_shape WHERE session_id = ?").run(session);
+	deleteLayouts(store, session);
 }
 
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */

@@ -11,6 +11,7 @@ import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
+import { keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
 import { BRANCH_CHILD, buildShape, CONTINUES, FOLD_MIN, filterWords, HIT, LAST, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
@@ -155,7 +156,12 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		request.caller ?? null,
 	]);
 	let held = cache.get(store);
+	let keep: LayoutCase | null = null;
 	if (held?.sig !== shapeSig) {
+		// A big session's kept layout answers with a few chunk reads; else it is laid out whole (and kept, if big).
+		keep = layoutCase(store, visibility, request, root, chain, words);
+		const kept = keep ? layoutWindow(store, keep, request) : null;
+		if (kept) return kept;
 		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
 		cache.delete(store);
 		held = undefined;
@@ -172,6 +178,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
 	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
 	const rows = held.rows;
+	if (keep) keepLayout(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : layRows({ ...sh, focusNode: -1 }, new Set(), false, ""));
 	const root0 = sh.members[0] as Member;
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);

@@ -1,0 +1,112 @@
+/**
+ * A big session's tree view laid out and kept (table tree_layout), per filter mode: the columns of the layout
+ * (query/tree-shape.ts flatten, query/tree-window.ts layRows with nothing unfolded) in chunks of LAYOUT_CHUNK, so a
+ * window reads the few chunks it shows instead of the session. A cache of what the rows say: written by the first
+ * open after the session changed, told stale by a signature of its files, dropped with the session's rows.
+ */
+import type { IndexStore } from "./store.js";
+
+/** Values per chunk: a window of a hundred rows touches one or two chunks of each column. */
+export const LAYOUT_CHUNK = 4096;
+
+/** Columns of a kept layout: per node, per shown node (flat order) and per row. */
+export const LAYOUT_PARTS = {
+	/** Node → its event row id. */
+	row: "f64",
+	/** Node → parent node (-1: none). */
+	parent: "i32",
+	/** Node → display position of itself, or (hidden by the filter) of its nearest shown ancestor; -1: none. */
+	near: "i32",
+	/** Node → connector bits, strict ancestor that is a branch child, indent depth. */
+	bits: "u8",
+	up: "i32",
+	depth: "i32",
+	/** Display position → node, and the row showing it. */
+	flat: "i32",
+	rowOfFlat: "i32",
+	/** Row → its first display position, kind (0 entry, 2 fold) and count of entries. */
+	rowStart: "i32",
+	rowType: "u8",
+	rowCount: "i32",
+} as const;
+export type LayoutPart = keyof typeof LAYOUT_PARTS;
+type Column = Float64Array | Int32Array | Uint8Array;
+
+/** What a kept layout says as a whole. */
+export interface LayoutHead {
+	/** Signature of the session's files when it was laid out. */
+	sig: string;
+	nodes: number;
+	shown: number;
+	total: number;
+	hidden: number;
+	leafNode: number;
+	/** The event row id of every LAYOUT_CHUNK-th node: a row id's node is found reading one chunk. */
+	firsts: number[];
+}
+
+const HEAD = "head";
+
+/** Replaces a session's kept layout for one filter mode. */
+export function writeLayout(store: IndexStore, session: number, filter: string, head: LayoutHead, parts: Record<LayoutPart, Column>): void {
+	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
+	store.db.transaction(() => {
+		store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
+		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
+		for (const part of Object.keys(LAYOUT_PARTS) as LayoutPart[]) {
+			const a = parts[part];
+			const per = a.BYTES_PER_ELEMENT;
+			const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+			for (let c = 0; c * LAYOUT_CHUNK < a.length; c++)
+				insert.run(session, filter, part, c, bytes.subarray(c * LAYOUT_CHUNK * per, Math.min(a.length, (c + 1) * LAYOUT_CHUNK) * per));
+		}
+	})();
+}
+
+/** The head of a session's kept layout for a filter mode (null: none kept). */
+export function layoutHead(store: IndexStore, session: number, filter: string): LayoutHead | null {
+	const row = store
+		.prepare<[number, string, string], { data: Buffer }>("SELECT data FROM tree_layout WHERE session_id = ? AND filter = ? AND part = ? AND chunk = 0")
+		.get(session, filter, HEAD);
+	return row ? (JSON.parse(row.data.toString("utf8")) as LayoutHead) : null;
+}
+
+/** Forgets a session's kept layouts (its rows changed or are deleted). */
+export function deleteLayouts(store: IndexStore, session: number): void {
+	store.prepare("DELETE FROM tree_layout WHERE session_id = ?").run(session);
+}
+
+/** Reads values of a kept layout, each chunk once per reader. */
+export class LayoutReader {
+	private readonly chunks = new Map<string, Column>();
+	private readonly read;
+
+	constructor(
+		store: IndexStore,
+		private readonly session: number,
+		private readonly filter: string,
+	) {
+		this.read = store.prepare<[number, string, string, number], { data: Buffer }>(
+			"SELECT data FROM tree_layout WHERE session_id = ? AND filter = ? AND part = ? AND chunk = ?",
+		);
+	}
+
+	/** Value `i` of a column. */
+	at(part: LayoutPart, i: number): number {
+		const c = Math.floor(i / LAYOUT_CHUNK);
+		const key = `${part}:${c}`;
+		let a = this.chunks.get(key);
+		if (!a) {
+			const b = this.read.get(this.session, this.filter, part, c)?.data;
+			if (!b) throw new Error(`tree layout: chunk ${key} is missing`);
+			// A copy: a blob's bytes need not be aligned for a typed array view.
+			const copy = new Uint8Array(b);
+			const kind = LAYOUT_PARTS[part];
+			a = kind === "f64" ? new Float64Array(copy.buffer) : kind === "i32" ? new Int32Array(copy.buffer) : copy;
+			this.chunks.set(key, a);
+		}
+		const v = a[i - c * LAYOUT_CHUNK];
+		if (v === undefined) throw new Error(`tree layout: ${part}[${i}] is out of range`);
+		return v;
+	}
+}

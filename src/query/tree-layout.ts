@@ -1,0 +1,282 @@
+/**
+ * The tree view of a big session without forks read from its kept layout (index/tree-layout-store.ts): a window is a
+ * few chunk reads, whatever the session's size. The kept rows are layRows' with nothing unfolded and no focus; the
+ * folds a request opens or the focus splits are laid out again on their own (a fold is a chain of plain entries, so
+ * only the focus is kept inside it). What it answers equals tree-window.ts's answer from the whole layout.
+ */
+import type { SessionRow } from "../index/catalog.js";
+import { Catalog, sessionSummary } from "../index/catalog.js";
+import type { IndexStore } from "../index/store.js";
+import { LAYOUT_CHUNK, type LayoutHead, type LayoutPart, LayoutReader, layoutHead, writeLayout } from "../index/tree-layout-store.js";
+import { eventIdOf, familySignature, treeRowsByIds } from "../index/tree-rows.js";
+import { NotFoundError } from "../shared/errors.js";
+import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
+import { entryOf } from "./session-tree.js";
+import { BRANCH_CHILD, FOLD_MIN, LAST, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
+import type { Visibility } from "./visibility.js";
+
+/** Sessions from this many entries keep their layout: a smaller one is laid out whole in a few milliseconds. */
+export const LAYOUT_MIN = 5000;
+
+/** The rows laid out from a shape (tree-window.ts layRows). */
+export interface LaidRows {
+	start: Int32Array;
+	type: Uint16Array;
+	count: Int32Array;
+	total: number;
+	rowOfFlat: Int32Array;
+}
+
+/** A request the kept layout can answer: one session, nothing searched or typed, every entry shown to this caller. */
+export interface LayoutCase {
+	session: SessionRow;
+	filter: TreeFilterMode;
+	sig: string;
+}
+
+/** The layout case of a request, or null when the whole layout must be built. */
+export function layoutCase(
+	store: IndexStore,
+	visibility: Visibility,
+	request: TreeWindowRequest,
+	root: SessionRow,
+	chain: SessionRow[],
+	words: string[],
+): LayoutCase | null {
+	if (words.length > 0 || (request.query ?? "").trim() !== "" || chain.length !== 1 || root.entries < LAYOUT_MIN) return null;
+	// A cut-off hides the caller's own last entries: the whole-session layout does not apply.
+	if (!visibility.allowsEventId(Number.MAX_SAFE_INTEGER, root)) return null;
+	if (new Catalog(store).childSessions(root.id).some((c) => visibility.allowsSession(c))) return null;
+	return { session: root, filter: request.filter ?? "default", sig: familySignature(store, root.id) };
+}
+
+/** Keeps the layout of a shape built for a layout case (no write on a read-only index; a failed write is only a miss). */
+export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: LaidRows): void {
+	const nodes = sh.nodeRow.length;
+	// Only the one-session shape whose nodes are the session's entries in file order (tree-shape.ts allRoot).
+	if (store.readonly || sh.members.length !== 1 || (sh.members[0]?.rows ?? -1) !== nodes) return;
+	// Where a node shows: itself, else its nearest shown ancestor (parents come first).
+	const near = new Int32Array(nodes);
+	for (let k = 0; k < nodes; k++) {
+		const f = sh.flatOf[k] as number;
+		const p = sh.nodeParent[k] as number;
+		near[k] = f >= 0 ? f : p >= 0 ? (near[p] as number) : -1;
+	}
+	const firsts: number[] = [];
+	for (let k = 0; k < nodes; k += LAYOUT_CHUNK) firsts.push(sh.nodeRow[k] as number);
+	const head: LayoutHead = { sig: lc.sig, nodes, shown: sh.flat.length, total: rows.total, hidden: sh.hidden, leafNode: sh.leafNode, firsts };
+	const parts: Record<LayoutPart, Float64Array | Int32Array | Uint8Array> = {
+		row: sh.nodeRow,
+		parent: sh.nodeParent,
+		near,
+		bits: sh.bits,
+		up: sh.up,
+		depth: sh.depth,
+		flat: sh.flat,
+		rowOfFlat: rows.rowOfFlat,
+		rowStart: rows.start,
+		rowType: Uint8Array.from(rows.type),
+		rowCount: rows.count,
+	};
+	try {
+		writeLayout(store, lc.session.id, lc.filter, head, parts);
+	} catch {
+		// Busy or read-only underneath: the next open lays it out again.
+	}
+}
+
+/** One row as laid out: its first display position, kind (0 entry, 2 fold), entries, and the stretch it opens from. */
+interface Row {
+	start: number;
+	type: number;
+	count: number;
+	stretch: number;
+}
+
+/** A window of the tree view from the kept layout, or null when none is kept for the session as it is now. */
+export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest): TreeWindow | null {
+	const session = lc.session;
+	const head = layoutHead(store, session.id, lc.filter);
+	if (!head || head.sig !== lc.sig) return null;
+	const L = new LayoutReader(store, session.id, lc.filter);
+	const nodeOfId = (id: number | undefined): number => {
+		if (id === undefined) return -1;
+		let lo = 0;
+		let hi = head.firsts.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >> 1;
+			if ((head.firsts[mid] as number) <= id) lo = mid;
+			else hi = mid - 1;
+		}
+		let a = lo * LAYOUT_CHUNK;
+		let b = Math.min(head.nodes, a + LAYOUT_CHUNK) - 1;
+		while (a <= b) {
+			const mid = (a + b) >> 1;
+			const v = L.at("row", mid);
+			if (v === id) return mid;
+			if (v < id) a = mid + 1;
+			else b = mid - 1;
+		}
+		return -1;
+	};
+	const nodeOfKey = (key: string): number => {
+		const k = key.startsWith("fold:") ? key.slice("fold:".length) : key;
+		const slash = k.indexOf("/");
+		if (k.startsWith("fork:") || slash < 0 || k.slice(0, slash) !== session.public_id) return -1;
+		return nodeOfId(eventIdOf(store, session.id, k.slice(slash + 1)));
+	};
+	/** A node's display position (-1: hidden by the filter). */
+	const flatOf = (node: number) => {
+		const f = L.at("near", node);
+		return f >= 0 && L.at("flat", f) === node ? f : -1;
+	};
+	let focusNode = -1;
+	if (request.entryId) {
+		focusNode = nodeOfId(eventIdOf(store, session.id, request.entryId));
+		if (focusNode < 0) throw new NotFoundError(session.public_id, request.entryId);
+	}
+	const unfolded = new Set<number>();
+	for (const k of request.unfolded ?? []) {
+		const n = nodeOfKey(k);
+		if (n >= 0) unfolded.add(n);
+	}
+	// Folds laid out again: the one holding the focus, and those whose first entry (or a part's) is unfolded.
+	const redo = new Map<number, Row[]>();
+	const foldAt = (f: number) => {
+		const r = L.at("rowOfFlat", f);
+		if (L.at("rowType", r) !== 2 || redo.has(r)) return;
+		const start = L.at("rowStart", r);
+		const end = start + L.at("rowCount", r);
+		const parts: Row[] = [];
+		const stretch = (i: number, j: number) => {
+			if (j - i < FOLD_MIN) for (let k = i; k < j; k++) parts.push({ start: k, type: 0, count: 1, stretch: -1 });
+			else if (unfolded.has(L.at("flat", i))) for (let k = i; k < j; k++) parts.push({ start: k, type: 0, count: 1, stretch: i });
+			else parts.push({ start: i, type: 2, count: j - i, stretch: i });
+		};
+		const q = focusNode >= 0 ? flatOf(focusNode) : -1;
+		if (q >= start && q < end) {
+			stretch(start, q);
+			parts.push({ start: q, type: 0, count: 1, stretch: -1 });
+			stretch(q + 1, end);
+		} else stretch(start, end);
+		redo.set(r, parts);
+	};
+	if (focusNode >= 0 && flatOf(focusNode) >= 0) foldAt(flatOf(focusNode));
+	for (const n of unfolded) if (flatOf(n) >= 0) foldAt(flatOf(n));
+	const changed = [...redo.keys()].sort((a, b) => a - b);
+	let total = head.total;
+	for (const r of changed) total += (redo.get(r) as Row[]).length - 1;
+	/** The shown row of a kept row `r` (its first, when laid out again). */
+	const shownRow = (r: number) => {
+		let v = r;
+		for (const c of changed) if (c < r) v += (redo.get(c) as Row[]).length - 1;
+		return v;
+	};
+	/** The rows from shown row `first` on, `size` of them. */
+	const rowsFrom = (first: number, size: number): Row[] => {
+		// Find the kept row holding shown row `first` (and where in its rows laid out again, if it was).
+		let r = 0;
+		let v = 0;
+		let offset = 0;
+		let found = false;
+		for (const c of changed) {
+			if (first < v + (c - r)) {
+				r += first - v;
+				found = true;
+				break;
+			}
+			v += c - r;
+			r = c;
+			const len = (redo.get(c) as Row[]).length;
+			if (first < v + len) {
+				offset = first - v;
+				found = true;
+				break;
+			}
+			v += len;
+			r = c + 1;
+		}
+		if (!found) r += first - v;
+		const out: Row[] = [];
+		for (; out.length < size && r < head.total; r++) {
+			const again = redo.get(r);
+			if (again) {
+				for (let k = offset; k < again.length && out.length < size; k++) out.push(again[k] as Row);
+				offset = 0;
+			} else out.push({ start: L.at("rowStart", r), type: L.at("rowType", r), count: L.at("rowCount", r), stretch: -1 });
+		}
+		return out;
+	};
+	/** The row showing a node: itself, else its nearest shown ancestor; -1 when none. */
+	const rowOfNode = (node: number): number => {
+		const f = L.at("near", node);
+		if (f < 0) return -1;
+		const r = L.at("rowOfFlat", f);
+		const again = redo.get(r);
+		if (!again) return shownRow(r);
+		let k = again.length - 1;
+		while (k > 0 && (again[k] as Row).start > f) k--;
+		return shownRow(r) + k;
+	};
+	let want = -1;
+	if (request.cursor) want = nodeOfKey(request.cursor);
+	if (want < 0 && !request.cursor) want = focusNode >= 0 ? focusNode : head.leafNode;
+	const cursor = want >= 0 ? rowOfNode(want) : -1;
+	const size = Math.max(0, Math.min(TREE_WINDOW_MAX, Math.floor(request.count)));
+	const centre = Math.max(0, cursor) - Math.floor(size / 2);
+	const first = Math.max(0, Math.min(request.top ?? centre, total - size));
+	const rows = rowsFrom(first, Math.min(total, first + size) - first);
+	const nodeAt = (f: number) => L.at("flat", f);
+	const need = new Set<number>();
+	for (const r of rows) {
+		need.add(L.at("row", nodeAt(r.start)));
+		if (r.stretch >= 0) need.add(L.at("row", nodeAt(r.stretch)));
+	}
+	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
+	const keyOf = (node: number) => `${session.public_id}/${byId.get(L.at("row", node))?.entry_id ?? ""}`;
+	const prefixOf = (node: number): string => {
+		const parts: string[] = [];
+		for (let a = L.at("up", node); a >= 0; a = L.at("up", a)) parts.push(L.at("bits", a) & LAST ? "   " : "│  ");
+		parts.reverse();
+		const b = L.at("bits", node);
+		return parts.join("") + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : "");
+	};
+	const none = new Set<number>();
+	const out: TreeViewRow[] = [];
+	for (const r of rows) {
+		const node = nodeAt(r.start);
+		const prefix = prefixOf(node);
+		const depth = L.at("depth", node);
+		const sessionId = session.public_id;
+		if (r.type === 2) {
+			out.push({ type: "fold", key: `fold:${keyOf(node)}`, prefix, sessionId, count: r.count, crumb: null, depth, stretch: keyOf(node) });
+		} else {
+			const e = byId.get(L.at("row", node));
+			if (e)
+				out.push({
+					type: "entry",
+					key: keyOf(node),
+					prefix,
+					sessionId,
+					entry: entryOf(e, none),
+					depth,
+					stretch: r.stretch >= 0 ? keyOf(nodeAt(r.stretch)) : null,
+				});
+		}
+	}
+	return {
+		session: sessionSummary(session),
+		leafId: session.leaf_entry,
+		focus: focusNode >= 0 && request.entryId ? { sessionId: session.public_id, entryId: request.entryId } : null,
+		entries: head.nodes,
+		forks: 0,
+		hits: 0,
+		hidden: head.hidden,
+		total,
+		start: first,
+		rows: out,
+		cursor,
+		hitRows: [],
+		notes: [],
+	};
+}

@@ -1,0 +1,285 @@
+/**
+ * The tree view of a big session is read from its kept layout (issue 32 item 3): once laid out, an open — at the
+ * leaf, on a deep entry, with stretches unfolded — reads a few chunks of the layout, never the session's shape or
+ * rows. On a bushy session of thousands of entries (branches off old entries, labels, failed results, branch
+ * summaries, bookkeeping), after appends, every filter mode's rows equal the reference walk below: pi's /tree order
+ * and filters, connectors and folds, written here on the entries as the file has them (for `all` it is checked
+ * against the whole tree's layout, components/tree/tree-layout.ts, whose frames are hand-written in tree-layout.test).
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { treeRows } from "../components/tree/tree-layout.js";
+import { openStore } from "../src/index/store.js";
+import { LAYOUT_MIN } from "../src/query/tree-layout.js";
+import { treeWindow } from "../src/query/tree-window.js";
+import { TREE_FILTER_MODES, type TreeFilterMode, type TreeViewRow } from "../src/shared/types.js";
+import { openService, tempDir } from "./helpers/corpus.js";
+
+const tmp = tempDir("pes-tree-layout-");
+afterAll(() => tmp.cleanup());
+
+const SESSION = "7a7b7c7d-1111-4222-8333-944445555777";
+const root = join(tmp.dir, "sessions");
+const file = join(root, "--w--", "2026-12-02T10-00-00-000Z_layout.jsonl");
+const index = join(tmp.dir, "index.sqlite");
+
+interface Entry {
+	id: string;
+	parentId: string | null;
+	type: string;
+	role?: string;
+	callsOnly?: boolean;
+	error?: boolean;
+	target?: string;
+}
+const entries: Entry[] = [];
+let clock = Date.parse("2026-12-02T10:00:00Z");
+let seed = 7;
+const rand = (n: number) => {
+	seed = (seed * 1103515245 + 12345) % 2147483648;
+	return Math.floor(seed / 65536) % n;
+};
+
+/** One JSONL line for an entry under `parent`, remembered for the reference walk. */
+function line(e: Entry): string {
+	clock += 1000;
+	entries.push(e);
+	const ts = new Date(clock).toISOString();
+	const base = { id: e.id, parentId: e.parentId, timestamp: ts };
+	if (e.type === "label") return `${JSON.stringify({ type: "label", ...base, targetId: e.target, label: `mark ${e.target}` })}\n`;
+	if (e.type === "model_change") return `${JSON.stringify({ type: "model_change", ...base, provider: "anthropic", modelId: `m-${e.id}` })}\n`;
+	if (e.type === "branch_summary") return `${JSON.stringify({ type: "branch_summary", ...base, fromId: e.parentId, summary: `left ${e.id}` })}\n`;
+	const message =
+		e.role === "user"
+			? { role: "user", content: [{ type: "text", text: `ask ${e.id}` }], timestamp: clock }
+			: e.role === "assistant"
+				? {
+						role: "assistant",
+						content: [
+							...(e.callsOnly ? [] : [{ type: "text", text: `reply ${e.id}` }]),
+							{ type: "toolCall", id: `call_${e.id}`, name: "read", arguments: { path: `src/${e.id}.ts` } },
+						],
+						stopReason: "toolUse",
+						timestamp: clock,
+					}
+				: {
+						role: "toolResult",
+						toolCallId: `call_${e.parentId}`,
+						toolName: "read",
+						content: [{ type: "text", text: `file ${e.id}` }],
+						isError: e.error === true,
+						timestamp: clock,
+					};
+	return `${JSON.stringify({ type: "message", ...base, message })}\n`;
+}
+
+let n = 0;
+/** Turns of a bushy session: every few turns a branch off an older entry (sometimes with a summary), labels, model changes. */
+function grow(turns: number): string {
+	let out = "";
+	for (let t = 0; t < turns; t++) {
+		let parent = entries.at(-1)?.id ?? null;
+		if (entries.length > 20 && rand(9) === 0) {
+			parent = (entries[entries.length - 1 - rand(Math.min(entries.length - 1, rand(2) ? 12 : 4000))] as Entry).id;
+			if (rand(3) === 0) {
+				out += line({ id: `s${n++}`, parentId: parent, type: "branch_summary" });
+				parent = `s${n - 1}`;
+			}
+		}
+		const u = `u${n++}`;
+		const a = `a${n++}`;
+		const r = `r${n++}`;
+		out += line({ id: u, parentId: parent, type: "message", role: "user" });
+		out += line({ id: a, parentId: u, type: "message", role: "assistant", callsOnly: rand(3) === 0 });
+		out += line({ id: r, parentId: a, type: "message", role: "toolResult", error: rand(40) === 0 });
+		// Long plain stretches to fold: replies and results without a prompt between them.
+		let last = r;
+		for (let k = rand(4); k > 0; k--) {
+			const a2 = `a${n++}`;
+			const r2 = `r${n++}`;
+			out += line({ id: a2, parentId: last, type: "message", role: "assistant" });
+			out += line({ id: r2, parentId: a2, type: "message", role: "toolResult" });
+			last = r2;
+		}
+		if (rand(25) === 0) out += line({ id: `m${n++}`, parentId: last, type: "model_change" });
+		if (rand(30) === 0) {
+			const target = (entries[rand(entries.length)] as Entry).id;
+			out += line({ id: `l${n++}`, parentId: (entries.at(-1) as Entry).id, type: "label", target });
+		}
+	}
+	return out;
+}
+
+/** One row as compared: what the tree view draws of it. */
+type Drawn = { key: string; type: string; prefix: string; depth: number; count: number; stretch: string | null };
+const drawn = (r: TreeViewRow): Drawn => ({
+	key: r.key,
+	type: r.type,
+	prefix: r.prefix,
+	depth: r.depth,
+	count: r.type === "fold" ? r.count : 1,
+	stretch: r.stretch,
+});
+const keyOf = (id: string) => `${SESSION}/${id}`;
+
+/** The reference walk: pi's /tree of the entries under a filter, folded like the tree view (FOLD_MIN 3). */
+function reference(filter: TreeFilterMode, unfolded: ReadonlySet<string>, focus: string | null): Drawn[] {
+	const leaf = (entries.at(-1) as Entry).id;
+	const labels = new Set(entries.filter((e) => e.type === "label").map((e) => e.target as string));
+	const quiet = (e: Entry) => !["label", "model_change"].includes(e.type) && (!e.callsOnly || e.id === leaf);
+	const shown = (e: Entry) =>
+		filter === "all"
+			? true
+			: filter === "no-tools"
+				? quiet(e) && e.role !== "toolResult"
+				: filter === "user-only"
+					? e.role === "user"
+					: filter === "labeled-only"
+						? labels.has(e.id)
+						: quiet(e);
+	const kids = new Map<string | null, Entry[]>();
+	const byId = new Map(entries.map((e) => [e.id, e]));
+	for (const e of entries) {
+		const p = e.parentId !== null && byId.has(e.parentId) ? e.parentId : null;
+		const list = kids.get(p);
+		if (list) list.push(e);
+		else kids.set(p, [e]);
+	}
+	// Shown entries in pre-order, each under its nearest shown ancestor.
+	const order: Array<{ e: Entry; vpar: string | null }> = [];
+	const walk = (start: Entry, vpar: string | null) => {
+		const stack: Array<[Entry, string | null]> = [[start, vpar]];
+		while (stack.length > 0) {
+			const [e, vp] = stack.pop() as [Entry, string | null];
+			const show = shown(e);
+			if (show) order.push({ e, vpar: vp });
+			const below = show ? e.id : vp;
+			const ks = kids.get(e.id) ?? [];
+			for (let k = ks.length - 1; k >= 0; k--) stack.push([ks[k] as Entry, below]);
+		}
+	};
+	for (const top of kids.get(null) ?? []) walk(top, null);
+	const shownKids = new Map<string | null, string[]>();
+	for (const { e, vpar } of order) {
+		const list = shownKids.get(vpar);
+		if (list) list.push(e.id);
+		else shownKids.set(vpar, [e.id]);
+	}
+	const info = new Map<string, { branch: boolean; last: boolean; depth: number; cols: string }>();
+	const rows: Array<Drawn & { plain: boolean }> = [];
+	for (const { e, vpar } of order) {
+		const sibs = shownKids.get(vpar) as string[];
+		const p = vpar === null ? null : (info.get(vpar) as { branch: boolean; last: boolean; depth: number; cols: string });
+		const branch = sibs.length !== 1;
+		const last = sibs.at(-1) === e.id;
+		const depth = (p?.depth ?? 0) + (branch ? 1 : 0);
+		const cols = p ? p.cols + (p.branch ? (p.last ? "   " : "│  ") : "") : "";
+		info.set(e.id, { branch, last, depth, cols });
+		const continues = !branch && vpar !== null;
+		const plain =
+			continues &&
+			(shownKids.get(e.id)?.length ?? 0) === 1 &&
+			e.id !== focus &&
+			!labels.has(e.id) &&
+			e.type !== "branch_summary" &&
+			!e.error &&
+			e.role !== "user";
+		rows.push({ key: keyOf(e.id), type: "entry", prefix: cols + (branch ? (last ? "└─ " : "├─ ") : ""), depth, count: 1, stretch: null, plain });
+	}
+	const out: Drawn[] = [];
+	for (let i = 0; i < rows.length; ) {
+		let j = i;
+		while (j < rows.length && rows[j]?.plain) j++;
+		if (j === i) {
+			out.push(rows[i] as Drawn);
+			i++;
+			continue;
+		}
+		const first = rows[i] as Drawn;
+		if (j - i < 3) for (let k = i; k < j; k++) out.push(rows[k] as Drawn);
+		else if (unfolded.has(first.key)) for (let k = i; k < j; k++) out.push({ ...(rows[k] as Drawn), stretch: first.key });
+		else out.push({ key: `fold:${first.key}`, type: "fold", prefix: first.prefix, depth: first.depth, count: j - i, stretch: first.key });
+		i = j;
+	}
+	return out.map(({ key, type, prefix, depth, count, stretch }) => ({ key, type, prefix, depth, count, stretch }));
+}
+
+/** Every row of the tree view, read a window at a time through a fresh connection; and the statements it prepared. */
+function windows(filter: TreeFilterMode, unfolded: string[], entryId: string | null): { rows: Drawn[]; sql: string[]; cursor: string | null } {
+	const store = openStore(index);
+	try {
+		const req = { sessionId: SESSION, filter, unfolded, ...(entryId ? { entryId } : {}) };
+		const first = treeWindow(store, { ...req, count: 120 });
+		const cursor = first.rows[first.cursor - first.start]?.key ?? null;
+		const rows: Drawn[] = [];
+		for (let top = 0; top < first.total; top += 1000) {
+			const w = treeWindow(store, { ...req, top, count: 1000 });
+			rows.push(...w.rows.slice(top - w.start).map(drawn));
+		}
+		expect(rows.length).toBe(first.total);
+		return { rows, sql: store.preparedSql(), cursor };
+	} finally {
+		store.close();
+	}
+}
+
+function refresh(): void {
+	const service = openService(root, index);
+	try {
+		service.refresh();
+	} finally {
+		service.close();
+	}
+}
+
+/** Statements that read a session's whole shape or rows (what the kept layout spares an open). */
+const whole = (sql: string[]) => sql.filter((s) => /FROM tree_shape|e\.id BETWEEN|WHERE e\.session_id = \? ORDER BY e\.id/.test(s));
+
+describe("the tree view of a big session from its kept layout", () => {
+	it("the reference walk draws the whole tree's layout (filter all)", () => {
+		mkdirSync(join(root, "--w--"), { recursive: true });
+		writeFileSync(file, `${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: new Date(clock).toISOString(), cwd: "/w" })}\n${grow(900)}`);
+		expect(entries.length).toBeGreaterThan(LAYOUT_MIN);
+		refresh();
+		const service = openService(root, index);
+		try {
+			const full = treeRows(service.tree({ sessionId: SESSION }), { unfolded: new Set(), searching: false, keep: null }).map(drawn);
+			expect(full.some((r) => r.type === "fold") && full.some((r) => r.prefix.includes("│  ├─ "))).toBe(true);
+			expect(reference("all", new Set(), null)).toEqual(full);
+		} finally {
+			service.close();
+		}
+	});
+
+	for (const step of ["indexed", "after appends"]) {
+		it(`${step}: every filter's rows, on a deep entry and unfolded, equal the reference, read without the whole session`, () => {
+			if (step === "after appends") {
+				// A branch off an old entry, a label on an old entry, more turns.
+				const old = (entries[50] as Entry).id;
+				appendFileSync(file, line({ id: `u${n++}`, parentId: old, type: "message", role: "user" }) + grow(60));
+				appendFileSync(file, line({ id: `l${n++}`, parentId: (entries.at(-1) as Entry).id, type: "label", target: (entries[120] as Entry).id }));
+				refresh();
+			}
+			// The focus inside a long fold of the default view: the open splits it around the entry.
+			const folded = reference("default", new Set(), null).filter((r) => r.type === "fold" && r.count >= 7);
+			const fold = folded[Math.floor(folded.length / 2)] as Drawn;
+			const inFold = reference("default", new Set([fold.stretch as string]), null).filter((r) => r.stretch === fold.stretch);
+			const deep = (inFold[3] as Drawn).key.slice(SESSION.length + 1);
+			for (const filter of TREE_FILTER_MODES) {
+				const laid = windows(filter, [], null);
+				expect(laid.rows).toEqual(reference(filter, new Set(), null));
+				// Kept now: the next opens read the layout.
+				const open = windows(filter, [], null);
+				expect(open.rows).toEqual(laid.rows);
+				expect(open.cursor).toBe(laid.cursor);
+				expect(whole(open.sql)).toEqual([]);
+				const folds = laid.rows.filter((r) => r.type === "fold").map((r) => r.stretch as string);
+				const opened = [folds[0], folds[Math.floor(folds.length / 2)], folds.at(-1)].filter((k): k is string => k !== undefined);
+				const unfolded = windows(filter, opened, deep);
+				expect(unfolded.rows).toEqual(reference(filter, new Set(opened), deep));
+				expect(whole(unfolded.sql)).toEqual([]);
+			}
+		});
+	}
+});
