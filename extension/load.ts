@@ -32,14 +32,13 @@ function newest(dir: string, name: RegExp): number {
 }
 
 /**
- * Whether dist/ under `root` holds a build of the current sources. In a checkout (tsc's build info in dist/): its
- * newest module is not older than the newest source, as a build rewrites what changed. A package ships dist/ without
- * the build info, and npm stamps every file with the time it unpacked it, in any order: there the build is the one
- * the package was packed with.
+ * Whether dist/ under `root` holds a build of the current sources. In a checkout (its tsconfig.json): its newest
+ * module is not older than the newest source, as a build rewrites what changed. A package ships no tsconfig.json, and
+ * npm stamps every file with the time it unpacked it, in any order: there the build is the one it was packed with.
  */
 export function buildIsCurrent(root: string = ROOT): boolean {
 	const built = Math.max(...SOURCES.map((dir) => newest(join(root, "dist", dir), /\.js$/)));
-	if (built === 0 || !existsSync(join(root, "dist", ".tsbuildinfo"))) return built > 0;
+	if (built === 0 || !existsSync(join(root, "tsconfig.json"))) return built > 0;
 	return built >= Math.max(...SOURCES.map((dir) => newest(join(root, dir), /\.tsx?$/)));
 }
 

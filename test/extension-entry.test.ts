@@ -29,9 +29,9 @@ function packageTree(files: Record<string, number>): string {
 const SOURCES = { "src/extension/index.ts": 1000, "src/extension/session-search.ts": 1000, "components/core/view.tsx": 1000 };
 /** The build folder, named apart so this file runs with the source-only tests (vitest.config.ts USES_BUILD). */
 const OUT = "dist";
-/** A checkout's build: tsc's build info with the modules. */
+/** A checkout (a package has no tsconfig.json), its sources and its build. */
+const CHECKOUT = { "tsconfig.json": 1000, ...SOURCES };
 const BUILT = {
-	[`${OUT}/.tsbuildinfo`]: 2000,
 	[`${OUT}/src/extension/index.js`]: 2000,
 	[`${OUT}/src/extension/session-search.js`]: 2000,
 	[`${OUT}/components/core/view.js`]: 2000,
@@ -39,31 +39,30 @@ const BUILT = {
 
 describe("the extension entry pi loads", () => {
 	it("is the build when it is newer than every source, for either entry", () => {
-		const root = packageTree({ ...SOURCES, ...BUILT });
+		const root = packageTree({ ...CHECKOUT, ...BUILT });
 		expect(entryFile("index", root)).toBe(join(root, "dist", "src", "extension", "index.js"));
 		expect(entryFile("session-search", root)).toBe(join(root, "dist", "src", "extension", "session-search.js"));
 	});
 
-	it("is the build in an installed package (no build info), whatever times npm gave the files it unpacked", () => {
-		const { [`${OUT}/.tsbuildinfo`]: _info, ...modules } = BUILT;
-		const root = packageTree({ ...modules, ...Object.fromEntries(Object.keys(SOURCES).map((f) => [f, 3000])) });
+	it("is the build in an installed package (no tsconfig.json), whatever times npm gave the files it unpacked", () => {
+		const root = packageTree({ ...BUILT, ...Object.fromEntries(Object.keys(SOURCES).map((f) => [f, 3000])) });
 		expect(entryFile("index", root)).toBe(join(root, "dist", "src", "extension", "index.js"));
 		expect(entryFile("session-search", root)).toBe(join(root, "dist", "src", "extension", "session-search.js"));
 	});
 
 	it("is the TypeScript source without a build (a git install runs no build)", () => {
-		const root = packageTree(SOURCES);
+		const root = packageTree(CHECKOUT);
 		expect(entryFile("index", root)).toBe(join(root, "src", "extension", "index.ts"));
 	});
 
 	it("is the TypeScript source when any source, of src/ or components/, changed after the build", () => {
-		expect(entryFile("index", packageTree({ ...SOURCES, ...BUILT, "src/extension/index.ts": 3000 }))).toMatch(/src[\\/]extension[\\/]index\.ts$/);
-		const root = packageTree({ ...SOURCES, ...BUILT, "components/core/view.tsx": 3000 });
+		expect(entryFile("index", packageTree({ ...CHECKOUT, ...BUILT, "src/extension/index.ts": 3000 }))).toMatch(/src[\\/]extension[\\/]index\.ts$/);
+		const root = packageTree({ ...CHECKOUT, ...BUILT, "components/core/view.tsx": 3000 });
 		expect(entryFile("index", root)).toBe(join(root, "src", "extension", "index.ts"));
 	});
 
 	it("is the TypeScript source when the build lacks that entry", () => {
-		const root = packageTree({ ...SOURCES, [`${OUT}/.tsbuildinfo`]: 2000, [`${OUT}/src/extension/index.js`]: 2000 });
+		const root = packageTree({ ...CHECKOUT, [`${OUT}/src/extension/index.js`]: 2000 });
 		expect(entryFile("session-search", root)).toBe(join(root, "src", "extension", "session-search.ts"));
 	});
 });
