@@ -32,7 +32,7 @@ describe.skipIf(!hasTmux)("/history inside a real pi 0.73.1 (tmux)", () => {
 		files.here = here.file;
 		ids.other = other.ids;
 		ids.here = here.ids;
-		const args = ["--offline", "--provider", "faux", "--model", "faux-1", "-e", PI_073.fauxModel, "-e", join(PROJECT_ROOT, "src", "extension", "index.ts")];
+		const args = ["--offline", "--provider", "faux", "--model", "faux-1", "-e", PI_073.fauxModel, "-e", PROJECT_ROOT];
 		term = await startPi(stage, PI_073.node, PI_073.cli, [...args, "--session", here.file], process.env.PATH ?? "");
 	}, 10 * 60_000);
 
