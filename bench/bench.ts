@@ -18,7 +18,7 @@ import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOrigin
 import { type ProfileSummary, summarizeProfile } from "./profile.js";
 import type { ColdResult, FirstRunResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult, TypingResult } from "./results.js";
 import { f0, f1, f2, MB, ms, renderGrid, thousands, times } from "./table.js";
-import { type ExplorerStartResult, measureExplorerStart, measureSearchProcess, p50, type SearchProcessResult, START_KEYS } from "./user-wait.js";
+import { type ExplorerStartResult, measureExplorerStart, measureSearchProcess, p50, rgList, type SearchProcessResult, START_KEYS } from "./user-wait.js";
 import { AGENT_MIX, encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
 /** Named sizes: primary sessions (families) of the large kind. */
@@ -233,8 +233,7 @@ function rgOnce(terms: string[], paths: string[]): { ms: number; files: number }
 	let files = 0;
 	for (const term of terms) {
 		if (current.length === 0) break;
-		const r = spawnSync("rg", ["-l", "-F", "--no-messages", "-e", term, "--", ...current], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-		current = r.stdout.split("\n").filter(Boolean);
+		current = rgList(term, current);
 		files = current.length;
 	}
 	return { ms: performance.now() - started, files };

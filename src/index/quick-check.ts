@@ -111,7 +111,9 @@ function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: numbe
 		const all = store.prepare<[number], KnownFile>(`SELECT ${columnsOf(ids)} LIMIT ?`).all(sweep + 1);
 		if (all.length <= sweep) return { rows: withRoot(all), all: true };
 		const hot = Math.min(HOT_FILES, Math.floor(sweep / 4));
-		return { rows: withRoot(store.prepare<[number], KnownFile>(`SELECT ${columnsOf(ids)} ORDER BY mtime_ms DESC LIMIT ?`).all(hot)), all: false };
+		// The newest by id first, then their rows: sorting whole rows (paths) for the top costs several times more.
+		const newest = `SELECT ${columnsOf(ids)} AND id IN (SELECT id FROM files WHERE root_id IN (${ids}) ORDER BY mtime_ms DESC LIMIT ?)`;
+		return { rows: withRoot(store.prepare<[number], KnownFile>(newest).all(hot)), all: false };
 	});
 }
 
