@@ -76,7 +76,10 @@ export function deleteLayouts(store: IndexStore, session: number): void {
 	store.prepare("DELETE FROM tree_layout WHERE session_id = ?").run(session);
 }
 
-/** Reads values of a kept layout, each chunk once per reader. */
+/** Chunks one reader holds at most (a few megabytes); past it, it starts over. */
+const READER_CHUNKS = 512;
+
+/** Reads values of a kept layout, each chunk once while held. */
 export class LayoutReader {
 	private readonly chunks = new Map<string, Column>();
 	private readonly read;
@@ -99,6 +102,7 @@ export class LayoutReader {
 		if (!a) {
 			const b = this.read.get(this.session, this.filter, part, c)?.data;
 			if (!b) throw new Error(`tree layout: chunk ${key} is missing`);
+			if (this.chunks.size >= READER_CHUNKS) this.chunks.clear();
 			// A copy: a blob's bytes need not be aligned for a typed array view.
 			const copy = new Uint8Array(b);
 			const kind = LAYOUT_PARTS[part];

@@ -85,6 +85,17 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 	}
 }
 
+const readers = new WeakMap<IndexStore, { key: string; reader: LayoutReader }>();
+/** The reader of a kept layout, kept across windows of the same layout (scrolling reads each chunk once). */
+function readerOf(store: IndexStore, session: number, filter: string, sig: string): LayoutReader {
+	const key = JSON.stringify([session, filter, sig]);
+	const held = readers.get(store);
+	if (held?.key === key) return held.reader;
+	const reader = new LayoutReader(store, session, filter);
+	readers.set(store, { key, reader });
+	return reader;
+}
+
 /** One row as laid out: its first display position, kind (0 entry, 2 fold), entries, and the stretch it opens from. */
 interface Row {
 	start: number;
@@ -98,7 +109,7 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 	const session = lc.session;
 	const head = layoutHead(store, session.id, lc.filter);
 	if (!head || head.sig !== lc.sig) return null;
-	const L = new LayoutReader(store, session.id, lc.filter);
+	const L = readerOf(store, session.id, lc.filter, head.sig);
 	const nodeOfId = (id: number | undefined): number => {
 		if (id === undefined) return -1;
 		let lo = 0;
@@ -234,12 +245,27 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 	}
 	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
 	const keyOf = (node: number) => `${session.public_id}/${byId.get(L.at("row", node))?.entry_id ?? ""}`;
+	// The columns drawn for a branch child's descendants, once per branch child: a window's rows share their ancestors.
+	const columns = new Map<number, string>();
+	const columnsBelow = (a: number): string => {
+		if (a < 0) return "";
+		let c = columns.get(a);
+		if (c === undefined) {
+			const chain: number[] = [];
+			let top = a;
+			for (; top >= 0 && !columns.has(top); top = L.at("up", top)) chain.push(top);
+			c = top >= 0 ? (columns.get(top) as string) : "";
+			for (let k = chain.length - 1; k >= 0; k--) {
+				const x = chain[k] as number;
+				c += L.at("bits", x) & LAST ? "   " : "│  ";
+				columns.set(x, c);
+			}
+		}
+		return c;
+	};
 	const prefixOf = (node: number): string => {
-		const parts: string[] = [];
-		for (let a = L.at("up", node); a >= 0; a = L.at("up", a)) parts.push(L.at("bits", a) & LAST ? "   " : "│  ");
-		parts.reverse();
 		const b = L.at("bits", node);
-		return parts.join("") + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : "");
+		return columnsBelow(L.at("up", node)) + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : "");
 	};
 	const none = new Set<number>();
 	const out: TreeViewRow[] = [];
