@@ -178,7 +178,12 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
 	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
 	const rows = held.rows;
-	if (keep) keepLayout(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : layRows({ ...sh, focusNode: -1 }, new Set(), false, ""));
+	if (keep) {
+		const kept = new Uint8Array(sh.flat.length);
+		for (let f = 0; f < kept.length; f++) kept[f] = isKept(sh, sh.flat[f] as number, -1, false) ? 1 : 0;
+		const laid = sh.focusNode < 0 && unfolded.size === 0 ? rows : layRows({ ...sh, focusNode: -1 }, new Set(), false, "");
+		keepLayout(store, keep, sh, { ...laid, kept });
+	}
 	const root0 = sh.members[0] as Member;
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);
