@@ -256,20 +256,38 @@ describe("the tree view of a big session from its kept layout", () => {
 	});
 
 	/** Entries under the leaf, each under the one before (a session growing as pi writes it). */
-	const atLeaf = (kinds: Array<"user" | "assistant" | "calls" | "result">) =>
+	const atLeaf = (kinds: Array<"user" | "assistant" | "calls" | "result">, from?: string) =>
 		kinds
-			.map((k) => {
-				const parentId = (entries.at(-1) as Entry).id;
+			.map((k, i) => {
+				const parentId = i === 0 && from ? from : (entries.at(-1) as Entry).id;
 				const id = `${k[0]}${n++}`;
 				const role = k === "calls" ? "assistant" : k === "result" ? "toolResult" : k;
 				return line({ id, parentId, type: "message", role, callsOnly: k === "calls" });
 			})
 			.join("");
-	const steps = ["indexed", "grown at its leaf", "grown past a reply that only calls tools", "after a branch off an old entry and a late label"];
+	const steps = [
+		"indexed",
+		"grown at its leaf",
+		"grown past a reply that only calls tools",
+		"back up the path, then a prompt",
+		"back to the same entry again",
+		"after a branch off an old entry and a late label",
+	];
+	let back = "";
 	for (const step of steps) {
 		it(`${step}: every filter's rows, on a deep entry and unfolded, equal the reference, read without the whole session`, () => {
-			const grown = step.startsWith("grown");
-			if (step === steps[3]) {
+			const grown = step !== steps[0] && step !== steps[5];
+			if (step === steps[3] || step === steps[4]) {
+				// pi's /tree to an entry a few up the current path, then a new turn there (twice: a third child the second time).
+				if (step === steps[3]) {
+					const byId = new Map(entries.map((e) => [e.id, e]));
+					back = (entries.at(-1) as Entry).id;
+					for (let k = 0; k < 6; k++) back = byId.get(back)?.parentId as string;
+				}
+				appendFileSync(file, atLeaf(["user", "assistant", "result", "assistant"], back));
+				refresh();
+			}
+			if (step === steps[5]) {
 				// A branch off an old entry, a label on an old entry, more turns: laid out whole again.
 				const old = (entries[50] as Entry).id;
 				appendFileSync(file, line({ id: `u${n++}`, parentId: old, type: "message", role: "user" }) + grow(60));

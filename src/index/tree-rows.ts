@@ -206,7 +206,9 @@ export function shapeMarks(store: IndexStore, session: number): { labels: number
 		),
 		edits: ids(
 			store
-				.prepare<[number], { id: number }>("SELECT id FROM events INDEXED BY events_edit WHERE edit_by IS NOT NULL AND session_id = ? AND edit_state IS NOT NULL")
+				.prepare<[number], { id: number }>(
+					"SELECT id FROM events INDEXED BY events_edit WHERE edit_by IS NOT NULL AND session_id = ? AND edit_state IS NOT NULL",
+				)
 				.all(session),
 		),
 	};

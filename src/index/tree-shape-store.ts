@@ -137,9 +137,7 @@ export function readShapeFrom(
 	from: number,
 ): { offset: number; ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
 	const rows = store
-		.prepare<[number, number], ChunkRow>(
-			"SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk",
-		)
+		.prepare<[number, number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk")
 		.all(session, from);
 	let total = 0;
 	for (const r of rows) total += r.n;

@@ -18,8 +18,8 @@ import {
 	writeLayout,
 	writeLayoutTail,
 } from "../index/tree-layout-store.js";
-import { PARENT_PREVIOUS, readShapeFrom, SHAPE_CHUNK } from "../index/tree-shape-store.js";
 import { eventIdOf, familySignature, SHAPE, shapeMarks, treeRowsByIds } from "../index/tree-rows.js";
+import { PARENT_PREVIOUS, readShapeFrom, SHAPE_CHUNK } from "../index/tree-shape-store.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf } from "./session-tree.js";
@@ -373,6 +373,27 @@ class Tail {
 	}
 }
 
+/** The node of an event row id in a kept layout (-1: none). */
+function nodeOfRow(L: LayoutReader, head: LayoutHead, id: number): number {
+	let lo = 0;
+	let hi = head.firsts.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if ((head.firsts[mid] as number) <= id) lo = mid;
+		else hi = mid - 1;
+	}
+	let a = lo * LAYOUT_CHUNK;
+	let b = Math.min(head.nodes, a + LAYOUT_CHUNK) - 1;
+	while (a <= b) {
+		const mid = (a + b) >> 1;
+		const v = L.at("row", mid);
+		if (v === id) return mid;
+		if (v < id) a = mid + 1;
+		else b = mid - 1;
+	}
+	return -1;
+}
+
 const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | SHAPE.user;
 
 /**
@@ -383,14 +404,16 @@ const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | SHAP
 function appendToLayout(store: IndexStore, lc: LayoutCase, was: LayoutHead): LayoutHead | null {
 	if (store.readonly) return null;
 	try {
-		return store.db.transaction(() => {
-			const head = layoutHead(store, lc.session.id, lc.filter);
-			if (!head) return null;
-			if (head.sig === lc.sig) return head;
-			const next = appendedLayout(store, lc, head);
-			if (next) writeLayoutTail(store, lc.session.id, lc.filter, next.head, next.tails);
-			return next?.head ?? null;
-		}).immediate();
+		return store.db
+			.transaction(() => {
+				const head = layoutHead(store, lc.session.id, lc.filter);
+				if (!head) return null;
+				if (head.sig === lc.sig) return head;
+				const next = appendedLayout(store, lc, head);
+				if (next) writeLayoutTail(store, lc.session.id, lc.filter, next.head, next.tails);
+				return next?.head ?? null;
+			})
+			.immediate();
 	} catch {
 		// Busy: laid out whole this time.
 		return was.sig === lc.sig ? was : null;
@@ -411,7 +434,7 @@ function appendedLayout(
 	if (s.offset < 0) return null;
 	const n = s.offset + s.ids.length;
 	if (n < n0 || s.ids[X - s.offset] !== L.at("row", X)) return null;
-	for (let k = n0; k < n; k++) if (s.parents[k - s.offset] !== PARENT_PREVIOUS) return null;
+	for (let k = n0 + 1; k < n; k++) if (s.parents[k - s.offset] !== PARENT_PREVIOUS) return null;
 	const leafId = session.leaf_entry ? eventIdOf(store, session.id, session.leaf_entry) : undefined;
 	if (leafId === undefined || leafId !== s.ids[n - 1 - s.offset]) return null;
 	const firstNew = n > n0 ? (s.ids[n0 - s.offset] as number) : Number.POSITIVE_INFINITY;
@@ -433,24 +456,42 @@ function appendedLayout(
 	const shown0 = head.shown;
 	const xWas = flatOfOld(X) >= 0;
 	if (xWas && flatOfOld(X) !== shown0 - 1) return null;
-	const px = L.at("parent", X);
-	// Where the appended entries hang in the view: X if it still shows, else its nearest shown ancestor.
 	const flagsAt = (k: number) => {
 		if (k < s.offset) s = readShapeFrom(store, session.id, Math.floor(k / SHAPE_CHUNK));
 		const id = s.ids[k - s.offset] as number;
 		return (s.flags[k - s.offset] as number) | (labels.has(id) ? SHAPE.label : 0) | (edits.has(id) ? SHAPE.edit : 0);
 	};
+	// The first appended entry hangs under X or (pi's /tree back up the path, then a new prompt) an ancestor of X: X is
+	// last in pre-order, so is every ancestor's last child, and the appended entries go last.
+	let P = X;
+	if (n > n0) {
+		const par = s.parents[n0 - s.offset] as number;
+		if (par !== PARENT_PREVIOUS) {
+			if (par <= 0) return null;
+			P = nodeOfRow(L, head, par);
+			if (P < 0) return null;
+			let a = X;
+			while (a > P) a = L.at("parent", a);
+			if (a !== P) return null;
+		}
+	}
 	const xIs = shown(flagsAt(X), mode, false, false);
 	if (xIs && !xWas) return null;
-	const vFlat = xIs ? shown0 - 1 : px >= 0 ? L.at("near", px) : -1;
+	const removeX = xWas && !xIs;
+	// X no longer shows (it showed as the leaf): the row of its nearest shown ancestor loses its only child.
+	const px = L.at("parent", X);
+	const xUnder = removeX && px >= 0 ? L.at("near", px) : -1;
+	if (removeX && (L.at("bits", X) & BRANCH_CHILD || xUnder < 0)) return null;
+	const nearOf = (node: number) => (node === X ? (xIs ? shown0 - 1 : xUnder >= 0 ? xUnder : L.at("near", X)) : L.at("near", node));
+	const vFlat = nearOf(P);
 	const V = vFlat >= 0 ? L.at("flat", vFlat) : -1;
 	const fresh: number[] = [];
 	for (let k = n0; k < n; k++) if (shown(flagsAt(k), mode, false, k === n - 1)) fresh.push(k);
-	const removeX = xWas && !xIs;
-	if ((fresh.length > 0 || removeX) && V < 0) return null;
-	const shownNew = shown0 - (removeX ? 1 : 0) + fresh.length;
+	if (fresh.length > 0 && V < 0) return null;
+	const last0 = shown0 - (removeX ? 1 : 0);
+	const shownNew = last0 + fresh.length;
 	// Node columns from V's chunk (its subtree's nodes follow it), display columns from where the rows change.
-	const nodeFrom = Math.floor(Math.min(X, V >= 0 ? V : X) / LAYOUT_CHUNK) * LAYOUT_CHUNK;
+	const nodeFrom = Math.floor(Math.min(X, P, V >= 0 ? V : X) / LAYOUT_CHUNK) * LAYOUT_CHUNK;
 	const nt = (part: LayoutPart) => new Tail(L, part, nodeFrom, n0, n);
 	const row = nt("row");
 	const parent = nt("parent");
@@ -460,29 +501,24 @@ function appendedLayout(
 	const depth = nt("depth");
 	for (let k = n0; k < n; k++) {
 		row.set(k, s.ids[k - s.offset] as number);
-		parent.set(k, k - 1);
+		parent.set(k, k === n0 ? P : k - 1);
 		up.set(k, -1);
 	}
 	// The first display position whose kept flag may change; the rows are laid out again from the run holding it.
-	let changedAt = shown0 - (removeX ? 1 : 0);
+	let changedAt = last0;
 	const keptSet = new Map<number, number>();
 	const placed = new Map<number, number>();
-	let f = shown0 - (removeX ? 1 : 0);
-	const keepOf = (node: number, b: number, kids: number) =>
-		b & BRANCH_CHILD || !(b & CONTINUES) || kids !== 1 || flagsAt(node) & KEEP_FLAGS ? 1 : 0;
-	if (removeX) {
-		if (L.at("bits", X) & BRANCH_CHILD) return null;
-		bits.set(X, 0);
-		up.set(X, -1);
-		depth.set(X, 0);
+	const keepOf = (node: number, b: number, kids: number) => (b & BRANCH_CHILD || !(b & CONTINUES) || kids !== 1 || flagsAt(node) & KEEP_FLAGS ? 1 : 0);
+	if (removeX && xUnder !== vFlat && L.at("kept", xUnder) !== 1) {
+		keptSet.set(xUnder, 1);
+		changedAt = Math.min(changedAt, xUnder);
 	}
-	near.set(X, xIs ? shown0 - 1 : vFlat);
 	if (fresh.length > 0) {
 		const bV = L.at("bits", V);
 		const upV = bV & BRANCH_CHILD ? V : L.at("up", V);
+		// V's shown children before: none, one (its first shown descendant continues its column), or more.
 		const kidsOld = vFlat === shown0 - 1 ? 0 : L.at("bits", L.at("flat", vFlat + 1)) & CONTINUES ? 1 : 2;
-		// X gone and replaced by the first new entry: V keeps its count of children.
-		const kidsBefore = removeX ? (kidsOld === 1 ? 0 : kidsOld) : kidsOld;
+		const kidsBefore = removeX && xUnder === vFlat ? kidsOld - 1 : kidsOld;
 		const N1 = fresh[0] as number;
 		if (kidsBefore === 0) {
 			bits.set(N1, CONTINUES);
@@ -496,28 +532,30 @@ function appendedLayout(
 				// V's only child K becomes the first of two: K's subtree is indented once more.
 				const K = L.at("flat", vFlat + 1);
 				const upK = L.at("up", K);
-				for (let g = vFlat + 1; g < shown0; g++) {
+				for (let g = vFlat + 1; g < last0; g++) {
 					const c = L.at("flat", g);
 					depth.set(c, depth.get(c) + 1);
 					if (c !== K && up.get(c) === upK) up.set(c, K);
 				}
 				bits.set(K, BRANCH_CHILD);
-				keptSet.set(vFlat + 1, 1);
-				changedAt = Math.min(changedAt, vFlat + 1);
+				if (L.at("kept", vFlat + 1) !== 1) {
+					keptSet.set(vFlat + 1, 1);
+					changedAt = Math.min(changedAt, vFlat + 1);
+				}
 			} else {
 				// The last of V's children is no longer last.
-				let c = L.at("flat", shown0 - 1);
+				let c = L.at("flat", last0 - 1);
 				while (L.at("near", L.at("parent", c)) !== vFlat) c = L.at("flat", L.at("near", L.at("parent", c)));
 				bits.set(c, bits.get(c) & ~LAST);
 			}
 		}
-		const kidsNew = kidsBefore + 1;
-		const keptV = keepOf(V, L.at("bits", V), kidsNew);
+		const keptV = keepOf(V, L.at("bits", V), kidsBefore + 1);
 		if (keptV !== L.at("kept", vFlat)) {
 			keptSet.set(vFlat, keptV);
 			changedAt = Math.min(changedAt, vFlat);
 		}
 		const chainUp = bits.get(N1) & BRANCH_CHILD ? N1 : upV;
+		let f = last0;
 		for (let i = 0; i < fresh.length; i++) {
 			const c = fresh[i] as number;
 			if (i > 0) {
@@ -529,14 +567,17 @@ function appendedLayout(
 			keptSet.set(f, keepOf(c, bits.get(c), i === fresh.length - 1 ? 0 : 1));
 			f++;
 		}
-	} else if (removeX) {
-		// V lost its only child X.
-		if (L.at("kept", vFlat) !== 1) {
-			keptSet.set(vFlat, 1);
-			changedAt = Math.min(changedAt, vFlat);
-		}
+	} else if (removeX && xUnder === vFlat && L.at("kept", vFlat) !== 1) {
+		keptSet.set(vFlat, 1);
+		changedAt = Math.min(changedAt, vFlat);
 	}
-	let nearPrev = near.get(X);
+	if (removeX) {
+		bits.set(X, 0);
+		up.set(X, -1);
+		depth.set(X, 0);
+	}
+	near.set(X, nearOf(X));
+	let nearPrev = near.get(P);
 	for (let k = n0; k < n; k++) {
 		const at = placed.get(k);
 		nearPrev = at ?? nearPrev;
