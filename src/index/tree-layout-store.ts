@@ -108,6 +108,9 @@ export function deleteLayouts(store: IndexStore, session: number): void {
 	store.prepare("DELETE FROM tree_layout WHERE session_id = ?").run(session);
 }
 
+/** A kept layout lacks a chunk it says it has (written by another build, or cut short): it is laid out again. */
+export class LayoutGoneError extends Error {}
+
 /** Chunks one reader holds at most (a few megabytes); past it, it starts over. */
 const READER_CHUNKS = 512;
 
@@ -133,7 +136,7 @@ export class LayoutReader {
 		let a = this.chunks.get(key);
 		if (!a) {
 			const b = this.read.get(this.session, this.filter, part, c)?.data;
-			if (!b) throw new Error(`tree layout: chunk ${key} is missing`);
+			if (!b) throw new LayoutGoneError(`tree layout: chunk ${key} is missing`);
 			if (this.chunks.size >= READER_CHUNKS) this.chunks.clear();
 			// A copy: a blob's bytes need not be aligned for a typed array view.
 			const copy = new Uint8Array(b);
@@ -142,7 +145,7 @@ export class LayoutReader {
 			this.chunks.set(key, a);
 		}
 		const v = a[i - c * LAYOUT_CHUNK];
-		if (v === undefined) throw new Error(`tree layout: ${part}[${i}] is out of range`);
+		if (v === undefined) throw new LayoutGoneError(`tree layout: ${part}[${i}] is out of range`);
 		return v;
 	}
 }
