@@ -6,7 +6,7 @@
  *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1] [--reuse 1]
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -85,6 +85,22 @@ function measure(root: string, index: string): void {
 	}
 }
 
+/** In a child: the first open in each filter mode after the session changed (the kept layouts are brought up to it). */
+function openAfterChange(root: string, index: string): void {
+	const service = HistoryService.open({ config: benchConfig([root], index) });
+	try {
+		const modes: Record<string, number> = {};
+		for (const filter of TREE_FILTER_MODES) {
+			const t = performance.now();
+			service.treeWindow({ sessionId: HUGE_SESSION_ID, filter, count: 3 * HEIGHT });
+			modes[filter] = performance.now() - t;
+		}
+		process.stdout.write(`${JSON.stringify({ modes, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
+	} finally {
+		service.close();
+	}
+}
+
 function main(): void {
 	const { options, rest } = parseArgs(process.argv.slice(2));
 	if (rest[0] === "child-index") {
@@ -95,6 +111,10 @@ function main(): void {
 	}
 	if (rest[0] === "child-measure") {
 		measure(rest[1] as string, rest[2] as string);
+		return;
+	}
+	if (rest[0] === "child-open") {
+		openAfterChange(rest[1] as string, rest[2] as string);
 		return;
 	}
 	const sizes = (options.get("sizes") ?? "125000,250000,500000,1000000").split(",").map(Number);
@@ -111,18 +131,37 @@ function main(): void {
 		if (built.status !== 0) throw new Error(`indexing ${n} entries failed`);
 		// Twice, each in a fresh process: the first open after the session changed lays it out (and keeps the layout of
 		// each filter mode it shows); the second reads the kept layouts.
+		let entries = n;
 		for (const pass of ["laid out", "kept"]) {
 			const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
 			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
 			const growth = prev[pass] === undefined ? "" : `  ×${((r.open as number) / (prev[pass] as number)).toFixed(2)} per doubling`;
 			prev[pass] = r.open as number;
+			entries = r.entries ?? n;
 			const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
 			process.stdout.write(
 				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
 			);
 			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
 			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
+		}
+		// The common change: pi appends a turn at the leaf, or goes back up the path and prompts there.
+		const { file } = hugePaths(dir);
+		let last = entries;
+		const changes: Array<[string, () => string]> = [
+			["a turn appended at the leaf", () => [1, 2, 3].map(() => linearEntry(++last, 0)).join("")],
+			["a turn back up the path", () => branchEntry(++last, last - BRANCH_BACK) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
+		];
+		for (const [what, lines] of changes) {
+			appendFileSync(file, lines());
+			const again = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
+			if (again.status !== 0) throw new Error(`indexing ${n} entries again failed`);
+			const out = spawnSync(process.execPath, [self, "child-open", root, index], { encoding: "utf8" });
+			if (out.status !== 0) throw new Error(`opening ${n} entries failed: ${out.stderr}`);
+			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { modes: Record<string, number>; rss: number };
+			const modes = Object.entries(r.modes).map(([mode, t]) => `${mode} ${t.toFixed(1)} ms`);
+			process.stdout.write(`    after ${what}, the first open: ${modes.join(" · ")} · peak RSS ${r.rss.toFixed(0)} MB\n`);
 		}
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}

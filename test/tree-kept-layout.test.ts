@@ -75,13 +75,15 @@ function line(e: Entry): string {
 }
 
 let n = 0;
-/** Turns of a bushy session: every few turns a branch off an older entry (sometimes with a summary), labels, model changes. */
+/** Turns of a bushy session: every few turns a branch back up the current path (sometimes with a summary), labels, model changes. */
 function grow(turns: number): string {
 	let out = "";
 	for (let t = 0; t < turns; t++) {
 		let parent = entries.at(-1)?.id ?? null;
 		if (entries.length > 20 && rand(9) === 0) {
-			parent = (entries[entries.length - 1 - rand(Math.min(entries.length - 1, rand(2) ? 12 : 4000))] as Entry).id;
+			// pi's /tree back to an entry of the current path, a few or many entries up.
+			const byId = new Map(entries.map((e) => [e.id, e]));
+			for (let up = rand(2) ? rand(12) : rand(4000); up > 0 && parent !== null; up--) parent = byId.get(parent)?.parentId ?? null;
 			if (rand(3) === 0) {
 				out += line({ id: `s${n++}`, parentId: parent, type: "branch_summary" });
 				parent = `s${n - 1}`;
@@ -233,8 +235,9 @@ function refresh(): void {
 	}
 }
 
-/** Statements that read a session's whole shape or rows (what the kept layout spares an open). */
-const whole = (sql: string[]) => sql.filter((s) => /FROM tree_shape|e\.id BETWEEN|WHERE e\.session_id = \? ORDER BY e\.id/.test(s));
+/** Statements that read a session's whole shape or rows (what the kept layout spares an open; its tail it may read). */
+const whole = (sql: string[]) =>
+	sql.filter((s) => /FROM tree_shape WHERE session_id = \? ORDER BY|e\.id BETWEEN|WHERE e\.session_id = \? ORDER BY e\.id/.test(s));
 
 describe("the tree view of a big session from its kept layout", () => {
 	it("the reference walk draws the whole tree's layout (filter all)", () => {
@@ -252,13 +255,53 @@ describe("the tree view of a big session from its kept layout", () => {
 		}
 	});
 
-	for (const step of ["indexed", "after appends"]) {
+	/** Entries under the leaf, each under the one before (a session growing as pi writes it). */
+	const atLeaf = (kinds: Array<"user" | "assistant" | "calls" | "result">, from?: string) =>
+		kinds
+			.map((k, i) => {
+				const parentId = i === 0 && from ? from : (entries.at(-1) as Entry).id;
+				const id = `${k[0]}${n++}`;
+				const role = k === "calls" ? "assistant" : k === "result" ? "toolResult" : k;
+				return line({ id, parentId, type: "message", role, callsOnly: k === "calls" });
+			})
+			.join("");
+	const steps = [
+		"indexed",
+		"grown at its leaf",
+		"grown past a reply that only calls tools",
+		"back up the path, then a prompt",
+		"back to the same entry again",
+		"after a branch off an old entry and a late label",
+	];
+	let back = "";
+	for (const step of steps) {
 		it(`${step}: every filter's rows, on a deep entry and unfolded, equal the reference, read without the whole session`, () => {
-			if (step === "after appends") {
-				// A branch off an old entry, a label on an old entry, more turns.
+			const grown = step !== steps[0] && step !== steps[5];
+			if (step === steps[3] || step === steps[4]) {
+				// pi's /tree to an entry a few up the current path, then a new turn there (twice: a third child the second time).
+				if (step === steps[3]) {
+					const byId = new Map(entries.map((e) => [e.id, e]));
+					back = (entries.at(-1) as Entry).id;
+					for (let k = 0; k < 6; k++) back = byId.get(back)?.parentId as string;
+				}
+				appendFileSync(file, atLeaf(["user", "assistant", "result", "assistant"], back));
+				refresh();
+			}
+			if (step === steps[5]) {
+				// A branch off an old entry, a label on an old entry, more turns: laid out whole again.
 				const old = (entries[50] as Entry).id;
 				appendFileSync(file, line({ id: `u${n++}`, parentId: old, type: "message", role: "user" }) + grow(60));
 				appendFileSync(file, line({ id: `l${n++}`, parentId: (entries.at(-1) as Entry).id, type: "label", target: (entries[120] as Entry).id }));
+				refresh();
+			}
+			if (step === steps[1]) {
+				// Plain entries under the leaf (they fold onto its stretch), then a reply that only calls tools: the leaf.
+				appendFileSync(file, atLeaf(["assistant", "result", "assistant", "result", "assistant", "user", "calls"]));
+				refresh();
+			}
+			if (step === steps[2]) {
+				// The tool-calling reply is no longer the leaf: hidden by default and no-tools now.
+				appendFileSync(file, atLeaf(["result", "assistant", "result", "user", "assistant"]));
 				refresh();
 			}
 			// The focus inside a long fold of the default view: the open splits it around the entry.
@@ -269,6 +312,8 @@ describe("the tree view of a big session from its kept layout", () => {
 			for (const filter of TREE_FILTER_MODES) {
 				const laid = windows(filter, [], null);
 				expect(laid.rows).toEqual(reference(filter, new Set(), null));
+				// Grown at its leaf: the first open brings the kept layout up to date from its tail.
+				if (grown) expect(whole(laid.sql)).toEqual([]);
 				// Kept now: the next opens read the layout.
 				const open = windows(filter, [], null);
 				expect(open.rows).toEqual(laid.rows);

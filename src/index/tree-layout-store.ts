@@ -9,7 +9,7 @@ import type { IndexStore } from "./store.js";
 /** Values per chunk: a window of a hundred rows touches one or two chunks of each column. */
 export const LAYOUT_CHUNK = 4096;
 
-/** Columns of a kept layout: per node, per shown node (flat order) and per row. */
+/** Columns of a kept layout: per node, per shown node (display order) and per row. */
 export const LAYOUT_PARTS = {
 	/** Node → its event row id. */
 	row: "f64",
@@ -21,16 +21,17 @@ export const LAYOUT_PARTS = {
 	bits: "u8",
 	up: "i32",
 	depth: "i32",
-	/** Display position → node, and the row showing it. */
+	/** Display position → node, the row showing it, and 1 when it is never folded (tree-window.ts isKept). */
 	flat: "i32",
 	rowOfFlat: "i32",
+	kept: "u8",
 	/** Row → its first display position, kind (0 entry, 2 fold) and count of entries. */
 	rowStart: "i32",
 	rowType: "u8",
 	rowCount: "i32",
 } as const;
 export type LayoutPart = keyof typeof LAYOUT_PARTS;
-type Column = Float64Array | Int32Array | Uint8Array;
+export type Column = Float64Array | Int32Array | Uint8Array;
 
 /** What a kept layout says as a whole. */
 export interface LayoutHead {
@@ -43,6 +44,11 @@ export interface LayoutHead {
 	leafNode: number;
 	/** The event row id of every LAYOUT_CHUNK-th node: a row id's node is found reading one chunk. */
 	firsts: number[];
+	/** The last node is the last of the whole tree's pre-order (entries appended under it go last). */
+	tailLast: boolean;
+	/** Row ids with a label and with a context edit when laid out (null: too many to keep here). */
+	labels: number[] | null;
+	edits: number[] | null;
 }
 
 const HEAD = "head";
@@ -63,6 +69,32 @@ export function writeLayout(store: IndexStore, session: number, filter: string, 
 	})();
 }
 
+/** Replaces the columns of a kept layout from a chunk boundary on (`from` a multiple of LAYOUT_CHUNK), and its head. */
+export function writeLayoutTail(
+	store: IndexStore,
+	session: number,
+	filter: string,
+	head: LayoutHead,
+	tails: Partial<Record<LayoutPart, { from: number; values: Column }>>,
+): void {
+	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
+	const drop = store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ? AND part = ? AND chunk >= ?");
+	store.db.transaction(() => {
+		drop.run(session, filter, HEAD, 0);
+		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
+		for (const [part, tail] of Object.entries(tails) as Array<[LayoutPart, { from: number; values: Column }]>) {
+			if (tail.from % LAYOUT_CHUNK !== 0) throw new Error("tree layout: a tail starts at a chunk boundary");
+			const first = tail.from / LAYOUT_CHUNK;
+			drop.run(session, filter, part, first);
+			const a = tail.values;
+			const per = a.BYTES_PER_ELEMENT;
+			const bytes = Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+			for (let c = 0; c * LAYOUT_CHUNK < a.length; c++)
+				insert.run(session, filter, part, first + c, bytes.subarray(c * LAYOUT_CHUNK * per, Math.min(a.length, (c + 1) * LAYOUT_CHUNK) * per));
+		}
+	})();
+}
+
 /** The head of a session's kept layout for a filter mode (null: none kept). */
 export function layoutHead(store: IndexStore, session: number, filter: string): LayoutHead | null {
 	const row = store
@@ -76,7 +108,13 @@ export function deleteLayouts(store: IndexStore, session: number): void {
 	store.prepare("DELETE FROM tree_layout WHERE session_id = ?").run(session);
 }
 
-/** Reads values of a kept layout, each chunk once per reader. */
+/** A kept layout lacks a chunk it says it has (written by another build, or cut short): it is laid out again. */
+export class LayoutGoneError extends Error {}
+
+/** Chunks one reader holds at most (a few megabytes); past it, it starts over. */
+const READER_CHUNKS = 512;
+
+/** Reads values of a kept layout, each chunk once while held. */
 export class LayoutReader {
 	private readonly chunks = new Map<string, Column>();
 	private readonly read;
@@ -98,7 +136,8 @@ export class LayoutReader {
 		let a = this.chunks.get(key);
 		if (!a) {
 			const b = this.read.get(this.session, this.filter, part, c)?.data;
-			if (!b) throw new Error(`tree layout: chunk ${key} is missing`);
+			if (!b) throw new LayoutGoneError(`tree layout: chunk ${key} is missing`);
+			if (this.chunks.size >= READER_CHUNKS) this.chunks.clear();
 			// A copy: a blob's bytes need not be aligned for a typed array view.
 			const copy = new Uint8Array(b);
 			const kind = LAYOUT_PARTS[part];
@@ -106,7 +145,7 @@ export class LayoutReader {
 			this.chunks.set(key, a);
 		}
 		const v = a[i - c * LAYOUT_CHUNK];
-		if (v === undefined) throw new Error(`tree layout: ${part}[${i}] is out of range`);
+		if (v === undefined) throw new LayoutGoneError(`tree layout: ${part}[${i}] is out of range`);
 		return v;
 	}
 }

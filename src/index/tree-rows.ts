@@ -195,6 +195,25 @@ function keptShape(store: IndexStore, session: number): { ids: Float64Array; par
 	return shape;
 }
 
+/** Row ids of a session's entries with a label and with a context edit in effect (what SHAPE.label and SHAPE.edit say). */
+export function shapeMarks(store: IndexStore, session: number): { labels: number[]; edits: number[] } {
+	const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id).sort((a, b) => a - b);
+	return {
+		labels: ids(
+			store
+				.prepare<[number], { id: number }>("SELECT id FROM events INDEXED BY events_label WHERE cur_label IS NOT NULL AND cur_label <> '' AND session_id = ?")
+				.all(session),
+		),
+		edits: ids(
+			store
+				.prepare<[number], { id: number }>(
+					"SELECT id FROM events INDEXED BY events_edit WHERE edit_by IS NOT NULL AND session_id = ? AND edit_state IS NOT NULL",
+				)
+				.all(session),
+		),
+	};
+}
+
 /** The tree rows of the given event ids (any order; the caller places them). */
 export function treeRowsByIds(store: IndexStore, ids: readonly number[]): TreeRow[] {
 	if (ids.length === 0) return [];

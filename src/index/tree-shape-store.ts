@@ -130,6 +130,32 @@ export function deleteShape(store: IndexStore, session: number): void {
 	deleteLayouts(store, session);
 }
 
+/** The kept shape from chunk `from` on (entry `from * SHAPE_CHUNK` first): what an append changed, without the rest. */
+export function readShapeFrom(
+	store: IndexStore,
+	session: number,
+	from: number,
+): { offset: number; ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+	const rows = store
+		.prepare<[number, number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk")
+		.all(session, from);
+	let total = 0;
+	for (const r of rows) total += r.n;
+	const ids = new Float64Array(total);
+	const parents = new Float64Array(total);
+	const flags = new Uint16Array(total);
+	let at = 0;
+	for (const r of rows) {
+		ids.set(f64Of(r.ids, r.n), at);
+		parents.set(f64Of(r.pars, r.n), at);
+		flags.set(u16Of(r.flags, r.n), at);
+		at += r.n;
+	}
+	// Chunks are full but the last: a gap means the shape is not what this reader expects.
+	const offset = rows.length > 0 && (rows[0] as ChunkRow).chunk === from ? from * SHAPE_CHUNK : -1;
+	return { offset, ids, parents, flags };
+}
+
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
 export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
 	const rows = store

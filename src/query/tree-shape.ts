@@ -282,7 +282,7 @@ class ShapeBuilder {
 }
 
 /** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
-function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
+export function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
 	if (words && (flags & SHAPE.text) === 0) return false;
 	const quiet = (flags & SHAPE.bookkeeping) === 0 && ((flags & SHAPE.callsOnly) === 0 || leaf);
 	switch (mode) {

@@ -7,6 +7,7 @@
  */
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
+import { LayoutGoneError } from "../index/tree-layout-store.js";
 import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
@@ -137,6 +138,16 @@ function rowOfNode(sh: Shape, rows: Rows, node: number): number {
 	return -1;
 }
 
+/** The window from a kept layout; null when there is none or it is not whole (then laid out again). */
+function keptWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest): TreeWindow | null {
+	try {
+		return layoutWindow(store, lc, request);
+	} catch (e) {
+		if (e instanceof LayoutGoneError) return null;
+		throw e;
+	}
+}
+
 /** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view). */
 export function treeWindow(store: IndexStore, request: TreeWindowRequest & { caller?: Caller }): TreeWindow {
 	if (!request.sessionId) throw new ArgumentError("sessionId is required");
@@ -160,7 +171,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	if (held?.sig !== shapeSig) {
 		// A big session's kept layout answers with a few chunk reads; else it is laid out whole (and kept, if big).
 		keep = layoutCase(store, visibility, request, root, chain, words);
-		const kept = keep ? layoutWindow(store, keep, request) : null;
+		const kept = keep ? keptWindow(store, keep, request) : null;
 		if (kept) return kept;
 		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
 		cache.delete(store);
@@ -178,7 +189,12 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
 	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
 	const rows = held.rows;
-	if (keep) keepLayout(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : layRows({ ...sh, focusNode: -1 }, new Set(), false, ""));
+	if (keep) {
+		const kept = new Uint8Array(sh.flat.length);
+		for (let f = 0; f < kept.length; f++) kept[f] = isKept(sh, sh.flat[f] as number, -1, false) ? 1 : 0;
+		const laid = sh.focusNode < 0 && unfolded.size === 0 ? rows : layRows({ ...sh, focusNode: -1 }, new Set(), false, "");
+		keepLayout(store, keep, sh, { ...laid, kept });
+	}
 	const root0 = sh.members[0] as Member;
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);
