@@ -123,11 +123,6 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	flush();
 }
 
-/** Forgets a session's shape (its rows are deleted). */
-export function deleteShape(store: IndexStore, session: number): void {
-	store.prepare("DELETE FROM tree_shape WHERE session_id = ?").run(session);
-}
-
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
 export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
 	const rows = store
