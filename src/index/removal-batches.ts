@@ -5,8 +5,43 @@
  */
 import { type FtsTally, settleTally } from "./fts-totals.js";
 import { removeChunk, removingSessions } from "./session-removal.js";
-import { isBusyError } from "./store.js";
+import { type IndexStore, isBusyError } from "./store.js";
 import { BATCH_MS, type SummaryBatchHost } from "./summary-batches.js";
+
+/** Leaf pages of one merge step of FTS5's (INSERT … 'merge'): a few milliseconds. */
+const MERGE_PAGES = 128;
+
+/** FTS5's deletemerge setting of the events' table (its default, 10, when never set). */
+function deleteMergeOf(store: IndexStore): number {
+	return store.prepare<[], number>("SELECT v FROM fts_config WHERE k = 'deletemerge'").pluck().get() ?? 10;
+}
+
+function setDeleteMerge(store: IndexStore, percent: number): void {
+	// FTS5 reads a setting as an integer only: a bound JavaScript number would be a real.
+	store.db.exec(`INSERT INTO fts(fts, rank) VALUES ('deletemerge', ${Math.trunc(percent)})`);
+}
+
+/**
+ * Up to `steps` merge steps of MERGE_PAGES, each its own write transaction; true when the last one merged anything.
+ * With fewer segments than usermerge, a step merges a segment holding enough deleted rows (deletemerge).
+ */
+function mergeSteps(store: IndexStore, steps: number): boolean {
+	const changes = store.prepare<[], number>("SELECT total_changes()").pluck();
+	let merged = false;
+	for (let i = 0; i < steps; i++) {
+		const before = changes.get() ?? 0;
+		try {
+			store.db.transaction(() => store.db.exec(`INSERT INTO fts(fts, rank) VALUES ('merge', ${MERGE_PAGES})`)).immediate();
+		} catch (error) {
+			if (isBusyError(error)) return false;
+			throw error;
+		}
+		// The command's own row is one change; a step that merged wrote leaf pages besides.
+		merged = (changes.get() ?? 0) - before > 1;
+		if (!merged) break;
+	}
+	return merged;
+}
 
 /** The removals of one refresh, in batches. */
 export class RemovalBatches {
@@ -15,8 +50,11 @@ export class RemovalBatches {
 
 	constructor(private readonly host: SummaryBatchHost) {}
 
-	/** One write transaction of chunks; false when nothing was pending or the index is busy. */
-	batch(): boolean {
+	/**
+	 * One write transaction of chunks; false when nothing was pending or the index is busy. `quiet`: FTS5's delete-merge
+	 * stays off for this transaction's own flush (the merge work goes to mergeSteps, in turns of their own).
+	 */
+	batch(quiet = false): boolean {
 		const { store, options } = this.host;
 		const sliceMs = options.batchMs ?? BATCH_MS;
 		const begun = performance.now();
@@ -30,6 +68,10 @@ export class RemovalBatches {
 					const started = performance.now();
 					let last = started;
 					const tally: FtsTally = { rows: 0, tokens: [] };
+					// What FTS5 would rewrite at this commit once a segment holds enough deleted rows (deletemerge):
+					// 64 leaf pages per level of the index in one go, the longest turn of a removal (50–60 ms).
+					const deleteMerge = quiet ? deleteMergeOf(store) : null;
+					if (deleteMerge !== null) setDeleteMerge(store, 0);
 					for (;;) {
 						const n = removeChunk(store, tally, options.removalChunk);
 						removed += n;
@@ -40,6 +82,11 @@ export class RemovalBatches {
 						last = now;
 					}
 					settleTally(store, "fts", tally);
+					if (deleteMerge !== null) {
+						// FTS5 flushes what it holds at a savepoint: with delete-merge off, and then the setting is back.
+						store.db.exec("SAVEPOINT quiet_flush; RELEASE quiet_flush");
+						setDeleteMerge(store, deleteMerge);
+					}
 				})
 				.immediate();
 		} catch (error) {
@@ -65,12 +112,16 @@ export class RemovalBatches {
 		try {
 			// At least one batch per run: a host that refreshes again while work is pending must not spin.
 			for (let first = true; first || !this.host.overBudget(); first = false) {
-				if (!this.batch()) break;
+				if (!this.batch(true)) break;
 				options.onSlice?.();
 				await pause();
 				store.db.pragma("wal_checkpoint(PASSIVE)");
 				await pause();
+				// The delete-merge this batch did not do, a bounded step in a turn of its own.
+				if (mergeSteps(store, 1)) await pause();
 			}
+			// What is left of it, step by step while the budget lasts; the rest is FTS5's automerge at later commits.
+			while (!this.host.overBudget() && mergeSteps(store, 1)) await pause();
 		} finally {
 			store.db.pragma(`wal_autocheckpoint = ${auto}`);
 		}
