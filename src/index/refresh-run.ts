@@ -12,8 +12,10 @@ import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { keepStamps, quickPlan } from "./quick-check.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
+import { RemovalBatches } from "./removal-batches.js";
 import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
+import { removingSessions } from "./session-removal.js";
 import { SessionWriter } from "./session-writer.js";
 import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
 import { BATCH_MS, SummaryBatches } from "./summary-batches.js";
@@ -48,6 +50,8 @@ export interface RefreshOptions {
 	claim?: RootClaim;
 	/** Files a quick check stats at most (quick-check.ts SWEEP_FILES); tests use few. */
 	sweepFiles?: number;
+	/** Rows per chunk of a removed session's deletion (session-removal.ts REMOVAL_CHUNK); tests use small chunks. */
+	removalChunk?: number;
 }
 
 /**
@@ -375,6 +379,20 @@ export class RefreshRun {
 		if (!this.summary.busy) await this.summaryBatches.sliced(pause);
 	}
 
+	/** Removed sessions' rows already deleted in slices (removalsSliced): finish() does not delete the rest. */
+	private removalsDone = false;
+
+	private readonly removals = new RemovalBatches(this);
+
+	/**
+	 * The rows of sessions this run (or an interrupted earlier one) removed or rebuilt, one batch per turn of the event
+	 * loop (`pause`) within the budget; what is left counts as pending and the next refresh goes on with it.
+	 */
+	async removalsSliced(pause: () => Promise<void>): Promise<void> {
+		this.removalsDone = true;
+		if (!this.summary.busy) await this.removals.sliced(pause);
+	}
+
 	private mergedSliced = false;
 
 	/**
@@ -421,6 +439,9 @@ export class RefreshRun {
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		// A quick plan's directories are unchanged: nothing was removed or renamed.
 		if (!summary.busy && !this.goneChecked && !this.plan.quick && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
+		// The removed sessions are hidden already; their rows go now, or (sliced) what the budget left is pending.
+		if (!summary.busy && !this.removalsDone) this.removals.drain();
+		if (!summary.busy) summary.pending += removingSessions(store).length;
 		if (!this.mergedSliced && this.mergesWhole()) while (mergeStepUnlessBusy(this.store));
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);

@@ -4,12 +4,12 @@ import type { ScannedEntry } from "../project/file-scan.js";
 import { classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
-import { deleteFtsRows } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
-import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
-import { appendShape, deleteShape } from "./tree-shape-store.js";
+import { systemTextId } from "./system-texts.js";
+import { appendShape } from "./tree-shape-store.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
@@ -301,28 +301,12 @@ export class SessionWriter {
 		);
 	}
 
-	/** Deletes every row of a session except the sessions row itself. */
-	deleteSessionRows(sessionId: number): void {
-		const s = this.store;
-		const rows: number[] = [];
-		for (const e of s.prepare<[number], { id: number; nfrags: number }>("SELECT id, nfrags FROM events WHERE session_id = ?").all(sessionId)) {
-			for (let i = 0; i < e.nfrags; i++) rows.push(e.id * FRAGMENT_SLOTS + i);
-		}
-		deleteFtsRows(s, "fts", rows);
-		const texts = systemTextsOf(s, sessionId);
-		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
-		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
-		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
-		deleteShape(s, sessionId);
-		s.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
-		dropSummaryRuns(s, sessionId);
-		dropUnusedSystemTexts(s, texts);
-	}
-
-	/** Deletes a session and all its rows. */
+	/**
+	 * Removes a session: hidden at once in the open write transaction, its rows deleted afterwards in bounded chunks
+	 * (session-removal.ts), so no write costs the session's size.
+	 */
 	removeSession(sessionId: number): void {
-		this.deleteSessionRows(sessionId);
-		this.store.prepare("DELETE FROM sessions WHERE id = ?").run(sessionId);
+		hideSession(this.store, sessionId);
 	}
 }
 
