@@ -7,6 +7,7 @@ import type { SliceCarry } from "../project/file-scan.js";
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
+import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
 import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
@@ -119,6 +120,7 @@ export class RefreshRun {
 			bytesTotal: plan.changed.reduce((n, f) => n + f.size, 0),
 			startedAt: this.started,
 		};
+		holdCheckpoints(this.store, this.progress.bytesTotal);
 		this.options.onProgress?.(this.progress);
 	}
 
@@ -416,6 +418,7 @@ export class RefreshRun {
 
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
+		releaseCheckpoints(this.store);
 		this.store.setCacheKib(SEARCH_CACHE_KIB);
 		this.summary.ms = Date.now() - this.started;
 		return this.summary;
@@ -457,6 +460,7 @@ export class RefreshRun {
 			if (!isBusyError(error)) throw error;
 			summary.busy = true;
 		}
+		releaseCheckpoints(this.store);
 		this.progress.phase = "done";
 		this.store.setCacheKib(SEARCH_CACHE_KIB);
 		this.options.onProgress?.(this.progress);
