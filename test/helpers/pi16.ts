@@ -80,8 +80,8 @@ let ownStageRoot: string | undefined;
 
 /**
  * This checkout's package staged for pi 1.6 once per vitest run and shared by the test files that load it read-only:
- * pi compiles an extension's TypeScript with a cache keyed by the file's path, so one copy is compiled once, not once
- * per file. It lives in the run's build folder (removed after the run); outside such a run, in a folder of this
+ * pi compiles (jiti) what it loads with a cache keyed by the file's path, so one copy's modules are compiled once, not
+ * once per file. It lives in the run's build folder (removed after the run); outside such a run, in a folder of this
  * process. Concurrent files stage their own copy and the first rename wins.
  */
 export function sharedStage(pi: Pi16): string {
