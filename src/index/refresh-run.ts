@@ -18,7 +18,7 @@ import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
 import { removingSessions } from "./session-removal.js";
 import { SessionWriter } from "./session-writer.js";
-import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
+import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "./store.js";
 import { BATCH_MS, SummaryBatches } from "./summary-batches.js";
 import { pendingSummarySessions } from "./summary-runs.js";
 
@@ -419,7 +419,7 @@ export class RefreshRun {
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
 		releaseCheckpoints(this.store);
-		this.store.setCacheKib(SEARCH_CACHE_KIB);
+		this.store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
 		this.summary.ms = Date.now() - this.started;
 		return this.summary;
 	}
@@ -462,7 +462,7 @@ export class RefreshRun {
 		}
 		releaseCheckpoints(this.store);
 		this.progress.phase = "done";
-		this.store.setCacheKib(SEARCH_CACHE_KIB);
+		this.store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
 		this.options.onProgress?.(this.progress);
 		summary.ms = Date.now() - this.started;
 		return summary;
