@@ -205,6 +205,8 @@ export interface TypingResult {
 	renders: number;
 	frames: number;
 	searches: number;
+	/** CPU the explorer used (all threads) from the first key read to the last key's frame, per key. */
+	cpuMsPerKey: number;
 }
 
 export interface ResultOf {

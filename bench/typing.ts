@@ -81,7 +81,7 @@ for i, ch in enumerate(text):
     pump(base + i * pace * 1000)
     sent.append(now())
     os.write(fd, ch.encode())
-quiet(700, 20000)
+quiet(1500, 30000)
 try: os.write(fd, b"\x03")
 except OSError: pass
 stop = now() + 10000
@@ -136,6 +136,11 @@ export function measureTyping(roots: string[], indexPath: string, paceMs: number
 			};
 		});
 		const base = pty.sent[0] ?? 0;
+		// CPU from the first key read to the last key's last frame: the explorer's whole work for the keys, all threads.
+		const lastKey = keys.at(-1);
+		const end = (pty.sent.at(-1) ?? 0) + Math.max(lastKey?.echoMs ?? 0, lastKey?.resultsMs ?? 0);
+		const during = trace.cpu.filter(([at]) => at >= base && at <= end + 0.001);
+		const cpuMsPerKey = during.length > 1 ? ((during.at(-1)?.[1] ?? 0) - (during[0]?.[1] ?? 0)) / keys.length : Number.NaN;
 		return {
 			paceMs,
 			text,
@@ -145,6 +150,7 @@ export function measureTyping(roots: string[], indexPath: string, paceMs: number
 			renders: trace.renders.filter((r) => r >= base).length,
 			frames: pty.frames,
 			searches: trace.searches.filter((s) => s.asked >= base).length,
+			cpuMsPerKey,
 		};
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
@@ -166,7 +172,7 @@ export function typingLine(t: TypingResult): string {
 		const v = t.keys.map((k) => k.parts[name]).filter((x): x is number => x !== null);
 		return v.length ? f(percentile(v, 50)) : "–";
 	};
-	return `${t.paceMs} ms/key: echo ${f(e.p50)} / ${f(e.p95)} / ${f(e.max)}, results ${f(r.p50)} / ${f(r.p95)} / ${f(r.max)} (p50 / p95 / max ms, ${t.keys.length} keys); median read ${part("readMs")}, asked ${part("askedMs")}, search ${part("searchMs")}, frame after ${part("drawMs")}; ${t.renders} frames drawn, ${t.frames} written, ${t.searches} searches`;
+	return `${t.paceMs} ms/key: echo ${f(e.p50)} / ${f(e.p95)} / ${f(e.max)}, results ${f(r.p50)} / ${f(r.p95)} / ${f(r.max)} (p50 / p95 / max ms, ${t.keys.length} keys); median read ${part("readMs")}, asked ${part("askedMs")}, search ${part("searchMs")}, frame after ${part("drawMs")}; ${t.renders} frames drawn, ${t.frames} written, ${t.searches} searches; CPU ${f(t.cpuMsPerKey)} ms a key`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -13,6 +13,8 @@ export interface FrameTraceFile {
 	keys: number[];
 	/** Ink frames drawn (each the state of one commit, or several coalesced by Ink's throttle). */
 	renders: number[];
+	/** [time, CPU ms the process used so far, all threads] at each key read and each frame drawn. */
+	cpu: Array<[number, number]>;
 	/** Searches of the hit list's first page or more: when asked of the query thread, when answered (null: dropped). */
 	searches: Array<{ query: string; offset: number; asked: number; answered: number | null }>;
 }
@@ -29,10 +31,15 @@ export interface FrameTrace {
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
+function cpuMs(): number {
+	const u = process.cpuUsage();
+	return (u.user + u.system) / 1000;
+}
+
 /** The trace asked for by `path` (the PI_HISTORY_FRAME_TRACE variable); none when it is unset. */
 export function frameTrace(path: string | undefined): FrameTrace {
 	if (!path) return { service: (s) => s, inkOptions: {}, watchKeys: () => {} };
-	const file: FrameTraceFile = { keys: [], renders: [], searches: [] };
+	const file: FrameTraceFile = { keys: [], renders: [], cpu: [], searches: [] };
 	process.on("exit", () => {
 		try {
 			writeFileSync(path, JSON.stringify(file));
@@ -51,7 +58,18 @@ export function frameTrace(path: string | undefined): FrameTrace {
 				return result;
 			},
 		}),
-		inkOptions: { onRender: () => void file.renders.push(now()) },
-		watchKeys: (stdin) => void stdin.on("data", () => file.keys.push(now())),
+		inkOptions: {
+			onRender: () => {
+				const t = now();
+				file.renders.push(t);
+				file.cpu.push([t, cpuMs()]);
+			},
+		},
+		watchKeys: (stdin) =>
+			void stdin.on("data", () => {
+				const t = now();
+				file.keys.push(t);
+				file.cpu.push([t, cpuMs()]);
+			}),
 	};
 }
