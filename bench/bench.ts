@@ -18,7 +18,7 @@ import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOrigin
 import { type ProfileSummary, summarizeProfile } from "./profile.js";
 import type { ColdResult, FirstRunResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult, TypingResult } from "./results.js";
 import { f0, f1, f2, MB, ms, renderGrid, thousands, times } from "./table.js";
-import { measureTyping, typingLine } from "./typing.js";
+import { measureTyping, typingLine, typingParts } from "./typing.js";
 import { type ExplorerStartResult, measureExplorerStart, measureSearchProcess, p50, type SearchProcessResult, START_KEYS } from "./user-wait.js";
 import { AGENT_MIX, encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
@@ -663,6 +663,13 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 				status: human ? verdict(p95 <= target && (t?.queryShown ?? false)) : "",
 			});
 		}
+		rows.push({
+			metric: "    where a key's wait goes, medians: key → read, → search asked, search, answer → frame ms; CPU ms a key (all threads)",
+			cells: each((r) => {
+				const x = r.typing[i];
+				return x ? typingParts(x) : "–";
+			}),
+		});
 	});
 
 	section("corpus (pi SessionManager, deterministic)");

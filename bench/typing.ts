@@ -163,16 +163,22 @@ export function keyStats(t: TypingResult, field: "echoMs" | "resultsMs"): { p50:
 	return { p50: percentile(v, 50), p95: percentile(v, 95), max: Math.max(...v) };
 }
 
-/** One line per pass: the pace, echo and results p50 / p95 / max, and the median of each part of a key's wait. */
-export function typingLine(t: TypingResult): string {
-	const f = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "∞");
-	const e = keyStats(t, "echoMs");
-	const r = keyStats(t, "resultsMs");
+const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "∞");
+
+/** The medians of each part of a key's wait (read, asked, search, frame after), and the CPU a key cost. */
+export function typingParts(t: TypingResult): string {
 	const part = (name: keyof TypingResult["keys"][number]["parts"]) => {
 		const v = t.keys.map((k) => k.parts[name]).filter((x): x is number => x !== null);
-		return v.length ? f(percentile(v, 50)) : "–";
+		return v.length ? f0(percentile(v, 50)) : "–";
 	};
-	return `${t.paceMs} ms/key: echo ${f(e.p50)} / ${f(e.p95)} / ${f(e.max)}, results ${f(r.p50)} / ${f(r.p95)} / ${f(r.max)} (p50 / p95 / max ms, ${t.keys.length} keys); median read ${part("readMs")}, asked ${part("askedMs")}, search ${part("searchMs")}, frame after ${part("drawMs")}; ${t.renders} frames drawn, ${t.frames} written, ${t.searches} searches; CPU ${f(t.cpuMsPerKey)} ms a key`;
+	return `${part("readMs")}, ${part("askedMs")}, ${part("searchMs")}, ${part("drawMs")}; ${f0(t.cpuMsPerKey)}`;
+}
+
+/** One line per pass: the pace, echo and results p50 / p95 / max, where a key's wait goes, frames and searches. */
+export function typingLine(t: TypingResult): string {
+	const e = keyStats(t, "echoMs");
+	const r = keyStats(t, "resultsMs");
+	return `${t.paceMs} ms/key: echo ${f0(e.p50)} / ${f0(e.p95)} / ${f0(e.max)}, results ${f0(r.p50)} / ${f0(r.p95)} / ${f0(r.max)} (p50 / p95 / max ms, ${t.keys.length} keys); medians read, asked, search, frame after; CPU a key: ${typingParts(t)}; ${t.renders} frames drawn, ${t.frames} written, ${t.searches} searches`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

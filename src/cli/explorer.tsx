@@ -275,8 +275,10 @@ export async function runTui(
 			{...(options.open ? { open: options.open } : {})}
 			{...(started?.initialActions ? { initialActions: started.initialActions } : {})}
 		/>,
-		// 60 frames a second: Ink's default 30 can hold a keystroke's echo back by up to 33 ms behind the frame before it.
-		{ exitOnCtrlC: false, patchConsole: false, maxFps: 60, ...trace.inkOptions },
+		// Ink holds a frame that comes within 1000/maxFps ms of the one before until then: at its default 30 (or 60) a
+		// keystroke's echo right after a results or preview frame waited 33 (17) ms, over the 16 ms an echo may take.
+		// Unchanged lines cost a frame little (build/frame-memo-*), so 120 frames a second are cheap.
+		{ exitOnCtrlC: false, patchConsole: false, maxFps: 120, ...trace.inkOptions },
 	);
 	trace.watchKeys(process.stdin);
 	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.
