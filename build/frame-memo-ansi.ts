@@ -36,15 +36,23 @@ export function memoStyledCharsFromTokens(t: Token[]): StyledChar[] {
 	return chars;
 }
 
-/** A row's text per its first character: the row again when every character is the same object as then. */
+/** A row's text per its first character: the row again when every character is the same as then. */
 const rows = new WeakMap<StyledChar, { chars: StyledChar[]; text: string }>();
 
-/** styledCharsToString's answer for a row, remembered while the row is made of the same character objects. */
+/**
+ * The same character for styledCharsToString, which reads only the value and the styles: the same object, or the
+ * same value with the same styles array or none (Ink fills the cells no line covers with fresh unstyled spaces).
+ */
+function sameChar(a: StyledChar, b: StyledChar): boolean {
+	return a === b || (a.value === b.value && (a.styles === b.styles || (a.styles.length === 0 && b.styles.length === 0)));
+}
+
+/** styledCharsToString's answer for a row, remembered while the row is made of the same characters. */
 export function memoStyledCharsToString(chars: StyledChar[]): string {
 	const first = chars[0];
 	if (first === undefined) return styledCharsToString(chars);
 	const seen = rows.get(first);
-	if (seen !== undefined && seen.chars.length === chars.length && seen.chars.every((c, i) => c === chars[i])) return seen.text;
+	if (seen !== undefined && seen.chars.length === chars.length && seen.chars.every((c, i) => sameChar(c, chars[i] as StyledChar))) return seen.text;
 	const text = styledCharsToString(chars);
 	rows.set(first, { chars, text });
 	return text;

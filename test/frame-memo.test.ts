@@ -51,6 +51,17 @@ describe("frame memo stand-ins", () => {
 		changed[3] = { type: "char", value: "x", fullWidth: false, styles: [] };
 		expect(memo.styledCharsToString(changed)).toBe(ansi.styledCharsToString(changed));
 		expect(memo.styledCharsToString(changed)).not.toBe(memo.styledCharsToString([...hit, ...snippet]));
+		// Cells no line covers are fresh unstyled spaces on every frame: a row padded so is remembered all the same,
+		// and a fresh cell of another value or style is not.
+		const space = (): ansi.StyledChar => ({ type: "char", value: " ", fullWidth: false, styles: [] });
+		const padded = () => [...query, space(), space()];
+		expect(memo.styledCharsToString(padded())).toBe(ansi.styledCharsToString(padded()));
+		expect(memo.styledCharsToString(padded())).toBe(ansi.styledCharsToString(padded()));
+		const styled = [...query, space(), { ...space(), styles: (hit[1] as ansi.StyledChar).styles }];
+		expect(memo.styledCharsToString(styled)).toBe(ansi.styledCharsToString(styled));
+		expect(memo.styledCharsToString(padded())).toBe(ansi.styledCharsToString(padded()));
+		const other = [...query, space(), { ...space(), value: "y" }];
+		expect(memo.styledCharsToString(other)).toBe(ansi.styledCharsToString(other));
 		expect(memo.styledCharsToString([])).toBe("");
 	});
 
