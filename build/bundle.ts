@@ -12,14 +12,7 @@ import { rmSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "rolldown";
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** Modules the bundle takes from a remembering stand-in, beside this file once compiled. */
-const STAND_INS: Record<string, string> = {
-	"string-width": join(HERE, "frame-memo-width.js"),
-	"@alcalzone/ansi-tokenize": join(HERE, "frame-memo-ansi.js"),
-};
+import { STAND_INS } from "./stand-ins.js";
 
 /**
  * Puts the stand-ins where a module imports the one they wrap: only where the import resolves to the very copy the
@@ -56,5 +49,5 @@ export async function bundleCli(distSrc: string): Promise<void> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-	await bundleCli(join(HERE, "..", "src"));
+	await bundleCli(join(dirname(fileURLToPath(import.meta.url)), "..", "src"));
 }
