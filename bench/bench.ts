@@ -18,6 +18,7 @@ import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOrigin
 import { type ProfileSummary, summarizeProfile } from "./profile.js";
 import type { ColdResult, FirstRunResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult, TypingResult } from "./results.js";
 import { f0, f1, f2, MB, ms, renderGrid, thousands, times } from "./table.js";
+import { measureTyping, typingLine, typingParts } from "./typing.js";
 import { type ExplorerStartResult, measureExplorerStart, measureSearchProcess, p50, rgList, type SearchProcessResult, START_KEYS } from "./user-wait.js";
 import { AGENT_MIX, encodeCwd, FLAT_SESSIONS_DIR, type MixQuery, QUERY_MIX, TYPED_QUERY } from "./vocabulary.js";
 
@@ -95,6 +96,9 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
   --first-runs N  fresh processes per query for its first run (default 5)
   --rg-runs N     runs per rg comparison (default 5)
   --json PATH     raw results (default <cache>/results.json)
+  --typing-only   only the typing rows, on the largest size and its cached index (built first when missing):
+                  one pass per fresh pi-history per pace (150, 80 and 20 ms a key), printed, nothing judged
+  --typing-passes N  passes per pace with --typing-only (default 1)
   --help, -h      this text`;
 
 /** Options that take a value, and bare flags; anything else is a usage error (a typo must not start a long run). */
@@ -111,8 +115,22 @@ const VALUE_OPTIONS = new Set([
 	"start-runs",
 	"proc-runs",
 	"first-runs",
+	"typing-passes",
 ]);
-const FLAGS = new Set(["reuse-index", "xlarge", "xlarge-only", "quick", "profile", "help", "no-peer", "huge", "huge-only", "huge-lines", "huge-session"]);
+const FLAGS = new Set([
+	"typing-only",
+	"reuse-index",
+	"xlarge",
+	"xlarge-only",
+	"quick",
+	"profile",
+	"help",
+	"no-peer",
+	"huge",
+	"huge-only",
+	"huge-lines",
+	"huge-session",
+]);
 /** Our options that are not npm's own: `npm run bench --quick` hands them to the script as npm_config_* only. */
 const SWALLOWED_BY_NPM = [
 	"quick",
@@ -135,6 +153,8 @@ const SWALLOWED_BY_NPM = [
 	"huge-lines",
 	"huge-session",
 	"huge-scale",
+	"typing-only",
+	"typing-passes",
 ];
 
 interface SizeResult {
@@ -197,6 +217,34 @@ function otherPeakRss(r: SizeResult): { bytes: number; step: string } {
 	let best = { bytes: 0, step: "–" };
 	for (const [step, list] of steps) for (const x of list) if (rssOf(x) > best.bytes) best = { bytes: rssOf(x), step };
 	return best;
+}
+
+/** The typing rows: one pass per fresh `pi-history` at each pace of TYPING_PACES (none without python3). */
+function measureTypingRows(corpus: Corpus, indexPath: string): TypingResult[] {
+	const typing: TypingResult[] = [];
+	for (const pace of TYPING_PACES) {
+		try {
+			typing.push(measureTyping(corpus.roots, indexPath, pace));
+		} catch (error) {
+			log(`  typing at ${pace} ms/key: not measured (${(error as Error).message.split("\n")[0]})`);
+			return [];
+		}
+		log(`  typing, fresh pi-history: ${typingLine(typing.at(-1) as TypingResult)}`);
+	}
+	return typing;
+}
+
+/** `--typing-only`: the typing rows alone on one size, its cached index built first when missing (issue 29). */
+async function typingOnly(cacheDir: string, seed: number, families: number, passes: number): Promise<void> {
+	const corpus = await ensureCorpus(cacheDir, seed, families, log);
+	const indexPath = join(cacheDir, `index-${corpus.key}.sqlite`);
+	if (!existsSync(indexPath)) {
+		log(`  no cached index: building ${indexPath}`);
+		await runChild("cold", "measure-worker.js", ["cold", "--index", indexPath, "--roots", corpus.roots.join(","), "--mode", "sync"]);
+	}
+	log(`typing rows: ${thousands(corpus.files.length)} files, ${f1(corpus.bytes / MB)} MB; 1-min load average ${f1(loadavg()[0] ?? 0)}`);
+	for (let p = 0; p < passes; p++) measureTypingRows(corpus, indexPath);
+	log(`1-min load average after: ${f1(loadavg()[0] ?? 0)}`);
 }
 
 /** A percentile over every key of a typing pass (a key with no frame at all counts as infinitely slow). */
@@ -416,11 +464,7 @@ async function measure(
 	);
 	const agentFirstRuns = await firstRunsOf(opts.firstRuns, AGENT_MIX, ["--mix", "agent"]);
 	log(`  agent-style queries, first run (fresh process): worst p95 ${firstWorst(agentFirstRuns).toFixed(1)} ms`);
-	const typing: TypingResult[] = [];
-	for (const pace of TYPING_PACES) typing.push(await runChild("typing", "measure-worker.js", ["typing", ...workerArgs, "--pace", String(pace)]));
-	log(
-		`  typing, one pass per fresh explorer: ${typing.map((t) => `${t.paceMs} ms/key echo p95 ${keyP(t, "echoMs", 95).toFixed(0)}, results p95 ${keyP(t, "resultsMs", 95).toFixed(0)}`).join("; ")}`,
-	);
+	const typing = measureTypingRows(corpus, indexPath);
 	const rg = opts.rg ? measureRg(corpus, opts.rgRuns) : [];
 	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r.p50)).toFixed(0)} ms`);
 	let trigram: ChildResult<TrigramResult> | null = null;
@@ -703,6 +747,13 @@ function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 				status: human ? verdict(p95 <= target && (t?.queryShown ?? false)) : "",
 			});
 		}
+		rows.push({
+			metric: "    where a key's wait goes, medians: key → read, → search asked, search, answer → frame ms; CPU ms a key (all threads)",
+			cells: each((r) => {
+				const x = r.typing[i];
+				return x ? typingParts(x) : "–";
+			}),
+		});
 	});
 
 	section("corpus (pi SessionManager, deterministic)");
@@ -1005,6 +1056,10 @@ async function main(): Promise<void> {
 	log(sourceLine(source));
 	if (!rg) log("rg is not installed: the rg comparison is skipped (Debian/Ubuntu: apt-get install ripgrep)");
 
+	if (flags.has("typing-only")) {
+		await typingOnly(cacheDir, seed, sizes.at(-1)?.families ?? 2000, Number(options.get("typing-passes") ?? "1"));
+		return;
+	}
 	// Corpora first, so build time and measurement time are reported apart.
 	const corpora: Array<{ label: string; corpus: Corpus }> = [];
 	const genStarted = performance.now();

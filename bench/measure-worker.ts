@@ -7,7 +7,6 @@
  *   measure-worker.js refresh --index P --roots A,B --append1 F,… --append10 F,… --rewrite F,…
  *   measure-worker.js first   --index P --roots A,B --query-index I [--mix agent]   one query's first run, then repeats
  */
-import { EventEmitter } from "node:events";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import Database from "better-sqlite3";
 import type { ExplorerService } from "../components/core/explorer-service.js";
@@ -433,155 +432,11 @@ function firstRun(): void {
 	report("first", { name: q.name, openMs: opened.ms, firstMs: first.ms, repeats, hits: first.value.hits.length, match: first.value.match ?? "all" });
 }
 
-/** A stand-in terminal for Ink: a TTY-like stdout that records each frame, and a stdin the bench types into. */
-class BenchStdout extends EventEmitter {
-	columns = 120;
-	rows = 40;
-	isTTY = true;
-	constructor(private readonly onFrame: (text: string) => void) {
-		super();
-	}
-	write = (text: string): boolean => {
-		// Ink writes a whole frame in one write; the synchronized-output brackets around it come as writes of their own.
-		if (text.includes("\n")) this.onFrame(text);
-		return true;
-	};
-}
-class BenchStdin extends EventEmitter {
-	isTTY = true;
-	private data: string | null = null;
-	type(data: string): void {
-		this.data = data;
-		this.emit("readable");
-	}
-	// As a real stream: what read() returns is also emitted as 'data' (the explorer's keys listen there, use-keys.ts).
-	read = (): string | null => {
-		const d = this.data;
-		this.data = null;
-		if (d !== null) this.emit("data", d);
-		return d;
-	};
-	setEncoding(): void {}
-	setRawMode(): void {}
-	resume(): void {}
-	pause(): void {}
-	ref(): void {}
-	unref(): void {}
-}
-
-/**
- * One pass of TYPED_QUERY into a fresh explorer, a key every `--pace` ms from the moment the recent events are listed,
- * rendered by Ink as the launcher renders it (maxFps 60, so frames go through Ink's throttle; ink-testing-library's
- * debug mode skips it). Every key is counted: its echo is the first frame after it whose query line shows its text
- * (or more), its results the first frame after the answer to the first search started at or after it (a key whose
- * last word is one letter starts none and waits for nothing past its echo).
- */
-async function typing(): Promise<void> {
-	const pace = Number(options.get("pace") ?? "80");
-	process.env.NODE_ENV ??= "production";
-	const { QueryThread } = await import("../src/service/query-thread.js");
-	const queries = QueryThread.start(benchConfig(roots, indexPath));
-	const [{ App }, { searchesFor }, { createElement }, { render }] = await Promise.all([
-		import("../components/ink/App.js"),
-		import("../components/root/state.js"),
-		import("react"),
-		import("ink"),
-	]);
-	const service = openService();
-	const searches: Array<{ start: number; end: number }> = [];
-	const frames: Array<{ at: number; query: string | null; listed: boolean }> = [];
-	let wake: (() => void) | null = null;
-	const woken = () => {
-		wake?.();
-		wake = null;
-	};
-	const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-	const nextEvent = (ms: number) => Promise.race([new Promise<void>((resolve) => (wake = resolve)), sleep(ms)]);
-	const explorer: ExplorerService = {
-		search: async (request) => {
-			const start = performance.now();
-			const result = await queries.search(request);
-			searches.push({ start, end: performance.now() });
-			woken();
-			return result;
-		},
-		count: (request) => queries.count(request),
-		read: (request) => queries.read(request),
-		trace: (request) => queries.trace(request),
-		forkAbove: (request) => queries.forkAbove(request),
-		status: () => service.status(),
-	};
-	const queryOf = (plain: string): string | null => {
-		for (const line of plain.split("\n")) {
-			const at = line.indexOf("❯ ");
-			if (at !== -1) return line.slice(at + 2).trimEnd();
-		}
-		return null;
-	};
-	const stdout = new BenchStdout((text) => {
-		const plain = text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "");
-		frames.push({ at: performance.now(), query: queryOf(plain), listed: plain.includes("recent events") });
-		woken();
-	});
-	const stdin = new BenchStdin();
-	const rendered = performance.now();
-	const inst = render(createElement(App, { service: explorer, size: { columns: 120, rows: 40 }, color: false }), {
-		stdout: stdout as unknown as NodeJS.WriteStream,
-		stdin: stdin as unknown as NodeJS.ReadStream,
-		stderr: stdout as unknown as NodeJS.WriteStream,
-		exitOnCtrlC: false,
-		patchConsole: false,
-		maxFps: 60,
-	});
-	const listedBy = performance.now() + 20_000;
-	while (!frames.some((f) => f.listed) && performance.now() < listedBy) await nextEvent(50);
-	const listedMs = (frames.find((f) => f.listed)?.at ?? Number.NaN) - rendered;
-	// The preview of the selected event loads after the list: a person reads the list before typing.
-	await sleep(150);
-	const sent: number[] = [];
-	const base = performance.now();
-	for (let i = 0; i < TYPED_QUERY.length; i++) {
-		const due = base + i * pace;
-		const wait = due - performance.now();
-		if (wait > 0) await sleep(wait);
-		else await new Promise<void>((resolve) => setImmediate(resolve));
-		sent.push(performance.now());
-		stdin.type(TYPED_QUERY[i] as string);
-	}
-	const lastKey = sent[sent.length - 1] ?? 0;
-	const doneBy = performance.now() + 20_000;
-	while (performance.now() < doneBy) {
-		const s = searches.find((x) => x.start >= lastKey);
-		if (s && frames.some((f) => f.at >= s.end)) break;
-		await nextEvent(50);
-	}
-	await sleep(100);
-	const keys = sent.map((t, i) => {
-		const prefix = TYPED_QUERY.slice(0, i + 1);
-		const want = prefix.trimEnd();
-		const echo = frames.find((f) => f.at >= t && f.query !== null && f.query.startsWith(want));
-		const searched = searchesFor(prefix);
-		let resultsMs: number | null = echo ? echo.at - t : null;
-		if (searched) {
-			const s = searches.find((x) => x.start >= t);
-			const frame = s ? frames.find((f) => f.at >= s.end) : undefined;
-			resultsMs = frame ? frame.at - t : null;
-		}
-		return { prefix, echoMs: echo ? echo.at - t : null, resultsMs, searched };
-	});
-	const queryShown = frames.some((f) => f.query === TYPED_QUERY);
-	inst.unmount();
-	await queries.close();
-	service.close();
-	report("typing", { paceMs: pace, text: TYPED_QUERY, keys, listedMs, queryShown });
-}
-
 if (task === "cold") await cold();
 else if (task === "query") query();
 else if (task === "tui") await tui();
 else if (task === "refresh") await refreshTask();
 else if (task === "first") firstRun();
-else if (task === "typing") await typing();
 else {
 	process.stderr.write(`unknown task ${task}\n`);
 	process.exit(2);

@@ -185,20 +185,32 @@ export interface FirstRunResult {
 	match: string;
 }
 
-/** measure-worker.js typing: one pass of keys at a fixed pace into a fresh explorer, through Ink's real throttle. */
+/** typing.ts: one pass of keys at a fixed pace into a fresh `pi-history` in a pseudo-terminal. */
 export interface TypingResult {
 	paceMs: number;
 	text: string;
 	/** Every key: → the first frame whose query line shows it, → the frame after the answer it waits for. */
-	keys: Array<{ prefix: string; echoMs: number | null; resultsMs: number | null; searched: boolean }>;
-	/** Render → the first frame listing the recent events (before the first key). */
+	keys: Array<{
+		prefix: string;
+		echoMs: number | null;
+		resultsMs: number | null;
+		searched: boolean;
+		/** Key written → the explorer read it, → its search was asked; the search; its answer → the next frame drawn. */
+		parts: { readMs: number | null; askedMs: number | null; searchMs: number | null; drawMs: number | null };
+	}>;
+	/** Process start → the first frame of the explorer listing the recent events (before the first key). */
 	listedMs: number;
 	queryShown: boolean;
+	/** Frames Ink drew, frames read from the terminal, and searches asked, from the first key on. */
+	renders: number;
+	frames: number;
+	searches: number;
+	/** CPU the explorer used (all threads) from the first key read to the last key's frame, per key. */
+	cpuMsPerKey: number;
 }
 
 export interface ResultOf {
 	first: FirstRunResult;
-	typing: TypingResult;
 	floor: FloorResult;
 	cold: ColdResult;
 	query: QueryResult;

@@ -3,14 +3,32 @@
  * other commands) each become a few chunks, so a start resolves and compiles a handful of files instead of a hundred
  * modules (issue 29). Worker threads still start from their own compiled modules (their URLs name dist/src/<dir>/).
  * better-sqlite3's JavaScript is inside, its native addon outside (loaded by path); react-devtools-core stays outside
- * (Ink loads it only with DEV=true). Run by `npm run build` after tsc.
+ * (Ink loads it only with DEV=true). Ink's text measuring and tokenizing come through remembering stand-ins
+ * (frame-memo-*.ts): Ink redoes both for every line of the screen on every frame. Run by `npm run build` after tsc.
  *
  *   node dist/build/bundle.js
  */
 import { rmSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "rolldown";
+import { build, type Plugin } from "rolldown";
+import { STAND_INS } from "./stand-ins.js";
+
+/**
+ * Puts the stand-ins where a module imports the one they wrap: only where the import resolves to the very copy the
+ * stand-in imports (wrap-ansi's own older string-width stays as it is), and never for the stand-in's own import.
+ */
+function standIns(): Plugin {
+	return {
+		name: "frame-memo",
+		async resolveId(source, importer) {
+			const standIn = STAND_INS[source];
+			if (!standIn || !importer || importer === standIn) return null;
+			const [wanted, wrapped] = await Promise.all([this.resolve(source, importer, { skipSelf: true }), this.resolve(source, standIn, { skipSelf: true })]);
+			return wanted && wrapped && wanted.id === wrapped.id ? standIn : null;
+		},
+	};
+}
 
 /** Writes the bundle of `distSrc`'s CLI into `distSrc/pack` (replacing what was there). */
 export async function bundleCli(distSrc: string): Promise<void> {
@@ -22,6 +40,7 @@ export async function bundleCli(distSrc: string): Promise<void> {
 		// better-sqlite3's JavaScript is bundled, its addon named by path (src/index/sqlite.ts): `bindings` is never called.
 		external: ["bindings", "react-devtools-core"],
 		logLevel: "warn",
+		plugins: [standIns()],
 		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 	});
 	// The entry is the last file written: main.ts takes the bundle only when it is not older than the tsc output.

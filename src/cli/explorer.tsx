@@ -18,6 +18,7 @@ import { HistoryService, workspaceRoot } from "../service/service.js";
 import { resolveFolder } from "../shared/filters.js";
 import type { EventRef, RefreshSummary } from "../shared/types.js";
 import { copyRef } from "./clipboard.js";
+import { frameTrace } from "./frame-trace.js";
 import { chooseHistory, type HistoryChoice, type TuiOptions } from "./history-choice.js";
 import { watchSessions } from "./live.js";
 import { noTerminalText } from "./no-terminal.js";
@@ -161,7 +162,8 @@ export async function runTui(
 	// Searches, reads and traces run in a worker with its own read-only connection: the input loop never waits for
 	// SQLite. The status line's counts stay on this thread's connection (one cheap query per index generation).
 	const queries = started?.queries ?? QueryThread.start(choice.config);
-	const explorerService: ExplorerService = { ...queries.questions, status: () => service.status() };
+	const trace = frameTrace(process.env.PI_HISTORY_FRAME_TRACE);
+	const explorerService: ExplorerService = trace.service({ ...queries.questions, status: () => service.status() });
 	const store = new IndexingStore();
 	// Another writer (a second explorer, a pi session) makes a refresh give up quickly with "busy": try again a few times.
 	let run: IndexRun | null = null;
@@ -273,9 +275,12 @@ export async function runTui(
 			{...(options.open ? { open: options.open } : {})}
 			{...(started?.initialActions ? { initialActions: started.initialActions } : {})}
 		/>,
-		// 60 frames a second: Ink's default 30 can hold a keystroke's echo back by up to 33 ms behind the frame before it.
-		{ exitOnCtrlC: false, patchConsole: false, maxFps: 60 },
+		// Ink holds a frame that comes within 1000/maxFps ms of the one before until then: at its default 30 (or 60) a
+		// keystroke's echo right after a results or preview frame waited 33 (17) ms, over the 16 ms an echo may take.
+		// Unchanged lines cost a frame little (build/frame-memo-*), so 120 frames a second are cheap.
+		{ exitOnCtrlC: false, patchConsole: false, maxFps: 120, ...trace.inkOptions },
 	);
+	trace.watchKeys(process.stdin);
 	// Leave the alternate screen whatever ends the process: a signal, an uncaught error, or exit itself.
 	const onSignal = (signal: NodeJS.Signals) => {
 		if (handingOff && signal === "SIGINT") return;

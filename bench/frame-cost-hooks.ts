@@ -1,0 +1,19 @@
+/**
+ * Module hooks for bench/frame-cost.ts: Ink's imports of string-width and @alcalzone/ansi-tokenize resolve to the
+ * stand-ins the CLI bundle puts there (build/stand-ins.ts), under the same rule as the bundle's plugin: only where the
+ * import resolves to the very copy the stand-in wraps, and never for the stand-in's own import.
+ */
+import { pathToFileURL } from "node:url";
+import { STAND_INS } from "../build/stand-ins.js";
+
+type Resolved = { url: string; shortCircuit?: boolean };
+type Next = (specifier: string, context: { parentURL?: string | undefined }) => Promise<Resolved>;
+
+/** Node's resolve hook (module.register). */
+export async function resolve(specifier: string, context: { parentURL?: string | undefined }, next: Next): Promise<Resolved> {
+	const standIn = STAND_INS[specifier];
+	const standInUrl = standIn ? pathToFileURL(standIn).href : undefined;
+	if (!standInUrl || !context.parentURL || context.parentURL === standInUrl) return next(specifier, context);
+	const [wanted, wrapped] = await Promise.all([next(specifier, context), next(specifier, { ...context, parentURL: standInUrl })]);
+	return wanted.url === wrapped.url ? { url: standInUrl, shortCircuit: true } : wanted;
+}
