@@ -262,17 +262,24 @@ describe("pi extension tools over the fixture corpus", () => {
 		}
 	});
 
-	it("answers from what is indexed when another process holds the write lock", async () => {
+	it("answers from what is indexed when another process holds the write lock, and says so", async () => {
+		// A session written since the last refresh: the refresh needs the write lock (a check that finds nothing new
+		// writes nothing, and then there is nothing to say).
+		const sm = SessionManager.create(WORKSPACE, join(sessionsDir, "--busy-lock--"));
+		sm.appendMessage({ role: "user", content: "Is the walrus-lantern-7711 switch documented?", timestamp: Date.now() });
+		sm.appendMessage(fauxAssistantMessage("Not yet."));
 		const other = new Database(indexPath);
 		other.exec("BEGIN IMMEDIATE");
 		try {
 			const result = await call("event_search", { query: needle("N00058").text });
 			expect(refs(result)).toHaveLength(1);
 			expect(text(result)).toMatch(/index busy/);
+			expect(refs(await call("event_search", { query: "walrus-lantern-7711" }))).toHaveLength(0);
 		} finally {
 			other.exec("ROLLBACK");
 			other.close();
 		}
+		expect(refs(await call("event_search", { query: "walrus-lantern-7711" }))).toHaveLength(1);
 	});
 
 	it("refreshes in the background after agent_end without delaying the handler", async () => {
