@@ -1,10 +1,13 @@
 /**
  * Module hooks for bench/frame-cost.ts: Ink's imports of string-width and @alcalzone/ansi-tokenize resolve to the
- * stand-ins the CLI bundle puts there (build/stand-ins.ts), under the same rule as the bundle's plugin: only where the
+ * stand-ins the CLI bundle puts there (build/stand-ins.ts, compiled beside it), under the same rule as the bundle's plugin: only where the
  * import resolves to the very copy the stand-in wraps, and never for the stand-in's own import.
  */
-import { pathToFileURL } from "node:url";
-import { STAND_INS } from "../build/stand-ins.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { standIns } from "../build/stand-ins.js";
+
+/** Compiled, this file is dist/bench/frame-cost-hooks.js: the stand-ins are in dist/build/. */
+const STAND_INS = standIns(fileURLToPath(new URL("..", import.meta.url)));
 
 type Resolved = { url: string; shortCircuit?: boolean };
 type Next = (specifier: string, context: { parentURL?: string | undefined }) => Promise<Resolved>;

@@ -12,17 +12,18 @@ import { rmSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "rolldown";
-import { STAND_INS } from "./stand-ins.js";
+import { standIns } from "./stand-ins.js";
 
 /**
  * Puts the stand-ins where a module imports the one they wrap: only where the import resolves to the very copy the
  * stand-in imports (wrap-ansi's own older string-width stays as it is), and never for the stand-in's own import.
  */
-function standIns(): Plugin {
+function frameMemo(dist: string): Plugin {
+	const stands = standIns(dist);
 	return {
 		name: "frame-memo",
 		async resolveId(source, importer) {
-			const standIn = STAND_INS[source];
+			const standIn = stands[source];
 			if (!standIn || !importer || importer === standIn) return null;
 			const [wanted, wrapped] = await Promise.all([this.resolve(source, importer, { skipSelf: true }), this.resolve(source, standIn, { skipSelf: true })]);
 			return wanted && wrapped && wanted.id === wrapped.id ? standIn : null;
@@ -40,7 +41,7 @@ export async function bundleCli(distSrc: string): Promise<void> {
 		// better-sqlite3's JavaScript is bundled, its addon named by path (src/index/sqlite.ts): `bindings` is never called.
 		external: ["bindings", "react-devtools-core"],
 		logLevel: "warn",
-		plugins: [standIns()],
+		plugins: [frameMemo(join(distSrc, ".."))],
 		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 	});
 	// The entry is the last file written: main.ts takes the bundle only when it is not older than the tsc output.

@@ -1,11 +1,13 @@
 /** Which modules the CLI bundle takes from a remembering stand-in (build/frame-memo-*.ts), by the specifier Ink imports. */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-
-/** Specifier → the stand-in's compiled file, beside this one. */
-export const STAND_INS: Readonly<Record<string, string>> = {
-	"string-width": join(HERE, "frame-memo-width.js"),
-	"@alcalzone/ansi-tokenize": join(HERE, "frame-memo-ansi.js"),
+/** Specifier → the stand-in's compiled file name, in the build output's build/ folder. */
+const FILES: Readonly<Record<string, string>> = {
+	"string-width": "frame-memo-width.js",
+	"@alcalzone/ansi-tokenize": "frame-memo-ansi.js",
 };
+
+/** Specifier → the stand-in's compiled file under `dist` (the build output; tsc compiles build/ there too). */
+export function standIns(dist: string): Record<string, string> {
+	return Object.fromEntries(Object.entries(FILES).map(([specifier, file]) => [specifier, join(dist, "build", file)]));
+}

@@ -27,7 +27,7 @@ export function useServiceLoad(key: string | null, load: () => LoadResult, fail:
 		const failed = (error: unknown) => {
 			if (live) dispatch(latest.current.fail(errorText(error)));
 		};
-		const t = setTimeout(() => {
+		const run = () => {
 			try {
 				const out = latest.current.load();
 				if (out instanceof Promise) out.then(deliver, failed);
@@ -35,7 +35,11 @@ export function useServiceLoad(key: string | null, load: () => LoadResult, fail:
 			} catch (error) {
 				failed(error);
 			}
-		}, delayMs);
+		};
+		// Without a wait the request goes out now: a timer of 0 ms is one more turn of the loop, behind whatever else
+		// waits there, before a keystroke's search reaches the query thread.
+		const t = delayMs > 0 ? setTimeout(run, delayMs) : undefined;
+		if (t === undefined) run();
 		return () => {
 			live = false;
 			clearTimeout(t);
