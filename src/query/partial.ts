@@ -175,7 +175,7 @@ function better(a: Scored, b: Scored): number {
  * of every scored event cost more than the ranking, and a first page needs a few of them.
  */
 class Ranking {
-	private readonly byScore: Array<[number, { fid: number; s: Scored; n: number }]>;
+	private readonly order: ScoreOrder;
 	private readonly distinct: Candidate[] = [];
 	private readonly copies: Candidate[] = [];
 	private readonly seen = new Map<string, number>();
@@ -183,7 +183,6 @@ class Ranking {
 	/** Events some slice returned, and (once asked for another one) all ranked events. */
 	private readonly paged = new Set<number>();
 	private all: Set<number> | undefined;
-	private from = 0;
 
 	constructor(
 		private readonly store: IndexStore,
@@ -204,7 +203,7 @@ class Ranking {
 				}
 			}
 		}
-		this.byScore = [...events.entries()].sort(([, a], [, b]) => better(a.s, b.s));
+		this.order = new ScoreOrder(events);
 	}
 
 	/** Ranked events `[from, to)`: forked copies after every distinct event, at most PARTIAL_EVENTS in all. */
@@ -226,15 +225,11 @@ class Ranking {
 
 	/** Ranks events in score order until `need` distinct ones are known, or every event is. */
 	private rankUntil(need: number): void {
-		const byScore = this.byScore;
-		while (this.from < byScore.length && this.distinct.length < need) {
+		while (this.distinct.length < need) {
 			// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
 			// ordered by time, so a run of them is never split between chunks.
-			let to = Math.min(byScore.length, this.from + Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25)));
-			const last = byScore[to - 1]?.[1].s as Scored;
-			while (to < byScore.length && better((byScore[to] as (typeof byScore)[number])[1].s, last) === 0) to++;
-			const chunk = byScore.slice(this.from, to);
-			this.from = to;
+			const chunk = this.order.next(Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25)));
+			if (chunk.length === 0) break;
 			// In row order: neighbouring rows share pages.
 			const read = eventKeys(
 				this.store,
@@ -255,5 +250,60 @@ class Ranking {
 				this.held.set(eid, this.scored.get(e.fid)?.written ?? []);
 			}
 		}
+	}
+}
+
+/** An event of a partial answer: its best fragment, that fragment's score, how many of its fragments matched. */
+type ScoredEvent = [eid: number, e: { fid: number; s: Scored; n: number }];
+
+/**
+ * Events in score order (better), worked out only as far as asked: a comparison sort of every scored event (thousands
+ * for a common word) cost more than ranking the first page. Events of equal coverage form a bucket; within one, the
+ * best by bm25 are found through a sorted copy of the scores.
+ */
+class ScoreOrder {
+	/** Buckets of equal coverage, the best first. */
+	private readonly buckets: ScoredEvent[][];
+	private bucket = 0;
+	/** What is left of the bucket being taken from, in no order. */
+	private rest: ScoredEvent[] = [];
+
+	constructor(events: Map<number, { fid: number; s: Scored; n: number }>) {
+		const byCov = new Map<number, ScoredEvent[]>();
+		for (const entry of events) {
+			const list = byCov.get(entry[1].s.cov);
+			if (list) list.push(entry);
+			else byCov.set(entry[1].s.cov, [entry]);
+		}
+		this.buckets = [...byCov.keys()].sort((a, b) => b - a).map((cov) => byCov.get(cov) as ScoredEvent[]);
+	}
+
+	/**
+	 * The next `k` events in score order (or all that are left), in no order among themselves, and every event whose
+	 * score equals the last of them: a run of equal scores is never split.
+	 */
+	next(k: number): ScoredEvent[] {
+		const out: ScoredEvent[] = [];
+		while (out.length < k) {
+			if (this.rest.length === 0) {
+				if (this.bucket >= this.buckets.length) break;
+				this.rest = this.buckets[this.bucket++] as ScoredEvent[];
+			}
+			const want = k - out.length;
+			if (this.rest.length <= want) {
+				out.push(...this.rest);
+				this.rest = [];
+				continue;
+			}
+			// The want-th best bm25 sum of the bucket, and every event at least as good.
+			const sums = Float64Array.from(this.rest, ([, e]) => e.s.bm).sort();
+			const edge = sums[want - 1] as number;
+			const kept: ScoredEvent[] = [];
+			const left: ScoredEvent[] = [];
+			for (const entry of this.rest) (entry[1].s.bm <= edge ? kept : left).push(entry);
+			out.push(...kept);
+			this.rest = left;
+		}
+		return out;
 	}
 }
