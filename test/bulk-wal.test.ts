@@ -6,7 +6,7 @@ import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { BULK_BYTES } from "../src/index/bulk-wal.js";
+import { BULK_BYTES, BULK_WAL_PAGES } from "../src/index/bulk-wal.js";
 import { refresh } from "../src/index/refresh.js";
 import { openStore } from "../src/index/store.js";
 import { scratch } from "./helpers/reliability.js";
@@ -44,9 +44,13 @@ describe("WAL checkpoints of a bulk refresh", () => {
 		const index = join(dirname(sessions), "index.sqlite");
 		const store = openStore(index);
 		try {
-			const summary = refresh(store, [{ path: sessions, kind: "extra" }]);
+			// While it writes, commits leave the WAL to grow (the setting is read after each committed batch).
+			const during: unknown[] = [];
+			const onProgress = () => during.push(store.db.pragma("wal_autocheckpoint", { simple: true }));
+			const summary = refresh(store, [{ path: sessions, kind: "extra" }], { onProgress });
 			expect(summary.errors).toEqual([]);
 			expect(summary.eventsIngested).toBe(turns);
+			expect(during).toContain(BULK_WAL_PAGES);
 			// Everything is in the main file: the WAL is truncated, and the connection checkpoints at SQLite's default again.
 			expect(walBytes(index)).toBe(0);
 			expect(store.db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
@@ -68,6 +72,14 @@ describe("WAL checkpoints of a bulk refresh", () => {
 			} finally {
 				reader.close();
 			}
+
+			// A host that asks for short batches (pi's event loop) keeps SQLite's checkpoints throughout.
+			writeFileSync(join(sessions, "c.jsonl"), bigSession("c", turns, perTurn));
+			during.length = 0;
+			const sliced = refresh(store, [{ path: sessions, kind: "extra" }], { batchMs: 50, onProgress });
+			expect(sliced.eventsIngested).toBe(turns);
+			expect(during.length).toBeGreaterThan(0);
+			expect(new Set(during)).toEqual(new Set([1000]));
 		} finally {
 			store.close();
 		}

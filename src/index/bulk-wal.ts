@@ -16,9 +16,12 @@ const DEFAULT_WAL_PAGES = 1000;
 /** Connections whose checkpoints a refresh holds back: one that threw midway is released by the next refresh's end. */
 const holding = new WeakSet<IndexStore>();
 
-/** Holds checkpoints back while a refresh reads `bytes` of changed files, when that is a bulk ingest. */
-export function holdCheckpoints(store: IndexStore, bytes: number): void {
-	if (store.readonly || bytes < BULK_BYTES) return;
+/**
+ * Holds checkpoints back while a refresh reads `bytes` of changed files, when that is a bulk ingest. Not for a host
+ * that asked for short batches (`sliced`: pi's event loop): copying a 64 MB WAL at once would hold its loop.
+ */
+export function holdCheckpoints(store: IndexStore, bytes: number, sliced: boolean): void {
+	if (store.readonly || sliced || bytes < BULK_BYTES) return;
 	store.db.pragma(`wal_autocheckpoint = ${BULK_WAL_PAGES}`);
 	holding.add(store);
 }

@@ -120,7 +120,7 @@ export class RefreshRun {
 			bytesTotal: plan.changed.reduce((n, f) => n + f.size, 0),
 			startedAt: this.started,
 		};
-		holdCheckpoints(this.store, this.progress.bytesTotal);
+		holdCheckpoints(this.store, this.progress.bytesTotal, this.options.batchMs !== undefined);
 		this.options.onProgress?.(this.progress);
 	}
 

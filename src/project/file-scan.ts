@@ -75,8 +75,8 @@ export interface ScannedEntry {
 	entry: Omit<ParsedEntry, "raw">;
 	ev: Omit<ProjectedEvent, "fragments">;
 	/**
-	 * FTS text per fragment, in position order, with the fragment's kind. UTF-8 bytes when it came from the scan
-	 * thread (scan-thread.ts packScan): SQLite takes them as they are, with no copy or conversion on the writer.
+	 * FTS text per fragment, in position order, with the fragment's kind: UTF-8 bytes (SQLite takes them as they are,
+	 * with no conversion on the writer), a string for a system prompt section (the writer hashes it as text).
 	 */
 	fts: Array<{ kind: SemanticKind; text: string | Uint8Array }>;
 	/** Fragment ids in position order, `@start-end` after one whose middle was left out (I20), then a huge line's `~` locator hint. */
@@ -132,6 +132,18 @@ function scopeSuffix(cwd: string): string {
 	return lastScope.suffix;
 }
 
+/**
+ * `text + suffix` as UTF-8, what SQLite is given. Encoded in two parts: the suffix's private-use tokens would make the
+ * joined string one of two-byte characters, a copy of the whole text at twice its size before it is encoded.
+ */
+function utf8Of(text: string, suffix: string): Uint8Array {
+	const n = Buffer.byteLength(text, "utf8");
+	const out = Buffer.allocUnsafe(n + Buffer.byteLength(suffix, "utf8"));
+	out.write(text, 0, "utf8");
+	out.write(suffix, n, "utf8");
+	return out;
+}
+
 /** The fields scanEntry copies from a parsed entry (all but `raw`); a field added to ParsedEntry must be listed. */
 type CopiedField = "id" | "parentId" | "synthetic" | "type" | "lineNo" | "offset" | "length" | "lineHash" | "locatorHint" | "legacyFirstKeptEntryId";
 const everyFieldCopied: [Exclude<keyof ParsedEntry, CopiedField | "raw">] extends [never] ? true : never = true;
@@ -154,8 +166,8 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 		const { head, tail, omitted } = boundFragment(fragment.text);
 		const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
 		// System prompt sections are stored once per distinct text (session-writer): no session-specific scope tokens.
-		const suffix = fragment.kind === "system.prompt" ? "" : (fragment.kind === "tool.result" ? about : "") + scope;
-		fts.push({ kind: fragment.kind, text: text + suffix });
+		if (fragment.kind === "system.prompt") fts.push({ kind: fragment.kind, text });
+		else fts.push({ kind: fragment.kind, text: utf8Of(text, fragment.kind === "tool.result" ? about + scope : scope) });
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
 	const located: ScannedEntry["entry"] = {

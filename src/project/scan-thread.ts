@@ -60,7 +60,7 @@ void everyFieldListed;
 /** Worker-side scratch for encoding texts, reused across scans; each scan's bytes are copied out at their size. */
 let scratch = Buffer.alloc(0);
 
-/** Texts of a fresh scan are strings (file-scan.ts); all but system prompt sections travel as bytes. */
+/** A fresh scan's texts are UTF-8 bytes, but system prompt sections' (file-scan.ts); those stay strings here too. */
 const asBytes = (kind: string) => kind !== "system.prompt";
 
 /** Packs a scan for postMessage (see PackedScan); system prompt sections stay strings (the writer hashes them as text). */
@@ -70,7 +70,7 @@ export function packScan(scan: ScanResult): PackedScan {
 	for (const e of scan.entries)
 		for (const f of e.fts)
 			if (asBytes(f.kind)) {
-				bound += (f.text as string).length * 3;
+				bound += typeof f.text === "string" ? f.text.length * 3 : f.text.length;
 				count++;
 			}
 	if (scratch.length < bound) scratch = Buffer.allocUnsafeSlow(Math.max(bound, 2 * scratch.length));
@@ -119,7 +119,11 @@ export function packScan(scan: ScanResult): PackedScan {
 		for (const f of fts) {
 			values.push(f.kind);
 			if (asBytes(f.kind)) {
-				at += scratch.write(f.text as string, at, "utf8");
+				if (typeof f.text === "string") at += scratch.write(f.text, at, "utf8");
+				else {
+					scratch.set(f.text, at);
+					at += f.text.length;
+				}
 				ends[n++] = at;
 			} else values.push(f.text);
 		}
