@@ -117,7 +117,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		rowOfFlat: rows.rowOfFlat,
 		kept: rows.kept,
 		rowStart: rows.start,
-		rowType: Uint8Array.from(rows.type),
+		rowType: new Uint8Array(rows.type),
 		rowCount: rows.count,
 	};
 	try {
