@@ -162,6 +162,28 @@ function timedRun(cmd: string, args: string[], env?: NodeJS.ProcessEnv): { ms: n
 	return { ms: performance.now() - t0, stdout: r.stdout ?? "", stderr: r.stderr ?? "", status: r.status };
 }
 
+/** Bytes of file names per rg command line: Linux refuses a command line much over 2 MB (E2BIG). */
+const RG_ARG_BYTES = 512 * 1024;
+
+/**
+ * The files among `paths` holding `term`, as `rg -l -F` lists them; a list of files too long for one command line
+ * goes through several rg processes in turn, as xargs would run them (the second term of a query on 25,000 files).
+ */
+export function rgList(term: string, paths: string[]): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < paths.length; ) {
+		const batch: string[] = [];
+		for (let bytes = 0; i < paths.length && (batch.length === 0 || bytes < RG_ARG_BYTES); i++) {
+			batch.push(paths[i] as string);
+			bytes += Buffer.byteLength(paths[i] as string) + 1;
+		}
+		const g = spawnSync("rg", ["-l", "-F", "--no-messages", "-e", term, "--", ...batch], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+		if (g.error) throw new Error(`rg failed: ${g.error.message}`);
+		out.push(...(g.stdout ?? "").split("\n").filter(Boolean));
+	}
+	return out;
+}
+
 /** Every query of the mix, `reps` rounds of node → pi-history search → rg, interleaved. */
 export function measureSearchProcess(agentDir: string, roots: string[], indexPath: string, reps: number): SearchProcessResult[] {
 	const env = userEnv(roots, indexPath);
@@ -185,8 +207,7 @@ export function measureSearchProcess(agentDir: string, roots: string[], indexPat
 			let paths = rgArgs(agentDir, q);
 			for (const term of q.rg) {
 				if (paths.length === 0) break;
-				const g = spawnSync("rg", ["-l", "-F", "--no-messages", "-e", term, "--", ...paths], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
-				paths = (g.stdout ?? "").split("\n").filter(Boolean);
+				paths = rgList(term, paths);
 			}
 			r.rgMs.push(performance.now() - t0);
 		});

@@ -85,7 +85,7 @@ function relativeDirSuite(label: string, setup: () => PiRunner | { skip: string 
 						"-e",
 						runner.fauxModel,
 						"-e",
-						join(runner.packageDir, "src", "extension", "index.ts"),
+						runner.packageDir,
 						`The deploy failed with ${NEEDLE}; what do we know?`,
 					],
 					{ cwd, env: { ...env, ...config.env, PES_E2E_CALLS: JSON.stringify(turns) } },

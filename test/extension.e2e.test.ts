@@ -82,7 +82,7 @@ describe("pi extension end to end (real pi CLI, faux model)", () => {
 		// The default index location is part of what is tested.
 		delete env.PI_EVENT_SEARCH_INDEX;
 		delete env.PI_CODING_AGENT_SESSION_DIR;
-		const extensions = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model.ts"), "-e", join(PROJECT_ROOT, "src", "extension", "index.ts")];
+		const extensions = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model.ts"), "-e", PROJECT_ROOT];
 		return run(process.execPath, [PI_CLI, "--offline", "-p", "--provider", "faux", "--model", "faux-1", ...extensions, ...args], {
 			cwd: callerCwd,
 			env,

@@ -63,23 +63,10 @@ describe.skipIf("skip" in setup)("better-sqlite3 without its native binding (pnp
 				fauxModel: join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"),
 				packageDir: pkg,
 			};
-			const run = await runPi(
-				runner,
-				[
-					"--offline",
-					"-p",
-					"--provider",
-					"faux",
-					"--model",
-					"faux-1",
-					"-e",
-					runner.fauxModel,
-					"-e",
-					join(pkg, "src", "extension", "index.ts"),
-					"search the history",
-				],
-				{ cwd, env },
-			);
+			const run = await runPi(runner, ["--offline", "-p", "--provider", "faux", "--model", "faux-1", "-e", runner.fauxModel, "-e", pkg, "search the history"], {
+				cwd,
+				env,
+			});
 			expect(run.code, run.stderr).toBe(0);
 			const sessions = join(agentDir, "sessions");
 			const [dir] = readdirSync(sessions);

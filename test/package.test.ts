@@ -7,8 +7,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, normalize } from "node:path";
+import { basename, dirname, join, normalize } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { entryFile } from "../extension/load.js";
 import { importsOf } from "./helpers/architecture.js";
 import { loadManifest, PROJECT_ROOT } from "./helpers/corpus.js";
 import { hasTmux, killServer, shellQuote, TmuxSession } from "./helpers/tmux.js";
@@ -158,13 +159,19 @@ describe("the packed package", () => {
 			expect(seen).toContain("dist/components/ink/App.js");
 		}
 		// session_search's entry is off by default (pi loads every listed entry of an installed package), yet ships
-		// whole for `pi -e <package>/src/extension/session-search.ts`.
-		const sessionSearchEntry = "src/extension/session-search.ts";
+		// whole for `pi -e <package>/extension/session-search.ts`.
+		const sessionSearchEntry = "extension/session-search.ts";
 		expect(pkg.pi.extensions.map((e) => e.replace(/^\.\//, ""))).not.toContain(sessionSearchEntry);
 		for (const extension of [...pkg.pi.extensions, sessionSearchEntry]) {
 			const entry = extension.replace(/^\.\//, "");
 			expect(files).toContain(entry);
 			expect(reachable(entry, files).missing).toEqual([]);
+			// The entry loads the built module (extension/load.ts), or its source when the build is older: both ship whole.
+			const name = basename(entry, ".ts");
+			for (const target of [`dist/src/extension/${name}.js`, `src/extension/${name}.ts`]) {
+				expect(files).toContain(target);
+				expect(reachable(target, files).missing).toEqual([]);
+			}
 		}
 		// The bundle the bin starts from (build/bundle.ts) ships with every chunk it loads.
 		expect(files).toContain(BUNDLE);
@@ -178,6 +185,11 @@ describe("the packed package", () => {
 		expect(orphans).toEqual([]);
 		// Nothing of the test suite or the bench ships.
 		expect([...files].filter((f) => /^(test|bench|dist\/test|dist\/bench)\//.test(f))).toEqual([]);
+	});
+
+	it("has pi load the built extension once installed, not its TypeScript (npm unpacks every file with one time)", () => {
+		const installed = join(project, "node_modules", pkg.name);
+		for (const name of ["index", "session-search"]) expect(entryFile(name, installed)).toBe(join(installed, "dist", "src", "extension", `${name}.js`));
 	});
 
 	it("answers `pi-history search --demo --json` with the demo's needle where the manifest planted it", () => {

@@ -3,7 +3,8 @@
  * scripted faux model that answers "ok N"): pi 0.73.1 has the same overlay and landing API as pi 1.6, so
  * `/history`, a query and Enter move pi to the event, and the next prompt continues from it (read back from the
  * session file pi wrote). Its shortcuts get no command context, so Alt+H's Enter puts the landing command into
- * pi's editor and says so; Enter there switches pi to the other session, at the event. One pi process.
+ * pi's editor and says so; Enter there switches pi to the other session, at the event. One pi process, loading our
+ * TypeScript sources (not the build), as a git install does.
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,6 +33,8 @@ describe.skipIf(!hasTmux)("/history inside a real pi 0.73.1 (tmux)", () => {
 		files.here = here.file;
 		ids.other = other.ids;
 		ids.here = here.ids;
+		// The TypeScript sources, as a git install (which builds nothing) loads them through the package's entry: pi compiles
+		// src/ and components/ itself. The other real-pi tests load the package, which takes the build.
 		const args = ["--offline", "--provider", "faux", "--model", "faux-1", "-e", PI_073.fauxModel, "-e", join(PROJECT_ROOT, "src", "extension", "index.ts")];
 		term = await startPi(stage, PI_073.node, PI_073.cli, [...args, "--session", here.file], process.env.PATH ?? "");
 	}, 10 * 60_000);

@@ -49,7 +49,7 @@ describe.skipIf("skip" in setup || !hasTmux)("/history inside a real pi 1.6 (tmu
 			"-e",
 			join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"),
 			"-e",
-			join(pkg, "src", "extension", "index.ts"),
+			pkg,
 			"--session",
 			here.file,
 		];

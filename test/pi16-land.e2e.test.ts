@@ -68,7 +68,7 @@ describe.skipIf("skip" in setup)("continue in pi 1.6 on an event (real pi 1.6 CL
 			return mem.buildSessionProjection().entries.flatMap((e) => e.messages as Message[]);
 		};
 		const pkg = sharedStage(pi);
-		ext = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"), "-e", join(pkg, "src", "extension", "index.ts")];
+		ext = ["-e", join(PROJECT_ROOT, "test", "support", "faux-model-16.ts"), "-e", pkg];
 	}, 20 * 60_000);
 
 	/** The pi landed on a reply: its state is checked first, and the last test sends it a prompt (one pi start, not two). */

@@ -99,7 +99,7 @@ describe.skipIf("skip" in setup)("pi 1.6 end to end (real pi 1.6 CLI under Node 
 		writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ retry: { enabled: true, baseDelayMs: 1, maxRetries: 2 } }));
 		const pkg = sharedStage(pi);
 		const faux = join(PROJECT_ROOT, "test", "support", "faux-model-16.ts");
-		const ours = join(pkg, "src", "extension", "index.ts");
+		const ours = pkg;
 
 		await piRun("plant", [faux], `What broke the deploy? (${NEEDLE})`);
 		await piRun("tools", [faux, ours], "What do we know about that deploy failure?");

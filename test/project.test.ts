@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundFragment, describeEntry, FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT, normalizeArguments, projectEntry } from "../src/project/entry.js";
+import { boundFragment, describeEntry, FRAGMENT_EDGE, FRAGMENT_INDEX_LIMIT, normalizeArguments, previewText, projectEntry } from "../src/project/entry.js";
 import { scanEntry } from "../src/project/file-scan.js";
 import type { ParsedEntry } from "../src/source/parse.js";
 
@@ -190,6 +190,18 @@ describe("arguments, bounds and omissions", () => {
 		);
 		expect(normalizeArguments('{"command":"ls"}')).toBe("command: ls");
 		expect(normalizeArguments("not json")).toBe("not json");
+	});
+
+	it("previews collapse every kind of white space, trim, and cut with an ellipsis", () => {
+		// Hand-checked: line breaks, tabs, no-break, ideographic and BOM spaces all count as white space (as \s does).
+		expect(previewText("\n\t  run\u00a0 the\r\n\u3000tests\ufeff \u2028")).toBe("run the tests");
+		expect(previewText("abc def", 5)).toBe("abc …");
+		expect(previewText("  abcd  ", 4)).toBe("abcd");
+		expect(previewText("ab   cd", 5)).toBe("ab cd");
+		expect(previewText("ab   cde", 5)).toBe("ab c…");
+		// Only the start is looked at: a long text costs what its first characters cost.
+		expect(previewText(`${" ".repeat(700)}late`)).toBe("");
+		expect(previewText(`word ${"x".repeat(10_000)}`)).toBe(`word ${"x".repeat(154)}…`);
 	});
 
 	it("keeps fragments up to the limit whole, and head and tail beyond it (I20)", () => {

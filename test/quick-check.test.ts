@@ -6,6 +6,7 @@
  */
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRESH_STAMP_MS } from "../src/index/refresh-run.js";
 import type { HistoryService } from "../src/service/service.js";
@@ -102,6 +103,27 @@ describe("quick freshness check", () => {
 			found = hits("quokka") === 1;
 		}
 		expect(found).toBe(true);
+	});
+
+	it("with more files than the sweep, a check that finds nothing writes nothing, and its slice still moves on", () => {
+		settle();
+		const other = new Database(join(t.dir, "index.sqlite"), { readonly: true });
+		try {
+			const version = () => other.pragma("data_version", { simple: true });
+			const before = version();
+			const stamped = service.status().freshAt;
+			for (let i = 0; i < 3; i++) expect(service.refresh({ sweepFiles: 4 })).toMatchObject({ quick: true, filesChanged: 0 });
+			// Another connection sees no commit: no stamp, no cursor written (each was a WAL commit per check).
+			expect(version()).toBe(before);
+			expect(service.status().freshAt).toBe(stamped);
+		} finally {
+			other.close();
+		}
+		appendFileSync(files[2] as string, message("m3b", "m3a", "numbat appended to a cold one"));
+		let found = false;
+		for (let i = 0; i < 3 && !found; i++) found = service.refresh({ sweepFiles: 4 }).sessionsAppended === 1;
+		expect(found).toBe(true);
+		expect(hits("numbat")).toBe(1);
 	});
 
 	it("walks again when a file is created, removed or renamed, even with the folder's time put back", () => {

@@ -61,8 +61,8 @@ function sessionSearchSuite(label: string, setup: () => PiRunner | { skip: strin
 	if ("skip" in ready) console.log(`session_search end to end on ${label} skipped: ${ready.skip}`);
 	describe.skipIf("skip" in ready)(`session_search end to end (${label}, faux model)`, () => {
 		const runner = ready as PiRunner;
-		const MAIN_ENTRY = join(runner.packageDir, "src", "extension", "index.ts");
-		const SS_ENTRY = join(runner.packageDir, "src", "extension", "session-search.ts");
+		const MAIN_ENTRY = runner.packageDir;
+		const SS_ENTRY = join(runner.packageDir, "extension", "session-search.ts");
 		const tmp = tempDir("pes-ss-e2e-");
 		// pi records process.cwd(), which is the real path (macOS tmpdir is behind a symlink).
 		const base = realpathSync(tmp.dir);

@@ -7,6 +7,7 @@
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { removingSessions } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { selectionStateSql } from "./summary-runs.js";
 import { searchSystemTexts } from "./system-texts.js";
@@ -150,6 +151,12 @@ export class CandidateQuery {
 		expanded: string | null = match,
 	) {
 		({ where: this.where, params: this.params } = filterClauses(filter, filter.selectionStates?.length ? selectionStateSql(store) : { sql: "", params: [] }));
+		const hidden = removingSessions(store);
+		if (hidden.length > 0) {
+			// Removed sessions whose rows are still being deleted (session-removal.ts): no longer there for any answer.
+			this.where.push("e.session_id NOT IN (SELECT value FROM json_each(?))");
+			this.params.push(JSON.stringify(hidden));
+		}
 		this.match = expanded === null ? null : matchExpression(expanded, filter);
 		this.plainMatch = match;
 	}

@@ -44,26 +44,46 @@ function varint(v: number): number[] {
 	return groups.map((g, i) => (i < groups.length - 1 ? g | 0x80 : g));
 }
 
+/** Rows and tokens per column deleted from an FTS table and not yet taken off its averages record. */
+export interface FtsTally {
+	rows: number;
+	tokens: number[];
+}
+
 /**
  * Deletes rows of `table` by rowid and takes their rows and tokens off its averages record, so bm25 weighs what
  * the table holds, as a fresh build's would.
  */
 export function deleteFtsRows(store: IndexStore, table: FtsTable, rowids: Iterable<number>): void {
+	const tally: FtsTally = { rows: 0, tokens: [] };
+	deleteFtsRowsTallied(store, table, rowids, tally);
+	settleTally(store, table, tally);
+}
+
+/**
+ * deleteFtsRows without the update of the averages record: the rows' sizes are added to `tally`, which settleTally
+ * takes off later in the same transaction (each update is a savepoint, and FTS5 flushes a segment at every one).
+ */
+export function deleteFtsRowsTallied(store: IndexStore, table: FtsTable, rowids: Iterable<number>, tally: FtsTally): void {
 	const size = store.prepare<[number], { sz: Buffer }>(`SELECT sz FROM ${table}_docsize WHERE id = ?`);
 	const del = store.prepare<[number]>(`DELETE FROM ${table} WHERE rowid = ?`);
-	let rows = 0;
-	const tokens: number[] = [];
 	for (const rowid of rowids) {
 		const sz = size.get(rowid)?.sz;
 		// No sizes: no such row (FTS5 counted nothing for it), but the delete stays, whatever FTS5 holds.
 		del.run(rowid);
 		if (!sz) continue;
-		rows++;
+		tally.rows++;
 		readVarints(sz).forEach((n, i) => {
-			tokens[i] = (tokens[i] ?? 0) + n;
+			tally.tokens[i] = (tally.tokens[i] ?? 0) + n;
 		});
 	}
-	if (rows > 0) subtractTotals(store, table, rows, tokens);
+}
+
+/** Takes a tally's rows and tokens off the table's averages record, and empties the tally. */
+export function settleTally(store: IndexStore, table: FtsTable, tally: FtsTally): void {
+	if (tally.rows > 0) subtractTotals(store, table, tally.rows, tally.tokens);
+	tally.rows = 0;
+	tally.tokens = [];
 }
 
 function subtractTotals(store: IndexStore, table: FtsTable, rows: number, tokens: number[]): void {

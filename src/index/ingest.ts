@@ -9,6 +9,7 @@ import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
 import { STREAM_LIMITS } from "../source/json-stream.js";
 import type { ParserState } from "../source/parse.js";
+import { nextSessionId } from "./session-removal.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 
@@ -250,11 +251,11 @@ function applyRebuild(store: IndexStore, writer: SessionWriter, file: Discovered
 	const taken = (id: string) => store.prepare<[string], { id: number }>("SELECT id FROM sessions WHERE public_id = ?").get(id) !== undefined;
 	let publicId = header.id;
 	for (let n = 0; taken(publicId); n++) publicId = `${header.id}~${shortHash(`${file.path}#${n}`)}`;
-	const sessionId = Number(
-		store
-			.prepare("INSERT INTO sessions (file_id, public_id, header_id, version, cwd, created, parent_path) VALUES (?, ?, ?, ?, ?, ?, ?)")
-			.run(fileId, publicId, header.id, header.version, header.cwd, header.timestamp, header.parentSession).lastInsertRowid,
-	);
+	// Never the row id of a session whose rows are still being removed (the old one's, just hidden).
+	const sessionId = nextSessionId(store);
+	store
+		.prepare("INSERT INTO sessions (id, file_id, public_id, header_id, version, cwd, created, parent_path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+		.run(sessionId, fileId, publicId, header.id, header.version, header.cwd, header.timestamp, header.parentSession);
 	const staged = scan.entries.map((scanned, seq) => writer.stage(sessionId, seq, scanned));
 	writer.commit(sessionId, staged, scan.leaf, null, scan.partial === true);
 	const facts = sessionFacts(staged);

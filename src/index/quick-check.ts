@@ -3,20 +3,24 @@
  * (mtime, ctime, inode) in meta; while every stamp still matches, no session file was created, removed or renamed,
  * and only appends remain to be found, by a stat of the indexed files. Up to SWEEP_FILES files that is all of them
  * (exactly what a full walk finds); beyond, the most recently written ones (where pi appends) and a slice of the
- * others that moves on every check, so the cost stays bounded however many sessions there are.
+ * others that moves on every check, so the cost stays bounded however many sessions there are. A check that finds
+ * nothing writes nothing (the slice's place is kept in memory, and with the freshness stamp when that is written),
+ * and a warm process reads the rows it stats from memory until the index changes.
  */
 import { statSync } from "node:fs";
 import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import type { DirStamp, DiscoveredFile, Discovery } from "../source/discover.js";
-import { sameFingerprint } from "../source/fingerprint.js";
 import type { KnownFile, RefreshPlan } from "./refresh-plan.js";
 import type { IndexStore } from "./store.js";
 
-/** Files stat'ed per check at most; a history of more has its appends to older sessions found by the moving slice. */
-export const SWEEP_FILES = 4096;
+/**
+ * Files stat'ed per check at most (a stat is a few microseconds: this bounds a warm check near 10 ms); a history of
+ * more has its appends to older sessions found by the moving slice.
+ */
+export const SWEEP_FILES = 2048;
 /** Of those, the most recently written files, checked every time. */
-const HOT_FILES = 1024;
+const HOT_FILES = 512;
 /**
  * A directory changed this close to its listing may change again within the same timestamp tick (coarse file
  * system clocks, network file systems): its stamp proves nothing, and the next refresh lists it again.
@@ -66,27 +70,73 @@ function rootPresent(path: string): boolean {
 
 type Row = KnownFile & { root: string };
 
-/** The indexed files this check stats: all of them, or the hot ones and the next slice after `cursor`. */
+/**
+ * Where each open index's moving slice stands in this process: a check that finds nothing moves it on without
+ * writing the index (a commit, and now and then a checkpoint, on every check); it is kept with the freshness stamp.
+ */
+const cursors = new WeakMap<IndexStore, number>();
+
+/**
+ * A fresh process starts the slice where the last stamp left it, moved on by one slice per this much time since
+ * then: processes started one after the other (a command run again and again) do not all check the same files.
+ */
+const SLICE_STEP_MS = 1000;
+
+/** Where this check's moving slice starts: after the id this process reached, or the kept one moved on with time. */
+function sliceStart(store: IndexStore, sliceLength: number): number {
+	const reached = cursors.get(store);
+	if (reached !== undefined) return reached;
+	const kept = Number(store.meta(CURSOR_KEY) ?? "0") || 0;
+	const steps = Math.floor((Date.now() - Date.parse(store.meta("freshAt") ?? "")) / SLICE_STEP_MS);
+	if (!(steps > 0)) return kept;
+	// Ids are about dense (a removed file leaves a gap): a step of slice ids is about a slice of files.
+	const maxId = store.prepare<[], number>("SELECT max(id) FROM files").pluck().get() ?? 0;
+	return maxId > 0 ? (kept + steps * sliceLength) % maxId : 0;
+}
+
+/**
+ * The rows every check of this index reads the same way while it is unchanged: all indexed files when they fit
+ * the sweep, else the most recently written. Cached until the index changes, so a warm check reads no rows.
+ */
+function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; all: boolean } {
+	const ids = [...rootIds.values()].join(",");
+	return store.cached(`quickCheck:${ids}:${sweep}`, () => {
+		const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
+		// The rows are this call's own objects: given their root in place rather than copied (thousands of them).
+		const withRoot = (rows: KnownFile[]): Row[] => {
+			for (const r of rows) (r as Row).root = rootOf.get(r.root_id as number) as string;
+			return rows as Row[];
+		};
+		// One read answers both whether all files fit the sweep and, when they do, which they are.
+		const all = store.prepare<[number], KnownFile>(`SELECT ${columnsOf(ids)} LIMIT ?`).all(sweep + 1);
+		if (all.length <= sweep) return { rows: withRoot(all), all: true };
+		const hot = Math.min(HOT_FILES, Math.floor(sweep / 4));
+		// The newest by id first, then their rows: sorting whole rows (paths) for the top costs several times more.
+		const newest = `SELECT ${columnsOf(ids)} AND id IN (SELECT id FROM files WHERE root_id IN (${ids}) ORDER BY mtime_ms DESC LIMIT ?)`;
+		return { rows: withRoot(store.prepare<[number], KnownFile>(newest).all(hot)), all: false };
+	});
+}
+
+const columnsOf = (ids: string) => `id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files WHERE root_id IN (${ids})`;
+
+/** The indexed files this check stats: all of them, or the hot ones and the next slice after the cursor. */
 function filesToCheck(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; cursor?: number } {
+	const fixed = fixedRows(store, rootIds, sweep);
+	if (fixed.all) return { rows: fixed.rows };
 	const ids = [...rootIds.values()].join(",");
 	const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
-	// The rows are this call's own objects: given their root in place rather than copied (thousands of them).
-	const withRoot = (rows: KnownFile[]): Row[] => {
-		for (const r of rows) (r as Row).root = rootOf.get(r.root_id as number) as string;
-		return rows as Row[];
-	};
-	const columns = `id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files WHERE root_id IN (${ids})`;
-	// One read answers both whether all files fit the sweep and, when they do, which they are.
-	const all = store.prepare<[number], KnownFile>(`SELECT ${columns} LIMIT ?`).all(sweep + 1);
-	if (all.length <= sweep) return { rows: withRoot(all) };
-	const hot = Math.min(HOT_FILES, Math.floor(sweep / 4));
-	const rows = store.prepare<[number], KnownFile>(`SELECT ${columns} ORDER BY mtime_ms DESC LIMIT ?`).all(hot);
-	const after = Number(store.meta(CURSOR_KEY) ?? "0") || 0;
-	const slice = (from: number, n: number) => store.prepare<[number, number], KnownFile>(`SELECT ${columns} AND id > ? ORDER BY id LIMIT ?`).all(from, n);
-	let next = slice(after, sweep - hot);
-	if (next.length < sweep - hot) next = next.concat(slice(0, sweep - hot - next.length));
+	const length = sweep - fixed.rows.length;
+	const after = sliceStart(store, length);
+	const slice = (from: number, n: number) =>
+		store.prepare<[number, number], KnownFile>(`SELECT ${columnsOf(ids)} AND id > ? ORDER BY id LIMIT ?`).all(from, n) as Row[];
+	let next = slice(after, length);
+	if (next.length < length) next = next.concat(slice(0, length - next.length));
+	const hot = new Set(fixed.rows.map((r) => r.id));
+	next = next.filter((r) => !hot.has(r.id));
+	for (const r of next) r.root = rootOf.get(r.root_id as number) as string;
 	const cursor = next.at(-1)?.id ?? 0;
-	return { rows: withRoot(rows.concat(next)), cursor };
+	cursors.set(store, cursor);
+	return { rows: fixed.rows.concat(next), cursor };
 }
 
 /**
@@ -113,27 +163,32 @@ export function quickPlan(
 		if (roots.some((root) => root.path === r.path)) rootIds.set(r.path, r.id);
 	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
 	const { rows, cursor } = filesToCheck(store, rootIds, sweep);
-	const byPath = new Map(rows.map((r) => [r.path, r]));
-	for (const path of priorityFiles) {
-		if (byPath.has(path)) continue;
+	const priority = new Set(priorityFiles);
+	const unseen = new Set(priorityFiles);
+	const changed: DiscoveredFile[] = [];
+	const known = new Map<string, KnownFile>();
+	// One stat per row and nothing else unless it changed: this loop is the check's cost.
+	const check = (row: Row): boolean => {
+		const st = statSync(row.path, { throwIfNoEntry: false });
+		// Gone or replaced by something else under an unchanged directory stamp: let a full walk see it.
+		if (!st?.isFile()) return false;
+		if (st.size === row.size && st.mtimeMs === row.mtime_ms && st.ctimeMs === row.ctime_ms && st.ino === row.ino) return true;
+		changed.push({ path: row.path, root: row.root, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino });
+		known.set(row.path, row);
+		return true;
+	};
+	for (const row of rows) {
+		if (unseen.size > 0) unseen.delete(row.path);
+		if (!check(row)) return null;
+	}
+	for (const path of unseen) {
 		const row = store.prepare<[string], Row>("SELECT f.*, r.path AS root FROM files f JOIN roots r ON r.id = f.root_id WHERE f.path = ?").get(path);
 		// The caller's own file not indexed yet (or outside the roots): a full walk decides.
 		if (!row || !rootIds.has(row.root)) return null;
-		byPath.set(path, row);
-	}
-	const changed: DiscoveredFile[] = [];
-	const known = new Map<string, KnownFile>();
-	for (const row of byPath.values()) {
-		const st = statSync(row.path, { throwIfNoEntry: false });
-		// Gone or replaced by something else under an unchanged directory stamp: let a full walk see it.
-		if (!st?.isFile()) return null;
-		const file: DiscoveredFile = { path: row.path, root: row.root, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-		known.set(row.path, row);
-		if (!sameFingerprint(row, file)) changed.push(file);
+		if (!check(row)) return null;
 	}
 	summary.files = stamps.files;
 	summary.quick = true;
-	const priority = new Set(priorityFiles);
 	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
 	const observations = roots.map((root) => ({ root, present: stamps.roots.some((s) => s.path === root.path && s.present), unreadable: [] }));
 	return { files: [], observations, rootIds, known, changed, dropped: new Map(), quick: true, sweepCursor: cursor };

@@ -5,6 +5,7 @@ import { type DiscoveredFile, type Discovery, discover, type RootObservation } f
 import { sameFingerprint } from "../source/fingerprint.js";
 import { forgetStamps, quickPlan, stampsOf } from "./quick-check.js";
 import { type DroppedRoot, parseOwners, ROOT_OWNERS_KEY, type RootClaim, settleRoots } from "./root-owners.js";
+import { removingSessions } from "./session-removal.js";
 import { type IndexStore, isBusyError } from "./store.js";
 import { pendingSummarySessions } from "./summary-runs.js";
 
@@ -50,7 +51,8 @@ function changedFiles(files: DiscoveredFile[], known: Map<string, KnownFile>, fu
 /** Number of session files under `roots` that a refresh would read (a discovery pass, no parsing). */
 export function countPending(store: IndexStore, roots: SourceRoot[]): number {
 	// A session whose compaction still re-points older summaries (summary-runs.ts) is pending work too.
-	return changedFiles(discover(roots).files, knownFiles(store), false).length + pendingSummarySessions(store);
+	// ... and so is a removed session whose rows are still being deleted (session-removal.ts).
+	return changedFiles(discover(roots).files, knownFiles(store), false).length + pendingSummarySessions(store) + removingSessions(store).length;
 }
 
 function upsertRoots(store: IndexStore, observations: RootObservation[]): Map<string, number> {

@@ -7,15 +7,18 @@ import type { SliceCarry } from "../project/file-scan.js";
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
+import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
 import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { keepStamps, quickPlan } from "./quick-check.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
+import { RemovalBatches } from "./removal-batches.js";
 import type { RootClaim } from "./root-owners.js";
 import { linkSessions } from "./session-links.js";
+import { removingSessions } from "./session-removal.js";
 import { SessionWriter } from "./session-writer.js";
-import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB } from "./store.js";
+import { INGEST_CACHE_KIB, type IndexStore, isBusyError, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "./store.js";
 import { BATCH_MS, SummaryBatches } from "./summary-batches.js";
 import { pendingSummarySessions } from "./summary-runs.js";
 
@@ -48,6 +51,8 @@ export interface RefreshOptions {
 	claim?: RootClaim;
 	/** Files a quick check stats at most (quick-check.ts SWEEP_FILES); tests use few. */
 	sweepFiles?: number;
+	/** Rows per chunk of a removed session's deletion (session-removal.ts REMOVAL_CHUNK); tests use small chunks. */
+	removalChunk?: number;
 }
 
 /**
@@ -115,6 +120,7 @@ export class RefreshRun {
 			bytesTotal: plan.changed.reduce((n, f) => n + f.size, 0),
 			startedAt: this.started,
 		};
+		holdCheckpoints(this.store, this.progress.bytesTotal);
 		this.options.onProgress?.(this.progress);
 	}
 
@@ -375,6 +381,20 @@ export class RefreshRun {
 		if (!this.summary.busy) await this.summaryBatches.sliced(pause);
 	}
 
+	/** Removed sessions' rows already deleted in slices (removalsSliced): finish() does not delete the rest. */
+	private removalsDone = false;
+
+	private readonly removals = new RemovalBatches(this);
+
+	/**
+	 * The rows of sessions this run (or an interrupted earlier one) removed or rebuilt, one batch per turn of the event
+	 * loop (`pause`) within the budget; what is left counts as pending and the next refresh goes on with it.
+	 */
+	async removalsSliced(pause: () => Promise<void>): Promise<void> {
+		this.removalsDone = true;
+		if (!this.summary.busy) await this.removals.sliced(pause);
+	}
+
 	private mergedSliced = false;
 
 	/**
@@ -398,7 +418,8 @@ export class RefreshRun {
 
 	/** Ends a refresh that could not start. */
 	stop(): RefreshSummary {
-		this.store.setCacheKib(SEARCH_CACHE_KIB);
+		releaseCheckpoints(this.store);
+		this.store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
 		this.summary.ms = Date.now() - this.started;
 		return this.summary;
 	}
@@ -406,7 +427,7 @@ export class RefreshRun {
 	/** True when this run found and wrote nothing and the freshness stamp is recent enough to keep (FRESH_STAMP_MS). */
 	private stampStillTrue(): boolean {
 		const { plan, summary } = this;
-		if (!plan.quick || this.touched || plan.changed.length > 0 || summary.errors.length > 0 || plan.sweepCursor !== undefined) return false;
+		if (!plan.quick || this.touched || plan.changed.length > 0 || summary.errors.length > 0) return false;
 		const age = Date.now() - Date.parse(this.store.meta("freshAt") ?? "");
 		return age >= 0 && age < FRESH_STAMP_MS;
 	}
@@ -421,6 +442,9 @@ export class RefreshRun {
 		// Removal only where the root was observed, the directory was readable, and the file is really gone (I9).
 		// A quick plan's directories are unchanged: nothing was removed or renamed.
 		if (!summary.busy && !this.goneChecked && !this.plan.quick && removeGoneFiles(store, this.writer, this.plan, summary)) this.touched = true;
+		// The removed sessions are hidden already; their rows go now, or (sliced) what the budget left is pending.
+		if (!summary.busy && !this.removalsDone) this.removals.drain();
+		if (!summary.busy) summary.pending += removingSessions(store).length;
 		if (!this.mergedSliced && this.mergesWhole()) while (mergeStepUnlessBusy(this.store));
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
@@ -436,8 +460,9 @@ export class RefreshRun {
 			if (!isBusyError(error)) throw error;
 			summary.busy = true;
 		}
+		releaseCheckpoints(this.store);
 		this.progress.phase = "done";
-		this.store.setCacheKib(SEARCH_CACHE_KIB);
+		this.store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
 		this.options.onProgress?.(this.progress);
 		summary.ms = Date.now() - this.started;
 		return summary;

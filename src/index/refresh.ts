@@ -42,6 +42,7 @@ export async function refreshSliced(store: IndexStore, roots: SourceRoot[], opti
 	await run.ingestSliced(nextTurn);
 	await run.summaryRunsSliced(nextTurn);
 	await run.removeGoneSliced(nextTurn);
+	await run.removalsSliced(nextTurn);
 	await run.mergeSliced(nextTurn);
 	return run.finish();
 }

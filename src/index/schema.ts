@@ -218,7 +218,7 @@ CREATE TABLE system_texts (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE) ST
 CREATE INDEX events_system ON events(id) WHERE sys_texts IS NOT NULL;
 CREATE VIRTUAL TABLE system_fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii', detail=full);
 
--- Child rows are deleted explicitly (ingest.ts deleteSessionRows): no foreign-key checks on the hot insert path.
+-- Child rows are deleted explicitly (session-removal.ts, in chunks): no foreign-key checks on the hot insert path.
 -- Contentless: the text stays in the session files (I5, I10); snippets and reads go back to the source line.
 -- The ascii tokenizer splits our pre-folded token stream on spaces only (see tokens.ts).
 CREATE VIRTUAL TABLE fts USING fts5(${ftsColumns}, content='', contentless_delete=1, tokenize='ascii', detail=full);

@@ -1,14 +1,15 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
+import type Database from "better-sqlite3";
 import type { ScannedEntry } from "../project/file-scan.js";
 import { classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
-import { deleteFtsRows } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
-import { dropUnusedSystemTexts, systemTextId, systemTextsOf } from "./system-texts.js";
-import { appendShape, deleteShape } from "./tree-shape-store.js";
+import { systemTextId } from "./system-texts.js";
+import { appendShape } from "./tree-shape-store.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
@@ -48,9 +49,14 @@ const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, s
 const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 const int = (v: number | null) => (v === null ? null : Math.trunc(v));
 
+type Statement = Database.Statement;
+
 /** Writes sessions for one store; one instance per refresh. */
 export class SessionWriter {
-	private readonly ftsInsert = new Map(KIND_COLUMNS.map((c) => [c.kind, `INSERT INTO fts(rowid, ${c.column}) VALUES (?, ?)`]));
+	/** The FTS insert of each column, by column index: looked up once per fragment of a cold index, so kept at hand. */
+	private readonly ftsInsert: Statement[];
+	private readonly insertCall: Statement;
+	private readonly insertFile: Statement;
 	private nextId = 0;
 	/** Appends to an indexed session that the fast path did not cover, so the whole session was classified again. */
 	reclassified = 0;
@@ -59,6 +65,9 @@ export class SessionWriter {
 
 	constructor(readonly store: IndexStore) {
 		this.appends = new AppendClassifier(store, (...args) => this.insertStaged(...args));
+		this.ftsInsert = KIND_COLUMNS.map((c) => store.prepare(`INSERT INTO fts(rowid, ${c.column}) VALUES (?, ?)`));
+		this.insertCall = store.prepare("INSERT INTO tool_calls (event_id, session_id, call_id, name, frag) VALUES (?, ?, ?, ?, ?)");
+		this.insertFile = store.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)");
 	}
 
 	/**
@@ -78,24 +87,19 @@ export class SessionWriter {
 		const eventId = this.nextId++;
 		let kinds = 0;
 		const system: number[] = [];
-		scanned.fts.forEach((f, position) => {
+		const { fts } = scanned;
+		for (let position = 0; position < fts.length; position++) {
+			const f = fts[position] as ScannedEntry["fts"][number];
+			const column = KIND_COLUMN_INDEX.get(f.kind) as number;
 			if (f.kind === "system.prompt") system[position] = systemTextId(this.store, typeof f.text === "string" ? f.text : Buffer.from(f.text).toString("utf8"));
-			else this.store.prepare(this.ftsInsert.get(f.kind) as string).run(eventId * FRAGMENT_SLOTS + position, f.text);
-			kinds |= 1 << (KIND_COLUMN_INDEX.get(f.kind) as number);
-		});
-		for (const call of scanned.ev.toolCalls) {
-			this.store
-				.prepare("INSERT INTO tool_calls (event_id, session_id, call_id, name, frag) VALUES (?, ?, ?, ?, ?)")
-				.run(eventId, sessionId, call.id, call.name, call.fragmentId);
+			else (this.ftsInsert[column] as Statement).run(eventId * FRAGMENT_SLOTS + position, f.text);
+			kinds |= 1 << column;
 		}
-		for (const file of scanned.ev.files) {
-			this.store
-				.prepare("INSERT INTO file_evidence (event_id, session_id, path, rel, via) VALUES (?, ?, ?, ?, ?)")
-				.run(eventId, sessionId, file.path, file.rel, file.via);
-		}
+		for (const call of scanned.ev.toolCalls) this.insertCall.run(eventId, sessionId, call.id, call.name, call.fragmentId);
+		for (const file of scanned.ev.files) this.insertFile.run(eventId, sessionId, file.path, file.rel, file.via);
 		// Position order, so a text's index in the list is its fragment position (-1: not a system section).
 		const sysTexts = system.length ? Array.from(system, (id) => id ?? -1).join(",") : null;
-		return { ...scanned, eventId, seq, kinds, sysTexts };
+		return { entry: scanned.entry, ev: scanned.ev, fts, frags: scanned.frags, eventId, seq, kinds, sysTexts };
 	}
 
 	/** True while a big file's slices wait for its last one to classify the session (see commit). */
@@ -297,28 +301,12 @@ export class SessionWriter {
 		);
 	}
 
-	/** Deletes every row of a session except the sessions row itself. */
-	deleteSessionRows(sessionId: number): void {
-		const s = this.store;
-		const rows: number[] = [];
-		for (const e of s.prepare<[number], { id: number; nfrags: number }>("SELECT id, nfrags FROM events WHERE session_id = ?").all(sessionId)) {
-			for (let i = 0; i < e.nfrags; i++) rows.push(e.id * FRAGMENT_SLOTS + i);
-		}
-		deleteFtsRows(s, "fts", rows);
-		const texts = systemTextsOf(s, sessionId);
-		s.prepare("DELETE FROM tool_calls WHERE session_id = ?").run(sessionId);
-		s.prepare("DELETE FROM file_evidence WHERE session_id = ?").run(sessionId);
-		s.prepare("DELETE FROM events WHERE session_id = ?").run(sessionId);
-		deleteShape(s, sessionId);
-		s.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
-		dropSummaryRuns(s, sessionId);
-		dropUnusedSystemTexts(s, texts);
-	}
-
-	/** Deletes a session and all its rows. */
+	/**
+	 * Removes a session: hidden at once in the open write transaction, its rows deleted afterwards in bounded chunks
+	 * (session-removal.ts), so no write costs the session's size.
+	 */
 	removeSession(sessionId: number): void {
-		this.deleteSessionRows(sessionId);
-		this.store.prepare("DELETE FROM sessions WHERE id = ?").run(sessionId);
+		hideSession(this.store, sessionId);
 	}
 }
 

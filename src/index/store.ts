@@ -64,9 +64,10 @@ export class IndexStore {
 		return value;
 	}
 
-	/** Sets the connection's page cache size (KiB); shrinking frees pages at once. */
-	setCacheKib(kib: number): void {
+	/** Sets the connection's page cache size (KiB) and how much of the file it maps; shrinking frees pages at once. */
+	setCacheKib(kib: number, mapBytes = 0): void {
 		this.db.pragma(`cache_size = -${Math.trunc(kib)}`);
+		this.db.pragma(`mmap_size = ${Math.trunc(mapBytes)}`);
 	}
 
 	/** Reads a value from the meta table. */
@@ -270,12 +271,19 @@ function inspect(db: Database.Database): Verdict {
 export const SEARCH_CACHE_KIB = 65536;
 /** While a refresh writes, the cache stays small: the cold index's peak RSS is within its 300 MB bound with it. */
 export const INGEST_CACHE_KIB = 16000;
+/**
+ * Bytes of the index file a searching connection maps: a query's first run reads thousands of pages (FTS doclists,
+ * the events of a filtered query's matches), each a read() and a copy into the page cache without the map. A refresh
+ * writes unmapped (setCacheKib without a map): pages a cold index touched would count in its peak RSS.
+ */
+export const SEARCH_MAP_BYTES = 1 << 30;
 
 /** Settings after open() set the busy timeout and WAL mode. */
 function configure(db: Database.Database, readonly: boolean): void {
 	// WAL + NORMAL: a crash loses at most the last transactions, never consistency; the index is rebuildable.
 	if (!readonly) db.pragma("synchronous = NORMAL");
 	db.pragma(`cache_size = -${SEARCH_CACHE_KIB}`);
+	db.pragma(`mmap_size = ${SEARCH_MAP_BYTES}`);
 	db.pragma("temp_store = MEMORY");
 }
 

@@ -17,12 +17,6 @@ export function systemTextId(store: IndexStore, text: string): number {
 	return id;
 }
 
-/** Text ids a session's events use (before its rows are deleted). */
-export function systemTextsOf(store: IndexStore, sessionId: number): number[] {
-	const rows = store.prepare<[number], { sys_texts: string }>("SELECT sys_texts FROM events WHERE session_id = ? AND sys_texts IS NOT NULL").all(sessionId);
-	return [...new Set(rows.flatMap((r) => r.sys_texts.split(",").map(Number)))];
-}
-
 /** Drops the given texts when no event uses them any more (after a session's rows were deleted). */
 export function dropUnusedSystemTexts(store: IndexStore, ids: number[]): void {
 	if (ids.length === 0) return;

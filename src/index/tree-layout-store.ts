@@ -57,6 +57,8 @@ const HEAD = "head";
 export function writeLayout(store: IndexStore, session: number, filter: string, head: LayoutHead, parts: Record<LayoutPart, Column>): void {
 	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
 	store.db.transaction(() => {
+		// A session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
+		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
 		store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
 		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
 		for (const part of Object.keys(LAYOUT_PARTS) as LayoutPart[]) {
@@ -101,11 +103,6 @@ export function layoutHead(store: IndexStore, session: number, filter: string): 
 		.prepare<[number, string, string], { data: Buffer }>("SELECT data FROM tree_layout WHERE session_id = ? AND filter = ? AND part = ? AND chunk = 0")
 		.get(session, filter, HEAD);
 	return row ? (JSON.parse(row.data.toString("utf8")) as LayoutHead) : null;
-}
-
-/** Forgets a session's kept layouts (its rows changed or are deleted). */
-export function deleteLayouts(store: IndexStore, session: number): void {
-	store.prepare("DELETE FROM tree_layout WHERE session_id = ?").run(session);
 }
 
 /** A kept layout lacks a chunk it says it has (written by another build, or cut short): it is laid out again. */

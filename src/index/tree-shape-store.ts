@@ -5,7 +5,6 @@
  * partial indexes, and a parent that was not indexed yet when its child was is resolved at read time.
  */
 import type { IndexStore } from "./store.js";
-import { deleteLayouts } from "./tree-layout-store.js";
 
 /** Entries per tree_shape row: an append rewrites at most one row of this size. */
 export const SHAPE_CHUNK = 4096;
@@ -122,12 +121,6 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 		previous = e.entryId;
 	}
 	flush();
-}
-
-/** Forgets a session's shape and its kept layouts (its rows are deleted). */
-export function deleteShape(store: IndexStore, session: number): void {
-	store.prepare("DELETE FROM tree_shape WHERE session_id = ?").run(session);
-	deleteLayouts(store, session);
 }
 
 /** The kept shape from chunk `from` on (entry `from * SHAPE_CHUNK` first): what an append changed, without the rest. */

@@ -52,21 +52,21 @@ function vocabularyTable(store: IndexStore): string {
 
 /**
  * Which of `terms` (folded tokens) the index holds, cached until it changes: a one-row MATCH reads the first page
- * of a term's doclist, where fts5vocab would count the whole of it.
+ * of a term's doclist, where fts5vocab would count the whole of it. The terms not known yet are looked up in one
+ * statement: a did-you-mean probes hundreds, and a call per term cost more than its lookup.
  */
 export function knownTerms(store: IndexStore, terms: readonly string[]): Set<string> {
 	const known = store.cached("known-terms", () => new Map<string, boolean>());
-	const out = new Set<string>();
-	const probe = store.prepare<[string], { one: number }>("SELECT 1 AS one FROM fts WHERE fts MATCH ? LIMIT 1");
-	for (const term of terms) {
-		let has = known.get(term);
-		if (has === undefined) {
-			has = probe.get(`"${term.replace(/"/g, '""')}"`) !== undefined;
-			known.set(term, has);
-		}
-		if (has) out.add(term);
+	const unknown = [...new Set(terms.filter((t) => !known.has(t)))];
+	if (unknown.length > 0) {
+		const found = store
+			.prepare<[string], number>("SELECT j.key FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM fts WHERE fts MATCH j.value)")
+			.pluck()
+			.all(JSON.stringify(unknown.map((t) => `"${t.replace(/"/g, '""')}"`)));
+		for (const t of unknown) known.set(t, false);
+		for (const i of found) known.set(unknown[i] as string, true);
 	}
-	return out;
+	return new Set(terms.filter((t) => known.get(t) === true));
 }
 
 /** One term of the vocabulary and the number of indexed fragments holding it. */

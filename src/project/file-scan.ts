@@ -132,6 +132,11 @@ function scopeSuffix(cwd: string): string {
 	return lastScope.suffix;
 }
 
+/** The fields scanEntry copies from a parsed entry (all but `raw`); a field added to ParsedEntry must be listed. */
+type CopiedField = "id" | "parentId" | "synthetic" | "type" | "lineNo" | "offset" | "length" | "lineHash" | "locatorHint" | "legacyFirstKeptEntryId";
+const everyFieldCopied: [Exclude<keyof ParsedEntry, CopiedField | "raw">] extends [never] ? true : never = true;
+void everyFieldCopied;
+
 /** Projects an entry and computes its FTS texts (I3, I20). */
 export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const ev = projectEntry(entry, cwd);
@@ -153,7 +158,18 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 		fts.push({ kind: fragment.kind, text: text + suffix });
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
-	const { raw: _raw, ...located } = entry;
+	const located: ScannedEntry["entry"] = {
+		id: entry.id,
+		parentId: entry.parentId,
+		synthetic: entry.synthetic,
+		type: entry.type,
+		lineNo: entry.lineNo,
+		offset: entry.offset,
+		length: entry.length,
+		lineHash: entry.lineHash,
+	};
+	if (entry.locatorHint !== undefined) located.locatorHint = entry.locatorHint;
+	if (entry.legacyFirstKeptEntryId !== undefined) located.legacyFirstKeptEntryId = entry.legacyFirstKeptEntryId;
 	const { fragments: _fragments, ...meta } = ev;
 	// A huge line's locator hint rides after the fragment ids (catalog.ts splits it off).
 	if (entry.locatorHint) ids.push(entry.locatorHint);

@@ -26,12 +26,15 @@ export interface PartialWord {
 
 /** The ranked events of a partial match and the words that matched nothing in scope. */
 export interface PartialAnswer {
-	candidates: Candidate[];
+	/** Ranked events `[offset, offset + limit)` of at most PARTIAL_EVENTS. */
+	page(offset: number, limit: number): Candidate[];
+	/** How many events the answer ranks (at most PARTIAL_EVENTS). */
+	total(): number;
 	unmatched: string[];
 	/** More events hold some of the words than were ranked. */
 	truncated: boolean;
-	/** Event id → the query's terms (their indexes) its best fragment holds in some form: what its snippet marks. */
-	written: Map<number, number[]>;
+	/** The query's terms (their indexes) a ranked event's best fragment holds in some form: what its snippet marks. */
+	written(eid: number): number[] | undefined;
 }
 
 /** Rare words are taken as candidates' words while their matches together stay within this many. */
@@ -83,7 +86,7 @@ export function partialMatches(
 	const unmatched = first.filter((w) => w.df === 0).map((w) => w.raw);
 	const counted = [...first, ...first.filter((w) => w.df === 0).flatMap((w) => correct(w).map((c) => ({ ...measure(c), term: -1 })))];
 	const matched = counted.filter((w) => w.df > 0);
-	if (!matched.some((w) => !w.correction)) return { candidates: [], unmatched, truncated: false, written: new Map() };
+	if (!matched.some((w) => !w.correction)) return { page: () => [], total: () => 0, unmatched, truncated: false, written: () => undefined };
 
 	const weightOf = (w: (typeof matched)[number]) => Math.log(1 + (events - w.df + 0.5) / (w.df + 0.5)) * (w.correction ? CORRECTION_WEIGHT : 1);
 	// When the query names something specific (an identifier, a code, a phrase), candidates hold one of those: the
@@ -125,9 +128,14 @@ export function partialMatches(
 		add(i, within(w.exact), weight, isCore, w.term);
 		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore, w.term);
 	});
-	const candidates = coalesce(store, scored);
-	const written = new Map(candidates.map((c) => [c.eid, scored.get(c.fid as number)?.written ?? []]));
-	return { candidates, unmatched, truncated: scored.size >= FRAGMENT_CAP, written };
+	const ranking = new Ranking(store, scored);
+	return {
+		page: (offset, limit) => ranking.slice(offset, offset + limit),
+		total: () => ranking.slice(0, PARTIAL_EVENTS).length,
+		unmatched,
+		truncated: scored.size >= FRAGMENT_CAP,
+		written: (eid) => ranking.written(eid),
+	};
 }
 
 /**
@@ -155,60 +163,97 @@ const WORDS_KEPT = 4096;
 /** Event keys read at least at once while ranking events. */
 const KEY_CHUNK = 128;
 
+/** Fragments' scores compared: more coverage first, then the better (lower) bm25 sum. */
+function better(a: Scored, b: Scored): number {
+	return b.cov - a.cov || a.bm - b.bm;
+}
+
 /**
  * Scored fragments as events: each event's best fragment, its count of matching fragments, forked copies after every
  * distinct event, at most PARTIAL_EVENTS. Events are ranked by score first and their keys (entry, line, time) read in
- * chunks in that order, each chunk to the end of its run of equal scores, only until PARTIAL_EVENTS distinct events
- * are known: the keys of every scored event cost more than the ranking.
+ * chunks in that order, each chunk to the end of its run of equal scores, only as far as a page asks for: the keys
+ * of every scored event cost more than the ranking, and a first page needs a few of them.
  */
-function coalesce(store: IndexStore, scored: Map<number, Scored>): Candidate[] {
-	const better = (a: Scored, b: Scored) => b.cov - a.cov || a.bm - b.bm;
-	const events = new Map<number, { fid: number; s: Scored; n: number }>();
-	for (const [fid, s] of scored) {
-		const eid = Math.floor(fid / FRAGMENT_SLOTS);
-		const e = events.get(eid);
-		if (!e) events.set(eid, { fid, s, n: 1 });
-		else {
-			e.n++;
-			// Of equal fragments, the first of the entry, whatever order the lists were read in.
-			const order = better(s, e.s);
-			if (order < 0 || (order === 0 && fid < e.fid)) {
-				e.fid = fid;
-				e.s = s;
+class Ranking {
+	private readonly byScore: Array<[number, { fid: number; s: Scored; n: number }]>;
+	private readonly distinct: Candidate[] = [];
+	private readonly copies: Candidate[] = [];
+	private readonly seen = new Map<string, number>();
+	private readonly held = new Map<number, number[]>();
+	/** Events some slice returned, and (once asked for another one) all ranked events. */
+	private readonly paged = new Set<number>();
+	private all: Set<number> | undefined;
+	private from = 0;
+
+	constructor(
+		private readonly store: IndexStore,
+		private readonly scored: Map<number, Scored>,
+	) {
+		const events = new Map<number, { fid: number; s: Scored; n: number }>();
+		for (const [fid, s] of scored) {
+			const eid = Math.floor(fid / FRAGMENT_SLOTS);
+			const e = events.get(eid);
+			if (!e) events.set(eid, { fid, s, n: 1 });
+			else {
+				e.n++;
+				// Of equal fragments, the first of the entry, whatever order the lists were read in.
+				const order = better(s, e.s);
+				if (order < 0 || (order === 0 && fid < e.fid)) {
+					e.fid = fid;
+					e.s = s;
+				}
+			}
+		}
+		this.byScore = [...events.entries()].sort(([, a], [, b]) => better(a.s, b.s));
+	}
+
+	/** Ranked events `[from, to)`: forked copies after every distinct event, at most PARTIAL_EVENTS in all. */
+	slice(from: number, to: number): Candidate[] {
+		const end = Math.min(to, PARTIAL_EVENTS);
+		this.rankUntil(end);
+		const out = this.distinct.length >= end ? this.distinct.slice(from, end) : [...this.distinct, ...this.copies].slice(from, end);
+		for (const c of out) this.paged.add(c.eid);
+		return out;
+	}
+
+	/** The query's terms the ranked event's best fragment holds; undefined for an event that is not ranked. */
+	written(eid: number): number[] | undefined {
+		if (this.paged.has(eid)) return this.held.get(eid);
+		// Not on a page asked for (a system prompt's hit): ranked when among all PARTIAL_EVENTS.
+		this.all ??= new Set(this.slice(0, PARTIAL_EVENTS).map((c) => c.eid));
+		return this.all.has(eid) ? this.held.get(eid) : undefined;
+	}
+
+	/** Ranks events in score order until `need` distinct ones are known, or every event is. */
+	private rankUntil(need: number): void {
+		const byScore = this.byScore;
+		while (this.from < byScore.length && this.distinct.length < need) {
+			// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
+			// ordered by time, so a run of them is never split between chunks.
+			let to = Math.min(byScore.length, this.from + Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25)));
+			const last = byScore[to - 1]?.[1].s as Scored;
+			while (to < byScore.length && better((byScore[to] as (typeof byScore)[number])[1].s, last) === 0) to++;
+			const chunk = byScore.slice(this.from, to);
+			this.from = to;
+			// In row order: neighbouring rows share pages.
+			const read = eventKeys(
+				this.store,
+				chunk.map(([eid]) => eid).sort((a, b) => a - b),
+			);
+			const keys = new Map(read.map((k) => [k.eid, k]));
+			const key = (eid: number) => keys.get(eid) as EventKey;
+			// Ties by time, then identity (never row ids, which follow the history of refreshes).
+			const ranked = chunk
+				.filter(([eid]) => keys.has(eid))
+				.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (key(eb).ts_ms ?? 0) - (key(ea).ts_ms ?? 0) || byIdentity(key(ea), key(eb)));
+			for (const [eid, e] of ranked) {
+				const k = keys.get(eid);
+				const family = `${k?.entry_id}\u0000${k?.line_hash}`;
+				const copy_rank = (this.seen.get(family) ?? 0) + 1;
+				this.seen.set(family, copy_rank);
+				(copy_rank === 1 ? this.distinct : this.copies).push({ eid, best: -e.s.cov, n: e.n, fid: e.fid, copy_rank });
+				this.held.set(eid, this.scored.get(e.fid)?.written ?? []);
 			}
 		}
 	}
-	const byScore = [...events.entries()].sort(([, a], [, b]) => better(a.s, b.s));
-	const distinct: Candidate[] = [];
-	const copies: Candidate[] = [];
-	const seen = new Map<string, number>();
-	for (let from = 0; from < byScore.length && distinct.length < PARTIAL_EVENTS; ) {
-		// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
-		// ordered by time, so a run of them is never split between chunks.
-		let to = Math.min(byScore.length, from + Math.max(KEY_CHUNK, Math.ceil((PARTIAL_EVENTS - distinct.length) * 1.25)));
-		const last = byScore[to - 1]?.[1].s as Scored;
-		while (to < byScore.length && better((byScore[to] as (typeof byScore)[number])[1].s, last) === 0) to++;
-		const chunk = byScore.slice(from, to);
-		from = to;
-		// In row order: neighbouring rows share pages.
-		const read = eventKeys(
-			store,
-			chunk.map(([eid]) => eid).sort((a, b) => a - b),
-		);
-		const keys = new Map(read.map((k) => [k.eid, k]));
-		const key = (eid: number) => keys.get(eid) as EventKey;
-		// Ties by time, then identity (never row ids, which follow the history of refreshes).
-		const ranked = chunk
-			.filter(([eid]) => keys.has(eid))
-			.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (key(eb).ts_ms ?? 0) - (key(ea).ts_ms ?? 0) || byIdentity(key(ea), key(eb)));
-		for (const [eid, e] of ranked) {
-			const k = keys.get(eid);
-			const family = `${k?.entry_id}\u0000${k?.line_hash}`;
-			const copy_rank = (seen.get(family) ?? 0) + 1;
-			seen.set(family, copy_rank);
-			(copy_rank === 1 ? distinct : copies).push({ eid, best: -e.s.cov, n: e.n, fid: e.fid, copy_rank });
-		}
-	}
-	// Forked copies of an entry rank after every distinct event, as in a full match.
-	return [...distinct, ...copies].slice(0, PARTIAL_EVENTS);
 }

@@ -214,7 +214,7 @@ export function countHits(store: IndexStore, request: SearchRequest, cap = TOTAL
 		if (counted.n === 0 && words.length >= 2) {
 			// The answer search() pages through, cached: counting it does not rank it again.
 			const { partial } = partialTier(store, parsed, words, filter, catalog.counts().events, suggestionCount(store, filter));
-			if (partial) counted = { n: partial.candidates.length, truncated: partial.truncated };
+			if (partial) counted = { n: partial.total(), truncated: partial.truncated };
 		}
 	}
 	counted ??= query.count(cap, scan);
@@ -280,7 +280,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 			const tier = partialTier(store, parsed, words, filter, counts.events, suggestionCount(store, filter));
 			suggestions = tier.suggestions;
 			partial = tier.partial;
-			if (partial) candidates = partial.candidates.slice(offset, offset + limit);
+			if (partial) candidates = partial.page(offset, limit);
 		}
 	}
 	// System prompt sections live in their own deduplicated table: searched only when the kind is asked for.
@@ -298,7 +298,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 		if (!session || !visibility.allowsEvent(event, session)) continue;
 		const fragment = c.fid !== null ? catalog.fragment(event, c.fid) : catalog.fragments(event)[0];
 		// A partial hit's snippet looks for the words it holds: one it lacks would be looked for through all its text.
-		const held = partial?.written.get(c.eid);
+		const held = partial?.written(c.eid);
 		const terms = held ? widened.filter((_, i) => held.includes(i)) : later.has(c.eid) ? widened : parsed.terms;
 		const snip = snippetFor(catalog, event, session, fragment, terms, snippetChars);
 		if (snip.note) stale++;

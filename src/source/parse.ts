@@ -163,11 +163,12 @@ export class SessionParser {
 
 	private entry(value: Record<string, unknown>, line: RawLine, lineHash: string): ParsedEntry {
 		const type = typeof value.type === "string" ? value.type : "unknown";
-		const base = { type, raw: value, lineNo: line.lineNo, offset: line.offset, length: line.length, lineHash };
+		const { lineNo, offset, length } = line;
+		// Object literals of one shape, not spreads: this runs for every line of a cold index.
 		if (this.state.version <= 1) {
 			// v1 has no ids: a linear chain with ids that stay the same as long as the bytes do.
-			const id = syntheticId(line.lineNo);
-			const entry: ParsedEntry = { ...base, id, parentId: this.state.lastId, synthetic: true };
+			const id = syntheticId(lineNo);
+			const entry: ParsedEntry = { id, parentId: this.state.lastId, synthetic: true, type, raw: value, lineNo, offset, length, lineHash };
 			if (type === "compaction" && typeof value.firstKeptEntryIndex === "number") {
 				const kept = this.v1IdsByIndex[value.firstKeptEntryIndex];
 				entry.legacyFirstKeptEntryId = kept ?? null;
@@ -179,7 +180,7 @@ export class SessionParser {
 		const hasId = typeof value.id === "string" && value.id.length > 0;
 		const id = hasId ? (value.id as string) : syntheticId(line.lineNo);
 		const parentId = typeof value.parentId === "string" && value.parentId.length > 0 ? value.parentId : null;
-		return { ...base, id, parentId, synthetic: !hasId };
+		return { id, parentId, synthetic: !hasId, type, raw: value, lineNo, offset, length, lineHash };
 	}
 }
 

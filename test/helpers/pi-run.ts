@@ -12,7 +12,7 @@ export interface PiRunner {
 	env: NodeJS.ProcessEnv;
 	/** The scripted-model extension written for this pi's pi-ai. */
 	fauxModel: string;
-	/** Our package directory as this pi loads it: `<packageDir>/src/extension/*.ts`. */
+	/** Our package directory as this pi loads it: `-e <packageDir>` (its package.json `pi.extensions`), or `<packageDir>/extension/*.ts`. */
 	packageDir: string;
 	/** Removes what preparing this pi left behind (e.g. a staged copy of the package). */
 	cleanup?: () => void;

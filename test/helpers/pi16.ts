@@ -53,14 +53,15 @@ export function ensurePi16(): Pi16 | Pi16Skip {
 }
 
 /**
- * Copies this checkout's extension package (package.json, src, components, built dist) to `dest` with the Node-22 native modules
+ * Copies this checkout's extension package (package.json, its pi entries, src, components, built dist) to `dest` with the Node-22 native modules
  * linked in, so pi 1.6 loads our extension with a better-sqlite3 for its own Node. Returns the package directory.
  */
 export function stageExtension(pi: Pi16, dest: string): string {
 	mkdirSync(dest, { recursive: true });
 	cpSync(join(PROJECT_ROOT, "package.json"), join(dest, "package.json"));
 	// Timestamps kept: the query thread uses the built worker only when it is not older than the sources.
-	for (const dir of ["src", "components"]) cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true, preserveTimestamps: true });
+	// The entries (extension/) load dist/ when it is not older than the sources: a copy keeps that order.
+	for (const dir of ["extension", "src", "components"]) cpSync(join(PROJECT_ROOT, dir), join(dest, dir), { recursive: true, preserveTimestamps: true });
 	for (const dir of ["src", "components"])
 		if (existsSync(join(PROJECT_ROOT, "dist", dir)))
 			cpSync(join(PROJECT_ROOT, "dist", dir), join(dest, "dist", dir), { recursive: true, preserveTimestamps: true });
@@ -79,8 +80,8 @@ let ownStageRoot: string | undefined;
 
 /**
  * This checkout's package staged for pi 1.6 once per vitest run and shared by the test files that load it read-only:
- * pi compiles an extension's TypeScript with a cache keyed by the file's path, so one copy is compiled once, not once
- * per file. It lives in the run's build folder (removed after the run); outside such a run, in a folder of this
+ * pi compiles (jiti) what it loads with a cache keyed by the file's path, so one copy's modules are compiled once, not
+ * once per file. It lives in the run's build folder (removed after the run); outside such a run, in a folder of this
  * process. Concurrent files stage their own copy and the first rename wins.
  */
 export function sharedStage(pi: Pi16): string {
