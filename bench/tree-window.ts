@@ -151,7 +151,8 @@ function main(): void {
 		let last = entries;
 		const changes: Array<[string, () => string]> = [
 			["a turn appended at the leaf", () => [1, 2, 3].map(() => linearEntry(++last, 0)).join("")],
-			["a turn back up the path", () => branchEntry(++last, last - BRANCH_BACK) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
+			// Back to the leaf's grandparent (an entry of the current path), then a turn there.
+			["a turn back up the path", () => branchEntry(++last, last - 3) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
 		];
 		for (const [what, lines] of changes) {
 			appendFileSync(file, lines());

@@ -314,11 +314,15 @@ describe("the tree view of a big session from its kept layout", () => {
 				expect(laid.rows).toEqual(reference(filter, new Set(), null));
 				// Grown at its leaf: the first open brings the kept layout up to date from its tail.
 				if (grown) expect(whole(laid.sql)).toEqual([]);
-				// Kept now: the next opens read the layout.
-				const open = windows(filter, [], null);
-				expect(open.rows).toEqual(laid.rows);
-				expect(open.cursor).toBe(laid.cursor);
-				expect(whole(open.sql)).toEqual([]);
+				if (!grown) {
+					// Laid out whole, and kept: the next opens read the layout.
+					const open = windows(filter, [], null);
+					expect(open.rows).toEqual(laid.rows);
+					expect(open.cursor).toBe(laid.cursor);
+					expect(whole(open.sql)).toEqual([]);
+				}
+				// Folds opened and a focus inside one: every mode once, then the default view (the test's budget).
+				if (step !== steps[0] && filter !== "default") continue;
 				const folds = laid.rows.filter((r) => r.type === "fold").map((r) => r.stretch as string);
 				const opened = [folds[0], folds[Math.floor(folds.length / 2)], folds.at(-1)].filter((k): k is string => k !== undefined);
 				const unfolded = windows(filter, opened, deep);

@@ -82,6 +82,8 @@ export function writeLayoutTail(
 	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
 	const drop = store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ? AND part = ? AND chunk >= ?");
 	store.db.transaction(() => {
+		// As writeLayout: a session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
+		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
 		drop.run(session, filter, HEAD, 0);
 		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
 		for (const [part, tail] of Object.entries(tails) as Array<[LayoutPart, { from: number; values: Column }]>) {

@@ -18,7 +18,7 @@ import {
 	writeLayout,
 	writeLayoutTail,
 } from "../index/tree-layout-store.js";
-import { eventIdOf, familySignature, SHAPE, shapeMarks, treeRowsByIds } from "../index/tree-rows.js";
+import { eventIdOf, SHAPE, shapeMarks, treeRowsByIds } from "../index/tree-rows.js";
 import { PARENT_PREVIOUS, readShapeFrom, SHAPE_CHUNK } from "../index/tree-shape-store.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
@@ -55,15 +55,15 @@ export function layoutCase(
 	store: IndexStore,
 	visibility: Visibility,
 	request: TreeWindowRequest,
-	root: SessionRow,
-	chain: SessionRow[],
+	family: { root: SessionRow; chain: SessionRow[]; sig: string },
 	words: string[],
 ): LayoutCase | null {
+	const { root, chain } = family;
 	if (words.length > 0 || (request.query ?? "").trim() !== "" || chain.length !== 1 || root.entries < LAYOUT_MIN) return null;
 	// A cut-off hides the caller's own last entries: the whole-session layout does not apply.
 	if (!visibility.allowsEventId(Number.MAX_SAFE_INTEGER, root)) return null;
 	if (new Catalog(store).childSessions(root.id).some((c) => visibility.allowsSession(c))) return null;
-	return { session: root, filter: request.filter ?? "default", sig: familySignature(store, root.id) };
+	return { session: root, filter: request.filter ?? "default", sig: family.sig };
 }
 
 /** Keeps the layout of a shape built for a layout case (no write on a read-only index; a failed write is only a miss). */
@@ -117,7 +117,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		rowOfFlat: rows.rowOfFlat,
 		kept: rows.kept,
 		rowStart: rows.start,
-		rowType: Uint8Array.from(rows.type),
+		rowType: new Uint8Array(rows.type),
 		rowCount: rows.count,
 	};
 	try {
@@ -148,10 +148,17 @@ interface Row {
 
 /** A window of the tree view from the kept layout, or null when none is kept for the session as it is now. */
 export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest): TreeWindow | null {
+	const head = layoutHead(store, lc.session.id, lc.filter);
+	if (!head || (head.sig !== lc.sig && !appendToLayout(store, lc, head))) return null;
+	// The head and every chunk from one snapshot: another process may be writing the layout again.
+	return store.db.transaction(() => {
+		const now = layoutHead(store, lc.session.id, lc.filter);
+		return now?.sig === lc.sig ? windowOf(store, lc, request, now) : null;
+	})();
+}
+
+function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, head: LayoutHead): TreeWindow {
 	const session = lc.session;
-	let head = layoutHead(store, session.id, lc.filter);
-	if (head && head.sig !== lc.sig) head = appendToLayout(store, lc, head);
-	if (!head) return null;
 	const L = readerOf(store, session.id, lc.filter, head.sig);
 	const nodeOfId = (id: number | undefined): number => {
 		if (id === undefined) return -1;

@@ -157,8 +157,9 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	if (!asked || !visibility.allowsSession(asked)) throw new NotFoundError(request.sessionId);
 	const { root, chain } = familyRoot(catalog, visibility, asked);
 	const words = filterWords(request.text);
+	const family = familySignature(store, root.id);
 	const shapeSig = JSON.stringify([
-		familySignature(store, root.id),
+		family,
 		request.sessionId,
 		request.entryId ?? null,
 		request.query?.trim() ?? "",
@@ -170,9 +171,12 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	let keep: LayoutCase | null = null;
 	if (held?.sig !== shapeSig) {
 		// A big session's kept layout answers with a few chunk reads; else it is laid out whole (and kept, if big).
-		keep = layoutCase(store, visibility, request, root, chain, words);
+		keep = layoutCase(store, visibility, request, { root, chain, sig: family }, words);
 		const kept = keep ? keptWindow(store, keep, request) : null;
-		if (kept) return kept;
+		if (kept) {
+			cache.delete(store);
+			return kept;
+		}
 		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
 		cache.delete(store);
 		held = undefined;
