@@ -138,6 +138,9 @@ async function slicedCost(dir: string, before?: (service: HistoryService) => voi
 	const turn: Turn = { cpu: 0, wall: 0 };
 	let done = false;
 	const tick = () => {
+		// A tick still queued when the refresh ended runs after the next run's setup (a whole index, seconds): its
+		// reading is not this refresh's, and the Turn returned must not change after it is returned.
+		if (done) return;
 		const now = performance.now();
 		const cpu = threadCpuMs();
 		turn.wall = Math.max(turn.wall, now - last);

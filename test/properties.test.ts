@@ -487,6 +487,17 @@ describe("refresh equals a fresh full build", () => {
 					...(CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 }),
 					// Found by `npm run chaos`: an appended duplicate of an indexed entry moved the session's time span.
 					examples: [
+						// Every file deleted: FTS5's totals record must be the empty one of a fresh build of no files, not zeros.
+						[
+							[
+								{ kind: "delete", file: 2 },
+								{ kind: "delete", file: 1 },
+								{ kind: "delete", file: 0 },
+							],
+							1,
+							null,
+							null,
+						],
 						[
 							[
 								{ kind: "append", file: 2, count: 1, seed: 13 },

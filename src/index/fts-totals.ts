@@ -94,7 +94,7 @@ function subtractTotals(store: IndexStore, table: FtsTable, rows: number, tokens
 		const block = store.prepare<[number], { block: Buffer }>(`SELECT block FROM ${table}_data WHERE id = ?`).get(AVERAGES_ROWID)?.block;
 		if (block) {
 			const [n = 0, ...sizes] = readVarints(block);
-			// No row left: the empty record a new table starts with, as a fresh build of no rows has it.
+			// A table left without rows gets the empty record FTS5 writes when it creates one, as a fresh build of no files has.
 			const bytes = n - rows <= 0 ? [] : [n - rows, ...sizes.map((s, i) => s - (tokens[i] ?? 0))].flatMap((v) => varint(Math.max(0, v)));
 			// %_data is a shadow table: SQLite lets a connection write it (and compile the write) only outside its
 			// defensive mode, which is on for every other statement of ours.
