@@ -14,11 +14,13 @@ import type { DirStamp, DiscoveredFile, Discovery } from "../source/discover.js"
 import type { KnownFile, RefreshPlan } from "./refresh-plan.js";
 import type { IndexStore } from "./store.js";
 
+/** Up to this many indexed files, a check stats every one: exactly what a walk finds. */
+export const SWEEP_FILES = 4096;
 /**
- * Files stat'ed per check at most (a stat is a few microseconds: this bounds a warm check near 10 ms); a history of
- * more has its appends to older sessions found by the moving slice.
+ * Beyond SWEEP_FILES, the files a check stats: a stat is a few microseconds, reading a row more, and this bounds a
+ * warm check near 10 ms however large the history; appends to older sessions are found by the moving slice.
  */
-export const SWEEP_FILES = 2048;
+const SAMPLE_FILES = 2048;
 /** Of those, the most recently written files, checked every time. */
 const HOT_FILES = 512;
 /**
@@ -110,7 +112,7 @@ function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: numbe
 		// One read answers both whether all files fit the sweep and, when they do, which they are.
 		const all = store.prepare<[number], KnownFile>(`SELECT ${columnsOf(ids)} LIMIT ?`).all(sweep + 1);
 		if (all.length <= sweep) return { rows: withRoot(all), all: true };
-		const hot = Math.min(HOT_FILES, Math.floor(sweep / 4));
+		const hot = Math.min(HOT_FILES, Math.floor(Math.min(sweep, SAMPLE_FILES) / 4));
 		// The newest by id first, then their rows: sorting whole rows (paths) for the top costs several times more.
 		const newest = `SELECT ${columnsOf(ids)} AND id IN (SELECT id FROM files WHERE root_id IN (${ids}) ORDER BY mtime_ms DESC LIMIT ?)`;
 		return { rows: withRoot(store.prepare<[number], KnownFile>(newest).all(hot)), all: false };
@@ -125,7 +127,7 @@ function filesToCheck(store: IndexStore, rootIds: Map<string, number>, sweep: nu
 	if (fixed.all) return { rows: fixed.rows };
 	const ids = [...rootIds.values()].join(",");
 	const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
-	const length = sweep - fixed.rows.length;
+	const length = Math.min(sweep, SAMPLE_FILES) - fixed.rows.length;
 	const after = sliceStart(store, length);
 	const slice = (from: number, n: number) =>
 		store.prepare<[number, number], KnownFile>(`SELECT ${columnsOf(ids)} AND id > ? ORDER BY id LIMIT ?`).all(from, n) as Row[];
