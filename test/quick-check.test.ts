@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, wr
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRESH_STAMP_MS } from "../src/index/refresh-run.js";
+import { FRESH_STAMP_MS } from "../src/index/refresh-options.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";

@@ -6,8 +6,9 @@ import { ScanWorker } from "../project/scan-thread.js";
 import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { discoverSliced } from "../source/discover.js";
+import type { RefreshOptions } from "./refresh-options.js";
 import { ingestPipelined } from "./refresh-pipeline.js";
-import { type RefreshOptions, RefreshRun } from "./refresh-run.js";
+import { RefreshRun } from "./refresh-run.js";
 import type { IndexStore } from "./store.js";
 
 /** Work below this is not worth starting a worker thread for. */

@@ -3,7 +3,7 @@
  * least one run and more while they and their commit fit the refresh's batchMs; sliced, one batch per turn of the
  * host's event loop, with the WAL checkpointed in a turn of its own.
  */
-import type { RefreshOptions } from "./refresh-run.js";
+import type { RefreshOptions } from "./refresh-options.js";
 import { type IndexStore, isBusyError } from "./store.js";
 import { pendingSummarySessions, summaryRun } from "./summary-runs.js";
 

@@ -1,7 +1,7 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
 import { refresh, refreshPipelined, refreshSliced } from "../index/refresh.js";
+import type { RefreshOptions } from "../index/refresh-options.js";
 import { countPending } from "../index/refresh-plan.js";
-import type { RefreshOptions } from "../index/refresh-run.js";
 import { rootClaim } from "../index/root-owners.js";
 import { indexStatus } from "../index/status.js";
 import {
