@@ -8,6 +8,9 @@ import { removeChunk, removingSessions } from "./session-removal.js";
 import { type IndexStore, isBusyError } from "./store.js";
 import { BATCH_MS, type SummaryBatchHost } from "./summary-batches.js";
 
+/** Meta key of FTS5's delete-merge setting while a sliced removal keeps it off. */
+const QUIET_KEY = "deletemerge-quiet";
+
 /** Leaf pages of one merge step of FTS5's (INSERT … 'merge'): a few milliseconds. */
 const MERGE_PAGES = 128;
 
@@ -52,7 +55,7 @@ export class RemovalBatches {
 
 	/**
 	 * One write transaction of chunks; false when nothing was pending or the index is busy. `quiet`: FTS5's delete-merge
-	 * stays off for this transaction's own flush (the merge work goes to mergeSteps, in turns of their own).
+	 * is off from this batch until quietEnd (the merge work goes to mergeSteps, in turns of their own).
 	 */
 	batch(quiet = false): boolean {
 		const { store, options } = this.host;
@@ -63,15 +66,19 @@ export class RemovalBatches {
 		try {
 			store.db
 				.transaction(() => {
-					// Another chunk only when one more like the last still fits the chunks' share of the slice.
-					const budget = sliceMs / (1 + this.commitRatio);
+					// Another chunk only when one more like the last still fits the chunks' share of the slice; sliced, of
+					// two thirds of it (the delete-merge's first step and a chunk's spread keep the turn under the slice).
+					const budget = ((quiet ? 2 / 3 : 1) * sliceMs) / (1 + this.commitRatio);
 					const started = performance.now();
 					let last = started;
 					const tally: FtsTally = { rows: 0, tokens: [] };
-					// What FTS5 would rewrite at this commit once a segment holds enough deleted rows (deletemerge):
-					// 64 leaf pages per level of the index in one go, the longest turn of a removal (50–60 ms).
-					const deleteMerge = quiet ? deleteMergeOf(store) : null;
-					if (deleteMerge !== null) setDeleteMerge(store, 0);
+					// What FTS5 would rewrite at a commit once a segment holds enough deleted rows (deletemerge): 64 leaf
+					// pages per level of the index in one go, the longest turn of a removal (50–100 ms). Off while the
+					// removal runs, its setting kept in meta (in this transaction): a crash leaves it for quietEnd.
+					if (quiet && store.meta(QUIET_KEY) === null) {
+						store.setMeta(QUIET_KEY, String(deleteMergeOf(store)));
+						setDeleteMerge(store, 0);
+					}
 					for (;;) {
 						const n = removeChunk(store, tally, options.removalChunk);
 						removed += n;
@@ -82,11 +89,6 @@ export class RemovalBatches {
 						last = now;
 					}
 					settleTally(store, "fts", tally);
-					if (deleteMerge !== null) {
-						// FTS5 flushes what it holds at a savepoint: with delete-merge off, and then the setting is back.
-						store.db.exec("SAVEPOINT quiet_flush; RELEASE quiet_flush");
-						setDeleteMerge(store, deleteMerge);
-					}
 				})
 				.immediate();
 		} catch (error) {
@@ -100,12 +102,35 @@ export class RemovalBatches {
 	/** Every pending removal, batch after batch, on this thread (a refresh that does not hand back turns). */
 	drain(): void {
 		while (this.batch());
+		this.quietEnd();
+	}
+
+	/** FTS5's delete-merge back as it was before a sliced removal turned it off (if one did); false when busy. */
+	private quietEnd(): boolean {
+		const { store } = this.host;
+		const saved = store.meta(QUIET_KEY);
+		if (saved === null) return true;
+		try {
+			store.db
+				.transaction(() => {
+					setDeleteMerge(store, Number(saved));
+					store.prepare("DELETE FROM meta WHERE key = ?").run(QUIET_KEY);
+				})
+				.immediate();
+		} catch (error) {
+			if (isBusyError(error)) return this.host.busy();
+			throw error;
+		}
+		return true;
 	}
 
 	/** Batches, one per turn of the event loop (`pause`), while removals are pending and the budget lasts. */
 	async sliced(pause: () => Promise<void>): Promise<void> {
 		const { store, options } = this.host;
-		if (removingSessions(store).length === 0) return;
+		if (removingSessions(store).length === 0) {
+			this.quietEnd();
+			return;
+		}
 		// A commit's automatic checkpoint would land in the batch's turn: checkpointed in a turn of its own instead.
 		const auto = store.db.pragma("wal_autocheckpoint", { simple: true }) as number;
 		store.db.pragma("wal_autocheckpoint = 0");
@@ -117,11 +142,10 @@ export class RemovalBatches {
 				await pause();
 				store.db.pragma("wal_checkpoint(PASSIVE)");
 				await pause();
-				// The delete-merge this batch did not do, a bounded step in a turn of its own.
-				if (mergeSteps(store, 1)) await pause();
 			}
-			// What is left of it, step by step while the budget lasts; the rest is FTS5's automerge at later commits.
-			while (!this.host.overBudget() && mergeSteps(store, 1)) await pause();
+			// Once every removal is done: the delete-merge back on, and its work step by step while the budget lasts (the
+			// rest is FTS5's automerge at later commits).
+			if (removingSessions(store).length === 0 && this.quietEnd()) while (!this.host.overBudget() && mergeSteps(store, 1)) await pause();
 		} finally {
 			store.db.pragma(`wal_autocheckpoint = ${auto}`);
 		}
