@@ -147,11 +147,12 @@ function Main({
 /**
  * Runs the TUI; returns the exit code (0 on q, 130 on Ctrl+C, 1 on a crash, 2 without a terminal). `started`: the
  * launcher (tui-start) already chose the history and drew the first frame on the alternate screen (`listed`: the
- * search screen of `initialActions`, which <App/> starts from).
+ * search screen of `initialActions`, which <App/> starts from; `onSignalsTaken`: called once the explorer's signal
+ * handlers are on, so that the launcher's go without a moment with none).
  */
 export async function runTui(
 	options: TuiOptions,
-	started?: { choice: HistoryChoice; queries?: QueryThread; initialActions?: readonly Action[]; listed?: boolean },
+	started?: { choice: HistoryChoice; queries?: QueryThread; initialActions?: readonly Action[]; listed?: boolean; onSignalsTaken?: () => void },
 ): Promise<number> {
 	if (!process.stdin.isTTY || !process.stdout.isTTY) {
 		process.stderr.write(noTerminalText(options));
@@ -303,6 +304,7 @@ export async function runTui(
 	};
 	const signals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
 	for (const s of signals) process.on(s, onSignal);
+	started?.onSignalsTaken?.();
 	process.on("uncaughtException", onCrash);
 	process.on("unhandledRejection", onCrash);
 	process.on("exit", restore);

@@ -93,8 +93,16 @@ export async function startTui(options: TuiOptions): Promise<number> {
 		draw();
 		const { runTui } = await import("./explorer.js");
 		stdin.off("readable", onReadable);
+		// These handlers go only once the explorer's own are on: with none for a moment, a signal already caught but
+		// not yet dispatched was dropped with them (the process went on running).
+		const code = await runTui(options, {
+			choice,
+			queries,
+			onSignalsTaken: dropSignals,
+			...(early ? { initialActions: early.actions(typed), listed: shown !== "" } : {}),
+		});
 		dropSignals();
-		return await runTui(options, { choice, queries, ...(early ? { initialActions: early.actions(typed), listed: shown !== "" } : {}) });
+		return code;
 	} catch (error) {
 		dropSignals();
 		void queries?.close();
