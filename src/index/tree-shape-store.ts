@@ -151,20 +151,6 @@ export function readShapeFrom(
 
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
 export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
-	const rows = store
-		.prepare<[number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? ORDER BY chunk")
-		.all(session);
-	let total = 0;
-	for (const r of rows) total += r.n;
-	const ids = new Float64Array(total);
-	const parents = new Float64Array(total);
-	const flags = new Uint16Array(total);
-	let at = 0;
-	for (const r of rows) {
-		ids.set(f64Of(r.ids, r.n), at);
-		parents.set(f64Of(r.pars, r.n), at);
-		flags.set(u16Of(r.flags, r.n), at);
-		at += r.n;
-	}
+	const { ids, parents, flags } = readShapeFrom(store, session, 0);
 	return { ids, parents, flags };
 }

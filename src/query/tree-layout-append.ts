@@ -42,7 +42,7 @@ class Tail {
 }
 
 /** The node of an event row id in a kept layout (-1: none). */
-function nodeOfRow(L: LayoutReader, head: LayoutHead, id: number): number {
+export function nodeOfRow(L: LayoutReader, head: LayoutHead, id: number): number {
 	let lo = 0;
 	let hi = head.firsts.length - 1;
 	while (lo < hi) {

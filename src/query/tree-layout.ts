@@ -12,7 +12,7 @@ import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf } from "./session-tree.js";
-import { appendToLayout } from "./tree-layout-append.js";
+import { appendToLayout, nodeOfRow } from "./tree-layout-append.js";
 import { BRANCH_CHILD, FOLD_MIN, LAST, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
 
@@ -150,26 +150,7 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, head: LayoutHead): TreeWindow {
 	const session = lc.session;
 	const L = readerOf(store, session.id, lc.filter, head.sig);
-	const nodeOfId = (id: number | undefined): number => {
-		if (id === undefined) return -1;
-		let lo = 0;
-		let hi = head.firsts.length - 1;
-		while (lo < hi) {
-			const mid = (lo + hi + 1) >> 1;
-			if ((head.firsts[mid] as number) <= id) lo = mid;
-			else hi = mid - 1;
-		}
-		let a = lo * LAYOUT_CHUNK;
-		let b = Math.min(head.nodes, a + LAYOUT_CHUNK) - 1;
-		while (a <= b) {
-			const mid = (a + b) >> 1;
-			const v = L.at("row", mid);
-			if (v === id) return mid;
-			if (v < id) a = mid + 1;
-			else b = mid - 1;
-		}
-		return -1;
-	};
+	const nodeOfId = (id: number | undefined): number => (id === undefined ? -1 : nodeOfRow(L, head, id));
 	const nodeOfKey = (key: string): number => {
 		const k = key.startsWith("fold:") ? key.slice("fold:".length) : key;
 		const slash = k.indexOf("/");
