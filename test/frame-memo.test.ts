@@ -13,7 +13,7 @@ import * as memo from "../build/frame-memo-ansi.js";
 import memoStringWidth from "../build/frame-memo-width.js";
 import { type StyledLine, seg } from "../components/core/styled.js";
 import { lineAnsi } from "../components/core/theme.js";
-import { PROJECT_ROOT } from "./helpers/corpus.js";
+import { DIST } from "./helpers/build.js";
 
 /** Lines as the explorer draws them: tones, the selection and the cursor inverse, wide and combining characters. */
 const LINES: StyledLine[] = [
@@ -66,7 +66,7 @@ describe("frame memo stand-ins", () => {
 	});
 
 	it("are what the built explorer draws with (Ink's Output and widest-line call them)", () => {
-		const pack = join(PROJECT_ROOT, "dist", "src", "pack");
+		const pack = join(DIST, "pack");
 		const text = readdirSync(pack)
 			.filter((f) => f.endsWith(".js"))
 			.map((f) => readFileSync(join(pack, f), "utf8"))
