@@ -6,9 +6,10 @@
  * edits newer than its build load the sources. This folder lies outside src/ on purpose: src/ never names its build
  * output (test/helpers/architecture.ts); choosing between the two is packaging, like build/.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { newestFile } from "../src/shared/newest-file.js";
 
 /** The package's root folder (this file is `<root>/extension/load.ts`). */
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -16,30 +17,15 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** The folders tsc compiles into dist/ (tsconfig.json) that an extension entry imports. */
 const SOURCES = ["src", "components"];
 
-/** The newest modification time of the files under `dir` whose name matches `name` (0 when none can be read). */
-function newest(dir: string, name: RegExp): number {
-	let found = 0;
-	try {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const path = join(dir, entry.name);
-			if (entry.isDirectory()) found = Math.max(found, newest(path, name));
-			else if (name.test(entry.name)) found = Math.max(found, statSync(path).mtimeMs);
-		}
-	} catch {
-		// an unreadable folder adds nothing
-	}
-	return found;
-}
-
 /**
  * Whether dist/ under `root` holds a build of the current sources. In a checkout (its tsconfig.json): its newest
  * module is not older than the newest source, as a build rewrites what changed. A package ships no tsconfig.json, and
  * npm stamps every file with the time it unpacked it, in any order: there the build is the one it was packed with.
  */
 export function buildIsCurrent(root: string = ROOT): boolean {
-	const built = Math.max(...SOURCES.map((dir) => newest(join(root, "dist", dir), /\.js$/)));
+	const built = Math.max(...SOURCES.map((dir) => newestFile(join(root, "dist", dir), /\.js$/)));
 	if (built === 0 || !existsSync(join(root, "tsconfig.json"))) return built > 0;
-	return built >= Math.max(...SOURCES.map((dir) => newest(join(root, dir), /\.tsx?$/)));
+	return built >= Math.max(...SOURCES.map((dir) => newestFile(join(root, dir), /\.tsx?$/)));
 }
 
 /** The file pi should load for extension entry `name` (a module of src/extension/) of the package at `root`. */

@@ -5,11 +5,12 @@
  * replaces it, so a burst of keys costs one search, not one per key. This module is both the worker's entry point
  * and the main-thread client.
  */
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
+import { newestFile } from "../shared/newest-file.js";
 import { type Answered, type HistoryQueries, isQueryName, QUERY_NAMES, type QueryName } from "../shared/queries.js";
 import type { HitCount, SearchRequest, SearchResult } from "../shared/types.js";
 import { HistoryService } from "./service.js";
@@ -25,21 +26,6 @@ export class SupersededError extends Error {
 	constructor() {
 		super("superseded by a newer search");
 	}
-}
-
-/** The newest modification time of the files under `dir` ending in `ext` (0 when none can be read). */
-function newestFile(dir: string, ext: string): number {
-	let newest = 0;
-	try {
-		for (const entry of readdirSync(dir, { withFileTypes: true })) {
-			const path = join(dir, entry.name);
-			if (entry.isDirectory()) newest = Math.max(newest, newestFile(path, ext));
-			else if (entry.name.endsWith(ext)) newest = Math.max(newest, statSync(path).mtimeMs);
-		}
-	} catch {
-		// an unreadable folder adds nothing
-	}
-	return newest;
 }
 
 /**
@@ -59,8 +45,8 @@ function workerScript(): URL | null {
 		statSync(built);
 		// An incremental build rewrites only what changed: the build is current when its newest output is not older
 		// than the newest source.
-		const newest = (ext: string, base: string) => Math.max(newestFile(join(base, "src"), ext), newestFile(join(base, "components"), ext));
-		return newest(".js", join(root, BUILD_DIR)) >= newest(".ts", root) ? pathToFileURL(built) : null;
+		const newest = (ext: RegExp, base: string) => Math.max(newestFile(join(base, "src"), ext), newestFile(join(base, "components"), ext));
+		return newest(/\.js$/, join(root, BUILD_DIR)) >= newest(/\.tsx?$/, root) ? pathToFileURL(built) : null;
 	} catch {
 		return null;
 	}
