@@ -33,6 +33,18 @@ describe("buildSnippet", () => {
 		expect(marked(`${filler}${filler}`, "absentword", 40, [131072, 131072]).marks).toEqual([]);
 	});
 
+	it("finds a CJK phrase deep in prose without spaces, split only where no token is cut", () => {
+		// 60,000 characters of CJK prose with punctuation but no whitespace; the phrase sits near the end and once
+		// across the first chunk's edge (2 KiB), so a chunk cut through a run of CJK would lose it.
+		const prose = "我们检查了服务的日志，发现请求超时。".repeat(3400);
+		const text = `${prose.slice(0, 2040)}内存泄漏${prose.slice(2040)}结论：内存泄漏在工作线程。`;
+		const s = marked(text, "内存泄漏", 40);
+		expect(s.spans).toEqual(["内存泄漏"]);
+		const deep = marked(`${prose}最后发现内存泄漏。`, "内存泄漏", 40);
+		expect(deep.spans).toEqual(["内存泄漏"]);
+		expect(deep.snippet).toContain("最后发现内存泄漏");
+	});
+
 	it("normalizes whitespace and keeps marks aligned", () => {
 		const s = marked("first\n\n   line\tthen   handleWebhook\nfails", "webhook", 200);
 		expect(s.snippet).toBe("first line then handleWebhook fails");

@@ -21,11 +21,25 @@ export interface Match {
 
 const CHUNK = 2 * 1024;
 
-/** The end of a chunk starting at `from`: `to`, moved on to whitespace so no word is split between two chunks. */
+/** How far past a chunk's nominal end whitespace is looked for before any other edge of a token will do. */
+const ALIGN_SLACK = 256;
+/** A character a token can hold (tokens.ts WORD_OR_EMOJI): no token spans any other. */
+const TOKEN_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
+
+/**
+ * The end of a chunk starting at `from`: `to`, moved on to whitespace so no word is split between two chunks; where
+ * there is none near (CJK prose has no spaces, and chunks as long as the text tokenized all of it), to the next
+ * character no token holds, never between the halves of a surrogate pair.
+ */
 function alignedEnd(text: string, to: number): number {
-	let end = Math.min(text.length, to);
-	while (end < text.length && !/\s/.test(text[end] as string)) end++;
-	return end;
+	const end = Math.min(text.length, to);
+	const near = Math.min(text.length, end + ALIGN_SLACK);
+	for (let i = end; i < near; i++) if (/\s/.test(text[i] as string)) return i;
+	for (let i = end; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if ((c < 0xd800 || c > 0xdfff) && !TOKEN_CHAR.test(text[i] as string)) return i;
+	}
+	return text.length;
 }
 
 function tokenizeRange(text: string, from: number, end: number): Token[] {
