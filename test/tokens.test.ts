@@ -91,6 +91,26 @@ describe("tokenize", () => {
 		expect(tokens[1]?.text).not.toBe(tokens[2]?.text);
 	});
 
+	it("splits ASCII punctuation, symbols and digits the same way in ASCII text and beside other scripts", () => {
+		// Every printable ASCII character between words: only letters and digits belong to a word.
+		const ascii = `a!b"c#d$e%f&g'h(i)j*k+l,m-n.o/p:q;r<s=t>u?v@w[x\\y]z^A_B\`C{D|E}F~G 0 9x`;
+		const letters = [..."abcdefghijklmnopqrstuvwxyz", ..."abcdefg", "0", "9x"];
+		expect(texts(ascii)).toEqual(letters.map((w) => [w, "whole"]));
+		// The same text after a CJK word: the ASCII part splits alike.
+		expect(texts(`検索 ${ascii}`).slice(1)).toEqual(letters.map((w) => [w, "whole"]));
+		const spans = tokenize("retry_with_backoff(x2, 127.0.0.1)").map((t) => [t.start, t.end]);
+		expect(spans).toEqual([
+			[0, 5],
+			[6, 10],
+			[11, 18],
+			[19, 21],
+			[23, 26],
+			[27, 28],
+			[29, 30],
+			[31, 32],
+		]);
+	});
+
 	it("reports source spans that slice back to the original text", () => {
 		const text = "Fix handleWebhook in 検索エンジン now";
 		const spans = tokenize(text).map((t) => text.slice(t.start, t.end));

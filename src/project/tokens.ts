@@ -25,6 +25,11 @@ export interface Token {
 export const GAP_TOKEN = "\u{F0000}";
 
 const WORD_OR_EMOJI = /[\p{L}\p{N}\p{M}\p{Co}]+|\p{Extended_Pictographic}/gu;
+/**
+ * WORD_OR_EMOJI for ASCII text: the same runs (no ASCII character is a mark, private use or pictographic). Compiling
+ * the Unicode one costs a process's first search more than ranking a rare word, so ASCII text never needs it.
+ */
+const ASCII_WORD = /[A-Za-z0-9]+/g;
 const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 const CJK = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 const COMBINING = /\p{Mn}/gu;
@@ -161,10 +166,12 @@ function pushRun(out: Token[], run: string, start: number, withParts: boolean): 
 /** The derived token stream of a text, in order, with source spans; camelCase parts follow their word unless `withParts` is false. */
 export function tokenize(text: string, withParts = true): Token[] {
 	const out: Token[] = [];
-	WORD_OR_EMOJI.lastIndex = 0;
-	for (let m = WORD_OR_EMOJI.exec(text); m; m = WORD_OR_EMOJI.exec(text)) {
+	const ascii = ASCII_ONLY.test(text);
+	const words = ascii ? ASCII_WORD : WORD_OR_EMOJI;
+	words.lastIndex = 0;
+	for (let m = words.exec(text); m; m = words.exec(text)) {
 		const run = m[0];
-		if (run.length <= 2 && PICTOGRAPHIC.test(run)) {
+		if (!ascii && run.length <= 2 && PICTOGRAPHIC.test(run)) {
 			out.push({ text: emojiToken(run.codePointAt(0) as number), start: m.index, end: m.index + run.length, role: "emoji" });
 			continue;
 		}
