@@ -44,6 +44,12 @@ export const PARTIAL_WINDOW = 2048;
  * within the candidates' words. Bounds a partial match's cost on any history.
  */
 const FRAGMENT_CAP = PARTIAL_WINDOW;
+/**
+ * Fragments read from a candidates' word's own list, which bm25 scores: its fragments that hold no other word rank
+ * last, and bm25 reads every scored row's sizes, so only the newest of them break ties; those holding other words come
+ * from the other words' lists (FRAGMENT_CAP), scored from this one when they are in it.
+ */
+const SCORED_CAP = PARTIAL_WINDOW / 4;
 /** A word's matches are counted up to this many: all words with more weigh the same, little. */
 const COMMON = 4 * PARTIAL_WINDOW;
 /** Matching fragments read at most to find whether a word has one in scope. */
@@ -94,16 +100,23 @@ export function partialMatches(
 		sum += w.df;
 	}
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
-	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches.
+	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches. A lone
+	// candidates' word's list is cut short (SCORED_CAP): the other words' lists hold it too, in some form.
+	const sole = core.length === 1 ? (core[0] as (typeof matched)[number]) : null;
 	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
-		lists.push({ match: within(w.exact), word: i, weight, scored: isCore, term: w.term });
-		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored: isCore, term: w.term });
+		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
+		lists.push({ match: within(w.exact), word: i, weight, scored: isCore, term: w.term, cap });
+		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored: isCore, term: w.term, cap });
 	});
-	const { events: scored, fragments } = scoredEvents(store, filter, lists);
+	// Held in its weaker form when it is not known which.
+	const implied = sole
+		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term }
+		: { word: -1, weight: 0, term: -1 };
+	const { events: scored, fragments } = scoredEvents(store, filter, lists, implied);
 	const ranking = new Ranking(store, scored);
 	return {
 		page: (offset, limit) => ranking.slice(offset, offset + limit),
@@ -123,6 +136,16 @@ interface FragmentList {
 	/** Scored by bm25 (the core words' lists only). */
 	scored: boolean;
 	/** The query term the word stands for, or -1 for a did-you-mean stand-in. */
+	term: number;
+	/** Fragments read at most, the newest. */
+	cap: number;
+}
+
+/** A word every listed fragment holds (the lone candidates' word), whether or not its own list reached the fragment. */
+interface Implied {
+	/** Its index among the matched words, or -1 for none. */
+	word: number;
+	weight: number;
 	term: number;
 }
 
@@ -144,27 +167,35 @@ interface ScoredEvent {
  * ones, the first of the entry), and how many distinct fragments the lists held. One statement: scoring thousands of
  * fragments row by row in a fresh process cost more than reading them.
  */
-function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: readonly FragmentList[]): { events: ScoredEvent[]; fragments: number } {
+function scoredEvents(
+	store: IndexStore,
+	filter: CandidateFilter,
+	lists: readonly FragmentList[],
+	implied: Implied,
+): { events: ScoredEvent[]; fragments: number } {
 	const params: unknown[] = [];
 	const parts: string[] = [];
 	for (const list of lists) {
-		const source = new CandidateQuery(store, list.match, filter).fragmentList(FRAGMENT_CAP, list.scored);
+		const source = new CandidateQuery(store, list.match, filter).fragmentList(list.cap, list.scored);
 		if (source === null) continue;
 		// Weights are bound as parameters: the statement's text depends on the number of lists only.
 		parts.push(`SELECT fid, score, ? AS word, ? AS weight, ? AS term FROM (${source.sql})`);
-		params.push(list.word, list.weight, list.term >= 0 ? 2 ** list.term : 0, ...source.params);
+		params.push(list.word, list.weight, bit(list.term), ...source.params);
 	}
 	if (parts.length === 0) return { events: [], fragments: 0 };
 	// Per fragment and word, the better form's weight; per fragment, the sum over its words (in word order, as the
-	// coverage of equal fragments must be equal), the sum of its bm25 scores and its terms.
+	// coverage of equal fragments must be equal) and the implied word's if its list did not reach the fragment, the sum
+	// of its bm25 scores and its terms.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
 	fw AS (SELECT fid, word, max(weight) AS w, sum(score) AS s, max(term) AS t FROM l GROUP BY fid, word),
-	f AS (SELECT fid, sum(w) AS cov, sum(s) AS bm, sum(t) AS terms FROM fw GROUP BY fid),
+	f AS (SELECT fid, sum(w) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS cov, sum(s) AS bm,
+		sum(t) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS terms FROM fw GROUP BY fid),
 	e AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
 		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r,
 		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f)
 	SELECT eid, fid, cov, bm, terms, n FROM e WHERE r = 1 ORDER BY cov DESC, bm, eid`;
+	params.push(implied.word, implied.weight, implied.word, bit(implied.term));
 	const events = store.prepare<unknown[], ScoredEvent>(sql).all(...params);
 	return { events, fragments: events.reduce((sum, e) => sum + e.n, 0) };
 }
@@ -192,7 +223,12 @@ function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): 
 /** Word counts kept per index version (a long-lived explorer types many words). */
 const WORDS_KEPT = 4096;
 /** Event keys read at least at once while ranking events. */
-const KEY_CHUNK = 128;
+const KEY_CHUNK = 32;
+
+/** A query term's bit in a fragment's mask of terms; none for a did-you-mean stand-in (-1). */
+function bit(term: number): number {
+	return term >= 0 ? 2 ** term : 0;
+}
 
 /** Events compared: more coverage first, then the better (lower) bm25 sum. */
 function better(a: ScoredEvent, b: ScoredEvent): number {
