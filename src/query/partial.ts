@@ -5,6 +5,8 @@
  * one of the rarest words are candidates: a page of filler words ("how", "did", "before") never outranks the one
  * rare word a query is about. Fragments are coalesced into events exactly like full matches.
  */
+
+import type { Statement } from "better-sqlite3";
 import { byIdentity, type Candidate, type CandidateFilter, CandidateQuery, type EventKey, eventKeys } from "../index/candidates.js";
 import type { IndexStore } from "../index/store.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
@@ -116,13 +118,13 @@ export function partialMatches(
 	const implied = sole
 		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term }
 		: { word: -1, weight: 0, term: -1 };
-	const { events: scored, fragments } = scoredEvents(store, filter, lists, implied);
+	const scored = scoredEvents(store, filter, lists, implied);
 	const ranking = new Ranking(store, scored);
 	return {
 		page: (offset, limit) => ranking.slice(offset, offset + limit),
 		total: () => ranking.slice(0, PARTIAL_EVENTS).length,
 		unmatched,
-		truncated: fragments >= FRAGMENT_CAP,
+		truncated: scored.fragments >= FRAGMENT_CAP,
 		written: (eid) => ranking.written(eid),
 	};
 }
@@ -164,15 +166,10 @@ interface ScoredEvent {
 
 /**
  * The events the lists' fragments belong to, best first (coverage, then bm25), each with its best fragment (of equal
- * ones, the first of the entry), and how many distinct fragments the lists held. One statement: scoring thousands of
- * fragments row by row in a fresh process cost more than reading them.
+ * ones, the first of the entry). One statement: scoring thousands of fragments row by row in a fresh process cost
+ * more than reading them.
  */
-function scoredEvents(
-	store: IndexStore,
-	filter: CandidateFilter,
-	lists: readonly FragmentList[],
-	implied: Implied,
-): { events: ScoredEvent[]; fragments: number } {
+function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: readonly FragmentList[], implied: Implied): ScoredEvents {
 	const params: unknown[] = [];
 	const parts: string[] = [];
 	for (const list of lists) {
@@ -182,10 +179,10 @@ function scoredEvents(
 		parts.push(`SELECT fid, score, ? AS word, ? AS weight, ? AS term FROM (${source.sql})`);
 		params.push(list.word, list.weight, bit(list.term), ...source.params);
 	}
-	if (parts.length === 0) return { events: [], fragments: 0 };
+	if (parts.length === 0) return new ScoredEvents(null, []);
 	// Per fragment and word, the better form's weight; per fragment, the sum over its words (in word order, as the
 	// coverage of equal fragments must be equal) and the implied word's if its list did not reach the fragment, the sum
-	// of its bm25 scores and its terms.
+	// of its bm25 scores and its terms. Only the best events are returned (ScoredEvents), with the counts of all.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
 	fw AS (SELECT fid, word, max(weight) AS w, sum(score) AS s, max(term) AS t FROM l GROUP BY fid, word),
@@ -193,11 +190,50 @@ function scoredEvents(
 		sum(t) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS terms FROM fw GROUP BY fid),
 	e AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
 		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r,
-		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f)
-	SELECT eid, fid, cov, bm, terms, n FROM e WHERE r = 1 ORDER BY cov DESC, bm, eid`;
+		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f),
+	ranked AS MATERIALIZED (SELECT eid, fid, cov, bm, terms, n FROM e WHERE r = 1),
+	edge AS (SELECT cov, bm FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?)
+	SELECT eid, fid, cov, bm, terms, n, (SELECT count(*) FROM ranked) AS events, (SELECT sum(n) FROM ranked) AS fragments
+	FROM ranked WHERE NOT EXISTS (SELECT 1 FROM edge) OR cov > (SELECT cov FROM edge) OR (cov = (SELECT cov FROM edge) AND bm <= (SELECT bm FROM edge))
+	ORDER BY cov DESC, bm, eid`;
 	params.push(implied.word, implied.weight, implied.word, bit(implied.term));
-	const events = store.prepare<unknown[], ScoredEvent>(sql).all(...params);
-	return { events, fragments: events.reduce((sum, e) => sum + e.n, 0) };
+	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { events: number; fragments: number }>(sql), params);
+}
+
+/** Events read at first: a first page and its forked copies; a later page or a count reads on. */
+const FIRST_EVENTS = 64;
+
+/**
+ * Scored events, best first, read only as far as asked: the first FIRST_EVENTS (and every one tying with the last),
+ * then four times as many each time more are asked for. Reading every scored event (thousands for a common word)
+ * into JavaScript cost more than scoring them.
+ */
+class ScoredEvents {
+	private rows: ScoredEvent[] = [];
+	private all = false;
+	/** How many fragments the lists held in all. */
+	readonly fragments: number;
+
+	constructor(
+		private readonly statement: Statement<unknown[], ScoredEvent & { events: number; fragments: number }> | null,
+		private readonly params: unknown[],
+	) {
+		this.fragments = this.read(FIRST_EVENTS);
+	}
+
+	/** The `i`-th best event, or undefined past the last. */
+	at(i: number): ScoredEvent | undefined {
+		while (i >= this.rows.length && !this.all) this.read(this.rows.length * 4);
+		return this.rows[i];
+	}
+
+	/** Reads the best `count` events and their ties; returns the lists' count of fragments. */
+	private read(count: number): number {
+		const rows = this.statement?.all(...this.params, count - 1) ?? [];
+		this.rows = rows;
+		this.all = rows.length >= (rows[0]?.events ?? 0);
+		return rows[0]?.fragments ?? 0;
+	}
 }
 
 /**
@@ -259,7 +295,7 @@ class Ranking {
 
 	constructor(
 		private readonly store: IndexStore,
-		private readonly events: readonly ScoredEvent[],
+		private readonly events: ScoredEvents,
 	) {}
 
 	/** Ranked events `[from, to)`: forked copies after every distinct event, at most PARTIAL_EVENTS in all. */
@@ -281,14 +317,21 @@ class Ranking {
 
 	/** Ranks events in score order until `need` distinct ones are known, or every event is. */
 	private rankUntil(need: number): void {
-		while (this.distinct.length < need && this.next < this.events.length) {
+		while (this.distinct.length < need) {
 			// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
 			// ordered by time, so a run of them is never split between chunks.
-			let end = Math.min(this.events.length, this.next + Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25)));
-			const last = this.events[end - 1] as ScoredEvent;
-			while (end < this.events.length && better(this.events[end] as ScoredEvent, last) === 0) end++;
-			const chunk = this.events.slice(this.next, end);
-			this.next = end;
+			const want = Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25));
+			const chunk: ScoredEvent[] = [];
+			for (let e = this.events.at(this.next); e && chunk.length < want; e = this.events.at(this.next)) {
+				chunk.push(e);
+				this.next++;
+			}
+			const last = chunk.at(-1);
+			if (!last) break;
+			for (let e = this.events.at(this.next); e && better(e, last) === 0; e = this.events.at(this.next)) {
+				chunk.push(e);
+				this.next++;
+			}
 			// In row order: neighbouring rows share pages.
 			const read = eventKeys(
 				this.store,
