@@ -68,23 +68,6 @@ function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
 	});
 }
 
-/**
- * For a term of ASCII letters and digits (and its other forms), a pattern that every ASCII text holding it as a token
- * or a camelCase part matches: each token starts where a word or an uppercase letter does and ends where a word ends
- * or an uppercase letter follows (a prefix anywhere after its start). A substring inside a longer word ("time" in
- * "timestamp") is not a match, and its chunk need not be tokenized. Null for any other term.
- */
-function asciiEdges(term: QueryTerm): RegExp | null {
-	const alts = [term.tokens, ...(term.forms ?? []).map((f) => [f])];
-	if (!alts.every((alt) => alt.every((t) => ASCII_TOKEN.test(t)))) return null;
-	const start = "(?:(?<![A-Za-z0-9])|(?=[A-Z]))";
-	const stop = "(?:(?![A-Za-z0-9])|(?=[A-Z]))";
-	const word = (t: string, last: boolean) =>
-		start + [...t].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join("") + (last && term.prefix ? "" : stop);
-	// Every token of one form somewhere in the chunk: lookaheads from its start.
-	return new RegExp(`^(?:${alts.map((alt) => alt.map((t, i) => `(?=[^]*${word(t, i === alt.length - 1)})`).join("")).join("|")})`);
-}
-
 /** Finds match spans of the terms in `text[from, to)`, scanning in chunks until every term was seen. */
 export function findMatches(text: string, terms: QueryTerm[], from = 0, to = text.length): Match[] {
 	const out: Match[] = [];
@@ -92,15 +75,10 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	const seen = new Set<number>();
 	// A term is in a chunk when all tokens of it, or one of its other forms, are.
 	const needles = terms.map((term) => [term.tokens, ...(term.forms ?? []).map((f) => [f])].map((alt) => alt.map(looseFold)));
-	const edges = terms.map(asciiEdges);
 	for (let at = from; at < to; ) {
 		const end = alignedEnd(text, Math.min(to, at + CHUNK));
-		const chunk = text.slice(at, end);
-		const hay = looseFold(chunk);
-		const ascii = ASCII.test(chunk);
-		const holds = (ti: number) =>
-			(needles[ti] as string[][]).some((tokens) => tokens.every((t) => hay.includes(t))) && (!ascii || (edges[ti]?.test(chunk) ?? true));
-		if (!terms.some((_, ti) => holds(ti))) {
+		const hay = looseFold(text.slice(at, end));
+		if (!needles.some((alts) => alts.some((tokens) => tokens.every((t) => hay.includes(t))))) {
 			// Tokenizing is what a snippet of a large fragment costs; most of its chunks hold no match.
 			at = Math.min(to, Math.max(at + CHUNK, end));
 			continue;
