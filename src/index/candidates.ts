@@ -279,17 +279,18 @@ export class CandidateQuery {
 	}
 
 	/**
-	 * The newest `limit` matching fragments kept by the filters, each with its bm25 score (lower is better), unranked:
-	 * a partial match scores them itself from several such lists (query/partial.ts).
+	 * The statement reading the newest `limit` matching fragments kept by the filters, each with its bm25 score (lower
+	 * is better) or 0, unranked, and its parameters; null without a text query. A partial match reads several such
+	 * lists in one statement and scores them there (query/partial.ts).
 	 */
-	fragments(limit: number, scored = true): Array<{ fid: number; score: number }> {
-		if (this.match === null) return [];
+	fragmentList(limit: number, scored = true): { sql: string; params: unknown[] } | null {
+		if (this.match === null) return null;
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
 		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
-		const query = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
-		return this.store.prepare<unknown[], { fid: number; score: number }>(query).all(this.match, ...this.params, limit);
+		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
+		return { sql, params: [this.match, ...this.params, limit] };
 	}
 
 	/**

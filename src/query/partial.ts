@@ -5,9 +5,10 @@
  * one of the rarest words are candidates: a page of filler words ("how", "did", "before") never outranks the one
  * rare word a query is about. Fragments are coalesced into events exactly like full matches.
  */
+
 import { byIdentity, type Candidate, type CandidateFilter, CandidateQuery, type EventKey, eventKeys } from "../index/candidates.js";
+import { type FragmentList, type ScoredEvent, type ScoredEvents, scoredEvents } from "../index/partial-scores.js";
 import type { IndexStore } from "../index/store.js";
-import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 
 /** One word of a partial query: the MATCH expressions of its written form and of its other forms. */
 export interface PartialWord {
@@ -44,6 +45,12 @@ export const PARTIAL_WINDOW = 2048;
  * within the candidates' words. Bounds a partial match's cost on any history.
  */
 const FRAGMENT_CAP = PARTIAL_WINDOW;
+/**
+ * Fragments read from a candidates' word's own list, which bm25 scores: its fragments that hold no other word rank
+ * last, and bm25 reads every scored row's sizes, so only the newest of them break ties; those holding other words come
+ * from the other words' lists (FRAGMENT_CAP), scored from this one when they are in it.
+ */
+const SCORED_CAP = PARTIAL_WINDOW / 4;
 /** A word's matches are counted up to this many: all words with more weigh the same, little. */
 const COMMON = 4 * PARTIAL_WINDOW;
 /** Matching fragments read at most to find whether a word has one in scope. */
@@ -58,14 +65,6 @@ const CORRECTION_WEIGHT = 0.8;
  * together outweigh the one rare word, and they are in most fragments, so they must not pick the candidates.
  */
 const CORE_SHARE = 0.6;
-
-interface Scored {
-	cov: number;
-	bm: number;
-	held: Map<number, number>;
-	/** Indexes of the query's terms the fragment holds in some form. */
-	written: number[];
-}
 
 /**
  * Ranks the partial matches of `words` within the filter; `events` is the index's event count (BM25's N), and
@@ -102,38 +101,29 @@ export function partialMatches(
 		sum += w.df;
 	}
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
-	const scored = new Map<number, Scored>();
-	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches.
-	const add = (i: number, match: string, weight: number, withBm25: boolean, term: number) => {
-		for (const f of new CandidateQuery(store, match, filter).fragments(FRAGMENT_CAP, withBm25)) {
-			let s = scored.get(f.fid);
-			if (!s) {
-				s = { cov: 0, bm: 0, held: new Map(), written: [] };
-				scored.set(f.fid, s);
-			}
-			// A word held in its written form and in another form counts once, at its better weight.
-			const before = s.held.get(i) ?? 0;
-			if (weight > before) {
-				s.cov += weight - before;
-				s.held.set(i, weight);
-			}
-			s.bm += f.score;
-			if (term >= 0) s.written.push(term);
-		}
-	};
+	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches. A lone
+	// candidates' word's list is cut short (SCORED_CAP): the other words' lists hold it too, in some form.
+	const sole = core.length === 1 ? (core[0] as (typeof matched)[number]) : null;
+	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
-		add(i, within(w.exact), weight, isCore, w.term);
-		if (w.inflected) add(i, within(w.inflected), weight * INFLECTED_WEIGHT, isCore, w.term);
+		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
+		lists.push({ match: within(w.exact), word: i, weight, scored: isCore, term: w.term, cap });
+		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored: isCore, term: w.term, cap });
 	});
+	// Held in its weaker form when it is not known which.
+	const implied = sole
+		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term }
+		: { word: -1, weight: 0, term: -1 };
+	const scored = scoredEvents(store, filter, lists, implied);
 	const ranking = new Ranking(store, scored);
 	return {
 		page: (offset, limit) => ranking.slice(offset, offset + limit),
 		total: () => ranking.slice(0, PARTIAL_EVENTS).length,
 		unmatched,
-		truncated: scored.size >= FRAGMENT_CAP,
+		truncated: scored.fragments >= FRAGMENT_CAP,
 		written: (eid) => ranking.written(eid),
 	};
 }
@@ -161,21 +151,27 @@ function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): 
 /** Word counts kept per index version (a long-lived explorer types many words). */
 const WORDS_KEPT = 4096;
 /** Event keys read at least at once while ranking events. */
-const KEY_CHUNK = 128;
+const KEY_CHUNK = 32;
 
-/** Fragments' scores compared: more coverage first, then the better (lower) bm25 sum. */
-function better(a: Scored, b: Scored): number {
+/** Events compared: more coverage first, then the better (lower) bm25 sum. */
+function better(a: ScoredEvent, b: ScoredEvent): number {
 	return b.cov - a.cov || a.bm - b.bm;
 }
 
+/** The indexes of the bits set in a mask of query terms (at most MAX_TERMS of them). */
+function termsOf(mask: number): number[] {
+	const out: number[] = [];
+	for (let t = 0; 2 ** t <= mask; t++) if (Math.floor(mask / 2 ** t) % 2 === 1) out.push(t);
+	return out;
+}
+
 /**
- * Scored fragments as events: each event's best fragment, its count of matching fragments, forked copies after every
- * distinct event, at most PARTIAL_EVENTS. Events are ranked by score first and their keys (entry, line, time) read in
- * chunks in that order, each chunk to the end of its run of equal scores, only as far as a page asks for: the keys
- * of every scored event cost more than the ranking, and a first page needs a few of them.
+ * Scored events, best first, as a ranking: forked copies after every distinct event, at most PARTIAL_EVENTS. Their
+ * keys (entry, line, time) are read in chunks in score order, each chunk to the end of its run of equal scores, only
+ * as far as a page asks for: the keys of every scored event cost more than the ranking, and a first page needs a few.
  */
 class Ranking {
-	private readonly order: ScoreOrder;
+	private next = 0;
 	private readonly distinct: Candidate[] = [];
 	private readonly copies: Candidate[] = [];
 	private readonly seen = new Map<string, number>();
@@ -186,25 +182,8 @@ class Ranking {
 
 	constructor(
 		private readonly store: IndexStore,
-		private readonly scored: Map<number, Scored>,
-	) {
-		const events = new Map<number, { fid: number; s: Scored; n: number }>();
-		for (const [fid, s] of scored) {
-			const eid = Math.floor(fid / FRAGMENT_SLOTS);
-			const e = events.get(eid);
-			if (!e) events.set(eid, { fid, s, n: 1 });
-			else {
-				e.n++;
-				// Of equal fragments, the first of the entry, whatever order the lists were read in.
-				const order = better(s, e.s);
-				if (order < 0 || (order === 0 && fid < e.fid)) {
-					e.fid = fid;
-					e.s = s;
-				}
-			}
-		}
-		this.order = new ScoreOrder(events);
-	}
+		private readonly events: ScoredEvents,
+	) {}
 
 	/** Ranked events `[from, to)`: forked copies after every distinct event, at most PARTIAL_EVENTS in all. */
 	slice(from: number, to: number): Candidate[] {
@@ -228,82 +207,37 @@ class Ranking {
 		while (this.distinct.length < need) {
 			// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
 			// ordered by time, so a run of them is never split between chunks.
-			const chunk = this.order.next(Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25)));
-			if (chunk.length === 0) break;
+			const want = Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25));
+			const chunk: ScoredEvent[] = [];
+			for (let e = this.events.at(this.next); e && chunk.length < want; e = this.events.at(this.next)) {
+				chunk.push(e);
+				this.next++;
+			}
+			const last = chunk.at(-1);
+			if (!last) break;
+			for (let e = this.events.at(this.next); e && better(e, last) === 0; e = this.events.at(this.next)) {
+				chunk.push(e);
+				this.next++;
+			}
 			// In row order: neighbouring rows share pages.
 			const read = eventKeys(
 				this.store,
-				chunk.map(([eid]) => eid).sort((a, b) => a - b),
+				chunk.map((e) => e.eid).sort((a, b) => a - b),
 			);
 			const keys = new Map(read.map((k) => [k.eid, k]));
 			const key = (eid: number) => keys.get(eid) as EventKey;
 			// Ties by time, then identity (never row ids, which follow the history of refreshes).
 			const ranked = chunk
-				.filter(([eid]) => keys.has(eid))
-				.sort(([ea, a], [eb, b]) => better(a.s, b.s) || (key(eb).ts_ms ?? 0) - (key(ea).ts_ms ?? 0) || byIdentity(key(ea), key(eb)));
-			for (const [eid, e] of ranked) {
-				const k = keys.get(eid);
-				const family = `${k?.entry_id}\u0000${k?.line_hash}`;
+				.filter((e) => keys.has(e.eid))
+				.sort((a, b) => better(a, b) || (key(b.eid).ts_ms ?? 0) - (key(a.eid).ts_ms ?? 0) || byIdentity(key(a.eid), key(b.eid)));
+			for (const e of ranked) {
+				const k = key(e.eid);
+				const family = `${k.entry_id}\u0000${k.line_hash}`;
 				const copy_rank = (this.seen.get(family) ?? 0) + 1;
 				this.seen.set(family, copy_rank);
-				(copy_rank === 1 ? this.distinct : this.copies).push({ eid, best: -e.s.cov, n: e.n, fid: e.fid, copy_rank });
-				this.held.set(eid, this.scored.get(e.fid)?.written ?? []);
+				(copy_rank === 1 ? this.distinct : this.copies).push({ eid: e.eid, best: -e.cov, n: e.n, fid: e.fid, copy_rank });
+				this.held.set(e.eid, termsOf(e.terms));
 			}
 		}
-	}
-}
-
-/** An event of a partial answer: its best fragment, that fragment's score, how many of its fragments matched. */
-type ScoredEvent = [eid: number, e: { fid: number; s: Scored; n: number }];
-
-/**
- * Events in score order (better), worked out only as far as asked: a comparison sort of every scored event (thousands
- * for a common word) cost more than ranking the first page. Events of equal coverage form a bucket; within one, the
- * best by bm25 are found through a sorted copy of the scores.
- */
-class ScoreOrder {
-	/** Buckets of equal coverage, the best first. */
-	private readonly buckets: ScoredEvent[][];
-	private bucket = 0;
-	/** What is left of the bucket being taken from, in no order. */
-	private rest: ScoredEvent[] = [];
-
-	constructor(events: Map<number, { fid: number; s: Scored; n: number }>) {
-		const byCov = new Map<number, ScoredEvent[]>();
-		for (const entry of events) {
-			const list = byCov.get(entry[1].s.cov);
-			if (list) list.push(entry);
-			else byCov.set(entry[1].s.cov, [entry]);
-		}
-		this.buckets = [...byCov.keys()].sort((a, b) => b - a).map((cov) => byCov.get(cov) as ScoredEvent[]);
-	}
-
-	/**
-	 * The next `k` events in score order (or all that are left), in no order among themselves, and every event whose
-	 * score equals the last of them: a run of equal scores is never split.
-	 */
-	next(k: number): ScoredEvent[] {
-		const out: ScoredEvent[] = [];
-		while (out.length < k) {
-			if (this.rest.length === 0) {
-				if (this.bucket >= this.buckets.length) break;
-				this.rest = this.buckets[this.bucket++] as ScoredEvent[];
-			}
-			const want = k - out.length;
-			if (this.rest.length <= want) {
-				out.push(...this.rest);
-				this.rest = [];
-				continue;
-			}
-			// The want-th best bm25 sum of the bucket, and every event at least as good.
-			const sums = Float64Array.from(this.rest, ([, e]) => e.s.bm).sort();
-			const edge = sums[want - 1] as number;
-			const kept: ScoredEvent[] = [];
-			const left: ScoredEvent[] = [];
-			for (const entry of this.rest) (entry[1].s.bm <= edge ? kept : left).push(entry);
-			out.push(...kept);
-			this.rest = left;
-		}
-		return out;
 	}
 }
