@@ -212,6 +212,16 @@ function tokenText(text: string, identifiers: Set<string>): string {
  * whitespace-delimited stretches around non-ASCII characters go through tokenize(), since no token spans whitespace.
  */
 export function documentText(text: string): string {
+	const [main, extra] = documentParts(text);
+	return main + extra;
+}
+
+/**
+ * documentText as its two parts, the main stream and the camelCase parts section (`main + extra` is the text). The
+ * section holds gap tokens (two-byte characters): kept apart, the main stream of ASCII text stays a one-byte string
+ * and is encoded as it is, instead of being copied into a two-byte string of the whole text first.
+ */
+export function documentParts(text: string): [main: string, extra: string] {
 	const identifiers = new Set<string>();
 	let main = "";
 	let at = 0;
@@ -230,7 +240,7 @@ export function documentText(text: string): string {
 	if (at === 0) main = text;
 	else main += text.slice(at);
 	asciiCamelWords(at === 0 ? text : text.slice(at), identifiers);
-	if (identifiers.size === 0) return main;
+	if (identifiers.size === 0) return [main, ""];
 	let extra = "";
 	for (const word of identifiers) {
 		const parts = camelParts(word);
@@ -238,7 +248,7 @@ export function documentText(text: string): string {
 		extra += ` ${GAP_TOKEN}`;
 		for (const [a, b] of parts) extra += ` ${fold(word.slice(a, b))}`;
 	}
-	return main + extra;
+	return [main, extra];
 }
 
 /** Tokens of a query term: the main stream only (parts are indexed separately, so whole words match them). */
