@@ -181,10 +181,11 @@ const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 /** Words of ASCII text that contain a camelCase seam; a linear scan (a backtracking regex cost seconds on 300 MB). */
 function asciiCamelWords(text: string, out: Set<string>): void {
 	ASCII_CAMEL_SEAM.lastIndex = 0;
-	for (let m = ASCII_CAMEL_SEAM.exec(text); m; m = ASCII_CAMEL_SEAM.exec(text)) {
-		let a = m.index;
+	// test(), not exec(): no match object per seam (code is full of them). The seam's last character is in the word.
+	while (ASCII_CAMEL_SEAM.test(text)) {
+		let a = ASCII_CAMEL_SEAM.lastIndex - 1;
 		while (a > 0 && isAsciiAlnum(text.charCodeAt(a - 1))) a--;
-		let b = m.index + 1;
+		let b = ASCII_CAMEL_SEAM.lastIndex;
 		while (b < text.length && isAsciiAlnum(text.charCodeAt(b))) b++;
 		if (b - a <= 48) out.add(text.slice(a, b));
 		ASCII_CAMEL_SEAM.lastIndex = b;
@@ -242,13 +243,28 @@ export function documentParts(text: string): [main: string, extra: string] {
 	asciiCamelWords(at === 0 ? text : text.slice(at), identifiers);
 	if (identifiers.size === 0) return [main, ""];
 	let extra = "";
-	for (const word of identifiers) {
-		const parts = camelParts(word);
-		if (!parts) continue;
-		extra += ` ${GAP_TOKEN}`;
-		for (const [a, b] of parts) extra += ` ${fold(word.slice(a, b))}`;
-	}
+	for (const word of identifiers) extra += partsGroup(word);
 	return [main, extra];
+}
+
+/** Identifiers' parts groups already made: code repeats its identifiers across fragments and sessions. */
+const groups = new Map<string, string>();
+/** Distinct identifiers kept at most (a few MB), then the map starts over. */
+const GROUPS_KEPT = 65536;
+
+/** The parts section's group of one identifier, ` GAP part part…` ("" when it has no parts). */
+function partsGroup(word: string): string {
+	let group = groups.get(word);
+	if (group !== undefined) return group;
+	const parts = camelParts(word);
+	group = "";
+	if (parts) {
+		group = ` ${GAP_TOKEN}`;
+		for (const [a, b] of parts) group += ` ${fold(word.slice(a, b))}`;
+	}
+	if (groups.size >= GROUPS_KEPT) groups.clear();
+	groups.set(word, group);
+	return group;
 }
 
 /** Tokens of a query term: the main stream only (parts are indexed separately, so whole words match them). */
