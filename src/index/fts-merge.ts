@@ -5,7 +5,8 @@
  * history rebuilt) goes on with FTS5's optimize, incrementally ('merge' with a negative page count), into one
  * segment; a budgeted refresh that builds a history over several calls does not (each call writes only its share).
  * Smaller refreshes leave it to FTS5's automerge and deletemerge: an optimize after them rewrites the whole
- * index for a few new rows (rewriting it all for a few new rows).
+ * index for a few new rows (rewriting it all for a few new rows). A bulk build that runs to its end holds automerge
+ * off meanwhile (bulk-merge.ts): its segments are merged here, once.
  */
 import { type IndexStore, isBusyError } from "./store.js";
 

@@ -7,6 +7,7 @@ import type { SliceCarry } from "../project/file-scan.js";
 import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
+import { holdMerges, releaseMerges } from "./bulk-merge.js";
 import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
 import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
@@ -73,6 +74,10 @@ export class RefreshRun {
 			startedAt: this.started,
 		};
 		holdCheckpoints(this.store, this.progress.bytesTotal, this.options.batchMs !== undefined);
+		// Merge settings a dead bulk build left off come back first; a run sure to reach its end may hold them again.
+		releaseMerges(this.store);
+		const { budgetMs, batchMs, shouldStop } = this.options;
+		holdMerges(this.store, this.progress.bytesTotal, budgetMs === undefined && batchMs === undefined && shouldStop === undefined);
 		this.options.onProgress?.(this.progress);
 	}
 
@@ -398,6 +403,7 @@ export class RefreshRun {
 		if (!summary.busy && !this.removalsDone) this.removals.drain();
 		if (!summary.busy) summary.pending += removingSessions(store).length;
 		if (!this.mergedSliced && this.mergesWhole()) while (mergeStepUnlessBusy(this.store));
+		releaseMerges(this.store);
 		try {
 			if (this.touched || store.meta("linked") === "0") linkSessions(store);
 			if (!summary.busy && summary.pending === 0 && !this.stampStillTrue())

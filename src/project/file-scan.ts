@@ -11,7 +11,7 @@ import { type Fingerprint, FULL_HASH_LIMIT, fullDigest, prefixHash } from "../so
 import { completeLines, resumeAt } from "../source/lines.js";
 import { type ParsedEntry, type ParserState, type SessionHeader, SessionParser } from "../source/parse.js";
 import { boundFragment, nestedCallNames, OWN_TOOLS, type ProjectedEvent, projectEntry } from "./entry.js";
-import { documentText, GAP_TOKEN, scopeFolders, scopeToken } from "./tokens.js";
+import { documentParts, documentText, GAP_TOKEN, scopeFolders, scopeToken } from "./tokens.js";
 
 /** What to read: from the start (rebuild), or after an indexed prefix that must still be intact (append). */
 export interface ScanPlan {
@@ -132,15 +132,23 @@ function scopeSuffix(cwd: string): string {
 	return lastScope.suffix;
 }
 
+/** Scratch for utf8Of, reused across fragments: each text is copied out at its size. */
+let scratch = Buffer.alloc(0);
+
 /**
- * `text + suffix` as UTF-8, what SQLite is given. Encoded in two parts: the suffix's private-use tokens would make the
- * joined string one of two-byte characters, a copy of the whole text at twice its size before it is encoded.
+ * The pieces joined, as UTF-8: what SQLite is given. Encoded piece by piece: the gap and scope tokens (private-use,
+ * two-byte characters) would make the joined string one of two-byte characters, a copy of the whole text at twice
+ * its size before it is encoded. Written into scratch first, so each piece is encoded once (no byteLength pass).
+ * No piece ends inside a surrogate pair, so the bytes are those of the joined string.
  */
-function utf8Of(text: string, suffix: string): Uint8Array {
-	const n = Buffer.byteLength(text, "utf8");
-	const out = Buffer.allocUnsafe(n + Buffer.byteLength(suffix, "utf8"));
-	out.write(text, 0, "utf8");
-	out.write(suffix, n, "utf8");
+function utf8Of(pieces: string[]): Uint8Array {
+	let bound = 0;
+	for (const piece of pieces) bound += piece.length * 3;
+	if (scratch.length < bound) scratch = Buffer.allocUnsafeSlow(Math.max(bound, 2 * scratch.length, 65536));
+	let n = 0;
+	for (const piece of pieces) n += scratch.write(piece, n, "utf8");
+	const out = Buffer.allocUnsafe(n);
+	scratch.copy(out, 0, 0, n);
 	return out;
 }
 
@@ -164,10 +172,13 @@ export function scanEntry(entry: ParsedEntry, cwd: string): ScannedEntry {
 	const about = ev.role === "toolResult" ? ` ${GAP_TOKEN} ${documentText(`${ev.toolName ?? ""}${ev.isError ? " error" : ""}`)}` : "";
 	for (const fragment of fragments) {
 		const { head, tail, omitted } = boundFragment(fragment.text);
-		const text = omitted ? `${documentText(head)} ${GAP_TOKEN} ${documentText(tail)}` : documentText(head);
+		const pieces = omitted ? [...documentParts(head), ` ${GAP_TOKEN} `, ...documentParts(tail)] : documentParts(head);
 		// System prompt sections are stored once per distinct text (session-writer): no session-specific scope tokens.
-		if (fragment.kind === "system.prompt") fts.push({ kind: fragment.kind, text });
-		else fts.push({ kind: fragment.kind, text: utf8Of(text, fragment.kind === "tool.result" ? about + scope : scope) });
+		if (fragment.kind === "system.prompt") fts.push({ kind: fragment.kind, text: pieces.join("") });
+		else {
+			pieces.push(fragment.kind === "tool.result" ? about + scope : scope);
+			fts.push({ kind: fragment.kind, text: utf8Of(pieces) });
+		}
 		ids.push(omitted ? `${fragment.id}@${omitted[0]}-${omitted[1]}` : fragment.id);
 	}
 	const located: ScannedEntry["entry"] = {

@@ -188,10 +188,11 @@ const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 /** Words of ASCII text that contain a camelCase seam; a linear scan (a backtracking regex cost seconds on 300 MB). */
 function asciiCamelWords(text: string, out: Set<string>): void {
 	ASCII_CAMEL_SEAM.lastIndex = 0;
-	for (let m = ASCII_CAMEL_SEAM.exec(text); m; m = ASCII_CAMEL_SEAM.exec(text)) {
-		let a = m.index;
+	// test(), not exec(): no match object per seam (code is full of them). The seam's last character is in the word.
+	while (ASCII_CAMEL_SEAM.test(text)) {
+		let a = ASCII_CAMEL_SEAM.lastIndex - 1;
 		while (a > 0 && isAsciiAlnum(text.charCodeAt(a - 1))) a--;
-		let b = m.index + 1;
+		let b = ASCII_CAMEL_SEAM.lastIndex;
 		while (b < text.length && isAsciiAlnum(text.charCodeAt(b))) b++;
 		if (b - a <= 48) out.add(text.slice(a, b));
 		ASCII_CAMEL_SEAM.lastIndex = b;
@@ -219,6 +220,16 @@ function tokenText(text: string, identifiers: Set<string>): string {
  * whitespace-delimited stretches around non-ASCII characters go through tokenize(), since no token spans whitespace.
  */
 export function documentText(text: string): string {
+	const [main, extra] = documentParts(text);
+	return main + extra;
+}
+
+/**
+ * documentText as its two parts, the main stream and the camelCase parts section (`main + extra` is the text). The
+ * section holds gap tokens (two-byte characters): kept apart, the main stream of ASCII text stays a one-byte string
+ * and is encoded as it is, instead of being copied into a two-byte string of the whole text first.
+ */
+export function documentParts(text: string): [main: string, extra: string] {
 	const identifiers = new Set<string>();
 	let main = "";
 	let at = 0;
@@ -237,15 +248,30 @@ export function documentText(text: string): string {
 	if (at === 0) main = text;
 	else main += text.slice(at);
 	asciiCamelWords(at === 0 ? text : text.slice(at), identifiers);
-	if (identifiers.size === 0) return main;
+	if (identifiers.size === 0) return [main, ""];
 	let extra = "";
-	for (const word of identifiers) {
-		const parts = camelParts(word);
-		if (!parts) continue;
-		extra += ` ${GAP_TOKEN}`;
-		for (const [a, b] of parts) extra += ` ${fold(word.slice(a, b))}`;
+	for (const word of identifiers) extra += partsGroup(word);
+	return [main, extra];
+}
+
+/** Identifiers' parts groups already made: code repeats its identifiers across fragments and sessions. */
+const groups = new Map<string, string>();
+/** Distinct identifiers kept at most (a few MB), then the map starts over. */
+const GROUPS_KEPT = 65536;
+
+/** The parts section's group of one identifier, ` GAP part part…` ("" when it has no parts). */
+function partsGroup(word: string): string {
+	let group = groups.get(word);
+	if (group !== undefined) return group;
+	const parts = camelParts(word);
+	group = "";
+	if (parts) {
+		group = ` ${GAP_TOKEN}`;
+		for (const [a, b] of parts) group += ` ${fold(word.slice(a, b))}`;
 	}
-	return main + extra;
+	if (groups.size >= GROUPS_KEPT) groups.clear();
+	groups.set(word, group);
+	return group;
 }
 
 /** Tokens of a query term: the main stream only (parts are indexed separately, so whole words match them). */
