@@ -5,7 +5,8 @@
  * better-sqlite3's JavaScript is inside, its native addon outside (loaded by path); react-devtools-core stays outside
  * (Ink loads it only with DEV=true). Ink's text measuring and tokenizing come through remembering stand-ins
  * (frame-memo-*.ts): Ink redoes both for every line of the screen on every frame. `search` is also bundled alone as
- * CommonJS (pack/search.cjs, started by pack/search-start.cjs) for V8's code cache on any Node (src/cli/code-cache.ts). Run by `npm run build` after tsc.
+ * CommonJS (pack/search.cjs, started by pack/search-start.cjs) for V8's code cache on any Node (src/cli/code-cache.ts).
+ * Run by `npm run build` after tsc.
  *
  *   node dist/build/bundle.js
  */
@@ -46,8 +47,8 @@ export async function bundleCli(distSrc: string): Promise<void> {
 		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 	});
 	// `search` once more as one CommonJS file: node:vm can give such a script the code V8 compiled in an earlier run
-	// (src/cli/code-cache.ts), which Node before 22.1 cannot do for ES modules.
-	// search-start.cjs, what main.ts requires first, finds the cache and runs search.cjs with it.
+	// (src/cli/code-cache.ts), which Node before 22.1 cannot do for ES modules. search-start.cjs, what main.ts
+	// requires first, finds that code and runs search.cjs with it.
 	for (const [name, entry] of [
 		["search", "search-fast.js"],
 		["search-start", "code-cache.js"],
