@@ -72,6 +72,7 @@ export async function searchWithCodeCache(argv: readonly string[], file: string)
 	}
 	const loaded = runWithCodeCache<{ searchFast(argv: readonly string[]): Promise<number | null> }>(file, dir);
 	const code = await loaded.exports.searchFast(argv);
-	if (code !== null) loaded.save();
+	// Only once the search answered from an index of ours: nothing is put beside another program's file (I22).
+	if (code === 0) loaded.save();
 	return code;
 }
