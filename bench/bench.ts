@@ -7,11 +7,12 @@
  * (The `--` matters: without it npm takes the options as its own and the bench never sees them.)
  */
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_DIST, type ChildResult, median, parseArgs, percentile, runChild } from "./child.js";
+import { cmdOnly, pickMutations } from "./cmd-only.js";
 import { renderHugeTable, runHuge } from "./huge-run.js";
 import { renderPeerTable } from "./peer-table.js";
 import { type Corpus, ensureCorpus, externalCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
@@ -99,6 +100,9 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
   --typing-only   only the typing rows, on the largest size and its cached index (built first when missing):
                   one pass per fresh pi-history per pace (150, 80 and 20 ms a key), printed, nothing judged
   --typing-passes N  passes per pace with --typing-only (default 1)
+  --cmd-only      only \`pi-history search\` as a process (beside node -e 0) and the refresh rows (no-op, warm no-op,
+                  one append), on the largest size and its cached index; printed, nothing judged
+  --cmd-passes N  passes with --cmd-only (default 1)
   --help, -h      this text`;
 
 /** Options that take a value, and bare flags; anything else is a usage error (a typo must not start a long run). */
@@ -116,9 +120,11 @@ const VALUE_OPTIONS = new Set([
 	"proc-runs",
 	"first-runs",
 	"typing-passes",
+	"cmd-passes",
 ]);
 const FLAGS = new Set([
 	"typing-only",
+	"cmd-only",
 	"reuse-index",
 	"xlarge",
 	"xlarge-only",
@@ -155,6 +161,8 @@ const SWALLOWED_BY_NPM = [
 	"huge-scale",
 	"typing-only",
 	"typing-passes",
+	"cmd-only",
+	"cmd-passes",
 ];
 
 interface SizeResult {
@@ -308,43 +316,6 @@ function measureRg(corpus: Corpus, runs: number): RgResult[] {
 		}
 		return { name: q.name, terms: q.rg, p50: median(times), runs, files };
 	});
-}
-
-/** True for a file pi can append to: starts with a session header and ends with a complete line. */
-function appendable(file: string): boolean {
-	try {
-		const size = statSync(file).size;
-		if (size < 64) return false;
-		const fd = openSync(file, "r");
-		try {
-			const head = Buffer.alloc(24);
-			readSync(fd, head, 0, 24, 0);
-			const last = Buffer.alloc(1);
-			readSync(fd, last, 0, 1, size - 1);
-			return head.toString("latin1").startsWith('{"type":"session"') && last[0] === 10;
-		} finally {
-			closeSync(fd);
-		}
-	} catch {
-		return false;
-	}
-}
-
-/** Files the refresh measurements mutate, spread over the size distribution; deterministic for a corpus. */
-function pickMutations(corpus: Corpus): { append1: string[]; append10: string[]; rewrite: string[] } {
-	const candidates = corpus.files.filter((f) => appendable(join(corpus.agentDir, f.path))).sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
-	const taken = new Set<number>();
-	const at = (q: number): string => {
-		let i = Math.round(q * (candidates.length - 1));
-		while (taken.has(i) && i < candidates.length - 1) i++;
-		while (taken.has(i) && i > 0) i--;
-		taken.add(i);
-		return (candidates[i] as { path: string }).path;
-	};
-	const rewrite = [at(0.5), at(1)];
-	const append1 = [0.1, 0.3, 0.5, 0.7, 0.9].map(at);
-	const append10 = Array.from({ length: 10 }, (_, k) => at(0.05 + k * 0.1));
-	return { append1, append10, rewrite };
 }
 
 /** The parse floor of a run that reused the index (--reuse-index): not measured, shown as NaN. */
@@ -1056,6 +1027,11 @@ async function main(): Promise<void> {
 	log(sourceLine(source));
 	if (!rg) log("rg is not installed: the rg comparison is skipped (Debian/Ubuntu: apt-get install ripgrep)");
 
+	if (flags.has("cmd-only")) {
+		const families = sizes.at(-1)?.families ?? 2000;
+		await cmdOnly(cacheDir, seed, families, Number(options.get("proc-runs") ?? "3"), Number(options.get("cmd-passes") ?? "1"), log);
+		return;
+	}
 	if (flags.has("typing-only")) {
 		await typingOnly(cacheDir, seed, sizes.at(-1)?.families ?? 2000, Number(options.get("typing-passes") ?? "1"));
 		return;

@@ -4,7 +4,9 @@
  * modules (issue 29). Worker threads still start from their own compiled modules (their URLs name dist/src/<dir>/).
  * better-sqlite3's JavaScript is inside, its native addon outside (loaded by path); react-devtools-core stays outside
  * (Ink loads it only with DEV=true). Ink's text measuring and tokenizing come through remembering stand-ins
- * (frame-memo-*.ts): Ink redoes both for every line of the screen on every frame. Run by `npm run build` after tsc.
+ * (frame-memo-*.ts): Ink redoes both for every line of the screen on every frame. `search` is also bundled alone as
+ * CommonJS (pack/search.cjs, started by pack/search-start.cjs) for V8's code cache on any Node (src/cli/code-cache.ts).
+ * Run by `npm run build` after tsc.
  *
  *   node dist/build/bundle.js
  */
@@ -44,6 +46,20 @@ export async function bundleCli(distSrc: string): Promise<void> {
 		plugins: [frameMemo(join(distSrc, ".."))],
 		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 	});
+	// `search` once more as one CommonJS file: node:vm can give such a script the code V8 compiled in an earlier run
+	// (src/cli/code-cache.ts), which Node before 22.1 cannot do for ES modules. search-start.cjs, what main.ts
+	// requires first, finds that code and runs search.cjs with it.
+	for (const [name, entry] of [
+		["search", "search-fast.js"],
+		["search-start", "code-cache.js"],
+	] as const)
+		await build({
+			input: { [name]: join(distSrc, "cli", entry) },
+			platform: "node",
+			external: ["bindings", "react-devtools-core"],
+			logLevel: "warn",
+			output: { dir: out, format: "cjs", entryFileNames: "[name].cjs", codeSplitting: false, sourcemap: false },
+		});
 	// The entry is the last file written: main.ts takes the bundle only when it is not older than the tsc output.
 	const now = new Date();
 	utimesSync(join(out, "run.js"), now, now);

@@ -7,7 +7,7 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FRESH_STAMP_MS } from "../src/index/refresh-options.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir } from "./helpers/corpus.js";
@@ -124,6 +124,38 @@ describe("quick freshness check", () => {
 		for (let i = 0; i < 3 && !found; i++) found = service.refresh({ sweepFiles: 4 }).sessionsAppended === 1;
 		expect(found).toBe(true);
 		expect(hits("numbat")).toBe(1);
+	});
+
+	it("in a warm process, finds each append after checks that wrote the index, and after another process indexed one", () => {
+		settle();
+		expect(service.refresh()).toMatchObject({ quick: true, filesChanged: 0 });
+		// A no-op check once the stamp is old writes a new one; the append after it is still found.
+		vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + FRESH_STAMP_MS + 1000 });
+		try {
+			expect(service.refresh()).toMatchObject({ quick: true, filesChanged: 0 });
+		} finally {
+			vi.useRealTimers();
+		}
+		const appendTo = (file: string, id: string, parent: string, word: string) => appendFileSync(file, message(id, parent, `${word} appended`));
+		appendTo(files[3] as string, "m4b", "m4a", "aardvark");
+		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		appendTo(files[3] as string, "m4c", "m4b", "bandicoot");
+		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		appendTo(files[5] as string, "m6c", "m6b", "capybara");
+		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		// Another process indexes an append; the next append to the same file is ours to find.
+		const other = openService(root, join(t.dir, "index.sqlite"));
+		try {
+			appendTo(files[3] as string, "m4d", "m4c", "dugong");
+			expect(other.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		} finally {
+			other.close();
+		}
+		appendTo(files[3] as string, "m4e", "m4d", "echidna");
+		expect(service.refresh()).toMatchObject({ quick: true, sessionsAppended: 1 });
+		for (const word of ["aardvark", "bandicoot", "capybara", "dugong", "echidna"]) expect(hits(word)).toBe(1);
+		expect(service.refresh()).toMatchObject({ quick: true, filesChanged: 0 });
+		expectEqualsFreshBuild(root, join(t.dir, "index.sqlite"), join(t.dir, "fresh-warm.sqlite"));
 	});
 
 	it("walks again when a file is created, removed or renamed, even with the folder's time put back", () => {

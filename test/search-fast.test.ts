@@ -1,6 +1,6 @@
 /** `pi-history search`'s own flag reading: what it takes, as meow would give it, and what it leaves to meow. */
 import { describe, expect, it } from "vitest";
-import { parseSearchArgs } from "../src/cli/search-fast.js";
+import { parseSearchArgs } from "../src/cli/search-args.js";
 
 describe("search's fast start path", () => {
 	it("reads a plain command line as meow gives it: camelCase names, repeatable lists, numbers, negations", () => {

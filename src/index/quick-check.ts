@@ -55,6 +55,28 @@ export function forgetStamps(store: IndexStore): void {
 	store.setMeta(META_KEY, "");
 }
 
+/**
+ * After a quick refresh, keeps the rows a warm check stats valid instead of reading them all again at the next check:
+ * such a refresh changed no files row but the changed files' own, which are read again here. With more files than
+ * the sweep, an append changes which files are the most recently written: those rows are read again at the next check.
+ */
+export function carryRows(store: IndexStore, plan: RefreshPlan): void {
+	if (!plan.rowsRead) return;
+	const changed = new Set(plan.changed.map((f) => f.path));
+	store.carryCached<{ rows: Row[]; all: boolean }>(plan.rowsRead.key, plan.rowsRead.version, (fixed) => {
+		if (changed.size === 0) return true;
+		if (!fixed.all) return false;
+		const read = store.prepare<[string], KnownFile>(`SELECT ${COLUMNS} FROM files WHERE path = ?`);
+		for (const row of fixed.rows) {
+			if (!changed.has(row.path)) continue;
+			const now = read.get(row.path);
+			if (!now || now.root_id !== row.root_id) return false;
+			Object.assign(row, now);
+		}
+		return true;
+	});
+}
+
 /** Keeps the stamps of a complete refresh, and where the moving slice goes on. */
 export function keepStamps(store: IndexStore, plan: RefreshPlan): void {
 	if (plan.stamps !== undefined) store.setMeta(META_KEY, plan.stamps);
@@ -100,9 +122,10 @@ function sliceStart(store: IndexStore, sliceLength: number): number {
  * The rows every check of this index reads the same way while it is unchanged: all indexed files when they fit
  * the sweep, else the most recently written. Cached until the index changes, so a warm check reads no rows.
  */
-function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; all: boolean } {
+function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; all: boolean; key: string } {
 	const ids = [...rootIds.values()].join(",");
-	return store.cached(`quickCheck:${ids}:${sweep}`, () => {
+	const key = `quickCheck:${ids}:${sweep}`;
+	const fixed = store.cached(key, () => {
 		const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
 		// The rows are this call's own objects: given their root in place rather than copied (thousands of them).
 		const withRoot = (rows: KnownFile[]): Row[] => {
@@ -117,14 +140,21 @@ function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: numbe
 		const newest = `SELECT ${columnsOf(ids)} AND id IN (SELECT id FROM files WHERE root_id IN (${ids}) ORDER BY mtime_ms DESC LIMIT ?)`;
 		return { rows: withRoot(store.prepare<[number], KnownFile>(newest).all(hot)), all: false };
 	});
+	return { ...fixed, key };
 }
 
-const columnsOf = (ids: string) => `id, path, size, mtime_ms, ctime_ms, ino, root_id FROM files WHERE root_id IN (${ids})`;
+const COLUMNS = "id, path, size, mtime_ms, ctime_ms, ino, root_id";
+const columnsOf = (ids: string) => `${COLUMNS} FROM files WHERE root_id IN (${ids})`;
 
 /** The indexed files this check stats: all of them, or the hot ones and the next slice after the cursor. */
-function filesToCheck(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; cursor?: number } {
+function filesToCheck(
+	store: IndexStore,
+	rootIds: Map<string, number>,
+	sweep: number,
+): { rows: Row[]; cursor?: number; rowsRead: NonNullable<RefreshPlan["rowsRead"]> } {
 	const fixed = fixedRows(store, rootIds, sweep);
-	if (fixed.all) return { rows: fixed.rows };
+	const rowsRead = { key: fixed.key, version: store.cacheVersion() };
+	if (fixed.all) return { rows: fixed.rows, rowsRead };
 	const ids = [...rootIds.values()].join(",");
 	const rootOf = new Map([...rootIds].map(([path, id]) => [id, path]));
 	const length = Math.min(sweep, SAMPLE_FILES) - fixed.rows.length;
@@ -138,7 +168,7 @@ function filesToCheck(store: IndexStore, rootIds: Map<string, number>, sweep: nu
 	for (const r of next) r.root = rootOf.get(r.root_id as number) as string;
 	const cursor = next.at(-1)?.id ?? 0;
 	cursors.set(store, cursor);
-	return { rows: fixed.rows.concat(next), cursor };
+	return { rows: fixed.rows.concat(next), cursor, rowsRead };
 }
 
 /**
@@ -164,7 +194,7 @@ export function quickPlan(
 	for (const r of store.prepare<[], { id: number; path: string }>("SELECT id, path FROM roots").all())
 		if (roots.some((root) => root.path === r.path)) rootIds.set(r.path, r.id);
 	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
-	const { rows, cursor } = filesToCheck(store, rootIds, sweep);
+	const { rows, cursor, rowsRead } = filesToCheck(store, rootIds, sweep);
 	const priority = new Set(priorityFiles);
 	const unseen = new Set(priorityFiles);
 	const changed: DiscoveredFile[] = [];
@@ -193,5 +223,5 @@ export function quickPlan(
 	summary.quick = true;
 	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
 	const observations = roots.map((root) => ({ root, present: stamps.roots.some((s) => s.path === root.path && s.present), unreadable: [] }));
-	return { files: [], observations, rootIds, known, changed, dropped: new Map(), quick: true, sweepCursor: cursor };
+	return { files: [], observations, rootIds, known, changed, dropped: new Map(), quick: true, sweepCursor: cursor, rowsRead };
 }

@@ -35,6 +35,8 @@ export interface RefreshPlan {
 	stamps?: string;
 	/** Where the next quick check's moving slice of files starts. */
 	sweepCursor?: number;
+	/** The cached rows a quick check stat'ed from, and the index's cache version then (carryRows). */
+	rowsRead?: { key: string; version: string };
 }
 
 /** The indexed files rows, by path: what discovery is compared with. */

@@ -12,7 +12,7 @@ import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
 import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
-import { keepStamps, quickPlan } from "./quick-check.js";
+import { carryRows, keepStamps, quickPlan } from "./quick-check.js";
 import { BATCH_BYTES, FILE_SLICE_BYTES, FRESH_STAMP_MS, type RefreshOptions } from "./refresh-options.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { RemovalBatches } from "./removal-batches.js";
@@ -418,6 +418,8 @@ export class RefreshRun {
 			if (!isBusyError(error)) throw error;
 			summary.busy = true;
 		}
+		// The next check of this warm process stats from the rows it read, not from all of them again.
+		carryRows(store, this.plan);
 		releaseCheckpoints(this.store);
 		this.progress.phase = "done";
 		this.store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);

@@ -55,13 +55,33 @@ export class IndexStore {
 	 * `total_changes()`) or any other (`data_version`). Callers must not modify what it returns.
 	 */
 	cached<T>(key: string, compute: () => T): T {
-		const changes = this.prepare<[], { n: number }>("SELECT total_changes() AS n").get()?.n ?? 0;
-		const version = `${this.db.pragma("data_version", { simple: true })}:${changes}`;
+		const version = this.cacheVersion();
 		const hit = this.cache.get(key);
 		if (hit && hit.version === version) return hit.value as T;
 		const value = compute();
 		this.cache.set(key, { version, value });
 		return value;
+	}
+
+	/** Where the index stands for cached(): its own changes and any other connection's commits since it opened. */
+	cacheVersion(): string {
+		const changes = this.prepare<[], { n: number }>("SELECT total_changes() AS n").get()?.n ?? 0;
+		return `${this.db.pragma("data_version", { simple: true })}:${changes}`;
+	}
+
+	/**
+	 * Keeps the value cached under `key` valid across this connection's own writes since `since` (when it was last
+	 * valid): `update` brings it in line with them (false drops it). Dropped too when another connection wrote
+	 * meanwhile: only the caller knows what its own writes changed.
+	 */
+	carryCached<T>(key: string, since: string, update: (value: T) => boolean): void {
+		const hit = this.cache.get(key);
+		if (!hit || hit.version !== since) return;
+		const version = this.cacheVersion();
+		if (version === since) return;
+		const others = (v: string) => v.slice(0, v.indexOf(":"));
+		if (others(version) === others(since) && update(hit.value as T)) hit.version = version;
+		else this.cache.delete(key);
 	}
 
 	/** Sets the connection's page cache size (KiB) and how much of the file it maps; shrinking frees pages at once. */
