@@ -142,5 +142,7 @@ describe("typing a query", () => {
 		expect(typingPause(1000, 995)).toBe(1007.5);
 		// The first key after a long pause, or of the session: at most the cap.
 		expect(typingPause(1000, Number.NEGATIVE_INFINITY)).toBe(1000 + TYPING_QUIET_MS);
+		// A query never edited (the recent events at start): no wait.
+		expect(typingPause(Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY)).toBe(Number.NEGATIVE_INFINITY);
 	});
 });

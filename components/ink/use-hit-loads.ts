@@ -28,6 +28,8 @@ export const TYPING_QUIET_MS = 250;
 
 /** When the preview may load after the query's last edit at `last`, the one before at `before` (performance.now()). */
 export function typingPause(last: number, before: number): number {
+	// Never edited: nothing to wait for.
+	if (last === Number.NEGATIVE_INFINITY) return last;
 	return last + Math.min(TYPING_QUIET_MS, 1.5 * (last - before));
 }
 
