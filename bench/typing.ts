@@ -8,7 +8,7 @@
  *           (searchesFor) and waits for its echo only.
  * Both clocks are the machine's monotonic clock (Python's time.monotonic_ns, Node's process.hrtime).
  *
- *   node dist/bench/typing.js --index PATH --roots <agent>/sessions[,<agent>/flat-sessions] [--paces 150,80,20] [--passes 1]
+ *   node dist/bench/typing.js --index PATH --roots <agent>/sessions[,<agent>/flat-sessions] [--paces 150,80,20] [--passes 1] [--keys]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -174,6 +174,17 @@ export function typingParts(t: TypingResult): string {
 	return `${part("readMs")}, ${part("askedMs")}, ${part("searchMs")}, ${part("drawMs")}; ${f0(t.cpuMsPerKey)}`;
 }
 
+/** One line per key: its prefix, echo and results ms, and where its wait went (read, asked, search, frame after). */
+export function typingKeys(t: TypingResult): string {
+	const n = (x: number | null) => (x === null ? "–" : x.toFixed(0));
+	return t.keys
+		.map((k) => {
+			const p = k.parts;
+			return `  ${JSON.stringify(k.prefix).padEnd(30)} echo ${n(k.echoMs).padStart(4)} results ${n(k.resultsMs).padStart(4)}  read ${n(p.readMs)} asked ${n(p.askedMs)} search ${n(p.searchMs)} frame ${n(p.drawMs)}`;
+		})
+		.join("\n");
+}
+
 /** One line per pass: the pace, echo and results p50 / p95 / max, where a key's wait goes, frames and searches. */
 export function typingLine(t: TypingResult): string {
 	const e = keyStats(t, "echoMs");
@@ -188,8 +199,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
 	};
 	const index = option("index");
 	const roots = option("roots")?.split(",");
-	if (!index || !roots) throw new Error("usage: typing --index PATH --roots DIR[,DIR] [--paces 150,80,20] [--passes 1]");
+	if (!index || !roots) throw new Error("usage: typing --index PATH --roots DIR[,DIR] [--paces 150,80,20] [--passes 1] [--keys]");
 	const paces = (option("paces") ?? "150,80,20").split(",").map(Number);
 	const passes = Number(option("passes") ?? "1");
-	for (let p = 0; p < passes; p++) for (const pace of paces) console.log(typingLine(measureTyping(roots, index, pace)));
+	const perKey = process.argv.includes("--keys");
+	for (let p = 0; p < passes; p++)
+		for (const pace of paces) {
+			const t = measureTyping(roots, index, pace);
+			console.log(typingLine(t));
+			if (perKey) console.log(typingKeys(t));
+		}
 }

@@ -3,10 +3,10 @@
  * other commands) each become a few chunks, so a start resolves and compiles a handful of files instead of a hundred
  * modules (issue 29). Worker threads still start from their own compiled modules (their URLs name dist/src/<dir>/).
  * better-sqlite3's JavaScript is inside, its native addon outside (loaded by path); react-devtools-core stays outside
- * (Ink loads it only with DEV=true). Ink's text measuring and tokenizing come through remembering stand-ins
- * (frame-memo-*.ts): Ink redoes both for every line of the screen on every frame. `search` is also bundled alone as
- * CommonJS (pack/search.cjs, started by pack/search-start.cjs) for V8's code cache on any Node (src/cli/code-cache.ts).
- * Run by `npm run build` after tsc.
+ * (Ink loads it only with DEV=true). Ink's text measuring and tokenizing, and its Output, come through remembering
+ * stand-ins (frame-memo-*.ts): Ink redoes all of them for every line of the screen on every frame. `search` is also
+ * bundled alone as CommonJS (pack/search.cjs, started by pack/search-start.cjs) for V8's code cache on any Node
+ * (src/cli/code-cache.ts). Run by `npm run build` after tsc.
  *
  *   node dist/build/bundle.js
  */
@@ -14,7 +14,7 @@ import { rmSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "rolldown";
-import { standIns } from "./stand-ins.js";
+import { moduleStandIn, standIns } from "./stand-ins.js";
 
 /**
  * Puts the stand-ins where a module imports the one they wrap: only where the import resolves to the very copy the
@@ -25,6 +25,10 @@ function frameMemo(dist: string): Plugin {
 	return {
 		name: "frame-memo",
 		async resolveId(source, importer) {
+			if (source === "./output.js" && importer) {
+				const resolved = await this.resolve(source, importer, { skipSelf: true });
+				return resolved ? (moduleStandIn(dist, resolved.id) ?? null) : null;
+			}
 			const standIn = stands[source];
 			if (!standIn || !importer || importer === standIn) return null;
 			const [wanted, wrapped] = await Promise.all([this.resolve(source, importer, { skipSelf: true }), this.resolve(source, standIn, { skipSelf: true })]);

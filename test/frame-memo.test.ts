@@ -1,6 +1,6 @@
 /**
- * The CLI bundle draws Ink's frames through remembering stand-ins for string-width and @alcalzone/ansi-tokenize
- * (build/frame-memo-*.ts): they must answer exactly as the modules they stand in for, the first time and every time
+ * The CLI bundle draws Ink's frames through remembering stand-ins for string-width, @alcalzone/ansi-tokenize and Ink's
+ * Output (build/frame-memo-*.ts): they must answer exactly as the modules they stand in for, the first time and every time
  * after (a remembered answer), including for a row that starts like a remembered one and then differs; and the built
  * bundle must really draw through them.
  */
@@ -10,9 +10,11 @@ import * as ansi from "@alcalzone/ansi-tokenize";
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import * as memo from "../build/frame-memo-ansi.js";
+import MemoOutput from "../build/frame-memo-output.js";
 import memoStringWidth from "../build/frame-memo-width.js";
 import { type StyledLine, seg } from "../components/core/styled.js";
 import { lineAnsi } from "../components/core/theme.js";
+import InkOutput from "../node_modules/ink/build/output.js";
 import { DIST } from "./helpers/build.js";
 
 /** Lines as the explorer draws them: tones, the selection and the cursor inverse, wide and combining characters. */
@@ -65,14 +67,59 @@ describe("frame memo stand-ins", () => {
 		expect(memo.styledCharsToString([])).toBe("");
 	});
 
-	it("are what the built explorer draws with (Ink's Output and widest-line call them)", () => {
+	it("draw a frame row by row as Ink's Output does, frame after frame: clips, wide characters, transforms, overlaps", () => {
+		type Out = {
+			write(x: number, y: number, t: string, o: { transformers: ((s: string, i: number) => string)[] }): void;
+			clip(c: object): void;
+			unclip(): void;
+			get(): { output: string; height: number };
+		};
+		const texts = LINES.map((l) => lineAnsi(l, true));
+		const upper = (s: string) => s.toUpperCase();
+		const numbered = (s: string, i: number) => `${i}${s}`;
+		/** One frame's writes: `shift` moves some of them, as a keystroke changes a row or two. */
+		const draw = (o: Out, shift: number) => {
+			o.write(0, 0, texts[0] as string, { transformers: [] });
+			o.write(0, 1, `${texts[1]}${"x".repeat(shift)}`, { transformers: [] });
+			o.write(2, 2, `${texts[2]}\n${texts[3]}\n${texts[4]}`, { transformers: [numbered] });
+			o.clip({ x1: 5, x2: 30, y1: 3, y2: 6 });
+			o.write(1 + shift, 4, `${texts[2]}\n${texts[3]}\n内存泄漏内存泄漏`, { transformers: [upper] });
+			o.write(40, 0, "outside the clip", { transformers: [] });
+			o.unclip();
+			o.clip({ x1: undefined, x2: undefined, y1: 7, y2: 8 });
+			o.write(0, 6, "above\nin 7\nin 8\nbelow", { transformers: [] });
+			o.unclip();
+			o.write(10, 9, `🧾 wide ${shift}`, { transformers: [] });
+			o.write(12, 9, "over", { transformers: [] });
+			o.write(70, 10, "past the right edge", { transformers: [] });
+			o.write(0, -1, "above the top\nnever drawn", { transformers: [] });
+			o.write(0, 11, "last\nbelow the bottom", { transformers: [] });
+			o.write(0, 3, "", { transformers: [] });
+		};
+		for (const shift of [0, 0, 1, 2, 0, 1]) {
+			const ink = new InkOutput({ width: 80, height: 12 }) as unknown as Out;
+			const ours = new MemoOutput({ width: 80, height: 12 });
+			draw(ink, shift);
+			draw(ours, shift);
+			expect(ours.get()).toEqual(ink.get());
+		}
+		// The same rows at another width are other rows.
+		const narrow = () => [new InkOutput({ width: 20, height: 12 }) as unknown as Out, new MemoOutput({ width: 20, height: 12 })] as const;
+		const [ink, ours] = narrow();
+		draw(ink, 0);
+		draw(ours, 0);
+		expect(ours.get()).toEqual(ink.get());
+	});
+
+	it("are what the built explorer draws with (its Output, and widest-line, call them)", () => {
 		const pack = join(DIST, "pack");
 		const text = readdirSync(pack)
 			.filter((f) => f.endsWith(".js"))
 			.map((f) => readFileSync(join(pack, f), "utf8"))
 			.join("\n");
-		expect(text).toMatch(/getStyledChars\(line\) \{[^}]*memoStyledCharsFromTokens\(memoTokenize\(line\)\)/);
-		expect(text).toMatch(/return memoStyledCharsToString\(/);
+		// Ink's renderer builds frames with the stand-in Output, which builds new rows from the remembered characters.
+		expect(text).toMatch(/function buildRow\([^)]*\) \{[\s\S]*?memoStyledCharsFromTokens\(memoTokenize\(line\)\)/);
+		expect(text).not.toMatch(/class OutputCaches/);
 		expect(text).toMatch(/function widestLine\([^)]*\) \{[^}]*memoStringWidth\(line\)/);
 	});
 });
