@@ -8,7 +8,7 @@ import type { SourceRoot } from "../shared/config.js";
 import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "../shared/types.js";
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
 import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
-import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
+import { MERGE_SLICE_PAGES, mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { keepStamps, quickPlan } from "./quick-check.js";
@@ -378,12 +378,12 @@ export class RefreshRun {
 
 	/**
 	 * The FTS5 merge policy (fts-merge.ts): a refresh that wrote most of the index merges it into one segment, in steps
-	 * of MERGE_STEP_PAGES, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
+	 * of MERGE_SLICE_PAGES, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
 	 */
 	async mergeSliced(pause: () => Promise<void>): Promise<void> {
 		this.mergedSliced = true;
 		if (!this.mergesWhole()) return;
-		while (!this.overBudget() && mergeStepUnlessBusy(this.store)) await pause();
+		while (!this.overBudget() && mergeStepUnlessBusy(this.store, MERGE_SLICE_PAGES)) await pause();
 	}
 
 	/**
