@@ -31,10 +31,16 @@ export function mergeStep(store: IndexStore, pages: number): boolean {
 	return (changes.get() ?? 0) - before > 1;
 }
 
-/** One step of MERGE_STEP_PAGES; false when nothing was left to merge or another process holds the index. */
-export function mergeStepUnlessBusy(store: IndexStore): boolean {
+/**
+ * Leaf pages of a step of the extension's sliced refresh: a step reads every segment it merges, so after a refresh
+ * that committed hundreds of times (a fork family of 400 files) a step of MERGE_STEP_PAGES held pi's loop too long.
+ */
+export const MERGE_SLICE_PAGES = 250;
+
+/** One step of `pages` leaf pages; false when nothing was left to merge or another process holds the index. */
+export function mergeStepUnlessBusy(store: IndexStore, pages = MERGE_STEP_PAGES): boolean {
 	try {
-		return mergeStep(store, MERGE_STEP_PAGES);
+		return mergeStep(store, pages);
 	} catch (error) {
 		if (!isBusyError(error)) throw error;
 		return false;

@@ -9,10 +9,11 @@ import { emptyRefreshSummary, type RefreshProgress, type RefreshSummary } from "
 import type { DiscoveredFile, Discovery } from "../source/discover.js";
 import { holdMerges, releaseMerges } from "./bulk-merge.js";
 import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
-import { mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
+import { MERGE_SLICE_PAGES, mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { carryRows, keepStamps, quickPlan } from "./quick-check.js";
+import { readAhead, writeReadAhead } from "./read-ahead.js";
 import { BATCH_BYTES, FILE_SLICE_BYTES, FRESH_STAMP_MS, type RefreshOptions } from "./refresh-options.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { RemovalBatches } from "./removal-batches.js";
@@ -290,14 +291,40 @@ export class RefreshRun {
 		// At least one slice per run, whatever the budget: a run that wrote nothing (discovery alone used the budget on
 		// a busy machine) would leave the same work pending, and a host that runs again while work is pending would spin.
 		for (let first = true; this.done < this.plan.changed.length && (first || !this.overBudget()); first = false) {
-			const ok = this.batch(() => {
-				const file = this.plan.changed[this.done] as DiscoveredFile;
-				return this.apply(file, () => this.ingest(file));
-			});
+			const next = this.plan.changed[this.done] as DiscoveredFile;
+			let ahead = readAhead(this.store, next, this.fullFor(next), this.sliceLimits, this.carry);
+			if (ahead) await pause();
+			const step = () => {
+				const [file, read] = [this.plan.changed[this.done] as DiscoveredFile, ahead];
+				ahead = null;
+				if (read?.file !== file) return this.apply(file, () => this.ingest(file));
+				return this.apply(file, () => writeReadAhead(this.store, this.writer, read, this.rootIdOf(file), this.fullFor(file), () => this.ingest(file)));
+			};
+			const ok = (ahead?.longest ?? 0) > this.sliceBytes ? await this.batchHeld(step, pause) : this.batch(step);
 			if (!ok) break;
 			this.options.onSlice?.();
 			await pause();
 		}
+	}
+
+	/** Like batch(), for a slice read ahead with a long line: its write and its commit (FTS5's flush) take a turn each. */
+	private async batchHeld(step: () => FileOutcome, pause: () => Promise<void>): Promise<boolean> {
+		const db = this.store.db;
+		this.beginBatch();
+		try {
+			db.exec("BEGIN IMMEDIATE");
+			step();
+			await pause();
+			db.exec("COMMIT");
+		} catch (error) {
+			if (db.open && db.inTransaction) db.exec("ROLLBACK");
+			const failedAt = this.done;
+			this.rolledBack();
+			if (isBusyError(error)) return this.busy();
+			return this.isolate(failedAt + 1);
+		}
+		this.committed();
+		return true;
 	}
 
 	/** Removals already made in slices (removeGoneSliced): finish() does not look again. */
@@ -356,12 +383,12 @@ export class RefreshRun {
 
 	/**
 	 * The FTS5 merge policy (fts-merge.ts): a refresh that wrote most of the index merges it into one segment, in steps
-	 * of MERGE_STEP_PAGES, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
+	 * of MERGE_SLICE_PAGES, one per turn of the event loop (`pause`) and within the refresh's time budget when sliced.
 	 */
 	async mergeSliced(pause: () => Promise<void>): Promise<void> {
 		this.mergedSliced = true;
 		if (!this.mergesWhole()) return;
-		while (!this.overBudget() && mergeStepUnlessBusy(this.store)) await pause();
+		while (!this.overBudget() && mergeStepUnlessBusy(this.store, MERGE_SLICE_PAGES)) await pause();
 	}
 
 	/**
