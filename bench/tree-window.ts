@@ -101,12 +101,27 @@ function openAfterChange(root: string, index: string): void {
 	}
 }
 
+/** Indexes in a child; what it took: the refresh, the kept layouts brought up to it, and its peak RSS. */
+function indexing(root: string, index: string): string {
+	const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "child-index", root, index], { encoding: "utf8" });
+	if (out.status !== 0) throw new Error(`indexing failed: ${out.stderr}`);
+	const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { index: number; layouts: number; kept: Record<string, number>; rss: number };
+	const kept = `${r.kept.whole ?? 0} laid out whole, ${r.kept.appended ?? 0} from the tail`;
+	return `indexed in ${r.index.toFixed(0)} ms + layouts ${r.layouts.toFixed(0)} ms (${kept}), indexer peak RSS ${r.rss.toFixed(0)} MB`;
+}
+
 function main(): void {
 	const { options, rest } = parseArgs(process.argv.slice(2));
 	if (rest[0] === "child-index") {
+		// A refresh, then the kept layouts brought up to it (what the CLI's `index` and the explorer's indexer do).
 		const service = HistoryService.open({ config: benchConfig([rest[1] as string], rest[2] as string) });
+		const t0 = performance.now();
 		service.refresh();
+		const t1 = performance.now();
+		const kept = service.keepTreeLayouts();
+		const t2 = performance.now();
 		service.close();
+		process.stdout.write(`${JSON.stringify({ index: t1 - t0, layouts: t2 - t1, kept, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
 		return;
 	}
 	if (rest[0] === "child-measure") {
@@ -127,12 +142,11 @@ function main(): void {
 		// --reuse: a session and index kept by an earlier --keep run (the refresh finds nothing to do).
 		const root = options.has("reuse") ? hugePaths(dir).root : writeSession(dir, n);
 		const index = join(dir, "index.sqlite");
-		const built = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
-		if (built.status !== 0) throw new Error(`indexing ${n} entries failed`);
-		// Twice, each in a fresh process: the first open after the session changed lays it out (and keeps the layout of
-		// each filter mode it shows); the second reads the kept layouts.
+		process.stdout.write(`${n.toLocaleString("en-US")} entries, ${indexing(root, index)}\n`);
+		// Twice, each in a fresh process: the first open after indexing (the indexer kept each filter mode's layout),
+		// then again.
 		let entries = n;
-		for (const pass of ["laid out", "kept"]) {
+		for (const pass of ["first open after indexing", "kept"]) {
 			const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
 			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
@@ -153,16 +167,17 @@ function main(): void {
 			["a turn appended at the leaf", () => [1, 2, 3].map(() => linearEntry(++last, 0)).join("")],
 			// Back to the leaf's grandparent (an entry of the current path), then a turn there.
 			["a turn back up the path", () => branchEntry(++last, last - 3) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
+			// A branch off an entry far up the session (pi's /tree to an old prompt, then a turn there).
+			["a branch off an old entry", () => branchEntry(++last, Math.floor(last / 3)) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
 		];
 		for (const [what, lines] of changes) {
 			appendFileSync(file, lines());
-			const again = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
-			if (again.status !== 0) throw new Error(`indexing ${n} entries again failed`);
+			const again = indexing(root, index);
 			const out = spawnSync(process.execPath, [self, "child-open", root, index], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`opening ${n} entries failed: ${out.stderr}`);
 			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { modes: Record<string, number>; rss: number };
 			const modes = Object.entries(r.modes).map(([mode, t]) => `${mode} ${t.toFixed(1)} ms`);
-			process.stdout.write(`    after ${what}, the first open: ${modes.join(" · ")} · peak RSS ${r.rss.toFixed(0)} MB\n`);
+			process.stdout.write(`    after ${what} (${again}), the first open: ${modes.join(" · ")} · peak RSS ${r.rss.toFixed(0)} MB\n`);
 		}
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}
