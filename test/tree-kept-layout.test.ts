@@ -346,4 +346,36 @@ describe("the tree view of a big session from its kept layout", () => {
 			}
 		});
 	}
+
+	it("inside pi: a turn at the leaf is kept in bounded units, a branch far up is left to the explorer's indexer", async () => {
+		const bounds = { maxWholeEntries: 1000, maxTail: 2 * 4096 };
+		const sliced = async () => {
+			const service = openService(root, index);
+			try {
+				service.refresh();
+				return await service.keepTreeLayoutsSliced(bounds);
+			} finally {
+				service.close();
+			}
+		};
+		// A turn under the last top-level entry (its subtree ends the pre-order), kept by the explorer's indexer; then one
+		// at the leaf, inside pi.
+		const top = entries.filter((e) => e.parentId === null).at(-1) as Entry;
+		appendFileSync(file, atLeaf(["user", "assistant"], top.id));
+		refresh();
+		appendFileSync(file, atLeaf(["user", "assistant", "result"]));
+		expect(await sliced()).toEqual({ appended: TREE_FILTER_MODES.length, whole: 0, left: 0 });
+		const kept = windows("default", [], null);
+		expect(kept.rows).toEqual(reference("default", new Set(), null));
+		expect(whole(kept.sql)).toEqual([]);
+		// Off the first entry: every node below it is re-indented, more than the bounds allow in one turn.
+		appendFileSync(file, atLeaf(["user", "assistant"], (entries[0] as Entry).id));
+		expect(await sliced()).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+		// The open lays it out itself (and keeps it): the same rows.
+		expect(windows("no-tools", [], null).rows).toEqual(reference("no-tools", new Set(), null));
+		refresh();
+		const after = windows("default", [], null);
+		expect(after.rows).toEqual(reference("default", new Set(), null));
+		expect(whole(after.sql)).toEqual([]);
+	});
 });

@@ -20,6 +20,8 @@ import { Visibility } from "./visibility.js";
 export interface KeepOptions {
 	/** Sessions above this many entries are only updated from their tail, never laid out whole (one turn's work). */
 	maxWholeEntries?: number;
+	/** Most values of a column an update from the tail may rewrite (else it is left, or laid out whole if small). */
+	maxTail?: number;
 	/** Checked before each unit: true stops the pass (the rest waits for the next one). */
 	shouldStop?: () => boolean;
 }
@@ -51,15 +53,15 @@ export function staleLayouts(store: IndexStore): LayoutCase[] {
 	return out;
 }
 
-/** Brings one kept layout up to its session: from its tail when it can, else (within `maxWhole`) laid out whole. */
-export function keepOne(store: IndexStore, lc: LayoutCase, maxWhole = Number.POSITIVE_INFINITY): "appended" | "whole" | "left" {
+/** Brings one kept layout up to its session: from its tail when it can, else (within the options' bounds) laid out whole. */
+export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions = {}): "appended" | "whole" | "left" {
 	const head = layoutHead(store, lc.session.id, lc.filter);
 	try {
-		if (head && appendToLayout(store, lc, head)?.sig === lc.sig) return "appended";
+		if (head && appendToLayout(store, lc, head, options.maxTail)?.sig === lc.sig) return "appended";
 	} catch (e) {
 		if (!(e instanceof LayoutGoneError)) throw e;
 	}
-	if (lc.session.entries > maxWhole) return "left";
+	if (lc.session.entries > (options.maxWholeEntries ?? Number.POSITIVE_INFINITY)) return "left";
 	const visibility = new Visibility(new Catalog(store), undefined);
 	const session: SessionRow = lc.session;
 	keepWhole(store, lc, buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }), null);
@@ -71,19 +73,31 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
 	for (const lc of staleLayouts(store)) {
 		if (options.shouldStop?.()) summary.left++;
-		else summary[keepOne(store, lc, options.maxWholeEntries)]++;
+		else summary[keepOne(store, lc, options)]++;
 	}
 	return summary;
 }
 
+/** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
+const leftBefore = new WeakMap<IndexStore, Set<string>>();
+
 /** keepLayouts with a turn of the event loop (`pause`) before each unit: a host's loop is held for one unit at most. */
 export async function keepLayoutsSliced(store: IndexStore, pause: () => Promise<void>, options: KeepOptions = {}): Promise<KeepSummary> {
 	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
-	const todo = staleLayouts(store);
-	for (const lc of todo) {
+	let left = leftBefore.get(store) ?? new Set<string>();
+	// Bounded in a long-lived host: forgetting only costs a unit that bails early.
+	if (left.size > 1000) left = new Set();
+	leftBefore.set(store, left);
+	for (const lc of staleLayouts(store)) {
+		const key = JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail]);
+		if (left.has(key) || options.shouldStop?.()) {
+			summary.left++;
+			continue;
+		}
 		await pause();
-		if (options.shouldStop?.()) summary.left++;
-		else summary[keepOne(store, lc, options.maxWholeEntries)]++;
+		const done = keepOne(store, lc, options);
+		summary[done]++;
+		if (done === "left") left.add(key);
 	}
 	return summary;
 }
