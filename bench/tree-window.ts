@@ -49,8 +49,11 @@ function measure(root: string, index: string): void {
 	const service = HistoryService.open({ config: benchConfig([root], index) });
 	try {
 		const t0 = performance.now();
+		const c0 = process.cpuUsage();
 		const first = service.treeWindow({ sessionId: HUGE_SESSION_ID, count: 3 * HEIGHT });
 		const open = performance.now() - t0;
+		const c1 = process.cpuUsage(c0);
+		const openCpu = (c1.user + c1.system) / 1000;
 		const rssOpen = process.resourceUsage().maxRSS / 1024;
 		const scrolls: number[] = [];
 		for (let k = 0; k < SCROLLS; k++) {
@@ -78,7 +81,7 @@ function measure(root: string, index: string): void {
 		const deep = performance.now() - t2;
 		const rss = process.resourceUsage().maxRSS / 1024;
 		process.stdout.write(
-			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rssOpen, rss })}\n`,
+			`${JSON.stringify({ total: first.total, entries: first.entries, open, openCpu, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rssOpen, rss })}\n`,
 		);
 	} finally {
 		service.close();
@@ -90,12 +93,16 @@ function openAfterChange(root: string, index: string): void {
 	const service = HistoryService.open({ config: benchConfig([root], index) });
 	try {
 		const modes: Record<string, number> = {};
+		let cpu = 0;
 		for (const filter of TREE_FILTER_MODES) {
 			const t = performance.now();
+			const c = process.cpuUsage();
 			service.treeWindow({ sessionId: HUGE_SESSION_ID, filter, count: 3 * HEIGHT });
 			modes[filter] = performance.now() - t;
+			const d = process.cpuUsage(c);
+			cpu = Math.max(cpu, (d.user + d.system) / 1000);
 		}
-		process.stdout.write(`${JSON.stringify({ modes, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
+		process.stdout.write(`${JSON.stringify({ modes, cpu, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
 	} finally {
 		service.close();
 	}
@@ -155,7 +162,7 @@ function main(): void {
 			entries = r.entries ?? n;
 			const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
 			process.stdout.write(
-				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
+				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} (CPU ${ms(r.openCpu)}) · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
 			);
 			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
 			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
@@ -175,9 +182,11 @@ function main(): void {
 			const again = indexing(root, index);
 			const out = spawnSync(process.execPath, [self, "child-open", root, index], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`opening ${n} entries failed: ${out.stderr}`);
-			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { modes: Record<string, number>; rss: number };
+			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { modes: Record<string, number>; cpu: number; rss: number };
 			const modes = Object.entries(r.modes).map(([mode, t]) => `${mode} ${t.toFixed(1)} ms`);
-			process.stdout.write(`    after ${what} (${again}), the first open: ${modes.join(" · ")} · peak RSS ${r.rss.toFixed(0)} MB\n`);
+			process.stdout.write(
+				`    after ${what} (${again}), the first open: ${modes.join(" · ")} (most CPU ${r.cpu.toFixed(1)} ms) · peak RSS ${r.rss.toFixed(0)} MB\n`,
+			);
 		}
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}

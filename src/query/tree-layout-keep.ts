@@ -7,7 +7,7 @@
  */
 import { Catalog, type SessionRow } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
+import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
 import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
@@ -56,8 +56,10 @@ export function staleLayouts(store: IndexStore): LayoutCase[] {
 /** Brings one kept layout up to its session: from its tail when it can, else (within the options' bounds) laid out whole. */
 export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions = {}): "appended" | "whole" | "left" {
 	const head = layoutHead(store, lc.session.id, lc.filter);
+	// Rewriting more than half the layout from its tail costs more (time and memory) than laying it out whole.
+	const limit = Math.min(options.maxTail ?? Number.POSITIVE_INFINITY, Math.max(2 * LAYOUT_CHUNK, (head?.nodes ?? 0) / 2));
 	try {
-		if (head && appendToLayout(store, lc, head, options.maxTail)?.sig === lc.sig) return "appended";
+		if (head && appendToLayout(store, lc, head, limit)?.sig === lc.sig) return "appended";
 	} catch (e) {
 		if (!(e instanceof LayoutGoneError)) throw e;
 	}
