@@ -112,9 +112,15 @@ function openAfterChange(root: string, index: string): void {
 function indexing(root: string, index: string): string {
 	const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "child-index", root, index], { encoding: "utf8" });
 	if (out.status !== 0) throw new Error(`indexing failed: ${out.stderr}`);
-	const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { index: number; layouts: number; kept: Record<string, number>; rss: number };
+	const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as {
+		index: number;
+		layouts: number;
+		kept: Record<string, number>;
+		rssIndex: number;
+		rss: number;
+	};
 	const kept = `${r.kept.whole ?? 0} laid out whole, ${r.kept.appended ?? 0} from the tail`;
-	return `indexed in ${r.index.toFixed(0)} ms + layouts ${r.layouts.toFixed(0)} ms (${kept}), indexer peak RSS ${r.rss.toFixed(0)} MB`;
+	return `indexed in ${r.index.toFixed(0)} ms + layouts ${r.layouts.toFixed(0)} ms (${kept}), indexer peak RSS ${r.rssIndex.toFixed(0)} MB, ${r.rss.toFixed(0)} MB with the layouts`;
 }
 
 function main(): void {
@@ -125,10 +131,11 @@ function main(): void {
 		const t0 = performance.now();
 		service.refresh();
 		const t1 = performance.now();
+		const rssIndex = process.resourceUsage().maxRSS / 1024;
 		const kept = service.keepTreeLayouts();
 		const t2 = performance.now();
 		service.close();
-		process.stdout.write(`${JSON.stringify({ index: t1 - t0, layouts: t2 - t1, kept, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
+		process.stdout.write(`${JSON.stringify({ index: t1 - t0, layouts: t2 - t1, kept, rssIndex, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
 		return;
 	}
 	if (rest[0] === "child-measure") {
