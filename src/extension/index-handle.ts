@@ -34,10 +34,11 @@ export const REFRESH_SLICE = { ms: 40, bytes: 64 * 1024, entries: 128 } as const
 
 /**
  * Kept tree layouts updated inside pi, one unit per turn (pi's loop waits for it): a whole layout costs in
- * proportion to the session, so only sessions up to 6,000 entries are laid out whole here, and an update from the
- * tail rewrites at most two chunks; the rest is left to the explorer's indexer and `pi-history index`.
+ * proportion to the session, more than a turn even at the smallest kept size on a loaded machine, so here only
+ * updates from the tail that rewrite at most two chunks are made; the rest is left to the explorer's indexer and
+ * `pi-history index`.
  */
-export const LAYOUT_SLICE = { maxWholeEntries: 6000, maxTail: 8192 } as const;
+export const LAYOUT_SLICE = { maxWholeEntries: 0, maxTail: 8192 } as const;
 
 /**
  * The caller's session file as pi opens it: pi joins a relative `sessionDir` (settings, project settings or
