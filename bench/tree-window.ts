@@ -49,8 +49,11 @@ function measure(root: string, index: string): void {
 	const service = HistoryService.open({ config: benchConfig([root], index) });
 	try {
 		const t0 = performance.now();
+		const c0 = process.cpuUsage();
 		const first = service.treeWindow({ sessionId: HUGE_SESSION_ID, count: 3 * HEIGHT });
 		const open = performance.now() - t0;
+		const c1 = process.cpuUsage(c0);
+		const openCpu = (c1.user + c1.system) / 1000;
 		const rssOpen = process.resourceUsage().maxRSS / 1024;
 		const scrolls: number[] = [];
 		for (let k = 0; k < SCROLLS; k++) {
@@ -78,7 +81,7 @@ function measure(root: string, index: string): void {
 		const deep = performance.now() - t2;
 		const rss = process.resourceUsage().maxRSS / 1024;
 		process.stdout.write(
-			`${JSON.stringify({ total: first.total, entries: first.entries, open, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rssOpen, rss })}\n`,
+			`${JSON.stringify({ total: first.total, entries: first.entries, open, openCpu, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rssOpen, rss })}\n`,
 		);
 	} finally {
 		service.close();
@@ -90,23 +93,49 @@ function openAfterChange(root: string, index: string): void {
 	const service = HistoryService.open({ config: benchConfig([root], index) });
 	try {
 		const modes: Record<string, number> = {};
+		let cpu = 0;
 		for (const filter of TREE_FILTER_MODES) {
 			const t = performance.now();
+			const c = process.cpuUsage();
 			service.treeWindow({ sessionId: HUGE_SESSION_ID, filter, count: 3 * HEIGHT });
 			modes[filter] = performance.now() - t;
+			const d = process.cpuUsage(c);
+			cpu = Math.max(cpu, (d.user + d.system) / 1000);
 		}
-		process.stdout.write(`${JSON.stringify({ modes, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
+		process.stdout.write(`${JSON.stringify({ modes, cpu, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
 	} finally {
 		service.close();
 	}
 }
 
+/** Indexes in a child; what it took: the refresh, the kept layouts brought up to it, and its peak RSS. */
+function indexing(root: string, index: string): string {
+	const out = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "child-index", root, index], { encoding: "utf8" });
+	if (out.status !== 0) throw new Error(`indexing failed: ${out.stderr}`);
+	const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as {
+		index: number;
+		layouts: number;
+		kept: Record<string, number>;
+		rssIndex: number;
+		rss: number;
+	};
+	const kept = `${r.kept.whole ?? 0} laid out whole, ${r.kept.appended ?? 0} from the tail`;
+	return `indexed in ${r.index.toFixed(0)} ms + layouts ${r.layouts.toFixed(0)} ms (${kept}), indexer peak RSS ${r.rssIndex.toFixed(0)} MB, ${r.rss.toFixed(0)} MB with the layouts`;
+}
+
 function main(): void {
 	const { options, rest } = parseArgs(process.argv.slice(2));
 	if (rest[0] === "child-index") {
+		// A refresh, then the kept layouts brought up to it (what the CLI's `index` and the explorer's indexer do).
 		const service = HistoryService.open({ config: benchConfig([rest[1] as string], rest[2] as string) });
+		const t0 = performance.now();
 		service.refresh();
+		const t1 = performance.now();
+		const rssIndex = process.resourceUsage().maxRSS / 1024;
+		const kept = service.keepTreeLayouts();
+		const t2 = performance.now();
 		service.close();
+		process.stdout.write(`${JSON.stringify({ index: t1 - t0, layouts: t2 - t1, kept, rssIndex, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
 		return;
 	}
 	if (rest[0] === "child-measure") {
@@ -127,12 +156,11 @@ function main(): void {
 		// --reuse: a session and index kept by an earlier --keep run (the refresh finds nothing to do).
 		const root = options.has("reuse") ? hugePaths(dir).root : writeSession(dir, n);
 		const index = join(dir, "index.sqlite");
-		const built = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
-		if (built.status !== 0) throw new Error(`indexing ${n} entries failed`);
-		// Twice, each in a fresh process: the first open after the session changed lays it out (and keeps the layout of
-		// each filter mode it shows); the second reads the kept layouts.
+		process.stdout.write(`${n.toLocaleString("en-US")} entries, ${indexing(root, index)}\n`);
+		// Twice, each in a fresh process: the first open after indexing (the indexer kept each filter mode's layout),
+		// then again.
 		let entries = n;
-		for (const pass of ["laid out", "kept"]) {
+		for (const pass of ["first open after indexing", "kept"]) {
 			const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
 			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
@@ -141,7 +169,7 @@ function main(): void {
 			entries = r.entries ?? n;
 			const ms = (x: number | undefined) => `${(x ?? 0).toFixed(1)} ms`;
 			process.stdout.write(
-				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
+				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} (CPU ${ms(r.openCpu)}) · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
 			);
 			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
 			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
@@ -153,16 +181,19 @@ function main(): void {
 			["a turn appended at the leaf", () => [1, 2, 3].map(() => linearEntry(++last, 0)).join("")],
 			// Back to the leaf's grandparent (an entry of the current path), then a turn there.
 			["a turn back up the path", () => branchEntry(++last, last - 3) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
+			// A branch off an entry far up the session (pi's /tree to an old prompt, then a turn there).
+			["a branch off an old entry", () => branchEntry(++last, Math.floor(last / 3)) + [1, 2].map(() => linearEntry(++last, 0)).join("")],
 		];
 		for (const [what, lines] of changes) {
 			appendFileSync(file, lines());
-			const again = spawnSync(process.execPath, [self, "child-index", root, index], { stdio: "inherit" });
-			if (again.status !== 0) throw new Error(`indexing ${n} entries again failed`);
+			const again = indexing(root, index);
 			const out = spawnSync(process.execPath, [self, "child-open", root, index], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`opening ${n} entries failed: ${out.stderr}`);
-			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { modes: Record<string, number>; rss: number };
+			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { modes: Record<string, number>; cpu: number; rss: number };
 			const modes = Object.entries(r.modes).map(([mode, t]) => `${mode} ${t.toFixed(1)} ms`);
-			process.stdout.write(`    after ${what}, the first open: ${modes.join(" · ")} · peak RSS ${r.rss.toFixed(0)} MB\n`);
+			process.stdout.write(
+				`    after ${what} (${again}), the first open: ${modes.join(" · ")} (most CPU ${r.cpu.toFixed(1)} ms) · peak RSS ${r.rss.toFixed(0)} MB\n`,
+			);
 		}
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}

@@ -49,6 +49,8 @@ function line(e: Entry): string {
 	const base = { id: e.id, parentId: e.parentId, timestamp: ts };
 	if (e.type === "label") return `${JSON.stringify({ type: "label", ...base, targetId: e.target, label: `mark ${e.target}` })}\n`;
 	if (e.type === "model_change") return `${JSON.stringify({ type: "model_change", ...base, provider: "anthropic", modelId: `m-${e.id}` })}\n`;
+	if (e.type === "compaction")
+		return `${JSON.stringify({ type: "compaction", ...base, summary: `compacted ${e.id}`, firstKeptEntryId: e.target, tokensBefore: 50000 })}\n`;
 	if (e.type === "branch_summary") return `${JSON.stringify({ type: "branch_summary", ...base, fromId: e.parentId, summary: `left ${e.id}` })}\n`;
 	const message =
 		e.role === "user"
@@ -185,6 +187,7 @@ function reference(filter: TreeFilterMode, unfolded: ReadonlySet<string>, focus:
 			e.id !== focus &&
 			!labels.has(e.id) &&
 			e.type !== "branch_summary" &&
+			e.type !== "compaction" &&
 			!e.error &&
 			e.role !== "user";
 		rows.push({ key: keyOf(e.id), type: "entry", prefix: cols + (branch ? (last ? "└─ " : "├─ ") : ""), depth, count: 1, stretch: null, plain });
@@ -226,18 +229,20 @@ function windows(filter: TreeFilterMode, unfolded: string[], entryId: string | n
 	}
 }
 
+/** What the explorer's indexer and the CLI's `index` do: a refresh, then the kept layouts brought up to it. */
 function refresh(): void {
 	const service = openService(root, index);
 	try {
 		service.refresh();
+		service.keepTreeLayouts();
 	} finally {
 		service.close();
 	}
 }
 
-/** Statements that read a session's whole shape or rows (what the kept layout spares an open; its tail it may read). */
+/** Statements that read a session's shape or all its rows, or write (an open laying it out or bringing it up to date). */
 const whole = (sql: string[]) =>
-	sql.filter((s) => /FROM tree_shape WHERE session_id = \? ORDER BY|e\.id BETWEEN|WHERE e\.session_id = \? ORDER BY e\.id/.test(s));
+	sql.filter((s) => /FROM tree_shape|e\.id BETWEEN|WHERE e\.session_id = \? ORDER BY e\.id|^\s*(INSERT|DELETE|UPDATE)\b/i.test(s));
 
 describe("the tree view of a big session from its kept layout", () => {
 	it("the reference walk draws the whole tree's layout (filter all)", () => {
@@ -272,11 +277,12 @@ describe("the tree view of a big session from its kept layout", () => {
 		"back up the path, then a prompt",
 		"back to the same entry again",
 		"after a branch off an old entry and a late label",
+		"after a compaction at the leaf",
+		"after a branch off the first entry",
 	];
 	let back = "";
 	for (const step of steps) {
 		it(`${step}: every filter's rows, on a deep entry and unfolded, equal the reference, read without the whole session`, () => {
-			const grown = step !== steps[0] && step !== steps[5];
 			if (step === steps[3] || step === steps[4]) {
 				// pi's /tree to an entry a few up the current path, then a new turn there (twice: a third child the second time).
 				if (step === steps[3]) {
@@ -292,6 +298,19 @@ describe("the tree view of a big session from its kept layout", () => {
 				const old = (entries[50] as Entry).id;
 				appendFileSync(file, line({ id: `u${n++}`, parentId: old, type: "message", role: "user" }) + grow(60));
 				appendFileSync(file, line({ id: `l${n++}`, parentId: (entries.at(-1) as Entry).id, type: "label", target: (entries[120] as Entry).id }));
+				refresh();
+			}
+			if (step === steps[6]) {
+				// pi compacts at the leaf (keeping the last few entries of the path), then goes on.
+				const byId = new Map(entries.map((e) => [e.id, e]));
+				let kept = (entries.at(-1) as Entry).id;
+				for (let k = 0; k < 8; k++) kept = byId.get(kept)?.parentId as string;
+				appendFileSync(file, line({ id: `c${n++}`, parentId: (entries.at(-1) as Entry).id, type: "compaction", target: kept }) + grow(5));
+				refresh();
+			}
+			if (step === steps[7]) {
+				// A branch off the very first entry: every display position after it moves.
+				appendFileSync(file, atLeaf(["user", "assistant", "result"], (entries[0] as Entry).id));
 				refresh();
 			}
 			if (step === steps[1]) {
@@ -310,17 +329,13 @@ describe("the tree view of a big session from its kept layout", () => {
 			const inFold = reference("default", new Set([fold.stretch as string]), null).filter((r) => r.stretch === fold.stretch);
 			const deep = (inFold[3] as Drawn).key.slice(SESSION.length + 1);
 			for (const filter of TREE_FILTER_MODES) {
+				// The first open after indexing, whatever changed: the indexer kept the layout, the open reads it.
 				const laid = windows(filter, [], null);
 				expect(laid.rows).toEqual(reference(filter, new Set(), null));
-				// Grown at its leaf: the first open brings the kept layout up to date from its tail.
-				if (grown) expect(whole(laid.sql)).toEqual([]);
-				if (!grown) {
-					// Laid out whole, and kept: the next opens read the layout.
-					const open = windows(filter, [], null);
-					expect(open.rows).toEqual(laid.rows);
-					expect(open.cursor).toBe(laid.cursor);
-					expect(whole(open.sql)).toEqual([]);
-				}
+				expect(whole(laid.sql)).toEqual([]);
+				const open = windows(filter, [], null);
+				expect(open.rows).toEqual(laid.rows);
+				expect(open.cursor).toBe(laid.cursor);
 				// Folds opened and a focus inside one: every mode once, then the default view (the test's budget).
 				if (step !== steps[0] && filter !== "default") continue;
 				const folds = laid.rows.filter((r) => r.type === "fold").map((r) => r.stretch as string);
@@ -331,4 +346,36 @@ describe("the tree view of a big session from its kept layout", () => {
 			}
 		});
 	}
+
+	it("inside pi: a turn at the leaf is kept in bounded units, a branch far up is left to the explorer's indexer", async () => {
+		const bounds = { maxWholeEntries: 1000, maxTail: 2 * 4096 };
+		const sliced = async () => {
+			const service = openService(root, index);
+			try {
+				service.refresh();
+				return await service.keepTreeLayoutsSliced(bounds);
+			} finally {
+				service.close();
+			}
+		};
+		// A turn under the last top-level entry (its subtree ends the pre-order), kept by the explorer's indexer; then one
+		// at the leaf, inside pi.
+		const top = entries.filter((e) => e.parentId === null).at(-1) as Entry;
+		appendFileSync(file, atLeaf(["user", "assistant"], top.id));
+		refresh();
+		appendFileSync(file, atLeaf(["user", "assistant", "result"]));
+		expect(await sliced()).toEqual({ appended: TREE_FILTER_MODES.length, whole: 0, left: 0 });
+		const kept = windows("default", [], null);
+		expect(kept.rows).toEqual(reference("default", new Set(), null));
+		expect(whole(kept.sql)).toEqual([]);
+		// Off the first entry: every node below it is re-indented, more than the bounds allow in one turn.
+		appendFileSync(file, atLeaf(["user", "assistant"], (entries[0] as Entry).id));
+		expect(await sliced()).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+		// The open lays it out itself (and keeps it): the same rows.
+		expect(windows("no-tools", [], null).rows).toEqual(reference("no-tools", new Set(), null));
+		refresh();
+		const after = windows("default", [], null);
+		expect(after.rows).toEqual(reference("default", new Set(), null));
+		expect(whole(after.sql)).toEqual([]);
+	});
 });

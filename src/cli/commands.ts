@@ -216,6 +216,8 @@ async function run(): Promise<number> {
 			const service = await openService({ busyTimeoutMs: 30_000 });
 			try {
 				const summary = await refreshWithProgress(service, flags.full === true, flags.json === true);
+				// Big sessions' tree layouts kept current: the explorer's first open of one reads a few chunks.
+				if (!summary.busy && summary.pending === 0) service.keepTreeLayouts();
 				if (flags.json) write(safeJson(summary, 2));
 				else write(formatRefresh(summary));
 				return 0;

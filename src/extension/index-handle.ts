@@ -33,6 +33,14 @@ const BUSY = "the index is busy (another process is writing it)";
 export const REFRESH_SLICE = { ms: 40, bytes: 64 * 1024, entries: 128 } as const;
 
 /**
+ * Kept tree layouts updated inside pi, one unit per turn (pi's loop waits for it): a whole layout costs in
+ * proportion to the session, more than a turn even at the smallest kept size on a loaded machine, so here only
+ * updates from the tail that rewrite at most two chunks are made; the rest is left to the explorer's indexer and
+ * `pi-history index`.
+ */
+export const LAYOUT_SLICE = { maxWholeEntries: 0, maxTail: 8192 } as const;
+
+/**
  * The caller's session file as pi opens it: pi joins a relative `sessionDir` (settings, project settings or
  * PI_CODING_AGENT_SESSION_DIR) onto the file name and leaves it relative, so it names a file under pi's own working
  * directory; the index knows files by absolute path (I17).
@@ -165,6 +173,9 @@ export class IndexHandle {
 			});
 			if (!summary.busy) this.priority.clear();
 			if (summary.pending > 0 && !summary.busy) this.schedule(undefined, 25);
+			// Indexed up to date: big sessions' tree layouts follow, a bounded unit per turn.
+			else if (!summary.busy && !this.stopBackground)
+				await this.exclusive(() => service.keepTreeLayoutsSliced({ ...LAYOUT_SLICE, shouldStop: () => this.stopBackground }));
 		} catch (error) {
 			if (isBusyError(error)) return;
 			this.backgroundError = messageOf(error);

@@ -107,6 +107,17 @@ export function layoutHead(store: IndexStore, session: number, filter: string): 
 	return row ? (JSON.parse(row.data.toString("utf8")) as LayoutHead) : null;
 }
 
+/** Row ids of sessions of at least `min` entries that are not forks and have none (those whose layout is kept), newest first. */
+export function layoutSessions(store: IndexStore, min: number): number[] {
+	return store
+		.prepare<[number], number>(
+			`SELECT s.id FROM sessions s WHERE s.entries >= ? AND s.parent_session IS NULL
+			AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session = s.id) ORDER BY s.id DESC`,
+		)
+		.pluck()
+		.all(min);
+}
+
 /** A kept layout lacks a chunk it says it has (written by another build, or cut short): it is laid out again. */
 export class LayoutGoneError extends Error {}
 

@@ -67,9 +67,10 @@ const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | SHAP
 /**
  * The kept layout brought up to the session after entries were appended under its last entry (pi's common case: a
  * session growing at its leaf), reading and rewriting only what follows the nearest shown ancestor of that entry.
- * Null when the change is another one (a branch off an older entry, a new label on an old one…): laid out whole.
+ * Null when the change is another one (a branch off an older entry, a new label on an old one…): laid out whole;
+ * also when more than `limit` values of a column would be rewritten.
  */
-export function appendToLayout(store: IndexStore, lc: LayoutCase, was: LayoutHead): LayoutHead | null {
+export function appendToLayout(store: IndexStore, lc: LayoutCase, was: LayoutHead, limit = Number.POSITIVE_INFINITY): LayoutHead | null {
 	if (store.readonly) return null;
 	try {
 		return store.db
@@ -77,7 +78,7 @@ export function appendToLayout(store: IndexStore, lc: LayoutCase, was: LayoutHea
 				const head = layoutHead(store, lc.session.id, lc.filter);
 				if (!head) return null;
 				if (head.sig === lc.sig) return head;
-				const next = appendedLayout(store, lc, head);
+				const next = appendedLayout(store, lc, head, limit);
 				if (next) writeLayoutTail(store, lc.session.id, lc.filter, next.head, next.tails);
 				return next?.head ?? null;
 			})
@@ -92,6 +93,7 @@ function appendedLayout(
 	store: IndexStore,
 	lc: LayoutCase,
 	head: LayoutHead,
+	limit: number,
 ): { head: LayoutHead; tails: Partial<Record<LayoutPart, { from: number; values: Column }>> } | null {
 	const session = lc.session;
 	const n0 = head.nodes;
@@ -160,6 +162,8 @@ function appendedLayout(
 	const shownNew = last0 + fresh.length;
 	// Node columns from V's chunk (its subtree's nodes follow it), display columns from where the rows change.
 	const nodeFrom = Math.floor(Math.min(X, P, V >= 0 ? V : X) / LAYOUT_CHUNK) * LAYOUT_CHUNK;
+	// More to rewrite than the caller may spend (a branch far up the path re-indents all below it): not done here.
+	if (n - nodeFrom > limit) return null;
 	const nt = (part: LayoutPart) => new Tail(L, part, nodeFrom, n0, n);
 	const row = nt("row");
 	const parent = nt("parent");
@@ -256,6 +260,7 @@ function appendedLayout(
 	while (s0 > 0 && s0 - 1 < shown0 && L.at("kept", s0 - 1) === 0) s0 = L.at("rowStart", L.at("rowOfFlat", s0 - 1));
 	const r0 = s0 < shown0 ? L.at("rowOfFlat", s0) : head.total;
 	const flatFrom = Math.floor(s0 / LAYOUT_CHUNK) * LAYOUT_CHUNK;
+	if (shownNew - flatFrom > limit) return null;
 	const flat = new Tail(L, "flat", flatFrom, shown0, shownNew);
 	const kept = new Tail(L, "kept", flatFrom, shown0, shownNew);
 	const rowOfFlat = new Tail(L, "rowOfFlat", flatFrom, shown0, shownNew);

@@ -19,7 +19,7 @@ import { Visibility } from "./visibility.js";
 export { filterWords, TREE_WINDOW_MAX } from "./tree-shape.js";
 
 /** Rows of a shape with one set of folds. */
-interface Rows {
+export interface Rows {
 	sig: string;
 	start: Int32Array;
 	type: Uint16Array;
@@ -148,6 +148,14 @@ function keptWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowReques
 	}
 }
 
+/** Keeps the layout of a shape laid out whole for a layout case (`rows`: its rows with nothing unfolded, if laid out). */
+export function keepWhole(store: IndexStore, lc: LayoutCase, sh: Shape, rows: Rows | null): void {
+	const kept = new Uint8Array(sh.flat.length);
+	for (let f = 0; f < kept.length; f++) kept[f] = isKept(sh, sh.flat[f] as number, -1, false) ? 1 : 0;
+	const laid = rows ?? layRows({ ...sh, focusNode: -1 }, new Set(), false, "");
+	keepLayout(store, lc, sh, { ...laid, kept });
+}
+
 /** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view). */
 export function treeWindow(store: IndexStore, request: TreeWindowRequest & { caller?: Caller }): TreeWindow {
 	if (!request.sessionId) throw new ArgumentError("sessionId is required");
@@ -193,12 +201,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
 	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
 	const rows = held.rows;
-	if (keep) {
-		const kept = new Uint8Array(sh.flat.length);
-		for (let f = 0; f < kept.length; f++) kept[f] = isKept(sh, sh.flat[f] as number, -1, false) ? 1 : 0;
-		const laid = sh.focusNode < 0 && unfolded.size === 0 ? rows : layRows({ ...sh, focusNode: -1 }, new Set(), false, "");
-		keepLayout(store, keep, sh, { ...laid, kept });
-	}
+	if (keep) keepWhole(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : null);
 	const root0 = sh.members[0] as Member;
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);

@@ -46,6 +46,7 @@ export function startIndexing(config: ResolvedConfig, listener: (message: IndexM
 	const input: WorkerInput = { kind: KIND, config };
 	const worker = new Worker(script, { workerData: input });
 	let finished = false;
+	let exited = false;
 	let stopping = false;
 	worker.on("message", (m: IndexMessage) => {
 		if (m.type !== "progress") finished = true;
@@ -56,13 +57,15 @@ export function startIndexing(config: ResolvedConfig, listener: (message: IndexM
 		listener({ type: "error", message: error.message });
 	});
 	worker.on("exit", (code) => {
+		exited = true;
 		if (!finished && !stopping) listener({ type: "error", message: `the indexing worker stopped (exit code ${code})` });
 	});
 	return {
 		mode: "worker",
 		stop: async () => {
 			stopping = true;
-			if (!finished) await worker.terminate();
+			// Past "done" it may still be keeping tree layouts: a write cut short rolls back.
+			if (!exited) await worker.terminate();
 		},
 	};
 }
@@ -127,6 +130,8 @@ async function runWorker(input: WorkerInput): Promise<void> {
 			},
 		});
 		port.postMessage({ type: "done", summary } satisfies IndexMessage);
+		// Then big sessions' tree layouts, so the explorer's first open of one reads a few chunks (stop() ends it).
+		if (!summary.busy && summary.pending === 0) service.keepTreeLayouts();
 	} catch (error) {
 		port.postMessage({ type: "error", message: (error as Error).message ?? String(error) } satisfies IndexMessage);
 	} finally {

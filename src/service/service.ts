@@ -25,6 +25,7 @@ import { sessionSearch } from "../query/session-hits.js";
 import { sessionTree } from "../query/session-tree.js";
 import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
+import { type KeepOptions, type KeepSummary, keepLayouts, keepLayoutsSliced } from "../query/tree-layout-keep.js";
 import { treeWindow } from "../query/tree-window.js";
 import { forkAbove } from "../query/walk.js";
 import type { ResolvedConfig } from "../shared/config.js";
@@ -231,6 +232,35 @@ export class HistoryService implements HistoryQueries {
 	/** A window of the tree view's rows of a session's fork family, laid out here with the request's folds and filter. */
 	treeWindow(request: TreeWindowRequest & { caller?: Caller }): TreeWindow {
 		return this.recover(() => treeWindow(this.store, request));
+	}
+
+	/**
+	 * Brings the kept tree layouts of big sessions up to the index, after a refresh: the explorer's first open of such
+	 * a session then reads a few chunks. Nothing on a read-only index; a busy or full index leaves them for later.
+	 */
+	keepTreeLayouts(options: KeepOptions = {}): KeepSummary {
+		return this.keepGuarded(() => keepLayouts(this.store, options));
+	}
+
+	/** keepTreeLayouts with a turn of the event loop between units (pi's extension); `maxWholeEntries` bounds a unit. */
+	async keepTreeLayoutsSliced(options: KeepOptions = {}): Promise<KeepSummary> {
+		const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+		try {
+			return await keepLayoutsSliced(this.store, pause, options);
+		} catch (error) {
+			if (isWriteFault(error) || busy(error)) return { appended: 0, whole: 0, left: 0 };
+			throw error;
+		}
+	}
+
+	private keepGuarded(run: () => KeepSummary): KeepSummary {
+		if (this.store.readonly) return { appended: 0, whole: 0, left: 0 };
+		try {
+			return this.recover(run);
+		} catch (error) {
+			if (isWriteFault(error) || busy(error)) return { appended: 0, whole: 0, left: 0 };
+			throw error;
+		}
 	}
 
 	/** Every session (or a workspace's) with size, fork points and lineage: the explorer's session browser. */

@@ -1,0 +1,105 @@
+/**
+ * Kept tree layouts brought up to the index after a refresh (issue 32 item 3): every big session the kept layout
+ * covers (tree-layout.ts layoutCase) gets, per filter mode, its layout updated from its tail (an append at the leaf)
+ * or laid out whole (any other change), so the explorer's first open after indexing, a branch or a compaction reads a
+ * few chunks instead of laying the session out. Each (session, mode) is one unit of work: a sliced caller yields
+ * between units and lays out whole only sessions small enough for one turn.
+ */
+import { Catalog, type SessionRow } from "../index/catalog.js";
+import type { IndexStore } from "../index/store.js";
+import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
+import { familySignature } from "../index/tree-rows.js";
+import { TREE_FILTER_MODES } from "../shared/types.js";
+import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
+import { appendToLayout } from "./tree-layout-append.js";
+import { buildShape } from "./tree-shape.js";
+import { keepWhole } from "./tree-window.js";
+import { Visibility } from "./visibility.js";
+
+/** What a pass over the stale layouts may do. */
+export interface KeepOptions {
+	/** Sessions above this many entries are only updated from their tail, never laid out whole (one turn's work). */
+	maxWholeEntries?: number;
+	/** Most values of a column an update from the tail may rewrite (else it is left, or laid out whole if small). */
+	maxTail?: number;
+	/** Checked before each unit: true stops the pass (the rest waits for the next one). */
+	shouldStop?: () => boolean;
+}
+
+/** What a pass did. */
+export interface KeepSummary {
+	/** Layouts updated from their tail, laid out whole, and left stale (too big for this pass, or stopped). */
+	appended: number;
+	whole: number;
+	left: number;
+}
+
+/** The layout cases whose kept layout is missing or older than the session's files, newest session first. */
+export function staleLayouts(store: IndexStore): LayoutCase[] {
+	if (store.readonly) return [];
+	const catalog = new Catalog(store);
+	const visibility = new Visibility(catalog, undefined);
+	const out: LayoutCase[] = [];
+	for (const id of layoutSessions(store, LAYOUT_MIN)) {
+		const session = catalog.session(id);
+		if (!session) continue;
+		const sig = familySignature(store, id);
+		for (const filter of TREE_FILTER_MODES) {
+			if (layoutHead(store, id, filter)?.sig === sig) continue;
+			const lc = layoutCase(store, visibility, { sessionId: session.public_id, filter, count: 0 }, { root: session, chain: [session], sig }, []);
+			if (lc) out.push(lc);
+		}
+	}
+	return out;
+}
+
+/** Brings one kept layout up to its session: from its tail when it can, else (within the options' bounds) laid out whole. */
+export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions = {}): "appended" | "whole" | "left" {
+	const head = layoutHead(store, lc.session.id, lc.filter);
+	// Rewriting more than half the layout from its tail costs more (time and memory) than laying it out whole.
+	const limit = Math.min(options.maxTail ?? Number.POSITIVE_INFINITY, Math.max(2 * LAYOUT_CHUNK, (head?.nodes ?? 0) / 2));
+	try {
+		if (head && appendToLayout(store, lc, head, limit)?.sig === lc.sig) return "appended";
+	} catch (e) {
+		if (!(e instanceof LayoutGoneError)) throw e;
+	}
+	if (lc.session.entries > (options.maxWholeEntries ?? Number.POSITIVE_INFINITY)) return "left";
+	const visibility = new Visibility(new Catalog(store), undefined);
+	const session: SessionRow = lc.session;
+	keepWhole(store, lc, buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }), null);
+	return "whole";
+}
+
+/** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */
+export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepSummary {
+	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
+	for (const lc of staleLayouts(store)) {
+		if (options.shouldStop?.()) summary.left++;
+		else summary[keepOne(store, lc, options)]++;
+	}
+	return summary;
+}
+
+/** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
+const leftBefore = new WeakMap<IndexStore, Set<string>>();
+
+/** keepLayouts with a turn of the event loop (`pause`) before each unit: a host's loop is held for one unit at most. */
+export async function keepLayoutsSliced(store: IndexStore, pause: () => Promise<void>, options: KeepOptions = {}): Promise<KeepSummary> {
+	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
+	let left = leftBefore.get(store) ?? new Set<string>();
+	// Bounded in a long-lived host: forgetting only costs a unit that bails early.
+	if (left.size > 1000) left = new Set();
+	leftBefore.set(store, left);
+	for (const lc of staleLayouts(store)) {
+		const key = JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail]);
+		if (left.has(key) || options.shouldStop?.()) {
+			summary.left++;
+			continue;
+		}
+		await pause();
+		const done = keepOne(store, lc, options);
+		summary[done]++;
+		if (done === "left") left.add(key);
+	}
+	return summary;
+}
