@@ -16,6 +16,12 @@ import { buildShape } from "./tree-shape.js";
 import { keepWhole } from "./tree-window.js";
 import { Visibility } from "./visibility.js";
 
+/**
+ * The biggest session an indexer lays out whole: a whole layout holds the session's shape in memory, and above this
+ * the indexer's peak RSS would pass the 300 MB bound (DESIGN §7); such a session is laid out at its first open.
+ */
+export const INDEXER_WHOLE_MAX_ENTRIES = 200_000;
+
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
 	/** Sessions above this many entries are only updated from their tail, never laid out whole (one turn's work). */

@@ -25,7 +25,7 @@ import { sessionSearch } from "../query/session-hits.js";
 import { sessionTree } from "../query/session-tree.js";
 import { listSessions } from "../query/sessions.js";
 import { traceEvent } from "../query/trace.js";
-import { type KeepOptions, type KeepSummary, keepLayouts, keepLayoutsSliced } from "../query/tree-layout-keep.js";
+import { INDEXER_WHOLE_MAX_ENTRIES, type KeepOptions, type KeepSummary, keepLayouts, keepLayoutsSliced } from "../query/tree-layout-keep.js";
 import { treeWindow } from "../query/tree-window.js";
 import { forkAbove } from "../query/walk.js";
 import type { ResolvedConfig } from "../shared/config.js";
@@ -239,7 +239,7 @@ export class HistoryService implements HistoryQueries {
 	 * a session then reads a few chunks. Nothing on a read-only index; a busy or full index leaves them for later.
 	 */
 	keepTreeLayouts(options: KeepOptions = {}): KeepSummary {
-		return this.keepGuarded(() => keepLayouts(this.store, options));
+		return this.keepGuarded(() => keepLayouts(this.store, { maxWholeEntries: INDEXER_WHOLE_MAX_ENTRIES, ...options }));
 	}
 
 	/** keepTreeLayouts with a turn of the event loop between units (pi's extension); `maxWholeEntries` bounds a unit. */
