@@ -11,7 +11,6 @@ import { cleanup, render } from "ink-testing-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ExplorerService } from "../components/core/explorer-service.js";
 import { App } from "../components/ink/App.js";
-import { TYPING_QUIET_MS, typingPause } from "../components/ink/use-hit-loads.js";
 import type { HistoryService } from "../src/service/service.js";
 import type { SearchRequest, SearchResult } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
@@ -135,14 +134,5 @@ describe("typing a query", () => {
 		await new Promise((resolve) => setTimeout(resolve, 100));
 		expect(shown(frame(r)).every((n) => FOUND.includes(n))).toBe(true);
 		expect(queryLine(frame(r))).toBe(QUERY);
-	});
-
-	it("waits for a pause in typing before the preview, as long as half again the last gap between keys", () => {
-		expect(typingPause(1000, 920)).toBe(1120);
-		expect(typingPause(1000, 995)).toBe(1007.5);
-		// The first key after a long pause, or of the session: at most the cap.
-		expect(typingPause(1000, Number.NEGATIVE_INFINITY)).toBe(1000 + TYPING_QUIET_MS);
-		// A query never edited (the recent events at start): no wait.
-		expect(typingPause(Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY)).toBe(Number.NEGATIVE_INFINITY);
 	});
 });

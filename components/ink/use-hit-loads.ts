@@ -19,21 +19,6 @@ import { useServiceLoad } from "./use-service-load.js";
 const COUNT_DELAY_MS = 300;
 
 /**
- * While the query is being typed the preview waits until the typist pauses: its read in the query thread and its
- * frame (a pane of new text) fell between the keys of a typist (a key every 80–150 ms) and held the next key's
- * search and echo. A pause is half as long again as the last gap between two edits, at most TYPING_QUIET_MS, so a
- * paste or a quick burst gets its preview at once. Moving through the hits is not typing: no wait.
- */
-export const TYPING_QUIET_MS = 250;
-
-/** When the preview may load after the query's last edit at `last`, the one before at `before` (performance.now()). */
-export function typingPause(last: number, before: number): number {
-	// Never edited: nothing to wait for.
-	if (last === Number.NEGATIVE_INFINITY) return last;
-	return last + Math.min(TYPING_QUIET_MS, 1.5 * (last - before));
-}
-
-/**
  * Runs the hit list's loads for `state`; `forget` drops the cached first pages (new index data); `early(action)`,
  * called as a key is dispatched, asks at once for the search the key leads to (without a search delay).
  */
@@ -69,11 +54,8 @@ export function useHitLoads(
 	useServiceLoad(count.key, count.load, count.fail, dispatch, COUNT_DELAY_MS);
 	const groups = groupCountsLoad(service, state);
 	useServiceLoad(groups.key, groups.load, groups.fail, dispatch, COUNT_DELAY_MS);
-	const edited = useRef({ text: state.query.text, at: Number.NEGATIVE_INFINITY, before: Number.NEGATIVE_INFINITY });
-	if (edited.current.text !== state.query.text) edited.current = { text: state.query.text, at: performance.now(), before: edited.current.at };
-	const paused = useCallback(() => typingPause(edited.current.at, edited.current.before), []);
 	const preview = previewLoad(service, state);
-	useServiceLoad(preview.key, preview.load, preview.fail, dispatch, previewDelay, paused);
+	useServiceLoad(preview.key, preview.load, preview.fail, dispatch, previewDelay);
 	// Stable, so an effect that calls it runs only when its own inputs change.
 	const forget = useCallback(() => cache.current.forget(), []);
 	return { forget, early };

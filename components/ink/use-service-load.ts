@@ -12,19 +12,11 @@ export type LoadResult = Action | Action[] | Promise<Action | Action[]>;
 /**
  * Runs `load` `delayMs` after `key` changes to a non-null value and dispatches its actions; a throw becomes
  * `fail(message)`. The request is the key: `load` and `fail` are read from the latest render (whose state asks for
- * the same key), so they need not be stable. A newer key cancels a pending timer and drops a late answer. `holdUntil`
- * (performance.now() ms, read when the wait ends) waits longer while it lies ahead, e.g. until typing pauses.
+ * the same key), so they need not be stable. A newer key cancels a pending timer and drops a late answer.
  */
-export function useServiceLoad(
-	key: string | null,
-	load: () => LoadResult,
-	fail: (error: string) => Action,
-	dispatch: Dispatch<Action>,
-	delayMs = 0,
-	holdUntil?: () => number,
-): void {
-	const latest = useRef({ load, fail, holdUntil });
-	latest.current = { load, fail, holdUntil };
+export function useServiceLoad(key: string | null, load: () => LoadResult, fail: (error: string) => Action, dispatch: Dispatch<Action>, delayMs = 0): void {
+	const latest = useRef({ load, fail });
+	latest.current = { load, fail };
 	useEffect(() => {
 		if (key === null) return;
 		let live = true;
@@ -35,13 +27,7 @@ export function useServiceLoad(
 		const failed = (error: unknown) => {
 			if (live) dispatch(latest.current.fail(errorText(error)));
 		};
-		let t: ReturnType<typeof setTimeout> | undefined;
 		const run = () => {
-			const hold = (latest.current.holdUntil?.() ?? 0) - performance.now();
-			if (hold > 0) {
-				t = setTimeout(run, hold);
-				return;
-			}
 			try {
 				const out = latest.current.load();
 				if (out instanceof Promise) out.then(deliver, failed);
@@ -52,8 +38,8 @@ export function useServiceLoad(
 		};
 		// Without a wait the request goes out now: a timer of 0 ms is one more turn of the loop, behind whatever else
 		// waits there, before a keystroke's search reaches the query thread.
-		if (delayMs > 0) t = setTimeout(run, delayMs);
-		else run();
+		const t = delayMs > 0 ? setTimeout(run, delayMs) : undefined;
+		if (t === undefined) run();
 		return () => {
 			live = false;
 			clearTimeout(t);
