@@ -199,7 +199,7 @@ export class CandidateQuery {
 			// `top` fragments are coalesced into events (an event's best fragment is among them whenever any of its
 			// fragments is); the page's match counts come from the whole window, counted in one pass for the page's
 			// events only (a count per ranked row scanned the whole window up to `top` times: half the query's time).
-			const newest = this.newestMatches(from, where, true);
+			const newest = this.newestMatches(from, where, true, fragments + 1);
 			const query = `
 			WITH ${newest.sql},
 			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE (SELECT fid FROM w0 ORDER BY k, fid LIMIT 1) / ${SLOTS} END AS oldest FROM w0),
@@ -221,7 +221,7 @@ export class CandidateQuery {
 			FROM page ${RANKED_ORDER}`;
 			const rows = this.store
 				.prepare<unknown[], Candidate & { ranked: number; eligible: number; seen: number }>(query)
-				.all(...newest.params(fragments + 1), fragments, top - 1, need);
+				.all(...newest.params, fragments, top - 1, need);
 			const first = rows[0];
 			return { rows, exhausted: (first?.seen ?? 0) <= fragments, complete: (first?.ranked ?? 0) >= (first?.eligible ?? 0) };
 		}
@@ -287,8 +287,8 @@ export class CandidateQuery {
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
-		const newest = this.newestMatches(from, where, scored);
-		return { sql: `WITH ${newest.sql} SELECT fid, score FROM w0`, params: newest.params(limit) };
+		const newest = this.newestMatches(from, where, scored, limit);
+		return { sql: `WITH ${newest.sql} SELECT fid, score FROM w0`, params: newest.params };
 	}
 
 	/**
@@ -297,20 +297,21 @@ export class CandidateQuery {
 	 * are in that order (a fresh build) it is one newest-first scan that stops at the limit; where some runs are out of
 	 * place, every match is keyed (no score) and only the first `limit` are scored, in a second pass.
 	 */
-	private newestMatches(from: string, where: string, scored: boolean): { sql: string; params: (limit: number) => unknown[] } {
+	private newestMatches(from: string, where: string, scored: boolean, limit: number): { sql: string; params: unknown[] } {
 		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
-		const key = windowKey(this.store, "fts.rowid");
+		// Fewer matches than the limit: the window holds them all, in any order, and the runs' order is not worked out.
+		const key = this.indexMatches(limit) < limit ? { sql: "fts.rowid", params: [] } : windowKey(this.store, "fts.rowid");
 		if (key.sql === "fts.rowid")
 			return {
 				sql: `w0 AS MATERIALIZED (SELECT fts.rowid AS fid, fts.rowid AS k, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?)`,
-				params: (limit) => [this.match, ...this.params, limit],
+				params: [this.match, ...this.params, limit],
 			};
 		// The second pass reads the matches between the window's lowest and highest row ids, scoring only the window's.
 		const sql = `wk AS MATERIALIZED (SELECT fts.rowid AS fid, ${key.sql} AS k FROM ${from} WHERE fts MATCH ? ${where} ORDER BY k DESC, fts.rowid DESC LIMIT ?),
 			ws AS MATERIALIZED (SELECT fts.rowid AS fid, ${score} AS score FROM fts WHERE fts MATCH ?
 				AND fts.rowid BETWEEN (SELECT min(fid) FROM wk) AND (SELECT max(fid) FROM wk) AND +fts.rowid IN (SELECT fid FROM wk)),
 			w0 AS MATERIALIZED (SELECT wk.fid, wk.k, ws.score FROM wk JOIN ws ON ws.fid = wk.fid)`;
-		return { sql, params: (limit) => [...key.params, this.match, ...this.params, limit, this.match] };
+		return { sql, params: [...key.params, this.match, ...this.params, limit, this.match] };
 	}
 
 	/**

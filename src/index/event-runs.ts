@@ -70,10 +70,13 @@ export function movedRuns(store: IndexStore): MovedRun[] {
 /** movedRuns for a set of runs (exported for tests). */
 export function placeRuns(rows: RunRow[]): MovedRun[] {
 	// The window order, first to last: newest file first (mtime, then path, as refresh-plan.ts reads them), later rows first.
-	const order = [...rows].sort((a, b) => b.mtime - a.mtime || byPath(b.path, a.path) || b.lo - a.lo);
+	const windowOrder = (a: RunRow, b: RunRow) => b.mtime - a.mtime || byPath(b.path, a.path) || b.lo - a.lo;
+	const byRow = [...rows].sort((a, b) => b.lo - a.lo);
+	// A fresh build wrote the runs in the window order: one pass over them says so, with no sort.
+	if (byRow.every((r, i) => i === 0 || windowOrder(byRow[i - 1] as RunRow, r) < 0)) return [];
+	const order = [...rows].sort(windowOrder);
 	const rank = new Map(order.map((r, i) => [r, i]));
 	// Row id order, highest first; the longest subsequence whose window ranks increase stays in place.
-	const byRow = [...rows].sort((a, b) => b.lo - a.lo);
 	const kept = longestIncreasing(byRow.map((r) => rank.get(r) as number));
 	const inPlace = new Set(kept.map((i) => byRow[i] as RunRow));
 	const moved: MovedRun[] = [];
@@ -94,8 +97,26 @@ export function placeRuns(rows: RunRow[]): MovedRun[] {
 	return moved;
 }
 
-/** String.localeCompare's order (refresh-plan.ts sorts with it), without its cost per call. */
-const byPath = new Intl.Collator().compare;
+/**
+ * String.localeCompare's order (refresh-plan.ts sorts with it). Where the first differing characters are both digits
+ * or lower-case ASCII letters, the collation's order is theirs (digits first, then a–z) and a plain comparison says
+ * it; only other paths pay for a collator (made on first use: making one costs more than a query).
+ */
+function byPath(a: string, b: string): number {
+	let i = 0;
+	while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+	if (i === a.length && i === b.length) return 0;
+	const x = a.charCodeAt(i);
+	const y = b.charCodeAt(i);
+	if (plain(x) && plain(y)) return x - y;
+	collator ??= new Intl.Collator();
+	return collator.compare(a, b);
+}
+
+let collator: Intl.Collator | undefined;
+
+/** A digit or a lower-case ASCII letter (NaN past the end is neither). */
+const plain = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122);
 
 /** Indexes of a longest strictly increasing subsequence of `values` (patience sorting). */
 function longestIncreasing(values: number[]): number[] {

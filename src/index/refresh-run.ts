@@ -48,16 +48,8 @@ export class RefreshRun {
 
 	/** Discovers files (or takes `found`) and decides which changed; false when the refresh cannot start (read-only, busy). */
 	prepare(found?: Discovery): boolean {
-		const plan = planRefresh(
-			this.store,
-			this.roots,
-			this.options.full === true,
-			this.options.priority ?? [],
-			this.summary,
-			found,
-			this.options.claim,
-			this.options.sweepFiles,
-		);
+		const o = this.options;
+		const plan = planRefresh(this.store, this.roots, o.full === true, o.priority ?? [], this.summary, found, o.claim, o.sweepFiles);
 		if (!plan) return false;
 		this.startIngest(plan);
 		return true;
