@@ -6,7 +6,6 @@
  */
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
-import { windowKey } from "./event-runs.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { removingSessions } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
@@ -199,11 +198,13 @@ export class CandidateQuery {
 			// `top` fragments are coalesced into events (an event's best fragment is among them whenever any of its
 			// fragments is); the page's match counts come from the whole window, counted in one pass for the page's
 			// events only (a count per ranked row scanned the whole window up to `top` times: half the query's time).
-			const newest = this.newestMatches(from, where, true, fragments + 1);
 			const query = `
-			WITH ${newest.sql},
-			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE (SELECT fid FROM w0 ORDER BY k, fid LIMIT 1) / ${SLOTS} END AS oldest FROM w0),
-			kept AS MATERIALIZED (SELECT fid, score FROM w0 WHERE fid / ${SLOTS} <> (SELECT oldest FROM edge)),
+			WITH w0 AS MATERIALIZED (
+				SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from}
+				WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?
+			),
+			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
+			kept AS MATERIALIZED (SELECT fid, score FROM w0 WHERE fid / ${SLOTS} > (SELECT oldest FROM edge)),
 			-- The best "top" fragments and every one that ties with the last of them: which of equal scores made the
 			-- cut would otherwise follow the scan's (row id) order.
 			m AS MATERIALIZED (SELECT fid, score FROM kept WHERE score <= coalesce((SELECT score FROM kept ORDER BY score LIMIT 1 OFFSET ?), 1e308)),
@@ -221,7 +222,7 @@ export class CandidateQuery {
 			FROM page ${RANKED_ORDER}`;
 			const rows = this.store
 				.prepare<unknown[], Candidate & { ranked: number; eligible: number; seen: number }>(query)
-				.all(...newest.params, fragments, top - 1, need);
+				.all(this.match, ...this.params, fragments + 1, fragments, top - 1, need);
 			const first = rows[0];
 			return { rows, exhausted: (first?.seen ?? 0) <= fragments, complete: (first?.ranked ?? 0) >= (first?.eligible ?? 0) };
 		}
@@ -278,7 +279,7 @@ export class CandidateQuery {
 	}
 
 	/**
-	 * The statement reading the first `limit` matching fragments (window order, see newestMatches) kept by the filters, each with its bm25 score (lower
+	 * The statement reading the newest `limit` matching fragments kept by the filters, each with its bm25 score (lower
 	 * is better) or 0, unranked, and its parameters; null without a text query. A partial match reads several such
 	 * lists in one statement and scores them there (query/partial.ts).
 	 */
@@ -287,31 +288,9 @@ export class CandidateQuery {
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		const from = this.where.length ? `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}` : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
-		const newest = this.newestMatches(from, where, scored, limit);
-		return { sql: `WITH ${newest.sql} SELECT fid, score FROM w0`, params: newest.params };
-	}
-
-	/**
-	 * The CTE `w0 (fid, k, score)`: the `limit` first matches kept by the filters in the window order (event-runs.ts,
-	 * key `k`: newest sessions first, later rows first), each with its bm25 score (0 when not `scored`). Where row ids
-	 * are in that order (a fresh build) it is one newest-first scan that stops at the limit; where some runs are out of
-	 * place, every match is keyed (no score) and only the first `limit` are scored, in a second pass.
-	 */
-	private newestMatches(from: string, where: string, scored: boolean, limit: number): { sql: string; params: unknown[] } {
 		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
-		// Fewer matches than the limit: the window holds them all, in any order, and the runs' order is not worked out.
-		const key = this.indexMatches(limit) < limit ? { sql: "fts.rowid", params: [] } : windowKey(this.store, "fts.rowid");
-		if (key.sql === "fts.rowid")
-			return {
-				sql: `w0 AS MATERIALIZED (SELECT fts.rowid AS fid, fts.rowid AS k, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?)`,
-				params: [this.match, ...this.params, limit],
-			};
-		// The second pass reads the matches between the window's lowest and highest row ids, scoring only the window's.
-		const sql = `wk AS MATERIALIZED (SELECT fts.rowid AS fid, ${key.sql} AS k FROM ${from} WHERE fts MATCH ? ${where} ORDER BY k DESC, fts.rowid DESC LIMIT ?),
-			ws AS MATERIALIZED (SELECT fts.rowid AS fid, ${score} AS score FROM fts WHERE fts MATCH ?
-				AND fts.rowid BETWEEN (SELECT min(fid) FROM wk) AND (SELECT max(fid) FROM wk) AND +fts.rowid IN (SELECT fid FROM wk)),
-			w0 AS MATERIALIZED (SELECT wk.fid, wk.k, ws.score FROM wk JOIN ws ON ws.fid = wk.fid)`;
-		return { sql, params: [...key.params, this.match, ...this.params, limit, this.match] };
+		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
+		return { sql, params: [this.match, ...this.params, limit] };
 	}
 
 	/**

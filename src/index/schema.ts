@@ -9,8 +9,7 @@ import type { SemanticKind } from "../shared/types.js";
 // 8: codemode's nestedCalls: their paths are file evidence, a script result quoting our tools is not indexed.
 // 9: tree_shape (a session's tree as numbers, kept at ingest for the tree view) and the events_edit index.
 // 10: tree_layout (a big session's tree view laid out per filter mode, read a window at a time).
-// 11: event_runs (each session's stretches of consecutive event ids: the ranking window's order, event-runs.ts).
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 10;
 
 /** Marks our files in `application_id` so a foreign SQLite file is never mistaken for an index. */
 export const APPLICATION_ID = 0x70657331; // "pes1"
@@ -192,11 +191,6 @@ CREATE TABLE tree_layout (
 	data BLOB NOT NULL,
 	PRIMARY KEY (session_id, filter, part, chunk)
 ) STRICT;
-
--- Each session's stretches of consecutive event ids, written with its events (event-runs.ts): which matches a
--- query's ranking window takes does not depend on the order the files were indexed in.
-CREATE TABLE event_runs (lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL, session_id INTEGER NOT NULL) STRICT;
-CREATE INDEX event_runs_session ON event_runs(session_id);
 
 CREATE TABLE tool_calls (
 	event_id INTEGER NOT NULL,

@@ -6,7 +6,6 @@
  * showing it at once; a crash between chunks leaves the marker, and the next refresh goes on from it.
  */
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
-import { dropEventRuns } from "./event-runs.js";
 import { deleteFtsRowsTallied, type FtsTally, settleTally } from "./fts-totals.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
@@ -30,7 +29,6 @@ export function hideSession(store: IndexStore, sessionId: number): void {
 	// The value collects the system texts of the rows deleted so far: the last chunk drops those no event uses.
 	store.setMeta(`${PREFIX}${sessionId}`, "[]");
 	store.prepare("DELETE FROM sessions WHERE id = ?").run(sessionId);
-	dropEventRuns(store, sessionId);
 	store.prepare("DELETE FROM meta WHERE key = ?").run(`unclassified:${sessionId}`);
 	dropSummaryRuns(store, sessionId);
 }

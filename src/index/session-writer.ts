@@ -4,7 +4,6 @@ import type { ScannedEntry } from "../project/file-scan.js";
 import { classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
-import { recordEventRuns } from "./event-runs.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
@@ -285,11 +284,6 @@ export class SessionWriter {
 				s.sysTexts,
 			);
 		}
-		recordEventRuns(
-			this.store,
-			sessionId,
-			staged.map((s) => s.eventId),
-		);
 		// After the inserts: a parent later in the same batch is found by its row.
 		appendShape(
 			this.store,
