@@ -98,7 +98,8 @@ describe("I22: files that are not our index", () => {
 			holder.stdout.on("data", (d) => {
 				out += String(d);
 			});
-			const exited = new Promise((resolve) => holder.once("exit", resolve));
+			// "close", not "exit": a process can exit before its last output has been read.
+			const exited = new Promise((resolve) => holder.once("close", resolve));
 			holder.stdin.end("count\n");
 			expect(await exited).toBe(0);
 			expect(out).toBe("800");

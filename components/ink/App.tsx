@@ -105,13 +105,9 @@ export function App(props: AppProps) {
 
 	// The one input handler: the reducer maps the key through the keymap against its current state.
 	// Keys come split one by one (use-keys), so a burst read in one chunk acts like the same keys typed slowly.
-	const { forget: forgetHits, early } = useHitLoads(service, state, dispatch, searchDelay, previewDelay);
-	useKeys((k) => {
-		const action: Action = { type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) };
-		early(action);
-		dispatch(action);
-	});
+	useKeys((k) => dispatch({ type: "key", input: k.input, key: k.key, ...(k.paste ? { paste: true } : {}) }));
 
+	const { forget: forgetHits } = useHitLoads(service, state, dispatch, searchDelay, previewDelay);
 	const { forget: forgetEvents } = useEventLoads(service, state, dispatch);
 	useScreenLoads(service, state, dispatch);
 	useRequests(service, state, dispatch, props);

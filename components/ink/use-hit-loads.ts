@@ -6,8 +6,8 @@
  */
 import { useCallback, useRef } from "react";
 import type { ExplorerService } from "../core/explorer-service.js";
-import { askEarly, countLoad, firstPageLoad, groupCountsLoad, LoadCache, nextPageLoad, previewLoad } from "../root/explorer-loads.js";
-import { type Action, reduce, type State } from "../root/state.js";
+import { countLoad, firstPageLoad, groupCountsLoad, LoadCache, nextPageLoad, previewLoad } from "../root/explorer-loads.js";
+import type { Action, State } from "../root/state.js";
 import { useServiceLoad } from "./use-service-load.js";
 
 /**
@@ -18,34 +18,15 @@ import { useServiceLoad } from "./use-service-load.js";
  */
 const COUNT_DELAY_MS = 300;
 
-/**
- * Runs the hit list's loads for `state`; `forget` drops the cached first pages (new index data); `early(action)`,
- * called as a key is dispatched, asks at once for the search the key leads to (without a search delay).
- */
+/** Runs the hit list's loads for `state`; `forget` drops the cached first pages (new index data). */
 export function useHitLoads(
 	service: ExplorerService,
 	state: State,
 	dispatch: (action: Action) => void,
 	searchDelay: number,
 	previewDelay: number,
-): { forget: () => void; early: (action: Action) => void } {
+): { forget: () => void } {
 	const cache = useRef(new LoadCache());
-	// The state as rendered, and as the actions dispatched since lead to (the reducer is pure): a key's search is
-	// asked before React renders its echo, and the first-page load takes that answer.
-	const rendered = useRef(state);
-	const ahead = useRef<State | null>(null);
-	rendered.current = state;
-	ahead.current = null;
-	const early = useCallback(
-		(action: Action) => {
-			if (searchDelay > 0) return;
-			const before = ahead.current ?? rendered.current;
-			const after = reduce(before, action);
-			ahead.current = after;
-			if (after.hits.results.seq !== before.hits.results.seq) askEarly(service, after, cache.current);
-		},
-		[service, searchDelay],
-	);
 	const first = firstPageLoad(service, state, cache.current);
 	useServiceLoad(first.key, first.load, first.fail, dispatch, state.hits.results.seq === 1 ? 0 : searchDelay);
 	const next = nextPageLoad(service, state);
@@ -58,5 +39,5 @@ export function useHitLoads(
 	useServiceLoad(preview.key, preview.load, preview.fail, dispatch, previewDelay);
 	// Stable, so an effect that calls it runs only when its own inputs change.
 	const forget = useCallback(() => cache.current.forget(), []);
-	return { forget, early };
+	return { forget };
 }

@@ -45,18 +45,15 @@ export function hitsRequest(s: State, offset: number, limit?: number): SearchReq
 
 /**
  * What a host keeps between loads: first pages of hits (until the index changes, so Backspace through a query
- * answers at once), first pages asked early and not answered yet (askEarly), and events read for the back stack
- * (read once per ref).
+ * answers at once) and events read for the back stack (read once per ref).
  */
 export class LoadCache {
 	readonly pages = new Map<string, SearchResult>();
-	readonly asked = new Map<string, Promise<SearchResult>>();
 	readonly events = new Map<string, EventData>();
 
 	/** Drops what was read (the index gained data). */
 	forget(): void {
 		this.pages.clear();
-		this.asked.clear();
 		this.events.clear();
 	}
 }
@@ -66,59 +63,25 @@ function remember<T>(m: Map<string, T>, key: string, value: T, max: number): voi
 	if (m.size > max) m.delete(m.keys().next().value as string);
 }
 
-/** The first page's request for `s` and its cache key. */
-function firstPageRequest(s: State): { request: SearchRequest; key: string; limit: number } {
-	// One screenful first (every hit costs a source read for its snippet); the next pages load as the cursor
-	// moves. A search again for new index data asks for a whole page, so the selected hit keeps its place.
-	const limit = s.hits.results.keep ? PAGE_SIZE : firstPageSize(s.size);
-	const request = hitsRequest(s, 0, limit);
-	// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
-	const key = JSON.stringify({
-		...request,
-		filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
-	});
-	return { request, key, limit };
-}
-
-/**
- * Asks now for the first page `s` will load (the state a key leads to, before React renders it): the query thread
- * searches while this thread draws the key's echo, and firstPageLoad takes the answer. A failed early search is
- * forgotten (a newer one replaced it): the load then asks itself.
- */
-export function askEarly(service: ExplorerService, s: State, cache: LoadCache): void {
-	const { request, key } = firstPageRequest(s);
-	if (cache.pages.has(key) || cache.asked.has(key)) return;
-	let answer: Promise<SearchResult>;
-	try {
-		answer = Promise.resolve(service.search(request));
-	} catch {
-		return;
-	}
-	cache.asked.set(key, answer);
-	const drop = () => {
-		if (cache.asked.get(key) === answer) cache.asked.delete(key);
-	};
-	// An answer before the render that loads it is kept as a first page: the load finds it there.
-	answer.then((result) => {
-		if (cache.asked.get(key) === answer) remember(cache.pages, key, result, RESULT_CACHE);
-		drop();
-	}, drop);
-}
-
 /** The first page of hits for the query, scope and filters. */
 export function firstPageLoad(service: ExplorerService, s: State, cache: LoadCache): LoadSpec {
-	const seq = s.hits.results.seq;
+	const h = s.hits;
+	const seq = h.results.seq;
 	return {
 		key: String(seq),
 		load: async () => {
-			const { request, key, limit } = firstPageRequest(s);
+			// One screenful first (every hit costs a source read for its snippet); the next pages load as the cursor
+			// moves. A search again for new index data asks for a whole page, so the selected hit keeps its place.
+			const limit = h.results.keep ? PAGE_SIZE : firstPageSize(s.size);
+			const request = hitsRequest(s, 0, limit);
+			// Relative times resolve to a new instant on every search: within the hour, the cached answer still stands.
+			const key = JSON.stringify({
+				...request,
+				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
+			});
 			const cached = cache.pages.get(key);
 			if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
-			const pending = cache.asked.get(key);
-			const early = pending ? await pending.catch(() => null) : null;
-			// An early search that failed was replaced by a newer key's, whose render brings its own load.
-			if (pending && !early && cache.asked.size > 0) return [];
-			const out = early ? { result: early } : await runSearch(service, request);
+			const out = await runSearch(service, request);
 			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
 			remember(cache.pages, key, out.result, RESULT_CACHE);
 			return { type: "search-done", seq, more: 0, result: out.result, limit };
