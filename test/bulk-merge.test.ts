@@ -12,26 +12,13 @@ import { refresh } from "../src/index/refresh.js";
 import type { IndexStore } from "../src/index/store.js";
 import { openStore } from "../src/index/store.js";
 import { scratch } from "./helpers/reliability.js";
+import { toolResultSession } from "./helpers/tool-result-session.js";
 
 const { fresh } = scratch("pes-bulk-merge-");
 
 /** A session of `turns` tool results of about `bytes` each, with a distinct word per turn. */
 function session(id: string, turns: number, bytes: number): string {
-	const lines: unknown[] = [{ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/bulk" }];
-	let parent: string | null = null;
-	for (let i = 0; i < turns; i++) {
-		const entry = `${id}-${i}`;
-		const text = `needle${id}${i} ${"lorem ipsum ".repeat(Math.ceil(bytes / 12))}`;
-		lines.push({
-			type: "message",
-			id: entry,
-			parentId: parent,
-			timestamp: new Date(Date.parse("2026-01-01T00:00:00Z") + i * 1000).toISOString(),
-			message: { role: "toolResult", toolCallId: `c${i}`, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: i },
-		});
-		parent = entry;
-	}
-	return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+	return toolResultSession(id, turns, bytes, (i) => `needle${id}${i}`);
 }
 
 /** FTS5's merge settings in effect (its defaults where never set). */

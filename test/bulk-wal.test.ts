@@ -10,26 +10,13 @@ import { BULK_BYTES, BULK_WAL_PAGES } from "../src/index/bulk-wal.js";
 import { refresh } from "../src/index/refresh.js";
 import { openStore } from "../src/index/store.js";
 import { scratch } from "./helpers/reliability.js";
+import { toolResultSession } from "./helpers/tool-result-session.js";
 
 const { fresh } = scratch("pes-bulk-wal-");
 
 /** A session of `turns` tool results of `bytes` each: big on disk, cheap to index (a fragment's middle is left out, I20). */
 function bigSession(id: string, turns: number, bytes: number): string {
-	const lines: unknown[] = [{ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/bulk" }];
-	let parent: string | null = null;
-	for (let i = 0; i < turns; i++) {
-		const entry = `${id}-${i}`;
-		const text = `result ${i} ${"lorem ipsum ".repeat(Math.ceil(bytes / 12))}`;
-		lines.push({
-			type: "message",
-			id: entry,
-			parentId: parent,
-			timestamp: new Date(Date.parse("2026-01-01T00:00:00Z") + i * 1000).toISOString(),
-			message: { role: "toolResult", toolCallId: `c${i}`, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: i },
-		});
-		parent = entry;
-	}
-	return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+	return toolResultSession(id, turns, bytes, (i) => `result ${i}`);
 }
 
 const walBytes = (index: string) => statSync(`${index}-wal`, { throwIfNoEntry: false })?.size ?? 0;

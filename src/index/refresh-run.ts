@@ -225,6 +225,13 @@ export class RefreshRun {
 		return true;
 	}
 
+	/** A batch rolled back: a busy index stops the run, any other error redoes the batch one file per transaction. */
+	private batchFailed(error: unknown): boolean {
+		const failedAt = this.done;
+		this.rolledBack();
+		return isBusyError(error) ? this.busy() : this.isolate(failedAt + 1);
+	}
+
 	/** Notes that another process holds the index, so the rest waits for the next refresh. */
 	busy(): false {
 		this.summary.busy = true;
@@ -255,10 +262,7 @@ export class RefreshRun {
 				})
 				.immediate();
 		} catch (error) {
-			const failedAt = this.done;
-			this.rolledBack();
-			if (isBusyError(error)) return this.busy();
-			return this.isolate(failedAt + 1);
+			return this.batchFailed(error);
 		}
 		this.committed();
 		return true;
@@ -310,10 +314,7 @@ export class RefreshRun {
 			db.exec("COMMIT");
 		} catch (error) {
 			if (db.open && db.inTransaction) db.exec("ROLLBACK");
-			const failedAt = this.done;
-			this.rolledBack();
-			if (isBusyError(error)) return this.busy();
-			return this.isolate(failedAt + 1);
+			return this.batchFailed(error);
 		}
 		this.committed();
 		return true;
