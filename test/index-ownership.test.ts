@@ -8,7 +8,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,8 +24,12 @@ const fresh = (name: string) => {
 	mkdirSync(d, { recursive: true });
 	return join(d, name);
 };
+/** The commands' own temp folder: other test files make pi-event-search temp folders in the shared one meanwhile. */
+let cliTmp: string;
 beforeAll(() => {
 	tmp = tempDir("pes-i22-");
+	cliTmp = join(tmp.dir, "tmp");
+	mkdirSync(cliTmp);
 });
 afterAll(() => tmp.cleanup());
 
@@ -46,7 +49,10 @@ function snapshot(path: string): Record<string, string> {
 }
 
 function cli(index: string, ...args: string[]) {
-	return spawnSync(process.execPath, [CLI, ...args, "--sessions-dir", CORPUS_DIR, "--index", index], { encoding: "utf8" });
+	return spawnSync(process.execPath, [CLI, ...args, "--sessions-dir", CORPUS_DIR, "--index", index], {
+		encoding: "utf8",
+		env: { ...process.env, TMPDIR: cliTmp },
+	});
 }
 
 /** Runs every command that opens the index and expects each to refuse with one line and exit 1. */
@@ -120,11 +126,10 @@ describe("I22: files that are not our index", () => {
 
 	it("refuses a directory as --index with a clear message and leaves no temp directory behind", () => {
 		const dir = dirname(fresh("x"));
-		const temps = () => readdirSync(tmpdir()).filter((f) => f.startsWith("pi-event-search-"));
-		const before = temps();
+		const before = readdirSync(cliTmp);
 		expectRefusedByEveryCommand(dir, /is a directory; the index must be a file path/, false);
 		expect(readdirSync(dir)).toEqual([]);
-		expect(temps()).toEqual(before);
+		expect(readdirSync(cliTmp)).toEqual(before);
 	});
 });
 
