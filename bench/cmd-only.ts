@@ -51,7 +51,7 @@ export function pickMutations(corpus: Corpus): { append1: string[]; append10: st
 	return { append1, append10, rewrite };
 }
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.js");
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.cjs");
 
 /** The refresh rows on `indexPath`, the mutated files put back afterwards. */
 async function refreshRows(corpus: Corpus, indexPath: string): Promise<RefreshResult> {

@@ -98,7 +98,7 @@ for i, t in enumerate(sent):
 print(json.dumps({"sent": sent, "echo": echo, "listedMs": None if listed is None else listed - t0, "frames": len([f for f in frames if f[0] >= base]), "queryShown": any(f[1] == text for f in frames)}))
 `;
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.js");
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.cjs");
 
 /** One pass at `paceMs` per key into a fresh `pi-history`; throws when python3 or the trace is missing. */
 export function measureTyping(roots: string[], indexPath: string, paceMs: number, text = TYPED_QUERY): TypingResult {

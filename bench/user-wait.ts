@@ -96,7 +96,7 @@ export function userEnv(roots: string[], indexPath: string): NodeJS.ProcessEnv {
 	};
 }
 
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.js");
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.cjs");
 
 /** The explorer's start, `reps` times each way; null when python3 is missing. */
 export function measureExplorerStart(roots: string[], indexPath: string, reps: number): ExplorerStartResult | null {

@@ -51,7 +51,7 @@ export async function bundleCli(distSrc: string): Promise<void> {
 		output: { dir: out, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false },
 	});
 	// `search` once more as one CommonJS file: node:vm can give such a script the code V8 compiled in an earlier run
-	// (src/cli/code-cache.ts), which Node before 22.1 cannot do for ES modules. search-start.cjs, what main.ts
+	// (src/cli/code-cache.ts), which Node before 22.1 cannot do for ES modules. search-start.cjs, what main.cts
 	// requires first, finds that code and runs search.cjs with it.
 	for (const [name, entry] of [
 		["search", "search-fast.js"],
@@ -64,7 +64,7 @@ export async function bundleCli(distSrc: string): Promise<void> {
 			logLevel: "warn",
 			output: { dir: out, format: "cjs", entryFileNames: "[name].cjs", codeSplitting: false, sourcemap: false },
 		});
-	// The entry is the last file written: main.ts takes the bundle only when it is not older than the tsc output.
+	// The entry is the last file written: main.cts takes the bundle only when it is not older than the tsc output.
 	const now = new Date();
 	utimesSync(join(out, "run.js"), now, now);
 }

@@ -23,7 +23,7 @@ describe("architecture", () => {
 		for (const f of [
 			"src/service/service.ts",
 			"src/present/text.ts",
-			"src/cli/main.ts",
+			"src/cli/main.cts",
 			"src/cli/commands.ts",
 			"src/extension/index.ts",
 			"components/ink/App.tsx",

@@ -33,7 +33,7 @@ function stagePackage(rt: NodeRuntime, dest: string): string {
 		symlinkSync(join(PROJECT_ROOT, "node_modules", name), join(modules, name), "dir");
 	}
 	symlinkSync(join(rt.nativeModules, "better-sqlite3"), join(modules, "better-sqlite3"), "dir");
-	return join(dest, "dist", "src", "cli", "main.js");
+	return join(dest, "dist", "src", "cli", "main.cjs");
 }
 
 describe.skipIf("skip" in runtime)("pi-history under Node 24", () => {

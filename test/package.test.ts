@@ -30,7 +30,7 @@ const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, "package.json"), "utf8"))
 	dependencies: Record<string, string>;
 };
 
-/** The CLI's bundle entry, which the bin's main.js imports when the build made it. */
+/** The CLI's bundle entry, which the bin's main.cjs imports when the build made it. */
 const BUNDLE = "dist/src/pack/run.js";
 
 let packDir = "";
@@ -126,7 +126,7 @@ function reachable(entry: string, files: Set<string>): { seen: string[]; missing
 				.split("\\")
 				.join("/");
 			// The TypeScript entry imports its siblings by their .js names (jiti maps them to .ts).
-			const candidates = file.endsWith(".js") ? [target] : [target.replace(/\.js$/, ".ts"), target.replace(/\.js$/, ".tsx")];
+			const candidates = /\.[cm]?js$/.test(file) ? [target] : [target.replace(/\.js$/, ".ts"), target.replace(/\.js$/, ".tsx")];
 			const found = candidates.find((c) => files.has(c));
 			if (found) queue.push(found);
 			else missing.push(`${file} → ${spec}`);

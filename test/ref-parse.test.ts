@@ -28,7 +28,8 @@ describe("parseRef: hand-written forms", () => {
 		["--flag=value", `pi-history read ${S} ${E} --fragment=user.text:0`, { sessionId: S, entryId: E, fragmentId: "user.text:0" }],
 		["global flags before the command", `pi-history --index /tmp/i.sqlite trace ${S} ${E}`, { sessionId: S, entryId: E }],
 		["a shell prompt and npx", `$ npx pi-history open '${S}' "${E}"`, { sessionId: S, entryId: E }],
-		["the built CLI", `node dist/src/cli/main.js read ${S} ${E}`, { sessionId: S, entryId: E }],
+		["the built CLI", `node dist/src/cli/main.cjs read ${S} ${E}`, { sessionId: S, entryId: E }],
+		["the built CLI of an earlier version", `node dist/src/cli/main.js read ${S} ${E}`, { sessionId: S, entryId: E }],
 		[
 			"the tools' labelled ref",
 			`   sessionId=${S} entryId=${E} fragmentId=tool.result:0 (2 matching parts)`,

@@ -1,5 +1,5 @@
 /**
- * pi-history's commands, run by main.ts (from the bundle when the build made one). Without arguments the explorer starts at once, with its defaults, and `search` takes a path
+ * pi-history's commands, run by main.cts (from the bundle when the build made one). Without arguments the explorer starts at once, with its defaults, and `search` takes a path
  * of its own (search-fast.ts): loading the flag parser (meow) costs more than a search. Anything else on the command
  * line goes to the commands, which parse it (commands.ts).
  */

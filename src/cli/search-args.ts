@@ -1,5 +1,5 @@
 /**
- * The command line of `search` read by hand (search-fast.ts; main.ts reads its --index from it too): only a plain one is
+ * The command line of `search` read by hand (search-fast.ts; main.cts reads its --index from it too): only a plain one is
  * taken. Anything this does not know for certain (help, version, a short flag, `--`, a repeated or misspelt flag, a
  * value that looks like a flag, a number meow would read otherwise) is left to commands.ts, which parses it as always.
  */

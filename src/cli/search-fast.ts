@@ -1,7 +1,7 @@
 /**
  * The fast start path of `pi-history search`: its flags read by hand (search-args.ts) instead of by meow (whose
  * start-up, package data normalisation included, cost more than the search); a command line it does not take goes to
- * commands.ts. Also the entry of the CommonJS bundle main.ts runs `search` from (build/bundle.ts, code-cache.ts).
+ * commands.ts. Also the entry of the CommonJS bundle main.cts runs `search` from (build/bundle.ts, code-cache.ts).
  */
 import { resolveConfig } from "../shared/config.js";
 import { parseSearchArgs } from "./search-args.js";

@@ -96,9 +96,9 @@ function labelled(text: string): RefParse | null {
 	return checked(sessionId, entryId, field("fragmentId"));
 }
 
-/** A `pi-history <command> <sessionId> <entryId> [flags]` line, from the word after `pi-history` (or main.js) on. */
+/** A `pi-history <command> <sessionId> <entryId> [flags]` line, from the word after `pi-history` (or main.cjs) on. */
 function commandLine(tokens: string[]): RefParse | null {
-	const at = tokens.findIndex((t) => /(^|[\\/])(pi-history|main\.js)$/.test(trimToken(t)));
+	const at = tokens.findIndex((t) => /(^|[\\/])(pi-history|main\.c?js)$/.test(trimToken(t)));
 	const rest = at >= 0 ? tokens.slice(at + 1) : COMMANDS.has(tokens[0] ?? "") ? tokens : null;
 	if (rest === null) return null;
 	const positional: string[] = [];

@@ -14,7 +14,7 @@ import { PROJECT_ROOT } from "./corpus.js";
 /** The compiled sources. */
 export const DIST = join(PROJECT_ROOT, "dist", "src");
 /** The built `pi-history` CLI. */
-export const CLI = join(DIST, "cli", "main.js");
+export const CLI = join(DIST, "cli", "main.cjs");
 
 /** Folders whose TypeScript is compiled into dist/ and run from there by tests. */
 const SOURCES = ["src", "components"];
@@ -67,7 +67,7 @@ const TEST_BUILD_INFO = join(PROJECT_ROOT, "dist", "tests.tsbuildinfo");
 
 /**
  * True when the CLI's bundle (build/bundle.ts) is missing or older than the last tsc output: that of `npm run build`
- * (dist/.tsbuildinfo, as main.ts judges it) or of the tests' build.
+ * (dist/.tsbuildinfo, as main.cts judges it) or of the tests' build.
  */
 function bundleStale(): boolean {
 	const bundle = statSync(join(DIST, "pack", "run.js"), { throwIfNoEntry: false });
