@@ -1,9 +1,10 @@
 /**
- * Kept tree layouts brought up to the index after a refresh (issue 32 item 3): every big session the kept layout
- * covers (tree-layout.ts layoutCase) gets, per filter mode, its layout updated from its tail (an append at the leaf)
- * or laid out whole (any other change), so the explorer's first open after indexing, a branch or a compaction reads a
- * few chunks instead of laying the session out. Each (session, mode) is one unit of work: a sliced caller yields
- * between units and lays out whole only sessions small enough for one turn.
+ * Kept tree layouts brought up to the index after a refresh (issue 32 item 3): every big session or fork family the
+ * kept layout covers (tree-layout.ts layoutCase) gets, per filter mode, its layout updated from its tail (a lone
+ * session's append at the leaf) or laid out whole (any other change, any change to a family), so the explorer's first
+ * open after indexing, a branch, a compaction or a new fork reads a few chunks instead of laying the family out. Each
+ * (family, mode) is one unit of work: a sliced caller yields between units and lays out whole only families small
+ * enough for one turn.
  */
 import { Catalog, type SessionRow } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
@@ -50,11 +51,10 @@ export function staleLayouts(store: IndexStore): LayoutCase[] {
 		const session = catalog.session(id);
 		if (!session) continue;
 		const sig = familySignature(store, id);
-		for (const filter of TREE_FILTER_MODES) {
-			if (layoutHead(store, id, filter)?.sig === sig) continue;
-			const lc = layoutCase(store, visibility, { sessionId: session.public_id, filter, count: 0 }, { root: session, chain: [session], sig }, []);
-			if (lc) out.push(lc);
-		}
+		// Whether the family has a kept layout at all does not depend on the filter mode: asked once.
+		const lc = layoutCase(store, visibility, { sessionId: session.public_id, count: 0 }, { root: session, chain: [session], sig }, []);
+		if (!lc) continue;
+		for (const filter of TREE_FILTER_MODES) if (layoutHead(store, id, filter)?.sig !== sig) out.push({ ...lc, filter });
 	}
 	return out;
 }
@@ -69,7 +69,7 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 	} catch (e) {
 		if (!(e instanceof LayoutGoneError)) throw e;
 	}
-	if (lc.session.entries > (options.maxWholeEntries ?? Number.POSITIVE_INFINITY)) return "left";
+	if (lc.entries > (options.maxWholeEntries ?? Number.POSITIVE_INFINITY)) return "left";
 	const visibility = new Visibility(new Catalog(store), undefined);
 	const session: SessionRow = lc.session;
 	keepWhole(store, lc, buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }), null);
