@@ -128,17 +128,42 @@ export function layoutHead(store: IndexStore, session: number, filter: string): 
 }
 
 /**
- * Row ids of sessions that may have a kept layout, newest first: family roots (no parent session) of at least `min`
- * entries, or with forks (whose family may reach `min`: the caller counts it).
+ * Row ids of the family roots (sessions without a parent session) whose family — the root and the sessions forked
+ * from it, as familySignature walks them — has at least `min` entries, newest first. One pass over the sessions: a
+ * correlated look-up of children per session would scan the table once per session (parent_session has no index).
  */
 export function layoutSessions(store: IndexStore, min: number): number[] {
-	return store
-		.prepare<[number], number>(
-			`SELECT s.id FROM sessions s WHERE s.parent_session IS NULL
-			AND (s.entries >= ? OR EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session = s.id)) ORDER BY s.id DESC`,
+	const rows = store
+		.prepare<[number], { id: number; parent: number | null; entries: number }>(
+			`SELECT id, parent_session AS parent, entries FROM sessions WHERE parent_session IS NOT NULL OR entries >= ?
+			OR id IN (SELECT parent_session FROM sessions WHERE parent_session IS NOT NULL)`,
 		)
-		.pluck()
 		.all(min);
+	const kids = new Map<number, number[]>();
+	const entries = new Map<number, number>();
+	for (const r of rows) {
+		entries.set(r.id, r.entries);
+		if (r.parent === null) continue;
+		const list = kids.get(r.parent);
+		if (list) list.push(r.id);
+		else kids.set(r.parent, [r.id]);
+	}
+	const out: number[] = [];
+	for (const r of rows) {
+		if (r.parent !== null) continue;
+		let total = 0;
+		let level = [r.id];
+		for (let d = 0; d <= 32 && level.length > 0 && total < min; d++) {
+			const next: number[] = [];
+			for (const id of level) {
+				total += entries.get(id) ?? 0;
+				next.push(...(kids.get(id) ?? []));
+			}
+			level = next;
+		}
+		if (total >= min) out.push(r.id);
+	}
+	return out.sort((a, b) => b - a);
 }
 
 /** The sessions below `root` as familySignature walks them (tree-rows.ts: 32 levels deep), at most `limit` + 1 of them. */

@@ -7,7 +7,7 @@
  * enough for one turn.
  */
 import { Catalog, type SessionRow } from "../index/catalog.js";
-import type { IndexStore } from "../index/store.js";
+import { INGEST_CACHE_KIB, type IndexStore, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
 import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
@@ -18,10 +18,11 @@ import { keepWhole } from "./tree-window.js";
 import { Visibility } from "./visibility.js";
 
 /**
- * The biggest session an indexer lays out whole: a whole layout holds the session's shape in memory, and above this
- * the indexer's peak RSS would pass the 300 MB bound (DESIGN §7); such a session is laid out at its first open.
+ * The biggest session or family an indexer lays out whole: a whole layout holds the family's shape and columns in
+ * memory, about linear in its entries, and above this the indexer's peak RSS would pass the 300 MB bound (DESIGN §7)
+ * even with the small cache keepLayouts reads through; such a family is laid out at its first open.
  */
-export const INDEXER_WHOLE_MAX_ENTRIES = 200_000;
+export const INDEXER_WHOLE_MAX_ENTRIES = 1_200_000;
 
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
@@ -79,9 +80,16 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 /** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */
 export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepSummary {
 	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
-	for (const lc of staleLayouts(store)) {
-		if (options.shouldStop?.()) summary.left++;
-		else summary[keepOne(store, lc, options)]++;
+	// A whole layout reads the family's shape and writes every column once: a search's big cache and map would only
+	// add those pages to the indexer's peak RSS (as a refresh's writes, refresh-run.ts).
+	store.setCacheKib(INGEST_CACHE_KIB);
+	try {
+		for (const lc of staleLayouts(store)) {
+			if (options.shouldStop?.()) summary.left++;
+			else summary[keepOne(store, lc, options)]++;
+		}
+	} finally {
+		store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
 	}
 	return summary;
 }
