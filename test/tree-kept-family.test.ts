@@ -42,11 +42,11 @@ function turns(sm: SessionManager, count: number, tag: string): string[] {
 	return ids;
 }
 
-function refresh(path: string, keep: boolean): ReturnType<ReturnType<typeof openService>["keepTreeLayouts"]> | null {
+function refresh(path: string, keep: boolean, maxWholeEntries?: number): ReturnType<ReturnType<typeof openService>["keepTreeLayouts"]> | null {
 	const service = openService(dir, path);
 	try {
 		service.refresh();
-		return keep ? service.keepTreeLayouts() : null;
+		return keep ? service.keepTreeLayouts(maxWholeEntries === undefined ? {} : { maxWholeEntries }) : null;
 	} finally {
 		service.close();
 	}
@@ -145,5 +145,18 @@ describe("the tree view of a fork family from its kept layout", () => {
 		// That open kept its own mode's layout; the indexer lays out the other modes.
 		expect(refresh(kept, true)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length - 1, left: 0 });
 		for (const filter of TREE_FILTER_MODES) same({ sessionId: forkId, filter });
+	});
+
+	it("the indexer's bound on a whole layout counts its nodes, not the copies forks hold of their parent's entries", () => {
+		const rows = windows(whole, { sessionId: rootId, filter: "all" }).pages.flatMap((p) => p.rows);
+		const forks = rows.flatMap((r) => (r.type === "fork" ? [r.fork] : []));
+		const root = windows(whole, { sessionId: rootId }).first.entries;
+		// Nodes: the root's entries, each fork's head and the entries it wrote.
+		const nodes = forks.reduce((sum, f) => sum + 1 + f.own, root);
+		const entries = forks.reduce((sum, f) => sum + f.copied + f.own, root);
+		expect(entries).toBeGreaterThan(2 * nodes);
+		const bounded = join(tmp.dir, "bounded.sqlite");
+		expect(refresh(bounded, true, nodes - 1)).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+		expect(refresh(bounded, true, nodes)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
 	});
 });

@@ -13,7 +13,7 @@ import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
-import { buildShape } from "./tree-shape.js";
+import { buildShape, type Shape, ShapeTooBigError } from "./tree-shape.js";
 import { keepWhole } from "./tree-window.js";
 import { Visibility } from "./visibility.js";
 
@@ -26,7 +26,7 @@ export const INDEXER_WHOLE_MAX_ENTRIES = 1_200_000;
 
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
-	/** Sessions above this many entries are only updated from their tail, never laid out whole (one turn's work). */
+	/** Families of more nodes (entries, a fork's copies not counted) are only updated from their tail, never laid out whole. */
 	maxWholeEntries?: number;
 	/** Most values of a column an update from the tail may rewrite (else it is left, or laid out whole if small). */
 	maxTail?: number;
@@ -70,23 +70,50 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 	} catch (e) {
 		if (!(e instanceof LayoutGoneError)) throw e;
 	}
-	if (lc.entries > (options.maxWholeEntries ?? Number.POSITIVE_INFINITY)) return "left";
+	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
+	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
+	if (lc.session.entries > max) return "left";
 	const visibility = new Visibility(new Catalog(store), undefined);
 	const session: SessionRow = lc.session;
-	keepWhole(store, lc, buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }), null);
+	let shape: Shape;
+	try {
+		shape = buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }, max);
+	} catch (e) {
+		if (e instanceof ShapeTooBigError) return "left";
+		throw e;
+	}
+	keepWhole(store, lc, shape, null);
 	return "whole";
+}
+
+/** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
+const leftBefore = new WeakMap<IndexStore, Set<string>>();
+
+/** The layouts a pass with these options left before, and the key of a unit in it. */
+function leftSet(store: IndexStore, options: KeepOptions): { left: Set<string>; key: (lc: LayoutCase) => string } {
+	let left = leftBefore.get(store) ?? new Set<string>();
+	// Bounded in a long-lived host: forgetting only costs a unit that bails early (or a too-big shape built again).
+	if (left.size > 1000) left = new Set();
+	leftBefore.set(store, left);
+	return { left, key: (lc) => JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail]) };
 }
 
 /** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */
 export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepSummary {
 	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
+	const { left, key } = leftSet(store, options);
 	// A whole layout reads the family's shape and writes every column once: a search's big cache and map would only
 	// add those pages to the indexer's peak RSS (as a refresh's writes, refresh-run.ts).
 	store.setCacheKib(INGEST_CACHE_KIB);
 	try {
 		for (const lc of staleLayouts(store)) {
-			if (options.shouldStop?.()) summary.left++;
-			else summary[keepOne(store, lc, options)]++;
+			if (left.has(key(lc)) || options.shouldStop?.()) {
+				summary.left++;
+				continue;
+			}
+			const done = keepOne(store, lc, options);
+			summary[done]++;
+			if (done === "left") left.add(key(lc));
 		}
 	} finally {
 		store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
@@ -94,26 +121,19 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 	return summary;
 }
 
-/** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
-const leftBefore = new WeakMap<IndexStore, Set<string>>();
-
 /** keepLayouts with a turn of the event loop (`pause`) before each unit: a host's loop is held for one unit at most. */
 export async function keepLayoutsSliced(store: IndexStore, pause: () => Promise<void>, options: KeepOptions = {}): Promise<KeepSummary> {
 	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
-	let left = leftBefore.get(store) ?? new Set<string>();
-	// Bounded in a long-lived host: forgetting only costs a unit that bails early.
-	if (left.size > 1000) left = new Set();
-	leftBefore.set(store, left);
+	const { left, key } = leftSet(store, options);
 	for (const lc of staleLayouts(store)) {
-		const key = JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail]);
-		if (left.has(key) || options.shouldStop?.()) {
+		if (left.has(key(lc)) || options.shouldStop?.()) {
 			summary.left++;
 			continue;
 		}
 		await pause();
 		const done = keepOne(store, lc, options);
 		summary[done]++;
-		if (done === "left") left.add(key);
+		if (done === "left") left.add(key(lc));
 	}
 	return summary;
 }

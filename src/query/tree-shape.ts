@@ -102,6 +102,9 @@ export function filterWords(text: string | undefined): string[] {
 	return (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 }
 
+/** A shape grew past the nodes its builder was allowed (buildShape's `maxNodes`): not built. */
+export class ShapeTooBigError extends Error {}
+
 class ShapeBuilder {
 	readonly members: Member[] = [];
 	readonly nodeRow = f64();
@@ -118,10 +121,12 @@ class ShapeBuilder {
 		readonly catalog: Catalog,
 		readonly visibility: Visibility,
 		readonly words: string[],
+		readonly maxNodes = Number.POSITIVE_INFINITY,
 	) {}
 
 	private node(row: number, member: number, parent: number, flags: number): number {
 		const n = this.nodeRow.length;
+		if (n >= this.maxNodes) throw new ShapeTooBigError(`tree shape: more than ${this.maxNodes} nodes`);
 		this.nodeRow.push(row);
 		this.nodeMember.push(member);
 		this.nodeParent.push(parent);
@@ -135,6 +140,7 @@ class ShapeBuilder {
 		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
 		const n = s.ids.length;
+		if (n > this.maxNodes) throw new ShapeTooBigError(`tree shape: more than ${this.maxNodes} nodes`);
 		// Every entry shown to this caller (ids ascend, so the cut-off, if any, is past the last): nodes are positions.
 		if (n > 0 && this.nodeRow.length === 0 && this.visibility.allowsEventId(s.ids[n - 1] as number, row)) {
 			this.allRoot(m, s);
@@ -395,10 +401,21 @@ function flatten(sb: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNod
 	};
 }
 
-export function buildShape(store: IndexStore, root: SessionRow, chain: SessionRow[], visibility: Visibility, request: TreeWindowRequest): Shape {
+/**
+ * The family's shape for a request. `maxNodes` bounds the nodes (the root's entries and the forks' own ones: copies
+ * are not nodes), checked as they are added, before the layout's columns are made: past it, ShapeTooBigError.
+ */
+export function buildShape(
+	store: IndexStore,
+	root: SessionRow,
+	chain: SessionRow[],
+	visibility: Visibility,
+	request: TreeWindowRequest,
+	maxNodes = Number.POSITIVE_INFINITY,
+): Shape {
 	const catalog = new Catalog(store);
 	const words = filterWords(request.text);
-	const b = new ShapeBuilder(store, catalog, visibility, words);
+	const b = new ShapeBuilder(store, catalog, visibility, words, maxNodes);
 	const parsed = request.query?.trim() ? parseQuery(request.query, { prefix: true }) : null;
 	if (parsed?.match) {
 		const family = [root.id, ...familyIds(catalog, root.id)];
