@@ -13,7 +13,7 @@ import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
-import { buildShape, type Shape, ShapeTooBigError } from "./tree-shape.js";
+import { buildShape, eachModeShape, type Shape, ShapeTooBigError } from "./tree-shape.js";
 import { keepWhole } from "./tree-window.js";
 import { Visibility } from "./visibility.js";
 
@@ -86,6 +86,23 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 	return "whole";
 }
 
+/** Lays out whole a family's stale modes (`units`, one family), its nodes read once; "left" past the bound. */
+function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
+	const lc = units[0] as LayoutCase;
+	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
+	if (lc.session.entries > max) return "left";
+	const byMode = new Map(units.map((u) => [u.filter, u]));
+	try {
+		eachModeShape(store, lc.session, new Visibility(new Catalog(store), undefined), [...byMode.keys()], max, (mode, shape) =>
+			keepWhole(store, byMode.get(mode) as LayoutCase, shape, null),
+		);
+	} catch (e) {
+		if (e instanceof ShapeTooBigError) return "left";
+		throw e;
+	}
+	return "whole";
+}
+
 /** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
 const leftBefore = new WeakMap<IndexStore, Set<string>>();
 
@@ -106,14 +123,23 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 	// add those pages to the indexer's peak RSS (as a refresh's writes, refresh-run.ts).
 	store.setCacheKib(INGEST_CACHE_KIB);
 	try {
-		for (const lc of staleLayouts(store)) {
-			if (left.has(key(lc)) || options.shouldStop?.()) {
-				summary.left++;
+		const stale = staleLayouts(store);
+		for (let i = 0; i < stale.length; ) {
+			const lc = stale[i] as LayoutCase;
+			// A family's modes follow each other: laid out together, its nodes read once.
+			let j = i + 1;
+			if (lc.members > 1) while (j < stale.length && (stale[j] as LayoutCase).session.id === lc.session.id) j++;
+			const units = stale.slice(i, j).filter((u) => !left.has(key(u)));
+			summary.left += j - i - units.length;
+			i = j;
+			if (units.length === 0) continue;
+			if (options.shouldStop?.()) {
+				summary.left += units.length;
 				continue;
 			}
-			const done = keepOne(store, lc, options);
-			summary[done]++;
-			if (done === "left") left.add(key(lc));
+			const done = lc.members > 1 ? keepFamily(store, units, options) : keepOne(store, units[0] as LayoutCase, options);
+			summary[done] += units.length;
+			if (done === "left") for (const u of units) left.add(key(u));
 		}
 	} finally {
 		store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);

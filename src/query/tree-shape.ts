@@ -208,8 +208,11 @@ class ShapeBuilder {
 			}
 			seen.add(child.id);
 			const s = sessionShape(this.store, child.id, this.words, parent.id);
-			const allowed: number[] = [];
-			for (let k = 0; k < s.ids.length; k++) if (this.visibility.allowsEventId(s.ids[k] as number, child)) allowed.push(k);
+			// Positions shown to the caller, as numbers: a --fork copy of a huge session has as many as its parent.
+			const shownAt = new Int32Array(s.ids.length);
+			let shownCount = 0;
+			for (let k = 0; k < s.ids.length; k++) if (this.visibility.allowsEventId(s.ids[k] as number, child)) shownAt[shownCount++] = k;
+			const allowed = shownAt.subarray(0, shownCount);
 			const isCopied = (k: number) => ((s.flags[k] as number) & SHAPE.copied) !== 0;
 			let copied = 0;
 			let lastCopied = -1;
@@ -441,6 +444,26 @@ export function buildShape(
 	}
 	const flat = flatten(b, request.filter ?? "default", words.length > 0, leafNode);
 	return { ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
+}
+
+/**
+ * The shapes of a whole family (no words, query or focus) in each of `modes`, handed to `each` one at a time: the
+ * family's nodes are read once for all of them (what a kept layout's five modes need), each mode flattened on its
+ * own and dropped before the next. `maxNodes` as buildShape's.
+ */
+export function eachModeShape(
+	store: IndexStore,
+	root: SessionRow,
+	visibility: Visibility,
+	modes: readonly TreeFilterMode[],
+	maxNodes: number,
+	each: (mode: TreeFilterMode, shape: Shape) => void,
+): void {
+	const b = new ShapeBuilder(store, new Catalog(store), visibility, [], maxNodes);
+	const m0 = b.root(root);
+	b.forks(0, new Set([root.id]));
+	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
+	for (const mode of modes) each(mode, { ...flatten(b, mode, false, leafNode), leafNode, focus: null, focusNode: -1, notes: [...b.notes] });
 }
 
 /** Row ids of the sessions below `root` (children, theirs, …), bounded like the family. */
