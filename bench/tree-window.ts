@@ -2,11 +2,14 @@
  * The tree view on huge sessions (issue 32 item 3): opening the tree of a session of N entries (a branch every
  * 1,000 entries, written straight as pi v3 JSONL like bench/huge.ts) and scrolling it window by window, in a fresh
  * process per size so its peak RSS is the tree view's own. Sizes double; the growth of the open per doubling is
- * printed. Targets: ≤ 100 ms per open or scroll, ≤ 300 MB peak RSS, at every size. Not part of `npm test`:
- *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1] [--reuse 1]
+ * printed. Targets: ≤ 100 ms per open or scroll, ≤ 300 MB peak RSS, at every size. With `--family 1` the session is a
+ * fork family's root instead: a --fork copy of every entry with turns of its own, and a new session naming the root as
+ * its parent; the first open of the root and of the fork is measured after indexing and after turns appended to the
+ * fork. Not part of `npm test`:
+ *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1] [--reuse 1] [--family 1]
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -22,6 +25,82 @@ const BRANCH_BACK = 10;
 /** Rows of one screen, and windows read while scrolling. */
 const HEIGHT = 40;
 const SCROLLS = 20;
+
+/** The family's fork (a --fork copy of every entry, then turns of its own) and new session after the root. */
+const FORK_ID = "0199a000-0000-7000-8000-00000000f0e4";
+const NEXT_ID = "0199a000-0000-7000-8000-00000000e0e7";
+const FORK_OWN = 1000;
+
+/** Writes the fork and the new session of `--family` beside the root session of `n` entries. */
+function writeFamily(dir: string, n: number): { fork: string } {
+	const { file } = hugePaths(dir);
+	const folder = join(hugePaths(dir).root, "--tmp-huge--");
+	const header = (id: string, day: number) =>
+		`${JSON.stringify({ type: "session", version: 3, id, timestamp: new Date(Date.UTC(2026, 0, day)).toISOString(), cwd: "/tmp/huge", parentSession: file })}\n`;
+	const fork = join(folder, "2026-01-06T09-00-00-000Z_fork.jsonl");
+	const out = openSync(fork, "w");
+	const from = openSync(file, "r");
+	try {
+		writeSync(out, header(FORK_ID, 6));
+		// Every line of the root but its header, byte for byte (what pi's --fork copies), then the fork's own turns.
+		const buf = Buffer.alloc(8 * 1024 * 1024);
+		let pos = 0;
+		let skip = true;
+		for (let got = readSync(from, buf, 0, buf.length, pos); got > 0; got = readSync(from, buf, 0, buf.length, pos)) {
+			pos += got;
+			let start = 0;
+			if (skip) {
+				start = buf.indexOf(10) + 1;
+				skip = false;
+			}
+			writeSync(out, buf, start, got - start);
+		}
+		let own = "";
+		for (let i = n + 1; i <= n + FORK_OWN; i++) own += linearEntry(i, 0);
+		writeSync(out, own);
+	} finally {
+		closeSync(from);
+		closeSync(out);
+	}
+	let next = header(NEXT_ID, 7);
+	for (let i = n + 5001; i <= n + 5010; i++) next += linearEntry(i, 0);
+	appendFileSync(join(folder, "2026-01-07T09-00-00-000Z_next.jsonl"), next);
+	return { fork };
+}
+
+/** In a child: the first open of the family's root and of its fork (on an entry the fork wrote), each from a fresh process. */
+function openFamily(root: string, index: string, sessionId: string, entryId: string | undefined): void {
+	const service = HistoryService.open({ config: benchConfig([root], index) });
+	try {
+		const t = performance.now();
+		const c = process.cpuUsage();
+		const w = service.treeWindow({ sessionId, ...(entryId ? { entryId } : {}), count: 3 * HEIGHT });
+		const open = performance.now() - t;
+		const d = process.cpuUsage(c);
+		process.stdout.write(
+			`${JSON.stringify({ open, cpu: (d.user + d.system) / 1000, forks: w.forks, total: w.total, rss: process.resourceUsage().maxRSS / 1024 })}\n`,
+		);
+	} finally {
+		service.close();
+	}
+}
+
+/** The family's first opens (root, then the fork on its last entry) after indexing, each in a fresh process. */
+function familyOpens(self: string, root: string, index: string, forkLast: string): string {
+	const parts: string[] = [];
+	for (const [what, id, entry] of [
+		["root", HUGE_SESSION_ID, ""],
+		["fork", FORK_ID, forkLast],
+	] as const) {
+		const out = spawnSync(process.execPath, [self, "child-family", root, index, id, entry], { encoding: "utf8" });
+		if (out.status !== 0) throw new Error(`opening the family failed: ${out.stderr}`);
+		const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { open: number; cpu: number; forks: number; total: number; rss: number };
+		parts.push(
+			`${what} ${r.open.toFixed(1)} ms (CPU ${r.cpu.toFixed(1)} ms, ${r.forks} forks, ${r.total.toLocaleString("en-US")} rows, peak RSS ${r.rss.toFixed(0)} MB)`,
+		);
+	}
+	return parts.join(" · ");
+}
 
 function writeSession(dir: string, n: number): string {
 	rmSync(dir, { recursive: true, force: true });
@@ -142,6 +221,10 @@ function main(): void {
 		measure(rest[1] as string, rest[2] as string);
 		return;
 	}
+	if (rest[0] === "child-family") {
+		openFamily(rest[1] as string, rest[2] as string, rest[3] as string, rest[4] || undefined);
+		return;
+	}
 	if (rest[0] === "child-open") {
 		openAfterChange(rest[1] as string, rest[2] as string);
 		return;
@@ -156,6 +239,20 @@ function main(): void {
 		// --reuse: a session and index kept by an earlier --keep run (the refresh finds nothing to do).
 		const root = options.has("reuse") ? hugePaths(dir).root : writeSession(dir, n);
 		const index = join(dir, "index.sqlite");
+		if (options.get("family") === "1") {
+			// A fork family: indexed, the first opens; turns appended to the fork, indexed again, the first opens again.
+			const { fork } = options.has("reuse") ? { fork: join(root, "--tmp-huge--", "2026-01-06T09-00-00-000Z_fork.jsonl") } : writeFamily(dir, n);
+			process.stdout.write(`${n.toLocaleString("en-US")} entries and a --fork copy with ${FORK_OWN} of its own, ${indexing(root, index)}\n`);
+			process.stdout.write(`    first open after indexing: ${familyOpens(self, root, index, entryId(n + FORK_OWN))}\n`);
+			let more = "";
+			for (let i = n + FORK_OWN + 1; i <= n + FORK_OWN + 3; i++) more += linearEntry(i, 0);
+			appendFileSync(fork, more);
+			process.stdout.write(
+				`    after a turn appended to the fork (${indexing(root, index)}), the first open: ${familyOpens(self, root, index, entryId(n + FORK_OWN + 3))}\n`,
+			);
+			if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
+			continue;
+		}
 		process.stdout.write(`${n.toLocaleString("en-US")} entries, ${indexing(root, index)}\n`);
 		// Twice, each in a fresh process: the first open after indexing (the indexer kept each filter mode's layout),
 		// then again.

@@ -104,7 +104,12 @@ export class IndexStore {
 	/** Closes the connection; never throws. */
 	close(): void {
 		try {
-			if (!this.readonly && this.db.open) this.db.pragma("optimize");
+			// optimize may ANALYZE whole tables a refresh grew: through the search map every page it reads would count in
+			// the process's peak RSS, so it reads through a write's small cache instead (the connection is closing).
+			if (!this.readonly && this.db.open) {
+				this.setCacheKib(INGEST_CACHE_KIB);
+				this.db.pragma("optimize");
+			}
 		} catch {
 			// optimize is advisory
 		}

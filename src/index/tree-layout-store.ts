@@ -1,9 +1,11 @@
 /**
- * A big session's tree view laid out and kept (table tree_layout), per filter mode: the columns of the layout
- * (query/tree-shape.ts flatten, query/tree-window.ts layRows with nothing unfolded) in chunks of LAYOUT_CHUNK, so a
- * window reads the few chunks it shows instead of the session. A cache of what the rows say: written by the first
- * open after the session changed, told stale by a signature of its files, dropped with the session's rows.
+ * A big session's or fork family's tree view laid out and kept (table tree_layout, under the family's root), per
+ * filter mode: the columns of the layout (query/tree-shape.ts flatten, query/tree-window.ts layRows with nothing
+ * unfolded) in chunks of LAYOUT_CHUNK, so a window reads the few chunks it shows instead of the sessions. A cache of
+ * what the rows say: written by the indexer or the first open after the family changed, told stale by a signature of
+ * its files, dropped with the root's rows.
  */
+import type { TreeForkHead } from "../shared/types.js";
 import type { IndexStore } from "./store.js";
 
 /** Values per chunk: a window of a hundred rows touches one or two chunks of each column. */
@@ -49,6 +51,24 @@ export interface LayoutHead {
 	/** Row ids with a label and with a context edit when laid out (null: too many to keep here). */
 	labels: number[] | null;
 	edits: number[] | null;
+	/**
+	 * A fork family's layout (absent: one session, whose nodes are its entries): each session's nodes are one stretch,
+	 * the root's first, each fork's from its head node, in node order.
+	 */
+	members?: LayoutMember[];
+}
+
+/** One session of a fork family's kept layout. */
+export interface LayoutMember {
+	/** Session row id and public id. */
+	id: number;
+	publicId: string;
+	/** Node of its fork head (-1: the root), its first own entry's node and how many own entries follow it. */
+	head: number;
+	first: number;
+	count: number;
+	/** The fork head's row (null: the root). */
+	fork: TreeForkHead | null;
 }
 
 const HEAD = "head";
@@ -107,15 +127,53 @@ export function layoutHead(store: IndexStore, session: number, filter: string): 
 	return row ? (JSON.parse(row.data.toString("utf8")) as LayoutHead) : null;
 }
 
-/** Row ids of sessions of at least `min` entries that are not forks and have none (those whose layout is kept), newest first. */
+/**
+ * Row ids of the family roots (sessions without a parent session) whose family — the root and the sessions forked
+ * from it, as familySignature walks them — has at least `min` entries, newest first. One pass over the sessions: a
+ * correlated look-up of children per session would scan the table once per session (parent_session has no index).
+ */
 export function layoutSessions(store: IndexStore, min: number): number[] {
-	return store
-		.prepare<[number], number>(
-			`SELECT s.id FROM sessions s WHERE s.entries >= ? AND s.parent_session IS NULL
-			AND NOT EXISTS (SELECT 1 FROM sessions c WHERE c.parent_session = s.id) ORDER BY s.id DESC`,
+	const rows = store
+		.prepare<[number], { id: number; parent: number | null; entries: number }>(
+			`SELECT id, parent_session AS parent, entries FROM sessions WHERE parent_session IS NOT NULL OR entries >= ?
+			OR id IN (SELECT parent_session FROM sessions WHERE parent_session IS NOT NULL)`,
 		)
-		.pluck()
 		.all(min);
+	const kids = new Map<number, number[]>();
+	const entries = new Map<number, number>();
+	for (const r of rows) {
+		entries.set(r.id, r.entries);
+		if (r.parent === null) continue;
+		const list = kids.get(r.parent);
+		if (list) list.push(r.id);
+		else kids.set(r.parent, [r.id]);
+	}
+	const out: number[] = [];
+	for (const r of rows) {
+		if (r.parent !== null) continue;
+		let total = 0;
+		let level = [r.id];
+		for (let d = 0; d <= 32 && level.length > 0 && total < min; d++) {
+			const next: number[] = [];
+			for (const id of level) {
+				total += entries.get(id) ?? 0;
+				next.push(...(kids.get(id) ?? []));
+			}
+			level = next;
+		}
+		if (total >= min) out.push(r.id);
+	}
+	return out.sort((a, b) => b - a);
+}
+
+/** The sessions below `root` as familySignature walks them (tree-rows.ts: 32 levels deep), at most `limit` + 1 of them. */
+export function familyBelow(store: IndexStore, root: number, limit: number): Array<{ id: number; entries: number; depth: number }> {
+	return store
+		.prepare<[number, number], { id: number; entries: number; depth: number }>(
+			`WITH RECURSIVE fam(id, d) AS (SELECT ?, 0 UNION SELECT s.id, fam.d + 1 FROM sessions s JOIN fam ON s.parent_session = fam.id WHERE fam.d < 32)
+			SELECT s.id, s.entries, fam.d AS depth FROM fam JOIN sessions s ON s.id = fam.id WHERE fam.d > 0 LIMIT ?`,
+		)
+		.all(root, limit + 1);
 }
 
 /** A kept layout lacks a chunk it says it has (written by another build, or cut short): it is laid out again. */

@@ -116,7 +116,7 @@ export function sessionShape(
 	words: readonly string[],
 	parent: number | null,
 ): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
-	if (words.length === 0 && parent === null) return keptShape(store, session);
+	if (words.length === 0) return parent === null ? keptShape(store, session) : markCopied(store, session, parent, keptShape(store, session));
 	const ws = words.slice(0, SHAPE_WORDS);
 	const text =
 		ws.length === 0
@@ -192,6 +192,34 @@ function keptShape(store: IndexStore, session: number): { ids: Float64Array; par
 		"SELECT p.id FROM events e JOIN events p ON p.session_id = e.session_id AND p.entry_id = e.parent_id WHERE e.id = ?",
 	);
 	for (let k = 0; k < parents.length; k++) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
+	return shape;
+}
+
+/**
+ * SHAPE.copied on a fork's entries that are byte-identical copies of its parent's, streamed in row id order beside the
+ * shape: sessionShape's query with the flag per row buffers every row of the session for its window function (a
+ * --fork copy of a 1,000,000-entry session held hundreds of megabytes).
+ */
+function markCopied(
+	store: IndexStore,
+	session: number,
+	parent: number,
+	shape: { ids: Float64Array; parents: Float64Array; flags: Uint16Array },
+): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+	const { ids, flags } = shape;
+	const n = ids.length;
+	if (n === 0) return shape;
+	const copies = store
+		.prepare<[number, number, number, number], [number]>(
+			`SELECT e.id FROM events e WHERE e.id BETWEEN ? AND ? AND e.session_id = ?
+			AND EXISTS (SELECT 1 FROM events p WHERE p.session_id = ? AND p.entry_id = e.entry_id AND p.line_hash = e.line_hash) ORDER BY e.id`,
+		)
+		.raw();
+	let at = 0;
+	for (const [id] of copies.iterate(ids[0] as number, ids[n - 1] as number, session, parent)) {
+		while (at < n && (ids[at] as number) < id) at++;
+		if (ids[at] === id) flags[at] = (flags[at] as number) | SHAPE.copied;
+	}
 	return shape;
 }
 

@@ -71,7 +71,8 @@ const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | SHAP
  * also when more than `limit` values of a column would be rewritten.
  */
 export function appendToLayout(store: IndexStore, lc: LayoutCase, was: LayoutHead, limit = Number.POSITIVE_INFINITY): LayoutHead | null {
-	if (store.readonly) return null;
+	// A fork family's nodes are not in one session's file order: any change lays the family out whole.
+	if (store.readonly || lc.members !== 1 || was.members) return null;
 	try {
 		return store.db
 			.transaction(() => {

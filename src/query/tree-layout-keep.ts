@@ -1,30 +1,32 @@
 /**
- * Kept tree layouts brought up to the index after a refresh (issue 32 item 3): every big session the kept layout
- * covers (tree-layout.ts layoutCase) gets, per filter mode, its layout updated from its tail (an append at the leaf)
- * or laid out whole (any other change), so the explorer's first open after indexing, a branch or a compaction reads a
- * few chunks instead of laying the session out. Each (session, mode) is one unit of work: a sliced caller yields
- * between units and lays out whole only sessions small enough for one turn.
+ * Kept tree layouts brought up to the index after a refresh (issue 32 item 3): every big session or fork family the
+ * kept layout covers (tree-layout.ts layoutCase) gets, per filter mode, its layout updated from its tail (a lone
+ * session's append at the leaf) or laid out whole (any other change, any change to a family), so the explorer's first
+ * open after indexing, a branch, a compaction or a new fork reads a few chunks instead of laying the family out. Each
+ * (family, mode) is one unit of work: a sliced caller yields between units and lays out whole only families small
+ * enough for one turn.
  */
 import { Catalog, type SessionRow } from "../index/catalog.js";
-import type { IndexStore } from "../index/store.js";
+import { INGEST_CACHE_KIB, type IndexStore, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
 import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
-import { buildShape } from "./tree-shape.js";
+import { buildShape, eachModeShape, type Shape, ShapeTooBigError } from "./tree-shape.js";
 import { keepWhole } from "./tree-window.js";
 import { Visibility } from "./visibility.js";
 
 /**
- * The biggest session an indexer lays out whole: a whole layout holds the session's shape in memory, and above this
- * the indexer's peak RSS would pass the 300 MB bound (DESIGN §7); such a session is laid out at its first open.
+ * The biggest session or family an indexer lays out whole: a whole layout holds the family's shape and columns in
+ * memory, about linear in its entries, and above this the indexer's peak RSS would pass the 300 MB bound (DESIGN §7)
+ * even with the small cache keepLayouts reads through; such a family is laid out at its first open.
  */
-export const INDEXER_WHOLE_MAX_ENTRIES = 200_000;
+export const INDEXER_WHOLE_MAX_ENTRIES = 1_200_000;
 
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
-	/** Sessions above this many entries are only updated from their tail, never laid out whole (one turn's work). */
+	/** Families of more nodes (entries, a fork's copies not counted) are only updated from their tail, never laid out whole. */
 	maxWholeEntries?: number;
 	/** Most values of a column an update from the tail may rewrite (else it is left, or laid out whole if small). */
 	maxTail?: number;
@@ -50,11 +52,10 @@ export function staleLayouts(store: IndexStore): LayoutCase[] {
 		const session = catalog.session(id);
 		if (!session) continue;
 		const sig = familySignature(store, id);
-		for (const filter of TREE_FILTER_MODES) {
-			if (layoutHead(store, id, filter)?.sig === sig) continue;
-			const lc = layoutCase(store, visibility, { sessionId: session.public_id, filter, count: 0 }, { root: session, chain: [session], sig }, []);
-			if (lc) out.push(lc);
-		}
+		// Whether the family has a kept layout at all does not depend on the filter mode: asked once.
+		const lc = layoutCase(store, visibility, { sessionId: session.public_id, count: 0 }, { root: session, chain: [session], sig }, []);
+		if (!lc) continue;
+		for (const filter of TREE_FILTER_MODES) if (layoutHead(store, id, filter)?.sig !== sig) out.push({ ...lc, filter });
 	}
 	return out;
 }
@@ -69,43 +70,96 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 	} catch (e) {
 		if (!(e instanceof LayoutGoneError)) throw e;
 	}
-	if (lc.session.entries > (options.maxWholeEntries ?? Number.POSITIVE_INFINITY)) return "left";
+	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
+	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
+	if (lc.session.entries > max) return "left";
 	const visibility = new Visibility(new Catalog(store), undefined);
 	const session: SessionRow = lc.session;
-	keepWhole(store, lc, buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }), null);
+	let shape: Shape;
+	try {
+		shape = buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }, max);
+	} catch (e) {
+		if (e instanceof ShapeTooBigError) return "left";
+		throw e;
+	}
+	keepWhole(store, lc, shape, null);
 	return "whole";
 }
 
-/** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */
-export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepSummary {
-	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
-	for (const lc of staleLayouts(store)) {
-		if (options.shouldStop?.()) summary.left++;
-		else summary[keepOne(store, lc, options)]++;
+/** Lays out whole a family's stale modes (`units`, one family), its nodes read once; "left" past the bound. */
+function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
+	const lc = units[0] as LayoutCase;
+	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
+	if (lc.session.entries > max) return "left";
+	const byMode = new Map(units.map((u) => [u.filter, u]));
+	try {
+		eachModeShape(store, lc.session, new Visibility(new Catalog(store), undefined), [...byMode.keys()], max, (mode, shape) =>
+			keepWhole(store, byMode.get(mode) as LayoutCase, shape, null),
+		);
+	} catch (e) {
+		if (e instanceof ShapeTooBigError) return "left";
+		throw e;
 	}
-	return summary;
+	return "whole";
 }
 
 /** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
 const leftBefore = new WeakMap<IndexStore, Set<string>>();
 
+/** The layouts a pass with these options left before, and the key of a unit in it. */
+function leftSet(store: IndexStore, options: KeepOptions): { left: Set<string>; key: (lc: LayoutCase) => string } {
+	let left = leftBefore.get(store) ?? new Set<string>();
+	// Bounded in a long-lived host: forgetting only costs a unit that bails early (or a too-big shape built again).
+	if (left.size > 1000) left = new Set();
+	leftBefore.set(store, left);
+	return { left, key: (lc) => JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail]) };
+}
+
+/** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */
+export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepSummary {
+	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
+	const { left, key } = leftSet(store, options);
+	// A whole layout reads the family's shape and writes every column once: a search's big cache and map would only
+	// add those pages to the indexer's peak RSS (as a refresh's writes, refresh-run.ts).
+	store.setCacheKib(INGEST_CACHE_KIB);
+	try {
+		const stale = staleLayouts(store);
+		for (let i = 0; i < stale.length; ) {
+			const lc = stale[i] as LayoutCase;
+			// A family's modes follow each other: laid out together, its nodes read once.
+			let j = i + 1;
+			if (lc.members > 1) while (j < stale.length && (stale[j] as LayoutCase).session.id === lc.session.id) j++;
+			const units = stale.slice(i, j).filter((u) => !left.has(key(u)));
+			summary.left += j - i - units.length;
+			i = j;
+			if (units.length === 0) continue;
+			if (options.shouldStop?.()) {
+				summary.left += units.length;
+				continue;
+			}
+			const done = lc.members > 1 ? keepFamily(store, units, options) : keepOne(store, units[0] as LayoutCase, options);
+			summary[done] += units.length;
+			if (done === "left") for (const u of units) left.add(key(u));
+		}
+	} finally {
+		store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
+	}
+	return summary;
+}
+
 /** keepLayouts with a turn of the event loop (`pause`) before each unit: a host's loop is held for one unit at most. */
 export async function keepLayoutsSliced(store: IndexStore, pause: () => Promise<void>, options: KeepOptions = {}): Promise<KeepSummary> {
 	const summary: KeepSummary = { appended: 0, whole: 0, left: 0 };
-	let left = leftBefore.get(store) ?? new Set<string>();
-	// Bounded in a long-lived host: forgetting only costs a unit that bails early.
-	if (left.size > 1000) left = new Set();
-	leftBefore.set(store, left);
+	const { left, key } = leftSet(store, options);
 	for (const lc of staleLayouts(store)) {
-		const key = JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail]);
-		if (left.has(key) || options.shouldStop?.()) {
+		if (left.has(key(lc)) || options.shouldStop?.()) {
 			summary.left++;
 			continue;
 		}
 		await pause();
 		const done = keepOne(store, lc, options);
 		summary[done]++;
-		if (done === "left") left.add(key);
+		if (done === "left") left.add(key(lc));
 	}
 	return summary;
 }

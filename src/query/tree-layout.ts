@@ -1,17 +1,28 @@
 /**
- * The tree view of a big session without forks read from its kept layout (index/tree-layout-store.ts): a window is a
- * few chunk reads, whatever the session's size. The kept rows are layRows' with nothing unfolded and no focus; the
+ * The tree view of a big session or fork family read from its kept layout (index/tree-layout-store.ts): a window is a
+ * few chunk reads, whatever the family's size. The kept rows are layRows' with nothing unfolded and no focus; the
  * folds a request opens or the focus splits are laid out again on their own (a fold is a chain of plain entries, so
- * only the focus is kept inside it). What it answers equals tree-window.ts's answer from the whole layout.
+ * only the focus is kept inside it). A family is kept under its root, each session's nodes one stretch in node order,
+ * so an entry's node is a search within its session's stretch. What it answers equals tree-window.ts's answer from
+ * the whole layout.
  */
 import type { SessionRow } from "../index/catalog.js";
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { LAYOUT_CHUNK, type LayoutHead, type LayoutPart, LayoutReader, layoutHead, writeLayout } from "../index/tree-layout-store.js";
+import {
+	familyBelow,
+	LAYOUT_CHUNK,
+	type LayoutHead,
+	type LayoutMember,
+	type LayoutPart,
+	LayoutReader,
+	layoutHead,
+	writeLayout,
+} from "../index/tree-layout-store.js";
 import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
-import { entryOf } from "./session-tree.js";
+import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
 import { appendToLayout, nodeOfRow } from "./tree-layout-append.js";
 import { BRANCH_CHILD, FOLD_MIN, LAST, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
@@ -30,15 +41,27 @@ export interface LaidRows {
 	kept: Uint8Array;
 }
 
-/** A request the kept layout can answer: one session, nothing searched or typed, every entry shown to this caller. */
+/**
+ * A request the kept layout can answer: a session and the sessions forked from it (its family, laid out as one tree),
+ * nothing searched or typed, every entry of every one shown to this caller.
+ */
 export interface LayoutCase {
+	/** The family's root: the layout is kept under it. */
 	session: SessionRow;
 	filter: TreeFilterMode;
 	sig: string;
+	/** The asked session and its ancestors up to the root (where an entry asked for is looked up, in this order). */
+	chain: SessionRow[];
+	/** Sessions in the family (1: the root alone) and their entries together. */
+	members: number;
+	entries: number;
 }
 
 /** Most labels or context edits a kept head lists: past it, an append lays the session out whole. */
 export const MARKS_MAX = 10000;
+
+/** Levels of forks familySignature (tree-rows.ts) walks: a family reaching deeper has no kept layout. */
+const FAMILY_DEPTH = 32;
 
 /** The layout case of a request, or null when the whole layout must be built. */
 export function layoutCase(
@@ -49,18 +72,44 @@ export function layoutCase(
 	words: string[],
 ): LayoutCase | null {
 	const { root, chain } = family;
-	if (words.length > 0 || (request.query ?? "").trim() !== "" || chain.length !== 1 || root.entries < LAYOUT_MIN) return null;
-	// A cut-off hides the caller's own last entries: the whole-session layout does not apply.
+	if (words.length > 0 || (request.query ?? "").trim() !== "") return null;
+	const below = familyBelow(store, root.id, TREE_FAMILY_LIMIT);
+	const entries = below.reduce((sum, s) => sum + s.entries, root.entries);
+	if (entries < LAYOUT_MIN || below.length >= TREE_FAMILY_LIMIT || below.some((s) => s.depth >= FAMILY_DEPTH)) return null;
+	// A cut-off hides the caller's own last entries, a hidden fork leaves the family: the kept layout does not apply.
 	if (!visibility.allowsEventId(Number.MAX_SAFE_INTEGER, root)) return null;
-	if (new Catalog(store).childSessions(root.id).some((c) => visibility.allowsSession(c))) return null;
-	return { session: root, filter: request.filter ?? "default", sig: family.sig };
+	const catalog = new Catalog(store);
+	for (const { id } of below) {
+		const s = catalog.session(id);
+		if (!s || !visibility.allowsSession(s) || !visibility.allowsEventId(Number.MAX_SAFE_INTEGER, s)) return null;
+	}
+	return { session: root, filter: request.filter ?? "default", sig: family.sig, chain, members: below.length + 1, entries };
+}
+
+/** Each session's stretch of nodes in a shape, in node order; null when one is not a stretch (not kept). */
+function layoutMembers(sh: Shape): LayoutMember[] | null {
+	const out: LayoutMember[] = [];
+	let next = 0;
+	for (const m of sh.members) {
+		const first = m.head + 1;
+		if (Math.max(m.head, 0) !== next) return null;
+		const nodes = m.nodes.view;
+		for (let k = 0; k < nodes.length; k++) if (nodes[k] !== first + k) return null;
+		next = first + nodes.length;
+		const fork = m.head < 0 ? null : (sh.heads.get(m.head) ?? null);
+		if (m.head >= 0 && !fork) return null;
+		out.push({ id: m.row.id, publicId: m.row.public_id, head: m.head, first, count: nodes.length, fork });
+	}
+	return next === sh.nodeRow.length ? out : null;
 }
 
 /** Keeps the layout of a shape built for a layout case (no write on a read-only index; a failed write is only a miss). */
 export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: LaidRows): void {
 	const nodes = sh.nodeRow.length;
-	// Only the one-session shape whose nodes are the session's entries in file order (tree-shape.ts allRoot).
-	if (store.readonly || sh.members.length !== 1 || (sh.members[0]?.rows ?? -1) !== nodes) return;
+	if (store.readonly) return;
+	const members = layoutMembers(sh);
+	// Only a shape whose every session's nodes are its shown entries in file order, one stretch each (tree-shape.ts).
+	if (!members || members.length !== lc.members || (members.length === 1 && (sh.members[0]?.rows ?? -1) !== nodes)) return;
 	// Where a node shows: itself, else its nearest shown ancestor (parents come first).
 	const near = new Int32Array(nodes);
 	for (let k = 0; k < nodes; k++) {
@@ -95,6 +144,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		tailLast: end === nodes - 1,
 		labels: marks.labels.length <= MARKS_MAX ? marks.labels : null,
 		edits: marks.edits.length <= MARKS_MAX ? marks.edits : null,
+		...(members.length > 1 ? { members } : {}),
 	};
 	const parts: Record<LayoutPart, Float64Array | Int32Array | Uint8Array> = {
 		row: sh.nodeRow,
@@ -150,22 +200,63 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, head: LayoutHead): TreeWindow {
 	const session = lc.session;
 	const L = readerOf(store, session.id, lc.filter, head.sig);
-	const nodeOfId = (id: number | undefined): number => (id === undefined ? -1 : nodeOfRow(L, head, id));
+	const members: LayoutMember[] = head.members ?? [{ id: session.id, publicId: session.public_id, head: -1, first: 0, count: head.nodes, fork: null }];
+	const byPublic = new Map(members.map((m) => [m.publicId, m]));
+	/** The session a node belongs to: stretches are in node order, each from its head (the root's from 0). */
+	const memberOf = (node: number): LayoutMember => {
+		let lo = 0;
+		let hi = members.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >> 1;
+			if ((members[mid] as LayoutMember).head <= node) lo = mid;
+			else hi = mid - 1;
+		}
+		return members[lo] as LayoutMember;
+	};
+	/** A session's node of an event row id (its stretch ascends in row ids), -1 when none. */
+	const nodeIn = (m: LayoutMember, id: number | undefined): number => {
+		if (id === undefined) return -1;
+		if (!head.members) return nodeOfRow(L, head, id);
+		let a = m.first;
+		let b = m.first + m.count - 1;
+		while (a <= b) {
+			const mid = (a + b) >> 1;
+			const v = L.at("row", mid);
+			if (v === id) return mid;
+			if (v < id) a = mid + 1;
+			else b = mid - 1;
+		}
+		return -1;
+	};
+	const nodeOfEntry = (m: LayoutMember | undefined, entryId: string) => (m ? nodeIn(m, eventIdOf(store, m.id, entryId)) : -1);
 	const nodeOfKey = (key: string): number => {
 		const k = key.startsWith("fold:") ? key.slice("fold:".length) : key;
+		if (k.startsWith("fork:")) return byPublic.get(k.slice("fork:".length))?.head ?? -1;
 		const slash = k.indexOf("/");
-		if (k.startsWith("fork:") || slash < 0 || k.slice(0, slash) !== session.public_id) return -1;
-		return nodeOfId(eventIdOf(store, session.id, k.slice(slash + 1)));
+		return slash < 0 ? -1 : nodeOfEntry(byPublic.get(k.slice(0, slash)), k.slice(slash + 1));
 	};
 	/** A node's display position (-1: hidden by the filter). */
 	const flatOf = (node: number) => {
 		const f = L.at("near", node);
 		return f >= 0 && L.at("flat", f) === node ? f : -1;
 	};
+	// The focus: the entry's node in the asked session, else (a copy) in the nearest ancestor that wrote it.
 	let focusNode = -1;
+	let focus: TreeWindow["focus"] = null;
 	if (request.entryId) {
-		focusNode = nodeOfId(eventIdOf(store, session.id, request.entryId));
-		if (focusNode < 0) throw new NotFoundError(session.public_id, request.entryId);
+		for (const s of lc.chain) {
+			const node = nodeOfEntry(
+				members.find((m) => m.id === s.id),
+				request.entryId,
+			);
+			if (node >= 0) {
+				focusNode = node;
+				focus = { sessionId: s.public_id, entryId: request.entryId };
+				break;
+			}
+		}
+		const asked = lc.chain[0] ?? session;
+		if (!focus && eventIdOf(store, asked.id, request.entryId) === undefined) throw new NotFoundError(asked.public_id, request.entryId);
 	}
 	const unfolded = new Set<number>();
 	for (const k of request.unfolded ?? []) {
@@ -261,11 +352,12 @@ function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest,
 	const nodeAt = (f: number) => L.at("flat", f);
 	const need = new Set<number>();
 	for (const r of rows) {
-		need.add(L.at("row", nodeAt(r.start)));
+		const id = L.at("row", nodeAt(r.start));
+		if (id >= 0) need.add(id);
 		if (r.stretch >= 0) need.add(L.at("row", nodeAt(r.stretch)));
 	}
 	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
-	const keyOf = (node: number) => `${session.public_id}/${byId.get(L.at("row", node))?.entry_id ?? ""}`;
+	const keyOf = (node: number) => `${memberOf(node).publicId}/${byId.get(L.at("row", node))?.entry_id ?? ""}`;
 	// The columns drawn for a branch child's descendants, once per branch child: a window's rows share their ancestors.
 	const columns = new Map<number, string>();
 	const columnsBelow = (a: number): string => {
@@ -294,8 +386,11 @@ function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest,
 		const node = nodeAt(r.start);
 		const prefix = prefixOf(node);
 		const depth = L.at("depth", node);
-		const sessionId = session.public_id;
-		if (r.type === 2) {
+		const m = memberOf(node);
+		const sessionId = m.publicId;
+		if (r.type === 1 && m.fork) {
+			out.push({ type: "fork", key: `fork:${m.fork.session.id}`, prefix, sessionId, fork: m.fork, depth, stretch: null });
+		} else if (r.type === 2) {
 			out.push({ type: "fold", key: `fold:${keyOf(node)}`, prefix, sessionId, count: r.count, crumb: null, depth, stretch: keyOf(node) });
 		} else {
 			const e = byId.get(L.at("row", node));
@@ -314,9 +409,9 @@ function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest,
 	return {
 		session: sessionSummary(session),
 		leafId: session.leaf_entry,
-		focus: focusNode >= 0 && request.entryId ? { sessionId: session.public_id, entryId: request.entryId } : null,
-		entries: head.nodes,
-		forks: 0,
+		focus,
+		entries: (members[0] as LayoutMember).count,
+		forks: members.length - 1,
 		hits: 0,
 		hidden: head.hidden,
 		total,

@@ -102,6 +102,9 @@ export function filterWords(text: string | undefined): string[] {
 	return (text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 }
 
+/** A shape grew past the nodes its builder was allowed (buildShape's `maxNodes`): not built. */
+export class ShapeTooBigError extends Error {}
+
 class ShapeBuilder {
 	readonly members: Member[] = [];
 	readonly nodeRow = f64();
@@ -118,10 +121,12 @@ class ShapeBuilder {
 		readonly catalog: Catalog,
 		readonly visibility: Visibility,
 		readonly words: string[],
+		readonly maxNodes = Number.POSITIVE_INFINITY,
 	) {}
 
 	private node(row: number, member: number, parent: number, flags: number): number {
 		const n = this.nodeRow.length;
+		if (n >= this.maxNodes) throw new ShapeTooBigError(`tree shape: more than ${this.maxNodes} nodes`);
 		this.nodeRow.push(row);
 		this.nodeMember.push(member);
 		this.nodeParent.push(parent);
@@ -135,6 +140,7 @@ class ShapeBuilder {
 		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
 		const n = s.ids.length;
+		if (n > this.maxNodes) throw new ShapeTooBigError(`tree shape: more than ${this.maxNodes} nodes`);
 		// Every entry shown to this caller (ids ascend, so the cut-off, if any, is past the last): nodes are positions.
 		if (n > 0 && this.nodeRow.length === 0 && this.visibility.allowsEventId(s.ids[n - 1] as number, row)) {
 			this.allRoot(m, s);
@@ -202,8 +208,11 @@ class ShapeBuilder {
 			}
 			seen.add(child.id);
 			const s = sessionShape(this.store, child.id, this.words, parent.id);
-			const allowed: number[] = [];
-			for (let k = 0; k < s.ids.length; k++) if (this.visibility.allowsEventId(s.ids[k] as number, child)) allowed.push(k);
+			// Positions shown to the caller, as numbers: a --fork copy of a huge session has as many as its parent.
+			const shownAt = new Int32Array(s.ids.length);
+			let shownCount = 0;
+			for (let k = 0; k < s.ids.length; k++) if (this.visibility.allowsEventId(s.ids[k] as number, child)) shownAt[shownCount++] = k;
+			const allowed = shownAt.subarray(0, shownCount);
 			const isCopied = (k: number) => ((s.flags[k] as number) & SHAPE.copied) !== 0;
 			let copied = 0;
 			let lastCopied = -1;
@@ -395,10 +404,21 @@ function flatten(sb: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNod
 	};
 }
 
-export function buildShape(store: IndexStore, root: SessionRow, chain: SessionRow[], visibility: Visibility, request: TreeWindowRequest): Shape {
+/**
+ * The family's shape for a request. `maxNodes` bounds the nodes (the root's entries and the forks' own ones: copies
+ * are not nodes), checked as they are added, before the layout's columns are made: past it, ShapeTooBigError.
+ */
+export function buildShape(
+	store: IndexStore,
+	root: SessionRow,
+	chain: SessionRow[],
+	visibility: Visibility,
+	request: TreeWindowRequest,
+	maxNodes = Number.POSITIVE_INFINITY,
+): Shape {
 	const catalog = new Catalog(store);
 	const words = filterWords(request.text);
-	const b = new ShapeBuilder(store, catalog, visibility, words);
+	const b = new ShapeBuilder(store, catalog, visibility, words, maxNodes);
 	const parsed = request.query?.trim() ? parseQuery(request.query, { prefix: true }) : null;
 	if (parsed?.match) {
 		const family = [root.id, ...familyIds(catalog, root.id)];
@@ -424,6 +444,26 @@ export function buildShape(store: IndexStore, root: SessionRow, chain: SessionRo
 	}
 	const flat = flatten(b, request.filter ?? "default", words.length > 0, leafNode);
 	return { ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
+}
+
+/**
+ * The shapes of a whole family (no words, query or focus) in each of `modes`, handed to `each` one at a time: the
+ * family's nodes are read once for all of them (what a kept layout's five modes need), each mode flattened on its
+ * own and dropped before the next. `maxNodes` as buildShape's.
+ */
+export function eachModeShape(
+	store: IndexStore,
+	root: SessionRow,
+	visibility: Visibility,
+	modes: readonly TreeFilterMode[],
+	maxNodes: number,
+	each: (mode: TreeFilterMode, shape: Shape) => void,
+): void {
+	const b = new ShapeBuilder(store, new Catalog(store), visibility, [], maxNodes);
+	const m0 = b.root(root);
+	b.forks(0, new Set([root.id]));
+	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
+	for (const mode of modes) each(mode, { ...flatten(b, mode, false, leafNode), leafNode, focus: null, focusNode: -1, notes: [...b.notes] });
 }
 
 /** Row ids of the sessions below `root` (children, theirs, …), bounded like the family. */

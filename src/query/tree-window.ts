@@ -6,7 +6,7 @@
  * session is never a million objects. The last layout is kept per index until the family's files change.
  */
 import { Catalog, sessionSummary } from "../index/catalog.js";
-import type { IndexStore } from "../index/store.js";
+import { INGEST_CACHE_KIB, type IndexStore, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "../index/store.js";
 import { LayoutGoneError } from "../index/tree-layout-store.js";
 import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
@@ -188,7 +188,15 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
 		cache.delete(store);
 		held = undefined;
-		held = { sig: shapeSig, shape: buildShape(store, root, chain, visibility, request), rows: null };
+		// A big family laid out whole here (not kept yet) reads its shape through a write's small unmapped cache, as the
+		// indexer does: the search cache's and map's pages would add to the explorer's peak RSS.
+		const small = keep !== null;
+		if (small) store.setCacheKib(INGEST_CACHE_KIB);
+		try {
+			held = { sig: shapeSig, shape: buildShape(store, root, chain, visibility, request), rows: null };
+		} finally {
+			if (small) store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
+		}
 		cache.set(store, held);
 	}
 	const sh = held.shape;
@@ -201,7 +209,15 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
 	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
 	const rows = held.rows;
-	if (keep) keepWhole(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : null);
+	if (keep) {
+		// Its chunks written the same way.
+		if (!store.readonly) store.setCacheKib(INGEST_CACHE_KIB);
+		try {
+			keepWhole(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : null);
+		} finally {
+			if (!store.readonly) store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
+		}
+	}
 	const root0 = sh.members[0] as Member;
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);
