@@ -126,8 +126,9 @@ function argumentText(args: unknown): FragmentText {
 	}
 	const parts: Array<string | LongText> = [];
 	lines.forEach((line, i) => {
-		// `path: ` and its long value are one line.
-		const joinsNext = typeof line === "string" && line.endsWith(": ") && lines[i + 1] instanceof LongText;
+		// `path: ` and its long value are one line. The next line is looked at first: endsWith flattens a line built
+		// by concatenation, a copy of every long argument value.
+		const joinsNext = lines[i + 1] instanceof LongText && typeof line === "string" && line.endsWith(": ");
 		parts.push(line);
 		if (i < lines.length - 1 && !joinsNext) parts.push("\n");
 	});
