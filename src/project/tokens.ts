@@ -70,7 +70,10 @@ function camelParts(run: string): Array<[number, number]> | undefined {
 	if (cuts.length === 0 || cuts.length > 5) return undefined;
 	const parts: Array<[number, number]> = [];
 	let from = 0;
-	for (const cut of cuts) {
+	// Indexed loops here and in pushWord: code not yet optimized (a fresh process's first search) allocates an
+	// iterator result per step of for-of, and more to destructure a pair.
+	for (let i = 0; i < cuts.length; i++) {
+		const cut = cuts[i] as number;
 		parts.push([from, cut]);
 		from = cut;
 	}
@@ -90,7 +93,10 @@ function pushWord(out: Token[], run: string, start: number, withParts: boolean):
 	if (!withParts) return;
 	const parts = camelParts(run);
 	if (!parts) return;
-	for (const [a, b] of parts) {
+	for (let i = 0; i < parts.length; i++) {
+		const part = parts[i] as [number, number];
+		const a = part[0];
+		const b = part[1];
 		const text = fold(run.slice(a, b));
 		if (text) out.push({ text, start: start + a, end: start + b, role: "part" });
 	}
@@ -163,19 +169,27 @@ function pushRun(out: Token[], run: string, start: number, withParts: boolean): 
 	else flushWord(run.length);
 }
 
-/** The derived token stream of a text, in order, with source spans; camelCase parts follow their word unless `withParts` is false. */
-export function tokenize(text: string, withParts = true): Token[] {
+/**
+ * The derived token stream of a text, in order, with source spans (offsets from `base`: the text's place in a longer
+ * one); camelCase parts follow their word unless `withParts` is false.
+ */
+export function tokenize(text: string, withParts = true, base = 0): Token[] {
 	const out: Token[] = [];
-	const ascii = ASCII_ONLY.test(text);
-	const words = ascii ? ASCII_WORD : WORD_OR_EMOJI;
-	words.lastIndex = 0;
-	for (let m = words.exec(text); m; m = words.exec(text)) {
+	if (ASCII_ONLY.test(text)) {
+		// A regular expression, not a loop over characters: in a fresh process such a loop was compiled on the spot,
+		// which cost a snippet more than the match objects it saves.
+		ASCII_WORD.lastIndex = 0;
+		for (let m = ASCII_WORD.exec(text); m; m = ASCII_WORD.exec(text)) pushWord(out, m[0], base + m.index, withParts);
+		return out;
+	}
+	WORD_OR_EMOJI.lastIndex = 0;
+	for (let m = WORD_OR_EMOJI.exec(text); m; m = WORD_OR_EMOJI.exec(text)) {
 		const run = m[0];
-		if (!ascii && run.length <= 2 && PICTOGRAPHIC.test(run)) {
-			out.push({ text: emojiToken(run.codePointAt(0) as number), start: m.index, end: m.index + run.length, role: "emoji" });
+		if (run.length <= 2 && PICTOGRAPHIC.test(run)) {
+			out.push({ text: emojiToken(run.codePointAt(0) as number), start: base + m.index, end: base + m.index + run.length, role: "emoji" });
 			continue;
 		}
-		pushRun(out, run, m.index, withParts);
+		pushRun(out, run, base + m.index, withParts);
 	}
 	return out;
 }

@@ -43,7 +43,7 @@ function alignedEnd(text: string, to: number): number {
 }
 
 function tokenizeRange(text: string, from: number, end: number): Token[] {
-	return tokenize(text.slice(from, end)).map((t) => ({ ...t, start: t.start + from, end: t.end + from }));
+	return tokenize(text.slice(from, end), true, from);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -77,7 +77,11 @@ function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
 		}
 		if (n === 1) {
 			// A single word also matches a camelCase part (`Webhook` in `handleWebhook`).
-			for (const t of tokens) if (t.role === "part" && same(t, 0)) out.push({ start: t.start, end: t.end, term: ti });
+			// Indexed: a fresh process runs this unoptimized, where for-of allocates an iterator result per token.
+			for (let i = 0; i < tokens.length; i++) {
+				const t = tokens[i] as Token;
+				if (t.role === "part" && same(t, 0)) out.push({ start: t.start, end: t.end, term: ti });
+			}
 		}
 	});
 }
