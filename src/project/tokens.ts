@@ -121,25 +121,37 @@ function foldCjk(c: string): string {
 }
 
 function pushCjk(out: Token[], chars: Array<[string, number]>): void {
-	const folded = chars.map(([c, at]) => [foldCjk(c), at, at + c.length] as const).filter(([c]) => c.length > 0);
-	if (folded.length === 1) {
-		const [c, a, b] = folded[0] as readonly [string, number, number];
-		out.push({ text: c, start: a, end: b, role: "cjk" });
+	// Indexed, no destructuring: a fresh process's first search runs this unoptimized, where destructuring an array
+	// allocates an iterator.
+	const texts: string[] = [];
+	const starts: number[] = [];
+	const ends: number[] = [];
+	for (let i = 0; i < chars.length; i++) {
+		const char = chars[i] as [string, number];
+		const c = foldCjk(char[0]);
+		if (c.length === 0) continue;
+		texts.push(c);
+		starts.push(char[1]);
+		ends.push(char[1] + char[0].length);
+	}
+	if (texts.length === 1) {
+		out.push({ text: texts[0] as string, start: starts[0] as number, end: ends[0] as number, role: "cjk" });
 		return;
 	}
-	for (let i = 0; i + 1 < folded.length; i++) {
-		const [c1, a] = folded[i] as readonly [string, number, number];
-		const [c2, , b] = folded[i + 1] as readonly [string, number, number];
-		out.push({ text: c1 + c2, start: a, end: b, role: "cjk" });
+	for (let i = 0; i + 1 < texts.length; i++) {
+		out.push({ text: (texts[i] as string) + (texts[i + 1] as string), start: starts[i] as number, end: ends[i + 1] as number, role: "cjk" });
 	}
 }
 
+/** A UTF-16 unit at or above U+1100, below which no character is CJK (isCjk). */
+const FROM_HANGUL_JAMO = /[^\u0000-\u10ff]/g;
+
 function pushRun(out: Token[], run: string, start: number, withParts: boolean): void {
 	let hasCjk = false;
-	for (let i = 0; i < run.length && !hasCjk; i++) {
-		const c = run.charCodeAt(i);
-		if (c >= 0x1100) hasCjk = isCjk(run.codePointAt(i) as number);
-	}
+	// The units that may be CJK found by a regular expression: a loop over every character of every word of a
+	// non-ASCII text ran unoptimized in a fresh process's first search.
+	FROM_HANGUL_JAMO.lastIndex = 0;
+	for (let m = FROM_HANGUL_JAMO.exec(run); m && !hasCjk; m = FROM_HANGUL_JAMO.exec(run)) hasCjk = isCjk(run.codePointAt(m.index) as number);
 	if (!hasCjk) {
 		pushWord(out, run, start, withParts);
 		return;
