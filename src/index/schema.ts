@@ -51,6 +51,14 @@ export const KIND_COLUMN_INDEX: ReadonlyMap<SemanticKind, number> = new Map(KIND
 
 const ftsColumns = KIND_COLUMNS.map((c) => c.column).join(", ");
 
+/**
+ * Indexes that answers never depend on, only their speed: added without a version bump, so an index built before
+ * them gets them at its next writable open (openStore) instead of a rebuild.
+ */
+// Every search reports the index's session and event counts, and a cwd-scoped one reads its sessions by cwd: from
+// the sessions' rows that touched every page of the table in a fresh process, from this index a few.
+export const ADDED_INDEXES_SQL = "CREATE INDEX IF NOT EXISTS sessions_cwd ON sessions(cwd, entries);";
+
 /** DDL of the current schema, applied to an empty database in one transaction. */
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT) STRICT;
@@ -102,6 +110,7 @@ CREATE TABLE sessions (
 	fork_points INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX sessions_header ON sessions(header_id);
+${ADDED_INDEXES_SQL}
 
 CREATE TABLE events (
 	id INTEGER PRIMARY KEY,

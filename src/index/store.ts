@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
-import { APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { ADDED_INDEXES_SQL, APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 import { openDatabase } from "./sqlite.js";
 import { isCorruptionError, isReadonlyError, isWriteFault, nativeBindingHint } from "./store-errors.js";
 
@@ -312,6 +312,21 @@ function configure(db: Database.Database, readonly: boolean): void {
 	db.pragma("temp_store = MEMORY");
 }
 
+/**
+ * Adds the indexes of ADDED_INDEXES_SQL an older index lacks, without waiting for a writer that holds the lock: a
+ * later open adds them then, and no answer depends on them. One that has them takes no lock here.
+ */
+function addIndexes(db: Database.Database, busyMs: number): void {
+	db.pragma("busy_timeout = 0");
+	try {
+		db.exec(ADDED_INDEXES_SQL);
+	} catch {
+		// busy, or a write fault: searched without them meanwhile
+	} finally {
+		db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyMs))}`);
+	}
+}
+
 function create(db: Database.Database): void {
 	db.transaction(() => {
 		db.exec(SCHEMA_SQL);
@@ -419,6 +434,7 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			continue;
 		}
 		if (verdict === "ok") {
+			if (!readonly) addIndexes(db, busy);
 			const store = new IndexStore(db, path, readonly, notes);
 			store.sharedAtOpen = shared;
 			store.inode = inodeOf(path);

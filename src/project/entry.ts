@@ -87,6 +87,11 @@ export function normalizeArguments(args: unknown): string {
 
 /** normalizeArguments, keeping a long string of a streamed line as a piece. */
 function argumentText(args: unknown): FragmentText {
+	return joinTexts(argumentParts(args));
+}
+
+/** What argumentText joins: the argument lines and the line breaks between them. */
+function argumentParts(args: unknown): Array<string | LongText> {
 	const lines: Array<string | LongText> = [];
 	const walk = (value: unknown, path: string, depth: number) => {
 		if (depth > MAX_ARG_DEPTH) {
@@ -126,12 +131,13 @@ function argumentText(args: unknown): FragmentText {
 	}
 	const parts: Array<string | LongText> = [];
 	lines.forEach((line, i) => {
-		// `path: ` and its long value are one line.
-		const joinsNext = typeof line === "string" && line.endsWith(": ") && lines[i + 1] instanceof LongText;
+		// `path: ` and its long value are one line. The next line is looked at first: endsWith flattens a line built
+		// by concatenation, a copy of every long argument value.
+		const joinsNext = lines[i + 1] instanceof LongText && typeof line === "string" && line.endsWith(": ");
 		parts.push(line);
 		if (i < lines.length - 1 && !joinsNext) parts.push("\n");
 	});
-	return joinTexts(parts);
+	return parts;
 }
 
 function textBlocks(content: unknown, kind: SemanticKind, path: string, out: Fragment[]): void {
@@ -313,8 +319,10 @@ export function projectEntry(entry: ParsedEntry, cwd = ""): ProjectedEvent {
 					} else if (block.type === "toolCall") {
 						const name = str(block.name) ?? "";
 						const id = `tool.call:${i}`;
-						const args = argumentText(block.arguments);
-						fragments.push({ id, kind: "tool.call", text: args.length > 0 ? joinTexts([name, "\n", args]) : name, path: `message.content.${i}.arguments` });
+						// The name and the argument lines in one join: the lines joined first were copied again with the name.
+						const args = argumentParts(block.arguments);
+						const text = args.some((a) => a.length > 0) ? joinTexts([name, "\n", ...args]) : name;
+						fragments.push({ id, kind: "tool.call", text, path: `message.content.${i}.arguments` });
 						if (typeof block.id === "string") toolCalls.push({ id: block.id, name, fragmentId: id });
 						toolCallFiles(name, block.arguments, id, cwd, files);
 					}

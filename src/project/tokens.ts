@@ -70,7 +70,10 @@ function camelParts(run: string): Array<[number, number]> | undefined {
 	if (cuts.length === 0 || cuts.length > 5) return undefined;
 	const parts: Array<[number, number]> = [];
 	let from = 0;
-	for (const cut of cuts) {
+	// Indexed loops here and in pushWord: code not yet optimized (a fresh process's first search) allocates an
+	// iterator result per step of for-of, and more to destructure a pair.
+	for (let i = 0; i < cuts.length; i++) {
+		const cut = cuts[i] as number;
 		parts.push([from, cut]);
 		from = cut;
 	}
@@ -90,7 +93,10 @@ function pushWord(out: Token[], run: string, start: number, withParts: boolean):
 	if (!withParts) return;
 	const parts = camelParts(run);
 	if (!parts) return;
-	for (const [a, b] of parts) {
+	for (let i = 0; i < parts.length; i++) {
+		const part = parts[i] as [number, number];
+		const a = part[0];
+		const b = part[1];
 		const text = fold(run.slice(a, b));
 		if (text) out.push({ text, start: start + a, end: start + b, role: "part" });
 	}
@@ -115,25 +121,37 @@ function foldCjk(c: string): string {
 }
 
 function pushCjk(out: Token[], chars: Array<[string, number]>): void {
-	const folded = chars.map(([c, at]) => [foldCjk(c), at, at + c.length] as const).filter(([c]) => c.length > 0);
-	if (folded.length === 1) {
-		const [c, a, b] = folded[0] as readonly [string, number, number];
-		out.push({ text: c, start: a, end: b, role: "cjk" });
+	// Indexed, no destructuring: a fresh process's first search runs this unoptimized, where destructuring an array
+	// allocates an iterator.
+	const texts: string[] = [];
+	const starts: number[] = [];
+	const ends: number[] = [];
+	for (let i = 0; i < chars.length; i++) {
+		const char = chars[i] as [string, number];
+		const c = foldCjk(char[0]);
+		if (c.length === 0) continue;
+		texts.push(c);
+		starts.push(char[1]);
+		ends.push(char[1] + char[0].length);
+	}
+	if (texts.length === 1) {
+		out.push({ text: texts[0] as string, start: starts[0] as number, end: ends[0] as number, role: "cjk" });
 		return;
 	}
-	for (let i = 0; i + 1 < folded.length; i++) {
-		const [c1, a] = folded[i] as readonly [string, number, number];
-		const [c2, , b] = folded[i + 1] as readonly [string, number, number];
-		out.push({ text: c1 + c2, start: a, end: b, role: "cjk" });
+	for (let i = 0; i + 1 < texts.length; i++) {
+		out.push({ text: (texts[i] as string) + (texts[i + 1] as string), start: starts[i] as number, end: ends[i + 1] as number, role: "cjk" });
 	}
 }
 
+/** A UTF-16 unit at or above U+1100, below which no character is CJK (isCjk). */
+const FROM_HANGUL_JAMO = /[^\u0000-\u10ff]/g;
+
 function pushRun(out: Token[], run: string, start: number, withParts: boolean): void {
 	let hasCjk = false;
-	for (let i = 0; i < run.length && !hasCjk; i++) {
-		const c = run.charCodeAt(i);
-		if (c >= 0x1100) hasCjk = isCjk(run.codePointAt(i) as number);
-	}
+	// The units that may be CJK found by a regular expression: a loop over every character of every word of a
+	// non-ASCII text ran unoptimized in a fresh process's first search.
+	FROM_HANGUL_JAMO.lastIndex = 0;
+	for (let m = FROM_HANGUL_JAMO.exec(run); m && !hasCjk; m = FROM_HANGUL_JAMO.exec(run)) hasCjk = isCjk(run.codePointAt(m.index) as number);
 	if (!hasCjk) {
 		pushWord(out, run, start, withParts);
 		return;
@@ -163,19 +181,27 @@ function pushRun(out: Token[], run: string, start: number, withParts: boolean): 
 	else flushWord(run.length);
 }
 
-/** The derived token stream of a text, in order, with source spans; camelCase parts follow their word unless `withParts` is false. */
-export function tokenize(text: string, withParts = true): Token[] {
+/**
+ * The derived token stream of a text, in order, with source spans (offsets from `base`: the text's place in a longer
+ * one); camelCase parts follow their word unless `withParts` is false.
+ */
+export function tokenize(text: string, withParts = true, base = 0): Token[] {
 	const out: Token[] = [];
-	const ascii = ASCII_ONLY.test(text);
-	const words = ascii ? ASCII_WORD : WORD_OR_EMOJI;
-	words.lastIndex = 0;
-	for (let m = words.exec(text); m; m = words.exec(text)) {
+	if (ASCII_ONLY.test(text)) {
+		// A regular expression, not a loop over characters: in a fresh process such a loop was compiled on the spot,
+		// which cost a snippet more than the match objects it saves.
+		ASCII_WORD.lastIndex = 0;
+		for (let m = ASCII_WORD.exec(text); m; m = ASCII_WORD.exec(text)) pushWord(out, m[0], base + m.index, withParts);
+		return out;
+	}
+	WORD_OR_EMOJI.lastIndex = 0;
+	for (let m = WORD_OR_EMOJI.exec(text); m; m = WORD_OR_EMOJI.exec(text)) {
 		const run = m[0];
-		if (!ascii && run.length <= 2 && PICTOGRAPHIC.test(run)) {
-			out.push({ text: emojiToken(run.codePointAt(0) as number), start: m.index, end: m.index + run.length, role: "emoji" });
+		if (run.length <= 2 && PICTOGRAPHIC.test(run)) {
+			out.push({ text: emojiToken(run.codePointAt(0) as number), start: base + m.index, end: base + m.index + run.length, role: "emoji" });
 			continue;
 		}
-		pushRun(out, run, m.index, withParts);
+		pushRun(out, run, base + m.index, withParts);
 	}
 	return out;
 }

@@ -23,6 +23,8 @@ const CHUNK = 2 * 1024;
 
 /** How far past a chunk's nominal end whitespace is looked for before any other edge of a token will do. */
 const ALIGN_SLACK = 256;
+const WHITESPACE = /\s/;
+const WHITESPACE_RUNS = /\s+/g;
 /** A character a token can hold (tokens.ts WORD_OR_EMOJI): no token spans any other. */
 const TOKEN_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 
@@ -34,7 +36,9 @@ const TOKEN_CHAR = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 function alignedEnd(text: string, to: number): number {
 	const end = Math.min(text.length, to);
 	const near = Math.min(text.length, end + ALIGN_SLACK);
-	for (let i = end; i < near; i++) if (/\s/.test(text[i] as string)) return i;
+	// A search, not a test per character: a fresh process runs such a loop unoptimized, a string per character.
+	const space = text.slice(end, near).search(WHITESPACE);
+	if (space !== -1) return end + space;
 	for (let i = end; i < text.length; i++) {
 		const c = text.charCodeAt(i);
 		if ((c < 0xd800 || c > 0xdfff) && !TOKEN_CHAR.test(text[i] as string)) return i;
@@ -43,7 +47,7 @@ function alignedEnd(text: string, to: number): number {
 }
 
 function tokenizeRange(text: string, from: number, end: number): Token[] {
-	return tokenize(text.slice(from, end)).map((t) => ({ ...t, start: t.start + from, end: t.end + from }));
+	return tokenize(text.slice(from, end), true, from);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -77,7 +81,11 @@ function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
 		}
 		if (n === 1) {
 			// A single word also matches a camelCase part (`Webhook` in `handleWebhook`).
-			for (const t of tokens) if (t.role === "part" && same(t, 0)) out.push({ start: t.start, end: t.end, term: ti });
+			// Indexed: a fresh process runs this unoptimized, where for-of allocates an iterator result per token.
+			for (let i = 0; i < tokens.length; i++) {
+				const t = tokens[i] as Token;
+				if (t.role === "part" && same(t, 0)) out.push({ start: t.start, end: t.end, term: ti });
+			}
 		}
 	});
 }
@@ -122,37 +130,41 @@ function mayMatch(text: string, terms: QueryTerm[], seg: [number, number]): bool
 	if (seg[1] - seg[0] <= 2 * CHUNK || !terms.every((t) => ASCII_TOKEN.test(t.tokens[0] ?? ""))) return true;
 	const holds = (hay: string) => terms.some((t) => hay.includes(t.tokens[0] as string) || t.forms?.some((f) => hay.includes(f)));
 	const segment = text.slice(seg[0], seg[1]);
+	// Usually a needle is there as it is, in some case: found without a lowercased copy of the segment. Without the
+	// unicode flag an ASCII letter or digit matches only its own two cases, so whatever this finds lowercasing finds.
+	const needles = terms.flatMap((t) => [t.tokens[0] as string, ...(t.forms ?? [])]);
+	if (needles.every((n) => ASCII_TOKEN.test(n)) && new RegExp(needles.join("|"), "i").test(segment)) return true;
 	// Lowercasing finds most matches at a fraction of folding's cost (compatibility decomposition of 128 KiB); only
 	// a text it finds none in is folded, as folding can make ASCII letters of other characters.
 	return holds(segment.toLowerCase()) || holds(fold(segment));
 }
 
 function normalize(text: string, marks: Array<[number, number]>): Snippet {
-	// Collapse whitespace runs to one space and map mark offsets through the collapse.
+	// Collapse whitespace runs to one space and map mark offsets through the collapse. Run by run, not character by
+	// character: a fresh process runs such a loop unoptimized.
 	let out = "";
-	const map: number[] = new Array(text.length + 1);
-	let i = 0;
-	while (i < text.length) {
-		map[i] = out.length;
-		if (/\s/.test(text[i] as string)) {
-			let j = i;
-			while (j < text.length && /\s/.test(text[j] as string)) {
-				map[j] = out.length;
-				j++;
-			}
-			out += " ";
-			i = j;
-		} else {
-			out += text[i];
-			i++;
-		}
+	const runs: Array<[number, number]> = [];
+	let last = 0;
+	WHITESPACE_RUNS.lastIndex = 0;
+	for (let m = WHITESPACE_RUNS.exec(text); m; m = WHITESPACE_RUNS.exec(text)) {
+		out += `${text.slice(last, m.index)} `;
+		last = m.index + m[0].length;
+		runs.push([m.index, last]);
 	}
-	map[text.length] = out.length;
+	out += text.slice(last);
+	// Where text[i] lands in `out`: a whitespace character on its run's one space.
+	const at = (i: number): number => {
+		let removed = 0;
+		for (let k = 0; k < runs.length; k++) {
+			const run = runs[k] as [number, number];
+			if (run[1] <= i) removed += run[1] - run[0] - 1;
+			else return run[0] <= i ? run[0] - removed : i - removed;
+		}
+		return i - removed;
+	};
 	const lead = out.length - out.trimStart().length;
 	const trimmed = out.trim();
-	const result = marks
-		.map(([a, b]) => [Math.max(0, (map[a] as number) - lead), Math.min(trimmed.length, (map[b] as number) - lead)] as [number, number])
-		.filter(([a, b]) => b > a);
+	const result = marks.map(([a, b]) => [Math.max(0, at(a) - lead), Math.min(trimmed.length, at(b) - lead)] as [number, number]).filter(([a, b]) => b > a);
 	return { snippet: trimmed, marks: result };
 }
 
