@@ -73,8 +73,9 @@ export class AppendClassifier {
 		const edited = s.prepare<[number, string], { n: number }>(
 			"SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? AND type = 'context_edit' LIMIT 1",
 		);
-		let leaving: PathRow[] = [];
-		let joining: PathRow[] = [];
+		// Row ids, not rows: a stretch can hold most of a million-entry session (a branch off an old entry).
+		let leaving = new Set<number>();
+		let joining = new Set<number>();
 		if (point !== leaf) {
 			let junction = point;
 			if (point.branch_state !== "selected") {
@@ -104,11 +105,9 @@ export class AppendClassifier {
 		}
 		// Rows a compaction's pending runs still summarize: a row joining the path there is left to the full classification.
 		const pending = pendingSummary(s, sessionId);
-		if (pending && joining.some((r) => r.id < pending.below && r.id >= pending.next)) return false;
-		const leavingIds = new Set(leaving.map((r) => r.entry_id));
-		const joiningIds = new Set(joining.map((r) => r.entry_id));
+		if (pending) for (const id of joining) if (id < pending.below && id >= pending.next) return false;
 		// On the new path above the branch: still selected (not in the tail that leaves), or joining it.
-		const aboveNewLeaf = (r: PathRow) => (r.branch_state === "selected" && !leavingIds.has(r.entry_id)) || joiningIds.has(r.entry_id);
+		const aboveNewLeaf = (r: PathRow) => (r.branch_state === "selected" && !leaving.has(r.id)) || joining.has(r.id);
 		const claimed = this.abandonedBy(row, sessionId, staged, ids, aboveNewLeaf);
 		if (claimed === null) return false;
 
@@ -119,7 +118,9 @@ export class AppendClassifier {
 		const leave = s.prepare(
 			"UPDATE events SET branch_state = 'alternate', selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = NULL, edit_by = NULL WHERE id = ?",
 		);
-		for (const r of leaving) {
+		const byId = s.prepare<[number], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE id = ?`);
+		for (const id of leaving) {
+			const r = byId.get(id) as PathRow;
 			// Off the path an entry's state is its own (tree.ts classifyTree): no context, only an abandoned branch's summary.
 			const by = claimed.get(r.entry_id) ?? r.abandoned_by;
 			if (!contentful(r)) leave.run("not-applicable", null, null, by, r.id);
@@ -131,8 +132,8 @@ export class AppendClassifier {
 			"UPDATE events SET abandoned_by = ?, selection_state = CASE WHEN ? THEN 'summarized' ELSE selection_state END, summarized_by = CASE WHEN ? THEN ? ELSE summarized_by END, summarized_prov = CASE WHEN ? THEN 'derived' ELSE summarized_prov END WHERE id = ?",
 		);
 		for (const [entryId, by] of claimed) {
-			if (leavingIds.has(entryId)) continue;
 			const r = row.get(sessionId, entryId) as PathRow;
+			if (leaving.has(r.id)) continue;
 			const summarized = r.branch_state === "alternate" && contentful(r) ? 1 : 0;
 			claim.run(by, summarized, summarized, by, summarized, r.id);
 		}
@@ -142,10 +143,13 @@ export class AppendClassifier {
 		const join = s.prepare(
 			"UPDATE events SET branch_state = 'selected', selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = NULL, edit_by = NULL WHERE id = ?",
 		);
-		for (const r of joining) join.run(inContext(r.msg_producing === 1, r.ctx_flags), r.id);
+		for (const id of joining) {
+			const r = byId.get(id) as PathRow;
+			join.run(inContext(r.msg_producing === 1, r.ctx_flags), id);
+		}
 		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
 		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
-		this.applyEdits(row, sessionId, staged, leavingIds, joiningIds, pending);
+		this.applyEdits(row, sessionId, staged, leaving, joining, pending);
 		const states = new Map<string, NodeState>();
 		for (const { entry, ev } of staged) {
 			states.set(entry.id, { branchState: "selected", selectionState: inContext(ev.messageProducing, ev.ctxFlags), summarizedBy: null });
@@ -258,26 +262,25 @@ export class AppendClassifier {
 	}
 
 	/**
-	 * An entry off the selected path and its ancestors up to the path: the stretch a branch off it brings onto the
-	 * path, and the path entry it meets. Null when the stretch holds what shapes the context (a compaction, a context
-	 * edit, an entry a context edit names), an empty branch summary (see commitExtension), an entry in a parent cycle,
-	 * or meets no selected entry.
+	 * An entry off the selected path and its ancestors up to the path (their row ids): the stretch a branch off it
+	 * brings onto the path, and the path entry it meets. Null when the stretch holds what shapes the context (a
+	 * compaction, a context edit, an entry a context edit names), an empty branch summary (see commitExtension), an
+	 * entry in a parent cycle, or meets no selected entry.
 	 */
 	private stretchUp(
 		row: Statement<[number, string], PathRow>,
 		edited: Statement<[number, string], { n: number }>,
 		sessionId: number,
 		start: PathRow,
-	): { rows: PathRow[]; junction: PathRow } | null {
-		const rows: PathRow[] = [];
-		const seen = new Set<string>();
+	): { rows: Set<number>; junction: PathRow } | null {
+		// Also what a parent cycle is found by: an entry met twice.
+		const rows = new Set<number>();
 		let current: PathRow | undefined = start;
 		while (current && current.branch_state !== "selected") {
-			if (current.branch_state !== "alternate" || current.type === "compaction" || current.type === "context_edit" || seen.has(current.entry_id)) return null;
+			if (current.branch_state !== "alternate" || current.type === "compaction" || current.type === "context_edit" || rows.has(current.id)) return null;
 			if (current.type === "branch_summary" && current.msg_producing !== 1) return null;
 			if (edited.get(sessionId, current.entry_id)) return null;
-			seen.add(current.entry_id);
-			rows.push(current);
+			rows.add(current.id);
 			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
 		}
 		return current ? { rows, junction: current } : null;
@@ -335,8 +338,8 @@ export class AppendClassifier {
 		row: Statement<[number, string], PathRow>,
 		sessionId: number,
 		staged: StagedEvent[],
-		leavingIds: Set<string>,
-		joiningIds: Set<string>,
+		leaving: Set<number>,
+		joining: Set<number>,
 		pending: PendingSummary | null,
 	): void {
 		const edits = new Map<string, { id: string; omits: boolean }>();
@@ -345,10 +348,10 @@ export class AppendClassifier {
 		const set = this.store.prepare("UPDATE events SET selection_state = ?, edit_state = ?, edit_by = ? WHERE id = ?");
 		for (const [target, edit] of edits) {
 			const r = row.get(sessionId, target);
-			if (r === undefined || leavingIds.has(target)) continue;
+			if (r === undefined || leaving.has(r.id)) continue;
 			// As readers see it: a pending run summarizes it (out of the context, no edit applies).
 			if (runSummarizes(pending, { ...r, session_id: sessionId })) continue;
-			const produced = joiningIds.has(target)
+			const produced = joining.has(r.id)
 				? r.msg_producing === 1
 				: r.branch_state === "selected" && (r.selection_state === "direct" || r.selection_state === "omitted");
 			if (!produced) continue;
@@ -364,15 +367,15 @@ export class AppendClassifier {
 	}
 
 	/**
-	 * The selected path's entries from `leaf` up to (not including) `point`, or null when that stretch holds what
+	 * The row ids of the selected path's entries from `leaf` up to (not including) `point`, or null when that stretch holds what
 	 * shapes the rest of the path's context (a compaction, a context edit) or `point` is not above `leaf`.
 	 */
-	private pathBelow(row: Statement<[number, string], PathRow>, sessionId: number, leaf: PathRow, point: string): PathRow[] | null {
-		const out: PathRow[] = [];
+	private pathBelow(row: Statement<[number, string], PathRow>, sessionId: number, leaf: PathRow, point: string): Set<number> | null {
+		const out = new Set<number>();
 		let current: PathRow | undefined = leaf;
 		while (current && current.entry_id !== point) {
 			if (current.type === "compaction" || current.type === "context_edit" || current.branch_state !== "selected") return null;
-			out.push(current);
+			out.add(current.id);
 			current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
 		}
 		return current ? out : null;
