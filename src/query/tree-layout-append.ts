@@ -50,8 +50,13 @@ export function nodeOfRow(L: LayoutReader, head: LayoutHead, id: number): number
 		if ((head.firsts[mid] as number) <= id) lo = mid;
 		else hi = mid - 1;
 	}
-	let a = lo * LAYOUT_CHUNK;
-	let b = Math.min(head.nodes, a + LAYOUT_CHUNK) - 1;
+	return nodeInRows(L, lo * LAYOUT_CHUNK, Math.min(head.nodes, lo * LAYOUT_CHUNK + LAYOUT_CHUNK) - 1, id);
+}
+
+/** The node of an event row id among the nodes `from`..`to` of a kept layout, whose row ids ascend there (-1: none). */
+export function nodeInRows(L: LayoutReader, from: number, to: number, id: number): number {
+	let a = from;
+	let b = to;
 	while (a <= b) {
 		const mid = (a + b) >> 1;
 		const v = L.at("row", mid);

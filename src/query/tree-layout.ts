@@ -23,7 +23,7 @@ import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
-import { appendToLayout, nodeOfRow } from "./tree-layout-append.js";
+import { appendToLayout, nodeInRows, nodeOfRow } from "./tree-layout-append.js";
 import { BRANCH_CHILD, FOLD_MIN, LAST, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
 
@@ -217,16 +217,7 @@ function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest,
 	const nodeIn = (m: LayoutMember, id: number | undefined): number => {
 		if (id === undefined) return -1;
 		if (!head.members) return nodeOfRow(L, head, id);
-		let a = m.first;
-		let b = m.first + m.count - 1;
-		while (a <= b) {
-			const mid = (a + b) >> 1;
-			const v = L.at("row", mid);
-			if (v === id) return mid;
-			if (v < id) a = mid + 1;
-			else b = mid - 1;
-		}
-		return -1;
+		return nodeInRows(L, m.first, m.first + m.count - 1, id);
 	};
 	const nodeOfEntry = (m: LayoutMember | undefined, entryId: string) => (m ? nodeIn(m, eventIdOf(store, m.id, entryId)) : -1);
 	const nodeOfKey = (key: string): number => {
