@@ -9,7 +9,7 @@ import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
 import { systemTextId } from "./system-texts.js";
-import { appendShape } from "./tree-shape-store.js";
+import { appendShape, type ShapeInput } from "./tree-shape-store.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
@@ -114,6 +114,22 @@ export class SessionWriter {
 	 * `partial`: the staged entries are a slice of a file that goes on (ScanPlan.maxBytes).
 	 */
 	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
+		// The shape gets this commit's entries at once: an append rewrites the shape's last chunk (up to SHAPE_CHUNK
+		// entries), and a slice of pi's usual file is hundreds of appends (one per compaction and per turn back).
+		const queued: ShapeInput[] = [];
+		this.shapeQueue = queued;
+		try {
+			this.commitRows(sessionId, staged, leafId, previousLeafId, partial);
+		} finally {
+			this.shapeQueue = null;
+		}
+		if (queued.length > 0) appendShape(this.store, sessionId, queued);
+	}
+
+	/** The entries of this commit not yet added to the session's shape (null outside commit). */
+	private shapeQueue: ShapeInput[] | null = null;
+
+	private commitRows(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
 		const deferKey = `unclassified:${sessionId}`;
 		const deferred = this.isDeferred(sessionId);
 		// Nothing new (a duplicate line) may still move the leaf: the general way below.
@@ -284,11 +300,9 @@ export class SessionWriter {
 				s.sysTexts,
 			);
 		}
-		// After the inserts: a parent later in the same batch is found by its row.
-		appendShape(
-			this.store,
-			sessionId,
-			staged.map((s) => ({
+		// After the inserts (at the end of commit): a parent later in the same batch is found by its row.
+		const shape = staged.map(
+			(s): ShapeInput => ({
 				eventId: s.eventId,
 				entryId: s.entry.id,
 				parentId: s.entry.parentId,
@@ -297,8 +311,10 @@ export class SessionWriter {
 				isError: s.ev.isError,
 				stopReason: s.ev.stopReason,
 				frags: s.frags,
-			})),
+			}),
 		);
+		if (!this.shapeQueue) appendShape(this.store, sessionId, shape);
+		else for (const x of shape) this.shapeQueue.push(x);
 	}
 
 	/**
