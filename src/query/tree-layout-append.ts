@@ -15,8 +15,9 @@ import {
 } from "../index/tree-layout-store.js";
 import { eventIdOf, SHAPE, shapeMarks } from "../index/tree-rows.js";
 import { PARENT_PREVIOUS, readShapeFrom, SHAPE_CHUNK } from "../index/tree-shape-store.js";
+import { BRANCH_CHILD, CONTINUES, LAST, shown } from "./tree-flatten.js";
 import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
-import { BRANCH_CHILD, CONTINUES, FOLD_MIN, LAST, shown } from "./tree-shape.js";
+import { FOLD_MIN } from "./tree-shape.js";
 
 /** Display positions, rows and node columns an append changes, read old and written back from a chunk boundary. */
 class Tail {

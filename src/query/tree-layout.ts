@@ -23,8 +23,9 @@ import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
+import { BRANCH_CHILD, LAST } from "./tree-flatten.js";
 import { appendToLayout, nodeInRows, nodeOfRow } from "./tree-layout-append.js";
-import { BRANCH_CHILD, FOLD_MIN, LAST, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
+import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
 
 /** Sessions from this many entries keep their layout: a smaller one is laid out whole in a few milliseconds. */

@@ -1,7 +1,7 @@
 /**
  * A fork family's tree as numbers for the tree view (tree-window.ts): read from the index as row ids, parent links
- * and flags (tree-rows.ts sessionShape), filtered like pi's `/tree` and flattened depth-first in typed arrays, so a
- * 1,000,000-entry session is never a million objects.
+ * and flags (tree-rows.ts sessionShape), filtered like pi's `/tree` and flattened depth-first in typed arrays
+ * (tree-flatten.ts), so a 1,000,000-entry session is never a million objects.
  */
 
 import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
@@ -12,17 +12,12 @@ import { indexOfSorted } from "../shared/sorted.js";
 import type { TreeFilterMode, TreeForkHead, TreeWindowRequest } from "../shared/types.js";
 import { parseQuery } from "./query-parse.js";
 import { TREE_FAMILY_LIMIT } from "./session-tree.js";
+import { type Flattened, flatten, HIT } from "./tree-flatten.js";
 import type { Visibility } from "./visibility.js";
 
 export const FOLD_MIN = 3;
 /** Most rows one window answer holds. */
 export const TREE_WINDOW_MAX = 1000;
-/** A node flag beside SHAPE's: the entry matches the query. */
-export const HIT = 1 << 12;
-/** Bits of a flattened node. */
-export const CONTINUES = 1;
-export const BRANCH_CHILD = 2;
-export const LAST = 4;
 
 /** One session of the family: its nodes by row id (sorted), the head of a fork (-1 for the root). */
 export interface Member {
@@ -36,7 +31,7 @@ export interface Member {
 }
 
 /** The family's nodes, the filtered tree flattened in display order. */
-export interface Shape {
+export interface Shape extends Flattened {
 	members: Member[];
 	nodeRow: Float64Array;
 	nodeMember: Int32Array;
@@ -46,18 +41,7 @@ export interface Shape {
 	leafNode: number;
 	focus: { sessionId: string; entryId: string } | null;
 	focusNode: number;
-	hits: number;
-	hidden: number;
 	notes: string[];
-	/** Visible nodes in display order. */
-	flat: Int32Array;
-	/** Node → its position in `flat` (-1: hidden). */
-	flatOf: Int32Array;
-	kids: Int32Array;
-	bits: Uint8Array;
-	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
-	up: Int32Array;
-	depth: Int32Array;
 }
 
 /** A growable column of numbers: a million entries are a few megabytes, not a million array slots. */
@@ -290,120 +274,6 @@ class ShapeBuilder {
 	}
 }
 
-/** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
-export function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
-	if (words && (flags & SHAPE.text) === 0) return false;
-	const quiet = (flags & SHAPE.bookkeeping) === 0 && ((flags & SHAPE.callsOnly) === 0 || leaf);
-	switch (mode) {
-		case "all":
-			return true;
-		case "no-tools":
-			return quiet && (flags & SHAPE.toolResult) === 0;
-		case "user-only":
-			return (flags & SHAPE.user) !== 0;
-		case "labeled-only":
-			return (flags & SHAPE.label) !== 0;
-		default:
-			return quiet;
-	}
-}
-
-/** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
-function flatten(sb: ShapeBuilder, mode: TreeFilterMode, words: boolean, leafNode: number): Omit<Shape, "focus" | "focusNode" | "notes" | "leafNode"> {
-	const b = {
-		nodeRow: sb.nodeRow.view,
-		nodeMember: sb.nodeMember.view,
-		nodeParent: sb.nodeParent.view,
-		nodeFlags: sb.nodeFlags.view,
-		members: sb.members,
-		heads: sb.heads,
-	};
-	const n = b.nodeRow.length;
-	const visible = new Uint8Array(n);
-	let hidden = 0;
-	let hits = 0;
-	for (let i = 0; i < n; i++) {
-		const f = b.nodeFlags[i] as number;
-		const head = (b.nodeRow[i] as number) < 0;
-		if (!head && f & HIT) hits++;
-		visible[i] = head || shown(f, mode, words, i === leafNode) ? 1 : 0;
-		if (!visible[i]) hidden++;
-	}
-	// A node's parent always comes before it (file order, forks after), and siblings are in node order: subtree sizes
-	// in one pass backwards, pre-order positions in one pass forwards, no stack. Index n is the virtual root.
-	const parentOf = (i: number) => ((b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number));
-	const size = new Int32Array(n + 1).fill(1);
-	for (let i = n - 1; i >= 0; i--) {
-		const p = parentOf(i);
-		size[p] = (size[p] as number) + (size[i] as number);
-	}
-	const slot = new Int32Array(n + 1);
-	const order = new Int32Array(n);
-	for (let i = 0; i < n; i++) {
-		const p = parentOf(i);
-		const at = slot[p] as number;
-		slot[p] = at + (size[i] as number);
-		slot[i] = at + 1;
-		order[at] = i;
-	}
-	// The shown nodes in the whole tree's pre-order are pi's /tree order; each hangs from its nearest shown ancestor.
-	const vpar = new Int32Array(n);
-	for (let i = 0; i < n; i++) {
-		const p = b.nodeParent[i] as number;
-		vpar[i] = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
-	}
-	const shownCount = n - hidden;
-	const flat = new Int32Array(shownCount);
-	const flatOf = new Int32Array(n).fill(-1);
-	const kids = new Int32Array(n + 1);
-	const lastKid = new Int32Array(n + 1).fill(-1);
-	let at = 0;
-	for (let k = 0; k < n; k++) {
-		const i = order[k] as number;
-		if (!visible[i]) continue;
-		flat[at] = i;
-		flatOf[i] = at++;
-		const p = vpar[i] as number;
-		kids[p] = (kids[p] as number) + 1;
-		lastKid[p] = i;
-	}
-	// Connectors: a only child continues its parent's column, siblings branch one level deeper.
-	const bits = new Uint8Array(n);
-	const up = new Int32Array(n).fill(-1);
-	const depth = new Int32Array(n);
-	for (let f = 0; f < shownCount; f++) {
-		const c = flat[f] as number;
-		const p = vpar[c] as number;
-		const top = p === n;
-		const parentUp = top ? -1 : (bits[p] as number) & BRANCH_CHILD ? p : (up[p] as number);
-		const parentDepth = top ? 0 : (depth[p] as number);
-		up[c] = parentUp;
-		if (kids[p] === 1) {
-			bits[c] = top ? 0 : CONTINUES;
-			depth[c] = parentDepth;
-		} else {
-			bits[c] = BRANCH_CHILD | (lastKid[p] === c ? LAST : 0);
-			depth[c] = parentDepth + 1;
-		}
-	}
-	return {
-		members: b.members,
-		nodeRow: b.nodeRow,
-		nodeMember: b.nodeMember,
-		nodeParent: b.nodeParent,
-		nodeFlags: b.nodeFlags,
-		heads: b.heads,
-		hits,
-		hidden,
-		flat,
-		flatOf,
-		kids: kids.subarray(0, n),
-		bits,
-		up,
-		depth,
-	};
-}
-
 /**
  * The family's shape for a request. `maxNodes` bounds the nodes (the root's entries and the forks' own ones: copies
  * are not nodes), checked as they are added, before the layout's columns are made: past it, ShapeTooBigError.
@@ -442,8 +312,8 @@ export function buildShape(
 		if (!focus && eventIdOf(store, (chain[0] as SessionRow).id, request.entryId) === undefined)
 			throw new NotFoundError((chain[0] as SessionRow).public_id, request.entryId);
 	}
-	const flat = flatten(b, request.filter ?? "default", words.length > 0, leafNode);
-	return { ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
+	const flat = flatten(nodesOf(b), request.filter ?? "default", words.length > 0, leafNode);
+	return { ...nodesOf(b), ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
 }
 
 /**
@@ -463,7 +333,20 @@ export function eachModeShape(
 	const m0 = b.root(root);
 	b.forks(0, new Set([root.id]));
 	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
-	for (const mode of modes) each(mode, { ...flatten(b, mode, false, leafNode), leafNode, focus: null, focusNode: -1, notes: [...b.notes] });
+	const nodes = nodesOf(b);
+	for (const mode of modes) each(mode, { ...nodes, ...flatten(nodes, mode, false, leafNode), leafNode, focus: null, focusNode: -1, notes: [...b.notes] });
+}
+
+/** The builder's nodes as a Shape holds them. */
+function nodesOf(b: ShapeBuilder): Pick<Shape, "members" | "nodeRow" | "nodeMember" | "nodeParent" | "nodeFlags" | "heads"> {
+	return {
+		members: b.members,
+		nodeRow: b.nodeRow.view,
+		nodeMember: b.nodeMember.view,
+		nodeParent: b.nodeParent.view,
+		nodeFlags: b.nodeFlags.view,
+		heads: b.heads,
+	};
 }
 
 /** Row ids of the sessions below `root` (children, theirs, …), bounded like the family. */

@@ -12,8 +12,9 @@ import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
+import { BRANCH_CHILD, CONTINUES, HIT, LAST } from "./tree-flatten.js";
 import { keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
-import { BRANCH_CHILD, buildShape, CONTINUES, FOLD_MIN, filterWords, HIT, LAST, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
+import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
 export { filterWords, TREE_WINDOW_MAX } from "./tree-shape.js";

@@ -1,4 +1,5 @@
 /** The one core every face uses: opens the index, refreshes it, and answers search, read, trace and status. */
+import { inodeOf, moveAside, soundAt } from "../index/index-file.js";
 import { refresh, refreshPipelined, refreshSliced } from "../index/refresh.js";
 import type { RefreshOptions } from "../index/refresh-options.js";
 import { countPending } from "../index/refresh-plan.js";
@@ -7,16 +8,13 @@ import { indexStatus } from "../index/status.js";
 import {
 	isBusyError as busy,
 	type IndexStore,
-	inodeOf,
 	isCorruptionError,
 	isWriteFault,
-	moveAside,
 	notRefreshed,
 	type OpenOptions,
 	openReadonlyFallback,
 	openStore,
 	openWithoutWal,
-	soundAt,
 } from "../index/store.js";
 import { authorizationRoot } from "../query/authorize.js";
 import { readEvent } from "../query/read.js";
