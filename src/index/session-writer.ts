@@ -116,18 +116,13 @@ export class SessionWriter {
 	commit(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
 		// The shape gets this commit's entries at once: an append rewrites the shape's last chunk (up to SHAPE_CHUNK
 		// entries), and a slice of pi's usual file is hundreds of appends (one per compaction and per turn back).
-		const queued: ShapeInput[] = [];
-		this.shapeQueue = queued;
-		try {
-			this.commitRows(sessionId, staged, leafId, previousLeafId, partial);
-		} finally {
-			this.shapeQueue = null;
-		}
-		if (queued.length > 0) appendShape(this.store, sessionId, queued);
+		this.shapeQueue = [];
+		this.commitRows(sessionId, staged, leafId, previousLeafId, partial);
+		if (this.shapeQueue.length > 0) appendShape(this.store, sessionId, this.shapeQueue);
 	}
 
-	/** The entries of this commit not yet added to the session's shape (null outside commit). */
-	private shapeQueue: ShapeInput[] | null = null;
+	/** The entries the current commit inserted, for the session's shape (started again by every commit). */
+	private shapeQueue: ShapeInput[] = [];
 
 	private commitRows(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
 		const deferKey = `unclassified:${sessionId}`;
@@ -300,9 +295,9 @@ export class SessionWriter {
 				s.sysTexts,
 			);
 		}
-		// After the inserts (at the end of commit): a parent later in the same batch is found by its row.
-		const shape = staged.map(
-			(s): ShapeInput => ({
+		// Added to the shape at commit's end, after every insert: a parent later in the batch is found by its row.
+		for (const s of staged)
+			this.shapeQueue.push({
 				eventId: s.eventId,
 				entryId: s.entry.id,
 				parentId: s.entry.parentId,
@@ -311,10 +306,7 @@ export class SessionWriter {
 				isError: s.ev.isError,
 				stopReason: s.ev.stopReason,
 				frags: s.frags,
-			}),
-		);
-		if (!this.shapeQueue) appendShape(this.store, sessionId, shape);
-		else for (const x of shape) this.shapeQueue.push(x);
+			});
 	}
 
 	/**

@@ -91,6 +91,19 @@ export class IndexStore {
 		this.db.pragma(`mmap_size = ${Math.trunc(mapBytes)}`);
 	}
 
+	/**
+	 * Runs `work` through a write's small unmapped cache, then back to the search cache and map: a whole layout (or a
+	 * shape read to make one) touches every page of a family, and through the map each would count in the peak RSS.
+	 */
+	withSmallCache<T>(work: () => T): T {
+		this.setCacheKib(INGEST_CACHE_KIB);
+		try {
+			return work();
+		} finally {
+			this.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
+		}
+	}
+
 	/** Reads a value from the meta table. */
 	meta(key: string): string | null {
 		const row = this.prepare<[string], { value: string }>("SELECT value FROM meta WHERE key = ?").get(key);

@@ -157,7 +157,7 @@ export function layoutSessions(store: IndexStore, min: number): number[] {
 			const next: number[] = [];
 			for (const id of level) {
 				total += entries.get(id) ?? 0;
-				next.push(...(kids.get(id) ?? []));
+				for (const k of kids.get(id) ?? []) next.push(k);
 			}
 			level = next;
 		}

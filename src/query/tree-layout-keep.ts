@@ -7,7 +7,7 @@
  * enough for one turn.
  */
 import { Catalog, type SessionRow } from "../index/catalog.js";
-import { INGEST_CACHE_KIB, type IndexStore, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "../index/store.js";
+import type { IndexStore } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
 import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
@@ -121,8 +121,7 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 	const { left, key } = leftSet(store, options);
 	// A whole layout reads the family's shape and writes every column once: a search's big cache and map would only
 	// add those pages to the indexer's peak RSS (as a refresh's writes, refresh-run.ts).
-	store.setCacheKib(INGEST_CACHE_KIB);
-	try {
+	store.withSmallCache(() => {
 		const stale = staleLayouts(store);
 		for (let i = 0; i < stale.length; ) {
 			const lc = stale[i] as LayoutCase;
@@ -141,9 +140,7 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 			summary[done] += units.length;
 			if (done === "left") for (const u of units) left.add(key(u));
 		}
-	} finally {
-		store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
-	}
+	});
 	return summary;
 }
 

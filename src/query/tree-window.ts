@@ -6,7 +6,7 @@
  * session is never a million objects. The last layout is kept per index until the family's files change.
  */
 import { Catalog, sessionSummary } from "../index/catalog.js";
-import { INGEST_CACHE_KIB, type IndexStore, SEARCH_CACHE_KIB, SEARCH_MAP_BYTES } from "../index/store.js";
+import type { IndexStore } from "../index/store.js";
 import { LayoutGoneError } from "../index/tree-layout-store.js";
 import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
@@ -191,13 +191,8 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		held = undefined;
 		// A big family laid out whole here (not kept yet) reads its shape through a write's small unmapped cache, as the
 		// indexer does: the search cache's and map's pages would add to the explorer's peak RSS.
-		const small = keep !== null;
-		if (small) store.setCacheKib(INGEST_CACHE_KIB);
-		try {
-			held = { sig: shapeSig, shape: buildShape(store, root, chain, visibility, request), rows: null };
-		} finally {
-			if (small) store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
-		}
+		const build = () => buildShape(store, root, chain, visibility, request);
+		held = { sig: shapeSig, shape: keep !== null ? store.withSmallCache(build) : build(), rows: null };
 		cache.set(store, held);
 	}
 	const sh = held.shape;
@@ -212,12 +207,9 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rows = held.rows;
 	if (keep) {
 		// Its chunks written the same way.
-		if (!store.readonly) store.setCacheKib(INGEST_CACHE_KIB);
-		try {
-			keepWhole(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : null);
-		} finally {
-			if (!store.readonly) store.setCacheKib(SEARCH_CACHE_KIB, SEARCH_MAP_BYTES);
-		}
+		const write = () => keepWhole(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : null);
+		if (store.readonly) write();
+		else store.withSmallCache(write);
 	}
 	const root0 = sh.members[0] as Member;
 	let want = -1;
