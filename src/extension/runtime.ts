@@ -48,7 +48,7 @@ export function extensionLog(deps: ExtensionDeps): (message: string) => void {
 /** The index handle of an entry, with the deps' budgets or the defaults. */
 export function createIndexHandle(deps: ExtensionDeps, log: (message: string) => void): IndexHandle {
 	return new IndexHandle(
-		deps.openService ?? ((cwd) => HistoryService.open({ config: resolveConfig({ cwd }), busyTimeoutMs: 250 })),
+		deps.openService ?? ((cwd) => HistoryService.open({ config: resolveConfig({ cwd }), busyTimeoutMs: 250, addFilterIndex: false })),
 		{
 			call: deps.callBudgetMs ?? REFRESH_BUDGETS.call,
 			background: deps.backgroundBudgetMs ?? REFRESH_BUDGETS.background,

@@ -58,6 +58,14 @@ const ftsColumns = KIND_COLUMNS.map((c) => c.column).join(", ");
 // Every search reports the index's session and event counts, and a cwd-scoped one reads its sessions by cwd: from
 // the sessions' rows that touched every page of the table in a fresh process, from this index a few.
 export const ADDED_INDEXES_SQL = "CREATE INDEX IF NOT EXISTS sessions_cwd ON sessions(cwd, entries);";
+/**
+ * The columns a filtered search tests for each match (candidates.ts), in a few bytes per event: joined through it, a
+ * search reads a page of it for hundreds of matches where the events' own rows (with their previews) take a page
+ * each. Added to an older index only by an open that may take seconds over it (OpenOptions.addFilterIndex), never
+ * inside pi; a search without it joins the rows. No answer depends on it.
+ */
+export const FILTER_INDEX = "events_filter";
+export const FILTER_INDEX_SQL = `CREATE INDEX IF NOT EXISTS ${FILTER_INDEX} ON events(id, session_id, branch_state, type, role, ts_ms, is_error, kinds);`;
 
 /** DDL of the current schema, applied to an empty database in one transaction. */
 export const SCHEMA_SQL = `
@@ -225,6 +233,7 @@ CREATE INDEX file_evidence_path ON file_evidence(path);
 -- An event lists its sections' text ids in events.sys_texts, so a session adds a few bytes, not the text.
 CREATE TABLE system_texts (id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE) STRICT;
 CREATE INDEX events_system ON events(id) WHERE sys_texts IS NOT NULL;
+${FILTER_INDEX_SQL}
 CREATE VIRTUAL TABLE system_fts USING fts5(text, content='', contentless_delete=1, tokenize='ascii', detail=full);
 
 -- Child rows are deleted explicitly (session-removal.ts, in chunks): no foreign-key checks on the hot insert path.

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
 import { type FileKind, fileKind, inodeOf, makeDirectories, moveAside, sizeOf } from "./index-file.js";
-import { ADDED_INDEXES_SQL, APPLICATION_ID, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { ADDED_INDEXES_SQL, APPLICATION_ID, FILTER_INDEX_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 import { openDatabase } from "./sqlite.js";
 import { isCorruptionError, isReadonlyError, isWriteFault, nativeBindingHint } from "./store-errors.js";
 
@@ -145,6 +145,11 @@ export interface OpenOptions {
 	ownedLocation?: boolean;
 	/** This open is of a private copy (openReadonlyCopy): a failure is final, no copy of the copy. */
 	privateCopy?: boolean;
+	/**
+	 * An older index without the filter index (schema.ts FILTER_INDEX) gets it now: one statement over every event,
+	 * seconds on a big index. Not inside pi, whose event loop must not wait that long.
+	 */
+	addFilterIndex?: boolean;
 }
 
 type Verdict = "ok" | "empty" | "foreign" | "old-version";
@@ -243,13 +248,15 @@ function configure(db: Database.Database, readonly: boolean): void {
 }
 
 /**
- * Adds the indexes of ADDED_INDEXES_SQL an older index lacks, without waiting for a writer that holds the lock: a
- * later open adds them then, and no answer depends on them. One that has them takes no lock here.
+ * Adds the indexes of ADDED_INDEXES_SQL (and FILTER_INDEX_SQL when `filterIndex`) an older index lacks, without
+ * waiting for a writer that holds the lock: a later open adds them then, and no answer depends on them. One that has
+ * them takes no lock here.
  */
-function addIndexes(db: Database.Database, busyMs: number): void {
+function addIndexes(db: Database.Database, busyMs: number, filterIndex: boolean): void {
 	db.pragma("busy_timeout = 0");
 	try {
 		db.exec(ADDED_INDEXES_SQL);
+		if (filterIndex) db.exec(FILTER_INDEX_SQL);
 	} catch {
 		// busy, or a write fault: searched without them meanwhile
 	} finally {
@@ -364,7 +371,7 @@ export function openStore(path: string, options: OpenOptions = {}): IndexStore {
 			continue;
 		}
 		if (verdict === "ok") {
-			if (!readonly) addIndexes(db, busy);
+			if (!readonly) addIndexes(db, busy, options.addFilterIndex !== false);
 			const store = new IndexStore(db, path, readonly, notes);
 			store.sharedAtOpen = shared;
 			store.inode = inodeOf(path);
