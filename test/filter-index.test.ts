@@ -48,7 +48,7 @@ function withService<T>(options: { addFilterIndex?: boolean; readonly?: boolean 
 const refs = (hits: Hit[]) => hits.map((h) => `${h.sessionId}/${h.entryId}`).sort();
 
 /** Filtered answers with their ground truth from the generator's manifest, and a few without one to compare. */
-function answers(service: HistoryService): { truth: Record<string, string[]>; pages: string } {
+function answers(service: HistoryService): { truth: Record<"alternate" | "alternateExpected" | "errors" | "errorsExpected", string[]>; pages: string } {
 	const find = (query: string, filters: SearchFilters, limit = 50) => service.search({ query, filters, limit, total: true });
 	const offPath = needleById(indexed.manifest, "N00001");
 	const failed = needleById(indexed.manifest, "N00002");

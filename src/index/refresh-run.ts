@@ -189,10 +189,13 @@ export class RefreshRun {
 		let outcome = work();
 		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") {
 			// Written in the same transaction as the change: a refresh killed before the linking step below
-			// leaves the flag set, and the next refresh links even if it has nothing else to do.
-			if (!this.touched) this.store.setMeta("linked", "0");
+			// leaves the flag set, and the next refresh links even if it has nothing else to do. An append changes no
+			// header and no set of sessions, so no public id or parent: it links nothing (linking reads every session).
+			if (outcome.kind !== "appended" && this.store.meta("linked") !== "0") this.store.setMeta("linked", "0");
 			this.touched = true;
 		}
+		// A file cut to nothing removed its session.
+		if (outcome.kind === "empty" && this.store.meta("linked") !== "0") this.store.setMeta("linked", "0");
 		const first = this.sliced.get(file.path);
 		if (outcome.partial) {
 			// The file stays the next one: its next slice appends after this one.
@@ -425,7 +428,8 @@ export class RefreshRun {
 		if (!this.mergedSliced && this.mergesWhole()) while (mergeStepUnlessBusy(this.store));
 		releaseMerges(this.store);
 		try {
-			if (this.touched || store.meta("linked") === "0") linkSessions(store);
+			// Added, rebuilt and removed sessions set the flag in their own transactions (gone-files.ts for removals).
+			if (store.meta("linked") === "0") linkSessions(store);
 			if (!summary.busy && summary.pending === 0 && !this.stampStillTrue())
 				store.db
 					.transaction(() => {
