@@ -80,8 +80,8 @@ function nextNewline(fd: number, from: number, limit: number, chunk: Buffer): nu
 	while (position < limit) {
 		const read = readSync(fd, chunk, 0, Math.min(chunk.length, limit - position), position);
 		if (read === 0) return -1;
-		const nl = chunk.indexOf(10);
-		if (nl !== -1 && nl < read) return position + nl;
+		const nl = chunk.subarray(0, read).indexOf(10);
+		if (nl !== -1) return position + nl;
 		position += read;
 	}
 	return -1;
@@ -111,10 +111,12 @@ export function* completeLines(fd: number, start = 0, firstLineNo = 1, limit = N
 			eof = true;
 			break;
 		}
+		// Searched only where this read wrote: past it the chunk is memory never touched, a page fault per 4 KiB.
+		const filled = read < chunk.length ? chunk.subarray(0, read) : chunk;
 		let from = 0;
 		for (;;) {
-			const nl = chunk.indexOf(10, from);
-			if (nl === -1 || nl >= read) break;
+			const nl = filled.indexOf(10, from);
+			if (nl === -1) break;
 			const piece = chunk.subarray(from, nl);
 			let bytes: Buffer;
 			if (pendingBytes > 0) {
