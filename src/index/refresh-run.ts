@@ -187,15 +187,11 @@ export class RefreshRun {
 	/** Does one file's work inside the open write transaction; a throw means the caller rolls the batch back. */
 	apply(file: DiscoveredFile, work: () => FileOutcome): FileOutcome {
 		let outcome = work();
-		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") {
-			// Written in the same transaction as the change: a refresh killed before the linking step below
-			// leaves the flag set, and the next refresh links even if it has nothing else to do. An append changes no
-			// header and no set of sessions, so no public id or parent: it links nothing (linking reads every session).
-			if (outcome.kind !== "appended" && this.store.meta("linked") !== "0") this.store.setMeta("linked", "0");
-			this.touched = true;
-		}
-		// A file cut to nothing removed its session.
-		if (outcome.kind === "empty" && this.store.meta("linked") !== "0") this.store.setMeta("linked", "0");
+		// Written in the same transaction as the change, so a refresh killed before linking (finish) leaves it set. An
+		// append changes no header and no set of sessions (linking reads every session); a file cut to nothing removed one.
+		const relink = outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "empty";
+		if (relink && this.store.meta("linked") !== "0") this.store.setMeta("linked", "0");
+		if (outcome.kind === "added" || outcome.kind === "rebuilt" || outcome.kind === "appended") this.touched = true;
 		const first = this.sliced.get(file.path);
 		if (outcome.partial) {
 			// The file stays the next one: its next slice appends after this one.
