@@ -62,7 +62,10 @@ describe("the same-id twin's own session (issue 32 item 8)", () => {
 			const [twinB] = idsOf("umber twin b");
 			expect(twinB).toMatch(/^twin~[0-9a-f]{8}$/);
 			const more = { type: "message", id: "t2", parentId: "t1", timestamp: "2026-02-01T00:00:02.000Z" };
-			appendFileSync(join(dir, "b.jsonl"), `${JSON.stringify({ ...more, message: { role: "user", content: [{ type: "text", text: "sienna later" }], timestamp: 2 } })}\n`);
+			appendFileSync(
+				join(dir, "b.jsonl"),
+				`${JSON.stringify({ ...more, message: { role: "user", content: [{ type: "text", text: "sienna later" }], timestamp: 2 } })}\n`,
+			);
 			expect(s.refresh().filesChanged).toBe(1);
 			expect(idsOf("sienna")).toEqual([twinB]);
 			expect(idsOf("umber twin a")).toEqual(["twin"]);
