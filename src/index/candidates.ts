@@ -64,7 +64,9 @@ function filterClauses(filter: CandidateFilter, selectionState: { sql: string; p
 	const where: string[] = [];
 	const params: unknown[] = [];
 	if (filter.sessions !== null) {
-		where.push("e.session_id IN (SELECT value FROM json_each(?))");
+		// Not an index constraint (the unary +): through events_filter, whose second column it is, SQLite would probe
+		// every listed session for each match instead of testing the match's one session against the list.
+		where.push("+e.session_id IN (SELECT value FROM json_each(?))");
 		params.push(JSON.stringify(filter.sessions));
 	}
 	if (filter.exclude !== null) {
@@ -234,7 +236,11 @@ export class CandidateQuery {
 		// The newest events, one more than the window, and every event as old as the last of them: which of equal
 		// times made the cut would otherwise follow row ids. Events without a time come last, all or none.
 		const cut = this.store
-			.prepare<unknown[], { t: number | null }>(`SELECT e.ts_ms AS t FROM events e WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC LIMIT 1 OFFSET ?`)
+			// Newest first through the time index, stopping at the cut: the filter index holds the columns too, and SQLite
+			// would rather sort every event it keeps.
+			.prepare<unknown[], { t: number | null }>(
+				`SELECT e.ts_ms AS t FROM events e INDEXED BY events_ts WHERE 1 ${where} ${kindWhere} ORDER BY e.ts_ms DESC LIMIT 1 OFFSET ?`,
+			)
 			.get(...this.params, fragments);
 		const since = cut && cut.t !== null ? "AND e.ts_ms >= ?" : "";
 		const query = `
