@@ -64,7 +64,7 @@ for (const q of mix) {
 	for (let i = 0; i <= runs; i++) {
 		const c = process.cpuUsage();
 		const started = performance.now();
-		const result = service.search({ query: q.query, filters: q.filters, limit: 10 });
+		const result = service.search({ query: q.query, filters: q.filters, limit: 10, ...("caller" in q && q.caller ? { caller: q.caller } : {}) });
 		wall.push(performance.now() - started);
 		const d = process.cpuUsage(c);
 		cpu.push((d.user + d.system) / 1000);

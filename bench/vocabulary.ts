@@ -120,12 +120,14 @@ export interface AgentMixQuery {
 	label: string;
 	query: string;
 	filters?: MixQuery["filters"];
+	/** Searched as the Pi tools search: for a caller in this workspace (its sessions, by list). */
+	caller?: { root: string };
 }
 
 /**
  * Agent-style queries over the bench corpus, their own rows beside the mix: a rare and a common identifier in the
- * words a model wraps them in (partial matches; the filler words are not in the corpus), the same in a cwd, words
- * the corpus holds only in another form (inflections), one-letter typos (did-you-mean stands in for them), and
+ * words a model wraps them in (partial matches; the filler words are not in the corpus), the same in a cwd, a query
+ * as the Pi tools make it (scoped to a workspace's sessions, by list), words the corpus holds only in another form (inflections), one-letter typos (did-you-mean stands in for them), and
  * three words that match nothing (the answer is the notes alone).
  */
 export const AGENT_MIX: readonly AgentMixQuery[] = [
@@ -137,6 +139,12 @@ export const AGENT_MIX: readonly AgentMixQuery[] = [
 		label: "wordy, cwd  what happened with retry_with_backoff last time cwd=…/acme-payments",
 		query: "what happened with retry_with_backoff last time",
 		filters: { cwds: ["/home/dev/src/acme-payments"] },
+	},
+	{
+		name: "tool call",
+		label: "tool call  handleWebhook timeout, as event_search from …/acme-payments",
+		query: "handleWebhook timeout",
+		caller: { root: "/home/dev/src/acme-payments" },
 	},
 	{ name: "inflected", label: "inflected  retried", query: "retried" },
 	{ name: "inflected two", label: "inflected, two  migrations failing", query: "migrations failing" },
