@@ -426,9 +426,10 @@ function firstRun(): void {
 	const opened = timed(() => openService());
 	const service = opened.value;
 	const caller = "caller" in q ? q.caller : undefined;
-	const first = timed(() => service.search({ query: q.query, filters: q.filters, limit: 10, ...(caller ? { caller } : {}) }));
+	const request = { query: q.query, filters: q.filters, limit: 10, ...(caller ? { caller } : {}) };
+	const first = timed(() => service.search(request));
 	const repeats: number[] = [];
-	for (let r = 0; r < 5; r++) repeats.push(timed(() => service.search({ query: q.query, filters: q.filters, limit: 10, ...(caller ? { caller } : {}) })).ms);
+	for (let r = 0; r < 5; r++) repeats.push(timed(() => service.search(request)).ms);
 	service.close();
 	report("first", { name: q.name, openMs: opened.ms, firstMs: first.ms, repeats, hits: first.value.hits.length, match: first.value.match ?? "all" });
 }

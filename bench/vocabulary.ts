@@ -127,8 +127,9 @@ export interface AgentMixQuery {
 /**
  * Agent-style queries over the bench corpus, their own rows beside the mix: a rare and a common identifier in the
  * words a model wraps them in (partial matches; the filler words are not in the corpus), the same in a cwd, a query
- * as the Pi tools make it (scoped to a workspace's sessions, by list), words the corpus holds only in another form (inflections), one-letter typos (did-you-mean stands in for them), and
- * three words that match nothing (the answer is the notes alone).
+ * as the Pi tools make it (scoped to a workspace's sessions, by list), words the corpus holds only in another form
+ * (inflections), one-letter typos (did-you-mean stands in for them), and three words that match nothing (the answer
+ * is the notes alone).
  */
 export const AGENT_MIX: readonly AgentMixQuery[] = [
 	{ name: "wordy rare", label: `wordy, rare  where was ${RARE_IDENTIFIER} discussed before`, query: `where was ${RARE_IDENTIFIER} discussed before` },

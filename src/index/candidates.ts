@@ -6,7 +6,7 @@
  */
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
-import { FILTER_INDEX, KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { removingSessions } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { selectionStateSql } from "./summary-runs.js";
@@ -123,6 +123,11 @@ function filterClauses(filter: CandidateFilter, selectionState: { sql: string; p
  * and every answer must be a fresh build's. The columns come from `events e` and `sessions sx`.
  */
 export const IDENTITY_COLUMNS = "sx.created AS s_created, sx.public_id AS s_public, e.seq AS e_seq";
+/**
+ * The matches' events as a filter reads them. SQLite reads them through the filter index (schema.ts FILTER_INDEX) when
+ * it holds every column the filter tests, and through the events' rows otherwise or on an index without it.
+ */
+const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
 /** The tie-break over IDENTITY_COLUMNS. */
 const IDENTITY_ORDER = "s_created DESC, s_public DESC, e_seq DESC";
 
@@ -140,8 +145,6 @@ export class CandidateQuery {
 	private readonly params: unknown[];
 	private readonly match: string | null;
 	private readonly plainMatch: string | null;
-	/** The matches' events as the filters read them: through the filter index when it holds every column they test. */
-	private readonly filterJoin: string;
 
 	/**
 	 * `expanded`: the same query with prefix terms written as the terms they expand to in this index (query-parse
@@ -163,8 +166,6 @@ export class CandidateQuery {
 		}
 		this.match = expanded === null ? null : matchExpression(expanded, filter);
 		this.plainMatch = match;
-		const covered = !filter.selectionStates?.length && !filter.tools?.length && !filter.labels?.length;
-		this.filterJoin = `fts JOIN events e${covered && hasFilterIndex(store) ? ` INDEXED BY ${FILTER_INDEX}` : ""} ON e.id = fts.rowid / ${SLOTS}`;
 	}
 
 	/** True when a filter beyond the match expression (sessions, times, tree states, …) decides which events count. */
@@ -197,7 +198,7 @@ export class CandidateQuery {
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		if (this.match !== null) {
 			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
-			const from = this.where.length ? this.filterJoin : "fts";
+			const from = this.where.length ? FILTER_JOIN : "fts";
 			// One scan, newest first, bm25 only for the window's rows. One row more than the window tells whether
 			// there are older matches; then the oldest event read may have fragments below (an event's fragments have
 			// adjacent rowids) and is left out, with that extra row. Only the best
@@ -296,7 +297,7 @@ export class CandidateQuery {
 	fragmentList(limit: number, scored = true): { sql: string; params: unknown[] } | null {
 		if (this.match === null) return null;
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
-		const from = this.where.length ? this.filterJoin : "fts";
+		const from = this.where.length ? FILTER_JOIN : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
 		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
 		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
@@ -328,7 +329,7 @@ export class CandidateQuery {
 		if (this.match === null) return this.window(limit + offset, limit + offset, limit + offset).rows.slice(offset, offset + limit);
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
 		const query = `
-		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${this.filterJoin}
+		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${FILTER_JOIN}
 			WHERE fts MATCH ? ${where}),
 		-- Sessions numbered in IDENTITY_ORDER: every match's event carries a number through the sorts, not two texts.
 		sk AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY created DESC, public_id DESC) AS k FROM sessions),
@@ -346,14 +347,6 @@ export class CandidateQuery {
 		FROM page ORDER BY ts_ms DESC, copy_rank, k, seq DESC`;
 		return this.store.prepare<unknown[], Candidate>(query).all(this.match, ...this.params, limit, offset);
 	}
-}
-
-/** Whether the index has the filter index (older ones get it from an open outside pi: store.ts addIndexes). */
-function hasFilterIndex(store: IndexStore): boolean {
-	return store.cached(
-		"has-filter-index",
-		() => store.prepare<[string], { n: number }>("SELECT 1 AS n FROM sqlite_master WHERE type = 'index' AND name = ?").get(FILTER_INDEX) !== undefined,
-	);
 }
 
 /** The FTS5 MATCH expression: the query, ANDed with the scope token, limited to the kinds' columns. */
