@@ -26,6 +26,46 @@ interface PathRow {
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
 
+/** Path rows by entry id (the first row with that id, as the index answers). */
+interface RowLookup {
+	get(sessionId: number, entryId: string): PathRow | undefined;
+}
+
+/** Path rows as one append reads them before it writes: its walks meet the same rows again, so each is read once. */
+interface PathRows extends RowLookup {
+	byId(id: number): PathRow | undefined;
+}
+
+/** Path rows read through `store`, each once; true to the index only until the append writes. */
+function pathRows(store: IndexStore): PathRows {
+	const row = store.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
+	const byRowId = store.prepare<[number], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE id = ?`);
+	const byEntry = new Map<string, PathRow>();
+	const byRow = new Map<number, PathRow>();
+	return {
+		get(sessionId, entryId) {
+			let r = byEntry.get(entryId);
+			if (r === undefined) {
+				r = row.get(sessionId, entryId);
+				if (r !== undefined) {
+					byEntry.set(entryId, r);
+					byRow.set(r.id, r);
+				}
+			}
+			return r;
+		},
+		// Only by row id: with duplicate entry ids, the row a row id names need not be the one `get` answers.
+		byId(id) {
+			let r = byRow.get(id);
+			if (r === undefined) {
+				r = byRowId.get(id);
+				if (r !== undefined) byRow.set(id, r);
+			}
+			return r;
+		},
+	};
+}
+
 /** How the writer inserts staged events with the states an append worked out (SessionWriter.insertStaged). */
 export type InsertStaged = (
 	sessionId: number,
@@ -64,7 +104,8 @@ export class AppendClassifier {
 		const last = staged.at(-1);
 		if (last === undefined || previousLeafId === null || leafId !== last.entry.id) return false;
 		const s = this.store;
-		const row = s.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
+		// Read before any write below, except by the loops that skip what an earlier loop wrote (see each).
+		const row = pathRows(s);
 		const leaf = row.get(sessionId, previousLeafId);
 		if (leaf?.branch_state !== "selected") return false;
 		const from = (staged[0] as StagedEvent).entry.parentId;
@@ -118,9 +159,8 @@ export class AppendClassifier {
 		const leave = s.prepare(
 			"UPDATE events SET branch_state = 'alternate', selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = NULL, edit_by = NULL WHERE id = ?",
 		);
-		const byId = s.prepare<[number], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE id = ?`);
 		for (const id of leaving) {
-			const r = byId.get(id) as PathRow;
+			const r = row.byId(id) as PathRow;
 			// Off the path an entry's state is its own (tree.ts classifyTree): no context, only an abandoned branch's summary.
 			const by = claimed.get(r.entry_id) ?? r.abandoned_by;
 			if (!contentful(r)) leave.run("not-applicable", null, null, by, r.id);
@@ -132,6 +172,7 @@ export class AppendClassifier {
 			"UPDATE events SET abandoned_by = ?, selection_state = CASE WHEN ? THEN 'summarized' ELSE selection_state END, summarized_by = CASE WHEN ? THEN ? ELSE summarized_by END, summarized_prov = CASE WHEN ? THEN 'derived' ELSE summarized_prov END WHERE id = ?",
 		);
 		for (const [entryId, by] of claimed) {
+			// Not a leaving row (written above): the others are as read.
 			const r = row.get(sessionId, entryId) as PathRow;
 			if (leaving.has(r.id)) continue;
 			const summarized = r.branch_state === "alternate" && contentful(r) ? 1 : 0;
@@ -144,12 +185,14 @@ export class AppendClassifier {
 			"UPDATE events SET branch_state = 'selected', selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = NULL, edit_by = NULL WHERE id = ?",
 		);
 		for (const id of joining) {
-			const r = byId.get(id) as PathRow;
+			// Its kind and flags, which no write changes (a joining row is above the new leaf: never claimed).
+			const r = row.byId(id) as PathRow;
 			join.run(inContext(r.msg_producing === 1, r.ctx_flags), id);
 		}
 		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
 		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
-		this.applyEdits(row, sessionId, staged, leaving, joining, pending);
+		// Edits read their targets as written by now.
+		this.applyEdits(s.prepare(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`), sessionId, staged, leaving, joining, pending);
 		const states = new Map<string, NodeState>();
 		for (const { entry, ev } of staged) {
 			states.set(entry.id, { branchState: "selected", selectionState: inContext(ev.messageProducing, ev.ctxFlags), summarizedBy: null });
@@ -268,7 +311,7 @@ export class AppendClassifier {
 	 * entry in a parent cycle, or meets no selected entry.
 	 */
 	private stretchUp(
-		row: Statement<[number, string], PathRow>,
+		row: RowLookup,
 		edited: Statement<[number, string], { n: number }>,
 		sessionId: number,
 		start: PathRow,
@@ -292,7 +335,7 @@ export class AppendClassifier {
 	 * leaf is an entry of this append below its summary.
 	 */
 	private abandonedBy(
-		row: Statement<[number, string], PathRow>,
+		row: RowLookup,
 		sessionId: number,
 		staged: StagedEvent[],
 		ids: Map<string, number>,
@@ -370,7 +413,7 @@ export class AppendClassifier {
 	 * The row ids of the selected path's entries from `leaf` up to (not including) `point`, or null when that stretch holds what
 	 * shapes the rest of the path's context (a compaction, a context edit) or `point` is not above `leaf`.
 	 */
-	private pathBelow(row: Statement<[number, string], PathRow>, sessionId: number, leaf: PathRow, point: string): Set<number> | null {
+	private pathBelow(row: RowLookup, sessionId: number, leaf: PathRow, point: string): Set<number> | null {
 		const out = new Set<number>();
 		let current: PathRow | undefined = leaf;
 		while (current && current.entry_id !== point) {
