@@ -101,17 +101,20 @@ export function partialMatches(
 		sum += w.df;
 	}
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
-	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches. A lone
-	// candidates' word's list is cut short (SCORED_CAP): the other words' lists hold it too, in some form.
+	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches, and so
+	// does a core word with PARTIAL_WINDOW matches or more in scope (a common identifier, whose phrase bm25 checks in
+	// tens of thousands of fragments for one count); ties among its fragments go by identity, newest first.
+	// A lone candidates' word's list is cut short (SCORED_CAP): the other words' lists hold it too, in some form.
 	const sole = core.length === 1 ? (core[0] as (typeof matched)[number]) : null;
 	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
+		const scored = isCore && w.df < PARTIAL_WINDOW;
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
 		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
-		lists.push({ match: within(w.exact), word: i, weight, scored: isCore, term: w.term, cap });
-		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored: isCore, term: w.term, cap });
+		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap });
+		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored, term: w.term, cap });
 	});
 	// Held in its weaker form when it is not known which.
 	const implied = sole
