@@ -129,7 +129,7 @@ export const IDENTITY_COLUMNS = "sx.created AS s_created, sx.public_id AS s_publ
  */
 const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
 /** The tie-break over IDENTITY_COLUMNS. */
-const IDENTITY_ORDER = "s_created DESC, s_public DESC, e_seq DESC";
+export const IDENTITY_ORDER = "s_created DESC, s_public DESC, e_seq DESC";
 
 /**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
@@ -359,8 +359,8 @@ function matchExpression(match: string, filter: CandidateFilter): string {
 }
 
 /**
- * What ranks and folds events outside SQL: each event's entry id and line hash (forked copies share both), time
- * and identity (IDENTITY_COLUMNS).
+ * What ranks and folds an event: its entry id and line hash (forked copies share both), time and identity
+ * (IDENTITY_COLUMNS).
  */
 export interface EventKey {
 	eid: number;
@@ -370,21 +370,4 @@ export interface EventKey {
 	s_created: string;
 	s_public: string;
 	e_seq: number;
-}
-
-/** The keys of events by row id (an event id is a fragment's rowid divided by FRAGMENT_SLOTS). */
-export function eventKeys(store: IndexStore, eids: readonly number[]): EventKey[] {
-	if (eids.length === 0) return [];
-	return store
-		.prepare<[string], EventKey>(
-			`SELECT e.id AS eid, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS} FROM events e JOIN sessions sx ON sx.id = e.session_id
-			WHERE e.id IN (SELECT value FROM json_each(?))`,
-		)
-		.all(JSON.stringify(eids));
-}
-
-/** IDENTITY_ORDER for two event keys: negative when `a` comes first (newest session, then the later entry). */
-export function byIdentity(a: EventKey, b: EventKey): number {
-	const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-	return text(b.s_created, a.s_created) || text(b.s_public, a.s_public) || b.e_seq - a.e_seq;
 }

@@ -1,11 +1,11 @@
 /**
  * The SQL of a partial match (query/partial.ts, issue 28): several lists of matching fragments read and scored in one
- * statement, each fragment's coverage summed over the words it holds, each event's best fragment picked, the best
- * events read into JavaScript only as far as a page asks for.
+ * statement, each fragment's coverage summed over the words it holds, each event's best fragment picked, the events
+ * ranked with their ties broken (time, then identity) and read into JavaScript only as far as a page asks for.
  */
 import type { Statement } from "better-sqlite3";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
-import { type CandidateFilter, CandidateQuery } from "./candidates.js";
+import { type CandidateFilter, CandidateQuery, type EventKey, IDENTITY_COLUMNS, IDENTITY_ORDER } from "./candidates.js";
 import type { IndexStore } from "./store.js";
 
 /** One list of fragments a partial match reads: one form of one word, and what holding it is worth. */
@@ -32,10 +32,10 @@ export interface Implied {
 
 /**
  * An event of a partial answer: its best fragment, that fragment's coverage (sum of the weights of the words it
- * holds) and bm25 sum, the query terms that fragment holds (a bit per term) and how many of its fragments matched.
+ * holds) and bm25 sum, the query terms that fragment holds (a bit per term), how many of its fragments matched, and
+ * its keys (forked copies share entry id and line hash).
  */
-export interface ScoredEvent {
-	eid: number;
+export interface ScoredEvent extends EventKey {
 	fid: number;
 	cov: number;
 	bm: number;
@@ -44,9 +44,10 @@ export interface ScoredEvent {
 }
 
 /**
- * The events the lists' fragments belong to, best first (coverage, then bm25), each with its best fragment (of equal
- * ones, the first of the entry). One statement: scoring thousands of fragments row by row in a fresh process cost
- * more than reading them.
+ * The events the lists' fragments belong to, best first (coverage, then bm25, then the newest, then identity: never
+ * row ids), each with its best fragment (of equal ones, the first of the entry). One statement: scoring thousands of
+ * fragments row by row in a fresh process cost more than reading them, and a common word's thousands of equal scores
+ * are ordered where they are, not read out to be (only the best events and their ties have their keys read).
  */
 export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: readonly FragmentList[], implied: Implied): ScoredEvents {
 	const params: unknown[] = [];
@@ -67,14 +68,17 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	fw AS (SELECT fid, word, max(weight) AS w, sum(score) AS s, max(term) AS t FROM l GROUP BY fid, word),
 	f AS (SELECT fid, sum(w) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS cov, sum(s) AS bm,
 		sum(t) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS terms FROM fw GROUP BY fid),
-	e AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
+	pe AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
 		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r,
 		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f),
-	ranked AS MATERIALIZED (SELECT eid, fid, cov, bm, terms, n FROM e WHERE r = 1),
-	edge AS (SELECT cov, bm FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?)
-	SELECT eid, fid, cov, bm, terms, n, (SELECT count(*) FROM ranked) AS events, (SELECT sum(n) FROM ranked) AS fragments
-	FROM ranked WHERE NOT EXISTS (SELECT 1 FROM edge) OR cov > (SELECT cov FROM edge) OR (cov = (SELECT cov FROM edge) AND bm <= (SELECT bm FROM edge))
-	ORDER BY cov DESC, bm, eid`;
+	ranked AS MATERIALIZED (SELECT eid, fid, cov, bm, terms, n FROM pe WHERE r = 1),
+	edge AS (SELECT cov, bm FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?),
+	top AS (SELECT * FROM ranked WHERE NOT EXISTS (SELECT 1 FROM edge) OR cov > (SELECT cov FROM edge)
+		OR (cov = (SELECT cov FROM edge) AND bm <= (SELECT bm FROM edge)))
+	SELECT t.eid, t.fid, t.cov, t.bm, t.terms, t.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS},
+		(SELECT count(*) FROM ranked) AS events, (SELECT sum(n) FROM ranked) AS fragments
+	FROM top t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
+	ORDER BY t.cov DESC, t.bm, coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT ?`;
 	params.push(implied.word, implied.weight, implied.word, bit(implied.term));
 	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { events: number; fragments: number }>(sql), params);
 }
@@ -83,9 +87,9 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 const FIRST_EVENTS = 64;
 
 /**
- * Scored events, best first, read only as far as asked: the first FIRST_EVENTS (and every one tying with the last),
- * then four times as many each time more are asked for. Reading every scored event (thousands for a common word)
- * into JavaScript cost more than scoring them.
+ * Scored events, best first, read only as far as asked: the first FIRST_EVENTS, then four times as many each time
+ * more are asked for. Reading every scored event (thousands for a common word) into JavaScript cost more than
+ * scoring them.
  */
 export class ScoredEvents {
 	private rows: ScoredEvent[] = [];
@@ -106,11 +110,12 @@ export class ScoredEvents {
 		return this.rows[i];
 	}
 
-	/** Reads the best `count` events and their ties; returns the lists' count of fragments. */
+	/** Reads the best `count` events; returns the lists' count of fragments. */
 	private read(count: number): number {
-		const rows = this.statement?.all(...this.params, count - 1) ?? [];
+		// The events up to the count-th best score and its ties have their keys read and their ties broken.
+		const rows = this.statement?.all(...this.params, count - 1, count) ?? [];
 		this.rows = rows;
-		this.all = rows.length >= (rows[0]?.events ?? 0);
+		this.all = rows.length < count;
 		return rows[0]?.fragments ?? 0;
 	}
 }

@@ -6,8 +6,8 @@
  * rare word a query is about. Fragments are coalesced into events exactly like full matches.
  */
 
-import { byIdentity, type Candidate, type CandidateFilter, CandidateQuery, type EventKey, eventKeys } from "../index/candidates.js";
-import { type FragmentList, type ScoredEvent, type ScoredEvents, scoredEvents } from "../index/partial-scores.js";
+import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
+import { type FragmentList, type ScoredEvents, scoredEvents } from "../index/partial-scores.js";
 import type { IndexStore } from "../index/store.js";
 
 /** One word of a partial query: the MATCH expressions of its written form and of its other forms. */
@@ -23,6 +23,8 @@ export interface PartialWord {
 	correction?: boolean;
 	/** An identifier, code, number, path, CJK or quoted phrase rather than a word of prose. */
 	specific?: boolean;
+	/** Several tokens in a row (`retry_with_backoff`, CJK): a match checks their positions. */
+	positional?: boolean;
 }
 
 /** The ranked events of a partial match and the words that matched nothing in scope. */
@@ -101,16 +103,17 @@ export function partialMatches(
 		sum += w.df;
 	}
 	const coreUnion = `(${core.map((w) => w.both).join(" OR ")})`;
-	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches, and so
-	// does a core word with PARTIAL_WINDOW matches or more in scope (a common identifier, whose phrase bm25 checks in
-	// tens of thousands of fragments for one count); ties among its fragments go by identity, newest first.
+	// Only the rare (core) words are scored by bm25 for ties: scoring a common word reads all of its matches. A core
+	// phrase with PARTIAL_WINDOW matches or more in scope is not scored either: bm25 counts its matches first, checking
+	// the positions in every fragment that holds its tokens (a common snake_case identifier: tens of thousands); ties
+	// among its fragments go newest first. A single word's count is its list's length, cheaper than unbroken ties.
 	// A lone candidates' word's list is cut short (SCORED_CAP): the other words' lists hold it too, in some form.
 	const sole = core.length === 1 ? (core[0] as (typeof matched)[number]) : null;
 	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
-		const scored = isCore && w.df < PARTIAL_WINDOW;
+		const scored = isCore && !(w.positional && w.df >= PARTIAL_WINDOW);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
 		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
 		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap });
@@ -121,7 +124,7 @@ export function partialMatches(
 		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term }
 		: { word: -1, weight: 0, term: -1 };
 	const scored = scoredEvents(store, filter, lists, implied);
-	const ranking = new Ranking(store, scored);
+	const ranking = new Ranking(scored);
 	return {
 		page: (offset, limit) => ranking.slice(offset, offset + limit),
 		total: () => ranking.slice(0, PARTIAL_EVENTS).length,
@@ -153,13 +156,6 @@ function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): 
 
 /** Word counts kept per index version (a long-lived explorer types many words). */
 const WORDS_KEPT = 4096;
-/** Event keys read at least at once while ranking events. */
-const KEY_CHUNK = 32;
-
-/** Events compared: more coverage first, then the better (lower) bm25 sum. */
-function better(a: ScoredEvent, b: ScoredEvent): number {
-	return b.cov - a.cov || a.bm - b.bm;
-}
 
 /** The indexes of the bits set in a mask of query terms (at most MAX_TERMS of them). */
 function termsOf(mask: number): number[] {
@@ -169,9 +165,8 @@ function termsOf(mask: number): number[] {
 }
 
 /**
- * Scored events, best first, as a ranking: forked copies after every distinct event, at most PARTIAL_EVENTS. Their
- * keys (entry, line, time) are read in chunks in score order, each chunk to the end of its run of equal scores, only
- * as far as a page asks for: the keys of every scored event cost more than the ranking, and a first page needs a few.
+ * Scored events, best first, as a ranking: forked copies after every distinct event, at most PARTIAL_EVENTS, read
+ * only as far as a page asks for.
  */
 class Ranking {
 	private next = 0;
@@ -183,10 +178,7 @@ class Ranking {
 	private readonly paged = new Set<number>();
 	private all: Set<number> | undefined;
 
-	constructor(
-		private readonly store: IndexStore,
-		private readonly events: ScoredEvents,
-	) {}
+	constructor(private readonly events: ScoredEvents) {}
 
 	/** Ranked events `[from, to)`: forked copies after every distinct event, at most PARTIAL_EVENTS in all. */
 	slice(from: number, to: number): Candidate[] {
@@ -207,40 +199,14 @@ class Ranking {
 
 	/** Ranks events in score order until `need` distinct ones are known, or every event is. */
 	private rankUntil(need: number): void {
-		while (this.distinct.length < need) {
-			// A quarter more events than distinct ones are still missing (forked copies fold into one); equal scores are
-			// ordered by time, so a run of them is never split between chunks.
-			const want = Math.max(KEY_CHUNK, Math.ceil((need - this.distinct.length) * 1.25));
-			const chunk: ScoredEvent[] = [];
-			for (let e = this.events.at(this.next); e && chunk.length < want; e = this.events.at(this.next)) {
-				chunk.push(e);
-				this.next++;
-			}
-			const last = chunk.at(-1);
-			if (!last) break;
-			for (let e = this.events.at(this.next); e && better(e, last) === 0; e = this.events.at(this.next)) {
-				chunk.push(e);
-				this.next++;
-			}
-			// In row order: neighbouring rows share pages.
-			const read = eventKeys(
-				this.store,
-				chunk.map((e) => e.eid).sort((a, b) => a - b),
-			);
-			const keys = new Map(read.map((k) => [k.eid, k]));
-			const key = (eid: number) => keys.get(eid) as EventKey;
-			// Ties by time, then identity (never row ids, which follow the history of refreshes).
-			const ranked = chunk
-				.filter((e) => keys.has(e.eid))
-				.sort((a, b) => better(a, b) || (key(b.eid).ts_ms ?? 0) - (key(a.eid).ts_ms ?? 0) || byIdentity(key(a.eid), key(b.eid)));
-			for (const e of ranked) {
-				const k = key(e.eid);
-				const family = `${k.entry_id}\u0000${k.line_hash}`;
-				const copy_rank = (this.seen.get(family) ?? 0) + 1;
-				this.seen.set(family, copy_rank);
-				(copy_rank === 1 ? this.distinct : this.copies).push({ eid: e.eid, best: -e.cov, n: e.n, fid: e.fid, copy_rank });
-				this.held.set(e.eid, termsOf(e.terms));
-			}
+		// The events come ranked, ties broken (partial-scores.ts): the first copy of an entry met is its best one.
+		for (let e = this.events.at(this.next); e && this.distinct.length < need; e = this.events.at(this.next)) {
+			this.next++;
+			const family = `${e.entry_id}\u0000${e.line_hash}`;
+			const copy_rank = (this.seen.get(family) ?? 0) + 1;
+			this.seen.set(family, copy_rank);
+			(copy_rank === 1 ? this.distinct : this.copies).push({ eid: e.eid, best: -e.cov, n: e.n, fid: e.fid, copy_rank });
+			this.held.set(e.eid, termsOf(e.terms));
 		}
 	}
 }

@@ -15,6 +15,7 @@ export function wordsOf(store: IndexStore, parsed: ParsedQuery): PartialWord[] {
 			inflected: forms.length ? `(${forms.map(quote).join(" OR ")})` : null,
 			forms,
 			specific: isSpecific(t),
+			positional: t.tokens.length > 1,
 		};
 	});
 }
