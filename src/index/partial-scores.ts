@@ -28,6 +28,8 @@ export interface Implied {
 	word: number;
 	weight: number;
 	term: number;
+	/** Words without a list that every listed fragment holds too (tokens of that word's phrase). */
+	also: ReadonlyArray<{ weight: number; term: number }>;
 }
 
 /**
@@ -61,13 +63,14 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	}
 	if (parts.length === 0) return new ScoredEvents(null, []);
 	// Per fragment and word, the better form's weight; per fragment, the sum over its words (in word order, as the
-	// coverage of equal fragments must be equal) and the implied word's if its list did not reach the fragment, the sum
-	// of its bm25 scores and its terms. Only the best events are returned (ScoredEvents), with the counts of all.
+	// coverage of equal fragments must be equal), the implied word's if its list did not reach the fragment and the
+	// words held with it, the sum of its bm25 scores and its terms. Only the best events are returned (ScoredEvents),
+	// with the counts of all.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
 	fw AS (SELECT fid, word, max(weight) AS w, sum(score) AS s, max(term) AS t FROM l GROUP BY fid, word),
-	f AS (SELECT fid, sum(w) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS cov, sum(s) AS bm,
-		sum(t) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) AS terms FROM fw GROUP BY fid),
+	f AS (SELECT fid, sum(w) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS cov, sum(s) AS bm,
+		sum(t) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS terms FROM fw GROUP BY fid),
 	pe AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
 		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r,
 		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f),
@@ -79,7 +82,9 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 		(SELECT count(*) FROM ranked) AS events, (SELECT sum(n) FROM ranked) AS fragments
 	FROM top t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
 	ORDER BY t.cov DESC, t.bm, coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT ?`;
-	params.push(implied.word, implied.weight, implied.word, bit(implied.term));
+	const alsoWeight = implied.also.reduce((sum, w) => sum + w.weight, 0);
+	const alsoTerms = implied.also.reduce((sum, w) => sum + bit(w.term), 0);
+	params.push(implied.word, implied.weight, alsoWeight, implied.word, bit(implied.term), alsoTerms);
 	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { events: number; fragments: number }>(sql), params);
 }
 

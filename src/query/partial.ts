@@ -25,6 +25,8 @@ export interface PartialWord {
 	specific?: boolean;
 	/** Several tokens in a row (`retry_with_backoff`, CJK): a match checks their positions. */
 	positional?: boolean;
+	/** Its folded tokens as written. */
+	tokens?: readonly string[];
 }
 
 /** The ranked events of a partial match and the words that matched nothing in scope. */
@@ -109,8 +111,13 @@ export function partialMatches(
 	// among its fragments go newest first. A single word's count is its list's length, cheaper than unbroken ties.
 	// A lone candidates' word's list is cut short (SCORED_CAP): the other words' lists hold it too, in some form.
 	const sole = core.length === 1 ? (core[0] as (typeof matched)[number]) : null;
+	// A word that is one of a lone candidates' phrase's tokens ("with" beside retry_with_backoff) is in every candidate:
+	// no list, its weight added to each (a list capped at the newest would miss it in the older ones).
+	const phraseTokens = new Set(sole?.positional ? sole.tokens : []);
+	const heldByAll = (w: (typeof matched)[number]) => w !== sole && !w.correction && w.tokens?.length === 1 && phraseTokens.has(w.tokens[0] as string);
 	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
+		if (heldByAll(w)) return;
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
 		const scored = isCore && !(w.positional && w.df >= PARTIAL_WINDOW);
@@ -120,9 +127,10 @@ export function partialMatches(
 		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored, term: w.term, cap });
 	});
 	// Held in its weaker form when it is not known which.
+	const also = matched.filter(heldByAll).map((w) => ({ weight: weightOf(w), term: w.term }));
 	const implied = sole
-		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term }
-		: { word: -1, weight: 0, term: -1 };
+		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term, also }
+		: { word: -1, weight: 0, term: -1, also };
 	const scored = scoredEvents(store, filter, lists, implied);
 	const ranking = new Ranking(scored);
 	return {

@@ -16,6 +16,7 @@ export function wordsOf(store: IndexStore, parsed: ParsedQuery): PartialWord[] {
 			forms,
 			specific: isSpecific(t),
 			positional: t.tokens.length > 1,
+			tokens: t.tokens,
 		};
 	});
 }
