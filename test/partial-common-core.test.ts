@@ -5,12 +5,10 @@
  * (bm25 would put the oldest first). Events holding more of the query come first, and among equals the
  * newest: bm25 over so common an identifier would check its phrase in every fragment holding it.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PARTIAL_WINDOW } from "../src/query/partial.js";
 import type { HistoryService } from "../src/service/service.js";
-import { openService, tempDir } from "./helpers/corpus.js";
+import { linearSessionService, tempDir } from "./helpers/corpus.js";
 
 const TOTAL = PARTIAL_WINDOW + 200;
 /** The events that also hold `happened`, oldest first: among the newest, whose fragments a list reads first. */
@@ -23,20 +21,10 @@ let service: HistoryService;
 
 beforeAll(() => {
 	t = tempDir("pes-partial-common-");
-	const dir = join(t.dir, "sessions", "--tmp-common--");
-	mkdirSync(dir, { recursive: true });
-	const ts = (i: number) => new Date(Date.UTC(2026, 6, 1) + i * 1000).toISOString();
-	const lines = [`${JSON.stringify({ type: "session", version: 3, id: "0199d000-0000-7000-8000-0000000000c5", timestamp: ts(0), cwd: "/tmp/common" })}\n`];
-	for (let i = 0; i < TOTAL; i++) {
-		const text = BOTH.includes(i)
-			? `it happened again in zq_retry_core ${padding(BOTH.indexOf(i) * 40)}`
-			: `zq_retry_core gave up after ${i} tries ${padding(20)}`;
-		const message = { role: "user", content: [{ type: "text", text }], timestamp: 1 };
-		lines.push(`${JSON.stringify({ type: "message", id: id(i), parentId: i === 0 ? null : id(i - 1), timestamp: ts(i + 1), message })}\n`);
-	}
-	writeFileSync(join(dir, "2026-07-01T00-00-00-000Z_common.jsonl"), lines.join(""));
-	service = openService(join(t.dir, "sessions"), join(t.dir, "index.sqlite"));
-	service.refresh();
+	const texts = Array.from({ length: TOTAL }, (_, i) =>
+		BOTH.includes(i) ? `it happened again in zq_retry_core ${padding(BOTH.indexOf(i) * 40)}` : `zq_retry_core gave up after ${i} tries ${padding(20)}`,
+	);
+	service = linearSessionService(t.dir, "common", "0199d000-0000-7000-8000-0000000000c5", texts, id);
 });
 
 afterAll(() => {

@@ -3,11 +3,9 @@
  * reads. Ground truth by hand: the oldest event alone holds both query words that exist, 600 newer events hold only
  * the rarer one and 1,500 newest only the commoner one, so the oldest event holds the most of the query.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { HistoryService } from "../src/service/service.js";
-import { openService, tempDir } from "./helpers/corpus.js";
+import { linearSessionService, tempDir } from "./helpers/corpus.js";
 
 const RARER = 600;
 const COMMONER = 1500;
@@ -18,19 +16,10 @@ let service: HistoryService;
 
 beforeAll(() => {
 	t = tempDir("pes-partial-core-");
-	const dir = join(t.dir, "sessions", "--tmp-core--");
-	mkdirSync(dir, { recursive: true });
-	const ts = (i: number) => new Date(Date.UTC(2026, 6, 1) + i * 1000).toISOString();
-	const lines = [`${JSON.stringify({ type: "session", version: 3, id: "0199d000-0000-7000-8000-0000000000c4", timestamp: ts(0), cwd: "/tmp/core" })}\n`];
-	const total = 1 + RARER + COMMONER;
-	for (let i = 0; i < total; i++) {
-		const text = i === 0 ? "zqrarer zqcommoner" : i <= RARER ? `zqrarer item${i}` : `zqcommoner item${i}`;
-		const message = { role: "user", content: [{ type: "text", text }], timestamp: 1 };
-		lines.push(`${JSON.stringify({ type: "message", id: id(i), parentId: i === 0 ? null : id(i - 1), timestamp: ts(i + 1), message })}\n`);
-	}
-	writeFileSync(join(dir, "2026-07-01T00-00-00-000Z_core.jsonl"), lines.join(""));
-	service = openService(join(t.dir, "sessions"), join(t.dir, "index.sqlite"));
-	service.refresh();
+	const texts = Array.from({ length: 1 + RARER + COMMONER }, (_, i) =>
+		i === 0 ? "zqrarer zqcommoner" : i <= RARER ? `zqrarer item${i}` : `zqcommoner item${i}`,
+	);
+	service = linearSessionService(t.dir, "core", "0199d000-0000-7000-8000-0000000000c4", texts, id);
 });
 
 afterAll(() => {

@@ -1,5 +1,5 @@
 /** Test helpers: the committed fixture corpus (written by pi's SessionManager via the shared generator), temp dirs, services. */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,6 +92,25 @@ export function testConfig(sessionsDir: string | string[], indexPath: string): R
 /** A service over `sessionsDir` with its index in `indexPath` (real SQLite file). */
 export function openService(sessionsDir: string | string[], indexPath: string): HistoryService {
 	return HistoryService.open({ config: testConfig(sessionsDir, indexPath) });
+}
+
+/**
+ * A service over one linear session written by hand under `root` (v3, cwd /tmp/`name`): a user message per text, entry
+ * `id(i)` a second after the one before, indexed.
+ */
+export function linearSessionService(root: string, name: string, sessionId: string, texts: readonly string[], id: (i: number) => string): HistoryService {
+	const dir = join(root, "sessions", `--tmp-${name}--`);
+	mkdirSync(dir, { recursive: true });
+	const ts = (i: number) => new Date(Date.UTC(2026, 6, 1) + i * 1000).toISOString();
+	const lines = [`${JSON.stringify({ type: "session", version: 3, id: sessionId, timestamp: ts(0), cwd: `/tmp/${name}` })}\n`];
+	texts.forEach((text, i) => {
+		const message = { role: "user", content: [{ type: "text", text }], timestamp: 1 };
+		lines.push(`${JSON.stringify({ type: "message", id: id(i), parentId: i === 0 ? null : id(i - 1), timestamp: ts(i + 1), message })}\n`);
+	});
+	writeFileSync(join(dir, `2026-07-01T00-00-00-000Z_${name}.jsonl`), lines.join(""));
+	const service = openService(join(root, "sessions"), join(root, "index.sqlite"));
+	service.refresh();
+	return service;
 }
 
 /** The fixture corpus in a temp dir with a service over it; `cleanup` closes the service and removes the dir. */
