@@ -9,6 +9,8 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { refresh } from "../src/index/refresh.js";
 import { openStore } from "../src/index/store.js";
+import { search } from "../src/query/search.js";
+import { indexedCorpus } from "./helpers/corpus.js";
 import { scratch } from "./helpers/reliability.js";
 
 const { fresh, freshBuild } = scratch("pes-plans-");
@@ -93,5 +95,54 @@ describe("index lookups on a new index (issue 32 item 2)", () => {
 			store.close();
 		}
 		freshBuild(sessions, index);
+	});
+
+	it("the recent events with no query (the explorer's first page) are read newest first, not by walking every session", () => {
+		const c = indexedCorpus("pes-plans-recent-", { copy: false });
+		try {
+			// Statistics as the index of a 5 GB, 25,000-session history has them (pi-history's close runs optimize, which
+			// analyzes): with them SQLite planned the listing as every session's events through the parent index, the
+			// whole table (0.6 GB of pages, half a second).
+			c.service.close();
+			const store = openStore(c.indexPath);
+			store.db.exec("ANALYZE");
+			const stats: Array<[string, string, string]> = [
+				["events", "events_filter", "1563767 1 1 1 1 1 1 1 1"],
+				["events", "events_summarized", "285193 37 37"],
+				["events", "events_label", "4915 1001"],
+				["events", "events_ref", "14967 2 1"],
+				["events", "events_tool_call", "594064 24 1"],
+				["events", "events_parent", "1563767 61 1"],
+				["events", "events_ts", "1563767 2"],
+				["events", "sqlite_autoindex_events_1", "1563767 61 1"],
+				["sessions", "sessions_cwd", "25149 667 9"],
+				["sessions", "sessions_header", "25149 1"],
+				["sessions", "sqlite_autoindex_sessions_2", "25149 1"],
+				["sessions", "sqlite_autoindex_sessions_1", "25149 1"],
+			];
+			store.db.exec("DELETE FROM sqlite_stat1 WHERE tbl IN ('events', 'sessions')");
+			const put = store.db.prepare("INSERT INTO sqlite_stat1(tbl, idx, stat) VALUES (?, ?, ?)");
+			for (const row of stats) put.run(...row);
+			// Read again by the planner.
+			store.db.exec("ANALYZE sqlite_schema");
+			try {
+				const answer = search(store, { query: "", limit: 30 });
+				expect(answer.hits.length).toBe(30);
+				const listing = store.preparedSql().filter((sql) => /WITH hits AS MATERIALIZED/.test(sql) && !/MATCH/.test(sql));
+				expect(listing.length).toBe(1);
+				const plan = store.db
+					.prepare(`EXPLAIN QUERY PLAN ${listing[0]}`)
+					.all(...bindings(listing[0] as string))
+					.map((r) => (r as { detail: string }).detail);
+				expect(plan.filter((step) => /^(SEARCH|SCAN) (e|sx)\b/.test(step))).toEqual([
+					"SEARCH e USING INDEX events_ts (ts_ms>?)",
+					"SEARCH sx USING INTEGER PRIMARY KEY (rowid=?)",
+				]);
+			} finally {
+				store.close();
+			}
+		} finally {
+			c.cleanup();
+		}
 	});
 });
