@@ -25,6 +25,8 @@ interface PathRow {
 }
 
 const PATH_COLUMNS = "id, entry_id, parent_id, type, role, msg_producing, ctx_flags, branch_state, selection_state, abandoned_by";
+/** A path row by session and entry id. */
+const PATH_ROW_SQL = `SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`;
 
 /** Path rows by entry id (the first row with that id, as the index answers). */
 interface RowLookup {
@@ -38,7 +40,7 @@ interface PathRows extends RowLookup {
 
 /** Path rows read through `store`, each once; true to the index only until the append writes. */
 function pathRows(store: IndexStore): PathRows {
-	const row = store.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
+	const row = store.prepare<[number, string], PathRow>(PATH_ROW_SQL);
 	const byRowId = store.prepare<[number], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE id = ?`);
 	const byEntry = new Map<string, PathRow>();
 	const byRow = new Map<number, PathRow>();
@@ -192,7 +194,7 @@ export class AppendClassifier {
 		const setLabel = s.prepare("UPDATE events SET cur_label = ? WHERE session_id = ? AND entry_id = ?");
 		for (const [target, label] of labels) if (!ids.has(target)) setLabel.run(label, sessionId, target);
 		// Edits read their targets as written by now.
-		this.applyEdits(s.prepare(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`), sessionId, staged, leaving, joining, pending);
+		this.applyEdits(s.prepare(PATH_ROW_SQL), sessionId, staged, leaving, joining, pending);
 		const states = new Map<string, NodeState>();
 		for (const { entry, ev } of staged) {
 			states.set(entry.id, { branchState: "selected", selectionState: inContext(ev.messageProducing, ev.ctxFlags), summarizedBy: null });
@@ -218,7 +220,7 @@ export class AppendClassifier {
 		const { entry, ev } = compaction;
 		if (leafId !== entry.id || entry.parentId !== previousLeafId) return false;
 		const s = this.store;
-		const row = s.prepare<[number, string], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE session_id = ? AND entry_id = ?`);
+		const row = s.prepare<[number, string], PathRow>(PATH_ROW_SQL);
 		const leaf = row.get(sessionId, previousLeafId);
 		if (leaf?.branch_state !== "selected") return false;
 		// Two lookups, one per index: as one OR, SQLite's planner may walk the session's whole parent index instead.

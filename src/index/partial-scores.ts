@@ -65,7 +65,7 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	// Per fragment and word, the better form's weight; per fragment, the sum over its words (in word order, as the
 	// coverage of equal fragments must be equal), the implied word's if its list did not reach the fragment and the
 	// words held with it, the sum of its bm25 scores and its terms. Only the best events are returned (ScoredEvents),
-	// with the counts of all.
+	// with the lists' count of fragments.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
 	fw AS (SELECT fid, word, max(weight) AS w, sum(score) AS s, max(term) AS t FROM l GROUP BY fid, word),
@@ -79,13 +79,13 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	top AS (SELECT * FROM ranked WHERE NOT EXISTS (SELECT 1 FROM edge) OR cov > (SELECT cov FROM edge)
 		OR (cov = (SELECT cov FROM edge) AND bm <= (SELECT bm FROM edge)))
 	SELECT t.eid, t.fid, t.cov, t.bm, t.terms, t.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS},
-		(SELECT count(*) FROM ranked) AS events, (SELECT sum(n) FROM ranked) AS fragments
+		(SELECT sum(n) FROM ranked) AS fragments
 	FROM top t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
 	ORDER BY t.cov DESC, t.bm, coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT ?`;
 	const alsoWeight = implied.also.reduce((sum, w) => sum + w.weight, 0);
 	const alsoTerms = implied.also.reduce((sum, w) => sum + bit(w.term), 0);
 	params.push(implied.word, implied.weight, alsoWeight, implied.word, bit(implied.term), alsoTerms);
-	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { events: number; fragments: number }>(sql), params);
+	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { fragments: number }>(sql), params);
 }
 
 /** Events read at first: a first page and its forked copies; a later page or a count reads on. */
@@ -103,7 +103,7 @@ export class ScoredEvents {
 	readonly fragments: number;
 
 	constructor(
-		private readonly statement: Statement<unknown[], ScoredEvent & { events: number; fragments: number }> | null,
+		private readonly statement: Statement<unknown[], ScoredEvent & { fragments: number }> | null,
 		private readonly params: unknown[],
 	) {
 		this.fragments = this.read(FIRST_EVENTS);

@@ -70,7 +70,7 @@ function rank(
 		// Weighed by its matches like every other word (partial.ts), not by the events the note shows.
 		return found
 			.slice(0, 1)
-			.map((f) => ({ raw: f.text, exact: `(${quote(f.text)})`, inflected: null, correction: true, specific: word.specific, positional: f.text.includes(" ") }));
+			.map((f) => ({ raw: f.text, exact: `(${quote(f.text)})`, inflected: null, correction: true, specific: word.specific, tokens: f.text.split(" ") }));
 	};
 	if (words.length >= 2) return { partial: partialMatches(store, words, filter, events, correct), suggestions };
 	if (words[0]) correct(words[0]);

@@ -23,9 +23,7 @@ export interface PartialWord {
 	correction?: boolean;
 	/** An identifier, code, number, path, CJK or quoted phrase rather than a word of prose. */
 	specific?: boolean;
-	/** Several tokens in a row (`retry_with_backoff`, CJK): a match checks their positions. */
-	positional?: boolean;
-	/** Its folded tokens as written. */
+	/** Its folded tokens as written; several (`retry_with_backoff`, CJK) make a phrase, whose match checks positions. */
 	tokens?: readonly string[];
 }
 
@@ -113,14 +111,15 @@ export function partialMatches(
 	const sole = core.length === 1 ? (core[0] as (typeof matched)[number]) : null;
 	// A word that is one of a lone candidates' phrase's tokens ("with" beside retry_with_backoff) is in every candidate:
 	// no list, its weight added to each (a list capped at the newest would miss it in the older ones).
-	const phraseTokens = new Set(sole?.positional ? sole.tokens : []);
+	const phrase = (w: (typeof matched)[number]) => (w.tokens?.length ?? 1) > 1;
+	const phraseTokens = new Set(sole && phrase(sole) ? sole.tokens : []);
 	const heldByAll = (w: (typeof matched)[number]) => w !== sole && !w.correction && w.tokens?.length === 1 && phraseTokens.has(w.tokens[0] as string);
 	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
 		if (heldByAll(w)) return;
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
-		const scored = isCore && !(w.positional && w.df >= PARTIAL_WINDOW);
+		const scored = isCore && !(phrase(w) && w.df >= PARTIAL_WINDOW);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
 		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
 		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap });

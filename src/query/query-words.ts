@@ -15,7 +15,6 @@ export function wordsOf(store: IndexStore, parsed: ParsedQuery): PartialWord[] {
 			inflected: forms.length ? `(${forms.map(quote).join(" OR ")})` : null,
 			forms,
 			specific: isSpecific(t),
-			positional: t.tokens.length > 1,
 			tokens: t.tokens,
 		};
 	});
