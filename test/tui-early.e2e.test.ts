@@ -5,7 +5,7 @@
  * the same rows and has every key, in order (the cursor is where those keys left it).
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -27,15 +27,20 @@ describe.skipIf(!hasTmux)("the explorer before React and Ink load (tmux)", () =>
 		const index = join(explorer.dir, "index.sqlite");
 		const built = spawnSync(process.execPath, [CLI, "index", "--sessions-dir", explorer.sessionsDir, "--index", index], { encoding: "utf8" });
 		expect(built.status, built.stderr).toBe(0);
-		// Ink's entry waits for the release file: nothing of it runs until the test has seen the launcher's screen.
+		// Ink waits for the release file: nothing of it runs until the test has seen the launcher's screen. Ink's entry
+		// is held when the CLI runs unbundled, the bundle's explorer chunk (Ink is inside) when it runs bundled.
 		const release = join(explorer.dir, "release");
+		const held = join(explorer.dir, "held");
 		const hook = join(explorer.dir, "hold-ink.mjs");
 		const register = join(explorer.dir, "register.mjs");
 		writeFileSync(
 			hook,
-			`import { existsSync } from "node:fs";
+			`import { existsSync, writeFileSync } from "node:fs";
 export async function load(url, context, next) {
-	if (/\\/node_modules\\/ink\\/build\\/index\\.js$/.test(url)) while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));
+	if (/\\/(node_modules\\/ink\\/build\\/index|pack\\/explorer-[\\w-]+)\\.js$/.test(url)) {
+		writeFileSync(${JSON.stringify(held)}, url);
+		while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));
+	}
 	return next(url, context);
 }
 `,
@@ -50,6 +55,8 @@ export async function load(url, context, next) {
 		s.keys("Left");
 		s.type("o");
 		const echoed = await s.waitFor((x) => (x.split("\n")[1] ?? "").includes("❯ eror"));
+		// The hold took: Ink is waiting, so what is on screen is the launcher's own (a renamed chunk would fail here).
+		await s.waitFor(() => existsSync(held));
 		expect(echoed).not.toContain("Enter opens");
 		expect(listRows(echoed)).toEqual(rows);
 		writeFileSync(release, "");
