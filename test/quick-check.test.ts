@@ -8,9 +8,11 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, wr
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { refresh } from "../src/index/refresh.js";
 import { FRESH_STAMP_MS } from "../src/index/refresh-options.js";
+import { openStore } from "../src/index/store.js";
 import type { HistoryService } from "../src/service/service.js";
-import { openService, tempDir } from "./helpers/corpus.js";
+import { openService, tempDir, testConfig } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";
 
 const HOUR_AGO = new Date(Date.now() - 3600_000);
@@ -156,6 +158,32 @@ describe("quick freshness check", () => {
 		for (const word of ["aardvark", "bandicoot", "capybara", "dugong", "echidna"]) expect(hits(word)).toBe(1);
 		expect(service.refresh()).toMatchObject({ quick: true, filesChanged: 0 });
 		expectEqualsFreshBuild(root, join(t.dir, "index.sqlite"), join(t.dir, "fresh-warm.sqlite"));
+	});
+
+	it("with more files than the sweep, reads the most recently written through their time, not by sorting every file", () => {
+		settle();
+		const index = join(t.dir, "index.sqlite");
+		const store = openStore(index);
+		try {
+			// Statistics as a 25,000-file history has them: without an index on the time, SQLite sorted every file's row
+			// (each holding its parser state) to find the newest, in every fresh process.
+			store.db.exec("ANALYZE");
+			store.db.exec("DELETE FROM sqlite_stat1 WHERE tbl = 'files'");
+			const put = store.db.prepare("INSERT INTO sqlite_stat1(tbl, idx, stat) VALUES ('files', ?, ?)");
+			for (const idx of ["sqlite_autoindex_files_1", "files_mtime"]) put.run(idx, "25149 1");
+			store.db.exec("ANALYZE sqlite_schema");
+			expect(refresh(store, testConfig(root, index).roots, { sweepFiles: 4 })).toMatchObject({ quick: true, filesChanged: 0 });
+			const newest = store.preparedSql().filter((sql) => /ORDER BY mtime_ms DESC/.test(sql));
+			expect(newest.length).toBe(1);
+			const plan = store.db
+				.prepare(`EXPLAIN QUERY PLAN ${newest[0]}`)
+				.all(1)
+				.map((r) => (r as { detail: string }).detail);
+			expect(plan.some((step) => /files_mtime/.test(step))).toBe(true);
+			expect(plan.filter((step) => /TEMP B-TREE/.test(step))).toEqual([]);
+		} finally {
+			store.close();
+		}
 	});
 
 	it("walks again when a file is created, removed or renamed, even with the folder's time put back", () => {
