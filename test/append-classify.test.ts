@@ -8,6 +8,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATH_ROWS_KEPT } from "../src/index/append-classify.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectSameIndex } from "./helpers/dump.js";
 
@@ -67,5 +68,37 @@ describe("appends that move the materialized leaf", () => {
 		} finally {
 			check.close();
 		}
+	});
+});
+
+describe("appends that move the leaf across more path rows than an append keeps in memory", () => {
+	it("equal a fresh build: a branch summary and a branch off the second entry, then the old branch continued", () => {
+		const long = join(root, "--long--");
+		mkdirSync(long, { recursive: true });
+		const path = join(long, "2026-05-02T00-00-00-000Z_long.jsonl");
+		const id = (i: number) => `L${i}`;
+		const last = PATH_ROWS_KEPT + 200;
+		let text = `${JSON.stringify({ type: "session", version: 3, id: "0199e000-0000-7000-8000-00000000a11e", timestamp: "2026-05-02T00:00:00.000Z", cwd: "/tmp/long" })}\n`;
+		for (let i = 1; i <= last; i++) text += message(id(i), i === 1 ? null : id(i - 1), i % 2 ? "user" : "assistant", `step ${i}`);
+		writeFileSync(path, text);
+		const built = openService(long, join(t.dir, "long-live.sqlite"));
+		built.refresh();
+		built.close();
+		const steps = [
+			// Every entry below L2 leaves the path, and the summary claims them.
+			summary("LS", id(2), id(last)) + message("Lb", "LS", "user", "another way"),
+			// The old branch continued: every one of them joins the path again.
+			message("Lc", id(last), "assistant", "back on the long branch"),
+		];
+		steps.forEach((lines, i) => {
+			appendFileSync(path, lines);
+			const live = openService(long, join(t.dir, "long-live.sqlite"));
+			live.refresh();
+			live.close();
+			const fresh = openService(long, join(t.dir, `long-fresh-${i}.sqlite`));
+			fresh.refresh();
+			fresh.close();
+			expectSameIndex(join(t.dir, "long-live.sqlite"), join(t.dir, `long-fresh-${i}.sqlite`), `after append ${i + 1}`);
+		});
 	});
 });

@@ -38,7 +38,14 @@ interface PathRows extends RowLookup {
 	byId(id: number): PathRow | undefined;
 }
 
-/** Path rows read through `store`, each once; true to the index only until the append writes. */
+/**
+ * Path rows an append keeps in memory at most: a branch off an old entry walks most of a million-entry session, whose
+ * rows kept all at once took the indexer past 300 MB; the rows past this are read again where a walk meets them again
+ * (the walks of everyday appends, a turn back a few entries, stay far below it).
+ */
+export const PATH_ROWS_KEPT = 4096;
+
+/** Path rows read through `store`, each once up to PATH_ROWS_KEPT; true to the index only until the append writes. */
 function pathRows(store: IndexStore): PathRows {
 	const row = store.prepare<[number, string], PathRow>(PATH_ROW_SQL);
 	const byRowId = store.prepare<[number], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE id = ?`);
@@ -49,7 +56,7 @@ function pathRows(store: IndexStore): PathRows {
 			let r = byEntry.get(entryId);
 			if (r === undefined) {
 				r = row.get(sessionId, entryId);
-				if (r !== undefined) {
+				if (r !== undefined && byRow.size < PATH_ROWS_KEPT) {
 					byEntry.set(entryId, r);
 					byRow.set(r.id, r);
 				}
@@ -61,7 +68,7 @@ function pathRows(store: IndexStore): PathRows {
 			let r = byRow.get(id);
 			if (r === undefined) {
 				r = byRowId.get(id);
-				if (r !== undefined) byRow.set(id, r);
+				if (r !== undefined && byRow.size < PATH_ROWS_KEPT) byRow.set(id, r);
 			}
 			return r;
 		},
