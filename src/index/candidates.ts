@@ -324,15 +324,64 @@ export class CandidateQuery {
 	}
 
 	/**
-	 * One page of the matching events, newest first (every match is scored: the order is not the rank's). Forked
-	 * copies of an entry share its timestamp, so they sit next to it (best-ranked copy first), where the explorer folds them.
+	 * One page of the matching events, newest first. Forked copies of an entry share its timestamp, so they sit next
+	 * to it (best-ranked copy first), where the explorer folds them. A query with more than NEWEST_WALK_MATCHES matches
+	 * walks the newest events instead of scoring every match (newestByWalk); `walkFrom` is that bound.
 	 */
-	newest(limit: number, offset: number): Candidate[] {
+	newest(limit: number, offset: number, walkFrom = NEWEST_WALK_MATCHES): Candidate[] {
 		if (this.match === null) return this.window(limit + offset, limit + offset, limit + offset).rows.slice(offset, offset + limit);
+		const walked = this.indexMatches(walkFrom) >= walkFrom ? this.newestByWalk(limit, offset) : null;
+		if (walked) return walked;
 		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
-		const query = `
-		WITH m AS MATERIALIZED (SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${FILTER_JOIN}
-			WHERE fts MATCH ? ${where}),
+		// Every match scored: the order is not the rank's.
+		const matches = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
+		return this.store.prepare<unknown[], Candidate>(newestPageSql(matches)).all(this.match, ...this.params, limit, offset);
+	}
+
+	/**
+	 * newest() for a common match: the time of the page's last event is found among the NEWEST_WALK newest events kept
+	 * by the filters (each tested for a match by its fragments' row ids, unscored), then only the matching events as new
+	 * as that are scored and ordered, ties at that time whole (an entry's forked copies share its time). The page
+	 * equals the one of every match scored. Null when those events hold fewer matches than the page needs, or its last
+	 * event has no time (such events come last, all or none).
+	 */
+	newestByWalk(limit: number, offset: number): Candidate[] | null {
+		const where = `${this.where.length ? `AND ${this.where.join(" AND ")}` : ""} ${this.kindWhere()}`;
+		const matching = `EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid BETWEEN e.id * ${SLOTS} AND e.id * ${SLOTS} + ${SLOTS - 1})`;
+		const cut = this.store
+			.prepare<unknown[], { t: number | null }>(
+				`SELECT e.ts_ms AS t FROM (SELECT e.id, e.ts_ms FROM events e INDEXED BY events_ts WHERE 1 ${where} ORDER BY e.ts_ms DESC LIMIT ?) e
+				WHERE ${matching} ORDER BY e.ts_ms DESC LIMIT 1 OFFSET ?`,
+			)
+			.get(...this.params, NEWEST_WALK, this.match, limit + offset - 1);
+		if (cut === undefined || cut.t === null) return null;
+		// The events' fragments in one range scan, scored only where they are one of these events' (bm25 counts its
+		// matches once per scan, so not one lookup per event).
+		const matches = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts
+			WHERE fts MATCH ? AND fts.rowid BETWEEN (SELECT lo FROM span) AND (SELECT hi FROM span) AND fts.rowid / ${SLOTS} IN (SELECT eid FROM c)`;
+		const sql = newestPageSql(matches, [
+			`c AS MATERIALIZED (SELECT e.id AS eid FROM events e INDEXED BY events_ts WHERE e.ts_ms >= ? ${where} AND ${matching})`,
+			`span AS MATERIALIZED (SELECT min(eid) * ${SLOTS} AS lo, max(eid) * ${SLOTS} + ${SLOTS - 1} AS hi FROM c)`,
+		]);
+		return this.store.prepare<unknown[], Candidate>(sql).all(cut.t, ...this.params, this.match, this.match, limit, offset);
+	}
+}
+
+/**
+ * Matches (this many or more) above which a newest-first page walks the newest events (CandidateQuery.newestByWalk):
+ * scoring every match of a common word took a quarter of a second on the large bench corpus, seconds at 5 GB.
+ */
+export const NEWEST_WALK_MATCHES = 4096;
+/** Events a newest-first walk tests at most before it scores every match instead. */
+const NEWEST_WALK = 4096;
+
+/**
+ * A newest-first page over the matches `m` (fid, score) that a statement defines after the CTEs `before`: their
+ * events, best fragment and match count, forked copies ranked by score, ordered by time, copy rank and identity.
+ */
+function newestPageSql(matches: string, before: string[] = []): string {
+	return `
+		WITH ${[...before, `m AS MATERIALIZED (${matches})`].join(",\n")},
 		-- Sessions numbered in IDENTITY_ORDER: every match's event carries a number through the sorts, not two texts.
 		sk AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY created DESC, public_id DESC) AS k FROM sessions),
 		grouped AS (
@@ -347,8 +396,6 @@ export class CandidateQuery {
 		pm AS MATERIALIZED (SELECT fid, score FROM m WHERE fid / ${SLOTS} IN (SELECT eid FROM page))
 		SELECT eid, best, n, (SELECT min(fid) FROM pm WHERE fid / ${SLOTS} = page.eid AND score = page.best) AS fid, copy_rank
 		FROM page ORDER BY ts_ms DESC, copy_rank, k, seq DESC`;
-		return this.store.prepare<unknown[], Candidate>(query).all(this.match, ...this.params, limit, offset);
-	}
 }
 
 /** The FTS5 MATCH expression: the query, ANDed with the scope token, limited to the kinds' columns. */
