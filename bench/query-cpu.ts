@@ -4,9 +4,10 @@
  * time does, so two versions can be compared on a busy machine (a ratio in the same run, not a latency to publish).
  * Each query opens its own service: its first run (no statement compiled, no answer cached) is timed apart from the
  * repeats.
- *   node dist/bench/query-cpu.js --index PATH [--runs N] [--only NAME] [--fresh N]
+ *   node dist/bench/query-cpu.js --index PATH [--runs N] [--only NAME] [--fresh N] [--order newest]
  * `--fresh N`: each query's first run in N fresh processes instead (module code not yet compiled, as `pi-history
  * search` and a new Pi session meet it), the queries interleaved; the CPU ms of each first run, min and median.
+ * `--order newest` asks for newest-first pages (the explorer's F4) instead of the best first.
  * `--only` runs one query (by name): under `valgrind --tool=callgrind`, the instructions of `--runs 8` less those of
  * `--runs 3`, over 5, are one repeat's instructions, the same on a quiet machine as on a busy one.
  */
@@ -31,12 +32,14 @@ if (mix.length === 0) {
 	process.exit(2);
 }
 const fresh = Number(options.get("fresh") ?? "0");
+const order = options.get("order") === "newest" ? ("newest" as const) : undefined;
 if (fresh > 0) {
 	const firsts = new Map<string, number[]>(mix.map((q) => [q.name, []]));
 	const answers = new Map<string, string>();
 	for (let r = 0; r < fresh; r++) {
 		for (const q of mix) {
-			const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--index", indexPath, "--runs", "0", "--only", q.name], { encoding: "utf8" });
+			const args = ["--index", indexPath, "--runs", "0", "--only", q.name, ...(order ? ["--order", order] : [])];
+			const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), ...args], { encoding: "utf8" });
 			const m = /cpu first\s+([\d.]+) ms.*(hits .*)$/m.exec(out);
 			if (!m) throw new Error(`unexpected output: ${out}`);
 			firsts.get(q.name)?.push(Number(m[1]));
@@ -64,7 +67,13 @@ for (const q of mix) {
 	for (let i = 0; i <= runs; i++) {
 		const c = process.cpuUsage();
 		const started = performance.now();
-		const result = service.search({ query: q.query, filters: q.filters, limit: 10, ...("caller" in q && q.caller ? { caller: q.caller } : {}) });
+		const result = service.search({
+			query: q.query,
+			filters: q.filters,
+			limit: 10,
+			...("caller" in q && q.caller ? { caller: q.caller } : {}),
+			...(order ? { order } : {}),
+		});
 		wall.push(performance.now() - started);
 		const d = process.cpuUsage(c);
 		cpu.push((d.user + d.system) / 1000);

@@ -325,10 +325,11 @@ export class CandidateQuery {
 
 	/**
 	 * One page of the matching events, newest first. Forked copies of an entry share its timestamp, so they sit next
-	 * to it (best-ranked copy first), where the explorer folds them. A query with more than NEWEST_WALK_MATCHES matches
-	 * walks the newest events instead of scoring every match (newestByWalk); `walkFrom` is that bound.
+	 * to it (best-ranked copy first), where the explorer folds them. A query with `walkFrom` matches or more (by
+	 * default: enough that the newest events likely hold the page) walks the newest events instead of scoring every
+	 * match (newestByWalk).
 	 */
-	newest(limit: number, offset: number, walkFrom = NEWEST_WALK_MATCHES): Candidate[] {
+	newest(limit: number, offset: number, walkFrom = this.walkFrom(limit + offset)): Candidate[] {
 		if (this.match === null) return this.window(limit + offset, limit + offset, limit + offset).rows.slice(offset, offset + limit);
 		const walked = this.indexMatches(walkFrom) >= walkFrom ? this.newestByWalk(limit, offset) : null;
 		if (walked) return walked;
@@ -339,41 +340,61 @@ export class CandidateQuery {
 	}
 
 	/**
-	 * newest() for a common match: the time of the page's last event is found among the NEWEST_WALK newest events kept
-	 * by the filters (each tested for a match by its fragments' row ids, unscored), then only the matching events as new
-	 * as that are scored and ordered, ties at that time whole (an entry's forked copies share its time). The page
-	 * equals the one of every match scored. Null when those events hold fewer matches than the page needs, or its last
-	 * event has no time (such events come last, all or none).
+	 * Matches from which a newest-first page of `need` events walks: twice as many as the longest walk meets on average
+	 * (matches spread evenly over the events, whose count the largest event id tells). Fewer cost less to score all.
+	 */
+	private walkFrom(need: number): number {
+		const events = this.store.prepare<[], number | null>("SELECT max(id) FROM events").pluck().get() ?? 0;
+		return Math.max(NEWEST_WALK_MIN, Math.ceil((2 * need * events) / NEWEST_WALK));
+	}
+
+	/**
+	 * newest() for a common match: the newest events kept by the filters are read through the time index
+	 * and their matches found in one range scan of their row ids (unscored); the page's last event among them gives a
+	 * time, and the matching events at least that new, ties at that time whole (an entry's forked copies share its
+	 * time), are all that is scored and ordered. The page equals the one of every match scored. Null when those events
+	 * hold fewer matches than the page needs, or its last event has no time (such events come last, all or none).
 	 */
 	newestByWalk(limit: number, offset: number): Candidate[] | null {
 		const where = `${this.where.length ? `AND ${this.where.join(" AND ")}` : ""} ${this.kindWhere()}`;
-		const matching = `EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid BETWEEN e.id * ${SLOTS} AND e.id * ${SLOTS} + ${SLOTS - 1})`;
-		const cut = this.store
-			.prepare<unknown[], { t: number | null }>(
-				`SELECT e.ts_ms AS t FROM (SELECT e.id, e.ts_ms FROM events e INDEXED BY events_ts WHERE 1 ${where} ORDER BY e.ts_ms DESC LIMIT ?) e
-				WHERE ${matching} ORDER BY e.ts_ms DESC LIMIT 1 OFFSET ?`,
-			)
-			.get(...this.params, NEWEST_WALK, this.match, limit + offset - 1);
-		if (cut === undefined || cut.t === null) return null;
-		// The events' fragments in one range scan, scored only where they are one of these events' (bm25 counts its
-		// matches once per scan, so not one lookup per event).
+		// One range scan, not one FTS5 lookup per event: the newest events' ids are close together, and a scan of the
+		// widest range costs what counting the matches does.
+		const walk = this.store.prepare<unknown[], { eid: number; t: number | null }>(
+			`WITH w AS MATERIALIZED (SELECT e.id, e.ts_ms FROM events e INDEXED BY events_ts WHERE 1 ${where} ORDER BY e.ts_ms DESC LIMIT ?),
+			span AS MATERIALIZED (SELECT min(id) * ${SLOTS} AS lo, max(id) * ${SLOTS} + ${SLOTS - 1} AS hi FROM w),
+			hit AS MATERIALIZED (SELECT DISTINCT fts.rowid / ${SLOTS} AS eid FROM fts
+				WHERE fts MATCH ? AND fts.rowid BETWEEN (SELECT lo FROM span) AND (SELECT hi FROM span))
+			SELECT w.id AS eid, w.ts_ms AS t FROM w JOIN hit ON hit.eid = w.id ORDER BY w.ts_ms DESC`,
+		);
+		// A few newest events first (a filter's columns are read from each event's row), four times as many while they
+		// hold fewer matches than the page needs.
+		let walked: Array<{ eid: number; t: number | null }> = [];
+		for (let n = NEWEST_WALK_FIRST; n <= NEWEST_WALK && walked.length < limit + offset; n *= 4) walked = walk.all(...this.params, n, this.match);
+		const cut = walked[limit + offset - 1]?.t;
+		if (cut === undefined || cut === null) return null;
+		const newer = walked.filter((r) => r.t !== null && r.t >= cut).map((r) => r.eid);
+		// The events' fragments in one range scan too, scored only where they are one of these events' (bm25 counts
+		// its matches once per scan, so not once per event).
 		const matches = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts
 			WHERE fts MATCH ? AND fts.rowid BETWEEN (SELECT lo FROM span) AND (SELECT hi FROM span) AND fts.rowid / ${SLOTS} IN (SELECT eid FROM c)`;
+		const tie = `EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid BETWEEN e.id * ${SLOTS} AND e.id * ${SLOTS} + ${SLOTS - 1})`;
 		const sql = newestPageSql(matches, [
-			`c AS MATERIALIZED (SELECT e.id AS eid FROM events e INDEXED BY events_ts WHERE e.ts_ms >= ? ${where} AND ${matching})`,
+			// Every event newer than the cut is among the walked ones; those as old as it may not all be.
+			`c AS MATERIALIZED (SELECT value AS eid FROM json_each(?) UNION SELECT e.id FROM events e INDEXED BY events_ts WHERE e.ts_ms = ? ${where} AND ${tie})`,
 			`span AS MATERIALIZED (SELECT min(eid) * ${SLOTS} AS lo, max(eid) * ${SLOTS} + ${SLOTS - 1} AS hi FROM c)`,
 		]);
-		return this.store.prepare<unknown[], Candidate>(sql).all(cut.t, ...this.params, this.match, this.match, limit, offset);
+		return this.store.prepare<unknown[], Candidate>(sql).all(JSON.stringify(newer), cut, ...this.params, this.match, this.match, limit, offset);
 	}
 }
 
 /**
- * Matches (this many or more) above which a newest-first page walks the newest events (CandidateQuery.newestByWalk):
+ * Matches below which a newest-first page scores every match without trying a walk (CandidateQuery.newestByWalk):
  * scoring every match of a common word took a quarter of a second on the large bench corpus, seconds at 5 GB.
  */
-export const NEWEST_WALK_MATCHES = 4096;
-/** Events a newest-first walk tests at most before it scores every match instead. */
-const NEWEST_WALK = 4096;
+const NEWEST_WALK_MIN = 256;
+/** Events a newest-first walk reads first, and at most before it scores every match instead. */
+const NEWEST_WALK_FIRST = 256;
+const NEWEST_WALK = 16_384;
 
 /**
  * A newest-first page over the matches `m` (fid, score) that a statement defines after the CTEs `before`: their
