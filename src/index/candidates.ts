@@ -173,6 +173,11 @@ export class CandidateQuery {
 		return this.where.length > 0;
 	}
 
+	/** The filter's terms as SQL to follow a WHERE (`AND …`), "" without any. */
+	private get whereSql(): string {
+		return this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+	}
+
 	/** True when there is a text query to rank; false for a filters-only listing (newest first). */
 	get textual(): boolean {
 		return this.match !== null;
@@ -195,7 +200,7 @@ export class CandidateQuery {
 	 * so its best score and match count are exact. `exhausted`: the query has no match outside the window.
 	 */
 	window(fragments: number, top: number, need: number): CandidateWindow {
-		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		const where = this.whereSql;
 		if (this.match !== null) {
 			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
 			const from = this.where.length ? FILTER_JOIN : "fts";
@@ -263,7 +268,7 @@ export class CandidateQuery {
 	 * scan stopped before the last match, so `n` is a lower bound.
 	 */
 	count(cap: number, scan: number): { n: number; truncated: boolean } {
-		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		const where = this.whereSql;
 		const get = (sql: string, ...params: unknown[]) => this.store.prepare<unknown[], { n: number }>(sql).get(...params)?.n ?? 0;
 		if (this.match !== null) {
 			const scanned = `SELECT fts.rowid AS fid FROM fts WHERE fts MATCH ? ORDER BY fts.rowid DESC LIMIT ?`;
@@ -298,7 +303,7 @@ export class CandidateQuery {
 	 */
 	fragmentList(limit: number, scored = true): { sql: string; params: unknown[] } | null {
 		if (this.match === null) return null;
-		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		const where = this.whereSql;
 		const from = this.where.length ? FILTER_JOIN : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
 		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
@@ -333,7 +338,7 @@ export class CandidateQuery {
 		if (this.match === null) return this.window(limit + offset, limit + offset, limit + offset).rows.slice(offset, offset + limit);
 		const walked = this.indexMatches(walkFrom) >= walkFrom ? this.newestByWalk(limit, offset) : null;
 		if (walked) return walked;
-		const where = this.where.length ? `AND ${this.where.join(" AND ")}` : "";
+		const where = this.whereSql;
 		// Every match scored: the order is not the rank's.
 		const matches = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
 		return this.store.prepare<unknown[], Candidate>(newestPageSql(matches)).all(this.match, ...this.params, limit, offset);
@@ -356,7 +361,7 @@ export class CandidateQuery {
 	 * hold fewer matches than the page needs, or its last event has no time (such events come last, all or none).
 	 */
 	newestByWalk(limit: number, offset: number): Candidate[] | null {
-		const where = `${this.where.length ? `AND ${this.where.join(" AND ")}` : ""} ${this.kindWhere()}`;
+		const where = `${this.whereSql} ${this.kindWhere()}`;
 		// One range scan, not one FTS5 lookup per event: the newest events' ids are close together, and a scan of the
 		// widest range costs what counting the matches does.
 		const walk = this.store.prepare<unknown[], { eid: number; t: number | null }>(
