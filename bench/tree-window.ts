@@ -9,11 +9,12 @@
  *   npm run build && node dist/bench/tree-window.js [--sizes 125000,250000,500000,1000000] [--dir <scratch>] [--keep 1] [--reuse 1] [--family 1]
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { appendFileSync, closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { HistoryService } from "../src/service/service.js";
 import { TREE_FILTER_MODES } from "../src/shared/types.js";
 import { benchConfig, median, parseArgs } from "./child.js";
@@ -124,8 +125,8 @@ function writeSession(dir: string, n: number): string {
 }
 
 /** In a child: open the tree at the leaf, then scroll it window by window from top to bottom. */
-function measure(root: string, index: string): void {
-	const service = HistoryService.open({ config: benchConfig([root], index) });
+function measure(root: string, index: string, readonly: boolean): void {
+	const service = HistoryService.open({ config: benchConfig([root], index), readonly });
 	try {
 		const t0 = performance.now();
 		const c0 = process.cpuUsage();
@@ -218,7 +219,7 @@ function main(): void {
 		return;
 	}
 	if (rest[0] === "child-measure") {
-		measure(rest[1] as string, rest[2] as string);
+		measure(rest[1] as string, rest[2] as string, rest[3] === "readonly");
 		return;
 	}
 	if (rest[0] === "child-family") {
@@ -254,11 +255,18 @@ function main(): void {
 			continue;
 		}
 		process.stdout.write(`${n.toLocaleString("en-US")} entries, ${indexing(root, index)}\n`);
-		// Twice, each in a fresh process: the first open after indexing (the indexer kept each filter mode's layout),
-		// then again.
+		// Each in a fresh process: the first open after indexing (the indexer kept each filter mode's layout), then again.
 		let entries = n;
-		for (const pass of ["first open after indexing", "kept"]) {
-			const out = spawnSync(process.execPath, [self, "child-measure", root, index], { encoding: "utf8" });
+		// Then with no kept layout (an open before the indexer's pass, or a family past its bound), on a copy of the
+		// index without them, read-only as the explorer's query thread opens it: the open lays the tree out itself.
+		const unkept = join(dir, "unkept.sqlite");
+		copyFileSync(index, unkept);
+		const db = new Database(unkept);
+		db.exec("DELETE FROM tree_layout");
+		db.close();
+		for (const pass of ["first open after indexing", "kept", "no kept layout, read-only"]) {
+			const args = pass.startsWith("no kept") ? [unkept, "readonly"] : [index];
+			const out = spawnSync(process.execPath, [self, "child-measure", root, ...args], { encoding: "utf8" });
 			if (out.status !== 0) throw new Error(`measuring ${n} entries failed: ${out.stderr}`);
 			const r = JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as Record<string, number> & { modes: Record<string, number> };
 			const growth = prev[pass] === undefined ? "" : `  ×${((r.open as number) / (prev[pass] as number)).toFixed(2)} per doubling`;
@@ -271,6 +279,7 @@ function main(): void {
 			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
 			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
 		}
+		rmSync(unkept, { force: true });
 		// The common change: pi appends a turn at the leaf, or goes back up the path and prompts there.
 		const { file } = hugePaths(dir);
 		let last = entries;

@@ -142,8 +142,8 @@ describe("the tree view of a fork family from its kept layout", () => {
 		const stale = windows(kept, { sessionId: rootId, filter: "all" });
 		expect(stale.first).toEqual(windows(whole, { sessionId: rootId, filter: "all" }).first);
 		expect(wholeSql(stale.sql)).not.toEqual([]);
-		// That open kept its own mode's layout; the indexer lays out the other modes.
-		expect(refresh(kept, true)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length - 1, left: 0 });
+		// An open only reads (the explorer's is read-only): the indexer lays out every mode.
+		expect(refresh(kept, true)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
 		for (const filter of TREE_FILTER_MODES) same({ sessionId: forkId, filter });
 	});
 

@@ -371,7 +371,7 @@ describe("the tree view of a big session from its kept layout", () => {
 		// Off the first entry: every node below it is re-indented, more than the bounds allow in one turn.
 		appendFileSync(file, atLeaf(["user", "assistant"], (entries[0] as Entry).id));
 		expect(await sliced()).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
-		// The open lays it out itself (and keeps it): the same rows.
+		// The open lays it out itself (in memory; the indexer keeps it): the same rows.
 		expect(windows("no-tools", [], null).rows).toEqual(reference("no-tools", new Set(), null));
 		refresh();
 		const after = windows("default", [], null);

@@ -202,7 +202,7 @@ CREATE TABLE tree_shape (
 ) STRICT;
 
 -- A big session's tree view laid out per filter mode (tree-layout-store.ts), in chunks: a window reads a few of them.
--- A cache of what the rows say, written by the tree view when the session's files changed, dropped with its rows.
+-- A cache of what the rows say, written by the indexer after a refresh (tree-layout-keep.ts), dropped with its rows.
 CREATE TABLE tree_layout (
 	session_id INTEGER NOT NULL,
 	filter TEXT NOT NULL,

@@ -55,81 +55,111 @@ export interface Flattened {
 /** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
 export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leafNode: number): Flattened {
 	const n = b.nodeRow.length;
+	// The filter reads only SHAPE's bits of a node's flags (and whether it is the leaf): decided once per value.
+	const decide = new Uint8Array(FILTER_BITS + 1);
+	for (let f = 0; f <= FILTER_BITS; f++) decide[f] = shown(f, mode, words, false) ? 1 : 0;
+	const leafShown = leafNode >= 0 && leafNode < n && shown(b.nodeFlags[leafNode] as number, mode, words, true) ? 1 : 0;
+	// A node's parent always comes before it (file order, forks after) and siblings are in node order, so three passes
+	// in node order do, with no stack and no sort. Index n is the virtual root. Each pass is a function of its own:
+	// V8 optimizes a hot loop on its own, and a later loop of the same function would throw that code away.
+	const v = visibleNodes(b, decide, leafNode, leafShown);
+	const vsize = shownSizes(b.nodeParent, v.visible);
+	return { hits: v.hits, hidden: v.hidden, ...place(b.nodeParent, v, vsize), kids: v.kids.subarray(0, n) };
+}
+
+/** The bits of a node's flags pi's filter reads (SHAPE's, below HIT). */
+const FILTER_BITS = 1023;
+
+interface Visible {
+	visible: Uint8Array;
+	/** Each node's nearest shown strict ancestor (n: the virtual root). */
+	vpar: Int32Array;
+	/** Shown children per node, by vpar. */
+	kids: Int32Array;
+	hidden: number;
+	hits: number;
+}
+
+function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafShown: number): Visible {
+	const { nodeParent, nodeFlags, nodeRow } = b;
+	const n = nodeRow.length;
 	const visible = new Uint8Array(n);
+	const vpar = new Int32Array(n);
+	const kids = new Int32Array(n + 1);
 	let hidden = 0;
 	let hits = 0;
 	for (let i = 0; i < n; i++) {
-		const f = b.nodeFlags[i] as number;
-		const head = (b.nodeRow[i] as number) < 0;
+		const f = nodeFlags[i] as number;
+		const head = (nodeRow[i] as number) < 0;
 		if (!head && f & HIT) hits++;
-		visible[i] = head || shown(f, mode, words, i === leafNode) ? 1 : 0;
-		if (!visible[i]) hidden++;
+		const s = head ? 1 : i === leafNode ? leafShown : (decide[f & FILTER_BITS] as number);
+		visible[i] = s;
+		hidden += 1 - s;
+		const p = nodeParent[i] as number;
+		const vp = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
+		vpar[i] = vp;
+		kids[vp] = (kids[vp] as number) + s;
 	}
-	// A node's parent always comes before it (file order, forks after), and siblings are in node order: subtree sizes
-	// in one pass backwards, pre-order positions in one pass forwards, no stack. Index n is the virtual root.
-	const parentOf = (i: number) => ((b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number));
-	const size = new Int32Array(n + 1).fill(1);
+	return { visible, vpar, kids, hidden, hits };
+}
+
+/** Shown nodes in each node's subtree of the whole tree (itself included); index n: all of them. */
+function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
+	const n = visible.length;
+	const vsize = new Int32Array(n + 1);
 	for (let i = n - 1; i >= 0; i--) {
-		const p = parentOf(i);
-		size[p] = (size[p] as number) + (size[i] as number);
+		const p = nodeParent[i] as number;
+		const at = p < 0 ? n : p;
+		const s = (vsize[i] as number) + (visible[i] as number);
+		vsize[i] = s;
+		vsize[at] = (vsize[at] as number) + s;
 	}
-	const slot = new Int32Array(n + 1);
-	const order = new Int32Array(n);
-	for (let i = 0; i < n; i++) {
-		const p = parentOf(i);
-		const at = slot[p] as number;
-		slot[p] = at + (size[i] as number);
-		slot[i] = at + 1;
-		order[at] = i;
-	}
-	// The shown nodes in the whole tree's pre-order are pi's /tree order; each hangs from its nearest shown ancestor.
-	const vpar = new Int32Array(n);
-	for (let i = 0; i < n; i++) {
-		const p = b.nodeParent[i] as number;
-		vpar[i] = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
-	}
-	const shownCount = n - hidden;
+	return vsize;
+}
+
+/**
+ * The shown nodes in the whole tree's pre-order (pi's /tree order) with their connectors: each subtree's shown nodes
+ * take the next stretch of its parent's, so a node's position is known when it is met.
+ */
+function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "depth"> {
+	const { visible, vpar, kids } = v;
+	const n = visible.length;
+	const shownCount = vsize[n] as number;
+	const next = new Int32Array(n + 1);
 	const flat = new Int32Array(shownCount);
-	const flatOf = new Int32Array(n).fill(-1);
-	const kids = new Int32Array(n + 1);
-	const lastKid = new Int32Array(n + 1).fill(-1);
-	let at = 0;
-	for (let k = 0; k < n; k++) {
-		const i = order[k] as number;
-		if (!visible[i]) continue;
-		flat[at] = i;
-		flatOf[i] = at++;
-		const p = vpar[i] as number;
-		kids[p] = (kids[p] as number) + 1;
-		lastKid[p] = i;
-	}
-	// Connectors: a only child continues its parent's column, siblings branch one level deeper.
+	const flatOf = new Int32Array(n);
 	const bits = new Uint8Array(n);
-	const up = new Int32Array(n).fill(-1);
+	const up = new Int32Array(n);
 	const depth = new Int32Array(n);
-	for (let f = 0; f < shownCount; f++) {
-		const c = flat[f] as number;
-		const p = vpar[c] as number;
-		const top = p === n;
-		const parentUp = top ? -1 : (bits[p] as number) & BRANCH_CHILD ? p : (up[p] as number);
-		const parentDepth = top ? 0 : (depth[p] as number);
-		up[c] = parentUp;
-		if (kids[p] === 1) {
-			bits[c] = top ? 0 : CONTINUES;
-			depth[c] = parentDepth;
+	for (let i = 0; i < n; i++) {
+		const p = nodeParent[i] as number;
+		const at = p < 0 ? n : p;
+		const start = next[at] as number;
+		const size = vsize[i] as number;
+		next[at] = start + size;
+		if (visible[i] === 0) {
+			next[i] = start;
+			flatOf[i] = -1;
+			up[i] = -1;
+			continue;
+		}
+		next[i] = start + 1;
+		flat[start] = i;
+		flatOf[i] = start;
+		// A only child continues its parent's column, siblings branch one level deeper; the last sibling's shown
+		// subtree ends where its parent's does.
+		const vp = vpar[i] as number;
+		const top = vp === n;
+		up[i] = top ? -1 : (bits[vp] as number) & BRANCH_CHILD ? vp : (up[vp] as number);
+		const parentDepth = top ? 0 : (depth[vp] as number);
+		if (kids[vp] === 1) {
+			bits[i] = top ? 0 : CONTINUES;
+			depth[i] = parentDepth;
 		} else {
-			bits[c] = BRANCH_CHILD | (lastKid[p] === c ? LAST : 0);
-			depth[c] = parentDepth + 1;
+			const end = top ? shownCount : (flatOf[vp] as number) + (vsize[vp] as number);
+			bits[i] = BRANCH_CHILD | (start + size === end ? LAST : 0);
+			depth[i] = parentDepth + 1;
 		}
 	}
-	return {
-		hits,
-		hidden,
-		flat,
-		flatOf,
-		kids: kids.subarray(0, n),
-		bits,
-		up,
-		depth,
-	};
+	return { flat, flatOf, bits, up, depth };
 }

@@ -82,7 +82,7 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 		if (e instanceof ShapeTooBigError) return "left";
 		throw e;
 	}
-	keepWhole(store, lc, shape, null);
+	keepWhole(store, lc, shape);
 	return "whole";
 }
 
@@ -94,7 +94,7 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	const byMode = new Map(units.map((u) => [u.filter, u]));
 	try {
 		eachModeShape(store, lc.session, new Visibility(new Catalog(store), undefined), [...byMode.keys()], max, (mode, shape) =>
-			keepWhole(store, byMode.get(mode) as LayoutCase, shape, null),
+			keepWhole(store, byMode.get(mode) as LayoutCase, shape),
 		);
 	} catch (e) {
 		if (e instanceof ShapeTooBigError) return "left";

@@ -66,19 +66,47 @@ class Col<T extends Float64Array | Int32Array | Uint16Array> {
 		b.set(this.a.subarray(0, this.length));
 		this.a = b;
 	}
+	/** Takes `a` as the whole column (no copy): a later push copies it to a bigger one first, so `a` is never written past its end. */
+	adopt(a: T): void {
+		this.a = a;
+		this.length = a.length;
+	}
 	/** The filled part (a view, no copy). */
 	get view(): T {
 		return this.a.subarray(0, this.length) as T;
 	}
 }
-export const f64 = () => new Col(new Float64Array(0), (n) => new Float64Array(n));
-export const i32 = () => new Col(new Int32Array(0), (n) => new Int32Array(n));
-export const u16 = () => new Col(new Uint16Array(0), (n) => new Uint16Array(n));
+export const f64 = () => new Col<Float64Array>(new Float64Array(0), (n) => new Float64Array(n));
+export const i32 = () => new Col<Int32Array>(new Int32Array(0), (n) => new Int32Array(n));
+export const u16 = () => new Col<Uint16Array>(new Uint16Array(0), (n) => new Uint16Array(n));
 
 export function nodeOf(m: Member, rowId: number | undefined): number {
 	if (rowId === undefined) return -1;
 	const i = indexOfSorted(m.ids.view, rowId);
 	return i < 0 ? -1 : (m.nodes.a[i] as number);
+}
+
+/** Each entry's parent as a position (the entry above for PARENT_PREVIOUS); -1 for none, or a parent later in the file. */
+function parentNodes(ids: Float64Array, parents: Float64Array): Int32Array {
+	const out = new Int32Array(ids.length);
+	for (let k = 0; k < ids.length; k++) {
+		const par = parents[k] as number;
+		if (par === -1) out[k] = k - 1;
+		else if (par <= 0) out[k] = -1;
+		else {
+			// A parent later in the file is not attached (root()'s loop has not met it yet).
+			const at = indexOfSorted(ids, par);
+			out[k] = at >= 0 && at < k ? at : -1;
+		}
+	}
+	return out;
+}
+
+/** 0, 1, …, n - 1. */
+function positions(n: number): Int32Array {
+	const out = new Int32Array(n);
+	for (let k = 0; k < n; k++) out[k] = k;
+	return out;
 }
 
 /** The words of a typed filter, lower-case. */
@@ -121,7 +149,6 @@ class ShapeBuilder {
 	root(row: SessionRow): Member {
 		const s = sessionShape(this.store, row.id, this.words, null);
 		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
-		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(s.ids.length);
 		this.members.push(m);
 		const n = s.ids.length;
 		if (n > this.maxNodes) throw new ShapeTooBigError(`tree shape: more than ${this.maxNodes} nodes`);
@@ -130,6 +157,7 @@ class ShapeBuilder {
 			this.allRoot(m, s);
 			return m;
 		}
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(n);
 		let prev = -1;
 		for (let k = 0; k < s.ids.length; k++) {
 			const id = s.ids[k] as number;
@@ -147,25 +175,16 @@ class ShapeBuilder {
 		return m;
 	}
 
-	/** root() when every entry shows: the columns filled in bulk, as the entry-by-entry loop would fill them. */
+	/** root() when every entry shows: the shape's columns become the nodes' (the builder owns them), as the loop would fill them. */
 	private allRoot(m: Member, s: { ids: Float64Array; parents: Float64Array; flags: Uint16Array }): void {
 		const n = s.ids.length;
-		this.nodeRow.a.set(s.ids);
-		this.nodeMember.a.fill(0, 0, n);
-		this.nodeFlags.a.set(s.flags);
-		const parent = this.nodeParent.a;
-		for (let k = 0; k < n; k++) {
-			const par = s.parents[k] as number;
-			// A parent later in the file is not attached (the loop had not seen it yet).
-			const at = par > 0 ? indexOfSorted(s.ids, par) : -1;
-			parent[k] = par === -1 ? k - 1 : at >= 0 && at < k ? at : -1;
-		}
-		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) this.nodeFlags.a[k] = (this.nodeFlags.a[k] as number) | HIT;
-		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags]) c.length = n;
-		m.ids.a.set(s.ids);
-		m.ids.length = n;
-		for (let k = 0; k < n; k++) m.nodes.a[k] = k;
-		m.nodes.length = n;
+		this.nodeRow.adopt(s.ids);
+		m.ids.adopt(s.ids);
+		this.nodeMember.adopt(new Int32Array(n));
+		this.nodeFlags.adopt(s.flags);
+		this.nodeParent.adopt(parentNodes(s.ids, s.parents));
+		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) s.flags[k] = (s.flags[k] as number) | HIT;
+		m.nodes.adopt(positions(n));
 		m.rows = n;
 	}
 

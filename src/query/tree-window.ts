@@ -30,6 +30,8 @@ export interface Rows {
 	total: number;
 	rowOfFlat: Int32Array;
 	hitRows: number[];
+	/** Per display position: 1 when its node is never folded. */
+	kept: Uint8Array;
 }
 
 const cache = new WeakMap<IndexStore, { sig: string; shape: Shape; rows: Rows | null }>();
@@ -44,68 +46,96 @@ function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean
 	return (f & SHAPE.user) !== 0;
 }
 
+/** Per display position, whether its node is never folded (a loop of its own: V8 optimizes each hot loop alone). */
+function keptPositions(sh: Shape, keep: number, searching: boolean): Uint8Array {
+	const { flat } = sh;
+	const kept = new Uint8Array(flat.length);
+	for (let f = 0; f < flat.length; f++) kept[f] = isKept(sh, flat[f] as number, keep, searching) ? 1 : 0;
+	return kept;
+}
+
+/** The row columns being filled, and how many rows are. */
+interface RowCols {
+	start: Int32Array;
+	type: Uint16Array;
+	count: Int32Array;
+	stretch: Int32Array;
+	crumb: Int32Array;
+	rowOfFlat: Int32Array;
+	hitRows: number[];
+	rows: number;
+}
+
+/** One row for display position `f` (`st`: the first position of its unfolded stretch, else -1). */
+function oneRow(c: RowCols, sh: Shape, f: number, st: number): void {
+	const node = sh.flat[f] as number;
+	const r = c.rows;
+	c.rowOfFlat[f] = r;
+	const head = (sh.nodeRow[node] as number) < 0;
+	if ((sh.nodeFlags[node] as number) & HIT && !head) c.hitRows.push(r);
+	c.start[r] = f;
+	c.type[r] = head ? 1 : 0;
+	c.count[r] = 1;
+	c.stretch[r] = st;
+	c.crumb[r] = -1;
+	c.rows = r + 1;
+}
+
 /** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
 function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
 	const len = sh.flat.length;
+	const kept = keptPositions(sh, sh.focusNode, searching);
 	// At most one row per shown node: filled in place, then cut to the rows laid out.
-	const start = new Int32Array(len);
-	const type = new Uint16Array(len);
-	const count = new Int32Array(len);
-	const stretch = new Int32Array(len);
-	const crumb = new Int32Array(len);
-	const rowOfFlat = new Int32Array(len);
-	const hitRows: number[] = [];
-	const keep = sh.focusNode;
-	const { flat, nodeFlags, nodeRow, bits } = sh;
-	let rows = 0;
-	const one = (f: number, st: number) => {
-		const node = flat[f] as number;
-		rowOfFlat[f] = rows;
-		const head = (nodeRow[node] as number) < 0;
-		if ((nodeFlags[node] as number) & HIT && !head) hitRows.push(rows);
-		start[rows] = f;
-		type[rows] = head ? 1 : 0;
-		count[rows] = 1;
-		stretch[rows] = st;
-		crumb[rows] = -1;
-		rows++;
+	const c: RowCols = {
+		start: new Int32Array(len),
+		type: new Uint16Array(len),
+		count: new Int32Array(len),
+		stretch: new Int32Array(len),
+		crumb: new Int32Array(len),
+		rowOfFlat: new Int32Array(len),
+		hitRows: [],
+		rows: 0,
 	};
+	const { flat, nodeFlags, bits } = sh;
 	let i = 0;
 	while (i < len) {
-		if (isKept(sh, flat[i] as number, keep, searching)) {
-			one(i, -1);
+		if (kept[i]) {
+			oneRow(c, sh, i, -1);
 			i++;
 			continue;
 		}
 		let j = i + 1;
 		let user = (nodeFlags[flat[i] as number] as number) & SHAPE.user ? (flat[i] as number) : -1;
-		while (j < len && (bits[flat[j] as number] as number) & CONTINUES && !isKept(sh, flat[j] as number, keep, searching)) {
+		while (j < len && (bits[flat[j] as number] as number) & CONTINUES && !kept[j]) {
 			if (user < 0 && (nodeFlags[flat[j] as number] as number) & SHAPE.user) user = flat[j] as number;
 			j++;
 		}
-		if (j - i < FOLD_MIN) for (let k = i; k < j; k++) one(k, -1);
-		else if (unfolded.has(flat[i] as number)) for (let k = i; k < j; k++) one(k, i);
+		if (j - i < FOLD_MIN) for (let k = i; k < j; k++) oneRow(c, sh, k, -1);
+		else if (unfolded.has(flat[i] as number)) for (let k = i; k < j; k++) oneRow(c, sh, k, i);
 		else {
-			rowOfFlat.fill(rows, i, j);
-			start[rows] = i;
-			type[rows] = 2;
-			count[rows] = j - i;
-			stretch[rows] = i;
-			crumb[rows] = user;
-			rows++;
+			const r = c.rows;
+			c.rowOfFlat.fill(r, i, j);
+			c.start[r] = i;
+			c.type[r] = 2;
+			c.count[r] = j - i;
+			c.stretch[r] = i;
+			c.crumb[r] = user;
+			c.rows = r + 1;
 		}
 		i = j;
 	}
+	const rows = c.rows;
 	return {
 		sig,
-		start: start.subarray(0, rows),
-		type: type.subarray(0, rows),
-		count: count.subarray(0, rows),
-		stretch: stretch.subarray(0, rows),
-		crumb: crumb.subarray(0, rows),
+		start: c.start.subarray(0, rows),
+		type: c.type.subarray(0, rows),
+		count: c.count.subarray(0, rows),
+		stretch: c.stretch.subarray(0, rows),
+		crumb: c.crumb.subarray(0, rows),
 		total: rows,
-		rowOfFlat,
-		hitRows,
+		rowOfFlat: c.rowOfFlat,
+		hitRows: c.hitRows,
+		kept,
 	};
 }
 
@@ -149,12 +179,9 @@ function keptWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowReques
 	}
 }
 
-/** Keeps the layout of a shape laid out whole for a layout case (`rows`: its rows with nothing unfolded, if laid out). */
-export function keepWhole(store: IndexStore, lc: LayoutCase, sh: Shape, rows: Rows | null): void {
-	const kept = new Uint8Array(sh.flat.length);
-	for (let f = 0; f < kept.length; f++) kept[f] = isKept(sh, sh.flat[f] as number, -1, false) ? 1 : 0;
-	const laid = rows ?? layRows({ ...sh, focusNode: -1 }, new Set(), false, "");
-	keepLayout(store, lc, sh, { ...laid, kept });
+/** Keeps the layout of a shape laid out whole (no focus, nothing unfolded) for a layout case. */
+export function keepWhole(store: IndexStore, lc: LayoutCase, sh: Shape): void {
+	keepLayout(store, lc, sh, layRows({ ...sh, focusNode: -1 }, new Set(), false, ""));
 }
 
 /** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view). */
@@ -177,10 +204,10 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		request.caller ?? null,
 	]);
 	let held = cache.get(store);
-	let keep: LayoutCase | null = null;
 	if (held?.sig !== shapeSig) {
-		// A big session's kept layout answers with a few chunk reads; else it is laid out whole (and kept, if big).
-		keep = layoutCase(store, visibility, request, { root, chain, sig: family }, words);
+		// A big session's kept layout answers with a few chunk reads; else it is laid out here, in memory. An open only
+		// reads: the explorer's is on a read-only connection, and the indexer keeps the layouts (tree-layout-keep.ts).
+		const keep = layoutCase(store, visibility, request, { root, chain, sig: family }, words);
 		const kept = keep ? keptWindow(store, keep, request) : null;
 		if (kept) {
 			cache.delete(store);
@@ -205,12 +232,6 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const rowsSig = JSON.stringify([[...unfolded].sort((a, b) => a - b), searching]);
 	if (held.rows?.sig !== rowsSig) held.rows = layRows(sh, unfolded, searching, rowsSig);
 	const rows = held.rows;
-	if (keep) {
-		// Its chunks written the same way.
-		const write = () => keepWhole(store, keep, sh, sh.focusNode < 0 && unfolded.size === 0 ? rows : null);
-		if (store.readonly) write();
-		else store.withSmallCache(write);
-	}
 	const root0 = sh.members[0] as Member;
 	let want = -1;
 	if (request.cursor) want = nodeOfKey(store, sh, request.cursor);
