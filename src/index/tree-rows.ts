@@ -91,24 +91,15 @@ export const SHAPE = {
 	copied: 512,
 } as const;
 
-const SHAPE_FLAGS = `(CASE WHEN e.type = 'message' AND e.role = 'user' THEN ${SHAPE.user} ELSE 0 END)
-	| (CASE WHEN e.cur_label IS NOT NULL AND e.cur_label <> '' THEN ${SHAPE.label} ELSE 0 END)
-	| (CASE WHEN e.type IN ('compaction', 'branch_summary') THEN ${SHAPE.summary} ELSE 0 END)
-	| (CASE WHEN e.is_error = 1 THEN ${SHAPE.error} ELSE 0 END)
-	| (CASE WHEN e.edit_state IS NOT NULL AND e.edit_by IS NOT NULL THEN ${SHAPE.edit} ELSE 0 END)
-	| (CASE WHEN e.type IN ('label', 'context_edit', 'custom', 'model_change', 'thinking_level_change', 'session_info') THEN ${SHAPE.bookkeeping} ELSE 0 END)
-	| (CASE WHEN e.type = 'message' AND e.role = 'toolResult' THEN ${SHAPE.toolResult} ELSE 0 END)
-	| (CASE WHEN e.type = 'message' AND e.role = 'assistant' AND instr(e.frags, 'assistant.text:') = 0 AND instr(e.frags, 'assistant.error:') = 0
-		AND coalesce(e.stop_reason, 'stop') IN ('stop', 'toolUse') THEN ${SHAPE.callsOnly} ELSE 0 END)`;
-
 /** Most typed filter words matched (the rest are ignored: a filter line is a few words). */
 export const SHAPE_WORDS = 8;
 
 /**
  * A session's tree shape in file order, as numbers only: row ids, each row's parent (-1: the row above in file
- * order, 0: none or not in this session, else the parent's row id) and flags. A linear stretch costs no lookup.
+ * order, 0: none or not in this session, else the parent's row id) and flags, from the shape kept at ingest.
  * `words` (lower-case) set SHAPE.text on rows whose preview, label, tool or type holds all of them; `parent` (a
- * session row id) sets SHAPE.copied on byte-identical copies of that session's entries.
+ * session row id) sets SHAPE.copied on byte-identical copies of that session's entries. Each mark is one range scan
+ * of the session's rows that returns only the rows it marks.
  */
 export function sessionShape(
 	store: IndexStore,
@@ -116,54 +107,32 @@ export function sessionShape(
 	words: readonly string[],
 	parent: number | null,
 ): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
-	if (words.length === 0) return parent === null ? keptShape(store, session) : markCopied(store, session, parent, keptShape(store, session));
-	const ws = words.slice(0, SHAPE_WORDS);
-	const text =
-		ws.length === 0
-			? "0"
-			: `(CASE WHEN ${ws.map(() => "instr(lower(e.preview || ' ' || coalesce(e.cur_label, '') || ' ' || coalesce(e.tool_name, '') || ' ' || e.type), ?) > 0").join(" AND ")} THEN ${SHAPE.text} ELSE 0 END)`;
-	const copied =
-		parent === null
-			? "0"
-			: `(CASE WHEN EXISTS (SELECT 1 FROM events p WHERE p.session_id = ? AND p.entry_id = e.entry_id AND p.line_hash = e.line_hash) THEN ${SHAPE.copied} ELSE 0 END)`;
-	const sql = `SELECT e.id,
-		CASE WHEN e.parent_id IS NULL THEN 0 WHEN e.parent_id = lag(e.entry_id) OVER (ORDER BY e.id) THEN -1
-			ELSE coalesce((SELECT p.id FROM events p WHERE p.session_id = e.session_id AND p.entry_id = e.parent_id), 0) END AS par,
-		${SHAPE_FLAGS} | ${text} | ${copied} AS flags
-		FROM events e WHERE e.id BETWEEN ? AND ? AND e.session_id = ? ORDER BY e.id`;
-	// The session's row id range, read in rowid order: no sort of a million rows in a temporary b-tree.
-	const span = store
-		.prepare<[number], { n: number; lo: number | null; hi: number | null }>(
-			"SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM events WHERE session_id = ?",
-		)
-		.get(session);
-	const params: unknown[] = [...ws, ...(parent === null ? [] : [parent]), span?.lo ?? 0, span?.hi ?? -1, session];
-	const cap = span?.n ?? 0;
-	let ids = new Float64Array(cap);
-	let parents = new Float64Array(cap);
-	let flags = new Uint16Array(cap);
-	let n = 0;
-	for (const row of store
-		.prepare<unknown[], [number, number, number]>(sql)
-		.raw()
-		.iterate(...params)) {
-		if (n === ids.length) {
-			// Rows written since the count: grow (the shape is read outside a transaction).
-			const grow = <T extends Float64Array | Uint16Array>(a: T, make: (k: number) => T): T => {
-				const b = make(a.length * 2 + 16);
-				b.set(a);
-				return b;
-			};
-			ids = grow(ids, (k) => new Float64Array(k));
-			parents = grow(parents, (k) => new Float64Array(k));
-			flags = grow(flags, (k) => new Uint16Array(k));
-		}
-		ids[n] = row[0];
-		parents[n] = row[1];
-		flags[n] = row[2];
-		n++;
+	const shape = keptShape(store, session);
+	if (parent !== null) markCopied(store, session, parent, shape);
+	if (words.length > 0) markText(store, session, words.slice(0, SHAPE_WORDS), shape);
+	return shape;
+}
+
+/** Sets `bit` on the shape's rows among `ids` (both ascending). */
+function markSorted(shape: { ids: Float64Array; flags: Uint16Array }, ids: Iterable<[number]>, bit: number): void {
+	const { ids: all, flags } = shape;
+	const n = all.length;
+	let at = 0;
+	for (const [id] of ids) {
+		while (at < n && (all[at] as number) < id) at++;
+		if (all[at] === id) flags[at] = (flags[at] as number) | bit;
 	}
-	return { ids: ids.subarray(0, n), parents: parents.subarray(0, n), flags: flags.subarray(0, n) };
+}
+
+/** SHAPE.text on the rows whose preview, label, tool name or type holds every word (pi's /tree filter text). */
+function markText(store: IndexStore, session: number, words: readonly string[], shape: { ids: Float64Array; flags: Uint16Array }): void {
+	const n = shape.ids.length;
+	if (n === 0) return;
+	const holds = words.map(() => "instr(lower(e.preview || ' ' || coalesce(e.cur_label, '') || ' ' || coalesce(e.tool_name, '') || ' ' || e.type), ?) > 0");
+	const rows = store
+		.prepare<unknown[], [number]>(`SELECT e.id FROM events e WHERE e.id BETWEEN ? AND ? AND e.session_id = ? AND ${holds.join(" AND ")} ORDER BY e.id`)
+		.raw();
+	markSorted(shape, rows.iterate(shape.ids[0] as number, shape.ids[n - 1] as number, session, ...words), SHAPE.text);
 }
 
 /** sessionShape without words or a parent: the shape kept at ingest, with today's labels and context edits. */
@@ -197,30 +166,18 @@ function keptShape(store: IndexStore, session: number): { ids: Float64Array; par
 
 /**
  * SHAPE.copied on a fork's entries that are byte-identical copies of its parent's, streamed in row id order beside the
- * shape: sessionShape's query with the flag per row buffers every row of the session for its window function (a
- * --fork copy of a 1,000,000-entry session held hundreds of megabytes).
+ * shape (a query flagging every row would buffer a --fork copy of a 1,000,000-entry session for its window function).
  */
-function markCopied(
-	store: IndexStore,
-	session: number,
-	parent: number,
-	shape: { ids: Float64Array; parents: Float64Array; flags: Uint16Array },
-): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
-	const { ids, flags } = shape;
-	const n = ids.length;
-	if (n === 0) return shape;
+function markCopied(store: IndexStore, session: number, parent: number, shape: { ids: Float64Array; flags: Uint16Array }): void {
+	const n = shape.ids.length;
+	if (n === 0) return;
 	const copies = store
 		.prepare<[number, number, number, number], [number]>(
 			`SELECT e.id FROM events e WHERE e.id BETWEEN ? AND ? AND e.session_id = ?
 			AND EXISTS (SELECT 1 FROM events p WHERE p.session_id = ? AND p.entry_id = e.entry_id AND p.line_hash = e.line_hash) ORDER BY e.id`,
 		)
 		.raw();
-	let at = 0;
-	for (const [id] of copies.iterate(ids[0] as number, ids[n - 1] as number, session, parent)) {
-		while (at < n && (ids[at] as number) < id) at++;
-		if (ids[at] === id) flags[at] = (flags[at] as number) | SHAPE.copied;
-	}
-	return shape;
+	markSorted(shape, copies.iterate(shape.ids[0] as number, shape.ids[n - 1] as number, session, parent), SHAPE.copied);
 }
 
 /** Row ids of a session's entries with a label and with a context edit in effect (what SHAPE.label and SHAPE.edit say). */

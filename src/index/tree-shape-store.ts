@@ -38,7 +38,7 @@ export interface ShapeInput {
 	frags: string;
 }
 
-/** The fixed flags of an event (tree-rows.ts SHAPE_FLAGS without the label and edit bits). */
+/** The fixed flags of an event (tree-rows.ts SHAPE without the label and edit bits, which can change later). */
 export function fixedFlags(e: ShapeInput): number {
 	const message = e.type === "message";
 	let f = 0;

@@ -64,6 +64,16 @@ export const MARKS_MAX = 10000;
 /** Levels of forks familySignature (tree-rows.ts) walks: a family reaching deeper has no kept layout. */
 const FAMILY_DEPTH = 32;
 
+/** The entries of a family: its root's and those of the sessions below it (as familyBelow lists them). */
+function familyEntries(root: SessionRow, below: ReadonlyArray<{ entries: number }>): number {
+	return below.reduce((sum, s) => sum + s.entries, root.entries);
+}
+
+/** Whether a family is big enough to keep its layout (whatever is asked of it). */
+export function isBigFamily(store: IndexStore, root: SessionRow): boolean {
+	return familyEntries(root, familyBelow(store, root.id, TREE_FAMILY_LIMIT)) >= LAYOUT_MIN;
+}
+
 /** The layout case of a request, or null when the whole layout must be built. */
 export function layoutCase(
 	store: IndexStore,
@@ -75,7 +85,7 @@ export function layoutCase(
 	const { root, chain } = family;
 	if (words.length > 0 || (request.query ?? "").trim() !== "") return null;
 	const below = familyBelow(store, root.id, TREE_FAMILY_LIMIT);
-	const entries = below.reduce((sum, s) => sum + s.entries, root.entries);
+	const entries = familyEntries(root, below);
 	if (entries < LAYOUT_MIN || below.length >= TREE_FAMILY_LIMIT || below.some((s) => s.depth >= FAMILY_DEPTH)) return null;
 	// A cut-off hides the caller's own last entries, a hidden fork leaves the family: the kept layout does not apply.
 	if (!visibility.allowsEventId(Number.MAX_SAFE_INTEGER, root)) return null;

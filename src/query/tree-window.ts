@@ -13,7 +13,7 @@ import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { BRANCH_CHILD, CONTINUES, HIT, LAST } from "./tree-flatten.js";
-import { keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
+import { isBigFamily, keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
@@ -216,10 +216,10 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
 		cache.delete(store);
 		held = undefined;
-		// A big family laid out whole here (not kept yet) reads its shape through a write's small unmapped cache, as the
-		// indexer does: the search cache's and map's pages would add to the explorer's peak RSS.
+		// A big family laid out here (no kept layout, or a filter typed) reads its rows through a write's small unmapped
+		// cache, as the indexer does: through the search cache's map each page read would count in the peak RSS.
 		const build = () => buildShape(store, root, chain, visibility, request);
-		held = { sig: shapeSig, shape: keep !== null ? store.withSmallCache(build) : build(), rows: null };
+		held = { sig: shapeSig, shape: keep !== null || isBigFamily(store, root) ? store.withSmallCache(build) : build(), rows: null };
 		cache.set(store, held);
 	}
 	const sh = held.shape;
