@@ -170,5 +170,11 @@ describe("pi's /tree filters", () => {
 		const want = entries().filter((e) => text(e).includes("module") && text(e).includes("12"));
 		expect(want.length).toBeGreaterThan(3);
 		expect(ids).toEqual(new Set(want.map((e) => e.id)));
+		// Typed in capitals, the same rows; `_` and `%` are letters like any other, not wildcards.
+		expect(shownIds("default", "MODULE 12")).toEqual(ids);
+		for (const literal of ["m_dule", "mod%le", "m%"]) {
+			expect(entries().some((e) => text(e).includes(literal))).toBe(false);
+			expect(shownIds("default", literal)).toEqual(new Set());
+		}
 	});
 });

@@ -128,11 +128,18 @@ function markSorted(shape: { ids: Float64Array; flags: Uint16Array }, ids: Itera
 function markText(store: IndexStore, session: number, words: readonly string[], shape: { ids: Float64Array; flags: Uint16Array }): void {
 	const n = shape.ids.length;
 	if (n === 0) return;
-	const holds = words.map(() => "instr(lower(e.preview || ' ' || coalesce(e.cur_label, '') || ' ' || coalesce(e.tool_name, '') || ' ' || e.type), ?) > 0");
+	// LIKE folds ASCII case as lower() does, without building a lower-case copy of every row's text (a word holds no
+	// space, so it is in one of the fields or in none).
+	const field = (c: string) => `${c} LIKE ? ESCAPE '\\'`;
+	const holds = words.map(() => `(${["e.preview", "e.cur_label", "e.tool_name", "e.type"].map(field).join(" OR ")})`);
+	const patterns = words.flatMap((w) => {
+		const p = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+		return [p, p, p, p];
+	});
 	const rows = store
 		.prepare<unknown[], [number]>(`SELECT e.id FROM events e WHERE e.id BETWEEN ? AND ? AND e.session_id = ? AND ${holds.join(" AND ")} ORDER BY e.id`)
 		.raw();
-	markSorted(shape, rows.iterate(shape.ids[0] as number, shape.ids[n - 1] as number, session, ...words), SHAPE.text);
+	markSorted(shape, rows.iterate(shape.ids[0] as number, shape.ids[n - 1] as number, session, ...patterns), SHAPE.text);
 }
 
 /** sessionShape without words or a parent: the shape kept at ingest, with today's labels and context edits. */
