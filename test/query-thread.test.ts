@@ -1,7 +1,7 @@
 /**
  * The explorer's query thread: searches, reads and traces answered by a worker thread through its own read-only
- * connection, equal to the service's own answers; a burst of searches is answered for the newest, the older ones
- * that had not started are dropped.
+ * connection, equal to the service's own answers; a burst of searches (or of the tree view's windows) is answered
+ * for the newest, the older ones that had not started are dropped.
  */
 
 import { join } from "node:path";
@@ -80,6 +80,16 @@ describe("query thread", () => {
 		const last = outcomes.at(-1);
 		expect(last?.status).toBe("fulfilled");
 		if (last?.status === "fulfilled") expect(last.value.hits.length).toBe(corpus.service.search(ask("lunar")).hits.length);
+	});
+
+	it("answers the newest of a burst of tree windows (a filter typed into the tree view) and drops the ones not started", async () => {
+		const sessionId = (needle.occurrences[0] as (typeof needle.occurrences)[0]).sessionId;
+		const typed = ["l", "lu", "lun", "luna"].map((text) => ({ sessionId, text, count: 50 }));
+		const outcomes = await Promise.allSettled(typed.map((r) => thread.treeWindow(r)));
+		expect(outcomes[0]?.status).toBe("fulfilled");
+		for (const o of outcomes.slice(1, -1)) expect(o.status === "rejected" && o.reason instanceof mod.SupersededError).toBe(true);
+		const last = outcomes.at(-1);
+		expect(last?.status === "fulfilled" && last.value).toEqual(corpus.service.treeWindow(typed.at(-1) as (typeof typed)[0]));
 	});
 
 	it("counts after the searches asked before, and drops a count a newer search overtook", async () => {

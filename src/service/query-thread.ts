@@ -1,8 +1,8 @@
 /**
  * Searches, reads and traces off the explorer's input loop. better-sqlite3 is synchronous: a 400 ms prefix search
  * on the main thread would hold every key typed meanwhile. A worker thread answers them through its own read-only
- * connection (WAL: it never waits for the indexer). Searches are latest-wins: a search asked while another waits
- * replaces it, so a burst of keys costs one search, not one per key. This module is both the worker's entry point
+ * connection (WAL: it never waits for the indexer). Searches and the tree view's windows are latest-wins: one asked
+ * while another waits replaces it, so a burst of keys costs one answer, not one per key. This module is both the worker's entry point
  * and the main-thread client.
  */
 import { statSync } from "node:fs";
@@ -21,10 +21,10 @@ const KIND = "pi-event-search-query";
 type Request = { method: QueryName; request: unknown };
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
-/** Thrown to the caller of a search that a newer search replaced before it ran. */
+/** Thrown to the caller of a search (or tree window) that a newer one replaced before it ran. */
 export class SupersededError extends Error {
-	constructor() {
-		super("superseded by a newer search");
+	constructor(what = "search") {
+		super(`superseded by a newer ${what}`);
 	}
 }
 
@@ -57,7 +57,7 @@ const BUILD_DIR = "dist";
 
 /**
  * The main thread's side: every question of HistoryQueries, answered by the worker (or in-process without one) as a
- * promise. Its methods come from QUERY_NAMES; search and count are latest-wins.
+ * promise. Its methods come from QUERY_NAMES; search, count and treeWindow are latest-wins.
  */
 export type QueryThread = QueryClient & Answered<HistoryQueries>;
 
@@ -71,13 +71,15 @@ export const QueryThread = {
 	},
 };
 
-/** The mechanics of a query thread: the worker, its pending answers, the latest-wins search queue. */
+/** The mechanics of a query thread: the worker, its pending answers, the latest-wins queues (searches and counts; tree windows). */
 class QueryClient {
 	private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
 	private nextId = 1;
 	private searchRunning = false;
 	private waitingSearch: { request: SearchRequest; resolve: (v: SearchResult) => void; reject: (e: Error) => void } | null = null;
 	private waitingCount: { request: SearchRequest; resolve: (v: HitCount) => void; reject: (e: Error) => void } | null = null;
+	/** The tree view's windows: a filter typed into a huge session's tree lays it out again per key. */
+	private readonly trees = new LatestLane((request) => this.call({ method: "treeWindow", request }), "tree window");
 
 	private local: HistoryService | null = null;
 
@@ -126,14 +128,16 @@ class QueryClient {
 		});
 	}
 
-	/** Every question as a promise: search and count through the latest-wins queue, the others straight to the worker. */
+	/** Every question as a promise: search, count and treeWindow through their latest-wins queues, the others straight to the worker. */
 	get questions(): Answered<HistoryQueries> {
 		const each = (method: QueryName) => (request: unknown) =>
 			method === "search"
 				? this.latestSearch(request as SearchRequest)
 				: method === "count"
 					? this.latestCount(request as SearchRequest)
-					: this.call({ method, request });
+					: method === "treeWindow"
+						? this.trees.ask(request)
+						: this.call({ method, request });
 		return Object.fromEntries(QUERY_NAMES.map((m) => [m, each(m)])) as unknown as Answered<HistoryQueries>;
 	}
 
@@ -187,6 +191,38 @@ class QueryClient {
 	private failAll(message: string): void {
 		for (const p of this.pending.values()) p.reject(new Error(message));
 		this.pending.clear();
+	}
+}
+
+/** Questions of one kind, latest-wins: one asked while another runs waits, and a newer one replaces it unstarted. */
+class LatestLane {
+	private running = false;
+	private waiting: { request: unknown; resolve: (v: unknown) => void; reject: (e: Error) => void } | null = null;
+
+	constructor(
+		private readonly run: (request: unknown) => Promise<unknown>,
+		private readonly what: string,
+	) {}
+
+	ask(request: unknown): Promise<unknown> {
+		return new Promise((resolve, reject) => {
+			this.waiting?.reject(new SupersededError(this.what));
+			this.waiting = { request, resolve, reject };
+			this.pump();
+		});
+	}
+
+	private pump(): void {
+		const job = this.waiting;
+		if (this.running || !job) return;
+		this.waiting = null;
+		this.running = true;
+		this.run(job.request)
+			.then(job.resolve, job.reject)
+			.finally(() => {
+				this.running = false;
+				this.pump();
+			});
 	}
 }
 
