@@ -378,4 +378,28 @@ describe("the tree view of a big session from its kept layout", () => {
 		expect(after.rows).toEqual(reference("default", new Set(), null));
 		expect(whole(after.sql)).toEqual([]);
 	});
+
+	it("an open before the indexer's pass lays the tree out in memory: the same rows, and it writes nothing", () => {
+		// A turn under the last top-level entry (its subtree ends the pre-order), kept; then a turn at the leaf, which
+		// the kept layout could take from its tail.
+		const top = entries.filter((e) => e.parentId === null).at(-1) as Entry;
+		appendFileSync(file, atLeaf(["user", "assistant"], top.id));
+		refresh();
+		appendFileSync(file, atLeaf(["user", "assistant", "result"]));
+		// Indexed, the kept layouts left stale (a refresh that does not keep them).
+		const service = openService(root, index);
+		try {
+			service.refresh();
+		} finally {
+			service.close();
+		}
+		const open = windows("default", [], null);
+		expect(open.rows).toEqual(reference("default", new Set(), null));
+		expect(open.sql.filter((s) => /^\s*(INSERT|DELETE|UPDATE)\b/i.test(s))).toEqual([]);
+		// The indexer's pass brings the layout up from its tail; the next open reads it.
+		refresh();
+		const kept = windows("default", [], null);
+		expect(kept.rows).toEqual(open.rows);
+		expect(whole(kept.sql)).toEqual([]);
+	});
 });
