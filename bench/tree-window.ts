@@ -279,7 +279,7 @@ function main(): void {
 			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
 			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
 		}
-		rmSync(unkept, { force: true });
+		for (const f of [unkept, `${unkept}-wal`, `${unkept}-shm`]) rmSync(f, { force: true });
 		// The common change: pi appends a turn at the leaf, or goes back up the path and prompts there.
 		const { file } = hugePaths(dir);
 		let last = entries;
