@@ -106,7 +106,7 @@ export function sessionShape(
 	session: number,
 	words: readonly string[],
 	parent: number | null,
-): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+): { ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
 	const shape = keptShape(store, session);
 	if (parent !== null) markCopied(store, session, parent, shape);
 	if (words.length > 0) markText(store, session, words.slice(0, SHAPE_WORDS), shape);
@@ -143,7 +143,7 @@ function markText(store: IndexStore, session: number, words: readonly string[], 
 }
 
 /** sessionShape without words or a parent: the shape kept at ingest, with today's labels and context edits. */
-function keptShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+function keptShape(store: IndexStore, session: number): { ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
 	const shape = readShape(store, session);
 	const { ids, parents, flags } = shape;
 	const mark = (rows: Array<{ id: number }>, bit: number) => {

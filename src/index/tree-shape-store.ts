@@ -128,14 +128,15 @@ export function readShapeFrom(
 	store: IndexStore,
 	session: number,
 	from: number,
-): { offset: number; ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+): { offset: number; ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
 	const rows = store
 		.prepare<[number, number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk")
 		.all(session, from);
 	let total = 0;
 	for (const r of rows) total += r.n;
 	const ids = new Float64Array(total);
-	const parents = new Float64Array(total);
+	// Parent links as 32-bit integers (row ids count events, far below 2^31): half the memory of the stored doubles.
+	const parents = new Int32Array(total);
 	const flags = new Uint16Array(total);
 	let at = 0;
 	for (const r of rows) {
@@ -150,7 +151,7 @@ export function readShapeFrom(
 }
 
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
-export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Float64Array; flags: Uint16Array } {
+export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
 	const { ids, parents, flags } = readShapeFrom(store, session, 0);
 	return { ids, parents, flags };
 }

@@ -86,9 +86,12 @@ export function nodeOf(m: Member, rowId: number | undefined): number {
 	return i < 0 ? -1 : (m.nodes.a[i] as number);
 }
 
-/** Each entry's parent as a position (the entry above for PARENT_PREVIOUS); -1 for none, or a parent later in the file. */
-function parentNodes(ids: Float64Array, parents: Float64Array): Int32Array {
-	const out = new Int32Array(ids.length);
+/**
+ * Each entry's parent as a position (the entry above for PARENT_PREVIOUS); -1 for none, or a parent later in the file.
+ * Written over the parent links it reads (each is read before it is written): no second column of a million values.
+ */
+function parentNodes(ids: Float64Array, parents: Int32Array): Int32Array {
+	const out = parents;
 	for (let k = 0; k < ids.length; k++) {
 		const par = parents[k] as number;
 		if (par === -1) out[k] = k - 1;
@@ -176,7 +179,7 @@ class ShapeBuilder {
 	}
 
 	/** root() when every entry shows: the shape's columns become the nodes' (the builder owns them), as the loop would fill them. */
-	private allRoot(m: Member, s: { ids: Float64Array; parents: Float64Array; flags: Uint16Array }): void {
+	private allRoot(m: Member, s: { ids: Float64Array; parents: Int32Array; flags: Uint16Array }): void {
 		const n = s.ids.length;
 		this.nodeRow.adopt(s.ids);
 		m.ids.adopt(s.ids);
