@@ -50,6 +50,11 @@ export interface Flattened {
 	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
 	up: Int32Array;
 	depth: Int32Array;
+	/**
+	 * Columns of at least one value per node that the flattening used and no longer needs: a later phase may take
+	 * them (pop) instead of new ones, since memory written once costs no page faults the second time.
+	 */
+	spare: Int32Array[];
 }
 
 /** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
@@ -64,7 +69,8 @@ export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf
 	// V8 optimizes a hot loop on its own, and a later loop of the same function would throw that code away.
 	const v = visibleNodes(b, decide, leafNode, leafShown);
 	const vsize = shownSizes(b.nodeParent, v.visible);
-	return { hits: v.hits, hidden: v.hidden, ...place(b.nodeParent, v, vsize), kids: v.kids.subarray(0, n) };
+	const { next, ...placed } = place(b.nodeParent, v, vsize);
+	return { hits: v.hits, hidden: v.hidden, ...placed, kids: v.kids.subarray(0, n), spare: [v.vpar, vsize, next] };
 }
 
 /** The bits of a node's flags pi's filter reads (SHAPE's, below HIT). */
@@ -121,7 +127,7 @@ function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
  * The shown nodes in the whole tree's pre-order (pi's /tree order) with their connectors: each subtree's shown nodes
  * take the next stretch of its parent's, so a node's position is known when it is met.
  */
-function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "depth"> {
+function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "depth"> & { next: Int32Array } {
 	const { visible, vpar, kids } = v;
 	const n = visible.length;
 	const shownCount = vsize[n] as number;
@@ -161,5 +167,5 @@ function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flat
 			depth[i] = parentDepth + 1;
 		}
 	}
-	return { flat, flatOf, bits, up, depth };
+	return { flat, flatOf, bits, up, depth, next };
 }

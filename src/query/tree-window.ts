@@ -66,6 +66,16 @@ interface RowCols {
 	rows: number;
 }
 
+/** A column of `len` values for the rows: a spare one of the shape's (each is taken once), else a new one. */
+function column(sh: Shape, len: number): Int32Array {
+	while (sh.spare.length > 0) {
+		const s = sh.spare.pop() as Int32Array;
+		// Every value of a rows column is written before it is read: no need to clear it.
+		if (s.length >= len) return s.subarray(0, len);
+	}
+	return new Int32Array(len);
+}
+
 /** One row for display position `f` (`st`: the first position of its unfolded stretch, else -1). */
 function oneRow(c: RowCols, sh: Shape, f: number, st: number): void {
 	const node = sh.flat[f] as number;
@@ -87,10 +97,10 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 	const kept = keptPositions(sh, sh.focusNode, searching);
 	// At most one row per shown node: filled in place, then cut to the rows laid out.
 	const c: RowCols = {
-		start: new Int32Array(len),
+		start: column(sh, len),
 		type: new Uint16Array(len),
-		count: new Int32Array(len),
-		stretch: new Int32Array(len),
+		count: column(sh, len),
+		stretch: column(sh, len),
 		crumb: new Int32Array(len),
 		rowOfFlat: new Int32Array(len),
 		hitRows: [],
