@@ -13,25 +13,18 @@ import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { BRANCH_CHILD, CONTINUES, HIT, LAST } from "./tree-flatten.js";
-import { isBigFamily, keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
+import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
 export { filterWords, TREE_WINDOW_MAX } from "./tree-shape.js";
 
-/** Rows of a shape with one set of folds. */
-export interface Rows {
+/** Rows of a shape with one set of folds: what a kept layout holds, and what a window draws besides. */
+export interface Rows extends LaidRows {
 	sig: string;
-	start: Int32Array;
-	type: Uint16Array;
-	count: Int32Array;
 	stretch: Int32Array;
 	crumb: Int32Array;
-	total: number;
-	rowOfFlat: Int32Array;
 	hitRows: number[];
-	/** Per display position: 1 when its node is never folded. */
-	kept: Uint8Array;
 }
 
 const cache = new WeakMap<IndexStore, { sig: string; shape: Shape; rows: Rows | null }>();
