@@ -68,12 +68,20 @@ interface ChunkRow {
 	last_entry: string;
 }
 
+/**
+ * Row ids and parent links are stored as 32-bit integers (row ids count events, far below 2^31): half the bytes a
+ * window's open reads and copies. Chunks written before were doubles; a chunk says which by its blob's length.
+ */
+const ints = (b: Buffer, n: number): Int32Array | Float64Array =>
+	b.length === n * 4 ? viewOf(b, n, 4, (x, o, k) => new Int32Array(x, o, k)) : viewOf(b, n, 8, (x, o, k) => new Float64Array(x, o, k));
+const u16Of = (b: Buffer, n: number) => viewOf(b, n, 2, (x, o, k) => new Uint16Array(x, o, k));
 // A blob's bytes need not be aligned for a typed array view: aligned ones are viewed, others copied.
-const f64Of = (b: Buffer, n: number) =>
-	b.byteOffset % 8 === 0 ? new Float64Array(b.buffer, b.byteOffset, n) : new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 8));
-const u16Of = (b: Buffer, n: number) =>
-	b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, n) : new Uint16Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 2));
-const bytes = (a: Float64Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+function viewOf<T>(b: Buffer, n: number, size: number, make: (buffer: ArrayBuffer, offset: number, length: number) => T): T {
+	return b.byteOffset % size === 0
+		? make(b.buffer as ArrayBuffer, b.byteOffset, n)
+		: make(b.buffer.slice(b.byteOffset, b.byteOffset + n * size) as ArrayBuffer, 0, n);
+}
+const bytes = (a: Int32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /** Adds a session's newly inserted events (file order, after every indexed one) to its shape. */
 export function appendShape(store: IndexStore, session: number, events: readonly ShapeInput[]): void {
@@ -85,12 +93,12 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	let n = tail?.n ?? 0;
 	// Columns as long as this chunk will get (a small session's are small): what is kept, what is added, one chunk at most.
 	const room = (left: number) => Math.min(SHAPE_CHUNK, n + left);
-	let ids = new Float64Array(room(events.length));
-	let pars = new Float64Array(ids.length);
+	let ids = new Int32Array(room(events.length));
+	let pars = new Int32Array(ids.length);
 	let flags = new Uint16Array(ids.length);
 	if (tail) {
-		ids.set(f64Of(tail.ids, n));
-		pars.set(f64Of(tail.pars, n));
+		ids.set(ints(tail.ids, n));
+		pars.set(ints(tail.pars, n));
 		flags.set(u16Of(tail.flags, n));
 	}
 	let previous: string | null = tail?.last_entry ?? null;
@@ -105,8 +113,8 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 			flush();
 			chunk++;
 			n = 0;
-			ids = new Float64Array(room(events.length - k));
-			pars = new Float64Array(ids.length);
+			ids = new Int32Array(room(events.length - k));
+			pars = new Int32Array(ids.length);
 			flags = new Uint16Array(ids.length);
 		}
 		let par: number = PARENT_NONE;
@@ -129,24 +137,30 @@ export function readShapeFrom(
 	session: number,
 	from: number,
 ): { offset: number; ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
+	// The count first (each row's n is before its blobs): the columns are made once, and each chunk's blobs are
+	// garbage once copied instead of all held until the end.
+	const size = store
+		.prepare<[number, number], { first: number | null; total: number }>(
+			"SELECT min(chunk) AS first, total(n) AS total FROM tree_shape WHERE session_id = ? AND chunk >= ?",
+		)
+		.get(session, from) as { first: number | null; total: number };
+	const ids = new Float64Array(size.total);
+	const parents = new Int32Array(size.total);
+	const flags = new Uint16Array(size.total);
 	const rows = store
-		.prepare<[number, number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk")
-		.all(session, from);
-	let total = 0;
-	for (const r of rows) total += r.n;
-	const ids = new Float64Array(total);
-	// Parent links as 32-bit integers (row ids count events, far below 2^31): half the memory of the stored doubles.
-	const parents = new Int32Array(total);
-	const flags = new Uint16Array(total);
+		.prepare<[number, number], [number, Buffer, Buffer, Buffer]>(
+			"SELECT n, ids, pars, flags FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk",
+		)
+		.raw();
 	let at = 0;
-	for (const r of rows) {
-		ids.set(f64Of(r.ids, r.n), at);
-		parents.set(f64Of(r.pars, r.n), at);
-		flags.set(u16Of(r.flags, r.n), at);
-		at += r.n;
+	for (const [n, a, p, f] of rows.iterate(session, from)) {
+		ids.set(ints(a, n), at);
+		parents.set(ints(p, n), at);
+		flags.set(u16Of(f, n), at);
+		at += n;
 	}
 	// Chunks are full but the last: a gap means the shape is not what this reader expects.
-	const offset = rows.length > 0 && (rows[0] as ChunkRow).chunk === from ? from * SHAPE_CHUNK : -1;
+	const offset = size.first === from ? from * SHAPE_CHUNK : -1;
 	return { offset, ids, parents, flags };
 }
 

@@ -69,9 +69,13 @@ function dumpShapes(db: Database.Database): unknown[] {
 		)
 		.all() as Array<{ public_id: string; session_id: number; chunk: number; n: number; ids: Buffer; pars: Buffer; flags: Buffer; last_entry: string }>;
 	for (const c of chunks) {
-		const f64 = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + c.n * 8));
-		const ids = f64(c.ids);
-		const pars = f64(c.pars);
+		// 32-bit integers, or doubles in chunks written before (the blob's length says which): compared as numbers.
+		const ints = (b: Buffer) =>
+			b.length === c.n * 4
+				? new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + c.n * 4))
+				: new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + c.n * 8));
+		const ids = ints(c.ids);
+		const pars = ints(c.pars);
 		const flags = new Uint16Array(c.flags.buffer.slice(c.flags.byteOffset, c.flags.byteOffset + c.n * 2));
 		for (let k = 0; k < c.n; k++) {
 			const e = entryOf.get(ids[k] as number);
