@@ -77,7 +77,8 @@ function reference(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf: num
 	flat.forEach((i, at) => {
 		flatOf[i] = at;
 	});
-	const kids = Array.from({ length: n }, (_, i) => kidsOf.get(i)?.length ?? 0);
+	// Counted to 2: whether a node has exactly one shown child is all the layout asks.
+	const kids = Array.from({ length: n }, (_, i) => Math.min(2, kidsOf.get(i)?.length ?? 0));
 	let hits = 0;
 	for (let i = 0; i < n; i++) if ((b.nodeRow[i] as number) >= 0 && (b.nodeFlags[i] as number) & HIT) hits++;
 	return { hits, hidden: n - flat.length, flat, flatOf, kids, bits, up, depth };

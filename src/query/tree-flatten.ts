@@ -45,7 +45,8 @@ export interface Flattened {
 	flat: Int32Array;
 	/** Node → its position in `flat` (-1: hidden). */
 	flatOf: Int32Array;
-	kids: Int32Array;
+	/** Shown children per node: 0, 1 or 2 for more (whether a node has only one is what the layout asks). */
+	kids: Uint8Array;
 	bits: Uint8Array;
 	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
 	up: Int32Array;
@@ -80,8 +81,8 @@ interface Visible {
 	visible: Uint8Array;
 	/** Each node's nearest shown strict ancestor (n: the virtual root). */
 	vpar: Int32Array;
-	/** Shown children per node, by vpar. */
-	kids: Int32Array;
+	/** Shown children per node, by vpar, counted to 2. */
+	kids: Uint8Array;
 	hidden: number;
 	hits: number;
 }
@@ -91,7 +92,7 @@ function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafSh
 	const n = nodeRow.length;
 	const visible = new Uint8Array(n);
 	const vpar = new Int32Array(n);
-	const kids = new Int32Array(n + 1);
+	const kids = new Uint8Array(n + 1);
 	let hidden = 0;
 	let hits = 0;
 	for (let i = 0; i < n; i++) {
@@ -104,7 +105,8 @@ function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafSh
 		const p = nodeParent[i] as number;
 		const vp = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
 		vpar[i] = vp;
-		kids[vp] = (kids[vp] as number) + s;
+		const k = (kids[vp] as number) + s;
+		kids[vp] = k > 2 ? 2 : k;
 	}
 	return { visible, vpar, kids, hidden, hits };
 }

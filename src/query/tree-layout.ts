@@ -34,7 +34,7 @@ export const LAYOUT_MIN = 5000;
 /** The rows laid out from a shape (tree-window.ts layRows). */
 export interface LaidRows {
 	start: Int32Array;
-	type: Uint16Array;
+	type: Uint8Array;
 	count: Int32Array;
 	total: number;
 	rowOfFlat: Int32Array;
@@ -104,12 +104,13 @@ function layoutMembers(sh: Shape): LayoutMember[] | null {
 	for (const m of sh.members) {
 		const first = m.head + 1;
 		if (Math.max(m.head, 0) !== next) return null;
-		const nodes = m.nodes.view;
-		for (let k = 0; k < nodes.length; k++) if (nodes[k] !== first + k) return null;
-		next = first + nodes.length;
+		const nodes = m.nodes?.view ?? null;
+		const count = nodes?.length ?? m.ids.length;
+		if (nodes) for (let k = 0; k < count; k++) if (nodes[k] !== first + k) return null;
+		next = first + count;
 		const fork = m.head < 0 ? null : (sh.heads.get(m.head) ?? null);
 		if (m.head >= 0 && !fork) return null;
-		out.push({ id: m.row.id, publicId: m.row.public_id, head: m.head, first, count: nodes.length, fork });
+		out.push({ id: m.row.id, publicId: m.row.public_id, head: m.head, first, count, fork });
 	}
 	return next === sh.nodeRow.length ? out : null;
 }
@@ -168,7 +169,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		rowOfFlat: rows.rowOfFlat,
 		kept: rows.kept,
 		rowStart: rows.start,
-		rowType: new Uint8Array(rows.type),
+		rowType: rows.type,
 		rowCount: rows.count,
 	};
 	try {

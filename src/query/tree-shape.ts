@@ -23,7 +23,8 @@ export const TREE_WINDOW_MAX = 1000;
 export interface Member {
 	row: SessionRow;
 	ids: Col<Float64Array>;
-	nodes: Col<Int32Array>;
+	/** Each id's node; null when they are 0, 1, … (a root whose every entry shows): no column of a million positions. */
+	nodes: Col<Int32Array> | null;
 	head: number;
 	/** Visible rows, copies included (what a fork of it may copy). */
 	rows: number;
@@ -83,7 +84,7 @@ export const u16 = () => new Col<Uint16Array>(new Uint16Array(0), (n) => new Uin
 export function nodeOf(m: Member, rowId: number | undefined): number {
 	if (rowId === undefined) return -1;
 	const i = indexOfSorted(m.ids.view, rowId);
-	return i < 0 ? -1 : (m.nodes.a[i] as number);
+	return i < 0 ? -1 : m.nodes === null ? i : (m.nodes.a[i] as number);
 }
 
 /**
@@ -102,13 +103,6 @@ function parentNodes(ids: Float64Array, parents: Int32Array): Int32Array {
 			out[k] = at >= 0 && at < k ? at : -1;
 		}
 	}
-	return out;
-}
-
-/** 0, 1, …, n - 1. */
-function positions(n: number): Int32Array {
-	const out = new Int32Array(n);
-	for (let k = 0; k < n; k++) out[k] = k;
 	return out;
 }
 
@@ -160,7 +154,9 @@ class ShapeBuilder {
 			this.allRoot(m, s);
 			return m;
 		}
-		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, m.nodes]) c.reserve(n);
+		const nodes = i32();
+		m.nodes = nodes;
+		for (const c of [this.nodeRow, this.nodeMember, this.nodeParent, this.nodeFlags, m.ids, nodes]) c.reserve(n);
 		let prev = -1;
 		for (let k = 0; k < s.ids.length; k++) {
 			const id = s.ids[k] as number;
@@ -172,7 +168,7 @@ class ShapeBuilder {
 			const parent = par === -1 ? prev : par === 0 ? -1 : nodeOf(m, par);
 			prev = this.node(id, 0, parent, s.flags[k] as number);
 			m.ids.push(id);
-			m.nodes.push(prev);
+			nodes.push(prev);
 		}
 		m.rows = m.ids.length;
 		return m;
@@ -187,7 +183,7 @@ class ShapeBuilder {
 		this.nodeFlags.adopt(s.flags);
 		this.nodeParent.adopt(parentNodes(s.ids, s.parents));
 		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) s.flags[k] = (s.flags[k] as number) | HIT;
-		m.nodes.adopt(positions(n));
+		m.nodes = null;
 		m.rows = n;
 	}
 
@@ -265,7 +261,8 @@ class ShapeBuilder {
 			const attach = forkPoint ? this.attachNode(pi, forkPoint) : -1;
 			const mi = this.members.length;
 			const head = this.node(-1, mi, attach, 0);
-			const m: Member = { row: child, ids: f64(), nodes: i32(), head, rows: allowed.length, parent: pi };
+			const nodes = i32();
+			const m: Member = { row: child, ids: f64(), nodes, head, rows: allowed.length, parent: pi };
 			this.members.push(m);
 			let own = 0;
 			let prevOwn = -1;
@@ -278,7 +275,7 @@ class ShapeBuilder {
 				prevOwn = this.node(id, mi, p >= 0 ? p : head, s.flags[k] as number);
 				prevK = k;
 				m.ids.push(id);
-				m.nodes.push(prevOwn);
+				nodes.push(prevOwn);
 				own++;
 			}
 			const parentRows = (this.members[pi] as Member).rows;

@@ -22,8 +22,11 @@ export { filterWords, TREE_WINDOW_MAX } from "./tree-shape.js";
 /** Rows of a shape with one set of folds: what a kept layout holds, and what a window draws besides. */
 export interface Rows extends LaidRows {
 	sig: string;
-	stretch: Int32Array;
-	crumb: Int32Array;
+	/**
+	 * Per row: an entry's unfolded stretch (its first display position), a fold's breadcrumb (its first user node);
+	 * -1: none. One column for both, since a row is one or the other.
+	 */
+	link: Int32Array;
 	hitRows: number[];
 }
 
@@ -39,23 +42,57 @@ function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean
 	return (f & SHAPE.user) !== 0;
 }
 
-/** Per display position, whether its node is never folded (a loop of its own: V8 optimizes each hot loop alone). */
-function keptPositions(sh: Shape, keep: number, searching: boolean): Uint8Array {
-	const { flat } = sh;
-	const kept = new Uint8Array(flat.length);
-	for (let f = 0; f < flat.length; f++) kept[f] = isKept(sh, flat[f] as number, keep, searching) ? 1 : 0;
-	return kept;
+/** What layRows needs of the display positions, read in one pass: see positionsOf. */
+interface Positions {
+	/** Per position, whether its node is never folded (1) or may be (0). */
+	kept: Uint8Array;
+	/** Positions of a fork's head and of a search hit (always kept), ascending. */
+	heads: number[];
+	hits: number[];
+	/** The runs of foldable positions long enough to fold, three numbers each: first, end, first user node (-1: none). */
+	stretches: number[];
+}
+
+/**
+ * Which positions are kept and which runs of the others may fold, in one pass (a loop of its own: V8 optimizes each
+ * hot loop alone): a run is the foldable positions from one whose node does not continue its parent's column on.
+ */
+function positionsOf(sh: Shape, keep: number, searching: boolean): Positions {
+	const { flat, nodeRow, nodeFlags, bits } = sh;
+	const len = flat.length;
+	const kept = new Uint8Array(len);
+	const out: Positions = { kept, heads: [], hits: [], stretches: [] };
+	let from = -1;
+	let user = -1;
+	for (let f = 0; f < len; f++) {
+		const node = flat[f] as number;
+		if (isKept(sh, node, keep, searching)) {
+			kept[f] = 1;
+			// A head and a hit are always kept (isKept): only kept positions can be either.
+			if ((nodeRow[node] as number) < 0) out.heads.push(f);
+			else if ((nodeFlags[node] as number) & HIT) out.hits.push(f);
+			if (from >= 0 && f - from >= FOLD_MIN) out.stretches.push(from, f, user);
+			from = -1;
+			continue;
+		}
+		if (from < 0 || !((bits[node] as number) & CONTINUES)) {
+			if (from >= 0 && f - from >= FOLD_MIN) out.stretches.push(from, f, user);
+			from = f;
+			user = -1;
+		}
+		if (user < 0 && (nodeFlags[node] as number) & SHAPE.user) user = node;
+	}
+	if (from >= 0 && len - from >= FOLD_MIN) out.stretches.push(from, len, user);
+	return out;
 }
 
 /** The row columns being filled, and how many rows are. */
 interface RowCols {
 	start: Int32Array;
-	type: Uint16Array;
+	type: Uint8Array;
 	count: Int32Array;
-	stretch: Int32Array;
-	crumb: Int32Array;
+	link: Int32Array;
 	rowOfFlat: Int32Array;
-	hitRows: number[];
 	rows: number;
 }
 
@@ -69,75 +106,66 @@ function column(sh: Shape, len: number): Int32Array {
 	return new Int32Array(len);
 }
 
-/** One row for display position `f` (`st`: the first position of its unfolded stretch, else -1). */
-function oneRow(c: RowCols, sh: Shape, f: number, st: number): void {
-	const node = sh.flat[f] as number;
+/**
+ * A row each for the display positions [from, to) (`st`: the first position of their unfolded stretch, else -1), as
+ * entries: most rows of a big tree are such runs, filled a column at a time. Heads are marked after (layRows).
+ */
+function ownRows(c: RowCols, from: number, to: number, st: number): void {
 	const r = c.rows;
-	c.rowOfFlat[f] = r;
-	const head = (sh.nodeRow[node] as number) < 0;
-	if ((sh.nodeFlags[node] as number) & HIT && !head) c.hitRows.push(r);
-	c.start[r] = f;
-	c.type[r] = head ? 1 : 0;
-	c.count[r] = 1;
-	c.stretch[r] = st;
-	c.crumb[r] = -1;
-	c.rows = r + 1;
+	const n = to - from;
+	for (let k = 0; k < n; k++) {
+		c.start[r + k] = from + k;
+		c.rowOfFlat[from + k] = r + k;
+	}
+	c.type.fill(0, r, r + n);
+	c.count.fill(1, r, r + n);
+	c.link.fill(st, r, r + n);
+	c.rows = r + n;
 }
 
 /** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
 function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
 	const len = sh.flat.length;
-	const kept = keptPositions(sh, sh.focusNode, searching);
+	const { kept, heads, hits, stretches } = positionsOf(sh, sh.focusNode, searching);
 	// At most one row per shown node: filled in place, then cut to the rows laid out.
 	const c: RowCols = {
 		start: column(sh, len),
-		type: new Uint16Array(len),
+		type: new Uint8Array(len),
 		count: column(sh, len),
-		stretch: column(sh, len),
-		crumb: new Int32Array(len),
+		link: column(sh, len),
 		rowOfFlat: new Int32Array(len),
-		hitRows: [],
 		rows: 0,
 	};
-	const { flat, nodeFlags, bits } = sh;
-	let i = 0;
-	while (i < len) {
-		if (kept[i]) {
-			oneRow(c, sh, i, -1);
-			i++;
-			continue;
-		}
-		let j = i + 1;
-		let user = (nodeFlags[flat[i] as number] as number) & SHAPE.user ? (flat[i] as number) : -1;
-		while (j < len && (bits[flat[j] as number] as number) & CONTINUES && !kept[j]) {
-			if (user < 0 && (nodeFlags[flat[j] as number] as number) & SHAPE.user) user = flat[j] as number;
-			j++;
-		}
-		if (j - i < FOLD_MIN) for (let k = i; k < j; k++) oneRow(c, sh, k, -1);
-		else if (unfolded.has(flat[i] as number)) for (let k = i; k < j; k++) oneRow(c, sh, k, i);
+	// Every position between two stretches gets a row of its own.
+	let own = 0;
+	for (let s = 0; s < stretches.length; s += 3) {
+		const i = stretches[s] as number;
+		const j = stretches[s + 1] as number;
+		ownRows(c, own, i, -1);
+		if (unfolded.has(sh.flat[i] as number)) ownRows(c, i, j, i);
 		else {
 			const r = c.rows;
 			c.rowOfFlat.fill(r, i, j);
 			c.start[r] = i;
 			c.type[r] = 2;
 			c.count[r] = j - i;
-			c.stretch[r] = i;
-			c.crumb[r] = user;
+			c.link[r] = stretches[s + 2] as number;
 			c.rows = r + 1;
 		}
-		i = j;
+		own = j;
 	}
+	ownRows(c, own, len, -1);
+	for (const f of heads) c.type[c.rowOfFlat[f] as number] = 1;
 	const rows = c.rows;
 	return {
 		sig,
 		start: c.start.subarray(0, rows),
 		type: c.type.subarray(0, rows),
 		count: c.count.subarray(0, rows),
-		stretch: c.stretch.subarray(0, rows),
-		crumb: c.crumb.subarray(0, rows),
+		link: c.link.subarray(0, rows),
 		total: rows,
 		rowOfFlat: c.rowOfFlat,
-		hitRows: c.hitRows,
+		hitRows: hits.map((f) => c.rowOfFlat[f] as number),
 		kept,
 	};
 }
@@ -249,10 +277,9 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	for (let r = first; r < end; r++) {
 		const node = sh.flat[rows.start[r] as number] as number;
 		if ((sh.nodeRow[node] as number) >= 0) need.add(sh.nodeRow[node] as number);
-		const c = rows.crumb[r] as number;
-		if (c >= 0) need.add(sh.nodeRow[c] as number);
-		const st = rows.stretch[r] as number;
-		if (st >= 0) need.add(sh.nodeRow[sh.flat[st] as number] as number);
+		const link = rows.link[r] as number;
+		// A fold's breadcrumb is a node, an entry's stretch a display position.
+		if (link >= 0) need.add(sh.nodeRow[rows.type[r] === 2 ? link : (sh.flat[link] as number)] as number);
 	}
 	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
 	const hitIds = new Set<number>();
@@ -278,7 +305,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 			const fork = sh.heads.get(node) as TreeForkHead;
 			out.push({ type: "fork", key: `fork:${fork.session.id}`, prefix, sessionId, fork, depth, stretch: null });
 		} else if (t === 2) {
-			const c = rows.crumb[r] as number;
+			const c = rows.link[r] as number;
 			out.push({
 				type: "fold",
 				key: `fold:${keyOf(node)}`,
@@ -291,7 +318,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 			});
 		} else {
 			const e = entry(node);
-			const st = rows.stretch[r] as number;
+			const st = rows.link[r] as number;
 			if (e) out.push({ type: "entry", key: keyOf(node), prefix, sessionId, entry: e, depth, stretch: st >= 0 ? keyOf(sh.flat[st] as number) : null });
 		}
 	}
