@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SHAPE } from "../src/index/tree-rows.js";
-import { BRANCH_CHILD, CONTINUES, flatten, HIT, LAST, shown, type TreeNodes } from "../src/query/tree-flatten.js";
+import { BRANCH_CHILD, CONTINUES, depthOf, depths, flatten, HIT, LAST, shown, type TreeNodes } from "../src/query/tree-flatten.js";
 import { TREE_FILTER_MODES, type TreeFilterMode } from "../src/shared/types.js";
 
 /** A seeded generator, so a failure names the tree that broke. */
@@ -101,9 +101,14 @@ describe("flattening a family's tree for the tree view", () => {
 					kids: [...got.kids],
 					bits: [...got.bits],
 					up: [...got.up],
-					depth: [...got.depth],
+					depth: [...depths(got)],
 				};
 				expect(plain, `seed ${seed}`).toEqual(want);
+				// The window asks a shown node's depth alone.
+				expect(
+					Array.from(got.flat, (i) => depthOf(got, i)),
+					`seed ${seed}`,
+				).toEqual(want.flat.map((i) => want.depth[i]));
 			}
 		},
 	);
@@ -113,7 +118,7 @@ describe("flattening a family's tree for the tree view", () => {
 		const nodeParent = Int32Array.from({ length: n }, (_, i) => i - 1);
 		const got = flatten({ nodeRow: Float64Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) }, "all", false, n - 1);
 		expect(got.flat[n - 1]).toBe(n - 1);
-		expect(got.depth[n - 1]).toBe(0);
+		expect(depthOf(got, n - 1)).toBe(0);
 		expect(got.bits[n - 1]).toBe(CONTINUES);
 	});
 });

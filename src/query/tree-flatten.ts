@@ -50,7 +50,6 @@ export interface Flattened {
 	bits: Uint8Array;
 	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
 	up: Int32Array;
-	depth: Int32Array;
 	/**
 	 * Columns of at least one value per node that the flattening used and no longer needs: a later phase may take
 	 * them (pop) instead of new ones, since memory written once costs no page faults the second time.
@@ -129,7 +128,7 @@ function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
  * The shown nodes in the whole tree's pre-order (pi's /tree order) with their connectors: each subtree's shown nodes
  * take the next stretch of its parent's, so a node's position is known when it is met.
  */
-function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "depth"> & { next: Int32Array } {
+function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up"> & { next: Int32Array } {
 	const { visible, vpar, kids } = v;
 	const n = visible.length;
 	const shownCount = vsize[n] as number;
@@ -138,7 +137,6 @@ function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flat
 	const flatOf = new Int32Array(n);
 	const bits = new Uint8Array(n);
 	const up = new Int32Array(n);
-	const depth = new Int32Array(n);
 	for (let i = 0; i < n; i++) {
 		const p = nodeParent[i] as number;
 		const at = p < 0 ? n : p;
@@ -159,15 +157,33 @@ function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flat
 		const vp = vpar[i] as number;
 		const top = vp === n;
 		up[i] = top ? -1 : (bits[vp] as number) & BRANCH_CHILD ? vp : (up[vp] as number);
-		const parentDepth = top ? 0 : (depth[vp] as number);
-		if (kids[vp] === 1) {
-			bits[i] = top ? 0 : CONTINUES;
-			depth[i] = parentDepth;
-		} else {
+		if (kids[vp] === 1) bits[i] = top ? 0 : CONTINUES;
+		else {
 			const end = top ? shownCount : (flatOf[vp] as number) + (vsize[vp] as number);
 			bits[i] = BRANCH_CHILD | (start + size === end ? LAST : 0);
-			depth[i] = parentDepth + 1;
 		}
 	}
-	return { flat, flatOf, bits, up, depth, next };
+	return { flat, flatOf, bits, up, next };
+}
+
+/**
+ * A shown node's indent depth: the branch children on its way up (itself included), each one level deeper than its
+ * parent. Found when drawn rather than kept per node: a window asks it of a hundred nodes.
+ */
+export function depthOf(f: Pick<Flattened, "bits" | "up">, node: number): number {
+	let depth = (f.bits[node] as number) & BRANCH_CHILD ? 1 : 0;
+	for (let a = f.up[node] as number; a >= 0; a = f.up[a] as number) depth++;
+	return depth;
+}
+
+/** depthOf for every node, in one pass (an ancestor comes before its descendants); 0 for a hidden one. */
+export function depths(f: Pick<Flattened, "bits" | "up" | "flatOf">): Int32Array {
+	const n = f.up.length;
+	const out = new Int32Array(n);
+	for (let i = 0; i < n; i++) {
+		if ((f.flatOf[i] as number) < 0) continue;
+		const a = f.up[i] as number;
+		out[i] = ((f.bits[i] as number) & BRANCH_CHILD ? 1 : 0) + (a >= 0 ? (out[a] as number) : 0);
+	}
+	return out;
 }

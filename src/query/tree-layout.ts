@@ -23,7 +23,7 @@ import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
-import { BRANCH_CHILD, LAST } from "./tree-flatten.js";
+import { BRANCH_CHILD, depths, LAST } from "./tree-flatten.js";
 import { nodeInRows, nodeOfRow } from "./tree-layout-append.js";
 import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
@@ -164,7 +164,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		near,
 		bits: sh.bits,
 		up: sh.up,
-		depth: sh.depth,
+		depth: depths(sh),
 		flat: sh.flat,
 		rowOfFlat: rows.rowOfFlat,
 		kept: rows.kept,

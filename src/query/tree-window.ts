@@ -12,7 +12,7 @@ import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
-import { BRANCH_CHILD, CONTINUES, HIT, LAST } from "./tree-flatten.js";
+import { BRANCH_CHILD, CONTINUES, depthOf, HIT, LAST } from "./tree-flatten.js";
 import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
@@ -170,12 +170,13 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 	};
 }
 
-function prefixOf(sh: Shape, node: number): string {
+/** A node's connector prefix and indent depth. */
+function drawn(sh: Shape, node: number): { prefix: string; depth: number } {
 	const parts: string[] = [];
 	for (let a = sh.up[node] as number; a >= 0; a = sh.up[a] as number) parts.push((sh.bits[a] as number) & LAST ? "   " : "│  ");
 	parts.reverse();
 	const b = sh.bits[node] as number;
-	return parts.join("") + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : "");
+	return { prefix: parts.join("") + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : ""), depth: depthOf(sh, node) };
 }
 
 /** The node a row key names: an entry (`session/entry`), a fork's head (`fork:session`) or a fold (`fold:<key>`). */
@@ -297,8 +298,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 	const out: TreeViewRow[] = [];
 	for (let r = first; r < end; r++) {
 		const node = sh.flat[rows.start[r] as number] as number;
-		const prefix = prefixOf(sh, node);
-		const depth = sh.depth[node] as number;
+		const { prefix, depth } = drawn(sh, node);
 		const sessionId = sidOf(node);
 		const t = rows.type[r] as number;
 		if (t === 1) {
