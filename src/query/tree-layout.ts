@@ -37,7 +37,6 @@ export interface LaidRows {
 	type: Uint8Array;
 	count: Int32Array;
 	total: number;
-	rowOfFlat: Int32Array;
 	/** Per display position: 1 when never folded. */
 	kept: Uint8Array;
 }
@@ -166,7 +165,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		up: sh.up,
 		depth: depths(sh),
 		flat: sh.flat,
-		rowOfFlat: rows.rowOfFlat,
+		rowOfFlat: rowsOfPositions(rows, sh.flat.length),
 		kept: rows.kept,
 		rowStart: rows.start,
 		rowType: rows.type,
@@ -177,6 +176,25 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 	} catch {
 		// Busy or read-only underneath: the next open lays it out again.
 	}
+}
+
+/** Per display position, the row showing it: a row holds the positions from its start to the next row's. */
+function rowsOfPositions(rows: LaidRows, shown: number): Int32Array {
+	const out = new Int32Array(shown);
+	for (let r = 0; r < rows.total; r++) out.fill(r, rows.start[r] as number, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
+	return out;
+}
+
+/** The row of display position `f`: the last row starting at or before it (rows start in display order). */
+export function rowAt(start: Int32Array, f: number): number {
+	let lo = 0;
+	let hi = start.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if ((start[mid] as number) <= f) lo = mid;
+		else hi = mid - 1;
+	}
+	return lo;
 }
 
 const readers = new WeakMap<IndexStore, { key: string; reader: LayoutReader }>();

@@ -13,7 +13,7 @@ import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { BRANCH_CHILD, CONTINUES, depthOf, HIT, LAST } from "./tree-flatten.js";
-import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
+import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow, rowAt } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
@@ -92,7 +92,6 @@ interface RowCols {
 	type: Uint8Array;
 	count: Int32Array;
 	link: Int32Array;
-	rowOfFlat: Int32Array;
 	rows: number;
 }
 
@@ -113,10 +112,7 @@ function column(sh: Shape, len: number): Int32Array {
 function ownRows(c: RowCols, from: number, to: number, st: number): void {
 	const r = c.rows;
 	const n = to - from;
-	for (let k = 0; k < n; k++) {
-		c.start[r + k] = from + k;
-		c.rowOfFlat[from + k] = r + k;
-	}
+	for (let k = 0; k < n; k++) c.start[r + k] = from + k;
 	c.type.fill(0, r, r + n);
 	c.count.fill(1, r, r + n);
 	c.link.fill(st, r, r + n);
@@ -133,7 +129,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 		type: new Uint8Array(len),
 		count: column(sh, len),
 		link: column(sh, len),
-		rowOfFlat: new Int32Array(len),
 		rows: 0,
 	};
 	// Every position between two stretches gets a row of its own.
@@ -145,7 +140,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 		if (unfolded.has(sh.flat[i] as number)) ownRows(c, i, j, i);
 		else {
 			const r = c.rows;
-			c.rowOfFlat.fill(r, i, j);
 			c.start[r] = i;
 			c.type[r] = 2;
 			c.count[r] = j - i;
@@ -155,17 +149,17 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 		own = j;
 	}
 	ownRows(c, own, len, -1);
-	for (const f of heads) c.type[c.rowOfFlat[f] as number] = 1;
 	const rows = c.rows;
+	const start = c.start.subarray(0, rows);
+	for (const f of heads) c.type[rowAt(start, f)] = 1;
 	return {
 		sig,
-		start: c.start.subarray(0, rows),
+		start,
 		type: c.type.subarray(0, rows),
 		count: c.count.subarray(0, rows),
 		link: c.link.subarray(0, rows),
 		total: rows,
-		rowOfFlat: c.rowOfFlat,
-		hitRows: hits.map((f) => c.rowOfFlat[f] as number),
+		hitRows: hits.map((f) => rowAt(start, f)),
 		kept,
 	};
 }
@@ -196,7 +190,7 @@ function nodeOfKey(store: IndexStore, sh: Shape, key: string): number {
 function rowOfNode(sh: Shape, rows: Rows, node: number): number {
 	for (let n = node; n >= 0; n = sh.nodeParent[n] as number) {
 		const f = sh.flatOf[n] as number;
-		if (f >= 0) return rows.rowOfFlat[f] as number;
+		if (f >= 0) return rowAt(rows.start, f);
 	}
 	return -1;
 }
