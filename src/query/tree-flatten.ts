@@ -12,6 +12,14 @@ export const CONTINUES = 1;
 export const BRANCH_CHILD = 2;
 export const LAST = 4;
 
+/**
+ * What the rows ask of a display position (Flattened.pos), known when its node is placed: kept whatever the focus and
+ * the query (a fork's head, a branch, a node with other than one shown child, a label, summary, error, edit or hit);
+ * continues its parent's column; a user message; a fork's head; a hit.
+ */
+export const POS = { keep: 1, continues: 2, user: 4, head: 8, hit: 16 } as const;
+const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT;
+
 /** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
 export function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
 	if (words && (flags & SHAPE.text) === 0) return false;
@@ -50,6 +58,8 @@ export interface Flattened {
 	bits: Uint8Array;
 	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
 	up: Int32Array;
+	/** Per display position, POS bits. */
+	pos: Uint8Array;
 	/**
 	 * Columns of at least one value per node that the flattening used and no longer needs: a later phase may take
 	 * them (pop) instead of new ones, since memory written once costs no page faults the second time.
@@ -69,7 +79,7 @@ export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf
 	// V8 optimizes a hot loop on its own, and a later loop of the same function would throw that code away.
 	const v = visibleNodes(b, decide, leafNode, leafShown);
 	const vsize = shownSizes(b.nodeParent, v.visible);
-	const { next, ...placed } = place(b.nodeParent, v, vsize);
+	const { next, ...placed } = place(b, v, vsize);
 	return { hits: v.hits, hidden: v.hidden, ...placed, kids: v.kids.subarray(0, n), spare: [v.vpar, vsize, next] };
 }
 
@@ -128,7 +138,8 @@ function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
  * The shown nodes in the whole tree's pre-order (pi's /tree order) with their connectors: each subtree's shown nodes
  * take the next stretch of its parent's, so a node's position is known when it is met.
  */
-function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up"> & { next: Int32Array } {
+function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "pos"> & { next: Int32Array } {
+	const { nodeParent, nodeRow, nodeFlags } = b;
 	const { visible, vpar, kids } = v;
 	const n = visible.length;
 	const shownCount = vsize[n] as number;
@@ -137,6 +148,7 @@ function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flat
 	const flatOf = new Int32Array(n);
 	const bits = new Uint8Array(n);
 	const up = new Int32Array(n);
+	const pos = new Uint8Array(shownCount);
 	for (let i = 0; i < n; i++) {
 		const p = nodeParent[i] as number;
 		const at = p < 0 ? n : p;
@@ -157,13 +169,21 @@ function place(nodeParent: Int32Array, v: Visible, vsize: Int32Array): Pick<Flat
 		const vp = vpar[i] as number;
 		const top = vp === n;
 		up[i] = top ? -1 : (bits[vp] as number) & BRANCH_CHILD ? vp : (up[vp] as number);
+		const continues = kids[vp] === 1 && !top;
 		if (kids[vp] === 1) bits[i] = top ? 0 : CONTINUES;
 		else {
 			const end = top ? shownCount : (flatOf[vp] as number) + (vsize[vp] as number);
 			bits[i] = BRANCH_CHILD | (start + size === end ? LAST : 0);
 		}
+		const f = nodeFlags[i] as number;
+		const head = (nodeRow[i] as number) < 0;
+		pos[start] =
+			(head || kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
+			(continues ? POS.continues : 0) |
+			(f & SHAPE.user ? POS.user : 0) |
+			(head ? POS.head : f & HIT ? POS.hit : 0);
 	}
-	return { flat, flatOf, bits, up, next };
+	return { flat, flatOf, bits, up, pos, next };
 }
 
 /**

@@ -8,11 +8,11 @@
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { LayoutGoneError } from "../index/tree-layout-store.js";
-import { eventIdOf, familySignature, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
+import { eventIdOf, familySignature, treeRowsByIds } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
-import { BRANCH_CHILD, CONTINUES, depthOf, HIT, LAST } from "./tree-flatten.js";
+import { BRANCH_CHILD, depthOf, HIT, LAST, POS } from "./tree-flatten.js";
 import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow, rowAt } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
@@ -32,16 +32,6 @@ export interface Rows extends LaidRows {
 
 const cache = new WeakMap<IndexStore, { sig: string; shape: Shape; rows: Rows | null }>();
 
-function isKept(sh: Shape, i: number, keep: number, searching: boolean): boolean {
-	const b = sh.bits[i] as number;
-	if ((sh.nodeRow[i] as number) < 0 || sh.kids[i] !== 1 || b & BRANCH_CHILD || !(b & CONTINUES)) return true;
-	if (i === keep) return true;
-	const f = sh.nodeFlags[i] as number;
-	if (f & (SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT)) return true;
-	if (searching) return false;
-	return (f & SHAPE.user) !== 0;
-}
-
 /** What layRows needs of the display positions, read in one pass: see positionsOf. */
 interface Positions {
 	/** Per position, whether its node is never folded (1) or may be (0). */
@@ -54,33 +44,35 @@ interface Positions {
 }
 
 /**
- * Which positions are kept and which runs of the others may fold, in one pass (a loop of its own: V8 optimizes each
- * hot loop alone): a run is the foldable positions from one whose node does not continue its parent's column on.
+ * Which positions are kept and which runs of the others may fold, in one pass over what flattening noted of each
+ * position (POS): a run is the foldable positions from one whose node does not continue its parent's column on. The
+ * focus and, without a query, user messages are kept too.
  */
 function positionsOf(sh: Shape, keep: number, searching: boolean): Positions {
-	const { flat, nodeRow, nodeFlags, bits } = sh;
+	const { flat, pos } = sh;
 	const len = flat.length;
 	const kept = new Uint8Array(len);
 	const out: Positions = { kept, heads: [], hits: [], stretches: [] };
+	const keepAt = keep >= 0 ? (sh.flatOf[keep] as number) : -1;
+	const always = POS.keep | (searching ? 0 : POS.user);
 	let from = -1;
 	let user = -1;
 	for (let f = 0; f < len; f++) {
-		const node = flat[f] as number;
-		if (isKept(sh, node, keep, searching)) {
+		const p = pos[f] as number;
+		if (p & always || f === keepAt) {
 			kept[f] = 1;
-			// A head and a hit are always kept (isKept): only kept positions can be either.
-			if ((nodeRow[node] as number) < 0) out.heads.push(f);
-			else if ((nodeFlags[node] as number) & HIT) out.hits.push(f);
+			if (p & POS.head) out.heads.push(f);
+			else if (p & POS.hit) out.hits.push(f);
 			if (from >= 0 && f - from >= FOLD_MIN) out.stretches.push(from, f, user);
 			from = -1;
 			continue;
 		}
-		if (from < 0 || !((bits[node] as number) & CONTINUES)) {
+		if (from < 0 || !(p & POS.continues)) {
 			if (from >= 0 && f - from >= FOLD_MIN) out.stretches.push(from, f, user);
 			from = f;
 			user = -1;
 		}
-		if (user < 0 && (nodeFlags[node] as number) & SHAPE.user) user = node;
+		if (user < 0 && p & POS.user) user = flat[f] as number;
 	}
 	if (from >= 0 && len - from >= FOLD_MIN) out.stretches.push(from, len, user);
 	return out;
