@@ -122,7 +122,7 @@ function sliceStart(store: IndexStore, sliceLength: number): number {
  * The rows every check of this index reads the same way while it is unchanged: all indexed files when they fit
  * the sweep, else the most recently written. Cached until the index changes, so a warm check reads no rows.
  */
-function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: number): { rows: Row[]; all: boolean; key: string } {
+function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: number, walked: number): { rows: Row[]; all: boolean; key: string } {
 	const ids = [...rootIds.values()].join(",");
 	const key = `quickCheck:${ids}:${sweep}`;
 	const fixed = store.cached(key, () => {
@@ -132,9 +132,12 @@ function fixedRows(store: IndexStore, rootIds: Map<string, number>, sweep: numbe
 			for (const r of rows) (r as Row).root = rootOf.get(r.root_id as number) as string;
 			return rows as Row[];
 		};
-		// One read answers both whether all files fit the sweep and, when they do, which they are.
-		const all = store.prepare<[number], KnownFile>(`SELECT ${columnsOf(ids)} LIMIT ?`).all(sweep + 1);
-		if (all.length <= sweep) return { rows: withRoot(all), all: true };
+		// The last walk found more files than the sweep (none came or went since, or the stamps would not match): no read
+		// of thousands of rows to learn it. Else one read answers both whether all fit and, when they do, which they are.
+		if (walked <= sweep) {
+			const all = store.prepare<[number], KnownFile>(`SELECT ${columnsOf(ids)} LIMIT ?`).all(sweep + 1);
+			if (all.length <= sweep) return { rows: withRoot(all), all: true };
+		}
 		const hot = Math.min(HOT_FILES, Math.floor(Math.min(sweep, SAMPLE_FILES) / 4));
 		// The newest by id first, then their rows: sorting whole rows (paths) for the top costs several times more.
 		const newest = `SELECT ${columnsOf(ids)} AND id IN (SELECT id FROM files WHERE root_id IN (${ids}) ORDER BY mtime_ms DESC LIMIT ?)`;
@@ -151,8 +154,9 @@ function filesToCheck(
 	store: IndexStore,
 	rootIds: Map<string, number>,
 	sweep: number,
+	walked: number,
 ): { rows: Row[]; cursor?: number; rowsRead: NonNullable<RefreshPlan["rowsRead"]> } {
-	const fixed = fixedRows(store, rootIds, sweep);
+	const fixed = fixedRows(store, rootIds, sweep, walked);
 	const rowsRead = { key: fixed.key, version: store.cacheVersion() };
 	if (fixed.all) return { rows: fixed.rows, rowsRead };
 	const ids = [...rootIds.values()].join(",");
@@ -194,7 +198,7 @@ export function quickPlan(
 	for (const r of store.prepare<[], { id: number; path: string }>("SELECT id, path FROM roots").all())
 		if (roots.some((root) => root.path === r.path)) rootIds.set(r.path, r.id);
 	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
-	const { rows, cursor, rowsRead } = filesToCheck(store, rootIds, sweep);
+	const { rows, cursor, rowsRead } = filesToCheck(store, rootIds, sweep, stamps.files);
 	const priority = new Set(priorityFiles);
 	const unseen = new Set(priorityFiles);
 	const changed: DiscoveredFile[] = [];
