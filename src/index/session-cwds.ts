@@ -19,10 +19,13 @@ export function cwdCounts(store: IndexStore): readonly CwdCount[] {
 	);
 }
 
-/** Row ids of the sessions whose cwd is one of `cwds`, in row order. */
-export function sessionIdsWithCwds(store: IndexStore, cwds: readonly string[]): number[] {
+/** Row ids of the sessions whose cwd is one of `cwds`, in row order; cached until the index changes (a search asks twice). */
+export function sessionIdsWithCwds(store: IndexStore, cwds: readonly string[]): readonly number[] {
 	if (cwds.length === 0) return [];
-	return store.prepare<[string], number>("SELECT id FROM sessions WHERE cwd IN (SELECT value FROM json_each(?)) ORDER BY id").pluck().all(JSON.stringify(cwds));
+	const list = JSON.stringify(cwds);
+	return store.cached(`cwd-ids:${list}`, () =>
+		store.prepare<[string], number>("SELECT id FROM sessions WHERE cwd IN (SELECT value FROM json_each(?)) ORDER BY id").pluck().all(list),
+	);
 }
 
 /** The cwd of one session, by row id. */
