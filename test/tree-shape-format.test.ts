@@ -1,12 +1,13 @@
 /**
- * The kept tree shape's row ids and parent links are 32-bit integers; an index written before holds them as doubles.
- * Such an index answers the tree view as a fresh build does, and an append to it rewrites its last chunk in the new
- * form with nothing lost (the index then equals a fresh build).
+ * The kept tree shape's row ids and parent links are run-encoded (shape-codec.ts); an index written before holds them
+ * as doubles. Such an index answers the tree view as a fresh build does, and an append to it rewrites its last chunk
+ * in the new form with nothing lost (the index then equals a fresh build).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { decodeIds, decodeParents, isRunEncoded } from "../src/index/shape-codec.js";
 import { SHAPE_CHUNK } from "../src/index/tree-shape-store.js";
 import { TREE_FILTER_MODES, type TreeWindow } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
@@ -60,7 +61,7 @@ function windows(index: string): Record<string, { first: TreeWindow; all: string
 	}
 }
 
-/** Rewrites every kept shape chunk's row ids and parent links as doubles, as indexes before 32-bit chunks held them. */
+/** Rewrites every kept shape chunk's row ids and parent links as doubles, as indexes before the run encoding held them. */
 function asDoubles(index: string): number {
 	const db = new Database(index);
 	try {
@@ -71,29 +72,35 @@ function asDoubles(index: string): number {
 			ids: Buffer;
 			pars: Buffer;
 		}>;
-		const doubles = (b: Buffer, n: number) => {
-			expect(b.length).toBe(n * 4);
-			return Buffer.from(Float64Array.from(new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 4))).buffer);
-		};
 		const write = db.prepare("UPDATE tree_shape SET ids = ?, pars = ? WHERE session_id = ? AND chunk = ?");
-		for (const r of rows) write.run(doubles(r.ids, r.n), doubles(r.pars, r.n), r.session_id, r.chunk);
+		for (const r of rows) {
+			expect(isRunEncoded(r.ids) && isRunEncoded(r.pars)).toBe(true);
+			const ids = new Float64Array(r.n);
+			decodeIds(r.ids, r.n, ids, 0);
+			const pars = new Int32Array(r.n);
+			decodeParents(r.pars, r.n, pars, 0);
+			write.run(Buffer.from(ids.buffer), Buffer.from(Float64Array.from(pars).buffer), r.session_id, r.chunk);
+		}
 		return rows.length;
 	} finally {
 		db.close();
 	}
 }
 
-function chunkWidths(index: string): number[] {
+/** Per chunk, in chunk order: "runs" or "doubles" (row ids and parent links alike). */
+function chunkForms(index: string): string[] {
 	const db = new Database(index, { readonly: true });
 	try {
-		return (db.prepare("SELECT n, length(ids) AS bytes FROM tree_shape ORDER BY chunk").all() as Array<{ n: number; bytes: number }>).map((r) => r.bytes / r.n);
+		return (db.prepare("SELECT ids, pars FROM tree_shape ORDER BY chunk").all() as Array<{ ids: Buffer; pars: Buffer }>).map((r) =>
+			isRunEncoded(r.ids) && isRunEncoded(r.pars) ? "runs" : !isRunEncoded(r.ids) && !isRunEncoded(r.pars) ? "doubles" : "mixed",
+		);
 	} finally {
 		db.close();
 	}
 }
 
 describe("kept tree shapes written as doubles", () => {
-	it("read like a fresh build, and an append rewrites the last chunk as 32-bit integers", () => {
+	it("read like a fresh build, and an append rewrites the last chunk in runs", () => {
 		mkdirSync(join(root, "--w--"), { recursive: true });
 		const header = `${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: new Date(clock).toISOString(), cwd: "/work/format" })}\n`;
 		// Two chunks and a branch off an early entry (a parent link that is a row id, not "the row above").
@@ -103,7 +110,7 @@ describe("kept tree shapes written as doubles", () => {
 		service.refresh();
 		service.close();
 		expect(asDoubles(old)).toBe(2);
-		expect(chunkWidths(old)).toEqual([8, 8]);
+		expect(chunkForms(old)).toEqual(["doubles", "doubles"]);
 
 		const fresh = join(tmp.dir, "fresh.sqlite");
 		const expected = windows(fresh);
@@ -115,7 +122,7 @@ describe("kept tree shapes written as doubles", () => {
 		const after = windows(fresh2);
 		expect(after.all?.all.slice(-7)).toEqual(["b0", "b1", "b2", "c0", "c1", "c2", "c3"]);
 		expect(windows(old)).toEqual(after);
-		expect(chunkWidths(old)).toEqual([8, 4]);
+		expect(chunkForms(old)).toEqual(["doubles", "runs"]);
 		expectSameIndex(old, fresh2);
 	});
 });

@@ -189,7 +189,8 @@ CREATE INDEX events_edit ON events(session_id) WHERE edit_by IS NOT NULL;
 
 -- A session's tree as numbers, written with its events (session-writer.ts) and read whole by the tree view
 -- (tree-rows.ts sessionShape), CHUNK entries per row: row ids, parent links (tree-rows.ts SHAPE_PARENT) and the flags
--- that never change after insert. Blobs of native-endian Float64 / Uint16 arrays.
+-- that never change after insert. Row ids and parent links run-encoded (shape-codec.ts; doubles in chunks written
+-- before it), flags a native-endian Uint16 array.
 CREATE TABLE tree_shape (
 	session_id INTEGER NOT NULL,
 	chunk INTEGER NOT NULL,

@@ -1,9 +1,10 @@
 /**
  * A session's tree shape kept at ingest (table tree_shape): per entry in file order its row id, its parent link and the
- * flags that never change after insert, CHUNK entries per row. The tree view reads a 1,000,000-entry session's shape
- * as a few hundred blobs instead of a million rows; what can change later (labels, context edits) is read through
+ * flags that never change after insert, CHUNK entries per row (ids and links run-encoded, shape-codec.ts). The tree
+ * view reads a 1,000,000-entry session's shape as a few hundred blobs instead of a million rows; what can change later (labels, context edits) is read through
  * partial indexes, and a parent that was not indexed yet when its child was is resolved at read time.
  */
+import { decodeIds, decodeParents, encodeIds, encodeParents } from "./shape-codec.js";
 import type { IndexStore } from "./store.js";
 
 /** Entries per tree_shape row: an append rewrites at most one row of this size. */
@@ -68,20 +69,9 @@ interface ChunkRow {
 	last_entry: string;
 }
 
-/**
- * Row ids and parent links are stored as 32-bit integers (row ids count events, far below 2^31): half the bytes a
- * window's open reads and copies. Chunks written before were doubles; a chunk says which by its blob's length.
- */
-const ints = (b: Buffer, n: number): Int32Array | Float64Array =>
-	b.length === n * 4 ? viewOf(b, n, 4, (x, o, k) => new Int32Array(x, o, k)) : viewOf(b, n, 8, (x, o, k) => new Float64Array(x, o, k));
-const u16Of = (b: Buffer, n: number) => viewOf(b, n, 2, (x, o, k) => new Uint16Array(x, o, k));
-// A blob's bytes need not be aligned for a typed array view: aligned ones are viewed, others copied.
-function viewOf<T>(b: Buffer, n: number, size: number, make: (buffer: ArrayBuffer, offset: number, length: number) => T): T {
-	return b.byteOffset % size === 0
-		? make(b.buffer as ArrayBuffer, b.byteOffset, n)
-		: make(b.buffer.slice(b.byteOffset, b.byteOffset + n * size) as ArrayBuffer, 0, n);
-}
-const bytes = (a: Int32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const u16Of = (b: Buffer, n: number) =>
+	b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, n) : new Uint16Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 2));
+const bytes = (a: Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /** Adds a session's newly inserted events (file order, after every indexed one) to its shape. */
 export function appendShape(store: IndexStore, session: number, events: readonly ShapeInput[]): void {
@@ -97,8 +87,8 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	let pars = new Int32Array(ids.length);
 	let flags = new Uint16Array(ids.length);
 	if (tail) {
-		ids.set(ints(tail.ids, n));
-		pars.set(ints(tail.pars, n));
+		decodeIds(tail.ids, n, ids, 0);
+		decodeParents(tail.pars, n, pars, 0);
 		flags.set(u16Of(tail.flags, n));
 	}
 	let previous: string | null = tail?.last_entry ?? null;
@@ -106,7 +96,8 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 		"INSERT INTO tree_shape (session_id, chunk, n, ids, pars, flags, last_entry) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, chunk) DO UPDATE SET n = excluded.n, ids = excluded.ids, pars = excluded.pars, flags = excluded.flags, last_entry = excluded.last_entry",
 	);
 	const parentRow = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?");
-	const flush = () => write.run(session, chunk, n, bytes(ids.subarray(0, n)), bytes(pars.subarray(0, n)), bytes(flags.subarray(0, n)), previous ?? "");
+	const flush = () =>
+		write.run(session, chunk, n, encodeIds(ids.subarray(0, n)), encodeParents(pars.subarray(0, n)), bytes(flags.subarray(0, n)), previous ?? "");
 	for (let k = 0; k < events.length; k++) {
 		const e = events[k] as ShapeInput;
 		if (n === SHAPE_CHUNK) {
@@ -154,8 +145,8 @@ export function readShapeFrom(
 		.raw();
 	let at = 0;
 	for (const [n, a, p, f] of rows.iterate(session, from)) {
-		ids.set(ints(a, n), at);
-		parents.set(ints(p, n), at);
+		decodeIds(a, n, ids, at);
+		decodeParents(p, n, parents, at);
 		flags.set(u16Of(f, n), at);
 		at += n;
 	}

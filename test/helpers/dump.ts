@@ -1,6 +1,7 @@
 /** Dumps an index's logical contents (no row ids), so an incrementally refreshed index can be compared to a fresh build. */
 import Database from "better-sqlite3";
 import { expect } from "vitest";
+import { decodeIds, decodeParents } from "../../src/index/shape-codec.js";
 import { FRAGMENT_SLOTS } from "../../src/shared/bounds.js";
 import { openService } from "./corpus.js";
 
@@ -69,13 +70,11 @@ function dumpShapes(db: Database.Database): unknown[] {
 		)
 		.all() as Array<{ public_id: string; session_id: number; chunk: number; n: number; ids: Buffer; pars: Buffer; flags: Buffer; last_entry: string }>;
 	for (const c of chunks) {
-		// 32-bit integers, or doubles in chunks written before (the blob's length says which): compared as numbers.
-		const ints = (b: Buffer) =>
-			b.length === c.n * 4
-				? new Int32Array(b.buffer.slice(b.byteOffset, b.byteOffset + c.n * 4))
-				: new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + c.n * 8));
-		const ids = ints(c.ids);
-		const pars = ints(c.pars);
+		// Runs, or doubles in chunks written before: compared as the values they hold.
+		const ids = new Float64Array(c.n);
+		decodeIds(c.ids, c.n, ids, 0);
+		const pars = new Int32Array(c.n);
+		decodeParents(c.pars, c.n, pars, 0);
 		const flags = new Uint16Array(c.flags.buffer.slice(c.flags.byteOffset, c.flags.byteOffset + c.n * 2));
 		for (let k = 0; k < c.n; k++) {
 			const e = entryOf.get(ids[k] as number);
