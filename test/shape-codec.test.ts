@@ -66,6 +66,15 @@ describe("parent links of a kept shape chunk", () => {
 		expect(parents(b, values.length)).toEqual([-9, ...values, -9]);
 	});
 
+	it("names the entries whose link is not the row above, from where the chunk is written, in either form", () => {
+		const values = [0, -1, 17, -1, -2, -1];
+		for (const b of [encodeParents(values), Buffer.from(Float64Array.from(values).buffer)]) {
+			const links: number[] = [];
+			decodeParents(b, values.length, new Int32Array(10), 4, links);
+			expect(links).toEqual([4, 6, 8]);
+		}
+	});
+
 	it("refuses a link outside the chunk", () => {
 		expect(() => parents(encodeParents([0, 5, 6]), 2)).toThrow(/at 2 of 2 entries/);
 	});

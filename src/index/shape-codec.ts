@@ -61,10 +61,14 @@ export function decodeIds(b: Uint8Array, n: number, into: Float64Array | Int32Ar
 	if (k !== at + n) throw new Error(`tree shape chunk: ${k - at} row ids for ${n} entries`);
 }
 
-/** Writes a chunk's `n` parent links into `into` from `at`, whichever way the chunk holds them. */
-export function decodeParents(b: Uint8Array, n: number, into: Int32Array, at: number): void {
+/**
+ * Writes a chunk's `n` parent links into `into` from `at`, whichever way the chunk holds them, and adds to `links` the
+ * positions (from `at`) whose link is not the row above, in order: the few a reader has more to do for.
+ */
+export function decodeParents(b: Uint8Array, n: number, into: Int32Array, at: number, links?: number[]): void {
 	if (!isRunEncoded(b)) {
 		into.set(doubles(b, n), at);
+		if (links) for (let k = at; k < at + n; k++) if (into[k] !== PREVIOUS) links.push(k);
 		return;
 	}
 	const v = int32s(b);
@@ -73,5 +77,6 @@ export function decodeParents(b: Uint8Array, n: number, into: Int32Array, at: nu
 		const k = v[r] as number;
 		if (k < 0 || k >= n) throw new Error(`tree shape chunk: a parent link at ${k} of ${n} entries`);
 		into[at + k] = v[r + 1] as number;
+		links?.push(at + k);
 	}
 }

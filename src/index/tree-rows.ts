@@ -9,7 +9,7 @@ import { indexOfSorted } from "../shared/sorted.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
 import type { IndexStore } from "./store.js";
 import { summaryOverlay } from "./summary-runs.js";
-import { PARENT_LATER, PARENT_NONE, readShape } from "./tree-shape-store.js";
+import { type KeptShape, PARENT_LATER, PARENT_NONE, readShape } from "./tree-shape-store.js";
 
 const SLOTS = FRAGMENT_SLOTS;
 
@@ -101,12 +101,7 @@ export const SHAPE_WORDS = 8;
  * session row id) sets SHAPE.copied on byte-identical copies of that session's entries. Each mark is one range scan
  * of the session's rows that returns only the rows it marks.
  */
-export function sessionShape(
-	store: IndexStore,
-	session: number,
-	words: readonly string[],
-	parent: number | null,
-): { ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
+export function sessionShape(store: IndexStore, session: number, words: readonly string[], parent: number | null): KeptShape {
 	const shape = keptShape(store, session);
 	if (parent !== null) markCopied(store, session, parent, shape);
 	if (words.length > 0) markText(store, session, words.slice(0, SHAPE_WORDS), shape);
@@ -143,7 +138,7 @@ function markText(store: IndexStore, session: number, words: readonly string[], 
 }
 
 /** sessionShape without words or a parent: the shape kept at ingest, with today's labels and context edits. */
-function keptShape(store: IndexStore, session: number): { ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
+function keptShape(store: IndexStore, session: number): KeptShape {
 	const shape = readShape(store, session);
 	const { ids, parents, flags } = shape;
 	const mark = (rows: Array<{ id: number }>, bit: number) => {
@@ -167,7 +162,7 @@ function keptShape(store: IndexStore, session: number): { ids: Float64Array; par
 	const later = store.prepare<[number], { id: number }>(
 		"SELECT p.id FROM events e JOIN events p ON p.session_id = e.session_id AND p.entry_id = e.parent_id WHERE e.id = ?",
 	);
-	for (let k = 0; k < parents.length; k++) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
+	for (const k of shape.links) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
 	return shape;
 }
 

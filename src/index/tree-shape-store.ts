@@ -122,12 +122,17 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	flush();
 }
 
+/** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
+export interface KeptShape {
+	ids: Float64Array;
+	parents: Int32Array;
+	flags: Uint16Array;
+	/** Positions whose parent link is not PARENT_PREVIOUS, ascending: pi's tree is mostly one path, so these are few. */
+	links: number[];
+}
+
 /** The kept shape from chunk `from` on (entry `from * SHAPE_CHUNK` first): what an append changed, without the rest. */
-export function readShapeFrom(
-	store: IndexStore,
-	session: number,
-	from: number,
-): { offset: number; ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
+export function readShapeFrom(store: IndexStore, session: number, from: number): KeptShape & { offset: number } {
 	// The count first (each row's n is before its blobs): the columns are made once, and each chunk's blobs are
 	// garbage once copied instead of all held until the end.
 	const size = store
@@ -143,20 +148,21 @@ export function readShapeFrom(
 			"SELECT n, ids, pars, flags FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk",
 		)
 		.raw();
+	const links: number[] = [];
 	let at = 0;
 	for (const [n, a, p, f] of rows.iterate(session, from)) {
 		decodeIds(a, n, ids, at);
-		decodeParents(p, n, parents, at);
+		decodeParents(p, n, parents, at, links);
 		flags.set(u16Of(f, n), at);
 		at += n;
 	}
 	// Chunks are full but the last: a gap means the shape is not what this reader expects.
 	const offset = size.first === from ? from * SHAPE_CHUNK : -1;
-	return { offset, ids, parents, flags };
+	return { offset, ids, parents, flags, links };
 }
 
-/** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
-export function readShape(store: IndexStore, session: number): { ids: Float64Array; parents: Int32Array; flags: Uint16Array } {
-	const { ids, parents, flags } = readShapeFrom(store, session, 0);
-	return { ids, parents, flags };
+/** A session's kept shape (KeptShape). */
+export function readShape(store: IndexStore, session: number): KeptShape {
+	const { offset: _offset, ...shape } = readShapeFrom(store, session, 0);
+	return shape;
 }

@@ -7,6 +7,7 @@
 import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { entryIdsOf, eventIdOf, matchingEvents, SHAPE, sessionShape } from "../index/tree-rows.js";
+import type { KeptShape } from "../index/tree-shape-store.js";
 import { NotFoundError } from "../shared/errors.js";
 import { indexOfSorted } from "../shared/sorted.js";
 import type { TreeFilterMode, TreeForkHead, TreeWindowRequest } from "../shared/types.js";
@@ -89,19 +90,19 @@ export function nodeOf(m: Member, rowId: number | undefined): number {
 
 /**
  * Each entry's parent as a position (the entry above for PARENT_PREVIOUS); -1 for none, or a parent later in the file.
- * Written over the parent links it reads (each is read before it is written): no second column of a million values.
+ * Written over the parent links it reads: every entry gets the one above, then the few `links` (the entries whose link
+ * is something else, ascending) get theirs.
  */
-function parentNodes(ids: Float64Array, parents: Int32Array): Int32Array {
-	const out = parents;
-	for (let k = 0; k < ids.length; k++) {
-		const par = parents[k] as number;
-		if (par === -1) out[k] = k - 1;
-		else if (par <= 0) out[k] = -1;
-		else {
-			// A parent later in the file is not attached (root()'s loop has not met it yet).
-			const at = indexOfSorted(ids, par);
-			out[k] = at >= 0 && at < k ? at : -1;
-		}
+function parentNodes(shape: KeptShape): Int32Array {
+	const { ids, parents: out, links } = shape;
+	const other = links.map((k) => out[k] as number);
+	for (let k = 0; k < out.length; k++) out[k] = k - 1;
+	for (let l = 0; l < links.length; l++) {
+		const k = links[l] as number;
+		const par = other[l] as number;
+		// A parent later in the file is not attached (root()'s loop has not met it yet).
+		const at = par > 0 ? indexOfSorted(ids, par) : -1;
+		out[k] = at >= 0 && at < k ? at : -1;
 	}
 	return out;
 }
@@ -175,13 +176,13 @@ class ShapeBuilder {
 	}
 
 	/** root() when every entry shows: the shape's columns become the nodes' (the builder owns them), as the loop would fill them. */
-	private allRoot(m: Member, s: { ids: Float64Array; parents: Int32Array; flags: Uint16Array }): void {
+	private allRoot(m: Member, s: KeptShape): void {
 		const n = s.ids.length;
 		this.nodeRow.adopt(s.ids);
 		m.ids.adopt(s.ids);
 		this.nodeMember.adopt(new Int32Array(n));
 		this.nodeFlags.adopt(s.flags);
-		this.nodeParent.adopt(parentNodes(s.ids, s.parents));
+		this.nodeParent.adopt(parentNodes(s));
 		if (this.hitSet.size > 0) for (let k = 0; k < n; k++) if (this.hitSet.has(s.ids[k] as number)) s.flags[k] = (s.flags[k] as number) | HIT;
 		m.nodes = null;
 		m.rows = n;
