@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SHAPE } from "../src/index/tree-rows.js";
-import { BRANCH_CHILD, CONTINUES, depthOf, depths, flatten, HIT, LAST, shown, type TreeNodes } from "../src/query/tree-flatten.js";
+import { BRANCH_CHILD, CONTINUES, depths, flatten, HIT, LAST, prefixDrawer, shown, type TreeNodes } from "../src/query/tree-flatten.js";
 import { TREE_FILTER_MODES, type TreeFilterMode } from "../src/shared/types.js";
 
 /** A seeded generator, so a failure names the tree that broke. */
@@ -104,9 +104,13 @@ describe("flattening a family's tree for the tree view", () => {
 					depth: [...depths(got)],
 				};
 				expect(plain, `seed ${seed}`).toEqual(want);
-				// The window asks a shown node's depth alone.
+				// A window draws a shown node's depth alone.
+				const draw = prefixDrawer(
+					(i) => got.up[i] as number,
+					(i) => got.bits[i] as number,
+				);
 				expect(
-					Array.from(got.flat, (i) => depthOf(got, i)),
+					Array.from(got.flat, (i) => draw(i).depth),
 					`seed ${seed}`,
 				).toEqual(want.flat.map((i) => want.depth[i]));
 			}
@@ -118,7 +122,7 @@ describe("flattening a family's tree for the tree view", () => {
 		const nodeParent = Int32Array.from({ length: n }, (_, i) => i - 1);
 		const got = flatten({ nodeRow: Float64Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) }, "all", false, n - 1);
 		expect(got.flat[n - 1]).toBe(n - 1);
-		expect(depthOf(got, n - 1)).toBe(0);
+		expect(depths(got)[n - 1]).toBe(0);
 		expect(got.bits[n - 1]).toBe(CONTINUES);
 	});
 });

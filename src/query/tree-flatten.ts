@@ -187,16 +187,40 @@ function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "fl
 }
 
 /**
- * A shown node's indent depth: the branch children on its way up (itself included), each one level deeper than its
- * parent. Found when drawn rather than kept per node: a window asks it of a hundred nodes.
+ * The connector prefix and indent depth of shown nodes (`up` and `bits` as in Flattened, read through functions so a
+ * kept layout's chunks serve too). The columns drawn for a branch child's descendants are made once per branch child,
+ * since the rows of a window share their ancestors (a deep tree's rows would each walk every level).
  */
-export function depthOf(f: Pick<Flattened, "bits" | "up">, node: number): number {
-	let depth = (f.bits[node] as number) & BRANCH_CHILD ? 1 : 0;
-	for (let a = f.up[node] as number; a >= 0; a = f.up[a] as number) depth++;
-	return depth;
+export function prefixDrawer(up: (node: number) => number, bits: (node: number) => number): (node: number) => { prefix: string; depth: number } {
+	const columns = new Map<number, { text: string; depth: number }>();
+	const none = { text: "", depth: 0 };
+	const columnsBelow = (a: number): { text: string; depth: number } => {
+		if (a < 0) return none;
+		let c = columns.get(a);
+		if (c === undefined) {
+			const chain: number[] = [];
+			let top = a;
+			for (; top >= 0 && !columns.has(top); top = up(top)) chain.push(top);
+			c = top >= 0 ? (columns.get(top) as { text: string; depth: number }) : none;
+			for (let k = chain.length - 1; k >= 0; k--) {
+				const x = chain[k] as number;
+				c = { text: c.text + (bits(x) & LAST ? "   " : "│  "), depth: c.depth + 1 };
+				columns.set(x, c);
+			}
+		}
+		return c;
+	};
+	return (node) => {
+		const b = bits(node);
+		const above = columnsBelow(up(node));
+		return b & BRANCH_CHILD ? { prefix: above.text + (b & LAST ? "└─ " : "├─ "), depth: above.depth + 1 } : { prefix: above.text, depth: above.depth };
+	};
 }
 
-/** depthOf for every node, in one pass (an ancestor comes before its descendants); 0 for a hidden one. */
+/**
+ * Every node's indent depth, in one pass (an ancestor comes before its descendants): the branch children on its way up,
+ * itself included; 0 for a hidden one.
+ */
 export function depths(f: Pick<Flattened, "bits" | "up" | "flatOf">): Int32Array {
 	const n = f.up.length;
 	const out = new Int32Array(n);

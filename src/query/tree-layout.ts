@@ -23,7 +23,7 @@ import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
-import { BRANCH_CHILD, depths, LAST } from "./tree-flatten.js";
+import { depths, prefixDrawer } from "./tree-flatten.js";
 import { nodeInRows, nodeOfRow } from "./tree-layout-append.js";
 import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
@@ -381,34 +381,15 @@ function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest,
 	}
 	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
 	const keyOf = (node: number) => `${memberOf(node).publicId}/${byId.get(L.at("row", node))?.entry_id ?? ""}`;
-	// The columns drawn for a branch child's descendants, once per branch child: a window's rows share their ancestors.
-	const columns = new Map<number, string>();
-	const columnsBelow = (a: number): string => {
-		if (a < 0) return "";
-		let c = columns.get(a);
-		if (c === undefined) {
-			const chain: number[] = [];
-			let top = a;
-			for (; top >= 0 && !columns.has(top); top = L.at("up", top)) chain.push(top);
-			c = top >= 0 ? (columns.get(top) as string) : "";
-			for (let k = chain.length - 1; k >= 0; k--) {
-				const x = chain[k] as number;
-				c += L.at("bits", x) & LAST ? "   " : "│  ";
-				columns.set(x, c);
-			}
-		}
-		return c;
-	};
-	const prefixOf = (node: number): string => {
-		const b = L.at("bits", node);
-		return columnsBelow(L.at("up", node)) + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : "");
-	};
+	const drawn = prefixDrawer(
+		(node) => L.at("up", node),
+		(node) => L.at("bits", node),
+	);
 	const none = new Set<number>();
 	const out: TreeViewRow[] = [];
 	for (const r of rows) {
 		const node = nodeAt(r.start);
-		const prefix = prefixOf(node);
-		const depth = L.at("depth", node);
+		const { prefix, depth } = drawn(node);
 		const m = memberOf(node);
 		const sessionId = m.publicId;
 		if (r.type === 1 && m.fork) {

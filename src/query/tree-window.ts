@@ -12,7 +12,7 @@ import { eventIdOf, familySignature, treeRowsByIds } from "../index/tree-rows.js
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
-import { BRANCH_CHILD, depthOf, HIT, LAST, POS } from "./tree-flatten.js";
+import { HIT, POS, prefixDrawer } from "./tree-flatten.js";
 import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow, rowAt } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
@@ -156,15 +156,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 	};
 }
 
-/** A node's connector prefix and indent depth. */
-function drawn(sh: Shape, node: number): { prefix: string; depth: number } {
-	const parts: string[] = [];
-	for (let a = sh.up[node] as number; a >= 0; a = sh.up[a] as number) parts.push((sh.bits[a] as number) & LAST ? "   " : "│  ");
-	parts.reverse();
-	const b = sh.bits[node] as number;
-	return { prefix: parts.join("") + (b & BRANCH_CHILD ? (b & LAST ? "└─ " : "├─ ") : ""), depth: depthOf(sh, node) };
-}
-
 /** The node a row key names: an entry (`session/entry`), a fork's head (`fork:session`) or a fold (`fold:<key>`). */
 function nodeOfKey(store: IndexStore, sh: Shape, key: string): number {
 	const k = key.startsWith("fold:") ? key.slice("fold:".length) : key;
@@ -281,10 +272,14 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		const r = byId.get(sh.nodeRow[node] as number);
 		return r ? entryOf(r, hitIds) : null;
 	};
+	const drawn = prefixDrawer(
+		(node) => sh.up[node] as number,
+		(node) => sh.bits[node] as number,
+	);
 	const out: TreeViewRow[] = [];
 	for (let r = first; r < end; r++) {
 		const node = sh.flat[rows.start[r] as number] as number;
-		const { prefix, depth } = drawn(sh, node);
+		const { prefix, depth } = drawn(node);
 		const sessionId = sidOf(node);
 		const t = rows.type[r] as number;
 		if (t === 1) {
