@@ -79,8 +79,8 @@ export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf
 	// V8 optimizes a hot loop on its own, and a later loop of the same function would throw that code away.
 	const v = visibleNodes(b, decide, leafNode, leafShown);
 	const vsize = shownSizes(b.nodeParent, v.visible);
-	const { next, ...placed } = place(b, v, vsize);
-	return { hits: v.hits, hidden: v.hidden, ...placed, kids: v.kids.subarray(0, n), spare: [v.vpar, vsize, next] };
+	const placed = place(b, v, vsize);
+	return { hits: v.hits, hidden: v.hidden, ...placed, kids: v.kids.subarray(0, n), spare: [v.vpar, vsize] };
 }
 
 /** The bits of a node's flags pi's filter reads (SHAPE's, below HIT). */
@@ -88,7 +88,7 @@ const FILTER_BITS = 1023;
 
 interface Visible {
 	visible: Uint8Array;
-	/** Each node's nearest shown strict ancestor (n: the virtual root). */
+	/** Each node's nearest shown strict ancestor (n: the virtual root); one slot more, which place() uses. */
 	vpar: Int32Array;
 	/** Shown children per node, by vpar, counted to 2. */
 	kids: Uint8Array;
@@ -100,7 +100,7 @@ function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafSh
 	const { nodeParent, nodeFlags, nodeRow } = b;
 	const n = nodeRow.length;
 	const visible = new Uint8Array(n);
-	const vpar = new Int32Array(n);
+	const vpar = new Int32Array(n + 1);
 	const kids = new Uint8Array(n + 1);
 	let hidden = 0;
 	let hits = 0;
@@ -138,12 +138,14 @@ function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
  * The shown nodes in the whole tree's pre-order (pi's /tree order) with their connectors: each subtree's shown nodes
  * take the next stretch of its parent's, so a node's position is known when it is met.
  */
-function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "pos"> & { next: Int32Array } {
+function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "pos"> {
 	const { nodeParent, nodeRow, nodeFlags } = b;
 	const { visible, vpar, kids } = v;
 	const n = visible.length;
 	const shownCount = vsize[n] as number;
-	const next = new Int32Array(n + 1);
+	// Where each node's next child's stretch starts: a node's vpar is read only when the node is met, so from then on
+	// its slot holds this instead (slot n, the virtual root's, starts at 0): no column of its own.
+	const next = vpar;
 	const flat = new Int32Array(shownCount);
 	const flatOf = new Int32Array(n);
 	const bits = new Uint8Array(n);
@@ -161,12 +163,12 @@ function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "fl
 			up[i] = -1;
 			continue;
 		}
+		const vp = vpar[i] as number;
 		next[i] = start + 1;
 		flat[start] = i;
 		flatOf[i] = start;
 		// A only child continues its parent's column, siblings branch one level deeper; the last sibling's shown
 		// subtree ends where its parent's does.
-		const vp = vpar[i] as number;
 		const top = vp === n;
 		up[i] = top ? -1 : (bits[vp] as number) & BRANCH_CHILD ? vp : (up[vp] as number);
 		const continues = kids[vp] === 1 && !top;
@@ -183,7 +185,7 @@ function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "fl
 			(f & SHAPE.user ? POS.user : 0) |
 			(head ? POS.head : f & HIT ? POS.hit : 0);
 	}
-	return { flat, flatOf, bits, up, pos, next };
+	return { flat, flatOf, bits, up, pos };
 }
 
 /**

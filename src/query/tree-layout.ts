@@ -35,7 +35,6 @@ export const LAYOUT_MIN = 5000;
 export interface LaidRows {
 	start: Int32Array;
 	type: Uint8Array;
-	count: Int32Array;
 	total: number;
 	/** Per display position: 1 when never folded. */
 	kept: Uint8Array;
@@ -169,7 +168,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		kept: rows.kept,
 		rowStart: rows.start,
 		rowType: rows.type,
-		rowCount: rows.count,
+		rowCount: rowCounts(rows, sh.flat.length),
 	};
 	try {
 		writeLayout(store, lc.session.id, lc.filter, head, parts);
@@ -183,6 +182,18 @@ function rowsOfPositions(rows: LaidRows, shown: number): Int32Array {
 	const out = new Int32Array(shown);
 	for (let r = 0; r < rows.total; r++) out.fill(r, rows.start[r] as number, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
 	return out;
+}
+
+/** rowCount of every row. */
+function rowCounts(rows: LaidRows, shown: number): Int32Array {
+	const out = new Int32Array(rows.total);
+	for (let r = 0; r < rows.total; r++) out[r] = rowCount(rows, r, shown);
+	return out;
+}
+
+/** How many display positions row `r` holds (a fold's entries; 1 for any other row): up to the next row's start. */
+export function rowCount(rows: Pick<LaidRows, "start" | "total">, r: number, shown: number): number {
+	return (r + 1 < rows.total ? (rows.start[r + 1] as number) : shown) - (rows.start[r] as number);
 }
 
 /** The row of display position `f`: the last row starting at or before it (rows start in display order). */

@@ -13,7 +13,7 @@ import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { HIT, POS, prefixDrawer } from "./tree-flatten.js";
-import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow, rowAt } from "./tree-layout.js";
+import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow, rowAt, rowCount } from "./tree-layout.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
@@ -82,7 +82,6 @@ function positionsOf(sh: Shape, keep: number, searching: boolean): Positions {
 interface RowCols {
 	start: Int32Array;
 	type: Uint8Array;
-	count: Int32Array;
 	link: Int32Array;
 	rows: number;
 }
@@ -106,7 +105,6 @@ function ownRows(c: RowCols, from: number, to: number, st: number): void {
 	const n = to - from;
 	for (let k = 0; k < n; k++) c.start[r + k] = from + k;
 	c.type.fill(0, r, r + n);
-	c.count.fill(1, r, r + n);
 	c.link.fill(st, r, r + n);
 	c.rows = r + n;
 }
@@ -119,7 +117,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 	const c: RowCols = {
 		start: column(sh, len),
 		type: new Uint8Array(len),
-		count: column(sh, len),
 		link: column(sh, len),
 		rows: 0,
 	};
@@ -134,7 +131,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 			const r = c.rows;
 			c.start[r] = i;
 			c.type[r] = 2;
-			c.count[r] = j - i;
 			c.link[r] = stretches[s + 2] as number;
 			c.rows = r + 1;
 		}
@@ -148,7 +144,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 		sig,
 		start,
 		type: c.type.subarray(0, rows),
-		count: c.count.subarray(0, rows),
 		link: c.link.subarray(0, rows),
 		total: rows,
 		hitRows: hits.map((f) => rowAt(start, f)),
@@ -292,7 +287,7 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 				key: `fold:${keyOf(node)}`,
 				prefix,
 				sessionId,
-				count: rows.count[r] as number,
+				count: rowCount(rows, r, sh.flat.length),
 				crumb: c >= 0 ? entry(c) : null,
 				depth,
 				stretch: keyOf(node),
