@@ -43,6 +43,8 @@ export interface TreeNodes {
 	nodeRow: Float64Array;
 	nodeParent: Int32Array;
 	nodeFlags: Uint16Array;
+	/** The forks' head nodes, when known: with none, no row id is read to find them (a lone session's million). */
+	heads?: ReadonlyMap<number, unknown>;
 }
 
 /** What flattening adds to the nodes: the shown ones in display order, their connectors and depths. */
@@ -98,6 +100,7 @@ interface Visible {
 
 function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafShown: number): Visible {
 	const { nodeParent, nodeFlags, nodeRow } = b;
+	const forks = b.heads === undefined || b.heads.size > 0;
 	const n = nodeRow.length;
 	const visible = new Uint8Array(n);
 	const vpar = new Int32Array(n + 1);
@@ -106,7 +109,7 @@ function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafSh
 	let hits = 0;
 	for (let i = 0; i < n; i++) {
 		const f = nodeFlags[i] as number;
-		const head = (nodeRow[i] as number) < 0;
+		const head = forks && (nodeRow[i] as number) < 0;
 		if (!head && f & HIT) hits++;
 		const s = head ? 1 : i === leafNode ? leafShown : (decide[f & FILTER_BITS] as number);
 		visible[i] = s;
@@ -140,6 +143,7 @@ function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
  */
 function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "pos"> {
 	const { nodeParent, nodeRow, nodeFlags } = b;
+	const forks = b.heads === undefined || b.heads.size > 0;
 	const { visible, vpar, kids } = v;
 	const n = visible.length;
 	const shownCount = vsize[n] as number;
@@ -178,7 +182,7 @@ function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "fl
 			bits[i] = BRANCH_CHILD | (start + size === end ? LAST : 0);
 		}
 		const f = nodeFlags[i] as number;
-		const head = (nodeRow[i] as number) < 0;
+		const head = forks && (nodeRow[i] as number) < 0;
 		pos[start] =
 			(head || kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
 			(continues ? POS.continues : 0) |
