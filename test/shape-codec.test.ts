@@ -1,6 +1,6 @@
 /** The kept tree shape's run encoding of row ids and parent links, and the doubles chunks were written in before. */
 import { describe, expect, it } from "vitest";
-import { decodeIds, decodeParents, encodeIds, encodeParents, isRunEncoded } from "../src/index/shape-codec.js";
+import { decodeFlags, decodeIds, decodeParents, encodeFlags, encodeIds, encodeParents, isRunEncoded } from "../src/index/shape-codec.js";
 
 const ids = (b: Uint8Array, n: number) => {
 	const out = new Float64Array(n + 2).fill(-9);
@@ -77,5 +77,22 @@ describe("parent links of a kept shape chunk", () => {
 
 	it("refuses a link outside the chunk", () => {
 		expect(() => parents(encodeParents([0, 5, 6]), 2)).toThrow(/at 2 of 2 entries/);
+	});
+});
+
+describe("fixed flags of a kept shape chunk", () => {
+	const flags = (b: Uint8Array, n: number) => {
+		const out = new Uint16Array(n + 2).fill(9);
+		decodeFlags(b, n, out, 1);
+		return Array.from(out);
+	};
+	it("takes a byte each when all fit, two when one does not, and reads both (two as written before)", () => {
+		const small = Uint16Array.from([1, 0, 64, 237]);
+		expect(encodeFlags(small).length).toBe(4);
+		expect(flags(encodeFlags(small), 4)).toEqual([9, 1, 0, 64, 237, 9]);
+		const wide = Uint16Array.from([1, 300, 2]);
+		expect(encodeFlags(wide).length).toBe(6);
+		expect(flags(encodeFlags(wide), 3)).toEqual([9, 1, 300, 2, 9]);
+		expect(flags(unaligned(Buffer.from(wide.buffer)), 3)).toEqual([9, 1, 300, 2, 9]);
 	});
 });

@@ -23,7 +23,7 @@ function randomTree(seed: number): { nodes: TreeNodes; leaf: number } {
 	const rnd = random(seed);
 	const n = 1 + Math.floor(rnd() * 80);
 	const branchy = rnd();
-	const nodeRow = new Float64Array(n);
+	const nodeRow = new Int32Array(n);
 	const nodeParent = new Int32Array(n);
 	const nodeFlags = new Uint16Array(n);
 	for (let i = 0; i < n; i++) {
@@ -120,7 +120,7 @@ describe("flattening a family's tree for the tree view", () => {
 	it("a chain deeper than any call stack flattens in order", () => {
 		const n = 200_000;
 		const nodeParent = Int32Array.from({ length: n }, (_, i) => i - 1);
-		const got = flatten({ nodeRow: Float64Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) }, "all", false, n - 1);
+		const got = flatten({ nodeRow: Int32Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) }, "all", false, n - 1);
 		expect(got.flat[n - 1]).toBe(n - 1);
 		expect(depths(got)[n - 1]).toBe(0);
 		expect(got.bits[n - 1]).toBe(CONTINUES);

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { decodeIds, decodeParents, isRunEncoded } from "../src/index/shape-codec.js";
+import { decodeFlags, decodeIds, decodeParents, isRunEncoded } from "../src/index/shape-codec.js";
 import { SHAPE_CHUNK } from "../src/index/tree-shape-store.js";
 import { TREE_FILTER_MODES, type TreeWindow } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
@@ -61,25 +61,28 @@ function windows(index: string): Record<string, { first: TreeWindow; all: string
 	}
 }
 
-/** Rewrites every kept shape chunk's row ids and parent links as doubles, as indexes before the run encoding held them. */
+/** Rewrites every kept shape chunk as indexes before the run encoding held it: ids and links doubles, flags two bytes. */
 function asDoubles(index: string): number {
 	const db = new Database(index);
 	try {
-		const rows = db.prepare("SELECT session_id, chunk, n, ids, pars FROM tree_shape").all() as Array<{
+		const rows = db.prepare("SELECT session_id, chunk, n, ids, pars, flags FROM tree_shape").all() as Array<{
 			session_id: number;
 			chunk: number;
 			n: number;
 			ids: Buffer;
 			pars: Buffer;
+			flags: Buffer;
 		}>;
-		const write = db.prepare("UPDATE tree_shape SET ids = ?, pars = ? WHERE session_id = ? AND chunk = ?");
+		const write = db.prepare("UPDATE tree_shape SET ids = ?, pars = ?, flags = ? WHERE session_id = ? AND chunk = ?");
 		for (const r of rows) {
-			expect(isRunEncoded(r.ids) && isRunEncoded(r.pars)).toBe(true);
+			expect(isRunEncoded(r.ids) && isRunEncoded(r.pars) && r.flags.length === r.n).toBe(true);
 			const ids = new Float64Array(r.n);
 			decodeIds(r.ids, r.n, ids, 0);
 			const pars = new Int32Array(r.n);
 			decodeParents(r.pars, r.n, pars, 0);
-			write.run(Buffer.from(ids.buffer), Buffer.from(Float64Array.from(pars).buffer), r.session_id, r.chunk);
+			const flags = new Uint16Array(r.n);
+			decodeFlags(r.flags, r.n, flags, 0);
+			write.run(Buffer.from(ids.buffer), Buffer.from(Float64Array.from(pars).buffer), Buffer.from(flags.buffer), r.session_id, r.chunk);
 		}
 		return rows.length;
 	} finally {
@@ -87,12 +90,22 @@ function asDoubles(index: string): number {
 	}
 }
 
-/** Per chunk, in chunk order: "runs" or "doubles" (row ids and parent links alike). */
+/** Per chunk, in chunk order: "runs" (with a byte of flags each) or "doubles" (with two), row ids and links alike. */
 function chunkForms(index: string): string[] {
 	const db = new Database(index, { readonly: true });
 	try {
-		return (db.prepare("SELECT ids, pars FROM tree_shape ORDER BY chunk").all() as Array<{ ids: Buffer; pars: Buffer }>).map((r) =>
-			isRunEncoded(r.ids) && isRunEncoded(r.pars) ? "runs" : !isRunEncoded(r.ids) && !isRunEncoded(r.pars) ? "doubles" : "mixed",
+		const rows = db.prepare("SELECT n, ids, pars, flags FROM tree_shape ORDER BY chunk").all() as Array<{
+			n: number;
+			ids: Buffer;
+			pars: Buffer;
+			flags: Buffer;
+		}>;
+		return rows.map((r) =>
+			isRunEncoded(r.ids) && isRunEncoded(r.pars) && r.flags.length === r.n
+				? "runs"
+				: !isRunEncoded(r.ids) && !isRunEncoded(r.pars) && r.flags.length === 2 * r.n
+					? "doubles"
+					: "mixed",
 		);
 	} finally {
 		db.close();

@@ -3,7 +3,8 @@
  * ids (a session's events are inserted in file order, so a chunk is one run or a few), the parent links as the
  * entries whose parent is not the row above (pi's tree is mostly one long path). A million-entry session's ids and
  * links are then a few kilobytes to read instead of megabytes. Chunks written before held every value as a double
- * (native-endian Float64): a blob says which by its first 32 bits, which no double row id or link starts with.
+ * (native-endian Float64): a blob says which by its first 32 bits, which no double row id or link starts with. The
+ * fixed flags take a byte each (they all fit), two before: the blob's length says which.
  */
 
 /** First 32-bit value of a run-encoded blob: the low half of a double holding an integer below 2^31 is never all ones. */
@@ -79,4 +80,19 @@ export function decodeParents(b: Uint8Array, n: number, into: Int32Array, at: nu
 		into[at + k] = v[r + 1] as number;
 		links?.push(at + k);
 	}
+}
+
+/** Fixed flags, a byte each when every one fits (they do: tree-shape-store.ts FIXED), else two. */
+export function encodeFlags(flags: Uint16Array): Buffer {
+	for (let k = 0; k < flags.length; k++) if ((flags[k] as number) > 0xff) return Buffer.from(flags.buffer, flags.byteOffset, flags.byteLength);
+	return Buffer.from(Uint8Array.from(flags));
+}
+
+/** Writes a chunk's `n` fixed flags into `into` from `at`, a byte or two each (the blob's length says which). */
+export function decodeFlags(b: Uint8Array, n: number, into: Uint16Array, at: number): void {
+	if (b.byteLength === n) {
+		into.set(b, at);
+		return;
+	}
+	into.set(b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, n) : new Uint16Array(new Uint8Array(b.subarray(0, n * 2)).buffer, 0, n), at);
 }

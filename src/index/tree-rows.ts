@@ -109,7 +109,7 @@ export function sessionShape(store: IndexStore, session: number, words: readonly
 }
 
 /** Sets `bit` on the shape's rows among `ids` (both ascending). */
-function markSorted(shape: { ids: Float64Array; flags: Uint16Array }, ids: Iterable<[number]>, bit: number): void {
+function markSorted(shape: { ids: Int32Array; flags: Uint16Array }, ids: Iterable<[number]>, bit: number): void {
 	const { ids: all, flags } = shape;
 	const n = all.length;
 	let at = 0;
@@ -120,7 +120,7 @@ function markSorted(shape: { ids: Float64Array; flags: Uint16Array }, ids: Itera
 }
 
 /** SHAPE.text on the rows whose preview, label, tool name or type holds every word (pi's /tree filter text). */
-function markText(store: IndexStore, session: number, words: readonly string[], shape: { ids: Float64Array; flags: Uint16Array }): void {
+function markText(store: IndexStore, session: number, words: readonly string[], shape: { ids: Int32Array; flags: Uint16Array }): void {
 	const n = shape.ids.length;
 	if (n === 0) return;
 	// LIKE folds ASCII case as lower() does, without building a lower-case copy of every row's text (a word holds no
@@ -170,7 +170,7 @@ function keptShape(store: IndexStore, session: number): KeptShape {
  * SHAPE.copied on a fork's entries that are byte-identical copies of its parent's, streamed in row id order beside the
  * shape (a query flagging every row would buffer a --fork copy of a 1,000,000-entry session for its window function).
  */
-function markCopied(store: IndexStore, session: number, parent: number, shape: { ids: Float64Array; flags: Uint16Array }): void {
+function markCopied(store: IndexStore, session: number, parent: number, shape: { ids: Int32Array; flags: Uint16Array }): void {
 	const n = shape.ids.length;
 	if (n === 0) return;
 	const copies = store

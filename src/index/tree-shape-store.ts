@@ -4,7 +4,7 @@
  * view reads a 1,000,000-entry session's shape as a few hundred blobs instead of a million rows; what can change later (labels, context edits) is read through
  * partial indexes, and a parent that was not indexed yet when its child was is resolved at read time.
  */
-import { decodeIds, decodeParents, encodeIds, encodeParents } from "./shape-codec.js";
+import { decodeFlags, decodeIds, decodeParents, encodeFlags, encodeIds, encodeParents } from "./shape-codec.js";
 import type { IndexStore } from "./store.js";
 
 /** Entries per tree_shape row: an append rewrites at most one row of this size. */
@@ -69,10 +69,6 @@ interface ChunkRow {
 	last_entry: string;
 }
 
-const u16Of = (b: Buffer, n: number) =>
-	b.byteOffset % 2 === 0 ? new Uint16Array(b.buffer, b.byteOffset, n) : new Uint16Array(b.buffer.slice(b.byteOffset, b.byteOffset + n * 2));
-const bytes = (a: Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-
 /** Adds a session's newly inserted events (file order, after every indexed one) to its shape. */
 export function appendShape(store: IndexStore, session: number, events: readonly ShapeInput[]): void {
 	if (events.length === 0) return;
@@ -89,7 +85,7 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	if (tail) {
 		decodeIds(tail.ids, n, ids, 0);
 		decodeParents(tail.pars, n, pars, 0);
-		flags.set(u16Of(tail.flags, n));
+		decodeFlags(tail.flags, n, flags, 0);
 	}
 	let previous: string | null = tail?.last_entry ?? null;
 	const write = store.prepare(
@@ -97,7 +93,7 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	);
 	const parentRow = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?");
 	const flush = () =>
-		write.run(session, chunk, n, encodeIds(ids.subarray(0, n)), encodeParents(pars.subarray(0, n)), bytes(flags.subarray(0, n)), previous ?? "");
+		write.run(session, chunk, n, encodeIds(ids.subarray(0, n)), encodeParents(pars.subarray(0, n)), encodeFlags(flags.subarray(0, n)), previous ?? "");
 	for (let k = 0; k < events.length; k++) {
 		const e = events[k] as ShapeInput;
 		if (n === SHAPE_CHUNK) {
@@ -124,7 +120,7 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
 export interface KeptShape {
-	ids: Float64Array;
+	ids: Int32Array;
 	parents: Int32Array;
 	flags: Uint16Array;
 	/** Positions whose parent link is not PARENT_PREVIOUS, ascending: pi's tree is mostly one path, so these are few. */
@@ -140,7 +136,7 @@ export function readShapeFrom(store: IndexStore, session: number, from: number):
 			"SELECT min(chunk) AS first, total(n) AS total FROM tree_shape WHERE session_id = ? AND chunk >= ?",
 		)
 		.get(session, from) as { first: number | null; total: number };
-	const ids = new Float64Array(size.total);
+	const ids = new Int32Array(size.total);
 	const parents = new Int32Array(size.total);
 	const flags = new Uint16Array(size.total);
 	const rows = store
@@ -153,7 +149,7 @@ export function readShapeFrom(store: IndexStore, session: number, from: number):
 	for (const [n, a, p, f] of rows.iterate(session, from)) {
 		decodeIds(a, n, ids, at);
 		decodeParents(p, n, parents, at, links);
-		flags.set(u16Of(f, n), at);
+		decodeFlags(f, n, flags, at);
 		at += n;
 	}
 	// Chunks are full but the last: a gap means the shape is not what this reader expects.

@@ -40,7 +40,7 @@ export function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf:
 
 /** A family's nodes as the shape builder read them: row ids (negative: a fork's head), parents and flags. */
 export interface TreeNodes {
-	nodeRow: Float64Array;
+	nodeRow: Int32Array;
 	nodeParent: Int32Array;
 	nodeFlags: Uint16Array;
 	/** The forks' head nodes, when known: with none, no row id is read to find them (a lone session's million). */

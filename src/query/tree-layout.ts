@@ -157,7 +157,8 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		...(members.length > 1 ? { members } : {}),
 	};
 	const parts: Record<LayoutPart, Float64Array | Int32Array | Uint8Array> = {
-		row: sh.nodeRow,
+		// Kept as doubles, as the layouts written before are.
+		row: Float64Array.from(sh.nodeRow),
 		parent: sh.nodeParent,
 		near,
 		bits: sh.bits,

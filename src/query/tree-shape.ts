@@ -23,7 +23,7 @@ export const TREE_WINDOW_MAX = 1000;
 /** One session of the family: its nodes by row id (sorted), the head of a fork (-1 for the root). */
 export interface Member {
 	row: SessionRow;
-	ids: Col<Float64Array>;
+	ids: Col<Int32Array>;
 	/** Each id's node; null when they are 0, 1, … (a root whose every entry shows): no column of a million positions. */
 	nodes: Col<Int32Array> | null;
 	head: number;
@@ -35,7 +35,7 @@ export interface Member {
 /** The family's nodes, the filtered tree flattened in display order. */
 export interface Shape extends Flattened {
 	members: Member[];
-	nodeRow: Float64Array;
+	nodeRow: Int32Array;
 	nodeMember: Int32Array;
 	nodeParent: Int32Array;
 	nodeFlags: Uint16Array;
@@ -47,7 +47,7 @@ export interface Shape extends Flattened {
 }
 
 /** A growable column of numbers: a million entries are a few megabytes, not a million array slots. */
-class Col<T extends Float64Array | Int32Array | Uint16Array> {
+class Col<T extends Int32Array | Uint16Array> {
 	length = 0;
 	constructor(
 		public a: T,
@@ -78,7 +78,6 @@ class Col<T extends Float64Array | Int32Array | Uint16Array> {
 		return this.a.subarray(0, this.length) as T;
 	}
 }
-export const f64 = () => new Col<Float64Array>(new Float64Array(0), (n) => new Float64Array(n));
 export const i32 = () => new Col<Int32Array>(new Int32Array(0), (n) => new Int32Array(n));
 export const u16 = () => new Col<Uint16Array>(new Uint16Array(0), (n) => new Uint16Array(n));
 
@@ -117,7 +116,7 @@ export class ShapeTooBigError extends Error {}
 
 class ShapeBuilder {
 	readonly members: Member[] = [];
-	readonly nodeRow = f64();
+	readonly nodeRow = i32();
 	readonly nodeMember = i32();
 	readonly nodeParent = i32();
 	readonly nodeFlags = u16();
@@ -146,7 +145,7 @@ class ShapeBuilder {
 
 	root(row: SessionRow): Member {
 		const s = sessionShape(this.store, row.id, this.words, null);
-		const m: Member = { row, ids: f64(), nodes: i32(), head: -1, rows: 0, parent: -1 };
+		const m: Member = { row, ids: i32(), nodes: i32(), head: -1, rows: 0, parent: -1 };
 		this.members.push(m);
 		const n = s.ids.length;
 		if (n > this.maxNodes) throw new ShapeTooBigError(`tree shape: more than ${this.maxNodes} nodes`);
@@ -263,7 +262,7 @@ class ShapeBuilder {
 			const mi = this.members.length;
 			const head = this.node(-1, mi, attach, 0);
 			const nodes = i32();
-			const m: Member = { row: child, ids: f64(), nodes, head, rows: allowed.length, parent: pi };
+			const m: Member = { row: child, ids: i32(), nodes, head, rows: allowed.length, parent: pi };
 			this.members.push(m);
 			let own = 0;
 			let prevOwn = -1;

@@ -1,7 +1,7 @@
 /** Dumps an index's logical contents (no row ids), so an incrementally refreshed index can be compared to a fresh build. */
 import Database from "better-sqlite3";
 import { expect } from "vitest";
-import { decodeIds, decodeParents } from "../../src/index/shape-codec.js";
+import { decodeFlags, decodeIds, decodeParents } from "../../src/index/shape-codec.js";
 import { FRAGMENT_SLOTS } from "../../src/shared/bounds.js";
 import { openService } from "./corpus.js";
 
@@ -75,7 +75,8 @@ function dumpShapes(db: Database.Database): unknown[] {
 		decodeIds(c.ids, c.n, ids, 0);
 		const pars = new Int32Array(c.n);
 		decodeParents(c.pars, c.n, pars, 0);
-		const flags = new Uint16Array(c.flags.buffer.slice(c.flags.byteOffset, c.flags.byteOffset + c.n * 2));
+		const flags = new Uint16Array(c.n);
+		decodeFlags(c.flags, c.n, flags, 0);
 		for (let k = 0; k < c.n; k++) {
 			const e = entryOf.get(ids[k] as number);
 			const p = pars[k] as number;
