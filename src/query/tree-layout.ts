@@ -113,6 +113,20 @@ function layoutMembers(sh: Shape): LayoutMember[] | null {
 	return next === sh.nodeRow.length ? out : null;
 }
 
+/**
+ * The row column as a kept layout holds it (doubles, as layouts written before do): made once per family, whose
+ * filter modes share their nodes' row ids (an indexer keeping five modes of a million-entry family would make five).
+ */
+const doubleRows = new WeakMap<Int32Array, Float64Array>();
+function rowsAsDoubles(rows: Int32Array): Float64Array {
+	let out = doubleRows.get(rows);
+	if (!out) {
+		out = Float64Array.from(rows);
+		doubleRows.set(rows, out);
+	}
+	return out;
+}
+
 /** Keeps the layout of a shape built for a layout case (no write on a read-only index; a failed write is only a miss). */
 export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: LaidRows): void {
 	const nodes = sh.nodeRow.length;
@@ -157,8 +171,7 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		...(members.length > 1 ? { members } : {}),
 	};
 	const parts: Record<LayoutPart, Float64Array | Int32Array | Uint8Array> = {
-		// Kept as doubles, as the layouts written before are.
-		row: Float64Array.from(sh.nodeRow),
+		row: rowsAsDoubles(sh.nodeRow),
 		parent: sh.nodeParent,
 		near,
 		bits: sh.bits,
