@@ -25,20 +25,12 @@ import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from 
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
 import { depths, prefixDrawer } from "./tree-flatten.js";
 import { nodeInRows, nodeOfRow } from "./tree-layout-append.js";
+import { type LaidRows, rowCounts, rowsOfPositions } from "./tree-rows-laid.js";
 import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
 
 /** Sessions from this many entries keep their layout: a smaller one is laid out whole in a few milliseconds. */
 export const LAYOUT_MIN = 5000;
-
-/** The rows laid out from a shape (tree-window.ts layRows). */
-export interface LaidRows {
-	start: Int32Array;
-	type: Uint8Array;
-	total: number;
-	/** Per display position: 1 when never folded. */
-	kept: Uint8Array;
-}
 
 /**
  * A request the kept layout can answer: a session and the sessions forked from it (its family, laid out as one tree),
@@ -189,37 +181,6 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 	} catch {
 		// Busy or read-only underneath: the next open lays it out again.
 	}
-}
-
-/** Per display position, the row showing it: a row holds the positions from its start to the next row's. */
-function rowsOfPositions(rows: LaidRows, shown: number): Int32Array {
-	const out = new Int32Array(shown);
-	for (let r = 0; r < rows.total; r++) out.fill(r, rows.start[r] as number, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
-	return out;
-}
-
-/** rowCount of every row. */
-function rowCounts(rows: LaidRows, shown: number): Int32Array {
-	const out = new Int32Array(rows.total);
-	for (let r = 0; r < rows.total; r++) out[r] = rowCount(rows, r, shown);
-	return out;
-}
-
-/** How many display positions row `r` holds (a fold's entries; 1 for any other row): up to the next row's start. */
-export function rowCount(rows: Pick<LaidRows, "start" | "total">, r: number, shown: number): number {
-	return (r + 1 < rows.total ? (rows.start[r + 1] as number) : shown) - (rows.start[r] as number);
-}
-
-/** The row of display position `f`: the last row starting at or before it (rows start in display order). */
-export function rowAt(start: Int32Array, f: number): number {
-	let lo = 0;
-	let hi = start.length - 1;
-	while (lo < hi) {
-		const mid = (lo + hi + 1) >> 1;
-		if ((start[mid] as number) <= f) lo = mid;
-		else hi = mid - 1;
-	}
-	return lo;
 }
 
 const readers = new WeakMap<IndexStore, { key: string; reader: LayoutReader }>();

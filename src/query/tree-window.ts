@@ -13,7 +13,8 @@ import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { HIT, POS, prefixDrawer } from "./tree-flatten.js";
-import { isBigFamily, keepLayout, type LaidRows, type LayoutCase, layoutCase, layoutWindow, rowAt, rowCount } from "./tree-layout.js";
+import { isBigFamily, keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
+import { type LaidRows, rowAt, rowCount } from "./tree-rows-laid.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 

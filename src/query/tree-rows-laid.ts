@@ -1,0 +1,44 @@
+/**
+ * The rows laid out from a tree's display positions (tree-window.ts layRows), and what follows from where each row
+ * starts: which positions it holds, so its count and a position's row are not kept per position.
+ */
+
+/** The rows laid out from a shape (tree-window.ts layRows). */
+export interface LaidRows {
+	start: Int32Array;
+	type: Uint8Array;
+	total: number;
+	/** Per display position: 1 when never folded. */
+	kept: Uint8Array;
+}
+
+/** Per display position, the row showing it: a row holds the positions from its start to the next row's. */
+export function rowsOfPositions(rows: LaidRows, shown: number): Int32Array {
+	const out = new Int32Array(shown);
+	for (let r = 0; r < rows.total; r++) out.fill(r, rows.start[r] as number, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
+	return out;
+}
+
+/** rowCount of every row. */
+export function rowCounts(rows: LaidRows, shown: number): Int32Array {
+	const out = new Int32Array(rows.total);
+	for (let r = 0; r < rows.total; r++) out[r] = rowCount(rows, r, shown);
+	return out;
+}
+
+/** How many display positions row `r` holds (a fold's entries; 1 for any other row): up to the next row's start. */
+export function rowCount(rows: Pick<LaidRows, "start" | "total">, r: number, shown: number): number {
+	return (r + 1 < rows.total ? (rows.start[r + 1] as number) : shown) - (rows.start[r] as number);
+}
+
+/** The row of display position `f`: the last row starting at or before it (rows start in display order). */
+export function rowAt(start: Int32Array, f: number): number {
+	let lo = 0;
+	let hi = start.length - 1;
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >> 1;
+		if ((start[mid] as number) <= f) lo = mid;
+		else hi = mid - 1;
+	}
+	return lo;
+}
