@@ -7,11 +7,11 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { decodeFlags, decodeIds, decodeParents, isRunEncoded } from "../src/index/shape-codec.js";
+import { isRunEncoded } from "../src/index/shape-codec.js";
 import { SHAPE_CHUNK } from "../src/index/tree-shape-store.js";
 import { TREE_FILTER_MODES, type TreeWindow } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
-import { expectSameIndex } from "./helpers/dump.js";
+import { decodeChunk, expectSameIndex, type ShapeChunk } from "./helpers/dump.js";
 
 const tmp = tempDir("pes-shape-format-");
 afterAll(() => tmp.cleanup());
@@ -65,23 +65,11 @@ function windows(index: string): Record<string, { first: TreeWindow; all: string
 function asDoubles(index: string): number {
 	const db = new Database(index);
 	try {
-		const rows = db.prepare("SELECT session_id, chunk, n, ids, pars, flags FROM tree_shape").all() as Array<{
-			session_id: number;
-			chunk: number;
-			n: number;
-			ids: Buffer;
-			pars: Buffer;
-			flags: Buffer;
-		}>;
+		const rows = db.prepare("SELECT session_id, chunk, n, ids, pars, flags FROM tree_shape").all() as Array<ShapeChunk & { session_id: number; chunk: number }>;
 		const write = db.prepare("UPDATE tree_shape SET ids = ?, pars = ?, flags = ? WHERE session_id = ? AND chunk = ?");
 		for (const r of rows) {
 			expect(isRunEncoded(r.ids) && isRunEncoded(r.pars) && r.flags.length === r.n).toBe(true);
-			const ids = new Float64Array(r.n);
-			decodeIds(r.ids, r.n, ids, 0);
-			const pars = new Int32Array(r.n);
-			decodeParents(r.pars, r.n, pars, 0);
-			const flags = new Uint16Array(r.n);
-			decodeFlags(r.flags, r.n, flags, 0);
+			const { ids, pars, flags } = decodeChunk(r);
 			write.run(Buffer.from(ids.buffer), Buffer.from(Float64Array.from(pars).buffer), Buffer.from(flags.buffer), r.session_id, r.chunk);
 		}
 		return rows.length;
@@ -94,12 +82,7 @@ function asDoubles(index: string): number {
 function chunkForms(index: string): string[] {
 	const db = new Database(index, { readonly: true });
 	try {
-		const rows = db.prepare("SELECT n, ids, pars, flags FROM tree_shape ORDER BY chunk").all() as Array<{
-			n: number;
-			ids: Buffer;
-			pars: Buffer;
-			flags: Buffer;
-		}>;
+		const rows = db.prepare("SELECT n, ids, pars, flags FROM tree_shape ORDER BY chunk").all() as ShapeChunk[];
 		return rows.map((r) =>
 			isRunEncoded(r.ids) && isRunEncoded(r.pars) && r.flags.length === r.n
 				? "runs"

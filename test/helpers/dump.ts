@@ -54,6 +54,25 @@ export function dumpIndex(path: string): Record<string, unknown[]> {
  * The tree shapes kept at ingest (tree-shape-store.ts), by entry: its parent link by entry id ('prev', 'none') and
  * fixed flags. A parent indexed after its child (-2) shows as the entry it resolves to, as the tree view reads it.
  */
+/** A kept tree shape chunk's blobs (tree_shape), as a test reads them. */
+export interface ShapeChunk {
+	n: number;
+	ids: Buffer;
+	pars: Buffer;
+	flags: Buffer;
+}
+
+/** The values a kept tree shape chunk holds, whichever way it was written. */
+export function decodeChunk(c: ShapeChunk): { ids: Float64Array; pars: Int32Array; flags: Uint16Array } {
+	const ids = new Float64Array(c.n);
+	decodeIds(c.ids, c.n, ids, 0);
+	const pars = new Int32Array(c.n);
+	decodeParents(c.pars, c.n, pars, 0);
+	const flags = new Uint16Array(c.n);
+	decodeFlags(c.flags, c.n, flags, 0);
+	return { ids, pars, flags };
+}
+
 function dumpShapes(db: Database.Database): unknown[] {
 	const rows = db.prepare("SELECT id, session_id, entry_id, parent_id FROM events").all() as Array<{
 		id: number;
@@ -68,15 +87,10 @@ function dumpShapes(db: Database.Database): unknown[] {
 		.prepare(
 			"SELECT s.public_id, t.session_id, t.chunk, t.n, t.ids, t.pars, t.flags, t.last_entry FROM tree_shape t JOIN sessions s ON s.id = t.session_id ORDER BY s.public_id, t.chunk",
 		)
-		.all() as Array<{ public_id: string; session_id: number; chunk: number; n: number; ids: Buffer; pars: Buffer; flags: Buffer; last_entry: string }>;
+		.all() as Array<ShapeChunk & { public_id: string; session_id: number; chunk: number; last_entry: string }>;
 	for (const c of chunks) {
 		// Runs, or doubles in chunks written before: compared as the values they hold.
-		const ids = new Float64Array(c.n);
-		decodeIds(c.ids, c.n, ids, 0);
-		const pars = new Int32Array(c.n);
-		decodeParents(c.pars, c.n, pars, 0);
-		const flags = new Uint16Array(c.n);
-		decodeFlags(c.flags, c.n, flags, 0);
+		const { ids, pars, flags } = decodeChunk(c);
 		for (let k = 0; k < c.n; k++) {
 			const e = entryOf.get(ids[k] as number);
 			const p = pars[k] as number;
