@@ -98,7 +98,8 @@ describe("flattening a family's tree for the tree view", () => {
 					hidden: got.hidden,
 					flat: [...got.flat],
 					flatOf: [...got.flatOf],
-					kids: [...got.kids],
+					// A hidden node's count is what it passes on: only a shown node's is its own.
+					kids: Array.from(got.kids, (k, i) => ((got.flatOf[i] as number) >= 0 ? k : 0)),
 					bits: [...got.bits],
 					up: [...got.up],
 					depth: [...depths(got)],

@@ -55,7 +55,10 @@ export interface Flattened {
 	flat: Int32Array;
 	/** Node → its position in `flat` (-1: hidden). */
 	flatOf: Int32Array;
-	/** Shown children per node: 0, 1 or 2 for more (whether a node has only one is what the layout asks). */
+	/**
+	 * Per shown node, the shown nodes that hang from it: 0, 1 or 2 for more (whether a node has only one is what the
+	 * layout asks). A hidden node's value is what it passes on to its nearest shown ancestor.
+	 */
 	kids: Uint8Array;
 	bits: Uint8Array;
 	/** Nearest strict ancestor that is a branch child (its connector column), -1: none. */
@@ -76,38 +79,45 @@ export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf
 	const decide = new Uint8Array(FILTER_BITS + 1);
 	for (let f = 0; f <= FILTER_BITS; f++) decide[f] = shown(f, mode, words, false) ? 1 : 0;
 	const leafShown = leafNode >= 0 && leafNode < n && shown(b.nodeFlags[leafNode] as number, mode, words, true) ? 1 : 0;
-	// A node's parent always comes before it (file order, forks after) and siblings are in node order, so three passes
-	// in node order do, with no stack and no sort. Index n is the virtual root. Each pass is a function of its own:
-	// V8 optimizes a hot loop on its own, and a later loop of the same function would throw that code away.
-	const v = visibleNodes(b, decide, leafNode, leafShown);
-	const vsize = shownSizes(b.nodeParent, v.visible);
-	const placed = place(b, v, vsize);
-	return { hits: v.hits, hidden: v.hidden, ...placed, kids: v.kids.subarray(0, n), spare: [v.vpar, vsize] };
+	// A node's parent always comes before it (file order, forks after) and siblings are in node order, so two passes
+	// in node order do, with no stack and no sort: backwards, what shows and how much of each subtree; forwards, where
+	// each shown node goes. Index n is the virtual root. Each pass is a function of its own: V8 optimizes a hot loop
+	// on its own, and a later loop of the same function would throw that code away.
+	const v = shownBelow(b, decide, leafNode, leafShown);
+	const placed = place(b, v);
+	return { hits: v.hits, hidden: v.hidden, ...placed.flat, kids: v.kids.subarray(0, n), spare: [placed.next, v.vsize] };
 }
 
 /** The bits of a node's flags pi's filter reads (SHAPE's, below HIT). */
 const FILTER_BITS = 1023;
 
-interface Visible {
+interface Shown {
 	visible: Uint8Array;
-	/** Each node's nearest shown strict ancestor (n: the virtual root); one slot more, which place() uses. */
-	vpar: Int32Array;
-	/** Shown children per node, by vpar, counted to 2. */
+	/** Shown nodes in each node's subtree of the whole tree (itself included); index n: all of them. */
+	vsize: Int32Array;
+	/**
+	 * Per shown node (and n, the virtual root), the shown nodes that hang from it, counted to 2: its shown children
+	 * and those below hidden ones. Per hidden node, the same count, which its nearest shown ancestor adds up.
+	 */
 	kids: Uint8Array;
 	hidden: number;
 	hits: number;
 }
 
-function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafShown: number): Visible {
+/**
+ * Backwards (children before their parent): which nodes show, how many shown nodes each subtree holds, and how many
+ * shown nodes hang from each node.
+ */
+function shownBelow(b: TreeNodes, decide: Uint8Array, leafNode: number, leafShown: number): Shown {
 	const { nodeParent, nodeFlags, nodeRow } = b;
 	const forks = b.heads === undefined || b.heads.size > 0;
 	const n = nodeRow.length;
 	const visible = new Uint8Array(n);
-	const vpar = new Int32Array(n + 1);
+	const vsize = new Int32Array(n + 1);
 	const kids = new Uint8Array(n + 1);
 	let hidden = 0;
 	let hits = 0;
-	for (let i = 0; i < n; i++) {
+	for (let i = n - 1; i >= 0; i--) {
 		const f = nodeFlags[i] as number;
 		const head = forks && (nodeRow[i] as number) < 0;
 		if (!head && f & HIT) hits++;
@@ -115,41 +125,32 @@ function visibleNodes(b: TreeNodes, decide: Uint8Array, leafNode: number, leafSh
 		visible[i] = s;
 		hidden += 1 - s;
 		const p = nodeParent[i] as number;
-		const vp = p < 0 ? n : visible[p] ? p : (vpar[p] as number);
-		vpar[i] = vp;
-		const k = (kids[vp] as number) + s;
-		kids[vp] = k > 2 ? 2 : k;
-	}
-	return { visible, vpar, kids, hidden, hits };
-}
-
-/** Shown nodes in each node's subtree of the whole tree (itself included); index n: all of them. */
-function shownSizes(nodeParent: Int32Array, visible: Uint8Array): Int32Array {
-	const n = visible.length;
-	const vsize = new Int32Array(n + 1);
-	for (let i = n - 1; i >= 0; i--) {
-		const p = nodeParent[i] as number;
 		const at = p < 0 ? n : p;
-		const s = (vsize[i] as number) + (visible[i] as number);
-		vsize[i] = s;
-		vsize[at] = (vsize[at] as number) + s;
+		const size = (vsize[i] as number) + s;
+		vsize[i] = size;
+		vsize[at] = (vsize[at] as number) + size;
+		// A shown node hangs from its parent's nearest shown node; a hidden one passes on what hangs from it.
+		const k = (kids[at] as number) + (s ? 1 : (kids[i] as number));
+		kids[at] = k > 2 ? 2 : k;
 	}
-	return vsize;
+	return { visible, vsize, kids, hidden, hits };
 }
 
 /**
  * The shown nodes in the whole tree's pre-order (pi's /tree order) with their connectors: each subtree's shown nodes
  * take the next stretch of its parent's, so a node's position is known when it is met.
  */
-function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "pos"> {
+function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf" | "bits" | "up" | "pos">; next: Int32Array } {
 	const { nodeParent, nodeRow, nodeFlags } = b;
 	const forks = b.heads === undefined || b.heads.size > 0;
-	const { visible, vpar, kids } = v;
+	const { visible, vsize, kids } = v;
 	const n = visible.length;
 	const shownCount = vsize[n] as number;
-	// Where each node's next child's stretch starts: a node's vpar is read only when the node is met, so from then on
-	// its slot holds this instead (slot n, the virtual root's, starts at 0): no column of its own.
-	const next = vpar;
+	// Where each node's next child's stretch starts (slot n: the virtual root's).
+	const next = new Int32Array(n + 1);
+	// A hidden node's nearest shown ancestor, for its children: written for hidden nodes only, so the pages of a stretch
+	// that all shows are never touched.
+	const above = new Int32Array(n);
 	const flat = new Int32Array(shownCount);
 	const flatOf = new Int32Array(n);
 	const bits = new Uint8Array(n);
@@ -161,13 +162,14 @@ function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "fl
 		const start = next[at] as number;
 		const size = vsize[i] as number;
 		next[at] = start + size;
+		const vp = p < 0 ? n : visible[p] ? p : (above[p] as number);
 		if (visible[i] === 0) {
 			next[i] = start;
+			above[i] = vp;
 			flatOf[i] = -1;
 			up[i] = -1;
 			continue;
 		}
-		const vp = vpar[i] as number;
 		next[i] = start + 1;
 		flat[start] = i;
 		flatOf[i] = start;
@@ -189,7 +191,7 @@ function place(b: TreeNodes, v: Visible, vsize: Int32Array): Pick<Flattened, "fl
 			(f & SHAPE.user ? POS.user : 0) |
 			(head ? POS.head : f & HIT ? POS.hit : 0);
 	}
-	return { flat, flatOf, bits, up, pos };
+	return { flat: { flat, flatOf, bits, up, pos }, next };
 }
 
 /**
