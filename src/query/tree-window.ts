@@ -104,8 +104,8 @@ function column(sh: Shape, len: number): Int32Array {
 function ownRows(c: RowCols, from: number, to: number, st: number): void {
 	const r = c.rows;
 	const n = to - from;
+	// Their kind stays 0 (entry): the column starts zeroed, and its untouched pages are never mapped.
 	for (let k = 0; k < n; k++) c.start[r + k] = from + k;
-	c.type.fill(0, r, r + n);
 	c.link.fill(st, r, r + n);
 	c.rows = r + n;
 }
