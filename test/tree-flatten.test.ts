@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SHAPE } from "../src/index/tree-rows.js";
-import { BRANCH_CHILD, CONTINUES, depths, flatten, HIT, LAST, prefixDrawer, shown, type TreeNodes } from "../src/query/tree-flatten.js";
+import { BRANCH_CHILD, CONTINUES, depths, flatten, HIT, LAST, lastInPreorder, prefixDrawer, shown, type TreeNodes } from "../src/query/tree-flatten.js";
 import { TREE_FILTER_MODES, type TreeFilterMode } from "../src/shared/types.js";
 
 /** A seeded generator, so a failure names the tree that broke. */
@@ -81,7 +81,7 @@ function reference(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf: num
 	const kids = Array.from({ length: n }, (_, i) => Math.min(2, kidsOf.get(i)?.length ?? 0));
 	let hits = 0;
 	for (let i = 0; i < n; i++) if ((b.nodeRow[i] as number) >= 0 && (b.nodeFlags[i] as number) & HIT) hits++;
-	return { hits, hidden: n - flat.length, flat, flatOf, kids, bits, up, depth };
+	return { hits, hidden: n - flat.length, flat, flatOf, kids, bits, up, depth, order };
 }
 
 describe("flattening a family's tree for the tree view", () => {
@@ -104,7 +104,7 @@ describe("flattening a family's tree for the tree view", () => {
 					up: [...got.up],
 					depth: [...depths(got)],
 				};
-				expect(plain, `seed ${seed}`).toEqual(want);
+				expect(plain, `seed ${seed}`).toEqual({ ...want, order: undefined });
 				// A window draws a shown node's depth alone.
 				const draw = prefixDrawer(
 					(i) => got.up[i] as number,
@@ -117,6 +117,33 @@ describe("flattening a family's tree for the tree view", () => {
 			}
 		},
 	);
+
+	it("tells whether the last node is the last of the whole tree's pre-order, as the recursive walk orders them", () => {
+		let last = 0;
+		for (const seed of seeds) {
+			const { nodes } = randomTree(seed);
+			const n = nodes.nodeParent.length;
+			const want = reference(nodes, "all", false, -1).order.at(-1) === n - 1;
+			if (want) last++;
+			expect(lastInPreorder(nodes.nodeParent), `seed ${seed}`).toBe(want);
+		}
+		// Both answers are met among the random trees.
+		expect(last).toBeGreaterThan(20);
+		expect(last).toBeLessThan(280);
+	});
+
+	it.each([
+		{ parents: [-1, 0, 1], last: true },
+		{ parents: [-1, 0, 0], last: true },
+		{ parents: [-1, 0, 1, 0], last: true },
+		{ parents: [-1, 0, 0, 1], last: false },
+		{ parents: [-1, -1, 1], last: true },
+		{ parents: [-1, 0, -1, 1], last: false },
+		{ parents: [-1], last: true },
+		{ parents: [], last: false },
+	])("parents $parents: last in pre-order $last", ({ parents, last }) => {
+		expect(lastInPreorder(Int32Array.from(parents))).toBe(last);
+	});
 
 	it("a chain deeper than any call stack flattens in order", () => {
 		const n = 200_000;

@@ -239,3 +239,25 @@ export function depths(f: Pick<Flattened, "bits" | "up" | "flatOf">): Int32Array
 	}
 	return out;
 }
+
+/**
+ * Whether the last node is the last of the whole tree's pre-order (siblings in node order, parents first), so that
+ * entries appended under it go last. Its path is marked in a bitmap (an eighth of a byte a node), then one pass in
+ * node order finds any node that follows the path's node it branches beside: a later sibling of it, or a later root.
+ */
+export function lastInPreorder(nodeParent: Int32Array): boolean {
+	const n = nodeParent.length;
+	if (n === 0) return false;
+	const onPath = new Uint8Array((n >> 3) + 1);
+	const on = (k: number) => ((onPath[k >> 3] as number) & (1 << (k & 7))) !== 0;
+	for (let k = n - 1; k >= 0; k = nodeParent[k] as number) onPath[k >> 3] = (onPath[k >> 3] as number) | (1 << (k & 7));
+	// The deepest path node met so far (-1: none yet). A node off the path whose parent is a path node above it (or
+	// which is a root, once the path's root was met) comes after that node's own child on the path.
+	let deepest = -1;
+	for (let k = 0; k < n; k++) {
+		const p = nodeParent[k] as number;
+		if (on(k)) deepest = k;
+		else if (deepest >= 0 && (p < 0 || (p < deepest && on(p)))) return false;
+	}
+	return true;
+}
