@@ -23,5 +23,10 @@ describe("rows laid out over display positions", () => {
 		expect([...rowCounts(laid, shown)]).toEqual(counts);
 		expect([...rowsOfPositions(laid, shown)]).toEqual(of);
 		expect(of.map((_, f) => rowAt(laid.start, f))).toEqual(of);
+		// Any range of them, as a kept layout writes them chunk by chunk.
+		for (let a = 0; a <= shown; a++)
+			for (let b = a; b <= shown; b++) expect([...rowsOfPositions(laid, shown, a, b)], `positions ${a}..${b}`).toEqual(of.slice(a, b));
+		for (let a = 0; a <= counts.length; a++)
+			for (let b = a; b <= counts.length; b++) expect([...rowCounts(laid, shown, a, b)], `rows ${a}..${b}`).toEqual(counts.slice(a, b));
 	});
 });

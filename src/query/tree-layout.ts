@@ -10,6 +10,8 @@ import type { SessionRow } from "../index/catalog.js";
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import {
+	type Column,
+	type ColumnSource,
 	familyBelow,
 	LAYOUT_CHUNK,
 	type LayoutHead,
@@ -23,7 +25,7 @@ import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
-import { depths, prefixDrawer } from "./tree-flatten.js";
+import { depths, lastInPreorder, prefixDrawer } from "./tree-flatten.js";
 import { nodeInRows, nodeOfRow } from "./tree-layout-append.js";
 import { type LaidRows, rowCounts, rowsOfPositions } from "./tree-rows-laid.js";
 import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
@@ -105,18 +107,9 @@ function layoutMembers(sh: Shape): LayoutMember[] | null {
 	return next === sh.nodeRow.length ? out : null;
 }
 
-/**
- * The row column as a kept layout holds it (doubles, as layouts written before do): made once per family, whose
- * filter modes share their nodes' row ids (an indexer keeping five modes of a million-entry family would make five).
- */
-const doubleRows = new WeakMap<Int32Array, Float64Array>();
-function rowsAsDoubles(rows: Int32Array): Float64Array {
-	let out = doubleRows.get(rows);
-	if (!out) {
-		out = Float64Array.from(rows);
-		doubleRows.set(rows, out);
-	}
-	return out;
+/** The row column as a kept layout holds it (doubles, as layouts written before do), converted a chunk at a time. */
+function rowsAsDoubles(rows: Int32Array): ColumnSource {
+	return { length: rows.length, range: (from, to) => Float64Array.from(rows.subarray(from, to)) };
 }
 
 /** Keeps the layout of a shape built for a layout case (no write on a read-only index; a failed write is only a miss). */
@@ -135,14 +128,6 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 	}
 	const firsts: number[] = [];
 	for (let k = 0; k < nodes; k += LAYOUT_CHUNK) firsts.push(sh.nodeRow[k] as number);
-	// The last of the whole tree's pre-order: from the root, each time the last child (children follow their parent).
-	const lastKid = new Int32Array(nodes + 1).fill(-1);
-	for (let k = 0; k < nodes; k++) {
-		const p = sh.nodeParent[k] as number;
-		lastKid[p < 0 ? nodes : p] = k;
-	}
-	let end = nodes;
-	while ((lastKid[end] as number) >= 0) end = lastKid[end] as number;
 	const marks = { labels: [] as number[], edits: [] as number[] };
 	for (let k = 0; k < nodes; k++) {
 		const f = sh.nodeFlags[k] as number;
@@ -157,12 +142,12 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		hidden: sh.hidden,
 		leafNode: sh.leafNode,
 		firsts,
-		tailLast: end === nodes - 1,
+		tailLast: lastInPreorder(sh.nodeParent),
 		labels: marks.labels.length <= MARKS_MAX ? marks.labels : null,
 		edits: marks.edits.length <= MARKS_MAX ? marks.edits : null,
 		...(members.length > 1 ? { members } : {}),
 	};
-	const parts: Record<LayoutPart, Float64Array | Int32Array | Uint8Array> = {
+	const parts: Record<LayoutPart, Column | ColumnSource> = {
 		row: rowsAsDoubles(sh.nodeRow),
 		parent: sh.nodeParent,
 		near,
@@ -170,11 +155,11 @@ export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: L
 		up: sh.up,
 		depth: depths(sh),
 		flat: sh.flat,
-		rowOfFlat: rowsOfPositions(rows, sh.flat.length),
+		rowOfFlat: { length: sh.flat.length, range: (from, to) => rowsOfPositions(rows, sh.flat.length, from, to) },
 		kept: rows.kept,
 		rowStart: rows.start,
 		rowType: rows.type,
-		rowCount: rowCounts(rows, sh.flat.length),
+		rowCount: { length: rows.total, range: (from, to) => rowCounts(rows, sh.flat.length, from, to) },
 	};
 	try {
 		writeLayout(store, lc.session.id, lc.filter, head, parts);

@@ -12,17 +12,21 @@ export interface LaidRows {
 	kept: Uint8Array;
 }
 
-/** Per display position, the row showing it: a row holds the positions from its start to the next row's. */
-export function rowsOfPositions(rows: LaidRows, shown: number): Int32Array {
-	const out = new Int32Array(shown);
-	for (let r = 0; r < rows.total; r++) out.fill(r, rows.start[r] as number, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
+/** Per display position in [from, to), the row showing it: a row holds the positions from its start to the next row's. */
+export function rowsOfPositions(rows: LaidRows, shown: number, from = 0, to = shown): Int32Array {
+	const out = new Int32Array(Math.max(0, to - from));
+	for (let f = from, r = from < to ? rowAt(rows.start, from) : rows.total; f < to && r < rows.total; r++) {
+		const end = Math.min(to, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
+		out.fill(r, f - from, end - from);
+		f = end;
+	}
 	return out;
 }
 
-/** rowCount of every row. */
-export function rowCounts(rows: LaidRows, shown: number): Int32Array {
-	const out = new Int32Array(rows.total);
-	for (let r = 0; r < rows.total; r++) out[r] = rowCount(rows, r, shown);
+/** rowCount of every row in [from, to). */
+export function rowCounts(rows: LaidRows, shown: number, from = 0, to = rows.total): Int32Array {
+	const out = new Int32Array(Math.max(0, to - from));
+	for (let r = from; r < to; r++) out[r - from] = rowCount(rows, r, shown);
 	return out;
 }
 
