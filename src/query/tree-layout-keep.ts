@@ -6,6 +6,8 @@
  * (family, mode) is one unit of work: a sliced caller yields between units and lays out whole only families small
  * enough for one turn.
  */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Catalog, type SessionRow } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
@@ -20,9 +22,9 @@ import { Visibility } from "./visibility.js";
 /**
  * The biggest session or family an indexer lays out whole: a whole layout holds the family's shape and columns in
  * memory, about linear in its entries, and above this the indexer's peak RSS would pass the 300 MB bound (DESIGN §7)
- * even with the small cache keepLayouts reads through; such a family is laid out at its first open.
+ * even with modes collected between and the small cache keepLayouts reads through; bigger ones are laid out at open.
  */
-export const INDEXER_WHOLE_MAX_ENTRIES = 1_200_000;
+export const INDEXER_WHOLE_MAX_ENTRIES = 2_000_000;
 
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
@@ -60,16 +62,22 @@ export function staleLayouts(store: IndexStore): LayoutCase[] {
 	return out;
 }
 
-/** Brings one kept layout up to its session: from its tail when it can, else (within the options' bounds) laid out whole. */
-export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions = {}): "appended" | "whole" | "left" {
+/** Brings one kept layout up to its session from its tail, when it can; false: it must be laid out whole. */
+function appendOne(store: IndexStore, lc: LayoutCase, options: KeepOptions): boolean {
 	const head = layoutHead(store, lc.session.id, lc.filter);
 	// Rewriting more than half the layout from its tail costs more (time and memory) than laying it out whole.
 	const limit = Math.min(options.maxTail ?? Number.POSITIVE_INFINITY, Math.max(2 * LAYOUT_CHUNK, (head?.nodes ?? 0) / 2));
 	try {
-		if (head && appendToLayout(store, lc, head, limit)?.sig === lc.sig) return "appended";
+		return head !== null && appendToLayout(store, lc, head, limit)?.sig === lc.sig;
 	} catch (e) {
 		if (!(e instanceof LayoutGoneError)) throw e;
+		return false;
 	}
+}
+
+/** Brings one kept layout up to its session: from its tail when it can, else (within the options' bounds) laid out whole. */
+export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions = {}): "appended" | "whole" | "left" {
+	if (appendOne(store, lc, options)) return "appended";
 	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
 	if (lc.session.entries > max) return "left";
@@ -86,21 +94,46 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 	return "whole";
 }
 
-/** Lays out whole a family's stale modes (`units`, one family), its nodes read once; "left" past the bound. */
+/** Lays out whole the stale modes of one session or family (`units`), its nodes read once; "left" past the bound. */
 function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
 	const lc = units[0] as LayoutCase;
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
 	if (lc.session.entries > max) return "left";
 	const byMode = new Map(units.map((u) => [u.filter, u]));
+	const collect = lc.session.entries >= COLLECT_FROM ? collector() : null;
+	// What a refresh before the pass left (its parsed files, its statements' buffers) goes first as well.
+	collect?.();
 	try {
-		eachModeShape(store, lc.session, new Visibility(new Catalog(store), undefined), [...byMode.keys()], max, (mode, shape) =>
-			keepWhole(store, byMode.get(mode) as LayoutCase, shape),
-		);
+		eachModeShape(store, lc.session, new Visibility(new Catalog(store), undefined), [...byMode.keys()], max, (mode, shape) => {
+			keepWhole(store, byMode.get(mode) as LayoutCase, shape);
+			collect?.();
+		});
 	} catch (e) {
 		if (e instanceof ShapeTooBigError) return "left";
 		throw e;
 	}
 	return "whole";
+}
+
+/** Families from this many entries have their finished mode's columns collected before the next mode is laid out. */
+const COLLECT_FROM = 250_000;
+
+let collectorFn: (() => void) | null | undefined;
+/**
+ * V8's full collection, as jest's leak detector reaches it. A mode's columns (tens of bytes per node) are garbage once
+ * written, but V8 frees typed arrays only when it collects, and left to itself it let two modes' worth pile up: a third
+ * of the indexer's peak RSS on a million-entry session. Null where the flag cannot be set.
+ */
+function collector(): (() => void) | null {
+	if (collectorFn === undefined) {
+		try {
+			setFlagsFromString("--expose-gc");
+			collectorFn = runInNewContext("gc") as () => void;
+		} catch {
+			collectorFn = null;
+		}
+	}
+	return collectorFn;
 }
 
 /** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
@@ -125,10 +158,11 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 		const stale = staleLayouts(store);
 		for (let i = 0; i < stale.length; ) {
 			const lc = stale[i] as LayoutCase;
-			// A family's modes follow each other: laid out together, its nodes read once.
+			// A session's or family's modes follow each other: those laid out whole are laid out together, their nodes read
+			// once (a lone session's modes are first updated from their tail where they can).
 			let j = i + 1;
-			if (lc.members > 1) while (j < stale.length && (stale[j] as LayoutCase).session.id === lc.session.id) j++;
-			const units = stale.slice(i, j).filter((u) => !left.has(key(u)));
+			while (j < stale.length && (stale[j] as LayoutCase).session.id === lc.session.id) j++;
+			let units = stale.slice(i, j).filter((u) => !left.has(key(u)));
 			summary.left += j - i - units.length;
 			i = j;
 			if (units.length === 0) continue;
@@ -136,7 +170,13 @@ export function keepLayouts(store: IndexStore, options: KeepOptions = {}): KeepS
 				summary.left += units.length;
 				continue;
 			}
-			const done = lc.members > 1 ? keepFamily(store, units, options) : keepOne(store, units[0] as LayoutCase, options);
+			if (lc.members === 1) {
+				const whole = units.filter((u) => !appendOne(store, u, options));
+				summary.appended += units.length - whole.length;
+				units = whole;
+				if (units.length === 0) continue;
+			}
+			const done = keepFamily(store, units, options);
 			summary[done] += units.length;
 			if (done === "left") for (const u of units) left.add(key(u));
 		}
