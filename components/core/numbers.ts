@@ -1,9 +1,10 @@
 /** How the views write counts and sizes. Its own module: the hand-drawn first frame needs a count, not the event views. */
+import { grouped } from "../../src/shared/numbers.js";
 import type { HitCount } from "../../src/shared/types.js";
 
 /** 12,345 */
 export function num(n: number): string {
-	return n.toLocaleString("en-US");
+	return grouped(n);
 }
 
 /** 1.2 KB, 3.4 MB */

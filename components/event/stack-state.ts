@@ -12,6 +12,7 @@ import type { Size } from "../core/explorer-service.js";
 import { type EventLayout, eventLayout } from "../core/layout.js";
 import { type QueryState, reduceQuery } from "../core/line-edit.js";
 import { clampIndex, clampScroll } from "../core/list-window.js";
+import { num } from "../core/numbers.js";
 import type { EventLoadAction, WalkTo } from "./actions.js";
 import { type DocMetrics, type DocSource, EMPTY_METRICS, type FindMark } from "./doc-metrics.js";
 import type { EventData } from "./event-data.js";
@@ -186,7 +187,7 @@ function findDone(st: StackState, a: Extract<StackAction, { type: "find-done" }>
 	const windows = f ? [f, ...(loc.chunks[f.id] ?? []), ...(loc.data?.tails[f.id] ? [loc.data.tails[f.id] as FragmentWindow] : [])] : [];
 	const loaded = f ? covers(fragmentLayout(windows, f.totalChars), a.match.at, text.length) : true;
 	// Short: it shares the status line with the scroll position (the fragment is the one on screen).
-	const note = info(`“${text}” at char ${a.match.at.toLocaleString("en-US")}${a.wrapped ? " · wrapped" : ""}`);
+	const note = info(`“${text}” at char ${num(a.match.at)}${a.wrapped ? " · wrapped" : ""}`);
 	let next: EventLoc = { ...loc, find, findSeek: null };
 	if (!loaded) next = { ...next, wanted: [...next.wanted, { fid: a.match.fid, offset: chunkAround(a.match.at), onLoad: "reveal", lines: 0 }] };
 	return { stack: replaceTop(st, settle(next, loaded ? [{ step: "reveal" }] : [], el, st.wrap)), note };

@@ -1,5 +1,6 @@
 /** The trace panel's lines: the path from the root, a trace row, a fork candidate (the rows are trace-rows' data). */
 import { briefKind } from "../../src/present/text.js";
+import { num } from "../core/numbers.js";
 import { idTail } from "../core/session-label.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { oneLine } from "../core/text-width.js";
@@ -20,7 +21,7 @@ export function pathLine(data: EventData): StyledLine {
 	} else {
 		// The read reaches PATH_DEPTH ancestors; beyond them the root is further up than we looked.
 		const known = data.trace.depth;
-		out.push(seg(`⌂ … ${known !== undefined ? `${(known - tail.length).toLocaleString("en-US")}${data.trace.depthAtLeast ? "+" : ""}` : `${hidden}+`}`, "dim"));
+		out.push(seg(`⌂ … ${known !== undefined ? `${num(known - tail.length)}${data.trace.depthAtLeast ? "+" : ""}` : `${hidden}+`}`, "dim"));
 	}
 	for (const b of tail) {
 		if (reachedRoot && b === up[0]) continue;
@@ -28,12 +29,7 @@ export function pathLine(data: EventData): StyledLine {
 	}
 	out.push(seg(" › ● here", "bold"));
 	// The trace counts the whole path; the read's ancestors stop at PATH_DEPTH.
-	const depth =
-		data.trace.depth !== undefined
-			? `${data.trace.depth.toLocaleString("en-US")}${data.trace.depthAtLeast ? "+" : ""}`
-			: reachedRoot
-				? up.length
-				: `${up.length}+`;
+	const depth = data.trace.depth !== undefined ? `${num(data.trace.depth)}${data.trace.depthAtLeast ? "+" : ""}` : reachedRoot ? up.length : `${up.length}+`;
 	out.push(seg(` (depth ${depth})`, "dim"));
 	return out;
 }

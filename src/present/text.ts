@@ -1,4 +1,6 @@
 /** Pure formatting shared by the faces: relative times, short paths, highlighted snippets, and text for people and models. */
+
+import { grouped } from "../shared/numbers.js";
 import {
 	type EventBrief,
 	type Hit,
@@ -154,9 +156,7 @@ export function formatSearch(raw: SearchResult, style: Style, now = Date.now()):
 	if (result.hits.length === 0) lines.push("No hits.");
 	const total = result.total;
 	if (total && total.count > result.hits.length)
-		lines.push(
-			style.dim(`${result.hits.length} of ${total.count.toLocaleString("en-US")}${total.atLeast ? "+" : ""} hits shown; --limit shows more (up to 50)`),
-		);
+		lines.push(style.dim(`${result.hits.length} of ${grouped(total.count)}${total.atLeast ? "+" : ""} hits shown; --limit shows more (up to 50)`));
 	return lines.join("\n");
 }
 
