@@ -1,5 +1,5 @@
 /** How the views write counts and sizes. Its own module: the hand-drawn first frame needs a count, not the event views. */
-import { grouped } from "../../src/shared/numbers.js";
+import { grouped } from "../../src/present/numbers.js";
 import type { HitCount } from "../../src/shared/types.js";
 
 /** 12,345 */

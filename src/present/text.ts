@@ -1,6 +1,5 @@
 /** Pure formatting shared by the faces: relative times, short paths, highlighted snippets, and text for people and models. */
 
-import { grouped } from "../shared/numbers.js";
 import {
 	type EventBrief,
 	type Hit,
@@ -15,6 +14,7 @@ import {
 	type TraceResult,
 	type TraceTarget,
 } from "../shared/types.js";
+import { grouped } from "./numbers.js";
 import { neutralizeDeep } from "./terminal-safe.js";
 
 export { neutralize, neutralizeDeep, neutralizeLine, safeJson } from "./terminal-safe.js";
