@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IndexStore, openStore } from "../src/index/store.js";
 import { parseQuery } from "../src/query/query-parse.js";
-import { search } from "../src/query/search.js";
+import { newestNote, search } from "../src/query/search.js";
 import { FRAGMENT_SLOTS } from "../src/shared/bounds.js";
 import type { Hit, SearchRequest } from "../src/shared/types.js";
 import { type IndexedCorpus, indexedCorpus } from "./helpers/corpus.js";
@@ -140,5 +140,93 @@ describe("ranking within the newest matches", () => {
 			return;
 		}
 		throw new Error("no common word with enough matches in the newest file");
+	});
+});
+
+/** Phrases of several tokens that the fixture corpus holds more often than the small windows below. */
+const PHRASES = ["retry_with_backoff", '"cannot read properties"', "package.json", "src/index"];
+
+/** The window's events of a query, as runSearch takes them: the newest `window` matches less the next older one's event. */
+function windowEvents(query: string, window: number): Array<{ entry: string; ts: number }> {
+	const rowids = matchingRowids(query);
+	const oldest = rowids.length > window ? Math.floor((rowids[window] as number) / FRAGMENT_SLOTS) : -1;
+	const ids = [...new Set(rowids.slice(0, window).map((r) => Math.floor(r / FRAGMENT_SLOTS)))].filter((e) => e > oldest);
+	return store
+		.prepare<[string], { entry: string; ts: number }>("SELECT entry_id AS entry, ts_ms AS ts FROM events WHERE id IN (SELECT value FROM json_each(?))")
+		.all(JSON.stringify(ids));
+}
+
+describe("a query of one common phrase", () => {
+	it("has phrases in the fixture corpus that match more than the windows", () => {
+		for (const q of PHRASES) expect(matchingRowids(q).length, q).toBeGreaterThan(40);
+	});
+
+	it("ranks every match exactly when the phrase matches no more than the window, with no note", () => {
+		for (const q of PHRASES) {
+			const n = matchingRowids(q).length;
+			const exact = search(store, { query: q, limit: 50 }, 0, { rankWindow: n });
+			expect(exact.hits).toEqual(search(store, { query: q, limit: 50 }, 0, { rankWindow: EVERYTHING }).hits);
+			expect(exact.hits.some((h) => h.score !== 0)).toBe(true);
+			expect(exact.notes).not.toContain(newestNote(parseQuery(q), n));
+		}
+	});
+
+	it("lists the window's matching events newest first, unscored, and says so, when it matches more", () => {
+		for (const q of PHRASES) {
+			for (const window of [8, 24]) {
+				const result = search(store, { query: q, limit: 5 }, 0, { rankWindow: window });
+				expect(result.notes).toContain(newestNote(parseQuery(q), window));
+				const page = result.hits.filter((h, i) => result.hits.findIndex((o) => o.entryId === h.entryId) === i);
+				expect(page.length).toBe(5);
+				for (const h of result.hits) expect(h.score).toBe(0);
+				// The window's entries by time, newest first (forked copies of an entry share its time).
+				const byEntry = new Map<string, number>();
+				for (const e of windowEvents(q, window)) byEntry.set(e.entry, Math.max(byEntry.get(e.entry) ?? -1, e.ts));
+				const times = [...byEntry.values()].sort((a, b) => b - a);
+				expect(page.map((h) => Date.parse(h.timestamp as string))).toEqual(times.slice(0, page.length));
+				for (const h of page) expect(byEntry.has(h.entryId)).toBe(true);
+			}
+		}
+	});
+
+	it("pages on newest first: the next page is the rest of a page as long as both", () => {
+		const q = PHRASES[0] as string;
+		const next = search(store, { query: q, limit: 5, offset: 5 }, 0, { rankWindow: 8 });
+		expect(next.notes).not.toContain(newestNote(parseQuery(q), 8));
+		const both = search(store, { query: q, limit: 10 }, 0, { rankWindow: 8 });
+		expect(next.hits.length).toBe(5);
+		expect(next.hits.map(ref)).toEqual(both.hits.slice(5).map(ref));
+	});
+
+	it("lists newest first within a cwd filter too, only that cwd's events", () => {
+		const q = PHRASES[0] as string;
+		const top = store
+			.prepare<[string], { cwd: string; n: number }>(
+				`SELECT s.cwd, count(*) AS n FROM fts JOIN events e ON e.id = fts.rowid / ${FRAGMENT_SLOTS} JOIN sessions s ON s.id = e.session_id
+				WHERE fts MATCH ? GROUP BY s.cwd ORDER BY n DESC LIMIT 1`,
+			)
+			.get(parseQuery(q).match as string);
+		expect(top?.n).toBeGreaterThan(20);
+		const cwd = top?.cwd as string;
+		const result = search(store, { query: q, limit: 5, filters: { cwds: [cwd], cwdSubtree: false } }, 0, { rankWindow: 8 });
+		expect(result.notes).toContain(newestNote(parseQuery(q), 8));
+		expect(result.hits.length).toBe(5);
+		for (const h of result.hits) expect(h.session.cwd).toBe(cwd);
+		const times = result.hits.map((h) => Date.parse(h.timestamp as string));
+		expect(times).toEqual([...times].sort((a, b) => b - a));
+	});
+
+	it("scores a common phrase when raw bm25 scores are asked for (session_search)", () => {
+		const q = PHRASES[0] as string;
+		const raw = search(store, { query: q, limit: 5, rawScores: true }, 0, { rankWindow: 8 });
+		expect(raw.notes).not.toContain(newestNote(parseQuery(q), 8));
+		expect(raw.hits.every((h) => h.score < 0)).toBe(true);
+	});
+
+	it("ranks a common phrase with another word by bm25", () => {
+		const result = search(store, { query: `${PHRASES[0]} the`, limit: 5 }, 0, { rankWindow: 8 });
+		expect(result.hits.length).toBeGreaterThan(0);
+		expect(result.hits.every((h) => h.score !== 0)).toBe(true);
+		expect(result.notes.some((n) => n.includes("newest first"))).toBe(false);
 	});
 });

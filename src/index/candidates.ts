@@ -197,9 +197,10 @@ export class CandidateQuery {
 	 * `fragments` newest events). The window is the `fragments` matching fragments kept by the filters with the
 	 * highest FTS rowids, i.e. of the newest events (event ids follow recency, see SessionWriter), less its oldest
 	 * event when there are older matches: every event in the window has all its matching fragments in it,
-	 * so its best score and match count are exact. `exhausted`: the query has no match outside the window.
+	 * so its best score and match count are exact. `exhausted`: the query has no match outside the window. Unscored
+	 * (`scored` false), every score is 0 and the events come newest first.
 	 */
-	window(fragments: number, top: number, need: number): CandidateWindow {
+	window(fragments: number, top: number, need: number, scored = true): CandidateWindow {
 		const where = this.whereSql;
 		if (this.match !== null) {
 			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
@@ -212,7 +213,7 @@ export class CandidateQuery {
 			// events only (a count per ranked row scanned the whole window up to `top` times: half the query's time).
 			const query = `
 			WITH w0 AS MATERIALIZED (
-				SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from}
+				SELECT fts.rowid AS fid, ${scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0"} AS score FROM ${from}
 				WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?
 			),
 			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),

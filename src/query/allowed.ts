@@ -20,9 +20,17 @@ export interface Allowed {
 	ids: number[] | null;
 	/** An FTS token all allowed sessions' fragments carry, when one exists (see scopeToken); null otherwise. */
 	scope: string | null;
+	/**
+	 * A scope token that alone selects exactly the allowed sessions, however many they are: what an unscored match
+	 * (runSearch's newest-first window) filters by where `ids` would join every match; null or absent otherwise.
+	 */
+	exact?: string | null;
 }
 
-/** Allowed sessions above this many get no scope token: the ids alone filter. */
+/**
+ * Allowed sessions above this many get no scope token in a scored match: bm25 counts every fragment holding each of
+ * the match's phrases, the scope token's too, and so many sessions' fragments cost a rare word more than a join.
+ */
 const SCOPED_SESSIONS = 5000;
 
 /**
@@ -31,8 +39,8 @@ const SCOPED_SESSIONS = 5000;
  * canonical and the written path differ, and then no prefilter is used). `distinct`: the scopeFolders of each
  * distinct cwd of the `sessions` allowed sessions.
  */
-export function commonScope(distinct: readonly string[][], sessions: number, candidates: readonly string[]): string | null {
-	if (sessions === 0 || sessions > SCOPED_SESSIONS) return null;
+export function commonScope(distinct: readonly string[][], sessions: number, candidates: readonly string[], bound = SCOPED_SESSIONS): string | null {
+	if (sessions === 0 || sessions > bound) return null;
 	let best: string | null = null;
 	for (const candidate of candidates) {
 		const c = scopeFolders(candidate)[0];
@@ -74,13 +82,17 @@ export function allowedByCwd(store: IndexStore, visibility: Visibility, filters:
 		allowed.map((c) => scopeFolders(c)),
 		sessions,
 		[...cwds, ...(visibility.caller ? [visibility.caller.root] : [])],
+		Number.POSITIVE_INFINITY,
 	);
 	if (folder === null) return { ids: ids(), scope: null };
+	const bounded = sessions <= SCOPED_SESSIONS;
 	// When exactly the allowed sessions carry the scope token, the token alone is the filter: no join per match. Only
 	// the main FTS table has scope tokens: a listing without a query, or of system prompts, needs the ids.
-	if (!textual || filters.kinds?.includes("system.prompt")) return { ids: ids(), scope: scopeToken(folder) };
+	if (!textual || filters.kinds?.includes("system.prompt")) return { ids: ids(), scope: bounded ? scopeToken(folder) : null };
 	const carried = others.some((c) => scopeFolders(c).includes(folder));
-	return { ids: carried ? ids() : null, scope: scopeToken(folder) };
+	const exact = carried ? null : scopeToken(folder);
+	if (!bounded) return { ids: ids(), scope: null, exact };
+	return { ids: carried ? ids() : null, scope: scopeToken(folder), exact };
 }
 
 /**

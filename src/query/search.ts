@@ -133,6 +133,38 @@ export function runSearch(query: CandidateQuery, limit: number, offset = 0, wind
 	}
 }
 
+/**
+ * A page of a query that is one phrase of several tokens (a snake_case identifier, a quoted phrase, CJK text), newest
+ * first and unscored, when more than `window` fragments match it in scope; null when no more do, and runSearch then
+ * ranks them all exactly. bm25 counts every fragment holding each phrase, checking positions, before it scores a row:
+ * for a phrase that common, that count was most of the query's time, and on a large history it exceeded the whole of
+ * `rg` over the same files, while a window of the newest matches ranked only a fraction of them anyway.
+ */
+export function newestIfCommon(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] | null {
+	const need = limit + offset;
+	let top = Math.max(64, need * 6);
+	let fragments = window;
+	for (let first = true; ; first = false) {
+		const w = query.window(fragments, top, need, false);
+		if (first && w.exhausted) return null;
+		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
+		if (distinct >= need || (w.exhausted && w.complete)) return w.rows.slice(offset, offset + limit);
+		if (w.complete) fragments *= 4;
+		else top *= 4;
+	}
+}
+
+/** True for a query of one phrase of several tokens, the kind newestIfCommon lists newest first when it is common. */
+function lonePhrase(parsed: ParsedQuery): boolean {
+	const [only, ...rest] = parsed.terms;
+	return only !== undefined && rest.length === 0 && !only.prefix && only.tokens.length > 1;
+}
+
+/** The note of a page that newestIfCommon listed. */
+export function newestNote(parsed: ParsedQuery, window: number): string {
+	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${window} matches here: newest first (add a word to rank by relevance)`;
+}
+
 /** Projections of the entries readEntryAtCached keeps (the same object while its file is unchanged), by cwd. */
 const projections = new WeakMap<ParsedEntry, { cwd: string; projected: ProjectedEvent }>();
 
@@ -252,7 +284,12 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const newest = request.order === "newest";
 	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from) : runSearch(q, n, from, tuning.rankWindow));
 	const none = allowed.ids !== null && allowed.ids.length === 0;
-	let candidates = none ? [] : fetch(query, limit, offset);
+	// Unscored, the scope token alone filters however many sessions it selects: no join per match.
+	const unscored = () =>
+		allowed.exact && allowed.ids !== null ? candidateQuery(store, parsed, candidateFilter(filters, { ids: null, scope: allowed.exact }, visibility)) : query;
+	const common = none || newest || request.rawScores || !lonePhrase(parsed) ? null : newestIfCommon(unscored(), limit, offset, tuning.rankWindow);
+	if (common !== null && offset === 0) notes.push(newestNote(parsed, tuning.rankWindow ?? RANK_WINDOW));
+	let candidates = none ? [] : (common ?? fetch(query, limit, offset));
 	let partial: PartialAnswer | null = null;
 	let suggestions = new Map<string, Suggestion[]>();
 	// Hits of the tiers after "every word as written" mark the words' other forms too; those of the first tier never.
@@ -317,7 +354,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 			selectionState: event.selection_state,
 			...(event.edit_state && event.edit_by ? { contextEdit: { state: event.edit_state, by: event.edit_by } } : {}),
 			...(event.type === "context_edit" && event.ref_id ? { targetId: event.ref_id } : {}),
-			score: c.fid === null ? 0 : request.rawScores ? c.best : Math.round(-c.best * 1000) / 1000,
+			score: c.fid === null ? 0 : request.rawScores ? c.best : Math.round(-c.best * 1000) / 1000 || 0,
 			matchedFragments: c.n,
 			snippet: snip.snippet,
 			marks: snip.marks,

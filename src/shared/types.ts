@@ -162,7 +162,10 @@ export interface SearchRequest {
 	/** Interactive mode: the last unfinished term matches as a prefix. */
 	prefix?: boolean;
 	caller?: Caller;
-	/** `score` is bm25() as SQLite returns it (negative, lower is better) instead of the rounded, positive relevance. */
+	/**
+	 * `score` is bm25() as SQLite returns it (negative, lower is better) instead of the rounded, positive relevance;
+	 * every hit is then scored, a common phrase too (session_search, seed 003, promises bm25 order).
+	 */
 	rawScores?: boolean;
 	/** Hit order: best match first (default) or newest event first; without a query, hits are always newest first. */
 	order?: SearchOrder;
