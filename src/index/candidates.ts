@@ -23,6 +23,11 @@ export interface CandidateFilter {
 	exclude: { session: number; fromEvent: number } | null;
 	/** An FTS token every allowed session's fragments carry, ANDed into the match as a prefilter. */
 	scope: string | null;
+	/**
+	 * A scope token that alone selects exactly the `sessions`: statements that do not score (an unscored window or
+	 * list, counts) filter by it instead of joining every match to its session; bm25 would count its fragments too.
+	 */
+	exact?: string | null;
 	kinds?: SemanticKind[];
 	types?: string[];
 	roles?: string[];
@@ -145,6 +150,7 @@ export class CandidateQuery {
 	private readonly params: unknown[];
 	private readonly match: string | null;
 	private readonly plainMatch: string | null;
+	private sibling: CandidateQuery | undefined;
 
 	/**
 	 * `expanded`: the same query with prefix terms written as the terms they expand to in this index (query-parse
@@ -155,7 +161,7 @@ export class CandidateQuery {
 		private readonly store: IndexStore,
 		match: string | null,
 		private readonly filter: CandidateFilter,
-		expanded: string | null = match,
+		private readonly expanded: string | null = match,
 	) {
 		({ where: this.where, params: this.params } = filterClauses(filter, filter.selectionStates?.length ? selectionStateSql(store) : { sql: "", params: [] }));
 		const hidden = removingSessions(store);
@@ -166,6 +172,13 @@ export class CandidateQuery {
 		}
 		this.match = expanded === null ? null : matchExpression(expanded, filter);
 		this.plainMatch = match;
+	}
+
+	/** This query for statements that do not score: filtered by the exact scope token, where there is one, not by ids. */
+	private get unscored(): CandidateQuery {
+		if (this.match === null || !this.filter.exact || this.filter.sessions === null) return this;
+		this.sibling ??= new CandidateQuery(this.store, this.plainMatch, { ...this.filter, sessions: null, scope: this.filter.exact, exact: null }, this.expanded);
+		return this.sibling;
 	}
 
 	/** True when a filter beyond the match expression (sessions, times, tree states, …) decides which events count. */
@@ -201,6 +214,7 @@ export class CandidateQuery {
 	 * (`scored` false), every score is 0 and the events come newest first.
 	 */
 	window(fragments: number, top: number, need: number, scored = true): CandidateWindow {
+		if (!scored && this.unscored !== this) return this.unscored.window(fragments, top, need, false);
 		const where = this.whereSql;
 		if (this.match !== null) {
 			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
@@ -269,6 +283,7 @@ export class CandidateQuery {
 	 * scan stopped before the last match, so `n` is a lower bound.
 	 */
 	count(cap: number, scan: number): { n: number; truncated: boolean } {
+		if (this.unscored !== this) return this.unscored.count(cap, scan);
 		const where = this.whereSql;
 		const get = (sql: string, ...params: unknown[]) => this.store.prepare<unknown[], { n: number }>(sql).get(...params)?.n ?? 0;
 		if (this.match !== null) {
@@ -304,6 +319,7 @@ export class CandidateQuery {
 	 */
 	fragmentList(limit: number, scored = true): { sql: string; params: unknown[] } | null {
 		if (this.match === null) return null;
+		if (!scored && this.unscored !== this) return this.unscored.fragmentList(limit, false);
 		const where = this.whereSql;
 		const from = this.where.length ? FILTER_JOIN : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
@@ -318,6 +334,7 @@ export class CandidateQuery {
 	 */
 	indexMatches(cap: number): number {
 		if (this.match === null) return 0;
+		if (this.unscored !== this) return this.unscored.indexMatches(cap);
 		return (
 			this.store.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)").get(this.match, cap)?.n ??
 			0

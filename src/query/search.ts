@@ -88,6 +88,7 @@ function candidateFilter(filters: SearchFilters, allowed: Allowed, visibility: V
 		sessions: allowed.ids,
 		exclude,
 		scope: allowed.scope,
+		exact: allowed.exact ?? null,
 		kinds: filters.kinds,
 		types: filters.types,
 		roles: filters.roles,
@@ -284,10 +285,7 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const newest = request.order === "newest";
 	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from) : runSearch(q, n, from, tuning.rankWindow));
 	const none = allowed.ids !== null && allowed.ids.length === 0;
-	// Unscored, the scope token alone filters however many sessions it selects: no join per match.
-	const unscored = () =>
-		allowed.exact && allowed.ids !== null ? candidateQuery(store, parsed, candidateFilter(filters, { ids: null, scope: allowed.exact }, visibility)) : query;
-	const common = none || newest || request.rawScores || !lonePhrase(parsed) ? null : newestIfCommon(unscored(), limit, offset, tuning.rankWindow);
+	const common = none || newest || request.rawScores || !lonePhrase(parsed) ? null : newestIfCommon(query, limit, offset, tuning.rankWindow);
 	if (common !== null && offset === 0) notes.push(newestNote(parsed, tuning.rankWindow ?? RANK_WINDOW));
 	let candidates = none ? [] : (common ?? fetch(query, limit, offset));
 	let partial: PartialAnswer | null = null;
