@@ -216,6 +216,28 @@ describe("a query of one common phrase", () => {
 		expect(times).toEqual([...times].sort((a, b) => b - a));
 	});
 
+	it("lists a common phrase typed as you type (its last token a prefix) newest first too", () => {
+		const q = PHRASES[0] as string;
+		const typed = search(store, { query: q.slice(0, -2), prefix: true, limit: 5 }, 0, { rankWindow: 8 });
+		expect(typed.notes).toContain(newestNote(parseQuery(q.slice(0, -2), { prefix: true }), 8));
+		const times = typed.hits.map((h) => Date.parse(h.timestamp as string));
+		expect(times).toEqual([...times].sort((a, b) => b - a));
+		expect(typed.hits.every((h) => h.score === 0)).toBe(true);
+	});
+
+	it("orders newest-first pages of a common phrase the same unscored as scored", () => {
+		for (const q of PHRASES) {
+			const unscored = search(store, { query: q, limit: 20, order: "newest" }, 0, { rankWindow: 8 });
+			const scored = search(store, { query: q, limit: 20, order: "newest", rawScores: true }, 0, { rankWindow: 8 });
+			expect(unscored.hits.map(ref)).toEqual(scored.hits.map(ref));
+			expect(unscored.hits.every((h) => h.score === 0)).toBe(true);
+			expect(scored.hits.every((h) => h.score < 0)).toBe(true);
+			// Within the window the page is scored as before.
+			const n = matchingRowids(q).length;
+			expect(search(store, { query: q, limit: 20, order: "newest" }, 0, { rankWindow: n }).hits.every((h) => h.score !== 0)).toBe(true);
+		}
+	});
+
 	it("scores a common phrase when raw bm25 scores are asked for (session_search)", () => {
 		const q = PHRASES[0] as string;
 		const raw = search(store, { query: q, limit: 5, rawScores: true }, 0, { rankWindow: 8 });

@@ -352,13 +352,13 @@ export class CandidateQuery {
 	 * default: enough that the newest events likely hold the page) walks the newest events instead of scoring every
 	 * match (newestByWalk).
 	 */
-	newest(limit: number, offset: number, walkFrom = this.walkFrom(limit + offset)): Candidate[] {
+	newest(limit: number, offset: number, walkFrom = this.walkFrom(limit + offset), scored = true): Candidate[] {
 		if (this.match === null) return this.window(limit + offset, limit + offset, limit + offset).rows.slice(offset, offset + limit);
-		const walked = this.indexMatches(walkFrom) >= walkFrom ? this.newestByWalk(limit, offset) : null;
+		const walked = this.indexMatches(walkFrom) >= walkFrom ? this.newestByWalk(limit, offset, scored) : null;
 		if (walked) return walked;
 		const where = this.whereSql;
-		// Every match scored: the order is not the rank's.
-		const matches = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
+		// Every match scored (unless `scored` is false): the order is not the rank's.
+		const matches = `SELECT fts.rowid AS fid, ${scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0"} AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
 		return this.store.prepare<unknown[], Candidate>(newestPageSql(matches)).all(this.match, ...this.params, limit, offset);
 	}
 
@@ -378,7 +378,7 @@ export class CandidateQuery {
 	 * time), are all that is scored and ordered. The page equals the one of every match scored. Null when those events
 	 * hold fewer matches than the page needs, or its last event has no time (such events come last, all or none).
 	 */
-	newestByWalk(limit: number, offset: number): Candidate[] | null {
+	newestByWalk(limit: number, offset: number, scored = true): Candidate[] | null {
 		const where = `${this.whereSql} ${this.kindWhere()}`;
 		// One range scan, not one FTS5 lookup per event: the newest events' ids are close together, and a scan of the
 		// widest range costs what counting the matches does.
@@ -398,7 +398,7 @@ export class CandidateQuery {
 		const newer = walked.filter((r) => r.t !== null && r.t >= cut).map((r) => r.eid);
 		// The events' fragments in one range scan too, scored only where they are one of these events' (bm25 counts
 		// its matches once per scan, so not once per event).
-		const matches = `SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM fts
+		const matches = `SELECT fts.rowid AS fid, ${scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0"} AS score FROM fts
 			WHERE fts MATCH ? AND fts.rowid BETWEEN (SELECT lo FROM span) AND (SELECT hi FROM span) AND fts.rowid / ${SLOTS} IN (SELECT eid FROM c)`;
 		const tie = `EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid BETWEEN e.id * ${SLOTS} AND e.id * ${SLOTS} + ${SLOTS - 1})`;
 		const sql = newestPageSql(matches, [
@@ -426,13 +426,15 @@ const NEWEST_WALK = 16_384;
 function newestPageSql(matches: string, before: string[] = []): string {
 	return `
 		WITH ${[...before, `m AS MATERIALIZED (${matches})`].join(",\n")},
-		-- Sessions numbered in IDENTITY_ORDER: every match's event carries a number through the sorts, not two texts.
-		sk AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY created DESC, public_id DESC) AS k FROM sessions),
-		grouped AS (
+		grouped AS MATERIALIZED (
 			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, e.entry_id, e.line_hash, e.ts_ms, e.session_id, e.seq
 			FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
 			GROUP BY e.id
 		),
+		-- The matches' sessions numbered in IDENTITY_ORDER: every event carries a number through the sorts, not two
+		-- texts. Only those sessions: numbering all of them cost a page tens of milliseconds with 25,000 sessions.
+		sk AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY created DESC, public_id DESC) AS k FROM sessions
+			WHERE id IN (SELECT session_id FROM grouped)),
 		hits AS (SELECT g.*, sk.k FROM grouped g JOIN sk ON sk.id = g.session_id),
 		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, k, seq DESC) AS copy_rank FROM hits),
 		page AS MATERIALIZED (SELECT eid, best, n, copy_rank, ts_ms, k, seq FROM ranked ORDER BY ts_ms DESC, copy_rank, k, seq DESC LIMIT ? OFFSET ?),

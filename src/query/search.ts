@@ -155,10 +155,13 @@ export function newestIfCommon(query: CandidateQuery, limit: number, offset = 0,
 	}
 }
 
-/** True for a query of one phrase of several tokens, the kind newestIfCommon lists newest first when it is common. */
+/**
+ * True for a query of one phrase of several tokens, the kind newestIfCommon lists newest first when it is common; its
+ * last token may be a prefix (search as you type), so the explorer and the command line order it alike.
+ */
 function lonePhrase(parsed: ParsedQuery): boolean {
 	const [only, ...rest] = parsed.terms;
-	return only !== undefined && rest.length === 0 && !only.prefix && only.tokens.length > 1;
+	return only !== undefined && rest.length === 0 && only.tokens.length > 1;
 }
 
 /** The note of a page that newestIfCommon listed. */
@@ -283,10 +286,13 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const query = candidateQuery(store, parsed, candidateFilter(filters, allowed, visibility));
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
 	const newest = request.order === "newest";
-	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from) : runSearch(q, n, from, tuning.rankWindow));
+	const window = tuning.rankWindow ?? RANK_WINDOW;
+	// In newest order a common lone phrase is not scored either: the order is time's, and bm25 would count every match.
+	const newestScored = !newest || request.rawScores === true || !lonePhrase(parsed) || query.indexMatches(window + 1) <= window;
+	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from, undefined, newestScored) : runSearch(q, n, from, window));
 	const none = allowed.ids !== null && allowed.ids.length === 0;
-	const common = none || newest || request.rawScores || !lonePhrase(parsed) ? null : newestIfCommon(query, limit, offset, tuning.rankWindow);
-	if (common !== null && offset === 0) notes.push(newestNote(parsed, tuning.rankWindow ?? RANK_WINDOW));
+	const common = none || newest || request.rawScores || !lonePhrase(parsed) ? null : newestIfCommon(query, limit, offset, window);
+	if (common !== null && offset === 0) notes.push(newestNote(parsed, window));
 	let candidates = none ? [] : (common ?? fetch(query, limit, offset));
 	let partial: PartialAnswer | null = null;
 	let suggestions = new Map<string, Suggestion[]>();
