@@ -117,6 +117,14 @@ export const RANK_WINDOW = 2048;
  * an older event can be missing from the page even where its score is better; a better event of the window never is.
  */
 export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
+	return pageOfWindows(query, limit, offset, window, true) ?? [];
+}
+
+/**
+ * runSearch's page, scored by bm25 or not; unscored, null when the first window already holds every match (the
+ * caller ranks them all instead).
+ */
+function pageOfWindows(query: CandidateQuery, limit: number, offset: number, window: number, scored: boolean): Candidate[] | null {
 	const need = limit + offset;
 	// The best `top` fragments of the window become events: room for fragments of one event and forked copies (on
 	// the bench corpus, with a fork for every fourth session, the best 64 fragments of a common word are ~58
@@ -125,8 +133,9 @@ export function runSearch(query: CandidateQuery, limit: number, offset = 0, wind
 	let top = Math.max(64, need * 6);
 	// Without a query the window is the newest events themselves: no more rows than the page needs.
 	let fragments = query.textual ? window : top;
-	for (;;) {
-		const w = query.window(fragments, top, need);
+	for (let first = true; ; first = false) {
+		const w = query.window(fragments, top, need, scored);
+		if (!scored && first && w.exhausted) return null;
 		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
 		if (distinct >= need || (w.exhausted && w.complete)) return w.rows.slice(offset, offset + limit);
 		if (w.complete) fragments *= 4;
@@ -142,17 +151,7 @@ export function runSearch(query: CandidateQuery, limit: number, offset = 0, wind
  * `rg` over the same files, while a window of the newest matches ranked only a fraction of them anyway.
  */
 export function newestIfCommon(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] | null {
-	const need = limit + offset;
-	let top = Math.max(64, need * 6);
-	let fragments = window;
-	for (let first = true; ; first = false) {
-		const w = query.window(fragments, top, need, false);
-		if (first && w.exhausted) return null;
-		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
-		if (distinct >= need || (w.exhausted && w.complete)) return w.rows.slice(offset, offset + limit);
-		if (w.complete) fragments *= 4;
-		else top *= 4;
-	}
+	return pageOfWindows(query, limit, offset, window, false);
 }
 
 /**
