@@ -132,8 +132,24 @@ describe("pi-history search", () => {
 		expect(JSON.parse(decade.stdout).hits.length).toBeGreaterThan(0);
 	});
 
+	it("lists the newest events first with --order newest, the best first by default", () => {
+		const newest = json(["search", "error", "--order", "newest", "--limit", "20", "--no-refresh"]);
+		const times = newest.hits.map((h: { timestamp: string }) => Date.parse(h.timestamp));
+		expect(times.length).toBeGreaterThan(5);
+		expect(times).toEqual([...times].sort((a: number, b: number) => b - a));
+		const best = json(["search", "error", "--limit", "20", "--no-refresh"]);
+		const scores = best.hits.map((h: { score: number }) => h.score);
+		expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+		// The newest match of all comes first: none of the best-ranked ones is newer.
+		const bestTimes = best.hits.map((h: { timestamp: string }) => Date.parse(h.timestamp));
+		expect(Math.max(...bestTimes)).toBeLessThanOrEqual(times[0]);
+		expect(json(["search", "error", "--order", "relevance", "--limit", "20", "--no-refresh"]).hits).toEqual(best.hits);
+	});
+
 	it("exits 2 with a one-line cause for bad usage, 1 for a missing event", () => {
 		for (const args of [
+			["search", "x", "--order", "oldest"],
+			["search", "x", "--order", "branch"],
 			["search", "x", "--kind", "bogus"],
 			["search", "x", "--after", "someday"],
 			["frobnicate"],

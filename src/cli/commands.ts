@@ -9,7 +9,7 @@ import { ArgumentError } from "../shared/errors.js";
 import { checkArgs } from "./args.js";
 import { colorWanted } from "./color.js";
 import { chooseHistory } from "./history-choice.js";
-import { count, failed, filtersOf, note, refreshWithProgress, runSearch, write } from "./search-command.js";
+import { count, failed, filtersOf, note, orderOf, refreshWithProgress, runSearch, write } from "./search-command.js";
 import { startTui } from "./tui-start.js";
 
 const help = `
@@ -43,6 +43,7 @@ const help = `
 	  --session ID  --cwd DIR  --kind K  --type T  --role R  --tool NAME
 	  --after WHEN --before WHEN --error | --no-error  --branch STATE
 	  --selection STATE  --file PATH  --label TEXT     (repeatable)
+	  --order relevance|newest   best match first (default) or newest event first
 	  --no-refresh         search the index as it is
 
 	Read options
@@ -240,6 +241,7 @@ async function run(): Promise<number> {
 		}
 		case "search": {
 			const filters = filtersFromFlags();
+			orderOf(flags);
 			return runSearch(flags, args, filters, await openService({ readonly: flags.refresh === false }));
 		}
 		case "read":

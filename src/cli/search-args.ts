@@ -30,6 +30,7 @@ const FLAGS: Record<string, [keyof SearchFlags, Kind]> = {
 	selection: ["selection", "strings"],
 	file: ["file", "strings"],
 	label: ["label", "strings"],
+	order: ["order", "string"],
 };
 
 /** A word meow's parser could read as a number (and print differently): left to it. */

@@ -6,7 +6,7 @@ import { formatProgress, formatSearch, makeStyle, neutralize, safeJson } from ".
 import type { HistoryService } from "../service/service.js";
 import { ArgumentError, IndexUnavailableError, NotFoundError, SourceChangedError } from "../shared/errors.js";
 import { searchFilters } from "../shared/filters.js";
-import type { SearchFilters } from "../shared/types.js";
+import { SEARCH_ORDERS, type SearchFilters, type SearchOrder } from "../shared/types.js";
 import { colorWanted } from "./color.js";
 
 /** Where `search` stops counting the matches it does not show. */
@@ -35,6 +35,7 @@ export interface SearchFlags {
 	selection?: string[];
 	file?: string[];
 	label?: string[];
+	order?: string;
 }
 
 /** Comma-separated or repeated values as one list; undefined when none is left. */
@@ -51,6 +52,14 @@ export function count(value: number | undefined, flag: string): number | undefin
 	if (value === undefined) return undefined;
 	if (!Number.isFinite(value)) throw new ArgumentError(`--${flag} must be a number`);
 	return value;
+}
+
+/** The hit order `--order` names (relevance by default), or a usage error for another word. */
+export function orderOf(flags: SearchFlags): SearchOrder | undefined {
+	if (flags.order === undefined) return undefined;
+	const order = SEARCH_ORDERS.find((o) => o === flags.order);
+	if (!order) throw new ArgumentError(`--order must be ${SEARCH_ORDERS.join(" or ")} for search`);
+	return order;
 }
 
 /** Writes a result to stdout, ending with one newline. */
@@ -122,6 +131,7 @@ export async function runSearch(flags: SearchFlags, words: string[], filters: Se
 			filters,
 			limit: count(flags.limit, "limit"),
 			snippetChars: count(flags.snippetChars, "snippet-chars"),
+			order: orderOf(flags),
 			// A bounded count, so the text can say how many are not shown: past CLI_TOTAL_CAP it says "N+", since
 			// counting further cost more than the rest of the command on a common word (issue 29).
 			total: true,

@@ -5,7 +5,7 @@
  */
 import { resolveConfig } from "../shared/config.js";
 import { parseSearchArgs } from "./search-args.js";
-import { failed, filtersOf, note, runSearch } from "./search-command.js";
+import { failed, filtersOf, note, orderOf, runSearch } from "./search-command.js";
 
 /** Runs `search` from its arguments; null when they are for commands.ts to parse (nothing was done then). */
 export async function searchFast(argv: readonly string[]): Promise<number | null> {
@@ -14,6 +14,7 @@ export async function searchFast(argv: readonly string[]): Promise<number | null
 	const { flags, words } = parsed;
 	try {
 		const filters = filtersOf(flags);
+		orderOf(flags);
 		const { HistoryService } = await import("../service/service.js");
 		const config = resolveConfig({ sessionsDirs: flags.sessionsDir, indexPath: flags.index });
 		for (const n of config.notes) note(`note: ${n}`);
