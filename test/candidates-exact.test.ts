@@ -4,7 +4,8 @@
  * matches: checked on the fixture corpus with real SQLite, the ids read straight from the sessions table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CandidateFilter, CandidateQuery } from "../src/index/candidates.js";
+import type { CandidateFilter } from "../src/index/candidate-filter.js";
+import { CandidateQuery } from "../src/index/candidates.js";
 import { type IndexStore, openStore } from "../src/index/store.js";
 import { scopeToken } from "../src/project/tokens.js";
 import { parseQuery } from "../src/query/query-parse.js";

@@ -5,7 +5,8 @@
  * no walk), which test/search-order.test.ts checks against the fixture files' own timestamps.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Candidate, type CandidateFilter, CandidateQuery } from "../src/index/candidates.js";
+import type { CandidateFilter } from "../src/index/candidate-filter.js";
+import { type Candidate, CandidateQuery } from "../src/index/candidates.js";
 import { type IndexStore, openStore } from "../src/index/store.js";
 import { matchOf, parseQuery } from "../src/query/query-parse.js";
 import { type IndexedCorpus, indexedCorpus } from "./helpers/corpus.js";

@@ -3,7 +3,7 @@
  * the words that match nothing and the best partial matches. Worked out once per query, scope and index version: a
  * page, the next page and the hit count (countHits) of one query read the same answer instead of ranking it again.
  */
-import type { CandidateFilter } from "../index/candidates.js";
+import type { CandidateFilter } from "../index/candidate-filter.js";
 import type { IndexStore } from "../index/store.js";
 import { type PartialAnswer, type PartialWord, partialMatches } from "./partial.js";
 import { type ParsedQuery, quote } from "./query-parse.js";

@@ -6,7 +6,8 @@
  * rare word a query is about. Fragments are coalesced into events exactly like full matches.
  */
 
-import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
+import type { CandidateFilter } from "../index/candidate-filter.js";
+import { type Candidate, CandidateQuery } from "../index/candidates.js";
 import { type FragmentList, type ScoredEvents, scoredEvents } from "../index/partial-scores.js";
 import type { IndexStore } from "../index/store.js";
 

@@ -3,7 +3,8 @@
  * (sessionId, entryId), applies structured filters and visibility, and builds snippets from the source lines.
  */
 
-import { type Candidate, type CandidateFilter, CandidateQuery } from "../index/candidates.js";
+import type { CandidateFilter } from "../index/candidate-filter.js";
+import { type Candidate, CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { prefixTerms } from "../index/vocabulary.js";
