@@ -8,14 +8,14 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { Catalog, type SessionRow } from "../index/catalog.js";
+import { Catalog } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
 import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
-import { buildShape, eachModeShape, type Shape, ShapeTooBigError } from "./tree-shape.js";
+import { eachModeShape, ShapeTooBigError } from "./tree-shape.js";
 import { keepWhole } from "./tree-window.js";
 import { Visibility } from "./visibility.js";
 
@@ -77,26 +77,13 @@ function appendOne(store: IndexStore, lc: LayoutCase, options: KeepOptions): boo
 
 /** Brings one kept layout up to its session: from its tail when it can, else (within the options' bounds) laid out whole. */
 export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions = {}): "appended" | "whole" | "left" {
-	if (appendOne(store, lc, options)) return "appended";
-	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
-	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
-	if (lc.session.entries > max) return "left";
-	const visibility = new Visibility(new Catalog(store), undefined);
-	const session: SessionRow = lc.session;
-	let shape: Shape;
-	try {
-		shape = buildShape(store, session, [session], visibility, { sessionId: session.public_id, filter: lc.filter, count: 0 }, max);
-	} catch (e) {
-		if (e instanceof ShapeTooBigError) return "left";
-		throw e;
-	}
-	keepWhole(store, lc, shape);
-	return "whole";
+	return appendOne(store, lc, options) ? "appended" : keepFamily(store, [lc], options);
 }
 
 /** Lays out whole the stale modes of one session or family (`units`), its nodes read once; "left" past the bound. */
 function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
 	const lc = units[0] as LayoutCase;
+	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
 	if (lc.session.entries > max) return "left";
 	const byMode = new Map(units.map((u) => [u.filter, u]));
