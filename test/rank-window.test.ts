@@ -189,6 +189,33 @@ describe("a query of one common phrase", () => {
 		}
 	});
 
+	it("lists every matching event of a widened window once, distinct entries newest first, then their forked copies", () => {
+		let copies = 0;
+		for (const q of PHRASES) {
+			const matched = new Set(matchingRowids(q).map((r) => Math.floor(r / FRAGMENT_SLOTS)));
+			const events = store
+				.prepare<[string], { session: string; entry: string; ts: number }>(
+					`SELECT s.public_id AS session, e.entry_id AS entry, e.ts_ms AS ts FROM events e JOIN sessions s ON s.id = e.session_id
+					WHERE e.id IN (SELECT value FROM json_each(?))`,
+				)
+				.all(JSON.stringify([...matched]));
+			// Window 8 widens fourfold until it holds every match: the pages then list every event.
+			expect(search(store, { query: q, limit: 50 }, 0, { rankWindow: 8 }).notes, q).toContain(newestNote(parseQuery(q), 8));
+			const hits: Hit[] = [];
+			for (let offset = 0; hits.length === offset; offset += 50) hits.push(...search(store, { query: q, limit: 50, offset }, 0, { rankWindow: 8 }).hits);
+			expect(new Set(hits.map(ref)), q).toEqual(new Set(events.map((e) => `${e.session}/${e.entry}`)));
+			expect(hits.length, q).toBe(events.length);
+			const firstCopy = hits.findIndex((h, i) => hits.findIndex((o) => o.entryId === h.entryId) < i);
+			const distinct = firstCopy < 0 ? hits : hits.slice(0, firstCopy);
+			expect(new Set(distinct.map((h) => h.entryId)).size, q).toBe(new Set(events.map((e) => e.entry)).size);
+			const times = distinct.map((h) => Date.parse(h.timestamp as string));
+			expect(times, q).toEqual([...times].sort((a, b) => b - a));
+			copies += hits.length - distinct.length;
+		}
+		// The fixture forks sessions: some of these entries have copies.
+		expect(copies).toBeGreaterThan(0);
+	});
+
 	it("pages on newest first: the next page is the rest of a page as long as both", () => {
 		const q = PHRASES[0] as string;
 		const next = search(store, { query: q, limit: 5, offset: 5 }, 0, { rankWindow: 8 });
