@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "../src/query/query-parse.js";
-import { buildSnippet, CUT } from "../src/query/snippet.js";
+import { tokenize } from "../src/project/tokens.js";
+import { parseQuery, type QueryTerm } from "../src/query/query-parse.js";
+import { buildSnippet, CUT, findMatches } from "../src/query/snippet.js";
 
 const marked = (text: string, query: string, max = 80, omitted: [number, number] | null = null) => {
 	const s = buildSnippet(text, parseQuery(query).terms, max, omitted);
@@ -78,5 +79,67 @@ describe("buildSnippet", () => {
 	it("highlights a prefix in interactive mode", () => {
 		const s = buildSnippet("retry_with_backoff exhausted", parseQuery("backo", { prefix: true }).terms, 80);
 		expect(s.marks.map(([a, b]) => s.snippet.slice(a, b))).toEqual(["backoff"]);
+	});
+});
+
+/** Every match of the terms in the whole text, from its whole token stream: what findMatches may report. */
+function everyMatch(text: string, terms: QueryTerm[]): string[] {
+	const tokens = tokenize(text, true);
+	const main = tokens.filter((t) => t.role !== "part");
+	const out: string[] = [];
+	terms.forEach((term, ti) => {
+		const n = term.tokens.length;
+		for (let i = 0; i + n <= main.length; i++)
+			if (term.tokens.every((want, k) => main[i + k]?.text === want)) out.push(`${main[i]?.start}:${main[i + n - 1]?.end}:${ti}`);
+		if (n === 1) for (const t of tokens) if (t.role === "part" && t.text === term.tokens[0]) out.push(`${t.start}:${t.end}:${ti}`);
+	});
+	return out;
+}
+
+describe("findMatches", () => {
+	it("reports only true matches and never misses the first one, in long texts of every kind", () => {
+		let seed = 7;
+		const next = (n: number) => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return Math.floor(seed / 65536) % n;
+		};
+		const words = [
+			"retry",
+			"with",
+			"backoff",
+			"Cannot",
+			"read",
+			"ECONNREFUSED",
+			"handleWebhook",
+			"ÉRROR",
+			"Ｅrror",
+			"error",
+			"cafe\u0301",
+			"内存泄漏",
+			"lorem",
+			"ipsum",
+		];
+		const separators = [" ", "  ", "_", ".", "\n", "-", "/", ""];
+		const queries = ["error", "retry_with_backoff", '"cannot read"', "webhook", "econnrefused", "cafe", "内存", "ipsum lorem", "read"];
+		let found = 0;
+		for (let round = 0; round < 60; round++) {
+			const parts: string[] = [];
+			// Mostly filler, so the matches sit deep in the text, past many chunks.
+			const length = 500 + next(4000);
+			for (let i = 0; i < length; i++)
+				parts.push(next(8) === 0 ? (words[next(words.length)] as string) : "lorem", separators[next(separators.length)] as string);
+			const text = parts.join("");
+			for (const query of queries) {
+				const terms = parseQuery(query).terms;
+				const all = everyMatch(text, terms);
+				const got = findMatches(text, terms).map((m) => `${m.start}:${m.end}:${m.term}`);
+				for (const m of got) expect(all, `${query} in round ${round}`).toContain(m);
+				const key = (m: string) => m.split(":").map(Number) as [number, number, number];
+				const first = (list: string[]) => [...list].sort((a, b) => key(a)[0] - key(b)[0] || key(a)[1] - key(b)[1] || key(a)[2] - key(b)[2])[0];
+				expect(first(got), `${query} in round ${round}`).toBe(first(all));
+				if (got.length > 0) found++;
+			}
+		}
+		expect(found).toBeGreaterThan(200);
 	});
 });

@@ -90,6 +90,39 @@ function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
 	});
 }
 
+const ASCII_TOKEN = /^[a-z0-9]+$/;
+const NON_ASCII = /[^\x00-\x7f]/g;
+const ASCII_ALNUM = /[A-Za-z0-9]/;
+
+/**
+ * For needles that are all ASCII words, where the first chunk that can hold a match starts, from `at`: the start of
+ * the word where a needle first occurs in some case, or of the first non-ASCII character's word, whichever comes
+ * first (`to` for none). In ASCII text every token of a match is there as written, in some case; finding the first
+ * one natively spares folding the chunks before it, most of a long tool output. Null for other needles.
+ */
+function asciiSkipper(needles: string[]): ((text: string, at: number, to: number) => number) | null {
+	if (needles.length === 0 || !needles.every((n) => ASCII_TOKEN.test(n))) return null;
+	const any = new RegExp(needles.join("|"), "gi");
+	// Each is found once ahead of `at` and kept until `at` passes it: a long text is searched once, not once a chunk.
+	let needle = -1;
+	let nonAscii = -1;
+	return (text, at, to) => {
+		if (needle < at) {
+			any.lastIndex = at;
+			needle = any.exec(text)?.index ?? text.length;
+		}
+		if (nonAscii < at) {
+			NON_ASCII.lastIndex = at;
+			nonAscii = NON_ASCII.exec(text)?.index ?? text.length;
+		}
+		const found = Math.min(needle, nonAscii);
+		if (found >= to) return to;
+		let start = found;
+		while (start > at && ASCII_ALNUM.test(text[start - 1] as string)) start--;
+		return start;
+	};
+}
+
 /** Finds match spans of the terms in `text[from, to)`, scanning in chunks until every term was seen. */
 export function findMatches(text: string, terms: QueryTerm[], from = 0, to = text.length): Match[] {
 	const out: Match[] = [];
@@ -97,7 +130,12 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	const seen = new Set<number>();
 	// A term is in a chunk when all tokens of it, or one of its other forms, are.
 	const needles = terms.map((term) => [term.tokens, ...(term.forms ?? []).map((f) => [f])].map((alt) => alt.map(looseFold)));
+	const skip = asciiSkipper(needles.flat(2));
 	for (let at = from; at < to; ) {
+		if (skip) {
+			at = skip(text, at, to);
+			if (at >= to) break;
+		}
 		const end = alignedEnd(text, Math.min(to, at + CHUNK));
 		const hay = looseFold(text.slice(at, end));
 		if (!needles.some((alts) => alts.some((tokens) => tokens.every((t) => hay.includes(t))))) {
@@ -119,8 +157,6 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	for (const m of out) if (m.start >= from && m.end <= to) unique.set(`${m.start}:${m.end}:${m.term}`, m);
 	return [...unique.values()].sort((a, b) => a.start - b.start || a.end - b.end);
 }
-
-const ASCII_TOKEN = /^[a-z0-9]+$/;
 
 /**
  * False when no term can match in text[seg]: every term starts with an ASCII token that its folded text does not
