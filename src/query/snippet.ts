@@ -100,21 +100,21 @@ const ASCII_ALNUM = /[A-Za-z0-9]/;
  * first (`to` for none). In ASCII text every token of a match is there as written, in some case; finding the first
  * one natively spares folding the chunks before it, most of a long tool output. Null for other needles.
  */
-function asciiSkipper(needles: string[]): ((text: string, at: number, to: number) => number) | null {
+function asciiSkipper(needles: string[], text: string, to: number): ((at: number) => number) | null {
 	if (needles.length === 0 || !needles.every((n) => ASCII_TOKEN.test(n))) return null;
 	const any = new RegExp(needles.join("|"), "gi");
-	// Each is found once ahead of `at` and kept until `at` passes it: a long text is searched once, not once a chunk.
+	// Each is found once ahead of `at` and kept until `at` passes it: a long text is searched once, not once a chunk,
+	// and only up to `to` (a snippet's window is a few hundred characters of a text that may be megabytes).
 	let needle = -1;
 	let nonAscii = -1;
-	return (text, at, to) => {
-		if (needle < at) {
-			any.lastIndex = at;
-			needle = any.exec(text)?.index ?? text.length;
-		}
-		if (nonAscii < at) {
-			NON_ASCII.lastIndex = at;
-			nonAscii = NON_ASCII.exec(text)?.index ?? text.length;
-		}
+	const first = (pattern: RegExp, at: number) => {
+		pattern.lastIndex = 0;
+		const found = pattern.exec(text.slice(at, to));
+		return found ? at + found.index : to;
+	};
+	return (at) => {
+		if (needle < at) needle = first(any, at);
+		if (nonAscii < at) nonAscii = first(NON_ASCII, at);
 		const found = Math.min(needle, nonAscii);
 		if (found >= to) return to;
 		let start = found;
@@ -130,10 +130,10 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	const seen = new Set<number>();
 	// A term is in a chunk when all tokens of it, or one of its other forms, are.
 	const needles = terms.map((term) => [term.tokens, ...(term.forms ?? []).map((f) => [f])].map((alt) => alt.map(looseFold)));
-	const skip = asciiSkipper(needles.flat(2));
+	const skip = asciiSkipper(needles.flat(2), text, to);
 	for (let at = from; at < to; ) {
 		if (skip) {
-			at = skip(text, at, to);
+			at = skip(at);
 			if (at >= to) break;
 		}
 		const end = alignedEnd(text, Math.min(to, at + CHUNK));
