@@ -123,14 +123,18 @@ function asciiSkipper(needles: string[], text: string, to: number): ((at: number
 	};
 }
 
-/** Finds match spans of the terms in `text[from, to)`, scanning in chunks until every term was seen. */
+/**
+ * Finds match spans of the terms in `text[from, to)`, scanning in chunks until every term was seen: once a term was,
+ * only a chunk that may hold a term not seen yet is read (all its matches, of every term, are reported).
+ */
 export function findMatches(text: string, terms: QueryTerm[], from = 0, to = text.length): Match[] {
 	const out: Match[] = [];
 	if (terms.length === 0) return out;
 	const seen = new Set<number>();
 	// A term is in a chunk when all tokens of it, or one of its other forms, are.
 	const needles = terms.map((term) => [term.tokens, ...(term.forms ?? []).map((f) => [f])].map((alt) => alt.map(looseFold)));
-	const skip = asciiSkipper(needles.flat(2), text, to);
+	const unseen = () => needles.filter((_, term) => !seen.has(term));
+	let skip = asciiSkipper(needles.flat(2), text, to);
 	for (let at = from; at < to; ) {
 		if (skip) {
 			at = skip(at);
@@ -138,15 +142,18 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 		}
 		const end = alignedEnd(text, Math.min(to, at + CHUNK));
 		const hay = looseFold(text.slice(at, end));
-		if (!needles.some((alts) => alts.some((tokens) => tokens.every((t) => hay.includes(t))))) {
+		if (!unseen().some((alts) => alts.some((tokens) => tokens.every((t) => hay.includes(t))))) {
 			// Tokenizing is what a snippet of a large fragment costs; most of its chunks hold no match.
 			at = Math.min(to, Math.max(at + CHUNK, end));
 			continue;
 		}
 		const tokens = tokenizeRange(text, at, end);
 		const before = out.length;
+		const known = seen.size;
 		matchIn(tokens, terms, out);
 		for (let i = before; i < out.length; i++) seen.add((out[i] as Match).term);
+		// A word most lines hold (`with`) no longer sends the scan to every chunk of a long text.
+		if (seen.size > known && seen.size < terms.length) skip = asciiSkipper(unseen().flat(2), text, to);
 		const last = tokens.at(-1);
 		const next = last ? Math.max(at + CHUNK, last.end) : at + CHUNK;
 		at = Math.min(to, next);
