@@ -63,15 +63,16 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 		params.push(list.word, list.weight, bit(list.term), ...source.params);
 	}
 	if (parts.length === 0) return new ScoredEvents(null, []);
-	// Per fragment and word, the better form's weight; per fragment, the sum over its words (in word order, as the
-	// coverage of equal fragments must be equal), the implied word's if its list did not reach the fragment and the
-	// words held with it, the sum of its bm25 scores and its terms. Only the best events are returned (ScoredEvents),
-	// with the lists' count of fragments.
+	// Per fragment: the sum over its words of each word's better form's weight (in word order, as the coverage of equal
+	// fragments must be equal), the implied word's if its list did not reach the fragment and the words held with it,
+	// the sum of its bm25 scores and its terms, in one grouping (grouping by word first sorted every row twice). Only
+	// the best events are returned (ScoredEvents), with the lists' count of fragments.
+	const words = [...new Set(lists.map((l) => l.word))].sort((a, b) => a - b);
+	const perWord = (column: string) => words.map((w) => `coalesce(max(CASE WHEN word = ${w} THEN ${column} END), 0)`).join(" + ");
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
-	fw AS (SELECT fid, word, max(weight) AS w, sum(score) AS s, max(term) AS t FROM l GROUP BY fid, word),
-	f AS (SELECT fid, sum(w) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS cov, sum(s) AS bm,
-		sum(t) + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS terms FROM fw GROUP BY fid),
+	f AS (SELECT fid, ${perWord("weight")} + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS cov, sum(score) AS bm,
+		${perWord("term")} + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS terms FROM l GROUP BY fid),
 	pe AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
 		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r,
 		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f),
