@@ -210,3 +210,42 @@ describe("quick freshness check", () => {
 		expectEqualsFreshBuild(root, join(t.dir, "index.sqlite"), join(t.dir, "fresh.sqlite"));
 	});
 });
+
+describe("a check that names its files, or asks for every one", () => {
+	it("finds each append to a cold session of a large history at once", () => {
+		const u = tempDir("pes-quick-named-");
+		try {
+			const dir = join(u.dir, "sessions", "--w-gamma--");
+			mkdirSync(dir, { recursive: true });
+			const many = Array.from({ length: 40 }, (_, n) => {
+				const session = `0199c100-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
+				const path = join(dir, `2026-03-01T00-00-00-000Z_${session}.jsonl`);
+				writeFileSync(path, header(session, "/tmp/gamma") + message(`g${n}a`, null, `words of session ${n}`));
+				const at = new Date(HOUR_AGO.getTime() + n * 60_000);
+				utimesSync(path, at, at);
+				return path;
+			});
+			for (const d of [join(u.dir, "sessions"), dir]) utimesSync(d, HOUR_AGO, HOUR_AGO);
+			const named = openService(join(u.dir, "sessions"), join(u.dir, "index.sqlite"));
+			try {
+				expect(named.refresh().sessionsAdded).toBe(40);
+				// A sweep of four files checks the most recent one and a slice of three from the oldest on: the files in the
+				// middle are in none of these checks.
+				const found = (word: string) => named.search({ query: word, filters: {} }).hits.length;
+				for (const [i, word] of ["wombat", "dugong", "tapir", "okapi", "kakapo"].entries()) {
+					const file = many[20 + i * 3] as string;
+					appendFileSync(file, message(`g${20 + i * 3}b`, `g${20 + i * 3}a`, `${word} appended to a cold one`));
+					// The explorer's watch names the file it saw change (live.ts, refresh-thread.ts); `pi-history index`
+					// stats every file.
+					const options = i % 2 === 0 ? { priority: [file] } : { everyFile: true };
+					expect(named.refresh({ sweepFiles: 4, ...options }), word).toMatchObject({ quick: true, sessionsAppended: 1 });
+					expect(found(word), word).toBe(1);
+				}
+			} finally {
+				named.close();
+			}
+		} finally {
+			u.cleanup();
+		}
+	});
+});

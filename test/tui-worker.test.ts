@@ -48,7 +48,7 @@ describe("indexing off the UI thread", () => {
 		expect(reader.search({ query: "" }).index.sessions).toBe(0);
 		let mode = "";
 		const messages = await collect((listener) => {
-			mode = built.startIndexing(config, listener).mode;
+			mode = built.startIndexing(config, {}, listener).mode;
 		});
 		expect(mode).toBe("worker");
 		const done = messages.at(-1);
@@ -64,7 +64,7 @@ describe("indexing off the UI thread", () => {
 		const { config, reader } = corpusCopy();
 		let mode = "";
 		const messages = await collect((listener) => {
-			mode = startIndexing(config, listener, { forceInProcess: true }).mode;
+			mode = startIndexing(config, { forceInProcess: true }, listener).mode;
 		});
 		expect(mode).toBe("in-process");
 		expect(messages.at(-1)?.type).toBe("done");

@@ -216,7 +216,7 @@ async function run(): Promise<number> {
 			// Asked to index: wait for another writer (a TUI, a pi process) rather than give up after 250 ms.
 			const service = await openService({ busyTimeoutMs: 30_000 });
 			try {
-				const summary = await refreshWithProgress(service, flags.full === true, flags.json === true);
+				const summary = await refreshWithProgress(service, flags.full === true, flags.json === true, true);
 				// Big sessions' tree layouts kept current: the explorer's first open of one reads a few chunks.
 				if (!summary.busy && summary.pending === 0) service.keepTreeLayouts();
 				if (flags.json) write(safeJson(summary, 2));

@@ -170,16 +170,20 @@ export async function runTui(
 	let run: IndexRun | null = null;
 	let retries = 0;
 	let retryTimer: NodeJS.Timeout | undefined;
-	// One refresh at a time; a change noticed meanwhile runs one more afterwards.
+	// One refresh at a time; a change noticed meanwhile runs one more afterwards, checking the files it named first.
 	let running = false;
 	let again = false;
-	const begin = () => {
+	const named = new Set<string>();
+	const begin = (files: readonly string[] = []) => {
+		for (const f of files) named.add(f);
 		if (running) {
 			again = true;
 			return;
 		}
 		running = true;
-		run = startIndexing(choice.config, (m) => {
+		const priority = [...named];
+		named.clear();
+		run = startIndexing(choice.config, { priority }, (m) => {
 			store.handle(m);
 			if (m.type === "progress") return;
 			running = false;
@@ -194,7 +198,7 @@ export async function runTui(
 	// Live: new lines pi writes show up without a key (the refresh key asks at once).
 	const live = watchSessions(
 		choice.config.roots.map((r) => r.path),
-		() => begin(),
+		(files) => begin(files),
 	);
 	const indexing = {
 		stop: async () => {

@@ -1,9 +1,11 @@
 /**
  * Live view: the explorer watches the session folders and asks for a refresh when pi writes, debounced so a burst
- * of appended lines costs one refresh. Where recursive fs.watch is unavailable (or fails), it polls instead: a
- * refresh with nothing changed is a stat per file.
+ * of appended lines costs one refresh, naming the session files that changed: a large history's check stats only a
+ * sample of its files, and an append to an old session must show at once. Where recursive fs.watch is unavailable
+ * (or fails), it polls instead: a refresh with nothing changed is a stat per file.
  */
 import { existsSync, type FSWatcher, watch } from "node:fs";
+import { join } from "node:path";
 
 /** A running watch; `mode` says which way changes are noticed. */
 export interface SessionWatch {
@@ -11,29 +13,42 @@ export interface SessionWatch {
 	stop(): void;
 }
 
-/** Calls `onChange` (debounced) when anything under `roots` changes; polls every `pollMs` when watching fails. */
+/** Session files named at most per change (a burst beyond it still asks for a refresh, which checks them anyway). */
+const NAMED = 256;
+
+/**
+ * Calls `onChange` (debounced) when anything under `roots` changes, with the session files (`.jsonl`) the watch named;
+ * polls every `pollMs` when watching fails (then no file is named).
+ */
 export function watchSessions(
 	roots: string[],
-	onChange: () => void,
+	onChange: (files: string[]) => void,
 	options: { debounceMs?: number; pollMs?: number; forcePoll?: boolean } = {},
 ): SessionWatch {
 	const debounceMs = options.debounceMs ?? 250;
 	let timer: NodeJS.Timeout | undefined;
-	const changed = () => {
+	let named = new Set<string>();
+	const fire = () => {
+		const files = [...named];
+		named = new Set();
+		onChange(files);
+	};
+	const changed = (root: string, file: string | null) => {
+		if (file?.endsWith(".jsonl") && named.size < NAMED) named.add(join(root, file));
 		clearTimeout(timer);
-		timer = setTimeout(onChange, debounceMs);
+		timer = setTimeout(fire, debounceMs);
 	};
 	const watchers: FSWatcher[] = [];
 	let poll: NodeJS.Timeout | undefined;
 	const startPolling = () => {
 		for (const w of watchers.splice(0)) w.close();
-		poll ??= setInterval(onChange, options.pollMs ?? 2000);
+		poll ??= setInterval(() => onChange([]), options.pollMs ?? 2000);
 		poll.unref();
 	};
 	try {
 		if (options.forcePoll) throw new Error("polling asked for");
 		for (const root of roots.filter((r) => existsSync(r))) {
-			const w = watch(root, { recursive: true, persistent: false }, changed);
+			const w = watch(root, { recursive: true, persistent: false }, (_event, file) => changed(root, file));
 			w.on("error", startPolling);
 			watchers.push(w);
 		}

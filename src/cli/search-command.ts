@@ -96,12 +96,16 @@ export function filtersOf(flags: SearchFlags): SearchFilters {
 	);
 }
 
-/** A refresh with a progress line on a terminal's stderr (none with --json or without a terminal). */
-export async function refreshWithProgress(service: HistoryService, full: boolean, json: boolean) {
+/**
+ * A refresh with a progress line on a terminal's stderr (none with --json or without a terminal); `everyFile` stats
+ * every indexed file, where a search's check stats a bounded sample of a large history's (quick-check.ts).
+ */
+export async function refreshWithProgress(service: HistoryService, full: boolean, json: boolean, everyFile = false) {
 	const tty = process.stderr.isTTY === true && !json;
 	let last = 0;
 	const summary = await service.refreshAsync({
 		full,
+		everyFile,
 		onProgress: (p) => {
 			if (!tty) return;
 			const now = Date.now();

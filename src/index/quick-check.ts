@@ -11,11 +11,19 @@ import { statSync } from "node:fs";
 import type { SourceRoot } from "../shared/config.js";
 import type { RefreshSummary } from "../shared/types.js";
 import type { DirStamp, DiscoveredFile, Discovery } from "../source/discover.js";
+import type { RefreshOptions } from "./refresh-options.js";
 import type { KnownFile, RefreshPlan } from "./refresh-plan.js";
 import type { IndexStore } from "./store.js";
 
 /** Up to this many indexed files, a check stats every one: exactly what a walk finds. */
 export const SWEEP_FILES = 4096;
+/** A sweep of every indexed file, however many (RefreshOptions.everyFile). */
+const SWEEP_ALL = 2 ** 31;
+
+/** The files a refresh's quick check stats at most. */
+export function sweepOf(options: Pick<RefreshOptions, "everyFile" | "sweepFiles">): number | undefined {
+	return options.everyFile ? SWEEP_ALL : options.sweepFiles;
+}
 /**
  * Beyond SWEEP_FILES, the files a check stats: a stat is a few microseconds, reading a row more, and this bounds a
  * warm check near 10 ms however large the history; appends to older sessions are found by the moving slice.

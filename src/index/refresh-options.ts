@@ -32,6 +32,11 @@ export interface RefreshOptions {
 	claim?: RootClaim;
 	/** Files a quick check stats at most (quick-check.ts SWEEP_FILES); tests use few. */
 	sweepFiles?: number;
+	/**
+	 * A quick check stats every indexed file, however many: an explicit `pi-history index` finds an append to any
+	 * session, where a search's check of a large history stats a bounded sample and finds it within a few checks.
+	 */
+	everyFile?: boolean;
 	/** Rows per chunk of a removed session's deletion (session-removal.ts REMOVAL_CHUNK); tests use small chunks. */
 	removalChunk?: number;
 }

@@ -26,6 +26,8 @@ const PROGRESS_EVERY_MS = 100;
 interface WorkerInput {
 	kind: typeof KIND;
 	config: ResolvedConfig;
+	/** Session files to check first, however many the history holds (the explorer's watch named them). */
+	priority: string[];
 }
 
 /**
@@ -39,11 +41,16 @@ export function workerScript(): URL | null {
 	return self.pathname.endsWith(".js") ? new URL("../service/refresh-thread.js", self) : null;
 }
 
-/** Starts a refresh of the index named by `config`, reporting to `listener`. */
-export function startIndexing(config: ResolvedConfig, listener: (message: IndexMessage) => void, options: { forceInProcess?: boolean } = {}): IndexRun {
+/** Starts a refresh of the index named by `config` that checks the files of `priority` first, reporting to `listener`. */
+export function startIndexing(
+	config: ResolvedConfig,
+	options: { forceInProcess?: boolean; priority?: string[] },
+	listener: (message: IndexMessage) => void,
+): IndexRun {
+	const priority = options.priority ?? [];
 	const script = options.forceInProcess ? null : workerScript();
-	if (!script) return runInProcess(config, listener);
-	const input: WorkerInput = { kind: KIND, config };
+	if (!script) return runInProcess(config, priority, listener);
+	const input: WorkerInput = { kind: KIND, config, priority };
 	const worker = new Worker(script, { workerData: input });
 	let finished = false;
 	let exited = false;
@@ -70,7 +77,7 @@ export function startIndexing(config: ResolvedConfig, listener: (message: IndexM
 	};
 }
 
-function runInProcess(config: ResolvedConfig, listener: (message: IndexMessage) => void): IndexRun {
+function runInProcess(config: ResolvedConfig, priority: string[], listener: (message: IndexMessage) => void): IndexRun {
 	let stopped = false;
 	let service: HistoryService | null = null;
 	const startedAt = Date.now();
@@ -85,6 +92,7 @@ function runInProcess(config: ResolvedConfig, listener: (message: IndexMessage) 
 			service ??= HistoryService.open({ config });
 			const summary = service.refresh({
 				budgetMs: 50,
+				priority,
 				onProgress: (progress) => {
 					const now = Date.now();
 					if (now - last < PROGRESS_EVERY_MS) return;
@@ -122,6 +130,7 @@ async function runWorker(input: WorkerInput): Promise<void> {
 		let last = 0;
 		// refreshAsync reads and parses files in a further worker while this thread writes (pipelined ingest).
 		const summary = await service.refreshAsync({
+			priority: input.priority,
 			onProgress: (progress) => {
 				const now = Date.now();
 				if (now - last < PROGRESS_EVERY_MS && progress.phase !== "done") return;
