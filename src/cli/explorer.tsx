@@ -187,7 +187,8 @@ export async function runTui(
 			store.handle(m);
 			if (m.type === "progress") return;
 			running = false;
-			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(begin, 3000);
+			// A busy refresh checked nothing for sure: the files it was to check first are named again.
+			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(() => begin(priority), 3000);
 			else if (again) {
 				again = false;
 				begin();
