@@ -47,3 +47,24 @@ it("names the session files written under the watched folders, and only those", 
 		watching.stop();
 	}
 });
+
+it("says when more session files changed than it names, so that the refresh checks every file", async () => {
+	const root = join(t.dir, "burst");
+	mkdirSync(root, { recursive: true });
+	const got = new Promise<{ files: string[]; more: boolean }>((resolve) => {
+		const watching = watchSessions(
+			[root],
+			(files, more) => {
+				watching.stop();
+				resolve({ files, more });
+			},
+			// One window for the whole burst: three files written at once, two named at most.
+			{ debounceMs: 1000, named: 2 },
+		);
+		expect(watching.mode).toBe("watch");
+		for (const n of [1, 2, 3]) writeFileSync(join(root, `s${n}.jsonl`), "{}\n");
+	});
+	const { files, more } = await got;
+	expect(files.length).toBe(2);
+	expect(more).toBe(true);
+});

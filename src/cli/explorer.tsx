@@ -174,21 +174,25 @@ export async function runTui(
 	let running = false;
 	let again = false;
 	const named = new Set<string>();
-	const begin = (files: readonly string[] = []) => {
+	let everyFile = false;
+	const begin = (files: readonly string[] = [], more = false) => {
 		for (const f of files) named.add(f);
+		everyFile ||= more;
 		if (running) {
 			again = true;
 			return;
 		}
 		running = true;
 		const priority = [...named];
+		const sweep = everyFile;
 		named.clear();
-		run = startIndexing(choice.config, { priority }, (m) => {
+		everyFile = false;
+		run = startIndexing(choice.config, { priority, everyFile: sweep }, (m) => {
 			store.handle(m);
 			if (m.type === "progress") return;
 			running = false;
 			// A busy refresh checked nothing for sure: the files it was to check first are named again.
-			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(() => begin(priority), 3000);
+			if (m.type === "done" && m.summary.busy && retries++ < 5) retryTimer = setTimeout(() => begin(priority, sweep), 3000);
 			else if (again) {
 				again = false;
 				begin();
@@ -199,7 +203,7 @@ export async function runTui(
 	// Live: new lines pi writes show up without a key (the refresh key asks at once).
 	const live = watchSessions(
 		choice.config.roots.map((r) => r.path),
-		(files) => begin(files),
+		(files, more) => begin(files, more),
 	);
 	const indexing = {
 		stop: async () => {

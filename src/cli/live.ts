@@ -13,28 +13,36 @@ export interface SessionWatch {
 	stop(): void;
 }
 
-/** Session files named at most per change (a burst beyond it still asks for a refresh, which checks them anyway). */
+/** Session files named at most per change: past it, `more` asks the refresh to check every file. */
 const NAMED = 256;
 
 /**
- * Calls `onChange` (debounced) when anything under `roots` changes, with the session files (`.jsonl`) the watch named;
- * polls every `pollMs` when watching fails (then no file is named).
+ * Calls `onChange` (debounced) when anything under `roots` changes, with the session files (`.jsonl`) the watch named
+ * and whether more changed than it names; polls every `pollMs` when watching fails (then no file is named).
  */
 export function watchSessions(
 	roots: string[],
-	onChange: (files: string[]) => void,
-	options: { debounceMs?: number; pollMs?: number; forcePoll?: boolean } = {},
+	onChange: (files: string[], more: boolean) => void,
+	options: { debounceMs?: number; pollMs?: number; forcePoll?: boolean; named?: number } = {},
 ): SessionWatch {
 	const debounceMs = options.debounceMs ?? 250;
+	const most = options.named ?? NAMED;
 	let timer: NodeJS.Timeout | undefined;
 	let named = new Set<string>();
+	let more = false;
 	const fire = () => {
 		const files = [...named];
+		const all = more;
 		named = new Set();
-		onChange(files);
+		more = false;
+		onChange(files, all);
 	};
 	const changed = (root: string, file: string | null) => {
-		if (file?.endsWith(".jsonl") && named.size < NAMED) named.add(join(root, file));
+		if (file?.endsWith(".jsonl")) {
+			const path = join(root, file);
+			if (named.size < most) named.add(path);
+			else if (!named.has(path)) more = true;
+		}
 		clearTimeout(timer);
 		timer = setTimeout(fire, debounceMs);
 	};
@@ -42,7 +50,7 @@ export function watchSessions(
 	let poll: NodeJS.Timeout | undefined;
 	const startPolling = () => {
 		for (const w of watchers.splice(0)) w.close();
-		poll ??= setInterval(() => onChange([]), options.pollMs ?? 2000);
+		poll ??= setInterval(() => onChange([], false), options.pollMs ?? 2000);
 		poll.unref();
 	};
 	try {

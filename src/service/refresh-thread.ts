@@ -28,6 +28,8 @@ interface WorkerInput {
 	config: ResolvedConfig;
 	/** Session files to check first, however many the history holds (the explorer's watch named them). */
 	priority: string[];
+	/** Check every indexed file: more changed than the watch names. */
+	everyFile: boolean;
 }
 
 /**
@@ -41,16 +43,19 @@ export function workerScript(): URL | null {
 	return self.pathname.endsWith(".js") ? new URL("../service/refresh-thread.js", self) : null;
 }
 
-/** Starts a refresh of the index named by `config` that checks the files of `priority` first, reporting to `listener`. */
+/**
+ * Starts a refresh of the index named by `config` that checks the files of `priority` first (every indexed file with
+ * `everyFile`), reporting to `listener`.
+ */
 export function startIndexing(
 	config: ResolvedConfig,
-	options: { forceInProcess?: boolean; priority?: string[] },
+	options: { forceInProcess?: boolean; priority?: string[]; everyFile?: boolean },
 	listener: (message: IndexMessage) => void,
 ): IndexRun {
-	const priority = options.priority ?? [];
+	const checks = { priority: options.priority ?? [], everyFile: options.everyFile === true };
 	const script = options.forceInProcess ? null : workerScript();
-	if (!script) return runInProcess(config, priority, listener);
-	const input: WorkerInput = { kind: KIND, config, priority };
+	if (!script) return runInProcess(config, checks, listener);
+	const input: WorkerInput = { kind: KIND, config, ...checks };
 	const worker = new Worker(script, { workerData: input });
 	let finished = false;
 	let exited = false;
@@ -77,7 +82,7 @@ export function startIndexing(
 	};
 }
 
-function runInProcess(config: ResolvedConfig, priority: string[], listener: (message: IndexMessage) => void): IndexRun {
+function runInProcess(config: ResolvedConfig, checks: { priority: string[]; everyFile: boolean }, listener: (message: IndexMessage) => void): IndexRun {
 	let stopped = false;
 	let service: HistoryService | null = null;
 	const startedAt = Date.now();
@@ -92,7 +97,7 @@ function runInProcess(config: ResolvedConfig, priority: string[], listener: (mes
 			service ??= HistoryService.open({ config });
 			const summary = service.refresh({
 				budgetMs: 50,
-				priority,
+				...checks,
 				onProgress: (progress) => {
 					const now = Date.now();
 					if (now - last < PROGRESS_EVERY_MS) return;
@@ -131,6 +136,7 @@ async function runWorker(input: WorkerInput): Promise<void> {
 		// refreshAsync reads and parses files in a further worker while this thread writes (pipelined ingest).
 		const summary = await service.refreshAsync({
 			priority: input.priority,
+			everyFile: input.everyFile,
 			onProgress: (progress) => {
 				const now = Date.now();
 				if (now - last < PROGRESS_EVERY_MS && progress.phase !== "done") return;
