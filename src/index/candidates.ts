@@ -6,6 +6,7 @@
  */
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { type CandidateFilter, filterClauses, matchExpression } from "./candidate-filter.js";
+import { CopyFold } from "./copy-fold.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { removingSessions } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
@@ -14,6 +15,8 @@ import { searchSystemTexts } from "./system-texts.js";
 
 const SLOTS = FRAGMENT_SLOTS;
 const BM25_WEIGHTS = KIND_COLUMNS.map((c) => c.weight.toFixed(2)).join(", ");
+/** A fragment's score column: bm25 with the kinds' weights, or 0 where the order is not the rank's. */
+const scoreSql = (scored: boolean) => (scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0");
 
 /** One matching event: its best (lowest) bm25 score, how many fragments matched and the best fragment's rowid. */
 export interface Candidate {
@@ -140,7 +143,7 @@ export class CandidateQuery {
 			// events only (a count per ranked row scanned the whole window up to `top` times: half the query's time).
 			const query = `
 			WITH w0 AS MATERIALIZED (
-				SELECT fts.rowid AS fid, bm25(fts, ${BM25_WEIGHTS}) AS score FROM ${from}
+				SELECT fts.rowid AS fid, ${scoreSql(true)} AS score FROM ${from}
 				WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?
 			),
 			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
@@ -202,23 +205,18 @@ export class CandidateQuery {
 			SELECT ev.eid, ev.fid, ev.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}, (SELECT seen FROM edge) AS seen
 			FROM ev JOIN events e ON e.id = ev.eid JOIN sessions sx ON sx.id = e.session_id
 			ORDER BY e.ts_ms DESC, ${IDENTITY_ORDER}`);
-		const distinct: Candidate[] = [];
-		const copies: Candidate[] = [];
-		const families = new Map<string, number>();
+		const fold = new CopyFold();
 		let seen: number | undefined;
 		for (const row of statement.iterate(this.match, ...this.params, fragments + 1, fragments)) {
 			seen = row.seen;
-			const family = `${row.entry_id}\u0000${row.line_hash}`;
-			const copy_rank = (families.get(family) ?? 0) + 1;
-			families.set(family, copy_rank);
-			(copy_rank === 1 ? distinct : copies).push({ eid: row.eid, best: 0, n: row.n, fid: row.fid, copy_rank });
-			if (distinct.length >= need) break;
+			fold.add(row, { eid: row.eid, best: 0, n: row.n, fid: row.fid });
+			if (fold.distinct.length >= need) break;
 		}
 		// No event left in the window: its one event has older fragments below it, or nothing matches.
 		seen ??= this.store
 			.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE fts MATCH ? ${this.whereSql} LIMIT ?)`)
 			.get(this.match, ...this.params, fragments + 1)?.n;
-		return { rows: [...distinct, ...copies].slice(0, need), exhausted: (seen ?? 0) <= fragments, complete: true };
+		return { rows: fold.slice(0, need), exhausted: (seen ?? 0) <= fragments, complete: true };
 	}
 
 	/**
@@ -269,7 +267,7 @@ export class CandidateQuery {
 		const where = this.whereSql;
 		const from = this.where.length ? FILTER_JOIN : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
-		const score = scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0";
+		const score = scoreSql(scored);
 		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
 		return { sql, params: [this.match, ...this.params, limit] };
 	}
@@ -304,7 +302,7 @@ export class CandidateQuery {
 		if (walked) return walked;
 		const where = this.whereSql;
 		// Every match scored (unless `scored` is false): the order is not the rank's.
-		const matches = `SELECT fts.rowid AS fid, ${scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0"} AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
+		const matches = `SELECT fts.rowid AS fid, ${scoreSql(scored)} AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
 		return this.store.prepare<unknown[], Candidate>(newestPageSql(matches)).all(this.match, ...this.params, limit, offset);
 	}
 
@@ -344,7 +342,7 @@ export class CandidateQuery {
 		const newer = walked.filter((r) => r.t !== null && r.t >= cut).map((r) => r.eid);
 		// The events' fragments in one range scan too, scored only where they are one of these events' (bm25 counts
 		// its matches once per scan, so not once per event).
-		const matches = `SELECT fts.rowid AS fid, ${scored ? `bm25(fts, ${BM25_WEIGHTS})` : "0.0"} AS score FROM fts
+		const matches = `SELECT fts.rowid AS fid, ${scoreSql(scored)} AS score FROM fts
 			WHERE fts MATCH ? AND fts.rowid BETWEEN (SELECT lo FROM span) AND (SELECT hi FROM span) AND fts.rowid / ${SLOTS} IN (SELECT eid FROM c)`;
 		const tie = `EXISTS (SELECT 1 FROM fts WHERE fts MATCH ? AND fts.rowid BETWEEN e.id * ${SLOTS} AND e.id * ${SLOTS} + ${SLOTS - 1})`;
 		const sql = newestPageSql(matches, [

@@ -8,6 +8,7 @@
 
 import type { CandidateFilter } from "../index/candidate-filter.js";
 import { type Candidate, CandidateQuery } from "../index/candidates.js";
+import { CopyFold } from "../index/copy-fold.js";
 import { type FragmentList, type ScoredEvents, scoredEvents } from "../index/partial-scores.js";
 import type { IndexStore } from "../index/store.js";
 
@@ -178,9 +179,7 @@ function termsOf(mask: number): number[] {
  */
 class Ranking {
 	private next = 0;
-	private readonly distinct: Candidate[] = [];
-	private readonly copies: Candidate[] = [];
-	private readonly seen = new Map<string, number>();
+	private readonly fold = new CopyFold();
 	private readonly held = new Map<number, number[]>();
 	/** Events some slice returned, and (once asked for another one) all ranked events. */
 	private readonly paged = new Set<number>();
@@ -192,7 +191,7 @@ class Ranking {
 	slice(from: number, to: number): Candidate[] {
 		const end = Math.min(to, PARTIAL_EVENTS);
 		this.rankUntil(end);
-		const out = this.distinct.length >= end ? this.distinct.slice(from, end) : [...this.distinct, ...this.copies].slice(from, end);
+		const out = this.fold.slice(from, end);
 		for (const c of out) this.paged.add(c.eid);
 		return out;
 	}
@@ -208,12 +207,9 @@ class Ranking {
 	/** Ranks events in score order until `need` distinct ones are known, or every event is. */
 	private rankUntil(need: number): void {
 		// The events come ranked, ties broken (partial-scores.ts): the first copy of an entry met is its best one.
-		for (let e = this.events.at(this.next); e && this.distinct.length < need; e = this.events.at(this.next)) {
+		for (let e = this.events.at(this.next); e && this.fold.distinct.length < need; e = this.events.at(this.next)) {
 			this.next++;
-			const family = `${e.entry_id}\u0000${e.line_hash}`;
-			const copy_rank = (this.seen.get(family) ?? 0) + 1;
-			this.seen.set(family, copy_rank);
-			(copy_rank === 1 ? this.distinct : this.copies).push({ eid: e.eid, best: -e.cov, n: e.n, fid: e.fid, copy_rank });
+			this.fold.add(e, { eid: e.eid, best: -e.cov, n: e.n, fid: e.fid });
 			this.held.set(e.eid, termsOf(e.terms));
 		}
 	}
