@@ -216,6 +216,34 @@ describe("a query of one common phrase", () => {
 		expect(copies).toBeGreaterThan(0);
 	});
 
+	it("orders a widened window's events of one time by their identity, and folds copies in that order", () => {
+		let tied = 0;
+		for (const q of PHRASES) {
+			const matched = new Set(matchingRowids(q).map((r) => Math.floor(r / FRAGMENT_SLOTS)));
+			// The documented order (candidates.ts IDENTITY_ORDER) in SQL: time, then the session's start and id, then seq.
+			const ordered = store
+				.prepare<[string], { session: string; entry: string; hash: string; ts: number }>(
+					`SELECT s.public_id AS session, e.entry_id AS entry, e.line_hash AS hash, e.ts_ms AS ts FROM events e JOIN sessions s ON s.id = e.session_id
+					WHERE e.id IN (SELECT value FROM json_each(?)) ORDER BY e.ts_ms DESC, s.created DESC, s.public_id DESC, e.seq DESC`,
+				)
+				.all(JSON.stringify([...matched]));
+			const seen = new Set<string>();
+			const distinct: string[] = [];
+			const copies: string[] = [];
+			for (const e of ordered) {
+				const family = `${e.entry}\0${e.hash}`;
+				(seen.has(family) ? copies : distinct).push(`${e.session}/${e.entry}`);
+				seen.add(family);
+			}
+			tied += ordered.filter((e, i) => i > 0 && ordered[i - 1]?.ts === e.ts).length;
+			const hits: Hit[] = [];
+			for (let offset = 0; hits.length === offset; offset += 50) hits.push(...search(store, { query: q, limit: 50, offset }, 0, { rankWindow: 8 }).hits);
+			expect(hits.map(ref), q).toEqual([...distinct, ...copies]);
+		}
+		// Forked copies share their entry's time: the identity decides which copy is listed first.
+		expect(tied).toBeGreaterThan(0);
+	});
+
 	it("pages on newest first: the next page is the rest of a page as long as both", () => {
 		const q = PHRASES[0] as string;
 		const next = search(store, { query: q, limit: 5, offset: 5 }, 0, { rankWindow: 8 });

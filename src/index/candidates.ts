@@ -51,6 +51,26 @@ const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
 /** The tie-break over IDENTITY_COLUMNS. */
 export const IDENTITY_ORDER = "s_created DESC, s_public DESC, e_seq DESC";
 
+/** IDENTITY_ORDER in JavaScript, for events of one time. */
+function byIdentity(a: EventKey, b: EventKey): number {
+	return binary(b.s_created, a.s_created) || binary(b.s_public, a.s_public) || b.e_seq - a.e_seq;
+}
+
+/** SQLite's BINARY order (UTF-8 bytes, i.e. code points): UTF-16 units order the same but for U+E000–U+FFFF against surrogates. */
+export function binary(a: string, b: string): number {
+	if (a === b) return 0;
+	const n = Math.min(a.length, b.length);
+	for (let i = 0; i < n; i++) {
+		const x = a.charCodeAt(i);
+		const y = b.charCodeAt(i);
+		if (x === y) continue;
+		const cx = x >= 0xe000 ? x - 0x800 : x >= 0xd800 ? x + 0x2000 : x;
+		const cy = y >= 0xe000 ? y - 0x800 : y >= 0xd800 ? y + 0x2000 : y;
+		return cx - cy;
+	}
+	return a.length - b.length;
+}
+
 /**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
  * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
@@ -192,31 +212,66 @@ export class CandidateQuery {
 	}
 
 	/**
-	 * window() unscored: the window's events newest first, forked copies after every distinct event. SQLite sorts the
-	 * window's events by time once, and the copies are told apart while the first rows are read: ranking the copies in
-	 * SQL partitioned every event of the window by entry, several times what the scan and the join cost.
+	 * window() unscored: the window's events newest first, forked copies after every distinct event. The window's
+	 * fragments come back in row id order, so JavaScript groups them into events; SQLite then sorts only the events'
+	 * times, read from the narrow filter index, and an event's identity (its copy family, its tie-break) is read for
+	 * the first events only, while the page's distinct events are not all known. Sorting the events joined to their
+	 * wide rows and sessions cost most of a common phrase's search.
 	 */
 	private newestWindow(fragments: number, need: number): CandidateWindow {
 		const from = this.where.length ? FILTER_JOIN : "fts";
-		const statement = this.store.prepare<unknown[], EventKey & { fid: number; n: number; seen: number }>(`
-			WITH w0 AS MATERIALIZED (SELECT fts.rowid AS fid FROM ${from} WHERE fts MATCH ? ${this.whereSql} ORDER BY fts.rowid DESC LIMIT ?),
-			edge AS MATERIALIZED (SELECT count(*) AS seen, CASE WHEN count(*) <= ? THEN -1 ELSE min(fid) / ${SLOTS} END AS oldest FROM w0),
-			ev AS (SELECT fid / ${SLOTS} AS eid, min(fid) AS fid, count(*) AS n FROM w0 WHERE fid / ${SLOTS} > (SELECT oldest FROM edge) GROUP BY 1)
-			SELECT ev.eid, ev.fid, ev.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}, (SELECT seen FROM edge) AS seen
-			FROM ev JOIN events e ON e.id = ev.eid JOIN sessions sx ON sx.id = e.session_id
-			ORDER BY e.ts_ms DESC, ${IDENTITY_ORDER}`);
-		const fold = new CopyFold();
-		let seen: number | undefined;
-		for (const row of statement.iterate(this.match, ...this.params, fragments + 1, fragments)) {
-			seen = row.seen;
-			fold.add(row, { eid: row.eid, best: 0, n: row.n, fid: row.fid });
-			if (fold.distinct.length >= need) break;
+		const fids = this.store
+			.prepare<unknown[], number>(`SELECT fts.rowid FROM ${from} WHERE fts MATCH ? ${this.whereSql} ORDER BY fts.rowid DESC LIMIT ?`)
+			.pluck()
+			.all(this.match, ...this.params, fragments + 1);
+		const seen = fids.length;
+		// The oldest event of a full window may have older fragments below it: left out, so every count is whole.
+		const oldest = seen <= fragments ? -1 : Math.floor((fids[seen - 1] as number) / SLOTS);
+		const events = new Map<number, { fid: number; n: number }>();
+		for (const fid of fids) {
+			const eid = Math.floor(fid / SLOTS);
+			if (eid <= oldest) break;
+			const ev = events.get(eid);
+			// Row ids descend: an event's last fragment read is its first.
+			if (ev) {
+				ev.fid = fid;
+				ev.n++;
+			} else events.set(eid, { fid, n: 1 });
 		}
-		// No event left in the window: its one event has older fragments below it, or nothing matches.
-		seen ??= this.store
-			.prepare<unknown[], { n: number }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE fts MATCH ? ${this.whereSql} LIMIT ?)`)
-			.get(this.match, ...this.params, fragments + 1)?.n;
-		return { rows: fold.slice(0, need), exhausted: (seen ?? 0) <= fragments, complete: true };
+		const fold = new CopyFold();
+		if (events.size > 0) {
+			const times = this.store
+				.prepare<[string], { eid: number; ts_ms: number | null }>(
+					"SELECT e.id AS eid, e.ts_ms FROM events e WHERE e.id IN (SELECT value FROM json_each(?)) ORDER BY e.ts_ms DESC",
+				)
+				.iterate(JSON.stringify([...events.keys()]));
+			const identity = this.store.prepare<[number], Omit<EventKey, "eid" | "ts_ms">>(
+				`SELECT e.entry_id, e.line_hash, ${IDENTITY_COLUMNS} FROM events e JOIN sessions sx ON sx.id = e.session_id WHERE e.id = ?`,
+			);
+			// Events of one time are ordered by identity once all of them are read (sameTime), then folded.
+			let sameTime: EventKey[] = [];
+			const flush = () => {
+				sameTime.sort(byIdentity);
+				for (const key of sameTime) {
+					const ev = events.get(key.eid) as { fid: number; n: number };
+					fold.add(key, { eid: key.eid, best: 0, n: ev.n, fid: ev.fid });
+				}
+				sameTime = [];
+			};
+			try {
+				for (const row of times) {
+					if (sameTime.length > 0 && (sameTime[0] as EventKey).ts_ms !== row.ts_ms) {
+						flush();
+						if (fold.distinct.length >= need) break;
+					}
+					sameTime.push({ eid: row.eid, ts_ms: row.ts_ms, ...(identity.get(row.eid) as Omit<EventKey, "eid" | "ts_ms">) });
+				}
+				if (sameTime.length > 0) flush();
+			} finally {
+				times.return?.();
+			}
+		}
+		return { rows: fold.slice(0, need), exhausted: seen <= fragments, complete: true };
 	}
 
 	/**
