@@ -15,6 +15,22 @@ export interface FloorResult {
 	typed: number;
 }
 
+/** cold-parts.js: the cold index's scan and its FTS5 writes, each timed apart in one process. */
+export interface ColdPartsResult {
+	files: number;
+	events: number;
+	fragments: number;
+	/** Bytes of the token streams handed to FTS5. */
+	streamBytes: number;
+	scanMs: number;
+	scanCpuMs: number;
+	/** FTS5 inserts, then its one merge at the end. */
+	ftsMs: number;
+	ftsCpuMs: number;
+	mergeMs: number;
+	mergeCpuMs: number;
+}
+
 /** The counters of a RefreshSummary worth keeping. */
 export type RefreshBrief = Record<string, number | boolean>;
 
@@ -212,6 +228,7 @@ export interface TypingResult {
 export interface ResultOf {
 	first: FirstRunResult;
 	floor: FloorResult;
+	coldParts: ColdPartsResult;
 	cold: ColdResult;
 	query: QueryResult;
 	tui: TuiResult;

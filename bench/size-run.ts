@@ -9,7 +9,7 @@ import { type ChildResult, median, percentile, runChild } from "./child.js";
 import { pickMutations } from "./cmd-only.js";
 import { type Corpus, ensureCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
 import { summarizeProfile } from "./profile.js";
-import type { ColdResult, FirstRunResult, FloorResult, RefreshResult, RgResult, TrigramResult, TypingResult } from "./results.js";
+import type { ColdPartsResult, ColdResult, FirstRunResult, FloorResult, RefreshResult, RgResult, TrigramResult, TypingResult } from "./results.js";
 import { firstWorst, type SizeResult, TYPING_PACES } from "./size-table.js";
 import { f1, MB, thousands } from "./table.js";
 import { measureTyping, typingLine } from "./typing.js";
@@ -89,6 +89,9 @@ function skippedFloor(): ChildResult<FloorResult> {
 	return { ms: nan, cpuMs: nan, files: nan, bytes: nan, lines: nan, invalid: nan, typed: nan, maxRssBytes: nan, wallMs: nan };
 }
 
+/** Corpora up to this size get the cold index's parts measured apart (cold-parts.ts). */
+const COLD_PARTS_MAX_BYTES = 2e9;
+
 /** A cold index a run did not do (--reuse-index): only the index's size is known. */
 function skippedCold(mode: ColdResult["mode"], indexBytes: number): ChildResult<ColdResult> {
 	const nan = Number.NaN;
@@ -143,6 +146,7 @@ export async function measure(
 	let floor: ChildResult<FloorResult>;
 	let cold: ChildResult<ColdResult>;
 	let coldPipelined: ChildResult<ColdResult>;
+	let coldParts: ChildResult<ColdPartsResult> | null = null;
 	if (reuse) {
 		log(`  --reuse-index: measuring the index already at ${indexPath}; no parse floor and no cold index this run (–)`);
 		floor = skippedFloor();
@@ -162,6 +166,13 @@ export async function measure(
 		removeIndex(indexPath);
 		cold = await runChild("cold", "measure-worker.js", ["cold", ...workerArgs, "--mode", "sync"]);
 		log(`  cold index, synchronous ${(cold.ms / 1000).toFixed(2)} s, peak RSS ${(cold.maxRssBytes / 1e6).toFixed(0)} MB, ${cold.events} events`);
+		// Up to the large corpus: on the scale row it would add a second cold index's scan.
+		if (corpus.bytes <= COLD_PARTS_MAX_BYTES) {
+			coldParts = await runChild("coldParts", "cold-parts.js", corpus.roots);
+			log(
+				`  apart: scanning ${(coldParts.scanMs / 1000).toFixed(2)} s, FTS5 alone ${((coldParts.ftsMs + coldParts.mergeMs) / 1000).toFixed(2)} s (${(coldParts.streamBytes / 1e6).toFixed(0)} MB of token streams)`,
+			);
+		}
 	}
 
 	const query = await runChild("query", "measure-worker.js", ["query", ...workerArgs, "--runs", String(opts.runs)]);
@@ -277,6 +288,7 @@ export async function measure(
 		floor,
 		cold,
 		coldPipelined,
+		coldParts,
 		query,
 		tui,
 		explorerStart,

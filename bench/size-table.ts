@@ -3,7 +3,18 @@ import { availableParallelism } from "node:os";
 import { type ChildResult, median, percentile } from "./child.js";
 import type { Corpus } from "./prepare.js";
 import type { ProfileSummary } from "./profile.js";
-import type { ColdResult, FirstRunResult, FloorResult, QueryResult, RefreshResult, RgResult, TrigramResult, TuiResult, TypingResult } from "./results.js";
+import type {
+	ColdPartsResult,
+	ColdResult,
+	FirstRunResult,
+	FloorResult,
+	QueryResult,
+	RefreshResult,
+	RgResult,
+	TrigramResult,
+	TuiResult,
+	TypingResult,
+} from "./results.js";
 import { f0, f1, f2, MB, ms, renderGrid, thousands, times } from "./table.js";
 import { typingParts } from "./typing.js";
 import { type ExplorerStartResult, p50, type SearchProcessResult, START_KEYS } from "./user-wait.js";
@@ -41,6 +52,8 @@ export interface SizeResult {
 	cold: ChildResult<ColdResult>;
 	/** The pipelined cold index (HistoryService.refreshAsync: reader thread + writer). */
 	coldPipelined: ChildResult<ColdResult>;
+	/** The cold index's scan and FTS5 writes timed apart (null when not measured: a reused index, the scale row). */
+	coldParts?: ChildResult<ColdPartsResult> | null;
 	query: ChildResult<QueryResult>;
 	tui: ChildResult<TuiResult>;
 	/** The explorer started as a person starts it, beside node -e 0 (null without python3). */
@@ -328,6 +341,20 @@ export function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 		status: coldVerdict(pipelinedRatio <= TARGET.coldVsFloor),
 	});
 	rows.push({ metric: "  cold / floor (sync | pipelined)", cells: each((r) => `${f1(r.cold.ms / r.floor.ms)}× | ${f1(r.coldPipelined.ms / r.floor.ms)}×`) });
+	const parts = (r: SizeResult, cell: (p: ColdPartsResult) => string) => (r.coldParts ? cell(r.coldParts) : "–");
+	rows.push({
+		metric: "  apart, one process: scanning (read, parse, project, tokenize) s | FTS5 alone (same token streams, merged) s",
+		cells: each((r) =>
+			parts(
+				r,
+				(p) => `${f2(p.scanMs / 1000)} (${f1(p.scanMs / r.floor.ms)}×) | ${f2((p.ftsMs + p.mergeMs) / 1000)} (${f1((p.ftsMs + p.mergeMs) / r.floor.ms)}×)`,
+			),
+		),
+	});
+	rows.push({
+		metric: "    token streams MB; FTS5 inserts | final merge s",
+		cells: each((r) => parts(r, (p) => `${f1(p.streamBytes / MB)}; ${f2(p.ftsMs / 1000)} | ${f2(p.mergeMs / 1000)}`)),
+	});
 	rows.push({
 		metric: "  CPU s: floor | sync | pipelined (all threads)",
 		cells: each((r) => `${f2(r.floor.cpuMs / 1000)} | ${f2(r.cold.cpuMs / 1000)} | ${f2(r.coldPipelined.cpuMs / 1000)}`),
