@@ -316,15 +316,50 @@ export class CandidateQuery {
 	 * is better) or 0, unranked, and its parameters; null without a text query. A partial match reads several such
 	 * lists in one statement and scores them there (query/partial.ts).
 	 */
-	fragmentList(limit: number, scored = true): { sql: string; params: unknown[] } | null {
+	fragmentList(limit: number, scored = true, floor: number | null = null): { sql: string; params: unknown[] } | null {
 		if (this.match === null) return null;
-		if (!scored && this.unscored !== this) return this.unscored.fragmentList(limit, false);
+		if (!scored && this.unscored !== this) return this.unscored.fragmentList(limit, false, floor);
 		const where = this.whereSql;
 		const from = this.where.length ? FILTER_JOIN : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
 		const score = scoreSql(scored);
-		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${where} ORDER BY fts.rowid DESC LIMIT ?`;
-		return { sql, params: [this.match, ...this.params, limit] };
+		// A floor (the oldest row id the list reads) ends its scan there. FTS5 seeks only to an INTEGER bound: a bound
+		// JavaScript number is a REAL, which it leaves to SQLite to test on every row it reads.
+		const bound = floor === null ? "" : "AND fts.rowid >= CAST(? AS INTEGER)";
+		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${bound} ${where} ORDER BY fts.rowid DESC LIMIT ?`;
+		return { sql, params: [this.match, ...(floor === null ? [] : [floor]), ...this.params, limit] };
+	}
+
+	/**
+	 * indexMatches' count, oldest first (FTS5's own order, cheaper than newest first), with the row ids of the first and
+	 * last fragment counted (null: none): how far back `cap` matches reach, against the index's newest row id.
+	 */
+	indexSpan(cap: number): { n: number; first: number | null; last: number | null } {
+		if (this.match === null) return { n: 0, first: null, last: null };
+		if (this.unscored !== this) return this.unscored.indexSpan(cap);
+		const row = this.store
+			.prepare<[string, number], { n: number; first: number | null; last: number | null }>(
+				"SELECT count(*) AS n, min(fid) AS first, max(fid) AS last FROM (SELECT fts.rowid AS fid FROM fts WHERE fts MATCH ? ORDER BY fts.rowid LIMIT ?)",
+			)
+			.get(this.match, cap);
+		return { n: row?.n ?? 0, first: row?.first ?? null, last: row?.last ?? null };
+	}
+
+	/** The row id of the `cap`-th newest matching fragment, read newest first; null when fewer match. */
+	newestFloor(cap: number): number | null {
+		if (this.match === null) return null;
+		if (this.unscored !== this) return this.unscored.newestFloor(cap);
+		const row = this.store
+			.prepare<[string, number], { n: number; oldest: number | null }>(
+				"SELECT count(*) AS n, min(fid) AS oldest FROM (SELECT fts.rowid AS fid FROM fts WHERE fts MATCH ? ORDER BY fts.rowid DESC LIMIT ?)",
+			)
+			.get(this.match, cap);
+		return row && row.n >= cap ? row.oldest : null;
+	}
+
+	/** The highest row id a fragment of the index's newest event can have. */
+	topRowid(): number {
+		return ((this.store.prepare<[], number | null>("SELECT max(id) FROM events").pluck().get() ?? 0) + 1) * SLOTS - 1;
 	}
 
 	/**

@@ -21,6 +21,8 @@ export interface FragmentList {
 	term: number;
 	/** Fragments read at most, the newest. */
 	cap: number;
+	/** The oldest row id read (null: no bound). */
+	floor?: number | null;
 }
 
 /** A word every listed fragment holds (the lone candidates' word), whether or not its own list reached the fragment. */
@@ -56,7 +58,7 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	const params: unknown[] = [];
 	const parts: string[] = [];
 	for (const list of lists) {
-		const source = new CandidateQuery(store, list.match, filter).fragmentList(list.cap, list.scored);
+		const source = new CandidateQuery(store, list.match, filter).fragmentList(list.cap, list.scored, list.floor ?? null);
 		if (source === null) continue;
 		// Weights are bound as parameters: the statement's text depends on the number of lists only.
 		parts.push(`SELECT fid, score, ? AS word, ? AS weight, ? AS term FROM (${source.sql})`);

@@ -46,7 +46,8 @@ export interface PartialAnswer {
 export const PARTIAL_WINDOW = 2048;
 /**
  * Fragments read per list, the newest: each form (as written, inflected) of a candidates' word, and each other word
- * within the candidates' words. Bounds a partial match's cost on any history.
+ * within the candidates' words, none older than the candidates' window (the COMMON newest matches of a lone
+ * candidates' word). Bounds a partial match's cost on any history.
  */
 const FRAGMENT_CAP = PARTIAL_WINDOW;
 /**
@@ -83,7 +84,7 @@ export function partialMatches(
 ): PartialAnswer {
 	const measure = (w: PartialWord) => {
 		const both = w.inflected ? `(${w.exact} OR ${w.inflected})` : w.exact;
-		return { ...w, both, df: wordMatches(store, both, filter) };
+		return { ...w, both, ...wordMatches(store, both, filter) };
 	};
 	const first = words.map((w, term) => ({ ...measure(w), term }));
 	const unmatched = first.filter((w) => w.df === 0).map((w) => w.raw);
@@ -116,6 +117,10 @@ export function partialMatches(
 	const phrase = (w: (typeof matched)[number]) => (w.tokens?.length ?? 1) > 1;
 	const phraseTokens = new Set(sole && phrase(sole) ? sole.tokens : []);
 	const heldByAll = (w: (typeof matched)[number]) => w !== sole && !w.correction && w.tokens?.length === 1 && phraseTokens.has(w.tokens[0] as string);
+	// Every list is within the candidates' words. A lone one whose matches reach back far past its COMMON oldest bounds
+	// them all to its COMMON newest: a list whose word rarely meets it read back through the whole history to fill its
+	// cap. Beside the first, candidates' words hold at most PARTIAL_WINDOW matches together (above): one is counted whole.
+	const floor = sole ? windowFloor(store, sole, filter) : null;
 	const lists: FragmentList[] = [];
 	matched.forEach((w, i) => {
 		if (heldByAll(w)) return;
@@ -124,8 +129,8 @@ export function partialMatches(
 		const scored = isCore && !(phrase(w) && w.df >= PARTIAL_WINDOW);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
 		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
-		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap });
-		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored, term: w.term, cap });
+		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap, floor });
+		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored, term: w.term, cap, floor });
 	});
 	// Held in its weaker form when it is not known which.
 	const also = matched.filter(heldByAll).map((w) => ({ weight: weightOf(w), term: w.term }));
@@ -138,7 +143,7 @@ export function partialMatches(
 		page: (offset, limit) => ranking.slice(offset, offset + limit),
 		total: () => ranking.slice(0, PARTIAL_EVENTS).length,
 		unmatched,
-		truncated: scored.fragments >= FRAGMENT_CAP,
+		truncated: scored.fragments >= FRAGMENT_CAP || floor !== null,
 		written: (eid) => ranking.written(eid),
 	};
 }
@@ -147,21 +152,46 @@ export function partialMatches(
  * A word's matching fragments, which its weight comes from as bm25's IDF does: counted in the FTS index alone, up to
  * COMMON, within the match's own scope (a cwd's scope token, the kinds' columns); the other filters only say whether
  * the word is in scope at all (one match is enough). Counting its events in scope joined every match to its event and
- * cost more than ranking them. Cached until the index changes: a word typed again, a next page, a count.
+ * cost more than ranking them. `first` and `last`: the row ids of the oldest and the COMMON-th oldest fragment counted.
+ * Cached until the index changes: a word typed again, a next page, a count.
  */
-function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): number {
-	const cache = store.cached("partial-word-matches", () => new Map<string, number>());
+function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): { df: number; first: number | null; last: number | null } {
+	const cache = store.cached("partial-word-matches", () => new Map<string, { df: number; first: number | null; last: number | null }>());
 	const key = `${both}\u0000${JSON.stringify(filter)}`;
-	let df = cache.get(key);
-	if (df === undefined) {
+	let counted = cache.get(key);
+	if (counted === undefined) {
 		const query = new CandidateQuery(store, both, filter);
-		df = query.indexMatches(COMMON);
-		if (df > 0 && query.filtered && query.count(0, SCAN).n === 0) df = 0;
+		const { n, first, last } = query.indexSpan(COMMON);
+		counted = { df: n > 0 && query.filtered && query.count(0, SCAN).n === 0 ? 0 : n, first, last };
 		if (cache.size >= WORDS_KEPT) cache.clear();
-		cache.set(key, df);
+		cache.set(key, counted);
 	}
-	return df;
+	return counted;
 }
+
+/**
+ * The oldest row id the lists of a lone candidates' word read: its COMMON-th newest match, when its matches (in row
+ * id order, which follows recency) go on SPREAD times as far past its first as its COMMON oldest do; null otherwise.
+ * Finding it reads COMMON matches newest first: worth it only when the lists would read many more. Cached.
+ */
+function windowFloor(store: IndexStore, word: { both: string; df: number; first: number | null; last: number | null }, filter: CandidateFilter): number | null {
+	const { both, df, first, last } = word;
+	if (df < COMMON || first === null || last === null) return null;
+	const query = new CandidateQuery(store, both, filter);
+	if (query.topRowid() - first < SPREAD * (last - first)) return null;
+	const cache = store.cached("partial-window-floors", () => new Map<string, number | null>());
+	const key = `${both}\u0000${JSON.stringify(filter)}`;
+	let floor = cache.get(key);
+	if (floor === undefined) {
+		floor = query.newestFloor(COMMON);
+		if (cache.size >= WORDS_KEPT) cache.clear();
+		cache.set(key, floor);
+	}
+	return floor;
+}
+
+/** How much farther back than its COMMON oldest matches a lone candidates' word's matches must reach to bound its lists. */
+const SPREAD = 4;
 
 /** Word counts kept per index version (a long-lived explorer types many words). */
 const WORDS_KEPT = 4096;
