@@ -17,9 +17,9 @@ const QUERY = "zorbLax quuxish nowherezz";
 let t: ReturnType<typeof tempDir>;
 let far: HistoryService;
 let near: HistoryService;
-/** Matches five times as far back as the COMMON oldest do; and twice, under the four times that bound the lists. */
-const FAR = 5 * COMMON;
-const NEAR = 2 * COMMON;
+/** Matches nine times as far back as the COMMON oldest do; and four times, under the eight times that bound the lists. */
+const FAR = 9 * COMMON;
+const NEAR = 4 * COMMON;
 
 beforeAll(() => {
 	t = tempDir("pes-partial-window-");

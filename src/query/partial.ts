@@ -191,7 +191,7 @@ function windowFloor(store: IndexStore, word: { both: string; df: number; first:
 }
 
 /** How much farther back than its COMMON oldest matches a lone candidates' word's matches must reach to bound its lists. */
-const SPREAD = 4;
+const SPREAD = 8;
 
 /** Word counts kept per index version (a long-lived explorer types many words). */
 const WORDS_KEPT = 4096;
