@@ -1,7 +1,7 @@
-/** candidates.ts `binary`: JavaScript strings ordered as SQLite's BINARY collation orders their UTF-8 bytes. */
+/** event-identity.ts `binary`: JavaScript strings ordered as SQLite's BINARY collation orders their UTF-8 bytes. */
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { binary } from "../src/index/candidates.js";
+import { binary } from "../src/index/event-identity.js";
 
 const CASES = [
 	"",

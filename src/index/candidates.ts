@@ -7,6 +7,8 @@
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { type CandidateFilter, filterClauses, matchExpression } from "./candidate-filter.js";
 import { CopyFold } from "./copy-fold.js";
+import { byIdentity, type EventKey, IDENTITY_COLUMNS, IDENTITY_ORDER } from "./event-identity.js";
+import { NEWEST_WALK, NEWEST_WALK_FIRST, NEWEST_WALK_MIN, newestPageSql } from "./newest-page.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { removingSessions } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
@@ -38,39 +40,10 @@ export interface CandidateWindow {
 }
 
 /**
- * What breaks a tie between events of equal score and time: their identity, newest session first (its header's start
- * time, then its id), then the later entry of its file. Never the row id: row ids follow the history of refreshes,
- * and every answer must be a fresh build's. The columns come from `events e` and `sessions sx`.
- */
-export const IDENTITY_COLUMNS = "sx.created AS s_created, sx.public_id AS s_public, e.seq AS e_seq";
-/**
  * The matches' events as a filter reads them. SQLite reads them through the filter index (schema.ts FILTER_INDEX) when
  * it holds every column the filter tests, and through the events' rows otherwise or on an index without it.
  */
 const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
-/** The tie-break over IDENTITY_COLUMNS. */
-export const IDENTITY_ORDER = "s_created DESC, s_public DESC, e_seq DESC";
-
-/** IDENTITY_ORDER in JavaScript, for events of one time. */
-function byIdentity(a: EventKey, b: EventKey): number {
-	return binary(b.s_created, a.s_created) || binary(b.s_public, a.s_public) || b.e_seq - a.e_seq;
-}
-
-/** SQLite's BINARY order (UTF-8 bytes, i.e. code points): UTF-16 units order the same but for U+E000–U+FFFF against surrogates. */
-export function binary(a: string, b: string): number {
-	if (a === b) return 0;
-	const n = Math.min(a.length, b.length);
-	for (let i = 0; i < n; i++) {
-		const x = a.charCodeAt(i);
-		const y = b.charCodeAt(i);
-		if (x === y) continue;
-		const cx = x >= 0xe000 ? x - 0x800 : x >= 0xd800 ? x + 0x2000 : x;
-		const cy = y >= 0xe000 ? y - 0x800 : y >= 0xd800 ? y + 0x2000 : y;
-		return cx - cy;
-	}
-	return a.length - b.length;
-}
-
 /**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
  * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
@@ -359,7 +332,12 @@ export class CandidateQuery {
 
 	/** The highest row id a fragment of the index's newest event can have. */
 	topRowid(): number {
-		return ((this.store.prepare<[], number | null>("SELECT max(id) FROM events").pluck().get() ?? 0) + 1) * SLOTS - 1;
+		return (this.lastEventId() + 1) * SLOTS - 1;
+	}
+
+	/** The largest event id (0: none); ids only grow, so it counts the events ever written. */
+	private lastEventId(): number {
+		return this.store.prepare<[], number | null>("SELECT max(id) FROM events").pluck().get() ?? 0;
 	}
 
 	/**
@@ -401,8 +379,7 @@ export class CandidateQuery {
 	 * (matches spread evenly over the events, whose count the largest event id tells). Fewer cost less to score all.
 	 */
 	private walkFrom(need: number): number {
-		const events = this.store.prepare<[], number | null>("SELECT max(id) FROM events").pluck().get() ?? 0;
-		return Math.max(NEWEST_WALK_MIN, Math.ceil((2 * need * events) / NEWEST_WALK));
+		return Math.max(NEWEST_WALK_MIN, Math.ceil((2 * need * this.lastEventId()) / NEWEST_WALK));
 	}
 
 	/**
@@ -442,52 +419,4 @@ export class CandidateQuery {
 		]);
 		return this.store.prepare<unknown[], Candidate>(sql).all(JSON.stringify(newer), cut, ...this.params, this.match, this.match, limit, offset);
 	}
-}
-
-/**
- * Matches below which a newest-first page scores every match without trying a walk (CandidateQuery.newestByWalk):
- * scoring every match of a common word took a quarter of a second on the large bench corpus, seconds at 5 GB.
- */
-const NEWEST_WALK_MIN = 256;
-/** Events a newest-first walk reads first, and at most before it scores every match instead. */
-const NEWEST_WALK_FIRST = 256;
-const NEWEST_WALK = 16_384;
-
-/**
- * A newest-first page over the matches `m` (fid, score) that a statement defines after the CTEs `before`: their
- * events, best fragment and match count, forked copies ranked by score, ordered by time, copy rank and identity.
- */
-function newestPageSql(matches: string, before: string[] = []): string {
-	return `
-		WITH ${[...before, `m AS MATERIALIZED (${matches})`].join(",\n")},
-		grouped AS MATERIALIZED (
-			SELECT e.id AS eid, min(m.score) AS best, count(*) AS n, e.entry_id, e.line_hash, e.ts_ms, e.session_id, e.seq
-			FROM m JOIN events e ON e.id = m.fid / ${SLOTS}
-			GROUP BY e.id
-		),
-		-- The matches' sessions numbered in IDENTITY_ORDER: every event carries a number through the sorts, not two
-		-- texts. Only those sessions: numbering all of them cost a page tens of milliseconds with 25,000 sessions.
-		sk AS MATERIALIZED (SELECT id, row_number() OVER (ORDER BY created DESC, public_id DESC) AS k FROM sessions
-			WHERE id IN (SELECT session_id FROM grouped)),
-		hits AS (SELECT g.*, sk.k FROM grouped g JOIN sk ON sk.id = g.session_id),
-		ranked AS (SELECT *, row_number() OVER (PARTITION BY entry_id, line_hash ORDER BY best, ts_ms DESC, k, seq DESC) AS copy_rank FROM hits),
-		page AS MATERIALIZED (SELECT eid, best, n, copy_rank, ts_ms, k, seq FROM ranked ORDER BY ts_ms DESC, copy_rank, k, seq DESC LIMIT ? OFFSET ?),
-		-- Of an event's equally good fragments, its first: looked up among the page's events' matches only (one pass).
-		pm AS MATERIALIZED (SELECT fid, score FROM m WHERE fid / ${SLOTS} IN (SELECT eid FROM page))
-		SELECT eid, best, n, (SELECT min(fid) FROM pm WHERE fid / ${SLOTS} = page.eid AND score = page.best) AS fid, copy_rank
-		FROM page ORDER BY ts_ms DESC, copy_rank, k, seq DESC`;
-}
-
-/**
- * What ranks and folds an event: its entry id and line hash (forked copies share both), time and identity
- * (IDENTITY_COLUMNS).
- */
-export interface EventKey {
-	eid: number;
-	entry_id: string;
-	line_hash: string;
-	ts_ms: number | null;
-	s_created: string;
-	s_public: string;
-	e_seq: number;
 }

@@ -6,7 +6,8 @@
 import type { Statement } from "better-sqlite3";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { CandidateFilter } from "./candidate-filter.js";
-import { CandidateQuery, type EventKey, IDENTITY_COLUMNS, IDENTITY_ORDER } from "./candidates.js";
+import { CandidateQuery } from "./candidates.js";
+import { type EventKey, IDENTITY_COLUMNS, IDENTITY_ORDER } from "./event-identity.js";
 import type { IndexStore } from "./store.js";
 
 /** One list of fragments a partial match reads: one form of one word, and what holding it is worth. */
