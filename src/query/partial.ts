@@ -156,17 +156,11 @@ export function partialMatches(
  * Cached until the index changes: a word typed again, a next page, a count.
  */
 function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): { df: number; first: number | null; last: number | null } {
-	const cache = store.cached("partial-word-matches", () => new Map<string, { df: number; first: number | null; last: number | null }>());
-	const key = `${both}\u0000${JSON.stringify(filter)}`;
-	let counted = cache.get(key);
-	if (counted === undefined) {
+	return perWord(store, "partial-word-matches", both, filter, () => {
 		const query = new CandidateQuery(store, both, filter);
 		const { n, first, last } = query.indexSpan(COMMON);
-		counted = { df: n > 0 && query.filtered && query.count(0, SCAN).n === 0 ? 0 : n, first, last };
-		if (cache.size >= WORDS_KEPT) cache.clear();
-		cache.set(key, counted);
-	}
-	return counted;
+		return { df: n > 0 && query.filtered && query.count(0, SCAN).n === 0 ? 0 : n, first, last };
+	});
 }
 
 /**
@@ -179,15 +173,18 @@ function windowFloor(store: IndexStore, word: { both: string; df: number; first:
 	if (df < COMMON || first === null || last === null) return null;
 	const query = new CandidateQuery(store, both, filter);
 	if (query.topRowid() - first < SPREAD * (last - first)) return null;
-	const cache = store.cached("partial-window-floors", () => new Map<string, number | null>());
+	return perWord(store, "partial-window-floors", both, filter, () => query.newestFloor(COMMON));
+}
+
+/** What `compute` says of one word in one filter, cached per index version under `name` (at most WORDS_KEPT words). */
+function perWord<T>(store: IndexStore, name: string, both: string, filter: CandidateFilter, compute: () => T): T {
+	const cache = store.cached(name, () => new Map<string, T>());
 	const key = `${both}\u0000${JSON.stringify(filter)}`;
-	let floor = cache.get(key);
-	if (floor === undefined) {
-		floor = query.newestFloor(COMMON);
-		if (cache.size >= WORDS_KEPT) cache.clear();
-		cache.set(key, floor);
-	}
-	return floor;
+	if (cache.has(key)) return cache.get(key) as T;
+	const value = compute();
+	if (cache.size >= WORDS_KEPT) cache.clear();
+	cache.set(key, value);
+	return value;
 }
 
 /** How much farther back than its COMMON oldest matches a lone candidates' word's matches must reach to bound its lists. */
