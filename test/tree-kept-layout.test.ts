@@ -379,6 +379,35 @@ describe("the tree view of a big session from its kept layout", () => {
 		expect(whole(after.sql)).toEqual([]);
 	});
 
+	it("branches nested in each other (a crafted file): past the bound on entries waiting for a child the layout is left, within it kept", () => {
+		// Each of the root path's first 60 entries gets a new child at the end of the file: while the indexer lays the
+		// session out as it writes it, all 60 wait for their last child.
+		const byId = new Map(entries.map((e) => [e.id, e]));
+		const pathTo = (id: string | null) => {
+			const path: string[] = [];
+			for (; id !== null; id = byId.get(id)?.parentId ?? null) path.push(id);
+			return path.reverse();
+		};
+		const deepest = entries.map((e) => pathTo(e.id)).reduce((a, b) => (b.length > a.length ? b : a));
+		const waiting = deepest.slice(0, 60).reverse();
+		appendFileSync(file, waiting.map((id) => line({ id: `u${n++}`, parentId: id, type: "message", role: "user" })).join(""));
+		const capped = openService(root, index);
+		try {
+			capped.refresh();
+			expect(capped.keepTreeLayouts({ maxFrames: 40 })).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+		} finally {
+			capped.close();
+		}
+		// Left: the open lays it out itself, the same rows.
+		expect(windows("default", [], null).rows).toEqual(reference("default", new Set(), null));
+		refresh();
+		for (const filter of TREE_FILTER_MODES) {
+			const kept = windows(filter, [], null);
+			expect(kept.rows).toEqual(reference(filter, new Set(), null));
+			expect(whole(kept.sql)).toEqual([]);
+		}
+	});
+
 	it("an open before the indexer's pass lays the tree out in memory: the same rows, and it writes nothing", () => {
 		// A turn under the last top-level entry (its subtree ends the pre-order), kept; then a turn at the leaf, which
 		// the kept layout could take from its tail.

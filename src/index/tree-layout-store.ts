@@ -97,6 +97,24 @@ export function writeLayout(store: IndexStore, session: number, filter: string, 
 	})();
 }
 
+/** Writes one chunk of a column: values `chunk * LAYOUT_CHUNK` on (as many as the column holds there). */
+export type ChunkPut = (part: LayoutPart, chunk: number, values: Column) => void;
+
+/**
+ * Replaces a session's kept layout for one filter mode with columns written a chunk at a time as `fill` makes them
+ * (a layout too big to hold whole), and the head `fill` returns; nothing is kept when `fill` throws.
+ */
+export function writeLayoutChunks(store: IndexStore, session: number, filter: string, fill: (put: ChunkPut) => LayoutHead): void {
+	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
+	store.db.transaction(() => {
+		// As writeLayout: a session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
+		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
+		store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
+		const head = fill((part, chunk, v) => insert.run(session, filter, part, chunk, Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
+		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
+	})();
+}
+
 /** Replaces the columns of a kept layout from a chunk boundary on (`from` a multiple of LAYOUT_CHUNK), and its head. */
 export function writeLayoutTail(
 	store: IndexStore,

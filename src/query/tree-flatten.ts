@@ -18,7 +18,7 @@ export const LAST = 4;
  * continues its parent's column; a user message; a fork's head; a hit.
  */
 export const POS = { keep: 1, continues: 2, user: 4, head: 8, hit: 16 } as const;
-const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT;
+export const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT;
 
 /** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
 export function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
@@ -75,23 +75,29 @@ export interface Flattened {
 /** The filtered tree flattened: hidden entries' children hang from the nearest shown ancestor, in display order. */
 export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leafNode: number): Flattened {
 	const n = b.nodeRow.length;
-	// The filter reads only SHAPE's bits of a node's flags (and whether it is the leaf): decided once per value.
-	const decide = new Uint8Array(FILTER_BITS + 1);
-	for (let f = 0; f <= FILTER_BITS; f++) decide[f] = shown(f, mode, words, false) ? 1 : 0;
-	const leafShown = leafNode >= 0 && leafNode < n && shown(b.nodeFlags[leafNode] as number, mode, words, true) ? 1 : 0;
 	// A node's parent always comes before it (file order, forks after) and siblings are in node order, so two passes
 	// in node order do, with no stack and no sort: backwards, what shows and how much of each subtree; forwards, where
 	// each shown node goes. Index n is the virtual root. Each pass is a function of its own: V8 optimizes a hot loop
 	// on its own, and a later loop of the same function would throw that code away.
-	const v = shownBelow(b, decide, leafNode, leafShown);
+	const v = shownNodes(b, mode, words, leafNode);
 	const placed = place(b, v);
 	return { hits: v.hits, hidden: v.hidden, ...placed.flat, kids: v.kids.subarray(0, n), spare: [placed.next, v.vsize] };
+}
+
+/** The backward pass of flatten: which nodes show in a filter mode, each subtree's shown nodes, what hangs from each. */
+export function shownNodes(b: TreeNodes, mode: TreeFilterMode, words: boolean, leafNode: number): Shown {
+	const n = b.nodeRow.length;
+	// The filter reads only SHAPE's bits of a node's flags (and whether it is the leaf): decided once per value.
+	const decide = new Uint8Array(FILTER_BITS + 1);
+	for (let f = 0; f <= FILTER_BITS; f++) decide[f] = shown(f, mode, words, false) ? 1 : 0;
+	const leafShown = leafNode >= 0 && leafNode < n && shown(b.nodeFlags[leafNode] as number, mode, words, true) ? 1 : 0;
+	return shownBelow(b, decide, leafNode, leafShown);
 }
 
 /** The bits of a node's flags pi's filter reads (SHAPE's, below HIT). */
 const FILTER_BITS = 1023;
 
-interface Shown {
+export interface Shown {
 	visible: Uint8Array;
 	/** Shown nodes in each node's subtree of the whole tree (itself included); index n: all of them. */
 	vsize: Int32Array;

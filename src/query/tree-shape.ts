@@ -335,25 +335,21 @@ export function buildShape(
 	return { ...nodesOf(b), ...flat, leafNode, focus, focusNode, notes: [...(parsed?.notes ?? []), ...b.notes] };
 }
 
-/**
- * The shapes of a whole family (no words, query or focus) in each of `modes`, handed to `each` one at a time: the
- * family's nodes are read once for all of them (what a kept layout's five modes need), each mode flattened on its
- * own and dropped before the next. `maxNodes` as buildShape's.
- */
-export function eachModeShape(
-	store: IndexStore,
-	root: SessionRow,
-	visibility: Visibility,
-	modes: readonly TreeFilterMode[],
-	maxNodes: number,
-	each: (mode: TreeFilterMode, shape: Shape) => void,
-): void {
+/** A whole family's nodes (no words, query or focus), read once for the layouts of every filter mode. */
+export type FamilyNodes = Pick<Shape, "members" | "nodeRow" | "nodeMember" | "nodeParent" | "nodeFlags" | "heads" | "leafNode" | "notes">;
+
+/** The nodes of a whole family for its kept layouts. `maxNodes` as buildShape's. */
+export function familyNodes(store: IndexStore, root: SessionRow, visibility: Visibility, maxNodes: number): FamilyNodes {
 	const b = new ShapeBuilder(store, new Catalog(store), visibility, [], maxNodes);
 	const m0 = b.root(root);
 	b.forks(0, new Set([root.id]));
 	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
-	const nodes = nodesOf(b);
-	for (const mode of modes) each(mode, { ...nodes, ...flatten(nodes, mode, false, leafNode), leafNode, focus: null, focusNode: -1, notes: [...b.notes] });
+	return { ...nodesOf(b), leafNode, notes: b.notes };
+}
+
+/** A family's shape in each of `modes`, handed to `each` one at a time: each mode flattened on its own and dropped before the next. */
+export function eachModeShape(nodes: FamilyNodes, modes: readonly TreeFilterMode[], each: (mode: TreeFilterMode, shape: Shape) => void): void {
+	for (const mode of modes) each(mode, { ...nodes, ...flatten(nodes, mode, false, nodes.leafNode), focus: null, focusNode: -1, notes: [...nodes.notes] });
 }
 
 /** The builder's nodes as a Shape holds them. */

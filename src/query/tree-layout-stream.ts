@@ -1,0 +1,305 @@
+/**
+ * A lone session's kept layout written as it is laid out, for the indexer: the backward pass of flatten
+ * (tree-flatten.ts shownNodes), then one forward pass that places each node from its parent's frame (only a node whose
+ * children are still to come holds one) and writes the node columns a chunk at a time, then one pass over the display
+ * positions for the rows and folds. It keeps what keepWhole keeps (layRows with nothing unfolded, no focus), holding
+ * about 25 bytes a node instead of the whole layout's columns.
+ */
+import type { IndexStore } from "../index/store.js";
+import { type ChunkPut, type Column, LAYOUT_CHUNK, LAYOUT_PARTS, type LayoutHead, type LayoutPart, writeLayoutChunks } from "../index/tree-layout-store.js";
+import { SHAPE } from "../index/tree-rows.js";
+import type { TreeFilterMode } from "../shared/types.js";
+import { BRANCH_CHILD, CONTINUES, HIT, KEEP_FLAGS, LAST, lastInPreorder, POS, type Shown, shownNodes } from "./tree-flatten.js";
+import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
+import { type FamilyNodes, FOLD_MIN, ShapeTooBigError } from "./tree-shape.js";
+
+/**
+ * Most frames held at once: nodes placed whose children are not all placed yet. pi's sessions hold a handful (the
+ * branch points still to be returned to); only a crafted file nesting its branches inside each other holds more.
+ */
+export const FRAMES_MAX = 1_000_000;
+
+/** One column written a chunk at a time. */
+class Sink {
+	private buf: Column;
+	private at = 0;
+	private chunk = 0;
+	constructor(
+		private readonly put: ChunkPut,
+		private readonly part: LayoutPart,
+	) {
+		const kind = LAYOUT_PARTS[part];
+		this.buf = kind === "f64" ? new Float64Array(LAYOUT_CHUNK) : kind === "i32" ? new Int32Array(LAYOUT_CHUNK) : new Uint8Array(LAYOUT_CHUNK);
+	}
+	push(v: number): void {
+		this.buf[this.at++] = v;
+		if (this.at === LAYOUT_CHUNK) this.flush();
+	}
+	/** The values pushed since the last chunk, as a chunk (SQLite copies a bound blob, so the buffer is reused). */
+	flush(): void {
+		if (this.at === 0) return;
+		this.put(this.part, this.chunk++, this.buf.subarray(0, this.at));
+		this.at = 0;
+	}
+}
+
+/**
+ * What a placed node passes to its children: where the next child's stretch starts, and its nearest shown node (itself
+ * when shown; -1 for none, the virtual root) as the children's connectors ask it. Slots in typed arrays, reused.
+ */
+class Frames {
+	next = new Int32Array(64);
+	node = new Int32Array(64);
+	bits = new Uint8Array(64);
+	up = new Int32Array(64);
+	flat = new Int32Array(64);
+	size = new Int32Array(64);
+	kids = new Uint8Array(64);
+	depth = new Int32Array(64);
+	private free: number[] = [];
+	private used = 0;
+
+	constructor(private readonly max: number) {}
+
+	alloc(): number {
+		const s = this.free.pop();
+		if (s !== undefined) return s;
+		if (this.used >= this.max) throw new ShapeTooBigError(`tree layout: more than ${this.max} nodes wait for a child`);
+		if (this.used === this.next.length) this.grow();
+		return this.used++;
+	}
+
+	release(s: number): void {
+		this.free.push(s);
+	}
+
+	/** Slot `to` passes on what slot `from` does (a hidden node's children hang from its nearest shown ancestor). */
+	copy(to: number, from: number, next: number): void {
+		this.next[to] = next;
+		this.node[to] = this.node[from] as number;
+		this.bits[to] = this.bits[from] as number;
+		this.up[to] = this.up[from] as number;
+		this.flat[to] = this.flat[from] as number;
+		this.size[to] = this.size[from] as number;
+		this.kids[to] = this.kids[from] as number;
+		this.depth[to] = this.depth[from] as number;
+	}
+
+	private grow(): void {
+		const n = this.next.length * 2;
+		const more = <T extends Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+			const b = make(n);
+			b.set(a);
+			return b;
+		};
+		const i32 = (k: number) => new Int32Array(k);
+		const u8 = (k: number) => new Uint8Array(k);
+		this.next = more(this.next, i32);
+		this.node = more(this.node, i32);
+		this.bits = more(this.bits, u8);
+		this.up = more(this.up, i32);
+		this.flat = more(this.flat, i32);
+		this.size = more(this.size, i32);
+		this.kids = more(this.kids, u8);
+		this.depth = more(this.depth, i32);
+	}
+}
+
+/**
+ * Keeps a lone session's layout in one filter mode (no write on a read-only index). Throws ShapeTooBigError, keeping
+ * nothing, when more than `maxFrames` nodes wait for a child at once.
+ */
+export function keepStreamed(store: IndexStore, lc: LayoutCase, nodes: FamilyNodes, maxFrames = FRAMES_MAX): void {
+	if (store.readonly) return;
+	try {
+		writeLayoutChunks(store, lc.session.id, lc.filter, (put) => layOut(nodes, lc.filter, lc.sig, maxFrames, put));
+	} catch (e) {
+		// Busy or read-only underneath: the next open lays it out itself (as keepLayout).
+		if (e instanceof ShapeTooBigError) throw e;
+	}
+}
+
+/** The layout of a lone session's nodes in one mode, its columns handed to `put` as made; returns its head. */
+function layOut(nodes: FamilyNodes, mode: TreeFilterMode, sig: string, maxFrames: number, put: ChunkPut): LayoutHead {
+	const { nodeRow, nodeParent, nodeFlags, leafNode } = nodes;
+	const n = nodeRow.length;
+	const v = shownNodes(nodes, mode, false, leafNode);
+	const shown = v.vsize[n] as number;
+	const flat = new Int32Array(shown);
+	const pos = new Uint8Array(shown);
+	placeNodes(nodes, v, new Frames(maxFrames), { flat, pos }, put);
+	for (let c = 0; c * LAYOUT_CHUNK < shown; c++) put("flat", c, flat.subarray(c * LAYOUT_CHUNK, Math.min(shown, (c + 1) * LAYOUT_CHUNK)));
+	const total = rowsOf(pos, put);
+	const firsts: number[] = [];
+	for (let k = 0; k < n; k += LAYOUT_CHUNK) firsts.push(nodeRow[k] as number);
+	const labels: number[] = [];
+	const edits: number[] = [];
+	for (let k = 0; k < n; k++) {
+		const f = nodeFlags[k] as number;
+		if (f & SHAPE.label && labels.length <= MARKS_MAX) labels.push(nodeRow[k] as number);
+		if (f & SHAPE.edit && edits.length <= MARKS_MAX) edits.push(nodeRow[k] as number);
+	}
+	return {
+		sig,
+		nodes: n,
+		shown,
+		total,
+		hidden: v.hidden,
+		leafNode,
+		firsts,
+		tailLast: lastInPreorder(nodeParent),
+		labels: labels.length <= MARKS_MAX ? labels : null,
+		edits: edits.length <= MARKS_MAX ? edits : null,
+	};
+}
+
+/**
+ * The forward pass (tree-flatten.ts place, for one session with no fork heads): each node's display position is the
+ * next stretch of its parent's frame; a shown node's connectors come from its nearest shown ancestor's, which the frame
+ * carries. Writes the node columns; fills `flat` and `pos` per display position.
+ */
+function placeNodes(nodes: FamilyNodes, v: Shown, F: Frames, at: { flat: Int32Array; pos: Uint8Array }, put: ChunkPut): void {
+	const { nodeRow, nodeParent, nodeFlags } = nodes;
+	const { visible, vsize, kids } = v;
+	const { flat, pos } = at;
+	const n = nodeRow.length;
+	const shown = flat.length;
+	// Each node's last child: its frame is released once that child is placed.
+	const last = new Int32Array(n).fill(-1);
+	for (let i = n - 1; i >= 0; i--) {
+		const p = nodeParent[i] as number;
+		if (p >= 0 && (last[p] as number) < 0) last[p] = i;
+	}
+	const out = {
+		row: new Sink(put, "row"),
+		parent: new Sink(put, "parent"),
+		near: new Sink(put, "near"),
+		bits: new Sink(put, "bits"),
+		up: new Sink(put, "up"),
+		depth: new Sink(put, "depth"),
+	};
+	const root = F.alloc();
+	F.next[root] = 0;
+	F.node[root] = -1;
+	F.kids[root] = kids[n] as number;
+	// Frames of nodes whose children are not all next to them; the node just placed is held apart (pi's tree is
+	// mostly one path: most nodes' only child is the next node).
+	const held = new Map<number, number>();
+	let prevNode = -1;
+	let prevSlot = -1;
+	for (let i = 0; i < n; i++) {
+		const p = nodeParent[i] as number;
+		const s = p < 0 ? root : p === prevNode ? prevSlot : (held.get(p) as number);
+		const start = F.next[s] as number;
+		const size = vsize[i] as number;
+		F.next[s] = start + size;
+		const top = (F.node[s] as number) < 0;
+		const hasKids = (last[i] as number) >= 0;
+		const t = hasKids ? F.alloc() : -1;
+		let bits = 0;
+		let up = -1;
+		let depth = 0;
+		let near = top ? -1 : (F.flat[s] as number);
+		if (visible[i]) {
+			const vkids = F.kids[s] as number;
+			up = top ? -1 : (F.bits[s] as number) & BRANCH_CHILD ? (F.node[s] as number) : (F.up[s] as number);
+			const continues = vkids === 1 && !top;
+			if (vkids === 1) bits = top ? 0 : CONTINUES;
+			else {
+				const end = top ? shown : (F.flat[s] as number) + (F.size[s] as number);
+				bits = BRANCH_CHILD | (start + size === end ? LAST : 0);
+			}
+			depth = (bits & BRANCH_CHILD ? 1 : 0) + (top ? 0 : (F.depth[s] as number));
+			near = start;
+			flat[start] = i;
+			const f = nodeFlags[i] as number;
+			pos[start] =
+				(kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
+				(continues ? POS.continues : 0) |
+				(f & SHAPE.user ? POS.user : 0) |
+				(f & HIT ? POS.hit : 0);
+			if (t >= 0) {
+				F.next[t] = start + 1;
+				F.node[t] = i;
+				F.bits[t] = bits;
+				F.up[t] = up;
+				F.flat[t] = start;
+				F.size[t] = size;
+				F.kids[t] = kids[i] as number;
+				F.depth[t] = depth;
+			}
+		} else if (t >= 0) F.copy(t, s, start);
+		out.row.push(nodeRow[i] as number);
+		out.parent.push(p);
+		out.near.push(near);
+		out.bits.push(bits);
+		out.up.push(up);
+		out.depth.push(depth);
+		if (p >= 0 && last[p] === i) {
+			F.release(s);
+			if ((last[p] as number) > p + 1) held.delete(p);
+		}
+		if (t >= 0) {
+			if ((last[i] as number) > i + 1) held.set(i, t);
+			prevNode = i;
+			prevSlot = t;
+		} else prevNode = -1;
+	}
+	for (const sink of Object.values(out)) sink.flush();
+}
+
+/**
+ * The rows with nothing unfolded (tree-window.ts positionsOf and layRows, no focus, not searching), in one pass over
+ * the display positions: kept positions a row each, runs of foldable ones a fold when long enough. Writes the
+ * position and row columns; returns the rows' count.
+ */
+function rowsOf(pos: Uint8Array, put: ChunkPut): number {
+	const len = pos.length;
+	const kept = new Sink(put, "kept");
+	const rowStart = new Sink(put, "rowStart");
+	const rowType = new Sink(put, "rowType");
+	const rowCount = new Sink(put, "rowCount");
+	const rowOfFlat = new Sink(put, "rowOfFlat");
+	let rows = 0;
+	let from = -1;
+	let rowFrom = 0;
+	// A row starts: the one before it ends there, its positions and count known.
+	const rowAt = (start: number, type: number) => {
+		if (rows > 0) {
+			rowCount.push(start - rowFrom);
+			for (let q = rowFrom; q < start; q++) rowOfFlat.push(rows - 1);
+		}
+		rowStart.push(start);
+		rowType.push(type);
+		rowFrom = start;
+		rows++;
+	};
+	const close = (to: number) => {
+		if (from < 0) return;
+		if (to - from >= FOLD_MIN) rowAt(from, 2);
+		else for (let q = from; q < to; q++) rowAt(q, 0);
+		from = -1;
+	};
+	const always = POS.keep | POS.user;
+	for (let f = 0; f < len; f++) {
+		const p = pos[f] as number;
+		if (p & always) {
+			kept.push(1);
+			close(f);
+			rowAt(f, 0);
+			continue;
+		}
+		kept.push(0);
+		if (from < 0 || !(p & POS.continues)) {
+			close(f);
+			from = f;
+		}
+	}
+	close(len);
+	if (rows > 0) {
+		rowCount.push(len - rowFrom);
+		for (let q = rowFrom; q < len; q++) rowOfFlat.push(rows - 1);
+	}
+	for (const sink of [kept, rowStart, rowType, rowCount, rowOfFlat]) sink.flush();
+	return rows;
+}
