@@ -4,8 +4,11 @@
  * pre-order with the connectors pi's /tree draws.
  */
 import { describe, expect, it } from "vitest";
+import { LAYOUT_CHUNK } from "../src/index/tree-layout-store.js";
 import { SHAPE } from "../src/index/tree-rows.js";
-import { BRANCH_CHILD, CONTINUES, depths, flatten, HIT, LAST, lastInPreorder, prefixDrawer, shown, type TreeNodes } from "../src/query/tree-flatten.js";
+import { BRANCH_CHILD, CONTINUES, flatten, HIT, LAST, lastInPreorder, prefixDrawer, shown, type TreeNodes } from "../src/query/tree-flatten.js";
+import { FRAMES_MAX, streamLayout } from "../src/query/tree-layout-stream.js";
+import { ShapeTooBigError } from "../src/query/tree-shape.js";
 import { TREE_FILTER_MODES, type TreeFilterMode } from "../src/shared/types.js";
 
 /** A seeded generator, so a failure names the tree that broke. */
@@ -93,6 +96,11 @@ describe("flattening a family's tree for the tree view", () => {
 				const { nodes, leaf } = randomTree(seed);
 				const got = flatten(nodes, mode, words, leaf);
 				const want = reference(nodes, mode, words, leaf);
+				// A window draws a shown node's depth alone.
+				const draw = prefixDrawer(
+					(i) => got.up[i] as number,
+					(i) => got.bits[i] as number,
+				);
 				const plain = {
 					hits: got.hits,
 					hidden: got.hidden,
@@ -102,18 +110,9 @@ describe("flattening a family's tree for the tree view", () => {
 					kids: Array.from(got.kids, (k, i) => ((got.flatOf[i] as number) >= 0 ? k : 0)),
 					bits: [...got.bits],
 					up: [...got.up],
-					depth: [...depths(got)],
+					depth: Array.from(got.flatOf, (f, i) => (f >= 0 ? draw(i).depth : 0)),
 				};
 				expect(plain, `seed ${seed}`).toEqual({ ...want, order: undefined });
-				// A window draws a shown node's depth alone.
-				const draw = prefixDrawer(
-					(i) => got.up[i] as number,
-					(i) => got.bits[i] as number,
-				);
-				expect(
-					Array.from(got.flat, (i) => draw(i).depth),
-					`seed ${seed}`,
-				).toEqual(want.flat.map((i) => want.depth[i]));
 			}
 		},
 	);
@@ -150,7 +149,105 @@ describe("flattening a family's tree for the tree view", () => {
 		const nodeParent = Int32Array.from({ length: n }, (_, i) => i - 1);
 		const got = flatten({ nodeRow: Int32Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) }, "all", false, n - 1);
 		expect(got.flat[n - 1]).toBe(n - 1);
-		expect(depths(got)[n - 1]).toBe(0);
 		expect(got.bits[n - 1]).toBe(CONTINUES);
+	});
+});
+
+describe("the indexer's layout, written as it is made (src/query/tree-layout-stream.ts)", () => {
+	const seeds = Array.from({ length: 300 }, (_, k) => k + 1);
+	/** Every column streamLayout hands out, put back together from its chunks (which come in order, full but the last). */
+	const streamed = (nodes: TreeNodes, mode: TreeFilterMode, leaf: number, maxFrames = FRAMES_MAX) => {
+		const parts = new Map<string, number[]>();
+		const head = streamLayout({ ...nodes, leafNode: leaf }, mode, maxFrames, (part, chunk, values) => {
+			const list = parts.get(part) ?? [];
+			expect(list.length % LAYOUT_CHUNK).toBe(0);
+			expect(chunk * LAYOUT_CHUNK).toBe(list.length);
+			list.push(...values);
+			parts.set(part, list);
+		});
+		return { head, col: (part: string) => parts.get(part) ?? [] };
+	};
+	/** The rows of the reference: a run of three or more plain shown nodes (continuing, one shown child, nothing to keep) folds. */
+	const foldedRows = (nodes: TreeNodes, want: ReturnType<typeof reference>) => {
+		const keepBits = SHAPE.user | SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT;
+		const plain = want.flat.map(
+			(i) => (nodes.nodeRow[i] as number) >= 0 && want.bits[i] === CONTINUES && want.kids[i] === 1 && ((nodes.nodeFlags[i] as number) & keepBits) === 0,
+		);
+		const rows = { start: [] as number[], type: [] as number[], count: [] as number[], of: [] as number[] };
+		for (let f = 0; f < want.flat.length; ) {
+			let g = f;
+			while (g < want.flat.length && plain[g]) g++;
+			const runs = g - f >= 3 ? [[f, g, 2]] : g > f ? Array.from({ length: g - f }, (_, k) => [f + k, f + k + 1, 0]) : [];
+			if (g === f) runs.push([f, f + 1, (nodes.nodeRow[want.flat[f] as number] as number) < 0 ? 1 : 0]);
+			for (const [a, b, type] of runs as Array<[number, number, number]>) {
+				for (let q = a; q < b; q++) rows.of.push(rows.start.length);
+				rows.start.push(a);
+				rows.type.push(type);
+				rows.count.push(b - a);
+			}
+			f = g === f ? f + 1 : g;
+		}
+		return { rows, kept: plain.map((p) => (p ? 0 : 1)) };
+	};
+
+	it.each(TREE_FILTER_MODES)("mode %s: 300 random trees' columns, rows and folds equal the recursive walk's", (mode) => {
+		for (const seed of seeds) {
+			const { nodes, leaf } = randomTree(seed);
+			const n = nodes.nodeRow.length;
+			const want = reference(nodes, mode, false, leaf);
+			const { head, col } = streamed(nodes, mode, leaf);
+			// Where a node shows: itself, else its nearest shown ancestor (-1: none).
+			const near = Array.from({ length: n }, (_, i) => {
+				for (let k = i; k >= 0; k = nodes.nodeParent[k] as number) if ((want.flatOf[k] as number) >= 0) return want.flatOf[k] as number;
+				return -1;
+			});
+			const { rows, kept } = foldedRows(nodes, want);
+			expect(
+				{
+					flat: col("flat"),
+					bits: col("bits"),
+					up: col("up"),
+					depth: col("depth"),
+					near: col("near"),
+					row: col("row"),
+					parent: col("parent"),
+					kept: col("kept"),
+					start: col("rowStart"),
+					type: col("rowType"),
+					count: col("rowCount"),
+					of: col("rowOfFlat"),
+					head: [head.shown, head.hidden, head.total, head.tailLast],
+				},
+				`seed ${seed}`,
+			).toEqual({
+				flat: want.flat,
+				bits: want.bits,
+				up: want.up,
+				depth: want.depth,
+				near,
+				row: [...nodes.nodeRow],
+				parent: [...nodes.nodeParent],
+				kept,
+				...rows,
+				head: [want.flat.length, n - want.flat.length, rows.start.length, want.order.at(-1) === n - 1],
+			});
+		}
+	});
+
+	it("columns longer than a chunk come in chunks, in order", () => {
+		const n = 3 * LAYOUT_CHUNK + 5;
+		const nodeParent = Int32Array.from({ length: n }, (_, i) => (i % 7 === 0 ? i - 3 : i - 1));
+		const nodes = { nodeRow: Int32Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) };
+		const { col } = streamed(nodes, "all", n - 1);
+		expect(col("flat")).toEqual(reference(nodes, "all", false, n - 1).flat);
+	});
+
+	it("branches nested in each other: past the bound on nodes waiting for a child, nothing is laid out", () => {
+		// A chain of 100, then a child for each of them, the deepest first: all wait while the chain is placed.
+		const n = 200;
+		const nodeParent = Int32Array.from({ length: n }, (_, i) => (i < 100 ? i - 1 : 199 - i));
+		const nodes = { nodeRow: Int32Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) };
+		expect(() => streamed(nodes, "all", n - 1, 50)).toThrow(ShapeTooBigError);
+		expect(streamed(nodes, "all", n - 1, 120).col("flat")).toEqual(reference(nodes, "all", false, n - 1).flat);
 	});
 });

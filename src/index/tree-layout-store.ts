@@ -34,11 +34,6 @@ export const LAYOUT_PARTS = {
 } as const;
 export type LayoutPart = keyof typeof LAYOUT_PARTS;
 export type Column = Float64Array | Int32Array | Uint8Array;
-/** A column made a range at a time as it is written: a million-entry layout's derived columns are never whole. */
-export interface ColumnSource {
-	length: number;
-	range(from: number, to: number): Column;
-}
 
 /** What a kept layout says as a whole. */
 export interface LayoutHead {
@@ -77,25 +72,6 @@ export interface LayoutMember {
 }
 
 const HEAD = "head";
-
-/** Replaces a session's kept layout for one filter mode. */
-export function writeLayout(store: IndexStore, session: number, filter: string, head: LayoutHead, parts: Record<LayoutPart, Column | ColumnSource>): void {
-	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
-	store.db.transaction(() => {
-		// A session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
-		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
-		store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
-		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
-		for (const part of Object.keys(LAYOUT_PARTS) as LayoutPart[]) {
-			const a = parts[part];
-			const range = "range" in a ? (from: number, to: number) => a.range(from, to) : (from: number, to: number) => a.subarray(from, to);
-			for (let c = 0; c * LAYOUT_CHUNK < a.length; c++) {
-				const v = range(c * LAYOUT_CHUNK, Math.min(a.length, (c + 1) * LAYOUT_CHUNK));
-				insert.run(session, filter, part, c, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
-			}
-		}
-	})();
-}
 
 /** Writes one chunk of a column: values `chunk * LAYOUT_CHUNK` on (as many as the column holds there). */
 export type ChunkPut = (part: LayoutPart, chunk: number, values: Column) => void;

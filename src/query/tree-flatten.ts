@@ -232,21 +232,6 @@ export function prefixDrawer(up: (node: number) => number, bits: (node: number) 
 }
 
 /**
- * Every node's indent depth, in one pass (an ancestor comes before its descendants): the branch children on its way up,
- * itself included; 0 for a hidden one.
- */
-export function depths(f: Pick<Flattened, "bits" | "up" | "flatOf">): Int32Array {
-	const n = f.up.length;
-	const out = new Int32Array(n);
-	for (let i = 0; i < n; i++) {
-		if ((f.flatOf[i] as number) < 0) continue;
-		const a = f.up[i] as number;
-		out[i] = ((f.bits[i] as number) & BRANCH_CHILD ? 1 : 0) + (a >= 0 ? (out[a] as number) : 0);
-	}
-	return out;
-}
-
-/**
  * Whether the last node is the last of the whole tree's pre-order (siblings in node order, parents first), so that
  * entries appended under it go last. Its path is marked in a bitmap (an eighth of a byte a node), then one pass in
  * node order finds any node that follows the path's node it branches beside: a later sibling of it, or a later root.

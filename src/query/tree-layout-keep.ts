@@ -16,22 +16,15 @@ import { TREE_FILTER_MODES } from "../shared/types.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
 import { keepStreamed } from "./tree-layout-stream.js";
-import { eachModeShape, familyNodes, ShapeTooBigError } from "./tree-shape.js";
-import { keepWhole } from "./tree-window.js";
+import { familyNodes, ShapeTooBigError } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
 /**
- * The biggest lone session an indexer lays out whole: it holds the session's shape and about 25 bytes a node while it
- * writes the layout (tree-layout-stream.ts), and above this the indexer's peak RSS would pass the 300 MB bound (DESIGN
- * §7); bigger ones are laid out at open.
+ * The biggest session or family (in nodes) an indexer lays out whole: it holds the family's nodes and about 15 bytes a
+ * node besides while it writes the layout (tree-layout-stream.ts), and above this the indexer's peak RSS would pass
+ * the 300 MB bound (DESIGN §7); bigger ones are laid out at open.
  */
 export const INDEXER_WHOLE_MAX_ENTRIES = 8_000_000;
-
-/**
- * The biggest fork family laid out whole (in nodes): a family's layout is made in memory, its shape and columns about
- * 80 bytes a node, even with modes collected between and the small cache keepLayouts reads through.
- */
-export const FAMILY_WHOLE_MAX_NODES = 2_000_000;
 
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
@@ -93,27 +86,17 @@ export function keepOne(store: IndexStore, lc: LayoutCase, options: KeepOptions 
 function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
 	const lc = units[0] as LayoutCase;
 	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
-	// A family is laid out in memory, a lone session as it is written (tree-layout-stream.ts).
-	const lone = lc.members === 1;
-	const max = Math.min(options.maxWholeEntries ?? Number.POSITIVE_INFINITY, lone ? Number.POSITIVE_INFINITY : FAMILY_WHOLE_MAX_NODES);
+	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
 	if (lc.session.entries > max) return "left";
-	const byMode = new Map(units.map((u) => [u.filter, u]));
 	const collect = lc.session.entries >= COLLECT_FROM ? collector() : null;
 	// What a refresh before the pass left (its parsed files, its statements' buffers) goes first as well.
 	collect?.();
 	try {
 		const nodes = familyNodes(store, lc.session, new Visibility(new Catalog(store), undefined), max);
-		const streamed = lone && nodes.members.length === 1 && nodes.members[0]?.rows === nodes.nodeRow.length;
-		if (streamed)
-			for (const u of byMode.values()) {
-				keepStreamed(store, u, nodes, options.maxFrames);
-				collect?.();
-			}
-		else
-			eachModeShape(nodes, [...byMode.keys()], (mode, shape) => {
-				keepWhole(store, byMode.get(mode) as LayoutCase, shape);
-				collect?.();
-			});
+		for (const u of units) {
+			keepStreamed(store, u, nodes, options.maxFrames);
+			collect?.();
+		}
 	} catch (e) {
 		if (e instanceof ShapeTooBigError) return "left";
 		throw e;

@@ -1,16 +1,16 @@
 /**
- * A lone session's kept layout written as it is laid out, for the indexer: the backward pass of flatten
- * (tree-flatten.ts shownNodes), then one forward pass that places each node from its parent's frame (only a node whose
- * children are still to come holds one) and writes the node columns a chunk at a time, then one pass over the display
- * positions for the rows and folds. It keeps what keepWhole keeps (layRows with nothing unfolded, no focus), holding
- * about 25 bytes a node instead of the whole layout's columns.
+ * A session's or fork family's kept layout (tree-layout.ts) written as it is laid out, for the indexer: the backward
+ * pass of flatten (tree-flatten.ts shownNodes), then one forward pass that places each node from its parent's frame
+ * (only a node whose children are still to come holds one) and writes the node columns a chunk at a time, then one
+ * pass over the display positions for the rows and folds: tree-window.ts layRows with nothing unfolded and no focus.
+ * It holds the family's nodes and about 15 bytes a node besides, not every column of the layout.
  */
 import type { IndexStore } from "../index/store.js";
 import { type ChunkPut, type Column, LAYOUT_CHUNK, LAYOUT_PARTS, type LayoutHead, type LayoutPart, writeLayoutChunks } from "../index/tree-layout-store.js";
 import { SHAPE } from "../index/tree-rows.js";
 import type { TreeFilterMode } from "../shared/types.js";
-import { BRANCH_CHILD, CONTINUES, HIT, KEEP_FLAGS, LAST, lastInPreorder, POS, type Shown, shownNodes } from "./tree-flatten.js";
-import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
+import { BRANCH_CHILD, CONTINUES, HIT, KEEP_FLAGS, LAST, lastInPreorder, POS, type Shown, shownNodes, type TreeNodes } from "./tree-flatten.js";
+import { type LayoutCase, layoutMembers, MARKS_MAX } from "./tree-layout.js";
 import { type FamilyNodes, FOLD_MIN, ShapeTooBigError } from "./tree-shape.js";
 
 /**
@@ -106,21 +106,32 @@ class Frames {
 }
 
 /**
- * Keeps a lone session's layout in one filter mode (no write on a read-only index). Throws ShapeTooBigError, keeping
- * nothing, when more than `maxFrames` nodes wait for a child at once.
+ * Keeps a family's layout in one filter mode (no write on a read-only index, nor for nodes that are not each session's
+ * entries in one stretch). Throws ShapeTooBigError, keeping nothing, when more than `maxFrames` nodes wait for a child.
  */
 export function keepStreamed(store: IndexStore, lc: LayoutCase, nodes: FamilyNodes, maxFrames = FRAMES_MAX): void {
 	if (store.readonly) return;
+	const members = layoutMembers(nodes);
+	const n = nodes.nodeRow.length;
+	// Only when every session's nodes are its shown entries in file order, one stretch each (tree-shape.ts).
+	if (!members || members.length !== lc.members || (members.length === 1 && (nodes.members[0]?.rows ?? -1) !== n)) return;
 	try {
-		writeLayoutChunks(store, lc.session.id, lc.filter, (put) => layOut(nodes, lc.filter, lc.sig, maxFrames, put));
+		writeLayoutChunks(store, lc.session.id, lc.filter, (put) => ({
+			sig: lc.sig,
+			...streamLayout(nodes, lc.filter, maxFrames, put),
+			...(members.length > 1 ? { members } : {}),
+		}));
 	} catch (e) {
 		// Busy or read-only underneath: the next open lays it out itself (as keepLayout).
 		if (e instanceof ShapeTooBigError) throw e;
 	}
 }
 
-/** The layout of a lone session's nodes in one mode, its columns handed to `put` as made; returns its head. */
-function layOut(nodes: FamilyNodes, mode: TreeFilterMode, sig: string, maxFrames: number, put: ChunkPut): LayoutHead {
+/** The nodes a layout is made of: a family's (tree-shape.ts familyNodes), with its root's leaf. */
+export type LaidNodes = TreeNodes & { leafNode: number };
+
+/** The layout of a family's nodes in one mode, its columns handed to `put` as made; returns its head but the signature and members. */
+export function streamLayout(nodes: LaidNodes, mode: TreeFilterMode, maxFrames: number, put: ChunkPut): Omit<LayoutHead, "sig" | "members"> {
 	const { nodeRow, nodeParent, nodeFlags, leafNode } = nodes;
 	const n = nodeRow.length;
 	const v = shownNodes(nodes, mode, false, leafNode);
@@ -140,7 +151,6 @@ function layOut(nodes: FamilyNodes, mode: TreeFilterMode, sig: string, maxFrames
 		if (f & SHAPE.edit && edits.length <= MARKS_MAX) edits.push(nodeRow[k] as number);
 	}
 	return {
-		sig,
 		nodes: n,
 		shown,
 		total,
@@ -154,12 +164,14 @@ function layOut(nodes: FamilyNodes, mode: TreeFilterMode, sig: string, maxFrames
 }
 
 /**
- * The forward pass (tree-flatten.ts place, for one session with no fork heads): each node's display position is the
- * next stretch of its parent's frame; a shown node's connectors come from its nearest shown ancestor's, which the frame
- * carries. Writes the node columns; fills `flat` and `pos` per display position.
+ * The forward pass (tree-flatten.ts place): each node's display position is the next stretch of its parent's frame; a
+ * shown node's connectors come from its nearest shown ancestor's, which the frame carries. Writes the node columns;
+ * fills `flat` and `pos` per display position.
  */
-function placeNodes(nodes: FamilyNodes, v: Shown, F: Frames, at: { flat: Int32Array; pos: Uint8Array }, put: ChunkPut): void {
+function placeNodes(nodes: TreeNodes, v: Shown, F: Frames, at: { flat: Int32Array; pos: Uint8Array }, put: ChunkPut): void {
 	const { nodeRow, nodeParent, nodeFlags } = nodes;
+	// As flatten: with no heads named, a node of row id -1 is one.
+	const forks = nodes.heads === undefined || nodes.heads.size > 0;
 	const { visible, vsize, kids } = v;
 	const { flat, pos } = at;
 	const n = nodeRow.length;
@@ -213,11 +225,13 @@ function placeNodes(nodes: FamilyNodes, v: Shown, F: Frames, at: { flat: Int32Ar
 			near = start;
 			flat[start] = i;
 			const f = nodeFlags[i] as number;
+			// A fork's head: a node of its own, row id -1.
+			const head = forks && (nodeRow[i] as number) < 0;
 			pos[start] =
-				(kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
+				(head || kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
 				(continues ? POS.continues : 0) |
 				(f & SHAPE.user ? POS.user : 0) |
-				(f & HIT ? POS.hit : 0);
+				(head ? POS.head : f & HIT ? POS.hit : 0);
 			if (t >= 0) {
 				F.next[t] = start + 1;
 				F.node[t] = i;
@@ -250,8 +264,8 @@ function placeNodes(nodes: FamilyNodes, v: Shown, F: Frames, at: { flat: Int32Ar
 
 /**
  * The rows with nothing unfolded (tree-window.ts positionsOf and layRows, no focus, not searching), in one pass over
- * the display positions: kept positions a row each, runs of foldable ones a fold when long enough. Writes the
- * position and row columns; returns the rows' count.
+ * the display positions: kept positions a row each (a fork's head its own kind), runs of foldable ones a fold when
+ * long enough. Writes the position and row columns; returns the rows' count.
  */
 function rowsOf(pos: Uint8Array, put: ChunkPut): number {
 	const len = pos.length;
@@ -286,7 +300,7 @@ function rowsOf(pos: Uint8Array, put: ChunkPut): number {
 		if (p & always) {
 			kept.push(1);
 			close(f);
-			rowAt(f, 0);
+			rowAt(f, p & POS.head ? 1 : 0);
 			continue;
 		}
 		kept.push(0);

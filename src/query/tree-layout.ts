@@ -9,25 +9,13 @@
 import type { SessionRow } from "../index/catalog.js";
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import {
-	type Column,
-	type ColumnSource,
-	familyBelow,
-	LAYOUT_CHUNK,
-	type LayoutHead,
-	type LayoutMember,
-	type LayoutPart,
-	LayoutReader,
-	layoutHead,
-	writeLayout,
-} from "../index/tree-layout-store.js";
-import { eventIdOf, SHAPE, treeRowsByIds } from "../index/tree-rows.js";
+import { familyBelow, type LayoutHead, type LayoutMember, LayoutReader, layoutHead } from "../index/tree-layout-store.js";
+import { eventIdOf, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
-import { depths, lastInPreorder, prefixDrawer } from "./tree-flatten.js";
+import { prefixDrawer } from "./tree-flatten.js";
 import { nodeInRows, nodeOfRow } from "./tree-layout-append.js";
-import { type LaidRows, rowCounts, rowsOfPositions } from "./tree-rows-laid.js";
 import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
 
@@ -89,8 +77,8 @@ export function layoutCase(
 	return { session: root, filter: request.filter ?? "default", sig: family.sig, chain, members: below.length + 1, entries };
 }
 
-/** Each session's stretch of nodes in a shape, in node order; null when one is not a stretch (not kept). */
-function layoutMembers(sh: Shape): LayoutMember[] | null {
+/** Each session's stretch of nodes in a family's nodes, in node order; null when one is not a stretch (not kept). */
+export function layoutMembers(sh: Pick<Shape, "members" | "heads" | "nodeRow">): LayoutMember[] | null {
 	const out: LayoutMember[] = [];
 	let next = 0;
 	for (const m of sh.members) {
@@ -105,67 +93,6 @@ function layoutMembers(sh: Shape): LayoutMember[] | null {
 		out.push({ id: m.row.id, publicId: m.row.public_id, head: m.head, first, count, fork });
 	}
 	return next === sh.nodeRow.length ? out : null;
-}
-
-/** The row column as a kept layout holds it (doubles, as layouts written before do), converted a chunk at a time. */
-function rowsAsDoubles(rows: Int32Array): ColumnSource {
-	return { length: rows.length, range: (from, to) => Float64Array.from(rows.subarray(from, to)) };
-}
-
-/** Keeps the layout of a shape built for a layout case (no write on a read-only index; a failed write is only a miss). */
-export function keepLayout(store: IndexStore, lc: LayoutCase, sh: Shape, rows: LaidRows): void {
-	const nodes = sh.nodeRow.length;
-	if (store.readonly) return;
-	const members = layoutMembers(sh);
-	// Only a shape whose every session's nodes are its shown entries in file order, one stretch each (tree-shape.ts).
-	if (!members || members.length !== lc.members || (members.length === 1 && (sh.members[0]?.rows ?? -1) !== nodes)) return;
-	// Where a node shows: itself, else its nearest shown ancestor (parents come first).
-	const near = new Int32Array(nodes);
-	for (let k = 0; k < nodes; k++) {
-		const f = sh.flatOf[k] as number;
-		const p = sh.nodeParent[k] as number;
-		near[k] = f >= 0 ? f : p >= 0 ? (near[p] as number) : -1;
-	}
-	const firsts: number[] = [];
-	for (let k = 0; k < nodes; k += LAYOUT_CHUNK) firsts.push(sh.nodeRow[k] as number);
-	const marks = { labels: [] as number[], edits: [] as number[] };
-	for (let k = 0; k < nodes; k++) {
-		const f = sh.nodeFlags[k] as number;
-		if (f & SHAPE.label) marks.labels.push(sh.nodeRow[k] as number);
-		if (f & SHAPE.edit) marks.edits.push(sh.nodeRow[k] as number);
-	}
-	const head: LayoutHead = {
-		sig: lc.sig,
-		nodes,
-		shown: sh.flat.length,
-		total: rows.total,
-		hidden: sh.hidden,
-		leafNode: sh.leafNode,
-		firsts,
-		tailLast: lastInPreorder(sh.nodeParent),
-		labels: marks.labels.length <= MARKS_MAX ? marks.labels : null,
-		edits: marks.edits.length <= MARKS_MAX ? marks.edits : null,
-		...(members.length > 1 ? { members } : {}),
-	};
-	const parts: Record<LayoutPart, Column | ColumnSource> = {
-		row: rowsAsDoubles(sh.nodeRow),
-		parent: sh.nodeParent,
-		near,
-		bits: sh.bits,
-		up: sh.up,
-		depth: depths(sh),
-		flat: sh.flat,
-		rowOfFlat: { length: sh.flat.length, range: (from, to) => rowsOfPositions(rows, sh.flat.length, from, to) },
-		kept: rows.kept,
-		rowStart: rows.start,
-		rowType: rows.type,
-		rowCount: { length: rows.total, range: (from, to) => rowCounts(rows, sh.flat.length, from, to) },
-	};
-	try {
-		writeLayout(store, lc.session.id, lc.filter, head, parts);
-	} catch {
-		// Busy or read-only underneath: the next open lays it out again.
-	}
 }
 
 const readers = new WeakMap<IndexStore, { key: string; reader: LayoutReader }>();

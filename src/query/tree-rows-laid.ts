@@ -8,26 +8,6 @@ export interface LaidRows {
 	start: Int32Array;
 	type: Uint8Array;
 	total: number;
-	/** Per display position: 1 when never folded. */
-	kept: Uint8Array;
-}
-
-/** Per display position in [from, to), the row showing it: a row holds the positions from its start to the next row's. */
-export function rowsOfPositions(rows: LaidRows, shown: number, from = 0, to = shown): Int32Array {
-	const out = new Int32Array(Math.max(0, to - from));
-	for (let f = from, r = from < to ? rowAt(rows.start, from) : rows.total; f < to && r < rows.total; r++) {
-		const end = Math.min(to, r + 1 < rows.total ? (rows.start[r + 1] as number) : shown);
-		out.fill(r, f - from, end - from);
-		f = end;
-	}
-	return out;
-}
-
-/** rowCount of every row in [from, to). */
-export function rowCounts(rows: LaidRows, shown: number, from = 0, to = rows.total): Int32Array {
-	const out = new Int32Array(Math.max(0, to - from));
-	for (let r = from; r < to; r++) out[r - from] = rowCount(rows, r, shown);
-	return out;
 }
 
 /** How many display positions row `r` holds (a fold's entries; 1 for any other row): up to the next row's start. */

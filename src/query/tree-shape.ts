@@ -10,7 +10,7 @@ import { entryIdsOf, eventIdOf, matchingEvents, SHAPE, sessionShape } from "../i
 import type { KeptShape } from "../index/tree-shape-store.js";
 import { NotFoundError } from "../shared/errors.js";
 import { indexOfSorted } from "../shared/sorted.js";
-import type { TreeFilterMode, TreeForkHead, TreeWindowRequest } from "../shared/types.js";
+import type { TreeForkHead, TreeWindowRequest } from "../shared/types.js";
 import { parseQuery } from "./query-parse.js";
 import { TREE_FAMILY_LIMIT } from "./session-tree.js";
 import { type Flattened, flatten, HIT } from "./tree-flatten.js";
@@ -345,11 +345,6 @@ export function familyNodes(store: IndexStore, root: SessionRow, visibility: Vis
 	b.forks(0, new Set([root.id]));
 	const leafNode = root.leaf_entry ? nodeOf(m0, eventIdOf(store, root.id, root.leaf_entry)) : -1;
 	return { ...nodesOf(b), leafNode, notes: b.notes };
-}
-
-/** A family's shape in each of `modes`, handed to `each` one at a time: each mode flattened on its own and dropped before the next. */
-export function eachModeShape(nodes: FamilyNodes, modes: readonly TreeFilterMode[], each: (mode: TreeFilterMode, shape: Shape) => void): void {
-	for (const mode of modes) each(mode, { ...nodes, ...flatten(nodes, mode, false, nodes.leafNode), focus: null, focusNode: -1, notes: [...nodes.notes] });
 }
 
 /** The builder's nodes as a Shape holds them. */

@@ -13,7 +13,7 @@ import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { HIT, POS, prefixDrawer } from "./tree-flatten.js";
-import { isBigFamily, keepLayout, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
+import { isBigFamily, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
 import { type LaidRows, rowAt, rowCount } from "./tree-rows-laid.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
@@ -35,8 +35,6 @@ const cache = new WeakMap<IndexStore, { sig: string; shape: Shape; rows: Rows | 
 
 /** What layRows needs of the display positions, read in one pass: see positionsOf. */
 interface Positions {
-	/** Per position, whether its node is never folded (1) or may be (0). */
-	kept: Uint8Array;
 	/** Positions of a fork's head and of a search hit (always kept), ascending. */
 	heads: number[];
 	hits: number[];
@@ -52,8 +50,7 @@ interface Positions {
 function positionsOf(sh: Shape, keep: number, searching: boolean): Positions {
 	const { flat, pos } = sh;
 	const len = flat.length;
-	const kept = new Uint8Array(len);
-	const out: Positions = { kept, heads: [], hits: [], stretches: [] };
+	const out: Positions = { heads: [], hits: [], stretches: [] };
 	const keepAt = keep >= 0 ? (sh.flatOf[keep] as number) : -1;
 	const always = POS.keep | (searching ? 0 : POS.user);
 	let from = -1;
@@ -61,7 +58,6 @@ function positionsOf(sh: Shape, keep: number, searching: boolean): Positions {
 	for (let f = 0; f < len; f++) {
 		const p = pos[f] as number;
 		if (p & always || f === keepAt) {
-			kept[f] = 1;
 			if (p & POS.head) out.heads.push(f);
 			else if (p & POS.hit) out.hits.push(f);
 			if (from >= 0 && f - from >= FOLD_MIN) out.stretches.push(from, f, user);
@@ -113,7 +109,7 @@ function ownRows(c: RowCols, from: number, to: number, st: number): void {
 /** The rows: kept nodes one each, stretches of plain nodes folded unless unfolded (tree-layout.ts treeRows). */
 function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, sig: string): Rows {
 	const len = sh.flat.length;
-	const { kept, heads, hits, stretches } = positionsOf(sh, sh.focusNode, searching);
+	const { heads, hits, stretches } = positionsOf(sh, sh.focusNode, searching);
 	// At most one row per shown node: filled in place, then cut to the rows laid out.
 	const c: RowCols = {
 		start: column(sh, len),
@@ -148,7 +144,6 @@ function layRows(sh: Shape, unfolded: ReadonlySet<number>, searching: boolean, s
 		link: c.link.subarray(0, rows),
 		total: rows,
 		hitRows: hits.map((f) => rowAt(start, f)),
-		kept,
 	};
 }
 
@@ -182,11 +177,6 @@ function keptWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowReques
 		if (e instanceof LayoutGoneError) return null;
 		throw e;
 	}
-}
-
-/** Keeps the layout of a shape laid out whole (no focus, nothing unfolded) for a layout case. */
-export function keepWhole(store: IndexStore, lc: LayoutCase, sh: Shape): void {
-	keepLayout(store, lc, sh, layRows({ ...sh, focusNode: -1 }, new Set(), false, ""));
 }
 
 /** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view). */
