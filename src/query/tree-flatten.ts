@@ -201,21 +201,47 @@ function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf
 }
 
 /**
+ * A window whose shallowest row is deeper than this many levels leaves out its rows' columns above that row but
+ * CLIP_KEEP, and draws CLIP_MARK in their place (pi's /tree scrolls sideways there): a row two thousand branches deep
+ * would be all connectors, and drawing them reads every branch above it.
+ */
+export const CLIP_FROM = 48;
+export const CLIP_KEEP = 8;
+export const CLIP_MARK = "⋯";
+
+/** The columns a window of rows at these depths leaves out (CLIP_FROM): 0 for all but deep windows. */
+export function clipOf(rowDepths: Iterable<number>): number {
+	let min = Number.POSITIVE_INFINITY;
+	for (const d of rowDepths) if (d < min) min = d;
+	return min !== Number.POSITIVE_INFINITY && min > CLIP_FROM ? min - CLIP_KEEP : 0;
+}
+
+/**
  * The connector prefix and indent depth of shown nodes (`up` and `bits` as in Flattened, read through functions so a
  * kept layout's chunks serve too). The columns drawn for a branch child's descendants are made once per branch child,
- * since the rows of a window share their ancestors (a deep tree's rows would each walk every level).
+ * since the rows of a window share their ancestors (a deep tree's rows would each walk every level). With `clip`
+ * (clipOf), the first `clip` columns are left out and each row's walk stops there; `depthOf` then gives a row's depth.
  */
-export function prefixDrawer(up: (node: number) => number, bits: (node: number) => number): (node: number) => { prefix: string; depth: number } {
+export function prefixDrawer(
+	up: (node: number) => number,
+	bits: (node: number) => number,
+	clip = 0,
+	depthOf: (node: number) => number = () => 0,
+): (node: number) => { prefix: string; depth: number } {
 	const columns = new Map<number, { text: string; depth: number }>();
-	const none = { text: "", depth: 0 };
-	const columnsBelow = (a: number): { text: string; depth: number } => {
-		if (a < 0) return none;
+	const base = clip > 0 ? { text: CLIP_MARK, depth: clip } : { text: "", depth: 0 };
+	// The columns of branch ancestor `a` and those above it, `levels` of them drawn.
+	const columnsBelow = (a: number, levels: number): { text: string; depth: number } => {
+		if (a < 0 || levels <= 0) return base;
 		let c = columns.get(a);
 		if (c === undefined) {
 			const chain: number[] = [];
 			let top = a;
-			for (; top >= 0 && !columns.has(top); top = up(top)) chain.push(top);
-			c = top >= 0 ? (columns.get(top) as { text: string; depth: number }) : none;
+			while (top >= 0 && !columns.has(top)) {
+				chain.push(top);
+				top = chain.length < levels ? up(top) : -1;
+			}
+			c = top >= 0 ? (columns.get(top) as { text: string; depth: number }) : base;
 			for (let k = chain.length - 1; k >= 0; k--) {
 				const x = chain[k] as number;
 				c = { text: c.text + (bits(x) & LAST ? "   " : "│  "), depth: c.depth + 1 };
@@ -226,8 +252,9 @@ export function prefixDrawer(up: (node: number) => number, bits: (node: number) 
 	};
 	return (node) => {
 		const b = bits(node);
-		const above = columnsBelow(up(node));
-		return b & BRANCH_CHILD ? { prefix: above.text + (b & LAST ? "└─ " : "├─ "), depth: above.depth + 1 } : { prefix: above.text, depth: above.depth };
+		const branch = b & BRANCH_CHILD ? 1 : 0;
+		const above = columnsBelow(up(node), clip > 0 ? depthOf(node) - branch - clip : Number.POSITIVE_INFINITY);
+		return branch ? { prefix: above.text + (b & LAST ? "└─ " : "├─ "), depth: above.depth + 1 } : { prefix: above.text, depth: above.depth };
 	};
 }
 

@@ -14,7 +14,7 @@ import { eventIdOf, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, TREE_FAMILY_LIMIT } from "./session-tree.js";
-import { prefixDrawer } from "./tree-flatten.js";
+import { clipOf, prefixDrawer } from "./tree-flatten.js";
 import { nodeInRows, nodeOfRow } from "./tree-layout-append.js";
 import { FOLD_MIN, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
 import type { Visibility } from "./visibility.js";
@@ -279,9 +279,13 @@ function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest,
 	}
 	const byId = new Map(treeRowsByIds(store, [...need]).map((r) => [r.id, r]));
 	const keyOf = (node: number) => `${memberOf(node).publicId}/${byId.get(L.at("row", node))?.entry_id ?? ""}`;
+	// A deep window draws only the columns near its rows (clipOf): their depths are kept, so the walk stops there.
+	const depthOf = (node: number) => L.at("depth", node);
 	const drawn = prefixDrawer(
 		(node) => L.at("up", node),
 		(node) => L.at("bits", node),
+		clipOf(rows.map((r) => depthOf(nodeAt(r.start)))),
+		depthOf,
 	);
 	const none = new Set<number>();
 	const out: TreeViewRow[] = [];

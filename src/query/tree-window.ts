@@ -12,7 +12,7 @@ import { eventIdOf, familySignature, treeRowsByIds } from "../index/tree-rows.js
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { entryOf, familyRoot } from "./session-tree.js";
-import { HIT, POS, prefixDrawer } from "./tree-flatten.js";
+import { clipOf, HIT, POS, prefixDrawer } from "./tree-flatten.js";
 import { isBigFamily, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
 import { type LaidRows, rowAt, rowCount } from "./tree-rows-laid.js";
 import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
@@ -258,10 +258,15 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		const r = byId.get(sh.nodeRow[node] as number);
 		return r ? entryOf(r, hitIds) : null;
 	};
-	const drawn = prefixDrawer(
-		(node) => sh.up[node] as number,
-		(node) => sh.bits[node] as number,
-	);
+	const up = (node: number) => sh.up[node] as number;
+	const bits = (node: number) => sh.bits[node] as number;
+	// A deep window leaves out the columns far above its rows (clipOf), as one read from a kept layout does.
+	const whole = prefixDrawer(up, bits);
+	const depthOf = (node: number) => whole(node).depth;
+	const rowNodes: number[] = [];
+	for (let r = first; r < end; r++) rowNodes.push(sh.flat[rows.start[r] as number] as number);
+	const clip = clipOf(rowNodes.map(depthOf));
+	const drawn = clip > 0 ? prefixDrawer(up, bits, clip, depthOf) : whole;
 	const out: TreeViewRow[] = [];
 	for (let r = first; r < end; r++) {
 		const node = sh.flat[rows.start[r] as number] as number;
