@@ -21,10 +21,10 @@ import { Visibility } from "./visibility.js";
 
 /**
  * The biggest session or family (in nodes) an indexer lays out whole: it holds the family's nodes and about 15 bytes a
- * node besides while it writes the layout (tree-layout-stream.ts), and above this the indexer's peak RSS would pass
- * the 300 MB bound (DESIGN §7); bigger ones are laid out at open.
+ * node besides while it writes the layout (tree-layout-stream.ts), after a refresh in the same process; above this the
+ * indexer's peak RSS would pass the 300 MB bound (DESIGN §7). Bigger ones are laid out at open.
  */
-export const INDEXER_WHOLE_MAX_ENTRIES = 8_000_000;
+export const INDEXER_WHOLE_MAX_ENTRIES = 4_000_000;
 
 /** What a pass over the stale layouts may do. */
 export interface KeepOptions {
