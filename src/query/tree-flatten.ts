@@ -203,17 +203,23 @@ function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf
 /**
  * A window whose shallowest row is deeper than this many levels leaves out its rows' columns above that row but
  * CLIP_KEEP, and draws CLIP_MARK in their place (pi's /tree scrolls sideways there): a row two thousand branches deep
- * would be all connectors, and drawing them reads every branch above it.
+ * would be all connectors, and drawing them reads every branch above it. A window whose rows drop more than CLIP_DROP
+ * levels below its first row (the end of a deep branch, then a branch off an old entry) is clipped from its first row
+ * instead, and rows left of the clip show only the mark and their connector: each row's walk then stays within the
+ * window's size, since the next row is at most one level deeper than the row before.
  */
 export const CLIP_FROM = 48;
 export const CLIP_KEEP = 8;
+export const CLIP_DROP = 64;
 export const CLIP_MARK = "⋯";
 
-/** The columns a window of rows at these depths leaves out (CLIP_FROM): 0 for all but deep windows. */
-export function clipOf(rowDepths: Iterable<number>): number {
-	let min = Number.POSITIVE_INFINITY;
+/** The columns a window of rows at these depths (in row order) leaves out: 0 for all but deep windows. */
+export function clipOf(rowDepths: readonly number[]): number {
+	if (rowDepths.length === 0) return 0;
+	let min = rowDepths[0] as number;
 	for (const d of rowDepths) if (d < min) min = d;
-	return min !== Number.POSITIVE_INFINITY && min > CLIP_FROM ? min - CLIP_KEEP : 0;
+	const from = Math.max(min, (rowDepths[0] as number) - CLIP_DROP);
+	return from > CLIP_FROM ? from - CLIP_KEEP : 0;
 }
 
 /**
@@ -253,8 +259,14 @@ export function prefixDrawer(
 	return (node) => {
 		const b = bits(node);
 		const branch = b & BRANCH_CHILD ? 1 : 0;
-		const above = columnsBelow(up(node), clip > 0 ? depthOf(node) - branch - clip : Number.POSITIVE_INFINITY);
-		return branch ? { prefix: above.text + (b & LAST ? "└─ " : "├─ "), depth: above.depth + 1 } : { prefix: above.text, depth: above.depth };
+		const connector = branch ? (b & LAST ? "└─ " : "├─ ") : "";
+		if (clip === 0) {
+			const above = columnsBelow(up(node), Number.POSITIVE_INFINITY);
+			return { prefix: above.text + connector, depth: above.depth + branch };
+		}
+		// A row left of the clip (clipOf) shows the mark and its connector, at its own depth.
+		const depth = depthOf(node);
+		return { prefix: columnsBelow(up(node), depth - branch - clip).text + connector, depth };
 	};
 }
 
