@@ -18,7 +18,7 @@ export const LAST = 4;
  * continues its parent's column; a user message; a fork's head; a hit.
  */
 export const POS = { keep: 1, continues: 2, user: 4, head: 8, hit: 16 } as const;
-export const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT;
+const KEEP_FLAGS = SHAPE.label | SHAPE.summary | SHAPE.error | SHAPE.edit | HIT;
 
 /** Whether pi's `/tree` filter shows an entry with these flags (`leaf`: the root session's leaf always shows). */
 export function shown(flags: number, mode: TreeFilterMode, words: boolean, leaf: boolean): boolean {
@@ -179,23 +179,10 @@ function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf
 		next[i] = start + 1;
 		flat[start] = i;
 		flatOf[i] = start;
-		// A only child continues its parent's column, siblings branch one level deeper; the last sibling's shown
-		// subtree ends where its parent's does.
 		const top = vp === n;
 		up[i] = top ? -1 : (bits[vp] as number) & BRANCH_CHILD ? vp : (up[vp] as number);
-		const continues = kids[vp] === 1 && !top;
-		if (kids[vp] === 1) bits[i] = top ? 0 : CONTINUES;
-		else {
-			const end = top ? shownCount : (flatOf[vp] as number) + (vsize[vp] as number);
-			bits[i] = BRANCH_CHILD | (start + size === end ? LAST : 0);
-		}
-		const f = nodeFlags[i] as number;
-		const head = forks && (nodeRow[i] as number) < 0;
-		pos[start] =
-			(head || kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
-			(continues ? POS.continues : 0) |
-			(f & SHAPE.user ? POS.user : 0) |
-			(head ? POS.head : f & HIT ? POS.hit : 0);
+		bits[i] = connectorBits(kids[vp] as number, top, start + size, top ? shownCount : (flatOf[vp] as number) + (vsize[vp] as number));
+		pos[start] = positionFlags(forks && (nodeRow[i] as number) < 0, kids[i] as number, kids[vp] === 1 && !top, nodeFlags[i] as number);
 	}
 	return { flat: { flat, flatOf, bits, up, pos }, next };
 }
@@ -220,6 +207,25 @@ export function clipOf(rowDepths: readonly number[]): number {
 	for (const d of rowDepths) if (d < min) min = d;
 	const from = Math.max(min, (rowDepths[0] as number) - CLIP_DROP);
 	return from > CLIP_FROM ? from - CLIP_KEEP : 0;
+}
+
+/**
+ * A shown node's connector bits: an only child continues its parent's column (at the top, none), siblings branch one
+ * level deeper, and the last sibling's shown subtree ends (`end`) where its parent's does (`parentEnd`).
+ */
+export function connectorBits(parentKids: number, top: boolean, end: number, parentEnd: number): number {
+	if (parentKids === 1) return top ? 0 : CONTINUES;
+	return BRANCH_CHILD | (end === parentEnd ? LAST : 0);
+}
+
+/** What the rows ask of a shown node's display position (POS), from its flags and whether it continues its parent's column. */
+export function positionFlags(head: boolean, kids: number, continues: boolean, flags: number): number {
+	return (
+		(head || kids !== 1 || !continues || flags & KEEP_FLAGS ? POS.keep : 0) |
+		(continues ? POS.continues : 0) |
+		(flags & SHAPE.user ? POS.user : 0) |
+		(head ? POS.head : flags & HIT ? POS.hit : 0)
+	);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { IndexStore } from "../index/store.js";
 import { type ChunkPut, type Column, LAYOUT_CHUNK, LAYOUT_PARTS, type LayoutHead, type LayoutPart, writeLayoutChunks } from "../index/tree-layout-store.js";
 import { SHAPE } from "../index/tree-rows.js";
 import type { TreeFilterMode } from "../shared/types.js";
-import { BRANCH_CHILD, CONTINUES, HIT, KEEP_FLAGS, LAST, lastInPreorder, POS, type Shown, shownNodes, type TreeNodes } from "./tree-flatten.js";
+import { BRANCH_CHILD, connectorBits, lastInPreorder, POS, positionFlags, type Shown, shownNodes, type TreeNodes } from "./tree-flatten.js";
 import { type LayoutCase, layoutMembers, MARKS_MAX } from "./tree-layout.js";
 import { type FamilyNodes, FOLD_MIN, ShapeTooBigError } from "./tree-shape.js";
 
@@ -215,23 +215,12 @@ function placeNodes(nodes: TreeNodes, v: Shown, F: Frames, at: { flat: Int32Arra
 		if (visible[i]) {
 			const vkids = F.kids[s] as number;
 			up = top ? -1 : (F.bits[s] as number) & BRANCH_CHILD ? (F.node[s] as number) : (F.up[s] as number);
-			const continues = vkids === 1 && !top;
-			if (vkids === 1) bits = top ? 0 : CONTINUES;
-			else {
-				const end = top ? shown : (F.flat[s] as number) + (F.size[s] as number);
-				bits = BRANCH_CHILD | (start + size === end ? LAST : 0);
-			}
+			bits = connectorBits(vkids, top, start + size, top ? shown : (F.flat[s] as number) + (F.size[s] as number));
 			depth = (bits & BRANCH_CHILD ? 1 : 0) + (top ? 0 : (F.depth[s] as number));
 			near = start;
 			flat[start] = i;
-			const f = nodeFlags[i] as number;
 			// A fork's head: a node of its own, row id -1.
-			const head = forks && (nodeRow[i] as number) < 0;
-			pos[start] =
-				(head || kids[i] !== 1 || !continues || f & KEEP_FLAGS ? POS.keep : 0) |
-				(continues ? POS.continues : 0) |
-				(f & SHAPE.user ? POS.user : 0) |
-				(head ? POS.head : f & HIT ? POS.hit : 0);
+			pos[start] = positionFlags(forks && (nodeRow[i] as number) < 0, kids[i] as number, vkids === 1 && !top, nodeFlags[i] as number);
 			if (t >= 0) {
 				F.next[t] = start + 1;
 				F.node[t] = i;
