@@ -6,13 +6,12 @@
  * (family, mode) is one unit of work: a sliced caller yields between units and lays out whole only families small
  * enough for one turn.
  */
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { Catalog } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
 import { familySignature } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
+import { COLLECT_FROM, fullCollection } from "./full-collection.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
 import { keepStreamed } from "./tree-layout-stream.js";
@@ -88,7 +87,7 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
 	if (lc.session.entries > max) return "left";
-	const collect = lc.session.entries >= COLLECT_FROM ? collector() : null;
+	const collect = lc.session.entries >= COLLECT_FROM ? fullCollection() : null;
 	// What a refresh before the pass left (its parsed files, its statements' buffers) goes first as well.
 	collect?.();
 	try {
@@ -102,27 +101,6 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 		throw e;
 	}
 	return "whole";
-}
-
-/** Families from this many entries have their finished mode's columns collected before the next mode is laid out. */
-const COLLECT_FROM = 250_000;
-
-let collectorFn: (() => void) | null | undefined;
-/**
- * V8's full collection, as jest's leak detector reaches it. A mode's columns (tens of bytes per node) are garbage once
- * written, but V8 frees typed arrays only when it collects, and left to itself it let two modes' worth pile up: a third
- * of the indexer's peak RSS on a million-entry session. Null where the flag cannot be set.
- */
-function collector(): (() => void) | null {
-	if (collectorFn === undefined) {
-		try {
-			setFlagsFromString("--expose-gc");
-			collectorFn = runInNewContext("gc") as () => void;
-		} catch {
-			collectorFn = null;
-		}
-	}
-	return collectorFn;
 }
 
 /** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */

@@ -11,6 +11,7 @@ import { LayoutGoneError } from "../index/tree-layout-store.js";
 import { eventIdOf, familySignature, treeRowsByIds } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
+import { COLLECT_FROM, fullCollection } from "./full-collection.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { clipOf, HIT, POS, prefixDrawer } from "./tree-flatten.js";
 import { isBigFamily, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
@@ -208,13 +209,17 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 			cache.delete(store);
 			return kept;
 		}
-		// The old layout goes before the new one is built: two of a million-entry session's would be held at once.
+		// The old layout goes before the new one is built: two of a million-entry session's would be held at once. A big
+		// one's columns are collected first, or each filter mode tried would add its own (full-collection.ts).
+		const dropped = held?.shape.nodeRow.length ?? 0;
 		cache.delete(store);
 		held = undefined;
+		const big = keep !== null || isBigFamily(store, root);
+		if (big && dropped >= COLLECT_FROM) fullCollection()?.();
 		// A big family laid out here (no kept layout, or a filter typed) reads its rows through a write's small unmapped
 		// cache, as the indexer does: through the search cache's map each page read would count in the peak RSS.
 		const build = () => buildShape(store, root, chain, visibility, request);
-		held = { sig: shapeSig, shape: keep !== null || isBigFamily(store, root) ? store.withSmallCache(build) : build(), rows: null };
+		held = { sig: shapeSig, shape: big ? store.withSmallCache(build) : build(), rows: null };
 		cache.set(store, held);
 	}
 	const sh = held.shape;
