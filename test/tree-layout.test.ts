@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { StyledLine } from "../components/core/styled.js";
 import { centredTop, entryKey, forkKey, rowIndex, stepHit, type TreeRow, type TreeRowOptions, treeRows } from "../components/tree/tree-layout.js";
-import { queryTerms, treeLine, treeLines } from "../components/tree/tree-lines.js";
+import { queryTerms, sharedColumns, treeLine, treeLines } from "../components/tree/tree-lines.js";
 import type { TreeEntry, TreeFork, TreeResult } from "../src/shared/types.js";
 
 const ROOT = "0000-root-aaaa1111";
@@ -247,5 +247,38 @@ describe("tree layout: the visible window of a 1,000-entry session", () => {
 		const line = treeLine(rows[0] as TreeRow, true, 30, [], ROOT);
 		expect(line.every((s) => s.inverse)).toBe(true);
 		expect(line.map((s) => s.text).join("").length).toBe(30);
+	});
+});
+
+describe("tree layout: the rows on screen of a deep window", () => {
+	it.each([
+		{ name: "spine rows, one column shared", prefixes: ["⋯   ", "⋯   └─ ", "⋯      ", "⋯      ├─ "], shared: 1 },
+		{ name: "one row: all its columns", prefixes: ["⋯         └─ "], shared: 3 },
+		{ name: "rows that differ in their first column", prefixes: ["⋯│  ├─ ", "⋯   └─ "], shared: 0 },
+		{ name: "a row's own connector is not shared", prefixes: ["⋯   ├─ ", "⋯   ├─ "], shared: 1 },
+		{ name: "a window that was not clipped", prefixes: ["      ", "⋯   "], shared: 0 },
+		{ name: "no rows read yet", prefixes: [], shared: 0 },
+	])("$name: $shared", ({ prefixes, shared }) => {
+		expect(sharedColumns(prefixes)).toBe(shared);
+	});
+
+	it("draws the rows from their first column that differs, after the mark", () => {
+		const row = (id: string, prefix: string): TreeRow => ({
+			type: "entry",
+			key: entryKey(ROOT, id),
+			prefix,
+			sessionId: ROOT,
+			entry: e(id, null, "user", `ask ${id}`),
+			depth: 0,
+			stretch: null,
+		});
+		const rows = [row("d1", "⋯            "), row("d2", "⋯            ├─ "), row("d3", "⋯            └─ "), row("d4", "⋯               ")];
+		// Hand-drawn: the four columns every row holds are left out, the branch's connectors and the last row's column kept.
+		expect(frame(treeLines({ rows, cursor: 0, top: 0, height: 4, width: 60, terms: [], rootSession: ROOT }))).toEqual([
+			"❯ ⋯• user: ask d1",
+			"  ⋯├─ • user: ask d2",
+			"  ⋯└─ • user: ask d3",
+			"  ⋯   • user: ask d4",
+		]);
 	});
 });

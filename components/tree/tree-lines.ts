@@ -4,7 +4,7 @@
  * a screen of lines per frame, not a thousand.
  */
 import { sessionWhere } from "../../src/present/text.js";
-import type { TreeEntry, TreeFilterMode, TreeForkHead } from "../../src/shared/types.js";
+import { TREE_CLIP_MARK, type TreeEntry, type TreeFilterMode, type TreeForkHead } from "../../src/shared/types.js";
 import { idTail } from "../core/session-label.js";
 import { findRanges, fitLine, markRanges, type StyledLine, seg, type Tone } from "../core/styled.js";
 import type { TreeRow } from "./tree-layout.js";
@@ -73,10 +73,30 @@ function forkBody(f: TreeForkHead): StyledLine {
 	return [seg("⑂ fork ", "accent"), seg(`#${idTail(f.session.id)}`, "key"), seg(` · ${sessionWhere(f.session)} · ${copied} · ${f.own} own`, "dim")];
 }
 
-/** One row as a line of `width` cells; `selected` draws the cursor; `•` marks the root session's leaf path. */
-export function treeLine(row: TreeRow, selected: boolean, width: number, terms: readonly string[], rootSession: string): StyledLine {
+/**
+ * The columns every row on screen shares after the mark of a deep window (TREE_CLIP_MARK; a row's own connector is
+ * not one): left out as well, so the rows start near the left edge. 0 when a row was not clipped.
+ */
+export function sharedColumns(prefixes: readonly string[]): number {
+	const first = prefixes[0];
+	if (first === undefined || !prefixes.every((p) => p.startsWith(TREE_CLIP_MARK))) return 0;
+	let shared = first.length;
+	for (const p of prefixes) {
+		const columnsEnd = /[├└]─ $/.test(p) ? p.length - 3 : p.length;
+		let k = TREE_CLIP_MARK.length;
+		while (k < columnsEnd && k < shared && p[k] === first[k]) k++;
+		shared = k;
+	}
+	return Math.floor((shared - TREE_CLIP_MARK.length) / 3);
+}
+
+/**
+ * One row as a line of `width` cells; `selected` draws the cursor; `•` marks the root session's leaf path; `strip`
+ * columns after a deep window's mark are left out (sharedColumns).
+ */
+export function treeLine(row: TreeRow, selected: boolean, width: number, terms: readonly string[], rootSession: string, strip = 0): StyledLine {
 	const line: StyledLine = [selected ? seg("❯ ", "accent") : seg("  ")];
-	line.push(seg(row.prefix, "dim"));
+	line.push(seg(strip > 0 ? TREE_CLIP_MARK + row.prefix.slice(TREE_CLIP_MARK.length + 3 * strip) : row.prefix, "dim"));
 	if (row.type === "entry") {
 		if (row.entry.branchState === "selected" && row.sessionId === rootSession) line.push(seg("• ", "accent"));
 		line.push(...entryBody(row.entry, terms));
@@ -94,10 +114,16 @@ export function treeLines(w: TreeFrame): StyledLine[] {
 	const out: StyledLine[] = [];
 	const offset = w.offset ?? 0;
 	const end = Math.min(w.total ?? offset + w.rows.length, w.top + w.height);
+	const shown: string[] = [];
+	for (let i = Math.max(0, w.top); i < end; i++) {
+		const row = w.rows[i - offset];
+		if (row) shown.push(row.prefix);
+	}
+	const strip = sharedColumns(shown);
 	for (let i = Math.max(0, w.top); i < end; i++) {
 		const row = w.rows[i - offset];
 		// A row whose window is still being read: a placeholder line, replaced when it comes.
-		if (row) out.push(treeLine(row, i === w.cursor, w.width, w.terms, w.rootSession));
+		if (row) out.push(treeLine(row, i === w.cursor, w.width, w.terms, w.rootSession, strip));
 		else out.push(fitLine([seg(i === w.cursor ? "❯ " : "  "), seg("…", "dim")], w.width, i === w.cursor));
 	}
 	return out;

@@ -3,7 +3,7 @@
  * typed arrays (tree-shape.ts reads the nodes; tree-layout.ts and tree-window.ts draw from what this returns).
  */
 import { SHAPE } from "../index/tree-rows.js";
-import type { TreeFilterMode } from "../shared/types.js";
+import { TREE_CLIP_MARK, type TreeFilterMode } from "../shared/types.js";
 
 /** A node flag beside SHAPE's: the entry matches the query. */
 export const HIT = 1 << 12;
@@ -198,7 +198,7 @@ function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf
 export const CLIP_FROM = 48;
 export const CLIP_KEEP = 8;
 export const CLIP_DROP = 64;
-export const CLIP_MARK = "⋯";
+export const CLIP_MARK = TREE_CLIP_MARK;
 
 /** The columns a window of rows at these depths (in row order) leaves out: 0 for all but deep windows. */
 export function clipOf(rowDepths: readonly number[]): number {

@@ -104,6 +104,9 @@ export interface TreeForkHead {
 	firstOwn: string | null;
 }
 
+/** Where a deep window of the tree view left out its rows' first columns: the first character of each row's prefix. */
+export const TREE_CLIP_MARK = "⋯";
+
 /** One row of the tree view. */
 export type TreeViewRow =
 	| { type: "entry"; key: string; prefix: string; sessionId: string; entry: TreeEntry; depth: number; stretch: string | null }

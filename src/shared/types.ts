@@ -444,4 +444,4 @@ export type {
 	SessionSearchResult,
 } from "./session-types.js";
 export type { TreeEntry, TreeFilterMode, TreeFork, TreeForkHead, TreeRequest, TreeResult, TreeViewRow, TreeWindow, TreeWindowRequest } from "./tree-types.js";
-export { TREE_FILTER_MODES } from "./tree-types.js";
+export { TREE_CLIP_MARK, TREE_FILTER_MODES } from "./tree-types.js";
