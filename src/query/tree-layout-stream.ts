@@ -122,7 +122,7 @@ export function keepStreamed(store: IndexStore, lc: LayoutCase, nodes: FamilyNod
 			...(members.length > 1 ? { members } : {}),
 		}));
 	} catch (e) {
-		// Busy or read-only underneath: the next open lays it out itself (as keepLayout).
+		// Busy or read-only underneath: nothing is kept, and the next open lays the family out itself.
 		if (e instanceof ShapeTooBigError) throw e;
 	}
 }
