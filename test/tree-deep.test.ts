@@ -1,6 +1,6 @@
 /**
  * The tree view of a deeply branched session (a branch every 40 entries, 150 levels at the leaf): a window whose rows
- * are all deeper than CLIP_FROM leaves out the columns above its shallowest row but CLIP_KEEP, marked by CLIP_MARK; a
+ * are all deeper than CLIP_FROM leaves out the columns above its shallowest row but CLIP_KEEP, marked by TREE_CLIP_MARK; a
  * window that drops more than CLIP_DROP levels below its first row is clipped from there, rows left of it showing the
  * mark and their connector; a shallow window draws every column. The same from the kept layout and laid out in
  * memory. Expected prefixes and depths come from a walk written here over the entries as the file has them.
@@ -10,9 +10,9 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/index/store.js";
-import { CLIP_DROP, CLIP_FROM, CLIP_KEEP, CLIP_MARK } from "../src/query/tree-flatten.js";
+import { CLIP_DROP, CLIP_FROM, CLIP_KEEP } from "../src/query/tree-flatten.js";
 import { treeWindow } from "../src/query/tree-window.js";
-import type { TreeWindow } from "../src/shared/types.js";
+import { TREE_CLIP_MARK as CLIP_MARK, type TreeWindow } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 
 const tmp = tempDir("pes-tree-deep-");

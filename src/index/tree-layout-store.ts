@@ -83,7 +83,7 @@ export type ChunkPut = (part: LayoutPart, chunk: number, values: Column) => void
 export function writeLayoutChunks(store: IndexStore, session: number, filter: string, fill: (put: ChunkPut) => LayoutHead): void {
 	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
 	store.db.transaction(() => {
-		// As writeLayout: a session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
+		// A session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
 		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
 		store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
 		const head = fill((part, chunk, v) => insert.run(session, filter, part, chunk, Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
@@ -102,7 +102,7 @@ export function writeLayoutTail(
 	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
 	const drop = store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ? AND part = ? AND chunk >= ?");
 	store.db.transaction(() => {
-		// As writeLayout: a session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
+		// As writeLayoutChunks: a session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
 		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
 		drop.run(session, filter, HEAD, 0);
 		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));

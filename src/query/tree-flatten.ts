@@ -189,7 +189,7 @@ function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf
 
 /**
  * A window whose shallowest row is deeper than this many levels leaves out its rows' columns above that row but
- * CLIP_KEEP, and draws CLIP_MARK in their place (pi's /tree scrolls sideways there): a row two thousand branches deep
+ * CLIP_KEEP, and draws TREE_CLIP_MARK in their place (pi's /tree scrolls sideways there): a row two thousand branches deep
  * would be all connectors, and drawing them reads every branch above it. A window whose rows drop more than CLIP_DROP
  * levels below its first row (the end of a deep branch, then a branch off an old entry) is clipped from its first row
  * instead, and rows left of the clip show only the mark and their connector: each row's walk then stays within the
@@ -198,7 +198,6 @@ function place(b: TreeNodes, v: Shown): { flat: Pick<Flattened, "flat" | "flatOf
 export const CLIP_FROM = 48;
 export const CLIP_KEEP = 8;
 export const CLIP_DROP = 64;
-export const CLIP_MARK = TREE_CLIP_MARK;
 
 /** The columns a window of rows at these depths (in row order) leaves out: 0 for all but deep windows. */
 export function clipOf(rowDepths: readonly number[]): number {
@@ -241,7 +240,7 @@ export function prefixDrawer(
 	depthOf: (node: number) => number = () => 0,
 ): (node: number) => { prefix: string; depth: number } {
 	const columns = new Map<number, { text: string; depth: number }>();
-	const base = clip > 0 ? { text: CLIP_MARK, depth: clip } : { text: "", depth: 0 };
+	const base = clip > 0 ? { text: TREE_CLIP_MARK, depth: clip } : { text: "", depth: 0 };
 	// The columns of branch ancestor `a` and those above it, `levels` of them drawn.
 	const columnsBelow = (a: number, levels: number): { text: string; depth: number } => {
 		if (a < 0 || levels <= 0) return base;

@@ -31,7 +31,7 @@ export interface KeepOptions {
 	maxWholeEntries?: number;
 	/** Most values of a column an update from the tail may rewrite (else it is left, or laid out whole if small). */
 	maxTail?: number;
-	/** Most nodes a lone session's layout may hold waiting for a child (tree-layout-stream.ts FRAMES_MAX); past it, left. */
+	/** Most nodes a layout may hold waiting for a child (tree-layout-stream.ts FRAMES_MAX); past it, left. */
 	maxFrames?: number;
 	/** Checked before each unit: true stops the pass (the rest waits for the next one). */
 	shouldStop?: () => boolean;

@@ -163,6 +163,21 @@ export function streamLayout(nodes: LaidNodes, mode: TreeFilterMode, maxFrames: 
 	};
 }
 
+const lastOf = new WeakMap<Int32Array, Int32Array>();
+
+/** Each node's last child (-1: none): its frame is released once that child is placed. Made once for a family's modes. */
+function lastChildren(nodeParent: Int32Array): Int32Array {
+	let last = lastOf.get(nodeParent);
+	if (last) return last;
+	last = new Int32Array(nodeParent.length).fill(-1);
+	for (let i = nodeParent.length - 1; i >= 0; i--) {
+		const p = nodeParent[i] as number;
+		if (p >= 0 && (last[p] as number) < 0) last[p] = i;
+	}
+	lastOf.set(nodeParent, last);
+	return last;
+}
+
 /**
  * The forward pass (tree-flatten.ts place): each node's display position is the next stretch of its parent's frame; a
  * shown node's connectors come from its nearest shown ancestor's, which the frame carries. Writes the node columns;
@@ -176,12 +191,7 @@ function placeNodes(nodes: TreeNodes, v: Shown, F: Frames, at: { flat: Int32Arra
 	const { flat, pos } = at;
 	const n = nodeRow.length;
 	const shown = flat.length;
-	// Each node's last child: its frame is released once that child is placed.
-	const last = new Int32Array(n).fill(-1);
-	for (let i = n - 1; i >= 0; i--) {
-		const p = nodeParent[i] as number;
-		if (p >= 0 && (last[p] as number) < 0) last[p] = i;
-	}
+	const last = lastChildren(nodeParent);
 	const out = {
 		row: new Sink(put, "row"),
 		parent: new Sink(put, "parent"),
