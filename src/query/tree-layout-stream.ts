@@ -47,7 +47,7 @@ class Sink {
  * What a placed node passes to its children: where the next child's stretch starts, and its nearest shown node (itself
  * when shown; -1 for none, the virtual root) as the children's connectors ask it. Slots in typed arrays, reused.
  */
-class Frames {
+export class Frames {
 	next = new Int32Array(64);
 	node = new Int32Array(64);
 	bits = new Uint8Array(64);
@@ -178,59 +178,109 @@ function lastChildren(nodeParent: Int32Array): Int32Array {
 	return last;
 }
 
-/**
- * The forward pass (tree-flatten.ts place): each node's display position is the next stretch of its parent's frame; a
- * shown node's connectors come from its nearest shown ancestor's, which the frame carries. Writes the node columns;
- * fills `flat` and `pos` per display position.
- */
+/** The forward pass over nodes held in memory (Placer), their display positions into `at`. */
 function placeNodes(nodes: TreeNodes, v: Shown, F: Frames, at: { flat: Int32Array; pos: Uint8Array }, put: ChunkPut): void {
 	const { nodeRow, nodeParent, nodeFlags } = nodes;
-	// As flatten: with no heads named, a node of row id -1 is one.
-	const forks = nodes.heads === undefined || nodes.heads.size > 0;
 	const { visible, vsize, kids } = v;
 	const { flat, pos } = at;
 	const n = nodeRow.length;
-	const shown = flat.length;
 	const last = lastChildren(nodeParent);
-	const out = {
-		row: new Sink(put, "row"),
-		parent: new Sink(put, "parent"),
-		near: new Sink(put, "near"),
-		bits: new Sink(put, "bits"),
-		up: new Sink(put, "up"),
-		depth: new Sink(put, "depth"),
-	};
-	const root = F.alloc();
-	F.next[root] = 0;
-	F.node[root] = -1;
-	F.kids[root] = kids[n] as number;
-	// Frames of nodes whose children are not all next to them; the node just placed is held apart (pi's tree is
-	// mostly one path: most nodes' only child is the next node).
-	const held = new Map<number, number>();
-	let prevNode = -1;
-	let prevSlot = -1;
+	// As flatten: with no heads named, a node of row id -1 is one.
+	const forks = nodes.heads === undefined || nodes.heads.size > 0;
+	const placer = new Placer(F, put, forks, flat.length, kids[n] as number, (start, i, flags) => {
+		flat[start] = i;
+		pos[start] = flags;
+	});
 	for (let i = 0; i < n; i++) {
 		const p = nodeParent[i] as number;
-		const s = p < 0 ? root : p === prevNode ? prevSlot : (held.get(p) as number);
+		const l = last[i] as number;
+		placer.place(
+			i,
+			p,
+			nodeRow[i] as number,
+			nodeFlags[i] as number,
+			visible[i] as number,
+			vsize[i] as number,
+			kids[i] as number,
+			l >= 0,
+			l > i + 1,
+			p >= 0 && last[p] === i,
+		);
+	}
+	placer.end();
+}
+
+/**
+ * The forward pass (tree-flatten.ts place), a node at a time in node order: each node's display position is the next
+ * stretch of its parent's frame; a shown node's connectors come from its nearest shown ancestor's, which the frame
+ * carries. Writes the node columns; hands each shown node's display position and POS flags to `shownAt`.
+ */
+export class Placer {
+	private readonly out: Record<"row" | "parent" | "near" | "bits" | "up" | "depth", Sink>;
+	private readonly root: number;
+	// Frames of nodes whose children are not all next to them; the node just placed is held apart (pi's tree is
+	// mostly one path: most nodes' only child is the next node).
+	private readonly held = new Map<number, number>();
+	private prevNode = -1;
+	private prevSlot = -1;
+
+	constructor(
+		private readonly F: Frames,
+		put: ChunkPut,
+		private readonly forks: boolean,
+		private readonly shown: number,
+		rootKids: number,
+		private readonly shownAt: (start: number, node: number, pos: number) => void,
+	) {
+		this.out = {
+			row: new Sink(put, "row"),
+			parent: new Sink(put, "parent"),
+			near: new Sink(put, "near"),
+			bits: new Sink(put, "bits"),
+			up: new Sink(put, "up"),
+			depth: new Sink(put, "depth"),
+		};
+		this.root = F.alloc();
+		F.next[this.root] = 0;
+		F.node[this.root] = -1;
+		F.kids[this.root] = rootKids;
+	}
+
+	/**
+	 * Places node `i` (parent `p`, -1: none) as the backward pass left it: shown or not, its subtree's shown nodes, what
+	 * hangs from it; whether it has children, whether its last child is not the next node, whether it is its parent's last.
+	 */
+	place(
+		i: number,
+		p: number,
+		row: number,
+		flags: number,
+		visible: number,
+		size: number,
+		kids: number,
+		hasKids: boolean,
+		lastFar: boolean,
+		lastOfParent: boolean,
+	): void {
+		const F = this.F;
+		const fromHeld = p >= 0 && p !== this.prevNode;
+		const s = p < 0 ? this.root : fromHeld ? (this.held.get(p) as number) : this.prevSlot;
 		const start = F.next[s] as number;
-		const size = vsize[i] as number;
 		F.next[s] = start + size;
 		const top = (F.node[s] as number) < 0;
-		const hasKids = (last[i] as number) >= 0;
 		const t = hasKids ? F.alloc() : -1;
 		let bits = 0;
 		let up = -1;
 		let depth = 0;
 		let near = top ? -1 : (F.flat[s] as number);
-		if (visible[i]) {
+		if (visible) {
 			const vkids = F.kids[s] as number;
 			up = top ? -1 : (F.bits[s] as number) & BRANCH_CHILD ? (F.node[s] as number) : (F.up[s] as number);
-			bits = connectorBits(vkids, top, start + size, top ? shown : (F.flat[s] as number) + (F.size[s] as number));
+			bits = connectorBits(vkids, top, start + size, top ? this.shown : (F.flat[s] as number) + (F.size[s] as number));
 			depth = (bits & BRANCH_CHILD ? 1 : 0) + (top ? 0 : (F.depth[s] as number));
 			near = start;
-			flat[start] = i;
 			// A fork's head: a node of its own, row id -1.
-			pos[start] = positionFlags(forks && (nodeRow[i] as number) < 0, kids[i] as number, vkids === 1 && !top, nodeFlags[i] as number);
+			this.shownAt(start, i, positionFlags(this.forks && row < 0, kids, vkids === 1 && !top, flags));
 			if (t >= 0) {
 				F.next[t] = start + 1;
 				F.node[t] = i;
@@ -238,81 +288,112 @@ function placeNodes(nodes: TreeNodes, v: Shown, F: Frames, at: { flat: Int32Arra
 				F.up[t] = up;
 				F.flat[t] = start;
 				F.size[t] = size;
-				F.kids[t] = kids[i] as number;
+				F.kids[t] = kids;
 				F.depth[t] = depth;
 			}
 		} else if (t >= 0) F.copy(t, s, start);
-		out.row.push(nodeRow[i] as number);
+		const out = this.out;
+		out.row.push(row);
 		out.parent.push(p);
 		out.near.push(near);
 		out.bits.push(bits);
 		out.up.push(up);
 		out.depth.push(depth);
-		if (p >= 0 && last[p] === i) {
+		if (lastOfParent) {
 			F.release(s);
-			if ((last[p] as number) > p + 1) held.delete(p);
+			// Only a parent whose last child is not next to it was held (its frame came from there).
+			if (fromHeld) this.held.delete(p);
 		}
 		if (t >= 0) {
-			if ((last[i] as number) > i + 1) held.set(i, t);
-			prevNode = i;
-			prevSlot = t;
-		} else prevNode = -1;
+			if (lastFar) this.held.set(i, t);
+			this.prevNode = i;
+			this.prevSlot = t;
+		} else this.prevNode = -1;
 	}
-	for (const sink of Object.values(out)) sink.flush();
+
+	/** Writes what the node columns hold past their last full chunk. */
+	end(): void {
+		for (const sink of Object.values(this.out)) sink.flush();
+	}
+}
+
+/** The rows with nothing unfolded of display positions held in memory (RowMaker); returns the rows' count. */
+function rowsOf(pos: Uint8Array, put: ChunkPut): number {
+	const rows = new RowMaker(put);
+	for (let f = 0; f < pos.length; f++) rows.push(pos[f] as number);
+	return rows.end();
 }
 
 /**
- * The rows with nothing unfolded (tree-window.ts positionsOf and layRows, no focus, not searching), in one pass over
- * the display positions: kept positions a row each (a fork's head its own kind), runs of foldable ones a fold when
- * long enough. Writes the position and row columns; returns the rows' count.
+ * The rows with nothing unfolded (tree-window.ts positionsOf and layRows, no focus, not searching), a display position
+ * at a time in display order: kept positions a row each (a fork's head its own kind), runs of foldable ones a fold
+ * when long enough. Writes the position and row columns.
  */
-function rowsOf(pos: Uint8Array, put: ChunkPut): number {
-	const len = pos.length;
-	const kept = new Sink(put, "kept");
-	const rowStart = new Sink(put, "rowStart");
-	const rowType = new Sink(put, "rowType");
-	const rowCount = new Sink(put, "rowCount");
-	const rowOfFlat = new Sink(put, "rowOfFlat");
-	let rows = 0;
-	let from = -1;
-	let rowFrom = 0;
-	// A row starts: the one before it ends there, its positions and count known.
-	const rowAt = (start: number, type: number) => {
-		if (rows > 0) {
-			rowCount.push(start - rowFrom);
-			for (let q = rowFrom; q < start; q++) rowOfFlat.push(rows - 1);
+export class RowMaker {
+	private readonly kept: Sink;
+	private readonly rowStart: Sink;
+	private readonly rowType: Sink;
+	private readonly rowCount: Sink;
+	private readonly rowOfFlat: Sink;
+	private rows = 0;
+	private from = -1;
+	private rowFrom = 0;
+	private f = 0;
+
+	constructor(put: ChunkPut) {
+		this.kept = new Sink(put, "kept");
+		this.rowStart = new Sink(put, "rowStart");
+		this.rowType = new Sink(put, "rowType");
+		this.rowCount = new Sink(put, "rowCount");
+		this.rowOfFlat = new Sink(put, "rowOfFlat");
+	}
+
+	/** The next display position's POS flags. */
+	push(p: number): void {
+		const f = this.f++;
+		if (p & (POS.keep | POS.user)) {
+			this.kept.push(1);
+			this.close(f);
+			this.rowAt(f, p & POS.head ? 1 : 0);
+			return;
 		}
-		rowStart.push(start);
-		rowType.push(type);
-		rowFrom = start;
-		rows++;
-	};
-	const close = (to: number) => {
+		this.kept.push(0);
+		if (this.from < 0 || !(p & POS.continues)) {
+			this.close(f);
+			this.from = f;
+		}
+	}
+
+	/** Ends the last row and writes what the columns hold; returns the rows' count. */
+	end(): number {
+		const len = this.f;
+		this.close(len);
+		if (this.rows > 0) {
+			this.rowCount.push(len - this.rowFrom);
+			for (let q = this.rowFrom; q < len; q++) this.rowOfFlat.push(this.rows - 1);
+		}
+		for (const sink of [this.kept, this.rowStart, this.rowType, this.rowCount, this.rowOfFlat]) sink.flush();
+		return this.rows;
+	}
+
+	/** A row starts: the one before it ends there, its positions and count known. */
+	private rowAt(start: number, type: number): void {
+		if (this.rows > 0) {
+			this.rowCount.push(start - this.rowFrom);
+			for (let q = this.rowFrom; q < start; q++) this.rowOfFlat.push(this.rows - 1);
+		}
+		this.rowStart.push(start);
+		this.rowType.push(type);
+		this.rowFrom = start;
+		this.rows++;
+	}
+
+	/** Ends the run of foldable positions open before `to`: a fold when long enough, else a row each. */
+	private close(to: number): void {
+		const from = this.from;
 		if (from < 0) return;
-		if (to - from >= FOLD_MIN) rowAt(from, 2);
-		else for (let q = from; q < to; q++) rowAt(q, 0);
-		from = -1;
-	};
-	const always = POS.keep | POS.user;
-	for (let f = 0; f < len; f++) {
-		const p = pos[f] as number;
-		if (p & always) {
-			kept.push(1);
-			close(f);
-			rowAt(f, p & POS.head ? 1 : 0);
-			continue;
-		}
-		kept.push(0);
-		if (from < 0 || !(p & POS.continues)) {
-			close(f);
-			from = f;
-		}
+		if (to - from >= FOLD_MIN) this.rowAt(from, 2);
+		else for (let q = from; q < to; q++) this.rowAt(q, 0);
+		this.from = -1;
 	}
-	close(len);
-	if (rows > 0) {
-		rowCount.push(len - rowFrom);
-		for (let q = rowFrom; q < len; q++) rowOfFlat.push(rows - 1);
-	}
-	for (const sink of [kept, rowStart, rowType, rowCount, rowOfFlat]) sink.flush();
-	return rows;
 }
