@@ -4,55 +4,29 @@
  * pre-order with the connectors pi's /tree draws.
  */
 import { describe, expect, it } from "vitest";
-import { LAYOUT_CHUNK } from "../src/index/tree-layout-store.js";
+import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead } from "../src/index/tree-layout-store.js";
 import { SHAPE } from "../src/index/tree-rows.js";
 import { BRANCH_CHILD, CONTINUES, flatten, HIT, LAST, lastInPreorder, prefixDrawer, shown, type TreeNodes } from "../src/query/tree-flatten.js";
-import { FRAMES_MAX, streamLayout } from "../src/query/tree-layout-stream.js";
+import { type NodeSource, spillLayout } from "../src/query/tree-layout-spill.js";
+import { FRAMES_MAX, type LaidNodes, streamLayout } from "../src/query/tree-layout-stream.js";
 import { ShapeTooBigError } from "../src/query/tree-shape.js";
 import { TREE_FILTER_MODES, type TreeFilterMode } from "../src/shared/types.js";
+import { randomTree } from "./support/random-tree.js";
 
-/** A seeded generator, so a failure names the tree that broke. */
-function random(seed: number): () => number {
-	let s = seed >>> 0;
-	return () => {
-		s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-		return s / 2 ** 32;
-	};
-}
-
-const FLAG_BITS = [SHAPE.user, SHAPE.label, SHAPE.summary, SHAPE.bookkeeping, SHAPE.toolResult, SHAPE.callsOnly, SHAPE.text, HIT];
-
-function randomTree(seed: number): { nodes: TreeNodes; leaf: number } {
-	const rnd = random(seed);
-	const n = 1 + Math.floor(rnd() * 80);
-	const branchy = rnd();
-	const nodeRow = new Int32Array(n);
-	const nodeParent = new Int32Array(n);
-	const nodeFlags = new Uint16Array(n);
-	for (let i = 0; i < n; i++) {
-		nodeRow[i] = rnd() < 0.05 ? -1 : i + 1;
-		const r = rnd();
-		// Parents always come first: the entry above, any earlier one, or none (a new root).
-		nodeParent[i] = i === 0 || r < 0.05 ? -1 : r < 1 - branchy * 0.6 ? i - 1 : Math.floor(rnd() * i);
-		let f = 0;
-		for (const bit of FLAG_BITS) if (rnd() < 0.25) f |= bit;
-		nodeFlags[i] = f;
-	}
-	return { nodes: { nodeRow, nodeParent, nodeFlags }, leaf: Math.floor(rnd() * n) };
-}
-
-/** The same answer by a recursive walk: pre-order of the whole tree, the hidden left out, connectors per shown parent. */
+/** The same answer by a plain walk: pre-order of the whole tree, the hidden left out, connectors per shown parent. */
 function reference(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf: number) {
 	const n = b.nodeRow.length;
 	const visible = (i: number) => (b.nodeRow[i] as number) < 0 || shown(b.nodeFlags[i] as number, mode, words, i === leaf);
 	const children: number[][] = Array.from({ length: n + 1 }, () => []);
 	for (let i = 0; i < n; i++) (children[(b.nodeParent[i] as number) < 0 ? n : (b.nodeParent[i] as number)] as number[]).push(i);
 	const order: number[] = [];
-	const walk = (i: number) => {
+	// Depth-first from the virtual root, children in node order (a stack, so that a deep session fits).
+	const stack = [n];
+	while (stack.length > 0) {
+		const i = stack.pop() as number;
 		if (i < n) order.push(i);
-		for (const c of children[i] as number[]) walk(c);
-	};
-	walk(n);
+		stack.push(...(children[i] as number[]).toReversed());
+	}
 	const shownParent = (i: number) => {
 		for (let p = b.nodeParent[i] as number; p >= 0; p = b.nodeParent[p] as number) if (visible(p)) return p;
 		return n;
@@ -153,12 +127,28 @@ describe("flattening a family's tree for the tree view", () => {
 	});
 });
 
-describe("the indexer's layout, written as it is made (src/query/tree-layout-stream.ts)", () => {
+/** A layout written a chunk at a time, as the indexer keeps it. */
+type Layout = (nodes: LaidNodes, mode: TreeFilterMode, maxFrames: number, put: ChunkPut) => Omit<LayoutHead, "sig" | "members">;
+
+/** spillLayout over nodes held here, handed to it `size` at a time as a session's kept shape would be. */
+function spilledBy(size: number): Layout {
+	return (nodes, mode, maxFrames, put) => {
+		const slice = <T extends Int32Array | Uint16Array>(a: T, c: number) => a.subarray(c * size, (c + 1) * size) as T;
+		const source: NodeSource = {
+			nodes: nodes.nodeRow.length,
+			size,
+			chunk: (c) => ({ ids: slice(nodes.nodeRow, c), parents: slice(nodes.nodeParent, c), flags: slice(nodes.nodeFlags, c) }),
+		};
+		return spillLayout(source, nodes.leafNode, mode, maxFrames, put);
+	};
+}
+
+describe("the indexer's layout, written as it is made (src/query/tree-layout-stream.ts, tree-layout-spill.ts)", () => {
 	const seeds = Array.from({ length: 300 }, (_, k) => k + 1);
 	/** Every column streamLayout hands out, put back together from its chunks (which come in order, full but the last). */
-	const streamed = (nodes: TreeNodes, mode: TreeFilterMode, leaf: number, maxFrames = FRAMES_MAX) => {
+	const streamed = (nodes: TreeNodes, mode: TreeFilterMode, leaf: number, maxFrames = FRAMES_MAX, layout: Layout = streamLayout) => {
 		const parts = new Map<string, number[]>();
-		const head = streamLayout({ ...nodes, leafNode: leaf }, mode, maxFrames, (part, chunk, values) => {
+		const head = layout({ ...nodes, leafNode: leaf }, mode, maxFrames, (part, chunk, values) => {
 			const list = parts.get(part) ?? [];
 			expect(list.length % LAYOUT_CHUNK).toBe(0);
 			expect(chunk * LAYOUT_CHUNK).toBe(list.length);
@@ -190,12 +180,19 @@ describe("the indexer's layout, written as it is made (src/query/tree-layout-str
 		return { rows, kept: plain.map((p) => (p ? 0 : 1)) };
 	};
 
-	it.each(TREE_FILTER_MODES)("mode %s: 300 random trees' columns, rows and folds equal the recursive walk's", (mode) => {
+	// The families' layout in memory, and a lone session's read a chunk at a time (tree-layout-spill.ts): chunks of one
+	// node, of a few, and of more than most trees hold.
+	const layouts: Array<[string, Layout, boolean]> = [
+		["in memory", streamLayout, true],
+		...[1, 5, 64].map((size): [string, Layout, boolean] => [`read ${size} nodes at a time`, spilledBy(size), false]),
+	];
+	const cases = TREE_FILTER_MODES.flatMap((mode) => layouts.map(([name, layout, heads]) => [mode, name, layout, heads] as const));
+	it.each(cases)("mode %s, %s: 300 random trees' columns, rows and folds equal the recursive walk's", (mode, _name, layout, heads) => {
 		for (const seed of seeds) {
-			const { nodes, leaf } = randomTree(seed);
+			const { nodes, leaf } = randomTree(seed, heads);
 			const n = nodes.nodeRow.length;
 			const want = reference(nodes, mode, false, leaf);
-			const { head, col } = streamed(nodes, mode, leaf);
+			const { head, col } = streamed(nodes, mode, leaf, FRAMES_MAX, layout);
 			// Where a node shows: itself, else its nearest shown ancestor (-1: none).
 			const near = Array.from({ length: n }, (_, i) => {
 				for (let k = i; k >= 0; k = nodes.nodeParent[k] as number) if ((want.flatOf[k] as number) >= 0) return want.flatOf[k] as number;
@@ -242,12 +239,27 @@ describe("the indexer's layout, written as it is made (src/query/tree-layout-str
 		expect(col("flat")).toEqual(reference(nodes, "all", false, n - 1).flat);
 	});
 
-	it("branches nested in each other: past the bound on nodes waiting for a child, nothing is laid out", () => {
+	it.each(layouts)("branches nested in each other, %s: past the bound on nodes waiting for a child, nothing is laid out", (_name, layout) => {
 		// A chain of 100, then a child for each of them, the deepest first: all wait while the chain is placed.
 		const n = 200;
 		const nodeParent = Int32Array.from({ length: n }, (_, i) => (i < 100 ? i - 1 : 199 - i));
 		const nodes = { nodeRow: Int32Array.from({ length: n }, (_, i) => i + 1), nodeParent, nodeFlags: new Uint16Array(n) };
-		expect(() => streamed(nodes, "all", n - 1, 50)).toThrow(ShapeTooBigError);
-		expect(streamed(nodes, "all", n - 1, 120).col("flat")).toEqual(reference(nodes, "all", false, n - 1).flat);
+		expect(() => streamed(nodes, "all", n - 1, 50, layout)).toThrow(ShapeTooBigError);
+		expect(streamed(nodes, "all", n - 1, 120, layout).col("flat")).toEqual(reference(nodes, "all", false, n - 1).flat);
+	});
+
+	it("a session read a chunk at a time: more shown nodes than the scratch file is read at once, in many runs of display order", () => {
+		// 150,000 entries: a branch off an older entry every 500, each branch's first entry hidden by the default filter.
+		const n = 150_000;
+		const nodeParent = Int32Array.from({ length: n }, (_, i) => (i > 0 && i % 500 === 0 ? i - 250 : i - 1));
+		const nodeFlags = Uint16Array.from({ length: n }, (_, i) => (i % 500 === 0 ? SHAPE.bookkeeping : i % 3 === 0 ? SHAPE.user : 0));
+		const nodes = { nodeRow: Int32Array.from({ length: n }, (_, i) => 10 * i + 7), nodeParent, nodeFlags };
+		for (const mode of ["default", "user-only"] as const) {
+			const want = reference(nodes, mode, false, n - 1);
+			const got = streamed(nodes, mode, n - 1, FRAMES_MAX, spilledBy(LAYOUT_CHUNK));
+			expect(got.col("flat")).toEqual(want.flat);
+			expect(got.col("depth").filter((_, i) => want.flatOf[i] !== -1)).toEqual(want.depth.filter((_, i) => want.flatOf[i] !== -1));
+			expect(got.head.tailLast).toBe(want.order.at(-1) === n - 1);
+		}
 	});
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { treeRows } from "../components/tree/tree-layout.js";
 import { openStore } from "../src/index/store.js";
+import { SHAPE_CHUNK } from "../src/index/tree-shape-store.js";
 import { LAYOUT_MIN } from "../src/query/tree-layout.js";
 import { treeWindow } from "../src/query/tree-window.js";
 import { TREE_FILTER_MODES, type TreeFilterMode, type TreeViewRow } from "../src/shared/types.js";
@@ -430,5 +431,25 @@ describe("the tree view of a big session from its kept layout", () => {
 		const kept = windows("default", [], null);
 		expect(kept.rows).toEqual(open.rows);
 		expect(whole(kept.sql)).toEqual([]);
+	});
+	it("a session past what the indexer holds in memory is laid out a chunk at a time: every filter's rows equal the reference", () => {
+		// Grown past two chunks of its kept shape, then a branch off an old entry (laid out whole again) and a late label.
+		appendFileSync(file, grow(1800));
+		appendFileSync(file, line({ id: `u${n++}`, parentId: (entries[30] as Entry).id, type: "message", role: "user" }) + grow(20));
+		appendFileSync(file, line({ id: `l${n++}`, parentId: (entries.at(-1) as Entry).id, type: "label", target: (entries[5000] as Entry).id }));
+		expect(entries.length).toBeGreaterThan(2 * SHAPE_CHUNK);
+		const service = openService(root, index);
+		try {
+			service.refresh();
+			// Fewer entries than the session's may be held: the indexer reads its shape a chunk at a time instead.
+			expect(service.keepTreeLayouts({ maxWholeEntries: 1000 })).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
+		} finally {
+			service.close();
+		}
+		for (const filter of TREE_FILTER_MODES) {
+			const kept = windows(filter, [], null);
+			expect(kept.rows).toEqual(reference(filter, new Set(), null));
+			expect(whole(kept.sql)).toEqual([]);
+		}
 	});
 });

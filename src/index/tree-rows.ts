@@ -5,11 +5,12 @@
  */
 
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
-import { indexOfSorted } from "../shared/sorted.js";
+import { indexOfSorted, lowerBound } from "../shared/sorted.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
+import { decodeFlags, decodeIds, decodeParents } from "./shape-codec.js";
 import type { IndexStore } from "./store.js";
 import { summaryOverlay } from "./summary-runs.js";
-import { type KeptShape, PARENT_LATER, PARENT_NONE, readShape } from "./tree-shape-store.js";
+import { type KeptShape, PARENT_LATER, PARENT_NONE, readShape, SHAPE_CHUNK } from "./tree-shape-store.js";
 
 const SLOTS = FRAGMENT_SLOTS;
 
@@ -164,6 +165,90 @@ function keptShape(store: IndexStore, session: number): KeptShape {
 	);
 	for (const k of shape.links) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
 	return shape;
+}
+
+/** Row ids of a session's entries that match one of keptShape's marks, ascending, as numbers. */
+function markedIds(store: IndexStore, sql: string, session: number): Int32Array {
+	let out = new Int32Array(64);
+	let n = 0;
+	for (const id of store.prepare<[number], number>(sql).pluck().iterate(session)) {
+		if (n === out.length) {
+			const more = new Int32Array(n * 2);
+			more.set(out);
+			out = more;
+		}
+		out[n++] = id;
+	}
+	return out.subarray(0, n).sort();
+}
+
+/**
+ * keptShape a chunk at a time, for a session too big to hold whole (query/tree-layout-spill.ts): each chunk's row ids,
+ * parent links (a link not known at insert resolved to a row id) and flags with today's labels and context edits.
+ * Throws when the chunks are not what appendShape writes (numbered from 0, all full but the last).
+ */
+export class ShapeChunks {
+	/** Chunks and entries. */
+	readonly count: number;
+	readonly entries: number;
+	private readonly labels: Int32Array;
+	private readonly edits: Int32Array;
+
+	constructor(
+		private readonly store: IndexStore,
+		private readonly session: number,
+	) {
+		const size = store
+			.prepare<[number], { chunks: number; last: number | null; entries: number }>(
+				"SELECT count(*) AS chunks, max(chunk) AS last, total(n) AS entries FROM tree_shape WHERE session_id = ?",
+			)
+			.get(session) as { chunks: number; last: number | null; entries: number };
+		if (size.chunks > 0 && size.last !== size.chunks - 1) throw new Error("tree shape: chunks are missing");
+		this.count = size.chunks;
+		this.entries = size.entries;
+		this.labels = markedIds(store, "SELECT id FROM events INDEXED BY events_label WHERE cur_label IS NOT NULL AND cur_label <> '' AND session_id = ?", session);
+		this.edits = markedIds(
+			store,
+			"SELECT id FROM events INDEXED BY events_edit WHERE edit_by IS NOT NULL AND session_id = ? AND edit_state IS NOT NULL",
+			session,
+		);
+	}
+
+	/** Chunk `c` (entries `c * SHAPE_CHUNK` on): `links` as in KeptShape, positions within the chunk. */
+	read(c: number): KeptShape {
+		const row = this.store
+			.prepare<[number, number], [number, Buffer, Buffer, Buffer]>("SELECT n, ids, pars, flags FROM tree_shape WHERE session_id = ? AND chunk = ?")
+			.raw()
+			.get(this.session, c);
+		if (!row || (c < this.count - 1 && row[0] !== SHAPE_CHUNK)) throw new Error("tree shape: a chunk is not full");
+		const [n, a, p, f] = row;
+		const ids = new Int32Array(n);
+		const parents = new Int32Array(n);
+		const flags = new Uint16Array(n);
+		const links: number[] = [];
+		decodeIds(a, n, ids, 0);
+		decodeParents(p, n, parents, 0, links);
+		decodeFlags(f, n, flags, 0);
+		if (n > 0) {
+			this.mark(ids, flags, this.labels, SHAPE.label);
+			this.mark(ids, flags, this.edits, SHAPE.edit);
+		}
+		const later = this.store.prepare<[number], { id: number }>(
+			"SELECT p.id FROM events e JOIN events p ON p.session_id = e.session_id AND p.entry_id = e.parent_id WHERE e.id = ?",
+		);
+		for (const k of links) if (parents[k] === PARENT_LATER) parents[k] = later.get(ids[k] as number)?.id ?? PARENT_NONE;
+		return { ids, parents, flags, links };
+	}
+
+	/** Sets `bit` on the chunk's rows among `marked` (both ascending). */
+	private mark(ids: Int32Array, flags: Uint16Array, marked: Int32Array, bit: number): void {
+		let at = lowerBound(marked, ids[0] as number);
+		const last = ids[ids.length - 1] as number;
+		for (; at < marked.length && (marked[at] as number) <= last; at++) {
+			const k = indexOfSorted(ids, marked[at] as number);
+			if (k >= 0) flags[k] = (flags[k] as number) | bit;
+		}
+	}
 }
 
 /**

@@ -87,15 +87,20 @@ export function flatten(b: TreeNodes, mode: TreeFilterMode, words: boolean, leaf
 /** The backward pass of flatten: which nodes show in a filter mode, each subtree's shown nodes, what hangs from each. */
 export function shownNodes(b: TreeNodes, mode: TreeFilterMode, words: boolean, leafNode: number): Shown {
 	const n = b.nodeRow.length;
-	// The filter reads only SHAPE's bits of a node's flags (and whether it is the leaf): decided once per value.
-	const decide = new Uint8Array(FILTER_BITS + 1);
-	for (let f = 0; f <= FILTER_BITS; f++) decide[f] = shown(f, mode, words, false) ? 1 : 0;
+	const decide = filterTable(mode, words);
 	const leafShown = leafNode >= 0 && leafNode < n && shown(b.nodeFlags[leafNode] as number, mode, words, true) ? 1 : 0;
 	return shownBelow(b, decide, leafNode, leafShown);
 }
 
 /** The bits of a node's flags pi's filter reads (SHAPE's, below HIT). */
-const FILTER_BITS = 1023;
+export const FILTER_BITS = 1023;
+
+/** Whether a node that is not the leaf shows, by its flags' FILTER_BITS: the filter reads only those, so it is decided once per value. */
+export function filterTable(mode: TreeFilterMode, words: boolean): Uint8Array {
+	const decide = new Uint8Array(FILTER_BITS + 1);
+	for (let f = 0; f <= FILTER_BITS; f++) decide[f] = shown(f, mode, words, false) ? 1 : 0;
+	return decide;
+}
 
 export interface Shown {
 	visible: Uint8Array;

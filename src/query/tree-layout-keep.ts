@@ -14,6 +14,7 @@ import { TREE_FILTER_MODES } from "../shared/types.js";
 import { COLLECT_FROM, fullCollection } from "./full-collection.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
+import { keepSpilled } from "./tree-layout-spill.js";
 import { keepStreamed } from "./tree-layout-stream.js";
 import { familyNodes, ShapeTooBigError } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
@@ -33,6 +34,11 @@ export interface KeepOptions {
 	maxTail?: number;
 	/** Most nodes a layout may hold waiting for a child (tree-layout-stream.ts FRAMES_MAX); past it, left. */
 	maxFrames?: number;
+	/**
+	 * Lone sessions of more than `maxWholeEntries` laid out whole without holding their nodes (tree-layout-spill.ts)
+	 * instead of left: for a pass that may take as long as the session is big (the indexer's, not pi's sliced one).
+	 */
+	spill?: boolean;
 	/** Checked before each unit: true stops the pass (the rest waits for the next one). */
 	shouldStop?: () => boolean;
 }
@@ -86,7 +92,7 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	const lc = units[0] as LayoutCase;
 	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
-	if (lc.session.entries > max) return "left";
+	if (lc.session.entries > max) return options.spill && lc.members === 1 ? keepBig(store, units, options) : "left";
 	const collect = lc.session.entries >= COLLECT_FROM ? fullCollection() : null;
 	// What a refresh before the pass left (its parsed files, its statements' buffers) goes first as well.
 	collect?.();
@@ -103,6 +109,17 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	return "whole";
 }
 
+/** Lays out whole the stale modes of one lone session too big to hold (keepSpilled); "left" past its bounds. */
+function keepBig(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
+	try {
+		for (const u of units) keepSpilled(store, u, options.maxFrames);
+	} catch (e) {
+		if (e instanceof ShapeTooBigError) return "left";
+		throw e;
+	}
+	return "whole";
+}
+
 /** Layouts a bounded pass left, per index (session, filter, signature): the next pass does not try them again. */
 const leftBefore = new WeakMap<IndexStore, Set<string>>();
 
@@ -112,7 +129,7 @@ function leftSet(store: IndexStore, options: KeepOptions): { left: Set<string>; 
 	// Bounded in a long-lived host: forgetting only costs a unit that bails early (or a too-big shape built again).
 	if (left.size > 1000) left = new Set();
 	leftBefore.set(store, left);
-	return { left, key: (lc) => JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail, options.maxFrames]) };
+	return { left, key: (lc) => JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail, options.maxFrames, options.spill]) };
 }
 
 /** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */

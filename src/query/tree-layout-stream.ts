@@ -20,7 +20,7 @@ import { type FamilyNodes, FOLD_MIN, ShapeTooBigError } from "./tree-shape.js";
 export const FRAMES_MAX = 1_000_000;
 
 /** One column written a chunk at a time. */
-class Sink {
+export class Sink {
 	private buf: Column;
 	private at = 0;
 	private chunk = 0;

@@ -237,7 +237,7 @@ export class HistoryService implements HistoryQueries {
 	 * a session then reads a few chunks. Nothing on a read-only index; a busy or full index leaves them for later.
 	 */
 	keepTreeLayouts(options: KeepOptions = {}): KeepSummary {
-		return this.keepGuarded(() => keepLayouts(this.store, { maxWholeEntries: INDEXER_WHOLE_MAX_ENTRIES, ...options }));
+		return this.keepGuarded(() => keepLayouts(this.store, { maxWholeEntries: INDEXER_WHOLE_MAX_ENTRIES, spill: true, ...options }));
 	}
 
 	/** keepTreeLayouts with a turn of the event loop between units (pi's extension); `maxWholeEntries` bounds a unit. */

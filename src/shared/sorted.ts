@@ -13,3 +13,15 @@ export function indexOfSorted(ids: ArrayLike<number>, id: number): number {
 	}
 	return -1;
 }
+
+/** The first position of an ascending array whose value is at least `v` (its length: none). */
+export function lowerBound(a: ArrayLike<number>, v: number): number {
+	let lo = 0;
+	let hi = a.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if ((a[mid] as number) < v) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}

@@ -1,0 +1,440 @@
+/**
+ * A lone session's kept layout made without holding its nodes, for sessions past what the indexer lays out in memory
+ * (tree-layout-keep.ts INDEXER_WHOLE_MAX_ENTRIES): the shape read a chunk at a time (tree-rows.ts ShapeChunks),
+ * backwards for flatten's backward pass and forwards for the forward pass (tree-layout-stream.ts Placer); what one
+ * pass leaves the next (per node, per shown node) goes to a scratch file, and the rows are made from it in display
+ * order (RowMaker). It holds a few chunks, the nodes that wait for a child, and the display order's jumps.
+ */
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { IndexStore } from "../index/store.js";
+import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead, writeLayoutChunks } from "../index/tree-layout-store.js";
+import { eventIdOf, SHAPE, ShapeChunks } from "../index/tree-rows.js";
+import { SHAPE_CHUNK } from "../index/tree-shape-store.js";
+import { indexOfSorted } from "../shared/sorted.js";
+import type { TreeFilterMode } from "../shared/types.js";
+import { FILTER_BITS, filterTable, shown } from "./tree-flatten.js";
+import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
+import { FRAMES_MAX, Frames, Placer, RowMaker, Sink } from "./tree-layout-stream.js";
+import { ShapeTooBigError } from "./tree-shape.js";
+
+/** A chunk of nodes in node order: row ids, parent nodes (-1: none, always before the node) and flags. */
+export interface NodeChunk {
+	ids: Int32Array;
+	parents: Int32Array;
+	flags: Uint16Array;
+}
+
+/** Nodes read a chunk at a time: all chunks hold `size` nodes but the last. */
+export interface NodeSource {
+	nodes: number;
+	size: number;
+	chunk(c: number): NodeChunk;
+}
+
+/** Bits the backward pass leaves per node: shown, what hangs from it (two bits), children, last child not next, its parent's last. */
+const SHOWN = 1;
+const KIDS_SHIFT = 1;
+const HAS_KIDS = 8;
+const LAST_OF_PARENT = 16;
+const LAST_FAR = 32;
+
+/** Values read or written to the scratch file at a time. */
+const PIECE = 65536;
+
+/** An unlinked temporary file (nothing is left behind when the process dies), read and written at offsets. */
+class Scratch {
+	private readonly fd: number;
+
+	constructor() {
+		const dir = mkdtempSync(join(tmpdir(), "pi-event-search-layout-"));
+		const path = join(dir, "spill");
+		try {
+			this.fd = openSync(path, "w+", 0o600);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+
+	write(v: ArrayBufferView, at: number): void {
+		const b = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+		try {
+			for (let off = 0; off < b.length; ) off += writeSync(this.fd, b, off, b.length - off, at + off);
+		} catch (e) {
+			// A full temporary disk: as in the constructor.
+			throw new ShapeTooBigError(`tree layout: the scratch file could not grow (${(e as Error).message})`);
+		}
+	}
+
+	read(v: ArrayBufferView, at: number): void {
+		const b = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+		for (let off = 0; off < b.length; ) {
+			const got = readSync(this.fd, b, off, b.length - off, at + off);
+			if (got === 0) throw new Error("tree layout: the scratch file ended early");
+			off += got;
+		}
+	}
+
+	close(): void {
+		closeSync(this.fd);
+	}
+}
+
+/** A column of values appended to the scratch file from `base`, PIECE at a time. */
+class Spilled<T extends Int32Array | Uint8Array> {
+	private at = 0;
+	private written = 0;
+
+	constructor(
+		private readonly file: Scratch,
+		private readonly base: number,
+		private readonly buf: T,
+	) {}
+
+	push(v: number): void {
+		this.buf[this.at++] = v;
+		if (this.at === this.buf.length) this.flush();
+	}
+
+	flush(): void {
+		if (this.at === 0) return;
+		this.file.write(this.buf.subarray(0, this.at), this.base + this.written * this.buf.BYTES_PER_ELEMENT);
+		this.written += this.at;
+		this.at = 0;
+	}
+}
+
+/** A node waiting (in the backward pass) for itself: what its children met so far add up to, and its last child. */
+interface Waiting {
+	size: number;
+	kids: number;
+	last: number;
+}
+
+/** What the backward pass leaves besides its per-node columns. */
+interface Backward {
+	shown: number;
+	hidden: number;
+	rootKids: number;
+	tailLast: boolean;
+}
+
+/**
+ * Keeps a lone session's layout in one filter mode without holding its nodes (nothing on a read-only index). Throws
+ * ShapeTooBigError, keeping nothing, when more than `maxWaiting` nodes wait for a child or the display order jumps
+ * more often than that.
+ */
+export function keepSpilled(store: IndexStore, lc: LayoutCase, maxWaiting = FRAMES_MAX): void {
+	if (store.readonly || lc.members !== 1) return;
+	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id));
+	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
+	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
+	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => ({ sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put) }));
+}
+
+/** The layout of a lone session's nodes in one mode, read a chunk at a time, its columns handed to `put` as made (streamLayout's). */
+export function spillLayout(
+	source: NodeSource,
+	leafNode: number,
+	mode: TreeFilterMode,
+	maxWaiting: number,
+	put: ChunkPut,
+): Omit<LayoutHead, "sig" | "members"> {
+	let file: Scratch;
+	try {
+		file = new Scratch();
+	} catch (e) {
+		// No room or no right to a temporary file: the session is left to the open, as one too big for this pass.
+		throw new ShapeTooBigError(`tree layout: no scratch file (${(e as Error).message})`);
+	}
+	try {
+		const n = source.nodes;
+		const back = backward(source, leafNode, mode, maxWaiting, file);
+		const marks = { firsts: [] as number[], labels: [] as number[], edits: [] as number[] };
+		const runs = forward(source, back, new Frames(maxWaiting), maxWaiting, file, put, marks);
+		const total = rowsInOrder(runs, back.shown, n, file, put);
+		return {
+			nodes: n,
+			shown: back.shown,
+			total,
+			hidden: back.hidden,
+			leafNode,
+			firsts: marks.firsts,
+			tailLast: back.tailLast,
+			labels: marks.labels.length <= MARKS_MAX ? marks.labels : null,
+			edits: marks.edits.length <= MARKS_MAX ? marks.edits : null,
+		};
+	} finally {
+		file.close();
+	}
+}
+
+/**
+ * flatten's backward pass (tree-flatten.ts shownBelow), a chunk at a time from the last: a node's children come after
+ * it, so when it is met they all were, and what they add up to waits beside it (the next node's, in a variable). Also
+ * each node's last child, and whether the last node is last in pre-order (tree-flatten.ts lastInPreorder): each node on
+ * its path has that path's node as its last child, and no root comes after the path's. Writes per node its shown
+ * count (4 bytes, from 0) and bits (a byte, from 4 per node) to the scratch file.
+ */
+function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, maxWaiting: number, file: Scratch): Backward {
+	const n = source.nodes;
+	const decide = filterTable(mode, false);
+	const chunks = Math.ceil(n / source.size);
+	let leafShown = 0;
+	if (leafNode >= 0 && leafNode < n) {
+		const c = source.chunk(Math.floor(leafNode / source.size));
+		leafShown = shown(c.flags[leafNode % source.size] as number, mode, false, true) ? 1 : 0;
+	}
+	const waiting = new Map<number, Waiting>();
+	let carry: Waiting | null = null;
+	let rootSize = 0;
+	let rootKids = 0;
+	let hidden = 0;
+	let tailLast = n > 0;
+	let pathChild = -1;
+	let nextPath = n - 1;
+	let pathRoot = -1;
+	let lastRoot = -1;
+	for (let c = chunks - 1; c >= 0; c--) {
+		const { parents, flags } = source.chunk(c);
+		const base = c * source.size;
+		const m = parents.length;
+		const sizes = new Int32Array(m);
+		const bits = new Uint8Array(m);
+		for (let k = m - 1; k >= 0; k--) {
+			const i = base + k;
+			let size = 0;
+			let kids = 0;
+			let last = -1;
+			// The next node's contribution, when it is this node's child; the rest of its children wait in the map.
+			if (carry !== null) {
+				size = carry.size;
+				kids = carry.kids;
+				last = carry.last;
+				carry = null;
+			}
+			const w = waiting.get(i);
+			if (w !== undefined) {
+				size += w.size;
+				kids = Math.min(2, kids + w.kids);
+				last = w.last;
+				waiting.delete(i);
+			}
+			const f = flags[k] as number;
+			const s = i === leafNode ? leafShown : (decide[f & FILTER_BITS] as number);
+			hidden += 1 - s;
+			size += s;
+			const passes = s ? 1 : kids;
+			const p = parents[k] as number;
+			let lastOfParent = false;
+			if (p < 0) {
+				rootSize += size;
+				rootKids = Math.min(2, rootKids + passes);
+				if (lastRoot < 0) lastRoot = i;
+			} else {
+				const pw = waiting.get(p);
+				if (pw !== undefined) {
+					pw.size += size;
+					pw.kids = Math.min(2, pw.kids + passes);
+				} else if (p === i - 1) {
+					carry = { size, kids: passes, last: i };
+					lastOfParent = true;
+				} else {
+					if (waiting.size >= maxWaiting) throw new ShapeTooBigError(`tree layout: more than ${maxWaiting} nodes wait for a child`);
+					waiting.set(p, { size, kids: passes, last: i });
+					lastOfParent = true;
+				}
+			}
+			if (i === nextPath) {
+				if (pathChild >= 0 && last !== pathChild) tailLast = false;
+				pathChild = i;
+				nextPath = p;
+				if (p < 0) pathRoot = i;
+			}
+			sizes[k] = size;
+			bits[k] = s | (kids << KIDS_SHIFT) | (last >= 0 ? HAS_KIDS : 0) | (last > i + 1 ? LAST_FAR : 0) | (lastOfParent ? LAST_OF_PARENT : 0);
+		}
+		file.write(sizes, base * 4);
+		file.write(bits, n * 4 + base);
+	}
+	return { shown: rootSize, hidden, rootKids, tailLast: tailLast && lastRoot === pathRoot };
+}
+
+/** Where the display order jumps: the display position and the shown node's ordinal (in node order) a run starts at. */
+interface Runs {
+	start: Int32Array;
+	ordinal: Int32Array;
+	count: number;
+}
+
+/**
+ * The forward pass (Placer), a chunk at a time from the first, with what the backward pass left: writes the node
+ * columns, and each shown node (node order) to the scratch file, from 5 bytes per node: its node (4 bytes) and its POS
+ * flags (a byte, from 4 per shown node further). Returns the runs of consecutive display positions they make.
+ */
+function forward(
+	source: NodeSource,
+	back: Backward,
+	frames: Frames,
+	maxRuns: number,
+	file: Scratch,
+	put: ChunkPut,
+	marks: { firsts: number[]; labels: number[]; edits: number[] },
+): Runs {
+	const n = source.nodes;
+	const shownNode = new Spilled(file, n * 5, new Int32Array(PIECE));
+	const shownPos = new Spilled(file, n * 5 + back.shown * 4, new Uint8Array(PIECE));
+	const runs: Runs = { start: new Int32Array(64), ordinal: new Int32Array(64), count: 0 };
+	let ordinal = 0;
+	let next = -1;
+	const placer = new Placer(frames, put, false, back.shown, back.rootKids, (start, node, pos) => {
+		if (start !== next) {
+			if (runs.count === maxRuns) throw new ShapeTooBigError(`tree layout: the display order jumps more than ${maxRuns} times`);
+			if (runs.count === runs.start.length) {
+				runs.start = grown(runs.start);
+				runs.ordinal = grown(runs.ordinal);
+			}
+			runs.start[runs.count] = start;
+			runs.ordinal[runs.count++] = ordinal;
+		}
+		next = start + 1;
+		ordinal++;
+		shownNode.push(node);
+		shownPos.push(pos);
+	});
+	const chunks = Math.ceil(n / source.size);
+	for (let c = 0; c < chunks; c++) {
+		const { ids, parents, flags } = source.chunk(c);
+		const base = c * source.size;
+		const m = ids.length;
+		const sizes = new Int32Array(m);
+		const bits = new Uint8Array(m);
+		file.read(sizes, base * 4);
+		file.read(bits, n * 4 + base);
+		for (let k = 0; k < m; k++) {
+			const i = base + k;
+			const b = bits[k] as number;
+			const f = flags[k] as number;
+			const row = ids[k] as number;
+			if (i % LAYOUT_CHUNK === 0) marks.firsts.push(row);
+			if (f & SHAPE.label && marks.labels.length <= MARKS_MAX) marks.labels.push(row);
+			if (f & SHAPE.edit && marks.edits.length <= MARKS_MAX) marks.edits.push(row);
+			placer.place(
+				i,
+				parents[k] as number,
+				row,
+				f,
+				b & SHOWN,
+				sizes[k] as number,
+				(b >> KIDS_SHIFT) & 3,
+				(b & HAS_KIDS) !== 0,
+				(b & LAST_FAR) !== 0,
+				(b & LAST_OF_PARENT) !== 0,
+			);
+		}
+	}
+	placer.end();
+	shownNode.flush();
+	shownPos.flush();
+	return runs;
+}
+
+/** The shown nodes in display order (the runs sorted by position), written as the flat column and made into rows. */
+function rowsInOrder(runs: Runs, shownCount: number, n: number, file: Scratch, put: ChunkPut): number {
+	const order = Array.from({ length: runs.count }, (_, r) => r).sort((a, b) => (runs.start[a] as number) - (runs.start[b] as number));
+	const flat = new Sink(put, "flat");
+	const rows = new RowMaker(put);
+	const nodes = new Int32Array(PIECE);
+	const pos = new Uint8Array(PIECE);
+	let expected = 0;
+	for (const r of order) {
+		if (runs.start[r] !== expected) throw new Error("tree layout: display positions do not follow each other");
+		const from = runs.ordinal[r] as number;
+		const to = r + 1 < runs.count ? (runs.ordinal[r + 1] as number) : shownCount;
+		for (let at = from; at < to; at += PIECE) {
+			const len = Math.min(PIECE, to - at);
+			file.read(nodes.subarray(0, len), n * 5 + at * 4);
+			file.read(pos.subarray(0, len), n * 5 + shownCount * 4 + at);
+			for (let q = 0; q < len; q++) {
+				flat.push(nodes[q] as number);
+				rows.push(pos[q] as number);
+			}
+		}
+		expected += to - from;
+	}
+	if (expected !== shownCount) throw new Error("tree layout: display positions are missing");
+	flat.flush();
+	return rows.end();
+}
+
+/** A typed array twice as long, its values kept. */
+function grown(a: Int32Array): Int32Array {
+	const b = new Int32Array(a.length * 2);
+	b.set(a);
+	return b;
+}
+
+/** Chunks decoded at most at once (a parent link's chunk, the chunk being read). */
+const CACHED = 4;
+
+/** A lone session's nodes read from its kept shape a chunk at a time (tree-shape.ts root() when every entry shows). */
+class ShapeNodes implements NodeSource {
+	readonly nodes: number;
+	readonly size = SHAPE_CHUNK;
+	/** Each chunk's first row id, once read (NaN: not yet). */
+	private readonly firsts: Float64Array;
+	private readonly cache = new Map<number, ReturnType<ShapeChunks["read"]>>();
+
+	constructor(private readonly chunks: ShapeChunks) {
+		this.nodes = chunks.entries;
+		this.firsts = new Float64Array(chunks.count).fill(Number.NaN);
+	}
+
+	chunk(c: number): NodeChunk {
+		const s = this.shape(c);
+		const base = c * SHAPE_CHUNK;
+		const parents = new Int32Array(s.ids.length);
+		for (let k = 0; k < parents.length; k++) parents[k] = base + k - 1;
+		for (const k of s.links) {
+			const par = s.parents[k] as number;
+			// A parent later in the file is not attached (tree-shape.ts parentNodes).
+			const at = par > 0 ? this.nodeOfRow(par) : -1;
+			parents[k] = at >= 0 && at < base + k ? at : -1;
+		}
+		return { ids: s.ids, parents, flags: s.flags };
+	}
+
+	/** The node of an event row id (-1: not in this session). */
+	nodeOfRow(id: number): number {
+		let lo = 0;
+		let hi = this.chunks.count - 1;
+		let found = -1;
+		while (lo <= hi) {
+			const mid = (lo + hi) >> 1;
+			if (this.first(mid) <= id) {
+				found = mid;
+				lo = mid + 1;
+			} else hi = mid - 1;
+		}
+		if (found < 0) return -1;
+		const k = indexOfSorted(this.shape(found).ids, id);
+		return k < 0 ? -1 : found * SHAPE_CHUNK + k;
+	}
+
+	private first(c: number): number {
+		const f = this.firsts[c] as number;
+		return Number.isNaN(f) ? (this.shape(c).ids[0] ?? Number.POSITIVE_INFINITY) : f;
+	}
+
+	private shape(c: number): ReturnType<ShapeChunks["read"]> {
+		let s = this.cache.get(c);
+		if (s === undefined) {
+			s = this.chunks.read(c);
+			this.firsts[c] = s.ids[0] ?? Number.POSITIVE_INFINITY;
+			if (this.cache.size >= CACHED) this.cache.delete(this.cache.keys().next().value as number);
+			this.cache.set(c, s);
+		}
+		return s;
+	}
+}
