@@ -452,4 +452,20 @@ describe("the tree view of a big session from its kept layout", () => {
 			expect(whole(kept.sql)).toEqual([]);
 		}
 	});
+	it("a damaged index whose kept shape lost a chunk: such a session is left to the open, not laid out from the rest", () => {
+		appendFileSync(file, line({ id: `u${n++}`, parentId: (entries[40] as Entry).id, type: "message", role: "user" }) + grow(3));
+		const service = openService(root, index);
+		try {
+			service.refresh();
+			const store = openStore(index);
+			try {
+				store.db.prepare("DELETE FROM tree_shape WHERE chunk = 1 AND session_id = (SELECT id FROM sessions WHERE public_id = ?)").run(SESSION);
+			} finally {
+				store.close();
+			}
+			expect(service.keepTreeLayouts({ maxWholeEntries: 1000 })).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+		} finally {
+			service.close();
+		}
+	});
 });

@@ -182,10 +182,13 @@ function markedIds(store: IndexStore, sql: string, session: number): Int32Array 
 	return out.subarray(0, n).sort();
 }
 
+/** A session's kept shape is not what appendShape writes (a chunk missing or short): it is not read a chunk at a time. */
+export class ShapeChunksError extends Error {}
+
 /**
  * keptShape a chunk at a time, for a session too big to hold whole (query/tree-layout-spill.ts): each chunk's row ids,
  * parent links (a link not known at insert resolved to a row id) and flags with today's labels and context edits.
- * Throws when the chunks are not what appendShape writes (numbered from 0, all full but the last).
+ * Throws ShapeChunksError when the chunks are not what appendShape writes (numbered from 0, all full but the last).
  */
 export class ShapeChunks {
 	/** Chunks and entries. */
@@ -203,7 +206,7 @@ export class ShapeChunks {
 				"SELECT count(*) AS chunks, max(chunk) AS last, total(n) AS entries FROM tree_shape WHERE session_id = ?",
 			)
 			.get(session) as { chunks: number; last: number | null; entries: number };
-		if (size.chunks > 0 && size.last !== size.chunks - 1) throw new Error("tree shape: chunks are missing");
+		if (size.chunks > 0 && size.last !== size.chunks - 1) throw new ShapeChunksError("tree shape: chunks are missing");
 		this.count = size.chunks;
 		this.entries = size.entries;
 		this.labels = markedIds(store, "SELECT id FROM events INDEXED BY events_label WHERE cur_label IS NOT NULL AND cur_label <> '' AND session_id = ?", session);
@@ -220,7 +223,7 @@ export class ShapeChunks {
 			.prepare<[number, number], [number, Buffer, Buffer, Buffer]>("SELECT n, ids, pars, flags FROM tree_shape WHERE session_id = ? AND chunk = ?")
 			.raw()
 			.get(this.session, c);
-		if (!row || (c < this.count - 1 && row[0] !== SHAPE_CHUNK)) throw new Error("tree shape: a chunk is not full");
+		if (!row || (c < this.count - 1 && row[0] !== SHAPE_CHUNK)) throw new ShapeChunksError("tree shape: a chunk is missing or not full");
 		const [n, a, p, f] = row;
 		const ids = new Int32Array(n);
 		const parents = new Int32Array(n);

@@ -9,7 +9,7 @@
 import { Catalog } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { LAYOUT_CHUNK, LayoutGoneError, layoutHead, layoutSessions } from "../index/tree-layout-store.js";
-import { familySignature } from "../index/tree-rows.js";
+import { familySignature, ShapeChunksError } from "../index/tree-rows.js";
 import { TREE_FILTER_MODES } from "../shared/types.js";
 import { COLLECT_FROM, fullCollection } from "./full-collection.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
@@ -114,7 +114,7 @@ function keepBig(store: IndexStore, units: LayoutCase[], options: KeepOptions): 
 	try {
 		for (const u of units) keepSpilled(store, u, options.maxFrames);
 	} catch (e) {
-		if (e instanceof ShapeTooBigError) return "left";
+		if (e instanceof ShapeTooBigError || e instanceof ShapeChunksError) return "left";
 		throw e;
 	}
 	return "whole";

@@ -123,14 +123,17 @@ interface Backward {
 /**
  * Keeps a lone session's layout in one filter mode without holding its nodes (nothing on a read-only index). Throws
  * ShapeTooBigError, keeping nothing, when more than `maxWaiting` nodes wait for a child or the display order jumps
- * more often than that.
+ * more often than that, and ShapeChunksError when its kept shape is not in whole chunks.
  */
 export function keepSpilled(store: IndexStore, lc: LayoutCase, maxWaiting = FRAMES_MAX): void {
 	if (store.readonly || lc.members !== 1) return;
-	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id));
-	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
-	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
-	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => ({ sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put) }));
+	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => {
+		// Read inside the write's transaction: a refresh by another process cannot change the shape between two chunks.
+		const source = new ShapeNodes(new ShapeChunks(store, lc.session.id));
+		const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
+		const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
+		return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put) };
+	});
 }
 
 /** The layout of a lone session's nodes in one mode, read a chunk at a time, its columns handed to `put` as made (streamLayout's). */
