@@ -212,15 +212,20 @@ function reference(filter: TreeFilterMode, unfolded: ReadonlySet<string>, focus:
 }
 
 /** Every row of the tree view, read a window at a time through a fresh connection; and the statements it prepared. */
-function windows(filter: TreeFilterMode, unfolded: string[], entryId: string | null): { rows: Drawn[]; sql: string[]; cursor: string | null } {
-	const store = openStore(index);
+function windows(
+	filter: TreeFilterMode,
+	unfolded: string[],
+	entryId: string | null,
+	bounds: { spillFrom?: number } = {},
+): { rows: Drawn[]; sql: string[]; cursor: string | null } {
+	const store = openStore(index, bounds.spillFrom === undefined ? {} : { readonly: true });
 	try {
 		const req = { sessionId: SESSION, filter, unfolded, ...(entryId ? { entryId } : {}) };
-		const first = treeWindow(store, { ...req, count: 120 });
+		const first = treeWindow(store, { ...req, count: 120 }, bounds);
 		const cursor = first.rows[first.cursor - first.start]?.key ?? null;
 		const rows: Drawn[] = [];
 		for (let top = 0; top < first.total; top += 1000) {
-			const w = treeWindow(store, { ...req, top, count: 1000 });
+			const w = treeWindow(store, { ...req, top, count: 1000 }, bounds);
 			rows.push(...w.rows.slice(top - w.start).map(drawn));
 		}
 		expect(rows.length).toBe(first.total);
@@ -451,6 +456,28 @@ describe("the tree view of a big session from its kept layout", () => {
 			expect(kept.rows).toEqual(reference(filter, new Set(), null));
 			expect(whole(kept.sql)).toEqual([]);
 		}
+	});
+	it("an open with no kept layout of a session past SPILL_FROM lays it out a chunk at a time, read-only: the same rows", () => {
+		const store = openStore(index);
+		try {
+			store.db.exec("DELETE FROM tree_layout");
+		} finally {
+			store.close();
+		}
+		const deepest = reference("default", new Set(), null).filter((r) => r.type === "fold" && r.count >= 7);
+		const fold = deepest[Math.floor(deepest.length / 2)] as Drawn;
+		const deep = (
+			(reference("default", new Set([fold.stretch as string]), null).find((r) => r.stretch === fold.stretch && r.type === "entry") as Drawn).key as string
+		).slice(SESSION.length + 1);
+		for (const filter of TREE_FILTER_MODES) {
+			const open = windows(filter, [], null, { spillFrom: 1000 });
+			expect(open.rows).toEqual(reference(filter, new Set(), null));
+			// Its shape read chunk by chunk, never all its rows at once, and nothing written.
+			expect(open.sql.some((q) => /FROM tree_shape WHERE session_id = \? AND chunk = \?/.test(q))).toBe(true);
+			expect(open.sql.filter((q) => /WHERE e\.session_id = \? ORDER BY e\.id|^\s*(INSERT|DELETE|UPDATE)\b/i.test(q))).toEqual([]);
+		}
+		const unfolded = windows("default", [fold.stretch as string], deep, { spillFrom: 1000 });
+		expect(unfolded.rows).toEqual(reference("default", new Set([fold.stretch as string]), deep));
 	});
 	it("a damaged index whose kept shape lost a chunk: such a session is left to the open, not laid out from the rest", () => {
 		appendFileSync(file, line({ id: `u${n++}`, parentId: (entries[40] as Entry).id, type: "message", role: "user" }) + grow(3));

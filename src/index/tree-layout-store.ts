@@ -182,8 +182,14 @@ export class LayoutGoneError extends Error {}
 /** Chunks one reader holds at most (a few megabytes); past it, it starts over. */
 const READER_CHUNKS = 512;
 
+/** Values of a layout's columns, wherever the layout is (kept in the index, or made at an open: query/tree-layout-spill.ts). */
+export interface LayoutValues {
+	/** Value `i` of a column. */
+	at(part: LayoutPart, i: number): number;
+}
+
 /** Reads values of a kept layout, each chunk once while held. */
-export class LayoutReader {
+export class LayoutReader implements LayoutValues {
 	private readonly chunks = new Map<string, Column>();
 	private readonly read;
 

@@ -10,6 +10,7 @@ import {
 	type LayoutHead,
 	type LayoutPart,
 	LayoutReader,
+	type LayoutValues,
 	layoutHead,
 	writeLayoutTail,
 } from "../index/tree-layout-store.js";
@@ -43,7 +44,7 @@ class Tail {
 }
 
 /** The node of an event row id in a kept layout (-1: none). */
-export function nodeOfRow(L: LayoutReader, head: LayoutHead, id: number): number {
+export function nodeOfRow(L: LayoutValues, head: LayoutHead, id: number): number {
 	let lo = 0;
 	let hi = head.firsts.length - 1;
 	while (lo < hi) {
@@ -55,7 +56,7 @@ export function nodeOfRow(L: LayoutReader, head: LayoutHead, id: number): number
 }
 
 /** The node of an event row id among the nodes `from`..`to` of a kept layout, whose row ids ascend there (-1: none). */
-export function nodeInRows(L: LayoutReader, from: number, to: number, id: number): number {
+export function nodeInRows(L: LayoutValues, from: number, to: number, id: number): number {
 	let a = from;
 	let b = to;
 	while (a <= b) {

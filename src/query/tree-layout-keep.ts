@@ -14,7 +14,7 @@ import { TREE_FILTER_MODES } from "../shared/types.js";
 import { COLLECT_FROM, fullCollection } from "./full-collection.js";
 import { LAYOUT_MIN, type LayoutCase, layoutCase } from "./tree-layout.js";
 import { appendToLayout } from "./tree-layout-append.js";
-import { keepSpilled } from "./tree-layout-spill.js";
+import { keepSpilled, SPILL_FROM } from "./tree-layout-spill.js";
 import { keepStreamed } from "./tree-layout-stream.js";
 import { familyNodes, ShapeTooBigError } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
@@ -35,8 +35,9 @@ export interface KeepOptions {
 	/** Most nodes a layout may hold waiting for a child (tree-layout-stream.ts FRAMES_MAX); past it, left. */
 	maxFrames?: number;
 	/**
-	 * Lone sessions of more than `maxWholeEntries` laid out whole without holding their nodes (tree-layout-spill.ts)
-	 * instead of left: for a pass that may take as long as the session is big (the indexer's, not pi's sliced one).
+	 * Lone sessions of more than `maxWholeEntries`, or of SPILL_FROM entries, laid out whole without holding their nodes
+	 * (tree-layout-spill.ts) instead of left or held: for a pass that may take as long as the session is big (the
+	 * indexer's, not pi's sliced one).
 	 */
 	spill?: boolean;
 	/** Checked before each unit: true stops the pass (the rest waits for the next one). */
@@ -92,7 +93,8 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	const lc = units[0] as LayoutCase;
 	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
-	if (lc.session.entries > max) return options.spill && lc.members === 1 ? keepBig(store, units, options) : "left";
+	if (options.spill && lc.members === 1 && lc.session.entries >= Math.min(SPILL_FROM, max + 1)) return keepBig(store, units, options);
+	if (lc.session.entries > max) return "left";
 	const collect = lc.session.entries >= COLLECT_FROM ? fullCollection() : null;
 	// What a refresh before the pass left (its parsed files, its statements' buffers) goes first as well.
 	collect?.();
@@ -109,7 +111,7 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	return "whole";
 }
 
-/** Lays out whole the stale modes of one lone session too big to hold (keepSpilled); "left" past its bounds. */
+/** Lays out whole the stale modes of one big lone session a chunk at a time (keepSpilled); "left" past its bounds. */
 function keepBig(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
 	try {
 		for (const u of units) keepSpilled(store, u, options.maxFrames);

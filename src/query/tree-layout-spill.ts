@@ -9,15 +9,32 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { IndexStore } from "../index/store.js";
-import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead, writeLayoutChunks } from "../index/tree-layout-store.js";
+import {
+	type ChunkPut,
+	type Column,
+	LAYOUT_CHUNK,
+	LAYOUT_PARTS,
+	LayoutGoneError,
+	type LayoutHead,
+	type LayoutPart,
+	type LayoutValues,
+	writeLayoutChunks,
+} from "../index/tree-layout-store.js";
 import { eventIdOf, SHAPE, ShapeChunks } from "../index/tree-rows.js";
 import { SHAPE_CHUNK } from "../index/tree-shape-store.js";
 import { indexOfSorted } from "../shared/sorted.js";
-import type { TreeFilterMode } from "../shared/types.js";
+import type { TreeFilterMode, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { FILTER_BITS, filterTable, shown } from "./tree-flatten.js";
-import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
+import { type LayoutCase, MARKS_MAX, windowOf } from "./tree-layout.js";
 import { FRAMES_MAX, Frames, Placer, RowMaker, Sink } from "./tree-layout-stream.js";
 import { ShapeTooBigError } from "./tree-shape.js";
+
+/**
+ * Lone sessions of this many entries or more are laid out a chunk at a time: by the indexer (its peak stays the
+ * refresh's, where holding the nodes added about 25 bytes an entry), and by an open that finds no kept layout (the
+ * layout goes to a scratch file instead of memory, where it took about 45 bytes an entry and more as modes changed).
+ */
+export const SPILL_FROM = 2_000_000;
 
 /** A chunk of nodes in node order: row ids, parent nodes (-1: none, always before the node) and flags. */
 export interface NodeChunk {
@@ -47,7 +64,16 @@ const PIECE = 65536;
 class Scratch {
 	private readonly fd: number;
 
-	constructor() {
+	/** A new scratch file; ShapeTooBigError when there is no room or no right to one (the layout is left, as too big). */
+	static open(): Scratch {
+		try {
+			return new Scratch();
+		} catch (e) {
+			throw new ShapeTooBigError(`tree layout: no scratch file (${(e as Error).message})`);
+		}
+	}
+
+	private constructor() {
 		const dir = mkdtempSync(join(tmpdir(), "pi-event-search-layout-"));
 		const path = join(dir, "spill");
 		try {
@@ -120,6 +146,14 @@ interface Backward {
 	tailLast: boolean;
 }
 
+/** A lone session's layout in one mode made in a transaction (one snapshot of its shape), its columns handed to `put`. */
+function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: ChunkPut): LayoutHead {
+	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id));
+	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
+	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
+	return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put) };
+}
+
 /**
  * Keeps a lone session's layout in one filter mode without holding its nodes (nothing on a read-only index). Throws
  * ShapeTooBigError, keeping nothing, when more than `maxWaiting` nodes wait for a child or the display order jumps
@@ -127,13 +161,8 @@ interface Backward {
  */
 export function keepSpilled(store: IndexStore, lc: LayoutCase, maxWaiting = FRAMES_MAX): void {
 	if (store.readonly || lc.members !== 1) return;
-	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => {
-		// Read inside the write's transaction: a refresh by another process cannot change the shape between two chunks.
-		const source = new ShapeNodes(new ShapeChunks(store, lc.session.id));
-		const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
-		const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
-		return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put) };
-	});
+	// Read inside the write's transaction: a refresh by another process cannot change the shape between two chunks.
+	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => layOut(store, lc, maxWaiting, put));
 }
 
 /** The layout of a lone session's nodes in one mode, read a chunk at a time, its columns handed to `put` as made (streamLayout's). */
@@ -144,13 +173,7 @@ export function spillLayout(
 	maxWaiting: number,
 	put: ChunkPut,
 ): Omit<LayoutHead, "sig" | "members"> {
-	let file: Scratch;
-	try {
-		file = new Scratch();
-	} catch (e) {
-		// No room or no right to a temporary file: the session is left to the open, as one too big for this pass.
-		throw new ShapeTooBigError(`tree layout: no scratch file (${(e as Error).message})`);
-	}
+	const file = Scratch.open();
 	try {
 		const n = source.nodes;
 		const back = backward(source, leafNode, mode, maxWaiting, file);
@@ -440,4 +463,79 @@ class ShapeNodes implements NodeSource {
 		}
 		return s;
 	}
+}
+
+/** A layout made at an open, its columns in a scratch file: read as a kept layout's (LayoutReader), each chunk once while held. */
+class ScratchLayout implements LayoutValues {
+	private readonly where = new Map<string, [number, number]>();
+	private readonly held = new Map<string, Column>();
+	private end = 0;
+
+	constructor(private readonly file: Scratch) {}
+
+	readonly put: ChunkPut = (part, chunk, values) => {
+		this.file.write(values, this.end);
+		this.where.set(`${part}:${chunk}`, [this.end, values.byteLength]);
+		this.end += values.byteLength;
+	};
+
+	at(part: LayoutPart, i: number): number {
+		const c = Math.floor(i / LAYOUT_CHUNK);
+		const key = `${part}:${c}`;
+		let a = this.held.get(key);
+		if (!a) {
+			const at = this.where.get(key);
+			if (!at) throw new LayoutGoneError(`tree layout: chunk ${key} is missing`);
+			const bytes = new Uint8Array(at[1]);
+			this.file.read(bytes, at[0]);
+			const kind = LAYOUT_PARTS[part];
+			a = kind === "f64" ? new Float64Array(bytes.buffer) : kind === "i32" ? new Int32Array(bytes.buffer) : bytes;
+			if (this.held.size >= HELD_CHUNKS) this.held.clear();
+			this.held.set(key, a);
+		}
+		const v = a[i - c * LAYOUT_CHUNK];
+		if (v === undefined) throw new LayoutGoneError(`tree layout: ${part}[${i}] is out of range`);
+		return v;
+	}
+
+	close(): void {
+		this.file.close();
+	}
+}
+
+/** Chunks a layout made at an open holds read at once (as the index's reader). */
+const HELD_CHUNKS = 512;
+
+/** The last layout an open made (one per process: a new one closes the old one's file), and what it was made for. */
+let opened: { store: WeakRef<IndexStore>; key: string; head: LayoutHead; layout: ScratchLayout } | null = null;
+
+/** Closes the layout an open made of this session (its kept layout now answers), freeing its scratch file. */
+export function forgetSpilled(session: number): void {
+	if (opened && (JSON.parse(opened.key) as number[])[0] === session) {
+		opened.layout.close();
+		opened = null;
+	}
+}
+
+/**
+ * A window of a lone session's tree that has no kept layout, laid out here a chunk at a time into a scratch file and
+ * kept for the next windows of the same layout: an open that only reads (the explorer's query connection) of a session
+ * too big to lay out in memory. Throws ShapeTooBigError or ShapeChunksError as keepSpilled.
+ */
+export function spilledWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, maxWaiting = FRAMES_MAX): TreeWindow {
+	const key = JSON.stringify([lc.session.id, lc.filter, lc.sig]);
+	if (opened?.store.deref() !== store || opened.key !== key) {
+		opened?.layout.close();
+		opened = null;
+		const layout = new ScratchLayout(Scratch.open());
+		try {
+			// One snapshot of the shape, as the indexer's write has.
+			const head = store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put))();
+			opened = { store: new WeakRef(store), key, head, layout };
+		} catch (e) {
+			layout.close();
+			throw e;
+		}
+	}
+	return windowOf(store, lc, request, opened.head, opened.layout);
 }

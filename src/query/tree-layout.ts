@@ -9,7 +9,7 @@
 import type { SessionRow } from "../index/catalog.js";
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
-import { familyBelow, type LayoutHead, type LayoutMember, LayoutReader, layoutHead } from "../index/tree-layout-store.js";
+import { familyBelow, type LayoutHead, type LayoutMember, LayoutReader, type LayoutValues, layoutHead } from "../index/tree-layout-store.js";
 import { eventIdOf, treeRowsByIds } from "../index/tree-rows.js";
 import { NotFoundError } from "../shared/errors.js";
 import type { TreeFilterMode, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
@@ -127,9 +127,10 @@ export function layoutWindow(store: IndexStore, lc: LayoutCase, request: TreeWin
 	})();
 }
 
-function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, head: LayoutHead): TreeWindow {
+/** A window of the tree view from a layout's head and values (a kept layout's, or one made at the open). */
+export function windowOf(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, head: LayoutHead, values?: LayoutValues): TreeWindow {
 	const session = lc.session;
-	const L = readerOf(store, session.id, lc.filter, head.sig);
+	const L = values ?? readerOf(store, session.id, lc.filter, head.sig);
 	const members: LayoutMember[] = head.members ?? [{ id: session.id, publicId: session.public_id, head: -1, first: 0, count: head.nodes, fork: null }];
 	const byPublic = new Map(members.map((m) => [m.publicId, m]));
 	/** The session a node belongs to: stretches are in node order, each from its head (the root's from 0). */

@@ -8,15 +8,16 @@
 import { Catalog, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { LayoutGoneError } from "../index/tree-layout-store.js";
-import { eventIdOf, familySignature, treeRowsByIds } from "../index/tree-rows.js";
+import { eventIdOf, familySignature, ShapeChunksError, treeRowsByIds } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
 import type { Caller, TreeForkHead, TreeViewRow, TreeWindow, TreeWindowRequest } from "../shared/types.js";
 import { COLLECT_FROM, fullCollection } from "./full-collection.js";
 import { entryOf, familyRoot } from "./session-tree.js";
 import { clipOf, HIT, POS, prefixDrawer } from "./tree-flatten.js";
 import { isBigFamily, type LayoutCase, layoutCase, layoutWindow } from "./tree-layout.js";
+import { forgetSpilled, SPILL_FROM, spilledWindow } from "./tree-layout-spill.js";
 import { type LaidRows, rowAt, rowCount } from "./tree-rows-laid.js";
-import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, TREE_WINDOW_MAX } from "./tree-shape.js";
+import { buildShape, FOLD_MIN, filterWords, type Member, nodeOf, type Shape, ShapeTooBigError, TREE_WINDOW_MAX } from "./tree-shape.js";
 import { Visibility } from "./visibility.js";
 
 export { filterWords, TREE_WINDOW_MAX } from "./tree-shape.js";
@@ -180,8 +181,8 @@ function keptWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowReques
 	}
 }
 
-/** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view). */
-export function treeWindow(store: IndexStore, request: TreeWindowRequest & { caller?: Caller }): TreeWindow {
+/** A window of the tree view of a session's fork family (DESIGN §5 extension for the tree view); `bounds.spillFrom` as SPILL_FROM. */
+export function treeWindow(store: IndexStore, request: TreeWindowRequest & { caller?: Caller }, bounds: { spillFrom?: number } = {}): TreeWindow {
 	if (!request.sessionId) throw new ArgumentError("sessionId is required");
 	const catalog = new Catalog(store);
 	const visibility = new Visibility(catalog, request.caller);
@@ -207,7 +208,18 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 		const kept = keep ? keptWindow(store, keep, request) : null;
 		if (kept) {
 			cache.delete(store);
+			forgetSpilled(root.id);
 			return kept;
+		}
+		// A big lone session with none kept (before the indexer's pass): laid out a chunk at a time to a scratch file.
+		if (keep && keep.members === 1 && keep.session.entries >= (bounds.spillFrom ?? SPILL_FROM)) {
+			cache.delete(store);
+			try {
+				return spilledWindow(store, keep, request);
+			} catch (e) {
+				// A crafted shape past the layout's bounds, or a damaged one: laid out in memory from what is there.
+				if (!(e instanceof ShapeTooBigError || e instanceof ShapeChunksError)) throw e;
+			}
 		}
 		// The old layout goes before the new one is built: two of a million-entry session's would be held at once. A big
 		// one's columns are collected first, or each filter mode tried would add its own (full-collection.ts).
