@@ -6,6 +6,7 @@
  */
 import type { Statement } from "better-sqlite3";
 import { CTX_EXCLUDED, CTX_OMITS, EDITABLE_ROLES, type NodeState } from "../project/tree.js";
+import { PathIds } from "./path-ids.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 import { contentful, markSummaryRuns, type PendingSummary, pendingSummary, runSummarizes } from "./summary-runs.js";
@@ -124,8 +125,8 @@ export class AppendClassifier {
 			"SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? AND type = 'context_edit' LIMIT 1",
 		);
 		// Row ids, not rows: a stretch can hold most of a million-entry session (a branch off an old entry).
-		let leaving = new Set<number>();
-		let joining = new Set<number>();
+		let leaving = new PathIds();
+		let joining = new PathIds();
 		if (point !== leaf) {
 			let junction = point;
 			if (point.branch_state !== "selected") {
@@ -324,9 +325,9 @@ export class AppendClassifier {
 		edited: Statement<[number, string], { n: number }>,
 		sessionId: number,
 		start: PathRow,
-	): { rows: Set<number>; junction: PathRow } | null {
+	): { rows: PathIds; junction: PathRow } | null {
 		// Also what a parent cycle is found by: an entry met twice.
-		const rows = new Set<number>();
+		const rows = new PathIds();
 		let current: PathRow | undefined = start;
 		while (current && current.branch_state !== "selected") {
 			if (current.branch_state !== "alternate" || current.type === "compaction" || current.type === "context_edit" || rows.has(current.id)) return null;
@@ -390,8 +391,8 @@ export class AppendClassifier {
 		row: Statement<[number, string], PathRow>,
 		sessionId: number,
 		staged: StagedEvent[],
-		leaving: Set<number>,
-		joining: Set<number>,
+		leaving: PathIds,
+		joining: PathIds,
 		pending: PendingSummary | null,
 	): void {
 		const edits = new Map<string, { id: string; omits: boolean }>();
@@ -422,8 +423,8 @@ export class AppendClassifier {
 	 * The row ids of the selected path's entries from `leaf` up to (not including) `point`, or null when that stretch holds what
 	 * shapes the rest of the path's context (a compaction, a context edit) or `point` is not above `leaf`.
 	 */
-	private pathBelow(row: RowLookup, sessionId: number, leaf: PathRow, point: string): Set<number> | null {
-		const out = new Set<number>();
+	private pathBelow(row: RowLookup, sessionId: number, leaf: PathRow, point: string): PathIds | null {
+		const out = new PathIds();
 		let current: PathRow | undefined = leaf;
 		while (current && current.entry_id !== point) {
 			if (current.type === "compaction" || current.type === "context_edit" || current.branch_state !== "selected") return null;
