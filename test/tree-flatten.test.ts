@@ -131,7 +131,7 @@ describe("flattening a family's tree for the tree view", () => {
 type Layout = (nodes: LaidNodes, mode: TreeFilterMode, maxFrames: number, put: ChunkPut) => Omit<LayoutHead, "sig" | "members">;
 
 /** spillLayout over nodes held here, handed to it `size` at a time as a session's kept shape would be. */
-function spilledBy(size: number): Layout {
+function spilledBy(size: number, words = false): Layout {
 	return (nodes, mode, maxFrames, put) => {
 		const slice = <T extends Int32Array | Uint16Array>(a: T, c: number) => a.subarray(c * size, (c + 1) * size) as T;
 		const source: NodeSource = {
@@ -139,7 +139,7 @@ function spilledBy(size: number): Layout {
 			size,
 			chunk: (c) => ({ ids: slice(nodes.nodeRow, c), parents: slice(nodes.nodeParent, c), flags: slice(nodes.nodeFlags, c) }),
 		};
-		return spillLayout(source, nodes.leafNode, mode, maxFrames, put);
+		return spillLayout(source, nodes.leafNode, mode, maxFrames, put, words);
 	};
 }
 
@@ -181,17 +181,20 @@ describe("the indexer's layout, written as it is made (src/query/tree-layout-str
 	};
 
 	// The families' layout in memory, and a lone session's read a chunk at a time (tree-layout-spill.ts): chunks of one
-	// node, of a few, and of more than most trees hold.
+	// node, of a few, and of more than most trees hold; and with a filter typed (only nodes holding its words show).
 	const layouts: Array<[string, Layout, boolean]> = [
 		["in memory", streamLayout, true],
 		...[1, 5, 64].map((size): [string, Layout, boolean] => [`read ${size} nodes at a time`, spilledBy(size), false]),
 	];
-	const cases = TREE_FILTER_MODES.flatMap((mode) => layouts.map(([name, layout, heads]) => [mode, name, layout, heads] as const));
-	it.each(cases)("mode %s, %s: 300 random trees' columns, rows and folds equal the recursive walk's", (mode, _name, layout, heads) => {
+	const cases = [
+		...TREE_FILTER_MODES.flatMap((mode) => layouts.map(([name, layout, heads]) => [mode, name, layout, heads, false] as const)),
+		...TREE_FILTER_MODES.map((mode) => [mode, "read 5 nodes at a time, a filter typed", spilledBy(5, true), false, true] as const),
+	];
+	it.each(cases)("mode %s, %s: 300 random trees' columns, rows and folds equal the recursive walk's", (mode, _name, layout, heads, words) => {
 		for (const seed of seeds) {
 			const { nodes, leaf } = randomTree(seed, heads);
 			const n = nodes.nodeRow.length;
-			const want = reference(nodes, mode, false, leaf);
+			const want = reference(nodes, mode, words, leaf);
 			const { head, col } = streamed(nodes, mode, leaf, FRAMES_MAX, layout);
 			// Where a node shows: itself, else its nearest shown ancestor (-1: none).
 			const near = Array.from({ length: n }, (_, i) => {

@@ -216,11 +216,11 @@ function windows(
 	filter: TreeFilterMode,
 	unfolded: string[],
 	entryId: string | null,
-	bounds: { spillFrom?: number } = {},
+	bounds: { spillFrom?: number; text?: string } = {},
 ): { rows: Drawn[]; sql: string[]; cursor: string | null } {
 	const store = openStore(index, bounds.spillFrom === undefined ? {} : { readonly: true });
 	try {
-		const req = { sessionId: SESSION, filter, unfolded, ...(entryId ? { entryId } : {}) };
+		const req = { sessionId: SESSION, filter, unfolded, ...(entryId ? { entryId } : {}), ...(bounds.text ? { text: bounds.text } : {}) };
 		const first = treeWindow(store, { ...req, count: 120 }, bounds);
 		const cursor = first.rows[first.cursor - first.start]?.key ?? null;
 		const rows: Drawn[] = [];
@@ -478,6 +478,18 @@ describe("the tree view of a big session from its kept layout", () => {
 		}
 		const unfolded = windows("default", [fold.stretch as string], deep, { spillFrom: 1000 });
 		expect(unfolded.rows).toEqual(reference("default", new Set([fold.stretch as string]), deep));
+		// A filter typed in the tree view: the same rows as when laid out in memory, whose words the tree tests check.
+		for (const [filter, text] of [
+			["default", "ask u1"],
+			["all", "src"],
+			["no-tools", "reply"],
+		] as const) {
+			const typed = windows(filter, [], null, { spillFrom: 1000, text });
+			const inMemory = windows(filter, [], null, { spillFrom: Number.POSITIVE_INFINITY, text });
+			expect(typed.rows.length).toBeGreaterThan(10);
+			expect(typed.rows).toEqual(inMemory.rows);
+			expect(typed.sql.some((q) => /FROM tree_shape WHERE session_id = \? AND chunk = \?/.test(q))).toBe(true);
+		}
 	});
 	it("a damaged index whose kept shape lost a chunk: such a session is left to the open, not laid out from the rest", () => {
 		appendFileSync(file, line({ id: `u${n++}`, parentId: (entries[40] as Entry).id, type: "message", role: "user" }) + grow(3));

@@ -186,8 +186,9 @@ function markedIds(store: IndexStore, sql: string, session: number): Int32Array 
 export class ShapeChunksError extends Error {}
 
 /**
- * keptShape a chunk at a time, for a session too big to hold whole (query/tree-layout-spill.ts): each chunk's row ids,
- * parent links (a link not known at insert resolved to a row id) and flags with today's labels and context edits.
+ * sessionShape a chunk at a time, for a session too big to hold whole (query/tree-layout-spill.ts): each chunk's row
+ * ids, parent links (a link not known at insert resolved to a row id) and flags with today's labels and context edits,
+ * and SHAPE.text on the rows holding every typed `word`.
  * Throws ShapeChunksError when the chunks are not what appendShape writes (numbered from 0, all full but the last).
  */
 export class ShapeChunks {
@@ -200,6 +201,7 @@ export class ShapeChunks {
 	constructor(
 		private readonly store: IndexStore,
 		private readonly session: number,
+		private readonly words: readonly string[] = [],
 	) {
 		const size = store
 			.prepare<[number], { chunks: number; last: number | null; entries: number }>(
@@ -235,6 +237,8 @@ export class ShapeChunks {
 		if (n > 0) {
 			this.mark(ids, flags, this.labels, SHAPE.label);
 			this.mark(ids, flags, this.edits, SHAPE.edit);
+			// A typed filter's words (sessionShape's mark), one range scan of the chunk's rows.
+			if (this.words.length > 0) markText(this.store, this.session, this.words.slice(0, SHAPE_WORDS), { ids, flags });
 		}
 		const later = this.store.prepare<[number], { id: number }>(
 			"SELECT p.id FROM events e JOIN events p ON p.session_id = e.session_id AND p.entry_id = e.parent_id WHERE e.id = ?",

@@ -147,11 +147,11 @@ interface Backward {
 }
 
 /** A lone session's layout in one mode made in a transaction (one snapshot of its shape), its columns handed to `put`. */
-function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: ChunkPut): LayoutHead {
-	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id));
+function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: ChunkPut, words: readonly string[] = []): LayoutHead {
+	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id, words));
 	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
 	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
-	return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put) };
+	return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put, words.length > 0) };
 }
 
 /**
@@ -165,18 +165,22 @@ export function keepSpilled(store: IndexStore, lc: LayoutCase, maxWaiting = FRAM
 	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => layOut(store, lc, maxWaiting, put));
 }
 
-/** The layout of a lone session's nodes in one mode, read a chunk at a time, its columns handed to `put` as made (streamLayout's). */
+/**
+ * The layout of a lone session's nodes in one mode (`words`: only nodes holding a typed filter's words show, as
+ * SHAPE.text marks them), read a chunk at a time, its columns handed to `put` as made (streamLayout's).
+ */
 export function spillLayout(
 	source: NodeSource,
 	leafNode: number,
 	mode: TreeFilterMode,
 	maxWaiting: number,
 	put: ChunkPut,
+	words = false,
 ): Omit<LayoutHead, "sig" | "members"> {
 	const file = Scratch.open();
 	try {
 		const n = source.nodes;
-		const back = backward(source, leafNode, mode, maxWaiting, file);
+		const back = backward(source, leafNode, mode, words, maxWaiting, file);
 		const marks = { firsts: [] as number[], labels: [] as number[], edits: [] as number[] };
 		const runs = forward(source, back, new Frames(maxWaiting), maxWaiting, file, put, marks);
 		const total = rowsInOrder(runs, back.shown, n, file, put);
@@ -203,14 +207,14 @@ export function spillLayout(
  * its path has that path's node as its last child, and no root comes after the path's. Writes per node its shown
  * count (4 bytes, from 0) and bits (a byte, from 4 per node) to the scratch file.
  */
-function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, maxWaiting: number, file: Scratch): Backward {
+function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, words: boolean, maxWaiting: number, file: Scratch): Backward {
 	const n = source.nodes;
-	const decide = filterTable(mode, false);
+	const decide = filterTable(mode, words);
 	const chunks = Math.ceil(n / source.size);
 	let leafShown = 0;
 	if (leafNode >= 0 && leafNode < n) {
 		const c = source.chunk(Math.floor(leafNode / source.size));
-		leafShown = shown(c.flags[leafNode % source.size] as number, mode, false, true) ? 1 : 0;
+		leafShown = shown(c.flags[leafNode % source.size] as number, mode, words, true) ? 1 : 0;
 	}
 	const waiting = new Map<number, Waiting>();
 	let carry: Waiting | null = null;
@@ -518,19 +522,26 @@ export function forgetSpilled(session: number): void {
 }
 
 /**
- * A window of a lone session's tree that has no kept layout, laid out here a chunk at a time into a scratch file and
- * kept for the next windows of the same layout: an open that only reads (the explorer's query connection) of a session
- * too big to lay out in memory. Throws ShapeTooBigError or ShapeChunksError as keepSpilled.
+ * A window of a lone session's tree that has no kept layout (none yet, or a filter typed: `words`), laid out here a
+ * chunk at a time into a scratch file and kept for the next windows of the same layout: an open that only reads (the
+ * explorer's query connection) of a session too big to lay out in memory. Throws ShapeTooBigError or ShapeChunksError
+ * as keepSpilled.
  */
-export function spilledWindow(store: IndexStore, lc: LayoutCase, request: TreeWindowRequest, maxWaiting = FRAMES_MAX): TreeWindow {
-	const key = JSON.stringify([lc.session.id, lc.filter, lc.sig]);
+export function spilledWindow(
+	store: IndexStore,
+	lc: LayoutCase,
+	request: TreeWindowRequest,
+	words: readonly string[] = [],
+	maxWaiting = FRAMES_MAX,
+): TreeWindow {
+	const key = JSON.stringify([lc.session.id, lc.filter, lc.sig, words]);
 	if (opened?.store.deref() !== store || opened.key !== key) {
 		opened?.layout.close();
 		opened = null;
 		const layout = new ScratchLayout(Scratch.open());
 		try {
 			// One snapshot of the shape, as the indexer's write has.
-			const head = store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put))();
+			const head = store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put, words))();
 			opened = { store: new WeakRef(store), key, head, layout };
 		} catch (e) {
 			layout.close();

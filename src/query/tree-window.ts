@@ -211,11 +211,14 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 			forgetSpilled(root.id);
 			return kept;
 		}
-		// A big lone session with none kept (before the indexer's pass): laid out a chunk at a time to a scratch file.
-		if (keep && keep.members === 1 && keep.session.entries >= (bounds.spillFrom ?? SPILL_FROM)) {
+		// A big lone session with none kept (before the indexer's pass), or a filter typed in its tree view: laid out a
+		// chunk at a time to a scratch file (a search's hits are laid out in memory: they change the rows, not only who shows).
+		const searching = (request.query ?? "").trim() !== "";
+		const spill = keep ?? (words.length > 0 && !searching ? layoutCase(store, visibility, request, { root, chain, sig: family }, []) : null);
+		if (spill && spill.members === 1 && spill.session.entries >= (bounds.spillFrom ?? SPILL_FROM)) {
 			cache.delete(store);
 			try {
-				return spilledWindow(store, keep, request);
+				return spilledWindow(store, spill, request, words);
 			} catch (e) {
 				// A crafted shape past the layout's bounds, or a damaged one: laid out in memory from what is there.
 				if (!(e instanceof ShapeTooBigError || e instanceof ShapeChunksError)) throw e;
