@@ -23,6 +23,8 @@ import { branchEntry, entryId, HUGE_SESSION_ID, hugePaths, linearEntry } from ".
 /** A branch off the entry this many back, every BRANCH_EVERY entries (pi's /tree, then a new prompt). */
 const BRANCH_EVERY = 1000;
 const BRANCH_BACK = 10;
+/** A filter typed in the tree view (a tool call's path, src/file4*.ts: about one entry in 26 holds it). */
+const TYPED = "file4";
 /** Rows of one screen, and windows read while scrolling. */
 const HEIGHT = 40;
 const SCROLLS = 20;
@@ -159,9 +161,13 @@ function measure(root: string, index: string, readonly: boolean): void {
 		const t2 = performance.now();
 		service.treeWindow({ sessionId: HUGE_SESSION_ID, entryId: deepId, filter: "no-tools", count: 3 * HEIGHT });
 		const deep = performance.now() - t2;
+		// A filter typed in the tree view: never kept, laid out at each new text.
+		const t3 = performance.now();
+		service.treeWindow({ sessionId: HUGE_SESSION_ID, text: TYPED, count: 3 * HEIGHT });
+		const typed = performance.now() - t3;
 		const rss = process.resourceUsage().maxRSS / 1024;
 		process.stdout.write(
-			`${JSON.stringify({ total: first.total, entries: first.entries, open, openCpu, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, rssOpen, rss })}\n`,
+			`${JSON.stringify({ total: first.total, entries: first.entries, open, openCpu, scroll: median(scrolls), scrollMax: Math.max(...scrolls), unfold, modes, deep, typed, rssOpen, rss })}\n`,
 		);
 	} finally {
 		service.close();
@@ -277,7 +283,10 @@ function main(): void {
 				`${n.toLocaleString("en-US")} entries (${entryId(n)}), ${(r.total ?? 0).toLocaleString("en-US")} rows, ${pass}: open ${ms(r.open)} (CPU ${ms(r.openCpu)}) · scroll p50 ${ms(r.scroll)} (max ${ms(r.scrollMax)}) · unfold ${ms(r.unfold)} · peak RSS ${(r.rssOpen ?? 0).toFixed(0)} MB at the open, ${(r.rss ?? 0).toFixed(0)} MB at the end${growth}\n`,
 			);
 			const modes = Object.entries(r.modes ?? {}).map(([mode, t]) => `${mode} ${ms(t)}`);
-			if (modes.length > 0) process.stdout.write(`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)}\n`);
+			if (modes.length > 0)
+				process.stdout.write(
+					`    each filter mode: ${modes.join(" · ")} · on a deep entry (no-tools) ${ms(r.deep)} · a filter typed ("${TYPED}") ${ms(r.typed)}\n`,
+				);
 		}
 		for (const f of [unkept, `${unkept}-wal`, `${unkept}-shm`]) rmSync(f, { force: true });
 		// The common change: pi appends a turn at the leaf, or goes back up the path and prompts there.
