@@ -121,7 +121,7 @@ function markSorted(shape: { ids: Int32Array; flags: Uint16Array }, ids: Iterabl
 }
 
 /** SHAPE.text on the rows whose preview, label, tool name or type holds every word (pi's /tree filter text). */
-function markText(store: IndexStore, session: number, words: readonly string[], shape: { ids: Int32Array; flags: Uint16Array }): void {
+function markText(store: IndexStore, session: number, words: readonly string[], shape: { ids: Int32Array; flags: Uint16Array }, chunk = false): void {
 	const n = shape.ids.length;
 	if (n === 0) return;
 	// LIKE folds ASCII case as lower() does, without building a lower-case copy of every row's text (a word holds no
@@ -132,8 +132,12 @@ function markText(store: IndexStore, session: number, words: readonly string[], 
 		const p = `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 		return [p, p, p, p];
 	});
+	// A chunk's rows by their rowid range (NOT INDEXED): by the session's index, the planner's choice, each chunk's
+	// scan would read every row of the session.
 	const rows = store
-		.prepare<unknown[], [number]>(`SELECT e.id FROM events e WHERE e.id BETWEEN ? AND ? AND e.session_id = ? AND ${holds.join(" AND ")} ORDER BY e.id`)
+		.prepare<unknown[], [number]>(
+			`SELECT e.id FROM events e ${chunk ? "NOT INDEXED " : ""}WHERE e.id BETWEEN ? AND ? AND e.session_id = ? AND ${holds.join(" AND ")} ORDER BY e.id`,
+		)
 		.raw();
 	markSorted(shape, rows.iterate(shape.ids[0] as number, shape.ids[n - 1] as number, session, ...patterns), SHAPE.text);
 }
@@ -238,7 +242,7 @@ export class ShapeChunks {
 			this.mark(ids, flags, this.labels, SHAPE.label);
 			this.mark(ids, flags, this.edits, SHAPE.edit);
 			// A typed filter's words (sessionShape's mark), one range scan of the chunk's rows.
-			if (this.words.length > 0) markText(this.store, this.session, this.words.slice(0, SHAPE_WORDS), { ids, flags });
+			if (this.words.length > 0) markText(this.store, this.session, this.words.slice(0, SHAPE_WORDS), { ids, flags }, true);
 		}
 		const later = this.store.prepare<[number], { id: number }>(
 			"SELECT p.id FROM events e JOIN events p ON p.session_id = e.session_id AND p.entry_id = e.parent_id WHERE e.id = ?",

@@ -540,8 +540,9 @@ export function spilledWindow(
 		opened = null;
 		const layout = new ScratchLayout(Scratch.open());
 		try {
-			// One snapshot of the shape, as the indexer's write has.
-			const head = store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put, words))();
+			// One snapshot of the shape, as the indexer's write has; a typed filter's scan of the session's rows through a
+			// small unmapped cache, as the indexer reads (through the search cache's map each page read would stay in RSS).
+			const head = store.withSmallCache(() => store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put, words))());
 			opened = { store: new WeakRef(store), key, head, layout };
 		} catch (e) {
 			layout.close();
