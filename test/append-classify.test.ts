@@ -102,3 +102,42 @@ describe("appends that move the leaf across more path rows than an append keeps 
 		});
 	});
 });
+
+describe("two branch summaries in one append whose abandoned branches overlap", () => {
+	it("equal a fresh build: the first in the file claims the entries both walk", () => {
+		const dir = join(root, "--two--");
+		mkdirSync(dir, { recursive: true });
+		const path = join(dir, "2026-05-03T00-00-00-000Z_two.jsonl");
+		// x1 → x2 → x3, a branch y1 → y2 off x2, then z1 under x3: y1 and y2 are left behind, claimed by no summary.
+		writeFileSync(
+			path,
+			`${JSON.stringify({ type: "session", version: 3, id: "0199e000-0000-7000-8000-00000000a11f", timestamp: "2026-05-03T00:00:00.000Z", cwd: "/tmp/two" })}\n` +
+				message("x1", null, "user", "start") +
+				message("x2", "x1", "assistant", "an idea") +
+				message("x3", "x2", "user", "go on") +
+				message("y1", "x2", "user", "a side idea") +
+				message("y2", "y1", "assistant", "side reply") +
+				message("z1", "x3", "assistant", "back on the main idea"),
+		);
+		const built = openService(dir, join(t.dir, "two-live.sqlite"));
+		built.refresh();
+		built.close();
+		// Back at x1 with two summaries, each naming y2 as the branch left: both walk y2, y1 and x2; S1 comes first.
+		appendFileSync(path, summary("S1", "x1", "y2") + summary("S2", "S1", "y2") + message("w1", "S2", "user", "a new way"));
+		const live = openService(dir, join(t.dir, "two-live.sqlite"));
+		live.refresh();
+		live.close();
+		const fresh = openService(dir, join(t.dir, "two-fresh.sqlite"));
+		fresh.refresh();
+		fresh.close();
+		expectSameIndex(join(t.dir, "two-live.sqlite"), join(t.dir, "two-fresh.sqlite"), "after the two summaries");
+		const check = openService(dir, join(t.dir, "two-live.sqlite"));
+		try {
+			const state = (entryId: string) => check.read({ sessionId: "0199e000-0000-7000-8000-00000000a11f", entryId, before: 0, after: 0 }).classification;
+			expect(state("y1")).toMatchObject({ branchState: "alternate", selectionState: "summarized", summarizedBy: { entryId: "S1" } });
+			expect(state("w1")).toMatchObject({ branchState: "selected", materializedLeafId: "w1" });
+		} finally {
+			check.close();
+		}
+	});
+});

@@ -76,6 +76,25 @@ function pathRows(store: IndexStore): PathRows {
 	};
 }
 
+/** The rows the new branch summaries claim, per summary in file order (the first to meet a row claims it). */
+class Claims implements Iterable<[number, string]> {
+	private readonly bySummary: Array<{ by: string; rows: PathIds }> = [];
+
+	add(by: string, rows: PathIds): void {
+		if (rows.size > 0) this.bySummary.push({ by, rows });
+	}
+
+	/** The summary claiming a row (undefined: none). */
+	of(id: number): string | undefined {
+		for (const c of this.bySummary) if (c.rows.has(id)) return c.by;
+		return undefined;
+	}
+
+	*[Symbol.iterator](): Iterator<[number, string]> {
+		for (const c of this.bySummary) for (const id of c.rows) yield [id, c.by];
+	}
+}
+
 /** How the writer inserts staged events with the states an append worked out (SessionWriter.insertStaged). */
 export type InsertStaged = (
 	sessionId: number,
@@ -159,8 +178,8 @@ export class AppendClassifier {
 		if (pending) for (const id of joining) if (id < pending.below && id >= pending.next) return false;
 		// On the new path above the branch: still selected (not in the tail that leaves), or joining it.
 		const aboveNewLeaf = (r: PathRow) => (r.branch_state === "selected" && !leaving.has(r.id)) || joining.has(r.id);
-		const claimed = this.abandonedBy(row, sessionId, staged, ids, aboveNewLeaf);
-		if (claimed === null) return false;
+		const claims = this.abandonedBy(row, sessionId, staged, ids, aboveNewLeaf);
+		if (claims === null) return false;
 
 		this.gainsChild(sessionId, point.entry_id);
 		// The latest label per target wins, in file order: the new labels are the latest of all.
@@ -172,7 +191,7 @@ export class AppendClassifier {
 		for (const id of leaving) {
 			const r = row.byId(id) as PathRow;
 			// Off the path an entry's state is its own (tree.ts classifyTree): no context, only an abandoned branch's summary.
-			const by = claimed.get(r.entry_id) ?? r.abandoned_by;
+			const by = claims.of(r.id) ?? r.abandoned_by;
 			if (!contentful(r)) leave.run("not-applicable", null, null, by, r.id);
 			else if (by) leave.run("summarized", by, "derived", by, r.id);
 			else leave.run("not-selected", null, null, by, r.id);
@@ -181,10 +200,10 @@ export class AppendClassifier {
 		const claim = s.prepare(
 			"UPDATE events SET abandoned_by = ?, selection_state = CASE WHEN ? THEN 'summarized' ELSE selection_state END, summarized_by = CASE WHEN ? THEN ? ELSE summarized_by END, summarized_prov = CASE WHEN ? THEN 'derived' ELSE summarized_prov END WHERE id = ?",
 		);
-		for (const [entryId, by] of claimed) {
+		for (const [id, by] of claims) {
 			// Not a leaving row (written above): the others are as read.
-			const r = row.get(sessionId, entryId) as PathRow;
-			if (leaving.has(r.id)) continue;
+			if (leaving.has(id)) continue;
+			const r = row.byId(id) as PathRow;
 			const summarized = r.branch_state === "alternate" && contentful(r) ? 1 : 0;
 			claim.run(by, summarized, summarized, by, summarized, r.id);
 		}
@@ -350,8 +369,8 @@ export class AppendClassifier {
 		staged: StagedEvent[],
 		ids: Map<string, number>,
 		aboveNewLeaf: (r: PathRow) => boolean,
-	): Map<string, string> | null {
-		const claimed = new Map<string, string>();
+	): Claims | null {
+		const claims = new Claims();
 		for (let k = 0; k < staged.length; k++) {
 			const { entry, ev } = staged[k] as StagedEvent;
 			if (ev.type !== "branch_summary") continue;
@@ -371,16 +390,19 @@ export class AppendClassifier {
 				if (inAppend < k) continue;
 				return null;
 			}
-			const seen = new Set<string>();
+			// Rows, not entry ids: a branch left far up a huge session holds millions (the walk meets each entry's first row).
+			const seen = new PathIds();
+			const mine = new PathIds();
 			let current = row.get(sessionId, oldLeaf);
-			while (current && !aboveNewLeaf(current) && !seen.has(current.entry_id)) {
-				seen.add(current.entry_id);
+			while (current && !aboveNewLeaf(current) && !seen.has(current.id)) {
+				seen.add(current.id);
 				// An entry outside the tree (in or below a parent cycle) is claimed by none (tree.ts abandonedBranches).
-				if (!claimed.has(current.entry_id) && current.abandoned_by === null && current.branch_state !== "unknown") claimed.set(current.entry_id, entry.id);
+				if (claims.of(current.id) === undefined && current.abandoned_by === null && current.branch_state !== "unknown") mine.add(current.id);
 				current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
 			}
+			claims.add(entry.id, mine);
 		}
-		return claimed;
+		return claims;
 	}
 
 	/**
