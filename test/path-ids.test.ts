@@ -20,6 +20,9 @@ describe("the row ids a walk up a path met", () => {
 		expect([...ids].length).toBe(want.size);
 		expect(ids.size).toBe(want.size);
 		for (const probe of [...added, 0, 6, 8, 46, 513, 899, 901, 2 ** 32, -3]) expect(ids.has(probe), `has ${probe}`).toBe(want.has(probe));
+		expect(ids.min()).toBe(added.length === 0 ? undefined : Math.min(...added));
+		// Back down the walk: each id once, the last added first.
+		expect([...ids.reversed()]).toEqual([...want].reverse());
 	});
 
 	it("membership asked between adds, as a walk checks for an entry it met before", () => {

@@ -254,49 +254,56 @@ export class AppendClassifier {
 		const pointedAt = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND parent_id = ? LIMIT 1");
 		const referred = s.prepare<[number, string], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND ref_id = ? LIMIT 1");
 		if (pointedAt.get(sessionId, entry.id) || referred.get(sessionId, entry.id)) return false;
-		// The kept range, leaf first: the path from the leaf up to firstKeptEntryId, when that is on the path.
-		const kept: PathRow[] = [];
+		// The kept range, leaf first: the path from the leaf up to firstKeptEntryId, when that is on the path. Row ids
+		// (a crafted compaction may keep most of a huge session), read again below.
+		const kept = new PathIds();
 		const first = ev.refId === null ? undefined : row.get(sessionId, ev.refId);
 		if (first?.branch_state === "selected") {
-			const seen = new Set<string>();
 			let current: PathRow | undefined = leaf;
-			while (current && !seen.has(current.entry_id)) {
-				seen.add(current.entry_id);
-				kept.push(current);
-				if (current.entry_id === first.entry_id) break;
+			let reached = false;
+			while (current && !kept.has(current.id)) {
+				kept.add(current.id);
+				if (current.entry_id === first.entry_id) {
+					reached = true;
+					break;
+				}
 				current = current.parent_id === null ? undefined : row.get(sessionId, current.parent_id);
 			}
-			if (kept.at(-1)?.entry_id !== first.entry_id) return false;
+			if (!reached) return false;
 		}
 		// Every contentful entry above the kept range leaves the context (or was summarized by an older compaction and is
 		// now summarized by this one). Event ids are given in file order and a child comes after its parent, so those
 		// are the session's selected rows from its first row to below the kept range's first: handed to summary runs
 		// (summary-runs.ts), which readers see made already. Checked: the selected rows from the kept range's first
 		// row on are exactly the kept range, and the session's first row (the lowest id) is a root, found by an index.
-		const keptLo = kept.length === 0 ? leaf.id + 1 : Math.min(...kept.map((r) => r.id));
+		const keptLo = kept.min() ?? leaf.id + 1;
 		const root = s
 			.prepare<[number], { id: number; seq: number }>("SELECT id, seq FROM events WHERE session_id = ? AND parent_id IS NULL ORDER BY id LIMIT 1")
 			.get(sessionId);
 		if (root?.seq !== 0) return false;
-		if (kept.length > 0) {
+		if (kept.size > 0) {
 			// NOT INDEXED: by rowid range from the kept range on, not over the whole session.
 			const selected = s
 				.prepare<[number, number], { n: number }>("SELECT count(*) AS n FROM events NOT INDEXED WHERE id >= ? AND session_id = ? AND branch_state = 'selected'")
 				.get(keptLo, sessionId)?.n;
-			if (selected !== kept.length) return false;
+			if (selected !== kept.size) return false;
 		}
 		this.gainsChild(sessionId, previousLeafId);
 		markSummaryRuns(s, sessionId, entry.id, root.id, keptLo - 1, keptLo);
-		kept.reverse();
+		const byId = s.prepare<[number], PathRow>(`SELECT ${PATH_COLUMNS} FROM events WHERE id = ?`);
+		// Path order: the reverse of the walk up from the leaf.
+		const keptRows = function* () {
+			for (const id of kept.reversed()) yield byId.get(id) as PathRow;
+		};
 		// The context now: the summary, then the kept range in path order without system messages (folded into it).
 		const system = (r: PathRow) => r.type === "message" && r.role === "system";
 		const edits = new Map<string, { id: string; omits: boolean }>();
-		for (const r of kept) if (r.type === "context_edit") this.editOf(s, r, edits);
+		for (const r of keptRows()) if (r.type === "context_edit") this.editOf(s, r, edits);
 		const set = s.prepare("UPDATE events SET selection_state = ?, summarized_by = NULL, summarized_prov = NULL, edit_state = ?, edit_by = ? WHERE id = ?");
 		const summarize = s.prepare(
 			"UPDATE events SET selection_state = 'summarized', summarized_by = ?, summarized_prov = 'recorded', edit_state = NULL, edit_by = NULL WHERE id = ?",
 		);
-		for (const r of kept) {
+		for (const r of keptRows()) {
 			// Kept but not a message of the context (a system message, an older compaction): summarized by this one.
 			if (r.msg_producing !== 1 || system(r)) {
 				if (contentful(r)) summarize.run(entry.id, r.id);

@@ -48,6 +48,25 @@ export class PathIds implements Iterable<number> {
 		return false;
 	}
 
+	/** The least id (undefined: none). */
+	min(): number | undefined {
+		if (this.set) {
+			let least: number | undefined;
+			for (const id of this.set) if (least === undefined || id < least) least = id;
+			return least;
+		}
+		return this.count > 0 ? (this.ids[this.count - 1] as number) : undefined;
+	}
+
+	/** The ids in the order opposite to their adds (a walk up a path, back down it). */
+	*reversed(): Generator<number> {
+		if (this.set) {
+			yield* [...this.set].reverse();
+			return;
+		}
+		for (let k = this.count - 1; k >= 0; k--) yield this.ids[k] as number;
+	}
+
 	[Symbol.iterator](): Iterator<number> {
 		return this.set ? this.set.values() : this.ids.subarray(0, this.count).values();
 	}
