@@ -188,6 +188,12 @@ export interface LayoutValues {
 	at(part: LayoutPart, i: number): number;
 }
 
+/** A chunk's bytes (aligned, owned) as its column's values. */
+export function columnOf(part: LayoutPart, bytes: Uint8Array): Column {
+	const kind = LAYOUT_PARTS[part];
+	return kind === "f64" ? new Float64Array(bytes.buffer) : kind === "i32" ? new Int32Array(bytes.buffer) : bytes;
+}
+
 /** Reads values of a kept layout, each chunk once while held. */
 export class LayoutReader implements LayoutValues {
 	private readonly chunks = new Map<string, Column>();
@@ -213,9 +219,7 @@ export class LayoutReader implements LayoutValues {
 			if (!b) throw new LayoutGoneError(`tree layout: chunk ${key} is missing`);
 			if (this.chunks.size >= READER_CHUNKS) this.chunks.clear();
 			// A copy: a blob's bytes need not be aligned for a typed array view.
-			const copy = new Uint8Array(b);
-			const kind = LAYOUT_PARTS[part];
-			a = kind === "f64" ? new Float64Array(copy.buffer) : kind === "i32" ? new Int32Array(copy.buffer) : copy;
+			a = columnOf(part, new Uint8Array(b));
 			this.chunks.set(key, a);
 		}
 		const v = a[i - c * LAYOUT_CHUNK];

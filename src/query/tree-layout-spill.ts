@@ -12,8 +12,8 @@ import type { IndexStore } from "../index/store.js";
 import {
 	type ChunkPut,
 	type Column,
+	columnOf,
 	LAYOUT_CHUNK,
-	LAYOUT_PARTS,
 	LayoutGoneError,
 	type LayoutHead,
 	type LayoutPart,
@@ -492,8 +492,7 @@ class ScratchLayout implements LayoutValues {
 			if (!at) throw new LayoutGoneError(`tree layout: chunk ${key} is missing`);
 			const bytes = new Uint8Array(at[1]);
 			this.file.read(bytes, at[0]);
-			const kind = LAYOUT_PARTS[part];
-			a = kind === "f64" ? new Float64Array(bytes.buffer) : kind === "i32" ? new Int32Array(bytes.buffer) : bytes;
+			a = columnOf(part, bytes);
 			if (this.held.size >= HELD_CHUNKS) this.held.clear();
 			this.held.set(key, a);
 		}
