@@ -1,0 +1,98 @@
+/**
+ * What classifying a whole session costs (issue 32 item 2): appends the append path cannot classify (a turn back past
+ * a compaction, among others) reclassify the session in memory. Per size, in fresh
+ * processes: the first index of a session with a compaction every 1,000 entries (keeping 20) and, every 5,000, a turn
+ * back to before the latest one; then one appended turn back past the latest two. Prints time and peak RSS, and the
+ * growth per doubling. Not part of `npm test`:
+ *   npm run build && node dist/bench/reclassify.js [--sizes 50000,100000,200000] [--dir <scratch>] [--keep 1]
+ */
+import { spawnSync } from "node:child_process";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { HistoryService } from "../src/service/service.js";
+import { benchConfig, parseArgs } from "./child.js";
+
+const SESSION = "0199f000-0000-7000-8000-0000000f0f0f";
+const FILE = "2026-06-01T00-00-00-000Z_reclassify.jsonl";
+const ts = (i: number) => new Date(Date.UTC(2026, 5, 1) + i * 1000).toISOString();
+
+/** The session of `n` entries, written line by line to its file. */
+function writeSession(root: string, n: number): void {
+	mkdirSync(join(root, "--f--"), { recursive: true });
+	const file = join(root, "--f--", FILE);
+	writeFileSync(file, `${JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: ts(0), cwd: "/tmp/f" })}\n`);
+	let leaf: string | null = null;
+	let beforeCompaction: string | null = null;
+	let batch = "";
+	for (let i = 1; i <= n; i++) {
+		const parent = i % 5000 === 0 && beforeCompaction ? beforeCompaction : leaf;
+		if (i % 1000 === 0) {
+			batch += `${JSON.stringify({ type: "compaction", id: `c${i}`, parentId: parent, timestamp: ts(i), summary: `up to ${i}`, firstKeptEntryId: `e${i - 20}`, tokensBefore: 1000 })}\n`;
+			beforeCompaction = `e${i - 30}`;
+			leaf = `c${i}`;
+		} else {
+			const message = { role: i % 2 ? "user" : "assistant", content: [{ type: "text", text: `step ${i}` }], timestamp: i };
+			batch += `${JSON.stringify({ type: "message", id: `e${i}`, parentId: parent, timestamp: ts(i), message })}\n`;
+			leaf = `e${i}`;
+		}
+		if (batch.length > 1 << 20) {
+			appendFileSync(file, batch);
+			batch = "";
+		}
+	}
+	appendFileSync(file, batch);
+}
+
+/** In a child: one refresh of the index, its time and the process's peak RSS. */
+function child(root: string, index: string): void {
+	const service = HistoryService.open({ config: benchConfig([root], index) });
+	try {
+		const t0 = performance.now();
+		service.refresh();
+		process.stdout.write(`${JSON.stringify({ ms: performance.now() - t0, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
+	} finally {
+		service.close();
+	}
+}
+
+function main(): void {
+	const { options, rest } = parseArgs(process.argv.slice(2));
+	if (rest[0] === "child") {
+		child(rest[1] as string, rest[2] as string);
+		return;
+	}
+	const sizes = (options.get("sizes") ?? "50000,100000,200000").split(",").map(Number);
+	const scratch = options.get("dir") ?? join(tmpdir(), "pes-bench-reclassify");
+	const self = fileURLToPath(import.meta.url);
+	const refresh = (root: string, index: string) => {
+		const out = spawnSync(process.execPath, [self, "child", root, index], { encoding: "utf8" });
+		if (out.status !== 0) throw new Error(`refresh failed: ${out.stderr}`);
+		return JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { ms: number; rss: number };
+	};
+	process.stdout.write("a session classified whole: a compaction every 1,000 entries, a turn back past one every 5,000 (target ≤ 300 MB)\n");
+	let prev: { first: number; again: number } | null = null;
+	for (const n of sizes) {
+		const dir = join(scratch, `s${n}`);
+		rmSync(dir, { recursive: true, force: true });
+		const root = join(dir, "sessions");
+		writeSession(root, n);
+		const index = join(dir, "index.sqlite");
+		const first = refresh(root, index);
+		// A turn back past the latest two compactions: the append path leaves it to a whole classification.
+		const message = { role: "user", content: [{ type: "text", text: "again" }], timestamp: n + 1 };
+		const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
+		appendFileSync(join(root, "--f--", FILE), `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+		const again = refresh(root, index);
+		const growth = prev ? `  ×${(first.rss / prev.first).toFixed(2)} / ×${(again.rss / prev.again).toFixed(2)} RSS per step` : "";
+		prev = { first: first.rss, again: again.rss };
+		process.stdout.write(
+			`${n.toLocaleString("en-US")} entries: first index ${(first.ms / 1000).toFixed(1)} s, peak ${first.rss.toFixed(0)} MB · a turn back past a compaction appended ${(again.ms / 1000).toFixed(1)} s, peak ${again.rss.toFixed(0)} MB${growth}\n`,
+		);
+		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+main();
