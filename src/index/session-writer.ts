@@ -1,7 +1,7 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
 import type Database from "better-sqlite3";
 import type { ScannedEntry } from "../project/file-scan.js";
-import { classifyTree, type NodeState, type TreeNode } from "../project/tree.js";
+import { classifyTree, type NodeState, type TreeFacts, type TreeNode } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
@@ -20,8 +20,8 @@ export interface StagedEvent extends ScannedEntry {
 	sysTexts: string | null;
 }
 
-interface ExistingRow {
-	id: number;
+/** What the tree classification reads of an indexed row. */
+interface NodeRow {
 	entry_id: string;
 	parent_id: string | null;
 	type: string;
@@ -30,6 +30,12 @@ interface ExistingRow {
 	msg_producing: number;
 	role: string | null;
 	ctx_flags: number;
+}
+
+/** What a whole classification may change of an indexed row, read again a batch at a time to write it. */
+interface StateRow {
+	id: number;
+	entry_id: string;
 	edit_state: string | null;
 	edit_by: string | null;
 	branch_state: string;
@@ -39,6 +45,9 @@ interface ExistingRow {
 	abandoned_by: string | null;
 	cur_label: string | null;
 }
+
+/** Rows of a session whose states a whole classification compares and writes at a time. */
+const STATE_BATCH = 4096;
 
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
@@ -171,22 +180,26 @@ export class SessionWriter {
 		}
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		if (deferred || (previousLeafId !== undefined && previousLeafId !== null)) this.reclassified++;
-		const existing = this.store
-			.prepare<[number], ExistingRow>(
-				`SELECT id, entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags, edit_state, edit_by, branch_state, selection_state,
-				summarized_by, summarized_prov, abandoned_by, cur_label
-				FROM events WHERE session_id = ? ORDER BY id`,
-			)
-			.all(sessionId);
-		const nodes: TreeNode[] = existing.map((r) => ({
-			id: r.entry_id,
-			parentId: r.parent_id,
-			type: r.type,
-			refId: r.ref_id,
-			messageProducing: r.msg_producing === 1,
-			role: r.role,
-			ctxFlags: r.ctx_flags,
-		}));
+		// The nodes only, not every column of the rows: those were most of a big session's classification's memory.
+		// The latest label entry for a target wins, in file order; a label without text clears it.
+		const nodes: TreeNode[] = [];
+		const labels = new Map<string, string | null>();
+		const nodeRows = this.store.prepare<[number], NodeRow>(
+			"SELECT entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags FROM events WHERE session_id = ? ORDER BY id",
+		);
+		for (const r of nodeRows.iterate(sessionId)) {
+			nodes.push({
+				id: r.entry_id,
+				parentId: r.parent_id,
+				type: r.type,
+				refId: r.ref_id,
+				messageProducing: r.msg_producing === 1,
+				role: r.role,
+				ctxFlags: r.ctx_flags,
+			});
+			if (r.type === "label" && r.ref_id !== null) labels.set(r.ref_id, r.label);
+		}
+		const indexed = nodes.length;
 		for (const s of staged)
 			nodes.push({
 				id: s.entry.id,
@@ -198,36 +211,22 @@ export class SessionWriter {
 				ctxFlags: s.ev.ctxFlags,
 			});
 		const facts = classifyTree(nodes, leafId);
-		// The latest label entry for a target wins, in file order; a label without text clears it.
-		const labels = new Map<string, string | null>();
-		for (const r of existing) if (r.type === "label" && r.ref_id !== null) labels.set(r.ref_id, r.label);
 		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
 
 		const update = this.store.prepare(
 			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?",
 		);
-		for (const r of existing) {
-			const st = facts.states.get(r.entry_id);
-			const branch = st?.branchState ?? "unknown";
-			const selection = st?.selectionState ?? "unknown";
-			const by = st?.summarizedBy?.entryId ?? null;
-			const prov = st?.summarizedBy?.provenance ?? null;
-			const label = labels.get(r.entry_id) ?? null;
-			const editState = st?.contextEdit?.state ?? null;
-			const editBy = st?.contextEdit?.by ?? null;
-			const abandonedBy = facts.abandonedBy.get(r.entry_id) ?? null;
-			if (
-				branch !== r.branch_state ||
-				selection !== r.selection_state ||
-				by !== r.summarized_by ||
-				prov !== r.summarized_prov ||
-				editState !== r.edit_state ||
-				editBy !== r.edit_by ||
-				abandonedBy !== r.abandoned_by ||
-				label !== r.cur_label
-			) {
-				update.run(branch, selection, by, prov, abandonedBy, editState, editBy, label, r.id);
-			}
+		// Rowid ranges from the last batch on (NOT INDEXED: by the session's index, each batch would read from its start).
+		const batch = this.store.prepare<[number, number, number], StateRow>(
+			`SELECT id, entry_id, edit_state, edit_by, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, cur_label
+			FROM events NOT INDEXED WHERE id > ? AND session_id = ? ORDER BY id LIMIT ?`,
+		);
+		for (let after = -1, seen = 0; seen < indexed; ) {
+			const rows = batch.all(after, sessionId, STATE_BATCH);
+			if (rows.length === 0) break;
+			seen += rows.length;
+			after = (rows.at(-1) as StateRow).id;
+			for (const r of rows) this.writeState(r, facts, labels, update);
 		}
 		this.insertStaged(
 			sessionId,
@@ -239,6 +238,30 @@ export class SessionWriter {
 		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
 		// the listing reads one column instead of grouping every event of the index.
 		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(forkPoints(nodes), sessionId);
+	}
+
+	/** Writes a row's states as a whole classification found them, when they changed. */
+	private writeState(r: StateRow, facts: TreeFacts, labels: ReadonlyMap<string, string | null>, update: Database.Statement): void {
+		const st = facts.states.get(r.entry_id);
+		const branch = st?.branchState ?? "unknown";
+		const selection = st?.selectionState ?? "unknown";
+		const by = st?.summarizedBy?.entryId ?? null;
+		const prov = st?.summarizedBy?.provenance ?? null;
+		const label = labels.get(r.entry_id) ?? null;
+		const editState = st?.contextEdit?.state ?? null;
+		const editBy = st?.contextEdit?.by ?? null;
+		const abandonedBy = facts.abandonedBy.get(r.entry_id) ?? null;
+		if (
+			branch !== r.branch_state ||
+			selection !== r.selection_state ||
+			by !== r.summarized_by ||
+			prov !== r.summarized_prov ||
+			editState !== r.edit_state ||
+			editBy !== r.edit_by ||
+			abandonedBy !== r.abandoned_by ||
+			label !== r.cur_label
+		)
+			update.run(branch, selection, by, prov, abandonedBy, editState, editBy, label, r.id);
 	}
 
 	private insertStaged(
