@@ -1,6 +1,6 @@
 /**
- * A lone session's kept layout made without holding its nodes, for sessions past what the indexer lays out in memory
- * (tree-layout-keep.ts INDEXER_WHOLE_MAX_ENTRIES): the shape read a chunk at a time (tree-rows.ts ShapeChunks),
+ * A big lone session's tree layout made without holding its nodes — kept by the indexer, or held in a scratch file for
+ * an open that finds none kept (or a typed filter): the shape read a chunk at a time (tree-rows.ts ShapeChunks),
  * backwards for flatten's backward pass and forwards for the forward pass (tree-layout-stream.ts Placer); what one
  * pass leaves the next (per node, per shown node) goes to a scratch file, and the rows are made from it in display
  * order (RowMaker). It holds a few chunks, the nodes that wait for a child, and the display order's jumps.
