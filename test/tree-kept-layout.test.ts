@@ -6,7 +6,7 @@
  * and filters, connectors and folds, written here on the entries as the file has them (for `all` it is checked
  * against the whole tree's layout, components/tree/tree-layout.ts, whose frames are hand-written in tree-layout.test).
  */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { treeRows } from "../components/tree/tree-layout.js";
@@ -448,6 +448,8 @@ describe("the tree view of a big session from its kept layout", () => {
 			service.refresh();
 			// Fewer entries than the session's may be held: the indexer reads its shape a chunk at a time instead.
 			expect(service.keepTreeLayouts({ maxWholeEntries: 1000 })).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
+			// Its scratch files, beside the index, are gone with it.
+			expect(readdirSync(tmp.dir).filter((f) => f.startsWith("pi-event-search-layout-"))).toEqual([]);
 		} finally {
 			service.close();
 		}

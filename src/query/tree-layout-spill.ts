@@ -7,7 +7,7 @@
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { IndexStore } from "../index/store.js";
 import {
 	type ChunkPut,
@@ -64,17 +64,25 @@ const PIECE = 65536;
 class Scratch {
 	private readonly fd: number;
 
-	/** A new scratch file; ShapeTooBigError when there is no room or no right to one (the layout is left, as too big). */
-	static open(): Scratch {
-		try {
-			return new Scratch();
-		} catch (e) {
-			throw new ShapeTooBigError(`tree layout: no scratch file (${(e as Error).message})`);
+	/**
+	 * A new scratch file beside the index (the system's temporary folder may be memory), else in that folder;
+	 * ShapeTooBigError when there is no room or no right to one anywhere (the layout is left, as too big).
+	 */
+	static open(near?: string): Scratch {
+		let error: unknown;
+		for (const folder of [near, tmpdir()]) {
+			if (folder === undefined) continue;
+			try {
+				return new Scratch(folder);
+			} catch (e) {
+				error = e;
+			}
 		}
+		throw new ShapeTooBigError(`tree layout: no scratch file (${(error as Error).message})`);
 	}
 
-	private constructor() {
-		const dir = mkdtempSync(join(tmpdir(), "pi-event-search-layout-"));
+	private constructor(folder: string) {
+		const dir = mkdtempSync(join(folder, "pi-event-search-layout-"));
 		const path = join(dir, "spill");
 		try {
 			this.fd = openSync(path, "w+", 0o600);
@@ -151,7 +159,7 @@ function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: Chun
 	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id, words));
 	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
 	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
-	return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put, words.length > 0) };
+	return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put, words.length > 0, dirname(store.path)) };
 }
 
 /**
@@ -167,7 +175,8 @@ export function keepSpilled(store: IndexStore, lc: LayoutCase, maxWaiting = FRAM
 
 /**
  * The layout of a lone session's nodes in one mode (`words`: only nodes holding a typed filter's words show, as
- * SHAPE.text marks them), read a chunk at a time, its columns handed to `put` as made (streamLayout's).
+ * SHAPE.text marks them), read a chunk at a time, its columns handed to `put` as made (streamLayout's); its scratch
+ * file in the folder `scratchNear` when it can be.
  */
 export function spillLayout(
 	source: NodeSource,
@@ -176,8 +185,9 @@ export function spillLayout(
 	maxWaiting: number,
 	put: ChunkPut,
 	words = false,
+	scratchNear?: string,
 ): Omit<LayoutHead, "sig" | "members"> {
-	const file = Scratch.open();
+	const file = Scratch.open(scratchNear);
 	try {
 		const n = source.nodes;
 		const back = backward(source, leafNode, mode, words, maxWaiting, file);
@@ -537,7 +547,7 @@ export function spilledWindow(
 	if (opened?.store.deref() !== store || opened.key !== key) {
 		opened?.layout.close();
 		opened = null;
-		const layout = new ScratchLayout(Scratch.open());
+		const layout = new ScratchLayout(Scratch.open(dirname(store.path)));
 		try {
 			// One snapshot of the shape, as the indexer's write has; a typed filter's scan of the session's rows through a
 			// small unmapped cache, as the indexer reads (through the search cache's map each page read would stay in RSS).
