@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PATH_ROWS_KEPT } from "../src/index/append-classify.js";
+import { PATH_ROWS_KEPT } from "../src/index/path-rows.js";
 import { openService, tempDir } from "./helpers/corpus.js";
 import { expectSameIndex } from "./helpers/dump.js";
 

@@ -1,33 +1,22 @@
 /**
- * A big lone session's tree layout made without holding its nodes — kept by the indexer, or held in a scratch file for
- * an open that finds none kept (or a typed filter): the shape read a chunk at a time (tree-rows.ts ShapeChunks),
+ * A big lone session's tree layout made without holding its nodes, kept by the indexer (or made for an open that
+ * finds none kept: tree-layout-opened.ts): the shape read a chunk at a time (tree-rows.ts ShapeChunks),
  * backwards for flatten's backward pass and forwards for the forward pass (tree-layout-stream.ts Placer); what one
  * pass leaves the next (per node, per shown node) goes to a scratch file, and the rows are made from it in display
  * order (RowMaker). It holds a few chunks, the nodes that wait for a child, and the display order's jumps.
  */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { IndexStore } from "../index/store.js";
-import {
-	type ChunkPut,
-	type Column,
-	columnOf,
-	LAYOUT_CHUNK,
-	LayoutGoneError,
-	type LayoutHead,
-	type LayoutPart,
-	type LayoutValues,
-	writeLayoutChunks,
-} from "../index/tree-layout-store.js";
+import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead, writeLayoutChunks } from "../index/tree-layout-store.js";
 import { eventIdOf, SHAPE, ShapeChunks } from "../index/tree-rows.js";
 import { SHAPE_CHUNK } from "../index/tree-shape-store.js";
 import { indexOfSorted } from "../shared/sorted.js";
-import type { TreeFilterMode, TreeWindow, TreeWindowRequest } from "../shared/types.js";
+import type { TreeFilterMode } from "../shared/types.js";
+import { Scratch, Spilled } from "./scratch-file.js";
 import { FILTER_BITS, filterTable, shown } from "./tree-flatten.js";
-import { type LayoutCase, MARKS_MAX, windowOf } from "./tree-layout.js";
+import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
 import { FRAMES_MAX, Frames, Placer, RowMaker, Sink } from "./tree-layout-stream.js";
-import { ShapeTooBigError } from "./tree-shape.js";
+import { type Col, i32, ShapeTooBigError } from "./tree-shape.js";
 
 /**
  * Lone sessions of this many entries or more are laid out a chunk at a time: by the indexer (its peak stays the
@@ -60,85 +49,6 @@ const LAST_FAR = 32;
 /** Values read or written to the scratch file at a time. */
 const PIECE = 65536;
 
-/** An unlinked temporary file (nothing is left behind when the process dies), read and written at offsets. */
-class Scratch {
-	private readonly fd: number;
-
-	/**
-	 * A new scratch file beside the index (the system's temporary folder may be memory), else in that folder;
-	 * ShapeTooBigError when there is no room or no right to one anywhere (the layout is left, as too big).
-	 */
-	static open(near?: string): Scratch {
-		let error: unknown;
-		for (const folder of [near, tmpdir()]) {
-			if (folder === undefined) continue;
-			try {
-				return new Scratch(folder);
-			} catch (e) {
-				error = e;
-			}
-		}
-		throw new ShapeTooBigError(`tree layout: no scratch file (${(error as Error).message})`);
-	}
-
-	private constructor(folder: string) {
-		const dir = mkdtempSync(join(folder, "pi-event-search-layout-"));
-		const path = join(dir, "spill");
-		try {
-			this.fd = openSync(path, "w+", 0o600);
-		} finally {
-			rmSync(dir, { recursive: true, force: true });
-		}
-	}
-
-	write(v: ArrayBufferView, at: number): void {
-		const b = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-		try {
-			for (let off = 0; off < b.length; ) off += writeSync(this.fd, b, off, b.length - off, at + off);
-		} catch (e) {
-			// A full temporary disk: as in the constructor.
-			throw new ShapeTooBigError(`tree layout: the scratch file could not grow (${(e as Error).message})`);
-		}
-	}
-
-	read(v: ArrayBufferView, at: number): void {
-		const b = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-		for (let off = 0; off < b.length; ) {
-			const got = readSync(this.fd, b, off, b.length - off, at + off);
-			if (got === 0) throw new Error("tree layout: the scratch file ended early");
-			off += got;
-		}
-	}
-
-	close(): void {
-		closeSync(this.fd);
-	}
-}
-
-/** A column of values appended to the scratch file from `base`, PIECE at a time. */
-class Spilled<T extends Int32Array | Uint8Array> {
-	private at = 0;
-	private written = 0;
-
-	constructor(
-		private readonly file: Scratch,
-		private readonly base: number,
-		private readonly buf: T,
-	) {}
-
-	push(v: number): void {
-		this.buf[this.at++] = v;
-		if (this.at === this.buf.length) this.flush();
-	}
-
-	flush(): void {
-		if (this.at === 0) return;
-		this.file.write(this.buf.subarray(0, this.at), this.base + this.written * this.buf.BYTES_PER_ELEMENT);
-		this.written += this.at;
-		this.at = 0;
-	}
-}
-
 /** A node waiting (in the backward pass) for itself: what its children met so far add up to, and its last child. */
 interface Waiting {
 	size: number;
@@ -154,8 +64,8 @@ interface Backward {
 	tailLast: boolean;
 }
 
-/** A lone session's layout in one mode made in a transaction (one snapshot of its shape), its columns handed to `put`. */
-function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: ChunkPut, words: readonly string[] = []): LayoutHead {
+/** A lone session's layout in one mode (the caller's transaction: one snapshot of its shape), its columns handed to `put`. */
+export function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: ChunkPut, words: readonly string[] = []): LayoutHead {
 	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id, words));
 	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
 	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
@@ -303,9 +213,8 @@ function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, wo
 
 /** Where the display order jumps: the display position and the shown node's ordinal (in node order) a run starts at. */
 interface Runs {
-	start: Int32Array;
-	ordinal: Int32Array;
-	count: number;
+	start: Col<Int32Array>;
+	ordinal: Col<Int32Array>;
 }
 
 /**
@@ -325,18 +234,14 @@ function forward(
 	const n = source.nodes;
 	const shownNode = new Spilled(file, n * 5, new Int32Array(PIECE));
 	const shownPos = new Spilled(file, n * 5 + back.shown * 4, new Uint8Array(PIECE));
-	const runs: Runs = { start: new Int32Array(64), ordinal: new Int32Array(64), count: 0 };
+	const runs: Runs = { start: i32(), ordinal: i32() };
 	let ordinal = 0;
 	let next = -1;
 	const placer = new Placer(frames, put, false, back.shown, back.rootKids, (start, node, pos) => {
 		if (start !== next) {
-			if (runs.count === maxRuns) throw new ShapeTooBigError(`tree layout: the display order jumps more than ${maxRuns} times`);
-			if (runs.count === runs.start.length) {
-				runs.start = grown(runs.start);
-				runs.ordinal = grown(runs.ordinal);
-			}
-			runs.start[runs.count] = start;
-			runs.ordinal[runs.count++] = ordinal;
+			if (runs.start.length === maxRuns) throw new ShapeTooBigError(`tree layout: the display order jumps more than ${maxRuns} times`);
+			runs.start.push(start);
+			runs.ordinal.push(ordinal);
 		}
 		next = start + 1;
 		ordinal++;
@@ -382,16 +287,18 @@ function forward(
 
 /** The shown nodes in display order (the runs sorted by position), written as the flat column and made into rows. */
 function rowsInOrder(runs: Runs, shownCount: number, n: number, file: Scratch, put: ChunkPut): number {
-	const order = Array.from({ length: runs.count }, (_, r) => r).sort((a, b) => (runs.start[a] as number) - (runs.start[b] as number));
+	const starts = runs.start.view;
+	const ordinals = runs.ordinal.view;
+	const order = Array.from({ length: starts.length }, (_, r) => r).sort((a, b) => (starts[a] as number) - (starts[b] as number));
 	const flat = new Sink(put, "flat");
 	const rows = new RowMaker(put);
 	const nodes = new Int32Array(PIECE);
 	const pos = new Uint8Array(PIECE);
 	let expected = 0;
 	for (const r of order) {
-		if (runs.start[r] !== expected) throw new Error("tree layout: display positions do not follow each other");
-		const from = runs.ordinal[r] as number;
-		const to = r + 1 < runs.count ? (runs.ordinal[r + 1] as number) : shownCount;
+		if (starts[r] !== expected) throw new Error("tree layout: display positions do not follow each other");
+		const from = ordinals[r] as number;
+		const to = r + 1 < ordinals.length ? (ordinals[r + 1] as number) : shownCount;
 		for (let at = from; at < to; at += PIECE) {
 			const len = Math.min(PIECE, to - at);
 			file.read(nodes.subarray(0, len), n * 5 + at * 4);
@@ -406,13 +313,6 @@ function rowsInOrder(runs: Runs, shownCount: number, n: number, file: Scratch, p
 	if (expected !== shownCount) throw new Error("tree layout: display positions are missing");
 	flat.flush();
 	return rows.end();
-}
-
-/** A typed array twice as long, its values kept. */
-function grown(a: Int32Array): Int32Array {
-	const b = new Int32Array(a.length * 2);
-	b.set(a);
-	return b;
 }
 
 /** Chunks decoded at most at once (a parent link's chunk, the chunk being read). */
@@ -477,86 +377,4 @@ class ShapeNodes implements NodeSource {
 		}
 		return s;
 	}
-}
-
-/** A layout made at an open, its columns in a scratch file: read as a kept layout's (LayoutReader), each chunk once while held. */
-class ScratchLayout implements LayoutValues {
-	private readonly where = new Map<string, [number, number]>();
-	private readonly held = new Map<string, Column>();
-	private end = 0;
-
-	constructor(private readonly file: Scratch) {}
-
-	readonly put: ChunkPut = (part, chunk, values) => {
-		this.file.write(values, this.end);
-		this.where.set(`${part}:${chunk}`, [this.end, values.byteLength]);
-		this.end += values.byteLength;
-	};
-
-	at(part: LayoutPart, i: number): number {
-		const c = Math.floor(i / LAYOUT_CHUNK);
-		const key = `${part}:${c}`;
-		let a = this.held.get(key);
-		if (!a) {
-			const at = this.where.get(key);
-			if (!at) throw new LayoutGoneError(`tree layout: chunk ${key} is missing`);
-			const bytes = new Uint8Array(at[1]);
-			this.file.read(bytes, at[0]);
-			a = columnOf(part, bytes);
-			if (this.held.size >= HELD_CHUNKS) this.held.clear();
-			this.held.set(key, a);
-		}
-		const v = a[i - c * LAYOUT_CHUNK];
-		if (v === undefined) throw new LayoutGoneError(`tree layout: ${part}[${i}] is out of range`);
-		return v;
-	}
-
-	close(): void {
-		this.file.close();
-	}
-}
-
-/** Chunks a layout made at an open holds read at once (as the index's reader). */
-const HELD_CHUNKS = 512;
-
-/** The last layout an open made (one per process: a new one closes the old one's file), and what it was made for. */
-let opened: { store: WeakRef<IndexStore>; key: string; head: LayoutHead; layout: ScratchLayout } | null = null;
-
-/** Closes the layout an open made of this session (its kept layout now answers), freeing its scratch file. */
-export function forgetSpilled(session: number): void {
-	if (opened && (JSON.parse(opened.key) as number[])[0] === session) {
-		opened.layout.close();
-		opened = null;
-	}
-}
-
-/**
- * A window of a lone session's tree that has no kept layout (none yet, or a filter typed: `words`), laid out here a
- * chunk at a time into a scratch file and kept for the next windows of the same layout: an open that only reads (the
- * explorer's query connection) of a session too big to lay out in memory. Throws ShapeTooBigError or ShapeChunksError
- * as keepSpilled.
- */
-export function spilledWindow(
-	store: IndexStore,
-	lc: LayoutCase,
-	request: TreeWindowRequest,
-	words: readonly string[] = [],
-	maxWaiting = FRAMES_MAX,
-): TreeWindow {
-	const key = JSON.stringify([lc.session.id, lc.filter, lc.sig, words]);
-	if (opened?.store.deref() !== store || opened.key !== key) {
-		opened?.layout.close();
-		opened = null;
-		const layout = new ScratchLayout(Scratch.open(dirname(store.path)));
-		try {
-			// One snapshot of the shape, as the indexer's write has; a typed filter's scan of the session's rows through a
-			// small unmapped cache, as the indexer reads (through the search cache's map each page read would stay in RSS).
-			const head = store.withSmallCache(() => store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put, words))());
-			opened = { store: new WeakRef(store), key, head, layout };
-		} catch (e) {
-			layout.close();
-			throw e;
-		}
-	}
-	return windowOf(store, lc, request, opened.head, opened.layout);
 }

@@ -47,7 +47,7 @@ export interface Shape extends Flattened {
 }
 
 /** A growable column of numbers: a million entries are a few megabytes, not a million array slots. */
-class Col<T extends Int32Array | Uint16Array> {
+export class Col<T extends Int32Array | Uint16Array> {
 	length = 0;
 	constructor(
 		public a: T,
