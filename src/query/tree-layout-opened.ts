@@ -62,11 +62,11 @@ class ScratchLayout implements LayoutValues {
 const HELD_CHUNKS = 512;
 
 /** The last layout an open made (one per process: a new one closes the old one's file), and what it was made for. */
-let opened: { store: WeakRef<IndexStore>; key: string; head: LayoutHead; layout: ScratchLayout } | null = null;
+let opened: { store: WeakRef<IndexStore>; session: number; key: string; head: LayoutHead; layout: ScratchLayout } | null = null;
 
 /** Closes the layout an open made of this session (its kept layout now answers), freeing its scratch file. */
 export function forgetSpilled(session: number): void {
-	if (opened && (JSON.parse(opened.key) as number[])[0] === session) {
+	if (opened?.session === session) {
 		opened.layout.close();
 		opened = null;
 	}
@@ -94,7 +94,7 @@ export function spilledWindow(
 			// One snapshot of the shape, as the indexer's write has; a typed filter's scan of the session's rows through a
 			// small unmapped cache, as the indexer reads (through the search cache's map each page read would stay in RSS).
 			const head = store.withSmallCache(() => store.db.transaction(() => layOut(store, lc, maxWaiting, layout.put, words))());
-			opened = { store: new WeakRef(store), key, head, layout };
+			opened = { store: new WeakRef(store), session: lc.session.id, key, head, layout };
 		} catch (e) {
 			layout.close();
 			throw e;
