@@ -1,10 +1,11 @@
 /** Writes one session's rows: events with their tree classification, FTS rows, tool calls and file evidence. */
 import type Database from "better-sqlite3";
 import type { ScannedEntry } from "../project/file-scan.js";
-import { classifyTree, type NodeState, type TreeFacts, type TreeNode } from "../project/tree.js";
+import type { NodeState } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
+import { SessionClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
@@ -19,35 +20,6 @@ export interface StagedEvent extends ScannedEntry {
 	/** system_texts ids of its system prompt sections, comma-separated in fragment position order. */
 	sysTexts: string | null;
 }
-
-/** What the tree classification reads of an indexed row. */
-interface NodeRow {
-	entry_id: string;
-	parent_id: string | null;
-	type: string;
-	ref_id: string | null;
-	label: string | null;
-	msg_producing: number;
-	role: string | null;
-	ctx_flags: number;
-}
-
-/** What a whole classification may change of an indexed row, read again a batch at a time to write it. */
-interface StateRow {
-	id: number;
-	entry_id: string;
-	edit_state: string | null;
-	edit_by: string | null;
-	branch_state: string;
-	selection_state: string;
-	summarized_by: string | null;
-	summarized_prov: string | null;
-	abandoned_by: string | null;
-	cur_label: string | null;
-}
-
-/** Rows of a session whose states a whole classification compares and writes at a time. */
-const STATE_BATCH = 4096;
 
 const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
 	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
@@ -180,101 +152,32 @@ export class SessionWriter {
 		}
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		if (deferred || (previousLeafId !== undefined && previousLeafId !== null)) this.reclassified++;
-		// The nodes only, not every column of the rows: those were most of a big session's classification's memory.
-		// The latest label entry for a target wins, in file order; a label without text clears it.
-		const nodes: TreeNode[] = [];
-		const labels = new Map<string, string | null>();
-		const nodeRows = this.store.prepare<[number], NodeRow>(
-			"SELECT entry_id, parent_id, type, ref_id, label, msg_producing, role, ctx_flags FROM events WHERE session_id = ? ORDER BY id",
-		);
-		for (const r of nodeRows.iterate(sessionId)) {
-			nodes.push({
-				id: r.entry_id,
-				parentId: r.parent_id,
-				type: r.type,
-				refId: r.ref_id,
-				messageProducing: r.msg_producing === 1,
-				role: r.role,
-				ctxFlags: r.ctx_flags,
-			});
-			if (r.type === "label" && r.ref_id !== null) labels.set(r.ref_id, r.label);
-		}
-		const indexed = nodes.length;
-		for (const s of staged)
-			nodes.push({
-				id: s.entry.id,
-				parentId: s.entry.parentId,
-				type: s.ev.type,
-				refId: s.ev.refId,
-				messageProducing: s.ev.messageProducing,
-				role: s.ev.role,
-				ctxFlags: s.ev.ctxFlags,
-			});
-		const facts = classifyTree(nodes, leafId);
-		for (const s of staged) if (s.ev.type === "label" && s.ev.refId !== null) labels.set(s.ev.refId, s.ev.label);
-
-		const update = this.store.prepare(
-			"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?",
-		);
-		// Rowid ranges from the last batch on (NOT INDEXED: by the session's index, each batch would read from its start).
-		const batch = this.store.prepare<[number, number, number], StateRow>(
-			`SELECT id, entry_id, edit_state, edit_by, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, cur_label
-			FROM events NOT INDEXED WHERE id > ? AND session_id = ? ORDER BY id LIMIT ?`,
-		);
-		for (let after = -1, seen = 0; seen < indexed; ) {
-			const rows = batch.all(after, sessionId, STATE_BATCH);
-			if (rows.length === 0) break;
-			seen += rows.length;
-			after = (rows.at(-1) as StateRow).id;
-			for (const r of rows) this.writeState(r, facts, labels, update);
-		}
+		// Numbers only, not the rows: a session of any size and shape is classified in a few words an entry.
+		const whole = SessionClassification.read(this.store, sessionId, staged, leafId);
+		whole.writeIndexed();
 		this.insertStaged(
 			sessionId,
 			staged,
-			(id) => facts.states.get(id),
-			(id) => labels.get(id) ?? null,
-			(id) => facts.abandonedBy.get(id) ?? null,
+			(_, j) => whole.stateAt(whole.stagedIndex(j)),
+			(_, j) => whole.labelAt(whole.stagedIndex(j)),
+			(_, j) => whole.abandonedAt(whole.stagedIndex(j)),
 		);
 		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
 		// the listing reads one column instead of grouping every event of the index.
-		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(forkPoints(nodes), sessionId);
-	}
-
-	/** Writes a row's states as a whole classification found them, when they changed. */
-	private writeState(r: StateRow, facts: TreeFacts, labels: ReadonlyMap<string, string | null>, update: Database.Statement): void {
-		const st = facts.states.get(r.entry_id);
-		const branch = st?.branchState ?? "unknown";
-		const selection = st?.selectionState ?? "unknown";
-		const by = st?.summarizedBy?.entryId ?? null;
-		const prov = st?.summarizedBy?.provenance ?? null;
-		const label = labels.get(r.entry_id) ?? null;
-		const editState = st?.contextEdit?.state ?? null;
-		const editBy = st?.contextEdit?.by ?? null;
-		const abandonedBy = facts.abandonedBy.get(r.entry_id) ?? null;
-		if (
-			branch !== r.branch_state ||
-			selection !== r.selection_state ||
-			by !== r.summarized_by ||
-			prov !== r.summarized_prov ||
-			editState !== r.edit_state ||
-			editBy !== r.edit_by ||
-			abandonedBy !== r.abandoned_by ||
-			label !== r.cur_label
-		)
-			update.run(branch, selection, by, prov, abandonedBy, editState, editBy, label, r.id);
+		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(whole.forkPoints, sessionId);
 	}
 
 	private insertStaged(
 		sessionId: number,
 		staged: StagedEvent[],
-		stateOf: (id: string) => NodeState | undefined,
-		labelOf: (id: string) => string | null,
-		abandonedOf: (id: string) => string | null = () => null,
+		stateOf: (id: string, at: number) => NodeState | undefined,
+		labelOf: (id: string, at: number) => string | null,
+		abandonedOf: (id: string, at: number) => string | null = () => null,
 	): void {
 		const insert = this.store.prepare(INSERT_EVENT);
-		for (const s of staged) {
+		for (const [at, s] of staged.entries()) {
 			const { entry, ev } = s;
-			const st = stateOf(entry.id);
+			const st = stateOf(entry.id, at);
 			insert.run(
 				s.eventId,
 				sessionId,
@@ -307,10 +210,10 @@ export class SessionWriter {
 				st?.selectionState ?? "unknown",
 				st?.summarizedBy?.entryId ?? null,
 				st?.summarizedBy?.provenance ?? null,
-				abandonedOf(entry.id),
+				abandonedOf(entry.id, at),
 				st?.contextEdit?.state ?? null,
 				st?.contextEdit?.by ?? null,
-				labelOf(entry.id),
+				labelOf(entry.id, at),
 				ev.preview,
 				s.frags,
 				s.fts.length,
@@ -339,18 +242,4 @@ export class SessionWriter {
 	removeSession(sessionId: number): void {
 		hideSession(this.store, sessionId);
 	}
-}
-
-/** Fork points of a tree: parent ids that two or more distinct entries name (a dangling parent id counts too). */
-export function forkPoints(nodes: ReadonlyArray<{ id: string; parentId: string | null }>): number {
-	const kids = new Map<string, Set<string>>();
-	for (const n of nodes) {
-		if (n.parentId === null) continue;
-		const set = kids.get(n.parentId) ?? new Set<string>();
-		set.add(n.id);
-		kids.set(n.parentId, set);
-	}
-	let n = 0;
-	for (const set of kids.values()) if (set.size > 1) n++;
-	return n;
 }

@@ -1,0 +1,263 @@
+/**
+ * A whole session classified (tree-classify.ts) from its rows read as numbers — parent and ref links resolved to row
+ * ids by SQLite, entry ids kept only for the entries a state names — and its rows' states written back a stretch at a
+ * time. What it holds is a few words an entry, whatever the session's shape (issue 32 item 2).
+ */
+import type Database from "better-sqlite3";
+import type { NodeState } from "../project/tree.js";
+import {
+	branchOf,
+	classifyPacked,
+	kindOf,
+	NODE,
+	type NodeFields,
+	nodeFlags,
+	type PackedFacts,
+	type PackedNodes,
+	packedNodes,
+	STATE,
+	selectionOf,
+} from "../project/tree-classify.js";
+import type { StagedEvent } from "./session-writer.js";
+import type { IndexStore } from "./store.js";
+
+/** Rows read or written per statement. */
+const STRETCH = 4096;
+/** A stretch ends where the next row id is further than this: a rowid range then never steps over many other rows. */
+const GAP = 64;
+
+/** What classification reads of an indexed row, its links resolved to row ids. */
+interface NodeRow {
+	id: number;
+	entry_id: string;
+	parent_id: string | null;
+	ref_id: string | null;
+	type: string;
+	role: string | null;
+	msg_producing: number;
+	ctx_flags: number;
+	label: string | null;
+	pid: number | null;
+	rid: number | null;
+}
+
+/** What a classification may change of an indexed row. */
+interface StateRow {
+	id: number;
+	edit_state: string | null;
+	edit_by: string | null;
+	branch_state: string;
+	selection_state: string;
+	summarized_by: string | null;
+	summarized_prov: string | null;
+	abandoned_by: string | null;
+	cur_label: string | null;
+}
+
+// NOT INDEXED on the outer table: by rowid range. The links by the (session_id, entry_id) index, one seek each.
+const NODE_SQL = `SELECT e.id, e.entry_id, e.parent_id, e.ref_id, e.type, e.role, e.msg_producing, e.ctx_flags,
+	CASE WHEN e.type = 'label' THEN e.label END AS label,
+	(SELECT p.id FROM events p WHERE p.session_id = e.session_id AND p.entry_id = e.parent_id) AS pid,
+	(SELECT r.id FROM events r WHERE r.session_id = e.session_id AND r.entry_id = e.ref_id) AS rid
+	FROM events AS e NOT INDEXED WHERE e.id >= ? AND e.id <= ? AND e.session_id = ? ORDER BY e.id`;
+
+const STATE_SQL = `SELECT id, edit_state, edit_by, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, cur_label
+	FROM events NOT INDEXED WHERE id >= ? AND id <= ? AND session_id = ? ORDER BY id`;
+
+const UPDATE_SQL =
+	"UPDATE events SET branch_state = ?, selection_state = ?, summarized_by = ?, summarized_prov = ?, abandoned_by = ?, edit_state = ?, edit_by = ?, cur_label = ? WHERE id = ?";
+
+/** A session's classification: its indexed rows (indexes 0…) then the staged entries, in append order. */
+export class SessionClassification {
+	private constructor(
+		private readonly store: IndexStore,
+		private readonly sessionId: number,
+		/** The indexed rows' ids, ascending. */
+		private readonly rowIds: Float64Array,
+		private readonly staged: StagedEvent[],
+		private readonly nodes: PackedNodes,
+		private readonly facts: PackedFacts,
+		/** Entry ids of the indexed compactions, branch summaries and context edits: the entries a state names. */
+		private readonly names: Map<number, string>,
+		/** The current label of each labelled entry (the latest label entry naming it, in file order). */
+		private readonly labels: Map<number, string | null>,
+		/** Entries with two or more children: a dangling parent id counts too. */
+		readonly forkPoints: number,
+	) {}
+
+	/** Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry. */
+	static read(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null): SessionClassification {
+		const rowIds = sessionRowIds(store, sessionId);
+		const m = rowIds.length;
+		const nodes = packedNodes(m + staged.length);
+		const stagedAt = new Map<string, number>();
+		staged.forEach((s, j) => {
+			if (!stagedAt.has(s.entry.id)) stagedAt.set(s.entry.id, m + j);
+		});
+		const indexedRow = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?");
+		const atRow = (rowId: number | null | undefined) => (rowId == null ? -1 : position(rowIds, rowId));
+		const resolve = (id: string | null) => (id === null ? -1 : (stagedAt.get(id) ?? (m > 0 ? atRow(indexedRow.get(sessionId, id)?.id) : -1)));
+		const names = new Map<number, string>();
+		const labelled: Array<[number, string | null]> = [];
+		const children = new Uint8Array(nodes.size);
+		const dangling = new Map<string, number>();
+		const put = (
+			k: number,
+			entryId: string,
+			parentId: string | null,
+			refId: string | null,
+			f: Omit<NodeFields, "parentNull" | "selfParent" | "refNull" | "refIsParent" | "refIsRoot">,
+			parent: number,
+			ref: number,
+		) => {
+			const selfParent = parentId !== null && parentId === entryId;
+			nodes.kind[k] = kindOf(f.type);
+			nodes.parent[k] = selfParent ? -1 : parent;
+			nodes.ref[k] = ref;
+			nodes.flags[k] = nodeFlags({
+				...f,
+				parentNull: parentId === null,
+				selfParent,
+				refNull: refId === null,
+				refIsParent: refId !== null && refId === parentId,
+				refIsRoot: refId === "root",
+			});
+			// A parent named twice is a fork point, also when it is no entry of the session.
+			const named = selfParent ? k : parent;
+			if (named >= 0) children[named] = Math.min(2, (children[named] as number) + 1);
+			else if (parentId !== null) dangling.set(parentId, (dangling.get(parentId) ?? 0) + 1);
+		};
+		const read = store.prepare<[number, number, number], NodeRow>(NODE_SQL);
+		let k = 0;
+		for (const [lo, hi] of stretches(rowIds)) {
+			for (const r of read.iterate(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId)) {
+				const parent = r.pid !== null ? atRow(r.pid) : r.parent_id === null ? -1 : (stagedAt.get(r.parent_id) ?? -1);
+				const ref = r.rid !== null ? atRow(r.rid) : r.ref_id === null ? -1 : (stagedAt.get(r.ref_id) ?? -1);
+				const f = { type: r.type, role: r.role, messageProducing: r.msg_producing === 1, ctxFlags: r.ctx_flags };
+				put(k, r.entry_id, r.parent_id, r.ref_id, f, parent, ref);
+				if (r.type === "compaction" || r.type === "branch_summary" || r.type === "context_edit") names.set(k, r.entry_id);
+				if (r.type === "label") labelled.push([k, r.label]);
+				k++;
+			}
+		}
+		if (k !== m) throw new Error(`session ${sessionId}: read ${k} of its ${m} rows`);
+		staged.forEach((s, j) => {
+			const { entry, ev } = s;
+			const f = { type: ev.type, role: ev.role, messageProducing: ev.messageProducing, ctxFlags: ev.ctxFlags };
+			put(m + j, entry.id, entry.parentId, ev.refId, f, resolve(entry.parentId), resolve(ev.refId));
+			if (ev.type === "label") labelled.push([m + j, ev.label]);
+		});
+		const labels = new Map<number, string | null>();
+		for (const [at, text] of labelled) {
+			const target = nodes.ref[at] as number;
+			if (target >= 0) labels.set(target, text);
+		}
+		let forks = 0;
+		for (const c of children) if (c === 2) forks++;
+		for (const c of dangling.values()) if (c > 1) forks++;
+		const leaf = leafId === null ? -1 : resolve(leafId);
+		return new SessionClassification(store, sessionId, rowIds, staged, nodes, classifyPacked(nodes, leaf), names, labels, forks);
+	}
+
+	/** The entry id of the entry at `k`, one a state names. */
+	private nameOf(k: number): string | null {
+		if (k < 0) return null;
+		const m = this.rowIds.length;
+		return k >= m ? (this.staged[k - m] as StagedEvent).entry.id : (this.names.get(k) ?? null);
+	}
+
+	/** The state of the entry at `k`. */
+	stateAt(k: number): NodeState {
+		const { facts } = this;
+		const code = facts.state[k] as number;
+		const by = code === STATE.compacted ? facts.compaction : code === STATE.abandoned ? (facts.abandonedBy?.[k] ?? -1) : -1;
+		const edit = facts.editBy[k] as number;
+		return {
+			branchState: branchOf(code),
+			selectionState: selectionOf(code),
+			summarizedBy: by < 0 ? null : { entryId: this.nameOf(by) as string, provenance: code === STATE.compacted ? "recorded" : "derived" },
+			contextEdit: edit < 0 ? null : { state: (this.nodes.flags[edit] as number) & NODE.omits ? "omitted" : "replaced", by: this.nameOf(edit) as string },
+		};
+	}
+
+	/** The branch summary whose abandoned branch holds the entry at `k`. */
+	abandonedAt(k: number): string | null {
+		return this.nameOf(this.facts.abandonedBy?.[k] ?? -1);
+	}
+
+	/** The current label of the entry at `k`. */
+	labelAt(k: number): string | null {
+		return this.labels.get(k) ?? null;
+	}
+
+	/** The staged entry `j`'s index. */
+	stagedIndex(j: number): number {
+		return this.rowIds.length + j;
+	}
+
+	/** Writes every indexed row whose states changed, reading them a stretch at a time. */
+	writeIndexed(): void {
+		const { store, rowIds, sessionId } = this;
+		const read = store.prepare<[number, number, number], StateRow>(STATE_SQL);
+		const update = store.prepare(UPDATE_SQL);
+		for (const [lo, hi] of stretches(rowIds)) {
+			// All of a stretch first: the updates below must not run while its rows are being read.
+			const rows = read.all(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId);
+			for (const [i, r] of rows.entries()) writeState(r, lo + i, this, update);
+		}
+	}
+}
+
+/** Updates a row whose states differ from what the classification found. */
+function writeState(r: StateRow, k: number, c: SessionClassification, update: Database.Statement): void {
+	const st = c.stateAt(k);
+	const by = st.summarizedBy?.entryId ?? null;
+	const prov = st.summarizedBy?.provenance ?? null;
+	const label = c.labelAt(k);
+	const editState = st.contextEdit?.state ?? null;
+	const editBy = st.contextEdit?.by ?? null;
+	const abandonedBy = c.abandonedAt(k);
+	if (
+		st.branchState !== r.branch_state ||
+		st.selectionState !== r.selection_state ||
+		by !== r.summarized_by ||
+		prov !== r.summarized_prov ||
+		editState !== r.edit_state ||
+		editBy !== r.edit_by ||
+		abandonedBy !== r.abandoned_by ||
+		label !== r.cur_label
+	)
+		update.run(st.branchState, st.selectionState, by, prov, abandonedBy, editState, editBy, label, r.id);
+}
+
+/** A session's row ids, ascending, read from an index alone. */
+function sessionRowIds(store: IndexStore, sessionId: number): Float64Array {
+	const n = store.prepare<[number], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ?").get(sessionId)?.n ?? 0;
+	const ids = new Float64Array(n);
+	let k = 0;
+	for (const id of store.prepare<[number], number>("SELECT id FROM events WHERE session_id = ?").pluck().iterate(sessionId)) if (k < n) ids[k++] = id;
+	return ids.subarray(0, k).sort();
+}
+
+/** Where `rowId` is in the ascending `ids` (-1: not there). */
+function position(ids: Float64Array, rowId: number): number {
+	let lo = 0;
+	let hi = ids.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if ((ids[mid] as number) < rowId) lo = mid + 1;
+		else hi = mid;
+	}
+	return ids[lo] === rowId ? lo : -1;
+}
+
+/** Index ranges [lo, hi) of `ids`, each at most STRETCH ids with no gap wider than GAP: one rowid range each. */
+function* stretches(ids: Float64Array): Generator<[number, number]> {
+	let lo = 0;
+	while (lo < ids.length) {
+		let hi = lo + 1;
+		while (hi < ids.length && hi - lo < STRETCH && (ids[hi] as number) - (ids[hi - 1] as number) <= GAP) hi++;
+		yield [lo, hi];
+		lo = hi;
+	}
+}
