@@ -61,6 +61,9 @@ const NODE_SQL = `SELECT e.id, e.entry_id, e.parent_id, e.ref_id, e.type, e.role
 	(SELECT r.id FROM events r WHERE r.session_id = e.session_id AND r.entry_id = e.ref_id) AS rid
 	FROM events AS e NOT INDEXED WHERE e.id >= ? AND e.id <= ? AND e.session_id = ? ORDER BY e.id`;
 
+/** The one statement that reads a whole session, by design: its row ids, from its index alone. */
+export const SESSION_ROWS_SQL = "SELECT id FROM events WHERE session_id = ?";
+
 const STATE_SQL = `SELECT id, edit_state, edit_by, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, cur_label
 	FROM events NOT INDEXED WHERE id >= ? AND id <= ? AND session_id = ? ORDER BY id`;
 
@@ -230,13 +233,19 @@ function writeState(r: StateRow, k: number, c: SessionClassification, update: Da
 		update.run(st.branchState, st.selectionState, by, prov, abandonedBy, editState, editBy, label, r.id);
 }
 
-/** A session's row ids, ascending, read from an index alone. */
+/** A session's row ids, ascending, read from an index alone (SESSION_ROWS_SQL). */
 function sessionRowIds(store: IndexStore, sessionId: number): Float64Array {
-	const n = store.prepare<[number], { n: number }>("SELECT count(*) AS n FROM events WHERE session_id = ?").get(sessionId)?.n ?? 0;
-	const ids = new Float64Array(n);
+	let ids = new Float64Array(1024);
 	let k = 0;
-	for (const id of store.prepare<[number], number>("SELECT id FROM events WHERE session_id = ?").pluck().iterate(sessionId)) if (k < n) ids[k++] = id;
-	return ids.subarray(0, k).sort();
+	for (const id of store.prepare<[number], number>(SESSION_ROWS_SQL).pluck().iterate(sessionId)) {
+		if (k === ids.length) {
+			const grown = new Float64Array(k * 2);
+			grown.set(ids);
+			ids = grown;
+		}
+		ids[k++] = id;
+	}
+	return ids.slice(0, k).sort();
 }
 
 /** Where `rowId` is in the ascending `ids` (-1: not there). */
