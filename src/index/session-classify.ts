@@ -18,6 +18,7 @@ import {
 	STATE,
 	selectionOf,
 } from "../project/tree-classify.js";
+import { lowerBound } from "../shared/sorted.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 
@@ -250,14 +251,8 @@ function sessionRowIds(store: IndexStore, sessionId: number): Float64Array {
 
 /** Where `rowId` is in the ascending `ids` (-1: not there). */
 function position(ids: Float64Array, rowId: number): number {
-	let lo = 0;
-	let hi = ids.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		if ((ids[mid] as number) < rowId) lo = mid + 1;
-		else hi = mid;
-	}
-	return ids[lo] === rowId ? lo : -1;
+	const at = lowerBound(ids, rowId);
+	return ids[at] === rowId ? at : -1;
 }
 
 /** Index ranges [lo, hi) of `ids`, each at most STRETCH ids with no gap wider than GAP: one rowid range each. */
