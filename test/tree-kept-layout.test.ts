@@ -282,6 +282,7 @@ describe("the tree view of a big session from its kept layout", () => {
 		"grown past a reply that only calls tools",
 		"back up the path, then a prompt",
 		"back to the same entry again",
+		"after an old prompt replaced by a later copy of its id under another entry",
 		"after a branch off an old entry and a late label",
 		"after a compaction at the leaf",
 		"after a branch off the first entry",
@@ -299,14 +300,14 @@ describe("the tree view of a big session from its kept layout", () => {
 				appendFileSync(file, atLeaf(["user", "assistant", "result", "assistant"], back));
 				refresh();
 			}
-			if (step === steps[5]) {
+			if (step === steps[6]) {
 				// A branch off an old entry, a label on an old entry, more turns: laid out whole again.
 				const old = (entries[50] as Entry).id;
 				appendFileSync(file, line({ id: `u${n++}`, parentId: old, type: "message", role: "user" }) + grow(60));
 				appendFileSync(file, line({ id: `l${n++}`, parentId: (entries.at(-1) as Entry).id, type: "label", target: (entries[120] as Entry).id }));
 				refresh();
 			}
-			if (step === steps[6]) {
+			if (step === steps[7]) {
 				// pi compacts at the leaf (keeping the last few entries of the path), then goes on.
 				const byId = new Map(entries.map((e) => [e.id, e]));
 				let kept = (entries.at(-1) as Entry).id;
@@ -314,9 +315,21 @@ describe("the tree view of a big session from its kept layout", () => {
 				appendFileSync(file, line({ id: `c${n++}`, parentId: (entries.at(-1) as Entry).id, type: "compaction", target: kept }) + grow(5));
 				refresh();
 			}
-			if (step === steps[7]) {
+			if (step === steps[8]) {
 				// A branch off the very first entry: every display position after it moves.
 				appendFileSync(file, atLeaf(["user", "assistant", "result"], (entries[0] as Entry).id));
+				refresh();
+			}
+			if (step === steps[5]) {
+				// A copy of an old prompt's id with other content, a reply now, under an older entry: pi's id map follows
+				// the last copy where the first stood, and its subtree moves with it. Then a turn at the leaf, which alone
+				// the kept layout could take as an append.
+				const k = entries.findIndex((e, i) => i > 300 && e.role === "user");
+				const copy: Entry = { ...(entries[k] as Entry), parentId: (entries[30] as Entry).id, role: "assistant" };
+				const text = line(copy);
+				entries.pop();
+				entries[k] = copy;
+				appendFileSync(file, text + atLeaf(["user", "assistant"]));
 				refresh();
 			}
 			if (step === steps[1]) {

@@ -117,8 +117,10 @@ function sessionFacts(staged: ScannedEntry[]): { firstMs: number | null; lastMs:
 	for (const { ev } of staged) {
 		if (ev.type === "session_info") name = ev.sessionName || null;
 		if (ev.tsMs === null) continue;
-		firstMs = firstMs === null ? ev.tsMs : Math.min(firstMs, ev.tsMs);
-		lastMs = lastMs === null ? ev.tsMs : Math.max(lastMs, ev.tsMs);
+		// As the events rows hold it (session-writer.ts), so a whole classification's span says the same.
+		const ms = Math.trunc(ev.tsMs);
+		firstMs = firstMs === null ? ms : Math.min(firstMs, ms);
+		lastMs = lastMs === null ? ms : Math.max(lastMs, ms);
 	}
 	return { firstMs, lastMs, name };
 }
@@ -169,7 +171,10 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 		const earlier = known.get(session.id, scanned.entry.id);
 		if (earlier) {
 			duplicates++;
-			if (earlier.line_hash !== scanned.entry.lineHash) conflicting++;
+			if (earlier.line_hash === scanned.entry.lineHash) continue;
+			// Another copy of an indexed entry: it replaces that one where it stands, as in pi's id map.
+			conflicting++;
+			writer.replace(session.id, scanned);
 			continue;
 		}
 		staged.push(writer.stage(session.id, seq++, scanned));
@@ -208,7 +213,8 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 			Date.now(),
 			row.id,
 		);
-	const skipped = scan.skipped > 0 || scan.conflicting > 0 ? { note: scanNote(scan, 0, scan.conflicting) ?? "" } : {};
+	// The copies that replaced indexed entries are noted too: the file says something pi follows differently.
+	const skipped = scan.skipped > 0 || conflicting > 0 ? { note: scanNote(scan, 0, conflicting) ?? "" } : {};
 	return {
 		kind: scan.lines > 0 || scan.closedLast ? "appended" : "unchanged",
 		lines: scan.lines,
@@ -308,11 +314,17 @@ export function unchanged(basis: PlanBasis, file: Fingerprint): boolean {
 	return sameFingerprint(basis.row, file);
 }
 
-function conflictsWithIndexed(store: IndexStore, sessionId: number, scan: ScanResult): boolean {
-	const known = store.prepare<[number, string], { line_hash: string }>("SELECT line_hash FROM events WHERE session_id = ? AND entry_id = ?");
+/**
+ * True when an appended copy of an indexed id with other content involves a session name (session_info, the old copy
+ * or the new): the name is the last session_info's in file order, which the index does not keep per entry.
+ */
+function renamesByReplacement(store: IndexStore, sessionId: number, scan: ScanResult): boolean {
+	const known = store.prepare<[number, string], { line_hash: string; type: string }>(
+		"SELECT line_hash, type FROM events WHERE session_id = ? AND entry_id = ?",
+	);
 	return scan.entries.some((scanned) => {
 		const earlier = known.get(sessionId, scanned.entry.id);
-		return earlier !== undefined && earlier.line_hash !== scanned.entry.lineHash;
+		return earlier !== undefined && earlier.line_hash !== scanned.entry.lineHash && (earlier.type === "session_info" || scanned.ev.type === "session_info");
 	});
 }
 
@@ -335,9 +347,9 @@ export function applyScan(
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
 	writer.beginFile();
 	if (scan.mode === "append" && basis.row && basis.session) {
-		// An appended copy of an indexed id with other content replaces it (pi follows the last copy): the whole file
-		// is read again, so the session is what a fresh build makes of it.
-		if (!conflictsWithIndexed(store, basis.session.id, scan)) return applyAppend(store, writer, basis.row, basis.session, scan);
+		// An appended copy of an indexed id with other content replaces it where it stands (applyAppend); one that may
+		// rename the session reads the whole file again, so the session is what a fresh build makes of it.
+		if (!renamesByReplacement(store, basis.session.id, scan)) return applyAppend(store, writer, basis.row, basis.session, scan);
 		// Whole, not in slices: a later slice would meet the replacing copy again as an append and start over.
 		scan = scanFile({ path: file.path, mode: "rebuild" });
 		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);

@@ -38,6 +38,7 @@ interface NodeRow {
 	msg_producing: number;
 	ctx_flags: number;
 	label: string | null;
+	ts_ms: number | null;
 	pid: number | null;
 	rid: number | null;
 }
@@ -57,7 +58,7 @@ interface StateRow {
 
 // NOT INDEXED on the outer table: by rowid range. The links by the (session_id, entry_id) index, one seek each.
 const NODE_SQL = `SELECT e.id, e.entry_id, e.parent_id, e.ref_id, e.type, e.role, e.msg_producing, e.ctx_flags,
-	CASE WHEN e.type = 'label' THEN e.label END AS label,
+	CASE WHEN e.type = 'label' THEN e.label END AS label, e.ts_ms,
 	(SELECT p.id FROM events p WHERE p.session_id = e.session_id AND p.entry_id = e.parent_id) AS pid,
 	(SELECT r.id FROM events r WHERE r.session_id = e.session_id AND r.entry_id = e.ref_id) AS rid
 	FROM events AS e NOT INDEXED WHERE e.id >= ? AND e.id <= ? AND e.session_id = ? ORDER BY e.id`;
@@ -87,6 +88,8 @@ export class SessionClassification {
 		private readonly labels: Map<number, string | null>,
 		/** Entries with two or more children: a dangling parent id counts too. */
 		readonly forkPoints: number,
+		/** The earliest and latest timestamp of its entries (null: none has one). */
+		readonly span: { firstMs: number | null; lastMs: number | null },
 	) {}
 
 	/** Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry. */
@@ -105,6 +108,13 @@ export class SessionClassification {
 		const labelled: Array<[number, string | null]> = [];
 		const children = new Uint8Array(nodes.size);
 		const dangling = new Map<string, number>();
+		const span = { firstMs: null as number | null, lastMs: null as number | null };
+		const spanned = (ms: number | null) => {
+			if (ms === null) return;
+			const t = Math.trunc(ms);
+			span.firstMs = span.firstMs === null ? t : Math.min(span.firstMs, t);
+			span.lastMs = span.lastMs === null ? t : Math.max(span.lastMs, t);
+		};
 		const put = (
 			k: number,
 			entryId: string,
@@ -141,6 +151,7 @@ export class SessionClassification {
 				put(k, r.entry_id, r.parent_id, r.ref_id, f, parent, ref);
 				if (r.type === "compaction" || r.type === "branch_summary" || r.type === "context_edit") names.set(k, r.entry_id);
 				if (r.type === "label") labelled.push([k, r.label]);
+				spanned(r.ts_ms);
 				k++;
 			}
 		}
@@ -150,6 +161,7 @@ export class SessionClassification {
 			const f = { type: ev.type, role: ev.role, messageProducing: ev.messageProducing, ctxFlags: ev.ctxFlags };
 			put(m + j, entry.id, entry.parentId, ev.refId, f, resolve(entry.parentId), resolve(ev.refId));
 			if (ev.type === "label") labelled.push([m + j, ev.label]);
+			spanned(ev.tsMs);
 		});
 		const labels = new Map<number, string | null>();
 		for (const [at, text] of labelled) {
@@ -160,7 +172,7 @@ export class SessionClassification {
 		for (const c of children) if (c === 2) forks++;
 		for (const c of dangling.values()) if (c > 1) forks++;
 		const leaf = leafId === null ? -1 : resolve(leafId);
-		return new SessionClassification(store, sessionId, rowIds, staged, nodes, classifyPacked(nodes, leaf), names, labels, forks);
+		return new SessionClassification(store, sessionId, rowIds, staged, nodes, classifyPacked(nodes, leaf), names, labels, forks, span);
 	}
 
 	/** The entry id of the entry at `k`, one a state names. */

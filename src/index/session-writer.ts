@@ -4,13 +4,15 @@ import type { ScannedEntry } from "../project/file-scan.js";
 import type { NodeState } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
+import { deleteFtsRows } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { SessionClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
-import { systemTextId } from "./system-texts.js";
-import { appendShape, type ShapeInput } from "./tree-shape-store.js";
+import { dropUnusedSystemTexts, systemTextId } from "./system-texts.js";
+import { dropLayoutHeads } from "./tree-layout-store.js";
+import { appendShape, replaceShapeEntry, type ShapeInput } from "./tree-shape-store.js";
 
 /** An event whose searchable rows are written and whose events row waits for the session's classification. */
 export interface StagedEvent extends ScannedEntry {
@@ -21,14 +23,93 @@ export interface StagedEvent extends ScannedEntry {
 	sysTexts: string | null;
 }
 
-const INSERT_EVENT = `INSERT INTO events (id, session_id, entry_id, parent_id, seq, line, byte_offset, byte_length, line_hash, synthetic, type,
-	role, ts, ts_ms, tool_name, tool_call_id, is_error, exit_code, model, provider, stop_reason, custom_type, ref_id, label, msg_producing,
-	ctx_flags, context_role, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, edit_state, edit_by, cur_label, preview, frags,
-	nfrags, kinds, sys_texts)
-	VALUES (${new Array(40).fill("?").join(", ")})`;
+/** The columns an entry's content fixes, in contentValues order: an insert writes them, a replacement rewrites them. */
+const CONTENT_COLUMNS = [
+	"parent_id",
+	"line",
+	"byte_offset",
+	"byte_length",
+	"line_hash",
+	"synthetic",
+	"type",
+	"role",
+	"ts",
+	"ts_ms",
+	"tool_name",
+	"tool_call_id",
+	"is_error",
+	"exit_code",
+	"model",
+	"provider",
+	"stop_reason",
+	"custom_type",
+	"ref_id",
+	"label",
+	"msg_producing",
+	"ctx_flags",
+	"context_role",
+	"preview",
+	"frags",
+	"nfrags",
+	"kinds",
+	"sys_texts",
+];
+const STATE_COLUMNS = ["branch_state", "selection_state", "summarized_by", "summarized_prov", "abandoned_by", "edit_state", "edit_by", "cur_label"];
+const INSERT_COLUMNS = ["id", "session_id", "entry_id", "seq", ...CONTENT_COLUMNS, ...STATE_COLUMNS];
+const INSERT_EVENT = `INSERT INTO events (${INSERT_COLUMNS.join(", ")}) VALUES (${INSERT_COLUMNS.map(() => "?").join(", ")})`;
+const REWRITE_EVENT = `UPDATE events SET ${CONTENT_COLUMNS.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`;
 
 const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 const int = (v: number | null) => (v === null ? null : Math.trunc(v));
+
+/** A staged event's values for CONTENT_COLUMNS. */
+function contentValues(s: StagedEvent): unknown[] {
+	const { entry, ev } = s;
+	return [
+		entry.parentId,
+		entry.lineNo,
+		entry.offset,
+		entry.length,
+		entry.lineHash,
+		entry.synthetic ? 1 : 0,
+		ev.type,
+		ev.role,
+		ev.timestamp,
+		int(ev.tsMs),
+		ev.toolName,
+		ev.toolCallId,
+		flag(ev.isError),
+		int(ev.exitCode),
+		ev.model,
+		ev.provider,
+		ev.stopReason,
+		ev.customType,
+		ev.refId,
+		ev.label,
+		ev.messageProducing ? 1 : 0,
+		ev.ctxFlags,
+		ev.contextRole,
+		ev.preview,
+		s.frags,
+		s.fts.length,
+		s.kinds,
+		s.sysTexts,
+	];
+}
+
+/** What the tree shape keeps of a staged event. */
+function shapeInput(s: StagedEvent): ShapeInput {
+	return {
+		eventId: s.eventId,
+		entryId: s.entry.id,
+		parentId: s.entry.parentId,
+		type: s.ev.type,
+		role: s.ev.role,
+		isError: s.ev.isError,
+		stopReason: s.ev.stopReason,
+		frags: s.frags,
+	};
+}
 
 type Statement = Database.Statement;
 
@@ -41,6 +122,8 @@ export class SessionWriter {
 	private nextId = 0;
 	/** Appends to an indexed session that the fast path did not cover, so the whole session was classified again. */
 	reclassified = 0;
+	/** Sessions with an entry replaced since their last commit (replace): classified whole. */
+	private readonly replaced = new Set<number>();
 
 	private readonly appends: AppendClassifier;
 
@@ -64,8 +147,7 @@ export class SessionWriter {
 	}
 
 	/** Writes an event's searchable rows now; its events row is written by commit() once the tree is known. */
-	stage(sessionId: number, seq: number, scanned: ScannedEntry): StagedEvent {
-		const eventId = this.nextId++;
+	stage(sessionId: number, seq: number, scanned: ScannedEntry, eventId = this.nextId++): StagedEvent {
 		let kinds = 0;
 		const system: number[] = [];
 		const { fts } = scanned;
@@ -108,8 +190,9 @@ export class SessionWriter {
 	private commitRows(sessionId: number, staged: StagedEvent[], leafId: string | null, previousLeafId?: string | null, partial = false): void {
 		const deferKey = `unclassified:${sessionId}`;
 		const deferred = this.isDeferred(sessionId);
-		// Nothing new (a duplicate line) may still move the leaf: the general way below.
-		if (!deferred && previousLeafId !== undefined && previousLeafId !== null && staged.length > 0) {
+		const replaced = this.replaced.delete(sessionId);
+		// Nothing new (a duplicate line) may still move the leaf, and a replaced entry may change any state: the general way below.
+		if (!deferred && !replaced && previousLeafId !== undefined && previousLeafId !== null && staged.length > 0) {
 			// The fast path, one stretch at a time: the entries up to a compaction, the compaction, the entries after it.
 			let previous = previousLeafId;
 			let at = 0;
@@ -137,7 +220,8 @@ export class SessionWriter {
 		}
 		// The session is classified as a whole below (now, or at its last slice): that re-points every summary.
 		dropSummaryRuns(this.store, sessionId);
-		if (partial && (deferred || (previousLeafId !== undefined && previousLeafId !== null))) {
+		const indexed = previousLeafId !== undefined && previousLeafId !== null;
+		if (partial && (deferred || indexed || replaced)) {
 			// A slice of a big file that does not just extend the leaf's path: classifying the whole session at every
 			// slice would cost the session's size per slice. Its rows wait with provisional states (`unknown`) and the
 			// file's last slice classifies the session once; the flag is in the same transaction as the rows.
@@ -151,7 +235,7 @@ export class SessionWriter {
 			return;
 		}
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
-		if (deferred || (previousLeafId !== undefined && previousLeafId !== null)) this.reclassified++;
+		if (deferred || indexed || replaced) this.reclassified++;
 		// Numbers only, not the rows: a session of any size and shape is classified in a few words an entry.
 		const whole = SessionClassification.read(this.store, sessionId, staged, leafId);
 		whole.writeIndexed();
@@ -163,8 +247,11 @@ export class SessionWriter {
 			(_, j) => whole.abandonedAt(whole.stagedIndex(j)),
 		);
 		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
-		// the listing reads one column instead of grouping every event of the index.
-		this.store.prepare("UPDATE sessions SET fork_points = ? WHERE id = ?").run(whole.forkPoints, sessionId);
+		// the listing reads one column instead of grouping every event of the index. The time span too: a replaced
+		// entry may have held the first or last timestamp.
+		this.store
+			.prepare("UPDATE sessions SET fork_points = ?, first_ms = ?, last_ms = ? WHERE id = ?")
+			.run(whole.forkPoints, whole.span.firstMs, whole.span.lastMs, sessionId);
 	}
 
 	private insertStaged(
@@ -176,63 +263,62 @@ export class SessionWriter {
 	): void {
 		const insert = this.store.prepare(INSERT_EVENT);
 		for (const [at, s] of staged.entries()) {
-			const { entry, ev } = s;
-			const st = stateOf(entry.id, at);
+			const id = s.entry.id;
+			const st = stateOf(id, at);
 			insert.run(
 				s.eventId,
 				sessionId,
-				entry.id,
-				entry.parentId,
+				id,
 				s.seq,
-				entry.lineNo,
-				entry.offset,
-				entry.length,
-				entry.lineHash,
-				entry.synthetic ? 1 : 0,
-				ev.type,
-				ev.role,
-				ev.timestamp,
-				int(ev.tsMs),
-				ev.toolName,
-				ev.toolCallId,
-				flag(ev.isError),
-				int(ev.exitCode),
-				ev.model,
-				ev.provider,
-				ev.stopReason,
-				ev.customType,
-				ev.refId,
-				ev.label,
-				ev.messageProducing ? 1 : 0,
-				ev.ctxFlags,
-				ev.contextRole,
+				...contentValues(s),
 				st?.branchState ?? "unknown",
 				st?.selectionState ?? "unknown",
 				st?.summarizedBy?.entryId ?? null,
 				st?.summarizedBy?.provenance ?? null,
-				abandonedOf(entry.id, at),
+				abandonedOf(id, at),
 				st?.contextEdit?.state ?? null,
 				st?.contextEdit?.by ?? null,
-				labelOf(entry.id, at),
-				ev.preview,
-				s.frags,
-				s.fts.length,
-				s.kinds,
-				s.sysTexts,
+				labelOf(id, at),
 			);
 		}
 		// Added to the shape at commit's end, after every insert: a parent later in the batch is found by its row.
-		for (const s of staged)
-			this.shapeQueue.push({
-				eventId: s.eventId,
-				entryId: s.entry.id,
-				parentId: s.entry.parentId,
-				type: s.ev.type,
-				role: s.ev.role,
-				isError: s.ev.isError,
-				stopReason: s.ev.stopReason,
-				frags: s.frags,
-			});
+		for (const s of staged) this.shapeQueue.push(shapeInput(s));
+	}
+
+	/**
+	 * Replaces the indexed entry of `scanned`'s id with this later copy where the first one stands (pi's id map: the
+	 * last copy wins, at the first one's place). Its searchable rows, tool calls, file evidence and shape entry are
+	 * written again under the same row id and seq, so a session of any size is not read again; its next commit
+	 * classifies it whole. The caller counts it as a duplicate with other content.
+	 */
+	replace(sessionId: number, scanned: ScannedEntry): void {
+		const { store } = this;
+		const old = store
+			.prepare<[number, string], { id: number; seq: number; nfrags: number; sys_texts: string | null }>(
+				"SELECT id, seq, nfrags, sys_texts FROM events WHERE session_id = ? AND entry_id = ?",
+			)
+			.get(sessionId, scanned.entry.id);
+		if (!old) throw new Error(`session ${sessionId} has no entry ${scanned.entry.id} to replace`);
+		deleteFtsRows(
+			store,
+			"fts",
+			Array.from({ length: old.nfrags }, (_, i) => old.id * FRAGMENT_SLOTS + i),
+		);
+		for (const table of ["tool_calls", "file_evidence"]) store.prepare(`DELETE FROM ${table} WHERE event_id = ?`).run(old.id);
+		const s = this.stage(sessionId, old.seq, scanned, old.id);
+		store.prepare(REWRITE_EVENT).run(...contentValues(s), old.id);
+		if (old.sys_texts)
+			dropUnusedSystemTexts(
+				store,
+				old.sys_texts
+					.split(",")
+					.map(Number)
+					.filter((t) => t >= 0),
+			);
+		replaceShapeEntry(store, sessionId, old.seq, shapeInput(s));
+		// A kept layout of the session (tree-layout-append.ts) assumes its laid-out entries never change: laid out again.
+		dropLayoutHeads(store, sessionId);
+		this.replaced.add(sessionId);
 	}
 
 	/**

@@ -119,6 +119,11 @@ export function writeLayoutTail(
 	})();
 }
 
+/** Forgets a session's kept layouts: without a head a layout is not read, and the next one written replaces its chunks. */
+export function dropLayoutHeads(store: IndexStore, session: number): void {
+	store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND part = ?").run(session, HEAD);
+}
+
 /** The head of a session's kept layout for a filter mode (null: none kept). */
 export function layoutHead(store: IndexStore, session: number, filter: string): LayoutHead | null {
 	const row = store

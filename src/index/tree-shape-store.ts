@@ -118,6 +118,43 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 	flush();
 }
 
+/**
+ * Rewrites the shape entry at `position` (file order) for an entry replaced under the same row id (session-writer.ts
+ * replace): its parent link and fixed flags, in the one chunk that holds it.
+ */
+export function replaceShapeEntry(store: IndexStore, session: number, position: number, e: ShapeInput): void {
+	const chunk = Math.floor(position / SHAPE_CHUNK);
+	const k = position % SHAPE_CHUNK;
+	const rows = store
+		.prepare<[number, number, number], ChunkRow>("SELECT chunk, n, ids, pars, flags, last_entry FROM tree_shape WHERE session_id = ? AND chunk IN (?, ?)")
+		.all(session, chunk - 1, chunk);
+	const row = rows.find((r) => r.chunk === chunk);
+	const ids = new Int32Array(row?.n ?? 0);
+	if (row) decodeIds(row.ids, row.n, ids, 0);
+	if (!row || k >= row.n || ids[k] !== e.eventId) throw new Error(`tree shape of session ${session}: entry ${position} is not row ${e.eventId}`);
+	const pars = new Int32Array(row.n);
+	const flags = new Uint16Array(row.n);
+	decodeParents(row.pars, row.n, pars, 0);
+	decodeFlags(row.flags, row.n, flags, 0);
+	// The row above in file order, for a PARENT_PREVIOUS link: this chunk's, or the last of the chunk before.
+	let above: number | undefined = k > 0 ? ids[k - 1] : undefined;
+	const before = rows.find((r) => r.chunk === chunk - 1);
+	if (k === 0 && before) {
+		const last = new Int32Array(before.n);
+		decodeIds(before.ids, before.n, last, 0);
+		above = last[before.n - 1];
+	}
+	let par = PARENT_NONE;
+	if (e.parentId !== null) {
+		// Not plucked: the store caches statements by their text, and appendShape reads this one as rows.
+		const parent = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?").get(session, e.parentId)?.id;
+		par = parent === undefined ? PARENT_LATER : parent === above ? PARENT_PREVIOUS : parent;
+	}
+	pars[k] = par;
+	flags[k] = fixedFlags(e);
+	store.prepare("UPDATE tree_shape SET pars = ?, flags = ? WHERE session_id = ? AND chunk = ?").run(encodeParents(pars), encodeFlags(flags), session, chunk);
+}
+
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
 export interface KeptShape {
 	ids: Int32Array;
