@@ -86,6 +86,8 @@ interface Case {
 	found?: string;
 	/** Reads the whole file again (the session's name may change): a rebuild. */
 	rebuilds?: boolean;
+	/** The copy moves in the tree or the context (or in time): the session is classified whole again. */
+	reclassifies?: boolean;
 }
 
 const CASES: Case[] = [
@@ -98,6 +100,7 @@ const CASES: Case[] = [
 	{
 		name: "an abandoned prompt moved onto the leaf's path (another parent), under the leaf",
 		append: [user("u3", "a3", "try the damson idea after the lexer", 12), reply("a5", "u3", "done", 13)],
+		reclassifies: true,
 	},
 	{
 		name: "a reply with another tool call and file",
@@ -108,12 +111,14 @@ const CASES: Case[] = [
 	{
 		name: "the label retargeted, and the first entry's timestamp moved past the last",
 		append: [label("l1", "n1", "a2", "turning point", 9), user("u1", null, "how does the parser cope with quince input", 30)],
+		reclassifies: true,
 	},
 	{
 		name: "the compaction kept from another entry",
 		append: [{ type: "compaction", id: "c1", parentId: "l1", timestamp: at(10), summary: "studied the tokenizer", firstKeptEntryId: "a2", tokensBefore: 1000 }],
 		gone: "studied the parser",
 		found: "tokenizer",
+		reclassifies: true,
 	},
 	{
 		name: "a prompt turned into the session's name",
@@ -126,7 +131,7 @@ const jsonl = (lines: Line[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join
 
 describe("a later copy of an indexed entry's id replaces it in place", () => {
 	for (const c of CASES) {
-		it(`${c.name}: ${c.rebuilds ? "read again whole" : "an append"}, pi's context, equal to a fresh build`, async () => {
+		it(`${c.name}: ${c.rebuilds ? "read again whole" : c.reclassifies ? "an append classified whole" : "an append"}, pi's context, equal to a fresh build`, async () => {
 			const file = fresh(`sessions/--w--/2026-03-01T00-00-00-000Z_${SESSION}.jsonl`);
 			mkdirSync(dirname(file), { recursive: true });
 			writeFileSync(file, jsonl(BASE));
@@ -138,6 +143,8 @@ describe("a later copy of an indexed entry's id replaces it in place", () => {
 				appendFileSync(file, jsonl(c.append));
 				const summary = await service.refreshAsync();
 				expect(summary).toMatchObject(c.rebuilds ? { sessionsRebuilt: 1 } : { sessionsAppended: 1, sessionsRebuilt: 0 });
+				// A copy in the same place (its text, its tool call edited) leaves every state as it is: no whole pass.
+				if (!c.rebuilds) expect(summary.sessionsReclassified ?? 0).toBe(c.reclassifies ? 1 : 0);
 				expect(summary.notes.join(" ")).toMatch(/duplicate id\(s\) with different content \(last kept/);
 				if (c.gone) expect(service.search({ query: `"${c.gone}"` }).hits).toEqual([]);
 				if (c.found) expect(service.search({ query: c.found }).hits.length).toBeGreaterThan(0);

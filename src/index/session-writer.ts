@@ -97,6 +97,40 @@ function contentValues(s: StagedEvent): unknown[] {
 	];
 }
 
+/** What replace() reads of the row it rewrites. */
+interface ReplacedRow {
+	id: number;
+	seq: number;
+	nfrags: number;
+	sys_texts: string | null;
+	parent_id: string | null;
+	ref_id: string | null;
+	type: string;
+	role: string | null;
+	msg_producing: number;
+	ctx_flags: number;
+	label: string | null;
+	ts_ms: number | null;
+}
+
+/**
+ * True when a replacing copy has what a classification reads of an entry (session-classify.ts NODE_SQL) and its
+ * time: every state of the session stays as it is (a message's text edited, say).
+ */
+function sameClassification(old: ReplacedRow, s: StagedEvent): boolean {
+	const { entry, ev } = s;
+	return (
+		old.parent_id === entry.parentId &&
+		old.ref_id === ev.refId &&
+		old.type === ev.type &&
+		old.role === ev.role &&
+		old.msg_producing === (ev.messageProducing ? 1 : 0) &&
+		old.ctx_flags === ev.ctxFlags &&
+		(ev.type !== "label" || old.label === ev.label) &&
+		old.ts_ms === int(ev.tsMs)
+	);
+}
+
 /** What the tree shape keeps of a staged event. */
 function shapeInput(s: StagedEvent): ShapeInput {
 	return {
@@ -288,14 +322,15 @@ export class SessionWriter {
 	/**
 	 * Replaces the indexed entry of `scanned`'s id with this later copy where the first one stands (pi's id map: the
 	 * last copy wins, at the first one's place). Its searchable rows, tool calls, file evidence and shape entry are
-	 * written again under the same row id and seq, so a session of any size is not read again; its next commit
-	 * classifies it whole. The caller counts it as a duplicate with other content.
+	 * written again under the same row id and seq, so a session of any size is not read again. Unless the copy holds the
+	 * same place in the tree and the context (sameClassification), the session's next commit classifies it whole. The
+	 * caller counts it as a duplicate with other content.
 	 */
 	replace(sessionId: number, scanned: ScannedEntry): void {
 		const { store } = this;
 		const old = store
-			.prepare<[number, string], { id: number; seq: number; nfrags: number; sys_texts: string | null }>(
-				"SELECT id, seq, nfrags, sys_texts FROM events WHERE session_id = ? AND entry_id = ?",
+			.prepare<[number, string], ReplacedRow>(
+				"SELECT id, seq, nfrags, sys_texts, parent_id, ref_id, type, role, msg_producing, ctx_flags, label, ts_ms FROM events WHERE session_id = ? AND entry_id = ?",
 			)
 			.get(sessionId, scanned.entry.id);
 		if (!old) throw new Error(`session ${sessionId} has no entry ${scanned.entry.id} to replace`);
@@ -315,10 +350,9 @@ export class SessionWriter {
 					.map(Number)
 					.filter((t) => t >= 0),
 			);
-		replaceShapeEntry(store, sessionId, old.seq, shapeInput(s));
 		// A kept layout of the session (tree-layout-append.ts) assumes its laid-out entries never change: laid out again.
-		dropLayoutHeads(store, sessionId);
-		this.replaced.add(sessionId);
+		if (replaceShapeEntry(store, sessionId, old.seq, shapeInput(s))) dropLayoutHeads(store, sessionId);
+		if (!sameClassification(old, s)) this.replaced.add(sessionId);
 	}
 
 	/**

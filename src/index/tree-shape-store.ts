@@ -120,9 +120,9 @@ export function appendShape(store: IndexStore, session: number, events: readonly
 
 /**
  * Rewrites the shape entry at `position` (file order) for an entry replaced under the same row id (session-writer.ts
- * replace): its parent link and fixed flags, in the one chunk that holds it.
+ * replace): its parent link and fixed flags, in the one chunk that holds it. True when either changed.
  */
-export function replaceShapeEntry(store: IndexStore, session: number, position: number, e: ShapeInput): void {
+export function replaceShapeEntry(store: IndexStore, session: number, position: number, e: ShapeInput): boolean {
 	const chunk = Math.floor(position / SHAPE_CHUNK);
 	const k = position % SHAPE_CHUNK;
 	const rows = store
@@ -150,9 +150,12 @@ export function replaceShapeEntry(store: IndexStore, session: number, position: 
 		const parent = store.prepare<[number, string], { id: number }>("SELECT id FROM events WHERE session_id = ? AND entry_id = ?").get(session, e.parentId)?.id;
 		par = parent === undefined ? PARENT_LATER : parent === above ? PARENT_PREVIOUS : parent;
 	}
+	const flag = fixedFlags(e);
+	if (pars[k] === par && flags[k] === flag) return false;
 	pars[k] = par;
-	flags[k] = fixedFlags(e);
+	flags[k] = flag;
 	store.prepare("UPDATE tree_shape SET pars = ?, flags = ? WHERE session_id = ? AND chunk = ?").run(encodeParents(pars), encodeFlags(flags), session, chunk);
+	return true;
 }
 
 /** A session's kept shape in file order: row ids, parent links (PARENT_*, else a row id) and fixed flags. */
