@@ -2,7 +2,8 @@
  * What classifying a whole session costs (issue 32 item 2): appends the append path cannot classify (a turn back past
  * a compaction, among others) reclassify the session in memory. Per size, in fresh
  * processes: the first index of a session with a compaction every 1,000 entries (keeping 20) and, every 5,000, a turn
- * back to before the latest one; then one appended turn back past the latest two. Prints time and peak RSS, and the
+ * back to before the latest one; then one appended turn back past the latest two; then a line repeating an indexed
+ * entry's id with other content (replaced in place, the session classified whole). Prints time and peak RSS, and the
  * growth per doubling. Not part of `npm test`:
  *   npm run build && node dist/bench/reclassify.js [--sizes 50000,100000,200000] [--dir <scratch>] [--keep 1]
  */
@@ -73,7 +74,10 @@ function main(): void {
 		return JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { ms: number; rss: number };
 	};
 	process.stdout.write("a session classified whole: a compaction every 1,000 entries, a turn back past one every 5,000 (target ≤ 300 MB)\n");
-	let prev: { first: number; again: number } | null = null;
+	type Run = { ms: number; rss: number };
+	let prev: Record<"first" | "again" | "copy", Run> | null = null;
+	const growth = (now: Run, was: Run | undefined) => (was ? ` (×${(now.ms / was.ms).toFixed(2)} time, ×${(now.rss / was.rss).toFixed(2)} RSS)` : "");
+	const row = (what: string, run: Run, was: Run | undefined) => `${what} ${(run.ms / 1000).toFixed(1)} s, peak ${run.rss.toFixed(0)} MB${growth(run, was)}`;
 	for (const n of sizes) {
 		const dir = join(scratch, `s${n}`);
 		rmSync(dir, { recursive: true, force: true });
@@ -86,11 +90,17 @@ function main(): void {
 		const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
 		appendFileSync(join(root, "--f--", FILE), `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
 		const again = refresh(root, index);
-		const growth = prev ? `  ×${(first.rss / prev.first).toFixed(2)} / ×${(again.rss / prev.again).toFixed(2)} RSS per step` : "";
-		prev = { first: first.rss, again: again.rss };
-		process.stdout.write(
-			`${n.toLocaleString("en-US")} entries: first index ${(first.ms / 1000).toFixed(1)} s, peak ${first.rss.toFixed(0)} MB · a turn back past a compaction appended ${(again.ms / 1000).toFixed(1)} s, peak ${again.rss.toFixed(0)} MB${growth}\n`,
+		// The second to last entry again with other content: pi follows the last copy, where the first one stood.
+		const copy = { role: "assistant", content: [{ type: "text", text: "a second copy" }], timestamp: n + 2 };
+		appendFileSync(
+			join(root, "--f--", FILE),
+			`${JSON.stringify({ type: "message", id: `e${n - 1}`, parentId: `e${n - 2}`, timestamp: ts(n + 2), message: copy })}\n`,
 		);
+		const replaced = refresh(root, index);
+		process.stdout.write(
+			`${n.toLocaleString("en-US")} entries: ${row("first index", first, prev?.first)} · ${row("a turn back past a compaction", again, prev?.again)} · ${row("an entry's id repeated", replaced, prev?.copy)}\n`,
+		);
+		prev = { first, again, copy: replaced };
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}
 }
