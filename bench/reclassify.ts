@@ -2,7 +2,8 @@
  * What classifying a whole session costs (issue 32 item 2): appends the append path cannot classify (a turn back past
  * a compaction, among others) reclassify the session in memory. Per size, in fresh
  * processes: the first index of a session with a compaction every 1,000 entries (keeping 20) and, every 5,000, a turn
- * back to before the latest one; then one appended turn back past the latest two; then a line repeating an indexed
+ * back to before the latest one; then one appended turn back past the latest two, refreshed as pi's extension does
+ * (in its slices, with the longest turn of the event loop); then a line repeating an indexed
  * entry's id with other content (replaced in place, the session classified whole). Prints time and peak RSS, and the
  * growth per doubling. Not part of `npm test`:
  *   npm run build && node dist/bench/reclassify.js [--sizes 50000,100000,200000] [--dir <scratch>] [--keep 1]
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { REFRESH_SLICE } from "../src/extension/index-handle.js";
 import { HistoryService } from "../src/service/service.js";
 import { benchConfig, parseArgs } from "./child.js";
 
@@ -47,37 +49,58 @@ function writeSession(root: string, n: number): void {
 	appendFileSync(file, batch);
 }
 
-/** In a child: one refresh of the index, its time and the process's peak RSS. */
-function child(root: string, index: string): void {
+/**
+ * In a child: one refresh of the index, its time and the process's peak RSS; `sliced`, as pi's extension refreshes
+ * (its slices and budget), with the longest turn of the event loop during it (setImmediate to setImmediate).
+ */
+async function child(root: string, index: string, sliced: boolean): Promise<void> {
 	const service = HistoryService.open({ config: benchConfig([root], index) });
 	try {
+		let longest = 0;
+		let last = performance.now();
+		let on = sliced;
+		const tick = () => {
+			const now = performance.now();
+			longest = Math.max(longest, now - last);
+			last = now;
+			if (on) setImmediate(tick);
+		};
+		if (sliced) setImmediate(tick);
 		const t0 = performance.now();
-		service.refresh();
-		process.stdout.write(`${JSON.stringify({ ms: performance.now() - t0, rss: process.resourceUsage().maxRSS / 1024 })}\n`);
+		if (sliced) {
+			const { ms, bytes, entries } = REFRESH_SLICE;
+			// Until nothing is pending, as the extension's background refresh goes on turn after turn.
+			for (let pending = 1; pending > 0; )
+				pending = (await service.refreshSliced({ budgetMs: ms, sliceBytes: bytes, sliceEntries: entries, batchMs: ms })).pending;
+		} else service.refresh();
+		const ms = performance.now() - t0;
+		on = false;
+		process.stdout.write(`${JSON.stringify({ ms, rss: process.resourceUsage().maxRSS / 1024, turn: sliced ? longest : undefined })}\n`);
 	} finally {
 		service.close();
 	}
 }
 
-function main(): void {
+async function main(): Promise<void> {
 	const { options, rest } = parseArgs(process.argv.slice(2));
 	if (rest[0] === "child") {
-		child(rest[1] as string, rest[2] as string);
+		await child(rest[1] as string, rest[2] as string, rest[3] === "sliced");
 		return;
 	}
 	const sizes = (options.get("sizes") ?? "50000,100000,200000").split(",").map(Number);
 	const scratch = options.get("dir") ?? join(tmpdir(), "pes-bench-reclassify");
 	const self = fileURLToPath(import.meta.url);
-	const refresh = (root: string, index: string) => {
-		const out = spawnSync(process.execPath, [self, "child", root, index], { encoding: "utf8" });
+	const refresh = (root: string, index: string, sliced = false) => {
+		const out = spawnSync(process.execPath, [self, "child", root, index, sliced ? "sliced" : "sync"], { encoding: "utf8" });
 		if (out.status !== 0) throw new Error(`refresh failed: ${out.stderr}`);
-		return JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { ms: number; rss: number };
+		return JSON.parse(out.stdout.trim().split("\n").at(-1) as string) as { ms: number; rss: number; turn?: number };
 	};
 	process.stdout.write("a session classified whole: a compaction every 1,000 entries, a turn back past one every 5,000 (target ≤ 300 MB)\n");
-	type Run = { ms: number; rss: number };
+	type Run = { ms: number; rss: number; turn?: number };
 	let prev: Record<"first" | "again" | "copy", Run> | null = null;
 	const growth = (now: Run, was: Run | undefined) => (was ? ` (×${(now.ms / was.ms).toFixed(2)} time, ×${(now.rss / was.rss).toFixed(2)} RSS)` : "");
-	const row = (what: string, run: Run, was: Run | undefined) => `${what} ${(run.ms / 1000).toFixed(1)} s, peak ${run.rss.toFixed(0)} MB${growth(run, was)}`;
+	const row = (what: string, run: Run, was: Run | undefined) =>
+		`${what} ${(run.ms / 1000).toFixed(1)} s, peak ${run.rss.toFixed(0)} MB${run.turn === undefined ? "" : `, longest turn ${run.turn.toFixed(0)} ms`}${growth(run, was)}`;
 	for (const n of sizes) {
 		const dir = join(scratch, `s${n}`);
 		rmSync(dir, { recursive: true, force: true });
@@ -89,7 +112,7 @@ function main(): void {
 		const message = { role: "user", content: [{ type: "text", text: "again" }], timestamp: n + 1 };
 		const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
 		appendFileSync(join(root, "--f--", FILE), `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
-		const again = refresh(root, index);
+		const again = refresh(root, index, true);
 		// The second to last entry again with other content: pi follows the last copy, where the first one stood.
 		const copy = { role: "assistant", content: [{ type: "text", text: "a second copy" }], timestamp: n + 2 };
 		appendFileSync(
@@ -98,11 +121,11 @@ function main(): void {
 		);
 		const replaced = refresh(root, index);
 		process.stdout.write(
-			`${n.toLocaleString("en-US")} entries: ${row("first index", first, prev?.first)} · ${row("a turn back past a compaction", again, prev?.again)} · ${row("an entry's id repeated", replaced, prev?.copy)}\n`,
+			`${n.toLocaleString("en-US")} entries: ${row("first index", first, prev?.first)} · ${row("a turn back past a compaction, refreshed as pi's extension does", again, prev?.again)} · ${row("an entry's id repeated", replaced, prev?.copy)}\n`,
 		);
 		prev = { first, again, copy: replaced };
 		if (!options.has("keep")) rmSync(dir, { recursive: true, force: true });
 	}
 }
 
-main();
+await main();
