@@ -1,7 +1,7 @@
 /**
  * An appended line that repeats an indexed entry's id with other content (issue 32 item 2): pi's id map lets the last
  * copy win where the first one stood, and the index replaces that entry in place, as an append, instead of reading
- * the whole file again. Each case: the refresh reports an append, not a rebuild; pi's own context of the file decides
+ * the whole file again (but when the session's name before a removed last session_info would be needed). Each case: the refresh reports an append, not a rebuild; pi's own context of the file decides
  * which entries reach the model; the index equals a fresh build of the same file (rows, tokens, totals, shapes).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -121,8 +121,17 @@ const CASES: Case[] = [
 		reclassifies: true,
 	},
 	{
-		name: "a prompt turned into the session's name",
+		name: "a prompt turned into a session name before the last one",
 		append: [named("u2", "a2", "lexer study", 7)],
+		reclassifies: true,
+	},
+	{
+		name: "the session's last name changed",
+		append: [named("n1", "u2", "lexer study", 8), reply("a5", "a3", "named anew", 12)],
+	},
+	{
+		name: "the session's last name turned into a prompt (the name before it is not in the index)",
+		append: [user("n1", "u2", "no name after all", 8)],
 		rebuilds: true,
 	},
 ];

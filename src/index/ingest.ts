@@ -154,7 +154,14 @@ function recordedFingerprint(scan: ScanResult): Fingerprint {
 	return scan.partial ? { ...scan.fingerprint, size: scan.endOffset } : scan.fingerprint;
 }
 
-function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, session: SessionRow, scan: ScanResult): FileOutcome {
+function applyAppend(
+	store: IndexStore,
+	writer: SessionWriter,
+	row: FileRow,
+	session: SessionRow,
+	scan: ScanResult,
+	renamed: string | null | undefined,
+): FileOutcome {
 	// Every events row of a session has a distinct seq from 0 (seq = sessions.entries at insert): no scan of the session.
 	let seq = store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(session.id)?.n ?? 0;
 	const known = store.prepare<[number, string], { line_hash: string }>("SELECT line_hash FROM events WHERE session_id = ? AND entry_id = ?");
@@ -184,7 +191,9 @@ function applyAppend(store: IndexStore, writer: SessionWriter, row: FileRow, ses
 		const leaf = scan.leaf ?? session.leaf_entry;
 		writer.commit(session.id, staged, leaf, session.leaf_entry, scan.partial === true);
 		// From the entries actually added: a duplicate of an indexed entry must not move the times or the name.
+		// A name among the added entries comes after every indexed one; else a replaced entry's (renameByReplacement).
 		const facts = sessionFacts(staged);
+		if (facts.name === undefined) facts.name = renamed;
 		store
 			.prepare(
 				`UPDATE sessions SET leaf_entry = ?, entries = entries + ?, name = CASE WHEN ? THEN ? ELSE name END,
@@ -314,18 +323,32 @@ export function unchanged(basis: PlanBasis, file: Fingerprint): boolean {
 	return sameFingerprint(basis.row, file);
 }
 
+/** What replacing indexed entries does to the session's name: unchanged (undefined), a new one, or unknown (rebuild). */
+type Renamed = { name: string | null | undefined } | "rebuild";
+
 /**
- * True when an appended copy of an indexed id with other content involves a session name (session_info, the old copy
- * or the new): the name is the last session_info's in file order, which the index does not keep per entry.
+ * The session's name after an appended copy of an indexed id with other content replaces it: the name is the last
+ * session_info's in file order (copies at the first one's place), which the index keeps for the session only. A copy
+ * that is or replaces a session_info followed by none keeps or sets the name; one that removes the last session_info
+ * would need the one before it: the file is read again.
  */
-function renamesByReplacement(store: IndexStore, sessionId: number, scan: ScanResult): boolean {
-	const known = store.prepare<[number, string], { line_hash: string; type: string }>(
-		"SELECT line_hash, type FROM events WHERE session_id = ? AND entry_id = ?",
+function renameByReplacement(store: IndexStore, sessionId: number, scan: ScanResult): Renamed {
+	const known = store.prepare<[number, string], { line_hash: string; type: string; seq: number }>(
+		"SELECT line_hash, type, seq FROM events WHERE session_id = ? AND entry_id = ?",
 	);
-	return scan.entries.some((scanned) => {
+	const named = scan.entries.flatMap((scanned) => {
 		const earlier = known.get(sessionId, scanned.entry.id);
-		return earlier !== undefined && earlier.line_hash !== scanned.entry.lineHash && (earlier.type === "session_info" || scanned.ev.type === "session_info");
+		const replaces = earlier !== undefined && earlier.line_hash !== scanned.entry.lineHash;
+		return replaces && (earlier.type === "session_info" || scanned.ev.type === "session_info") ? [{ earlier, scanned }] : [];
 	});
+	if (named.length === 0) return { name: undefined };
+	if (named.length > 1) return "rebuild";
+	const { earlier, scanned } = named[0] as (typeof named)[number];
+	const later = store
+		.prepare<[number, number], { n: number }>("SELECT 1 AS n FROM events WHERE session_id = ? AND type = 'session_info' AND seq > ? LIMIT 1")
+		.get(sessionId, earlier.seq);
+	if (later) return { name: undefined };
+	return scanned.ev.type === "session_info" ? { name: scanned.ev.sessionName || null } : "rebuild";
 }
 
 /**
@@ -347,9 +370,11 @@ export function applyScan(
 	if (!full && unchanged(basis, scan.fingerprint)) return UNCHANGED;
 	writer.beginFile();
 	if (scan.mode === "append" && basis.row && basis.session) {
-		// An appended copy of an indexed id with other content replaces it where it stands (applyAppend); one that may
-		// rename the session reads the whole file again, so the session is what a fresh build makes of it.
-		if (!renamesByReplacement(store, basis.session.id, scan)) return applyAppend(store, writer, basis.row, basis.session, scan);
+		// An appended copy of an indexed id with other content replaces it where it stands (applyAppend); one whose
+		// session name cannot be told from the index reads the whole file again, so the session is what a fresh build
+		// makes of it.
+		const renamed = renameByReplacement(store, basis.session.id, scan);
+		if (renamed !== "rebuild") return applyAppend(store, writer, basis.row, basis.session, scan, renamed.name);
 		// Whole, not in slices: a later slice would meet the replacing copy again as an append and start over.
 		scan = scanFile({ path: file.path, mode: "rebuild" });
 		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
