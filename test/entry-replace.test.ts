@@ -138,17 +138,28 @@ const CASES: Case[] = [
 
 const jsonl = (lines: Line[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join("");
 
+/** The session file of `lines` in a folder of its own, indexed: the file, its sessions folder, the index, the service. */
+async function indexed(lines: Line[]) {
+	const file = fresh(`sessions/--w--/2026-03-01T00-00-00-000Z_${SESSION}.jsonl`);
+	mkdirSync(dirname(file), { recursive: true });
+	writeFileSync(file, jsonl(lines));
+	const sessions = dirname(dirname(file));
+	const index = join(dirname(sessions), "index.sqlite");
+	const service = openService(sessions, index);
+	try {
+		await service.refreshAsync();
+	} catch (error) {
+		service.close();
+		throw error;
+	}
+	return { file, sessions, index, service };
+}
+
 describe("a later copy of an indexed entry's id replaces it in place", () => {
 	for (const c of CASES) {
 		it(`${c.name}: ${c.rebuilds ? "read again whole" : c.reclassifies ? "an append classified whole" : "an append"}, pi's context, equal to a fresh build`, async () => {
-			const file = fresh(`sessions/--w--/2026-03-01T00-00-00-000Z_${SESSION}.jsonl`);
-			mkdirSync(dirname(file), { recursive: true });
-			writeFileSync(file, jsonl(BASE));
-			const sessions = dirname(dirname(file));
-			const index = join(dirname(sessions), "index.sqlite");
-			const service = openService(sessions, index);
+			const { file, sessions, index, service } = await indexed(BASE);
 			try {
-				await service.refreshAsync();
 				appendFileSync(file, jsonl(c.append));
 				const summary = await service.refreshAsync();
 				expect(summary).toMatchObject(c.rebuilds ? { sessionsRebuilt: 1 } : { sessionsAppended: 1, sessionsRebuilt: 0 });
@@ -173,17 +184,11 @@ describe("a later copy of an indexed entry's id replaces it in place", () => {
 	}
 
 	it("copies of ids across the slices of a big file: each slice an append, the last equal to a fresh build", async () => {
-		const file = fresh(`sessions/--w--/2026-03-01T00-00-00-000Z_${SESSION}.jsonl`);
-		mkdirSync(dirname(file), { recursive: true });
 		const lines: Line[] = [BASE[0] as Line];
 		for (let i = 0; i < 300; i++)
 			lines.push(i % 2 ? reply(`e${i}`, `e${i - 1}`, `reply ${i} pear`, i + 1) : user(`e${i}`, i ? `e${i - 1}` : null, `prompt ${i} plum`, i + 1));
-		writeFileSync(file, jsonl(lines));
-		const sessions = dirname(dirname(file));
-		const index = join(dirname(sessions), "index.sqlite");
-		const service = openService(sessions, index);
+		const { file, sessions, index, service } = await indexed(lines);
 		try {
-			await service.refreshAsync();
 			// More turns with copies among them: an early prompt re-parented higher up (what it passed over is left off the
 			// path), a late reply changed twice.
 			const more: Line[] = [];

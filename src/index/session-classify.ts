@@ -27,10 +27,8 @@ const STRETCH = 4096;
 /** A stretch ends where the next row id is further than this: a rowid range then never steps over many other rows. */
 const GAP = 64;
 
-/** What classification reads of an indexed row, its links resolved to row ids. */
-interface NodeRow {
-	id: number;
-	entry_id: string;
+/** The columns of an events row a classification reads, besides its ids (a label's text only for a label entry). */
+export interface ClassifiedFields {
 	parent_id: string | null;
 	ref_id: string | null;
 	type: string;
@@ -39,8 +37,32 @@ interface NodeRow {
 	ctx_flags: number;
 	label: string | null;
 	ts_ms: number | null;
+}
+
+/** What classification reads of an indexed row, its links resolved to row ids. */
+interface NodeRow extends ClassifiedFields {
+	id: number;
+	entry_id: string;
 	pid: number | null;
 	rid: number | null;
+}
+
+/**
+ * True when a staged entry has what a classification reads of `row`, and its time: put in that row's place, it leaves
+ * every state of the session and its time span as they are.
+ */
+export function sameClassification(row: ClassifiedFields, s: StagedEvent): boolean {
+	const { entry, ev } = s;
+	return (
+		row.parent_id === entry.parentId &&
+		row.ref_id === ev.refId &&
+		row.type === ev.type &&
+		row.role === ev.role &&
+		row.msg_producing === (ev.messageProducing ? 1 : 0) &&
+		row.ctx_flags === ev.ctxFlags &&
+		(ev.type !== "label" || row.label === ev.label) &&
+		row.ts_ms === (ev.tsMs === null ? null : Math.trunc(ev.tsMs))
+	);
 }
 
 /** What a classification may change of an indexed row. */

@@ -6,7 +6,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
 import { deleteFtsRows } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
-import { SessionClassification } from "./session-classify.js";
+import { type ClassifiedFields, SessionClassification, sameClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
@@ -98,37 +98,11 @@ function contentValues(s: StagedEvent): unknown[] {
 }
 
 /** What replace() reads of the row it rewrites. */
-interface ReplacedRow {
+interface ReplacedRow extends ClassifiedFields {
 	id: number;
 	seq: number;
 	nfrags: number;
 	sys_texts: string | null;
-	parent_id: string | null;
-	ref_id: string | null;
-	type: string;
-	role: string | null;
-	msg_producing: number;
-	ctx_flags: number;
-	label: string | null;
-	ts_ms: number | null;
-}
-
-/**
- * True when a replacing copy has what a classification reads of an entry (session-classify.ts NODE_SQL) and its
- * time: every state of the session stays as it is (a message's text edited, say).
- */
-function sameClassification(old: ReplacedRow, s: StagedEvent): boolean {
-	const { entry, ev } = s;
-	return (
-		old.parent_id === entry.parentId &&
-		old.ref_id === ev.refId &&
-		old.type === ev.type &&
-		old.role === ev.role &&
-		old.msg_producing === (ev.messageProducing ? 1 : 0) &&
-		old.ctx_flags === ev.ctxFlags &&
-		(ev.type !== "label" || old.label === ev.label) &&
-		old.ts_ms === int(ev.tsMs)
-	);
 }
 
 /** What the tree shape keeps of a staged event. */
