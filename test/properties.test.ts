@@ -207,7 +207,8 @@ type Op =
 	| { kind: "rewrite"; file: number; seed: number }
 	| { kind: "delete"; file: number }
 	| { kind: "create"; file: number; seed: number }
-	| { kind: "compact"; file: number; back: number };
+	| { kind: "compact"; file: number; back: number }
+	| { kind: "copy"; file: number; seed: number };
 
 const FILES = 3;
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -222,6 +223,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("create" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
 	// pi's /compact: a compaction under the last entry, keeping the last `back` entries (0: none).
 	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("compact" as const), file: fc.nat(FILES - 1), back: fc.nat(4) }) },
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("copy" as const), file: fc.nat(FILES - 1), seed: fc.nat() }) },
 );
 
 /** A small deterministic pseudo-random source for building entry lines from a seed. */
@@ -416,6 +418,26 @@ function apply(dir: string, op: Op): void {
 		case "delete":
 			if (exists) rmSync(file);
 			return;
+		case "copy": {
+			// A line repeating an entry's id with other content (pi follows the last copy, where the first stood): the
+			// same entry with a field more, or another entry (any type, any parent, cycles included) under its id.
+			if (!exists) return;
+			const content = readFileSync(file, "utf8");
+			const lines = content.split("\n").slice(1).filter(Boolean);
+			const r = rng(op.seed);
+			const picked = lines[Math.floor(r() * lines.length)];
+			let first: Record<string, unknown>;
+			try {
+				first = JSON.parse(picked ?? "") as Record<string, unknown>;
+			} catch {
+				return;
+			}
+			if (typeof first.id !== "string") return;
+			const other = JSON.parse(entryLines(idsIn(file), 1, op.seed)[0] as string) as Record<string, unknown>;
+			const copy = r() < 0.5 ? { ...first, note: `copy ${op.seed % 9}` } : { ...other, id: first.id };
+			appendFileSync(file, `${content.endsWith("\n") ? "" : "\n"}${JSON.stringify(copy)}\n`);
+			return;
+		}
 		case "compact": {
 			if (!exists) return;
 			const content = readFileSync(file, "utf8");
@@ -440,7 +462,7 @@ function apply(dir: string, op: Op): void {
 
 describe("refresh equals a fresh full build", () => {
 	it(
-		"after any sequence of appends, torn writes, completions, truncations, rewrites, deletions and creations",
+		"after any sequence of appends, torn writes, completions, truncations, rewrites, deletions, creations and copies of ids",
 		async () => {
 			let run = 0;
 			await fc.assert(
