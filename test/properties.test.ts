@@ -509,6 +509,19 @@ describe("refresh equals a fresh full build", () => {
 					...(CHAOS ? { numRuns: 1_000_000, interruptAfterTimeLimit: 5 * 60_000 } : { numRuns: 60 }),
 					// Found by `npm run chaos`: an appended duplicate of an indexed entry moved the session's time span.
 					examples: [
+						// Found by `npm run chaos`: an id's copy in an append replaced by a later one holding the indexed content
+						// again; a fresh build keeps that later line.
+						[
+							[
+								{ kind: "copy", file: 0, seed: 142229504 },
+								{ kind: "copy", file: 0, seed: 0 },
+								{ kind: "rewrite", file: 0, seed: 0 },
+								{ kind: "append", file: 0, count: 1, seed: 0 },
+							],
+							1,
+							366,
+							null,
+						],
 						// Every file deleted: FTS5's totals record must be the empty one of a fresh build of no files, not zeros.
 						[
 							[

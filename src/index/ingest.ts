@@ -178,10 +178,10 @@ function applyAppend(
 		const earlier = known.get(session.id, scanned.entry.id);
 		if (earlier) {
 			duplicates++;
-			if (earlier.line_hash === scanned.entry.lineHash) continue;
+			const copy = againstIndexed(scan, scanned, earlier.line_hash);
+			if (copy.differs) conflicting++;
 			// Another copy of an indexed entry: it replaces that one where it stands, as in pi's id map.
-			conflicting++;
-			writer.replace(session.id, scanned);
+			if (copy.replaces) writer.replace(session.id, scanned);
 			continue;
 		}
 		staged.push(writer.stage(session.id, seq++, scanned));
@@ -323,6 +323,17 @@ export function unchanged(basis: PlanBasis, file: Fingerprint): boolean {
 	return sameFingerprint(basis.row, file);
 }
 
+/**
+ * What the scan's copies of an indexed entry do to it, as a fresh build reading them after it would: its first copy
+ * here differs from it (a conflicting duplicate), and the scan's kept copy replaces it (that first copy differs, or a
+ * later copy here replaced the first: the kept one is then the later line, even with the indexed content).
+ */
+function againstIndexed(scan: ScanResult, scanned: ScannedEntry, indexedHash: string): { differs: boolean; replaces: boolean } {
+	const first = scan.replaced?.get(scanned.entry.id);
+	const differs = (first ?? scanned.entry.lineHash) !== indexedHash;
+	return { differs, replaces: differs || first !== undefined };
+}
+
 /** What replacing indexed entries does to the session's name: unchanged (undefined), a new one, or unknown (rebuild). */
 type Renamed = { name: string | null | undefined } | "rebuild";
 
@@ -338,7 +349,7 @@ function renameByReplacement(store: IndexStore, sessionId: number, scan: ScanRes
 	);
 	const named = scan.entries.flatMap((scanned) => {
 		const earlier = known.get(sessionId, scanned.entry.id);
-		const replaces = earlier !== undefined && earlier.line_hash !== scanned.entry.lineHash;
+		const replaces = earlier !== undefined && againstIndexed(scan, scanned, earlier.line_hash).replaces;
 		return replaces && (earlier.type === "session_info" || scanned.ev.type === "session_info") ? [{ earlier, scanned }] : [];
 	});
 	if (named.length === 0) return { name: undefined };

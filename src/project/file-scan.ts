@@ -103,6 +103,11 @@ export interface ScanResult {
 	oversize?: number;
 	duplicates: number;
 	conflicting: number;
+	/**
+	 * Ids whose copies within this scan differ (the last one kept, at the first one's place), with the line hash of
+	 * their first copy here: an append compares that one with the indexed entry, as a fresh build of the file would.
+	 */
+	replaced?: Map<string, string>;
 	/** Id on the last entry line (pi's materialized leaf), duplicates included. */
 	leaf: string | null;
 	/** The file could not be opened or read. */
@@ -319,6 +324,8 @@ function read(
 			result.duplicates++;
 			if (earlier.hash !== entry.lineHash) {
 				result.conflicting++;
+				result.replaced ??= new Map();
+				if (!result.replaced.has(entry.id)) result.replaced.set(entry.id, earlier.hash);
 				earlier.hash = entry.lineHash;
 				result.entries[earlier.at] = scanEntry(entry, cwd);
 			}
