@@ -8,10 +8,10 @@ import type { NodeState } from "../project/tree.js";
 import {
 	branchOf,
 	classifyPacked,
+	contentFlags,
 	kindOf,
+	linkFlags,
 	NODE,
-	type NodeFields,
-	nodeFlags,
 	type PackedFacts,
 	type PackedNodes,
 	packedNodes,
@@ -137,27 +137,13 @@ export class SessionClassification {
 			span.firstMs = span.firstMs === null ? t : Math.min(span.firstMs, t);
 			span.lastMs = span.lastMs === null ? t : Math.max(span.lastMs, t);
 		};
-		const put = (
-			k: number,
-			entryId: string,
-			parentId: string | null,
-			refId: string | null,
-			f: Omit<NodeFields, "parentNull" | "selfParent" | "refNull" | "refIsParent" | "refIsRoot">,
-			parent: number,
-			ref: number,
-		) => {
+		// Scalars, not a fields object per entry: this runs once per entry of the session.
+		const put = (k: number, entryId: string, parentId: string | null, refId: string | null, content: number, kind: number, parent: number, ref: number) => {
 			const selfParent = parentId !== null && parentId === entryId;
-			nodes.kind[k] = kindOf(f.type);
+			nodes.kind[k] = kind;
 			nodes.parent[k] = selfParent ? -1 : parent;
 			nodes.ref[k] = ref;
-			nodes.flags[k] = nodeFlags({
-				...f,
-				parentNull: parentId === null,
-				selfParent,
-				refNull: refId === null,
-				refIsParent: refId !== null && refId === parentId,
-				refIsRoot: refId === "root",
-			});
+			nodes.flags[k] = content | linkFlags(entryId, parentId, refId);
 			// A parent named twice is a fork point, also when it is no entry of the session.
 			const named = selfParent ? k : parent;
 			if (named >= 0) children[named] = Math.min(2, (children[named] as number) + 1);
@@ -169,8 +155,7 @@ export class SessionClassification {
 			for (const r of read.iterate(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId)) {
 				const parent = r.pid !== null ? atRow(r.pid) : r.parent_id === null ? -1 : (stagedAt.get(r.parent_id) ?? -1);
 				const ref = r.rid !== null ? atRow(r.rid) : r.ref_id === null ? -1 : (stagedAt.get(r.ref_id) ?? -1);
-				const f = { type: r.type, role: r.role, messageProducing: r.msg_producing === 1, ctxFlags: r.ctx_flags };
-				put(k, r.entry_id, r.parent_id, r.ref_id, f, parent, ref);
+				put(k, r.entry_id, r.parent_id, r.ref_id, contentFlags(r.type, r.role, r.msg_producing === 1, r.ctx_flags), kindOf(r.type), parent, ref);
 				if (r.type === "compaction" || r.type === "branch_summary" || r.type === "context_edit") names.set(k, r.entry_id);
 				if (r.type === "label") labelled.push([k, r.label]);
 				spanned(r.ts_ms);
@@ -180,8 +165,8 @@ export class SessionClassification {
 		if (k !== m) throw new Error(`session ${sessionId}: read ${k} of its ${m} rows`);
 		staged.forEach((s, j) => {
 			const { entry, ev } = s;
-			const f = { type: ev.type, role: ev.role, messageProducing: ev.messageProducing, ctxFlags: ev.ctxFlags };
-			put(m + j, entry.id, entry.parentId, ev.refId, f, resolve(entry.parentId), resolve(ev.refId));
+			const content = contentFlags(ev.type, ev.role, ev.messageProducing, ev.ctxFlags);
+			put(m + j, entry.id, entry.parentId, ev.refId, content, kindOf(ev.type), resolve(entry.parentId), resolve(ev.refId));
 			if (ev.type === "label") labelled.push([m + j, ev.label]);
 			spanned(ev.tsMs);
 		});

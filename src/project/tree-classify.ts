@@ -69,20 +69,37 @@ export interface NodeFields {
 
 /** The flag bits of an entry. */
 export function nodeFlags(f: NodeFields): number {
-	const ctx = f.ctxFlags ?? 0;
-	const role = f.type === "custom_message" ? "custom" : (f.role ?? "");
 	return (
-		(f.messageProducing ? NODE.producing : 0) |
-		(ctx & CTX_EXCLUDED ? NODE.excluded : 0) |
-		(ctx & CTX_OMITS ? NODE.omits : 0) |
-		(f.type === "message" && f.role === "system" ? NODE.system : 0) |
-		(EDITABLE_ROLES.has(role) ? NODE.editable : 0) |
-		((f.type === "message" && f.role === "user") || f.type === "custom_message" ? NODE.movesToRoot : 0) |
+		contentFlags(f.type, f.role ?? null, f.messageProducing, f.ctxFlags ?? 0) |
 		(f.parentNull ? NODE.parentNull : 0) |
 		(f.selfParent ? NODE.selfParent : 0) |
 		(f.refNull ? NODE.refNull : 0) |
 		(f.refIsParent ? NODE.refIsParent : 0) |
 		(f.refIsRoot ? NODE.refIsRoot : 0)
+	);
+}
+
+/** The flag bits an entry's type, role, producing flag and context flags give (nodeFlags without its links). */
+export function contentFlags(type: string, role: string | null, producing: boolean, ctx: number): number {
+	const editable = type === "custom_message" ? "custom" : (role ?? "");
+	return (
+		(producing ? NODE.producing : 0) |
+		(ctx & CTX_EXCLUDED ? NODE.excluded : 0) |
+		(ctx & CTX_OMITS ? NODE.omits : 0) |
+		(type === "message" && role === "system" ? NODE.system : 0) |
+		(EDITABLE_ROLES.has(editable) ? NODE.editable : 0) |
+		((type === "message" && role === "user") || type === "custom_message" ? NODE.movesToRoot : 0)
+	);
+}
+
+/** The flag bits an entry's links as written give (nodeFlags without its content). */
+export function linkFlags(entryId: string, parentId: string | null, refId: string | null): number {
+	return (
+		(parentId === null ? NODE.parentNull : 0) |
+		(parentId !== null && parentId === entryId ? NODE.selfParent : 0) |
+		(refId === null ? NODE.refNull : 0) |
+		(refId !== null && refId === parentId ? NODE.refIsParent : 0) |
+		(refId === "root" ? NODE.refIsRoot : 0)
 	);
 }
 
