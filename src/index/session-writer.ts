@@ -4,7 +4,7 @@ import type { ScannedEntry } from "../project/file-scan.js";
 import type { NodeState } from "../project/tree.js";
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
-import { deleteFtsRows } from "./fts-totals.js";
+import { deleteFtsRowsTallied, type FtsTally, settleTally } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { type ClassifiedFields, SessionClassification, sameClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
@@ -132,6 +132,8 @@ export class SessionWriter {
 	reclassified = 0;
 	/** Sessions with an entry replaced since their last commit (replace): classified whole. */
 	private readonly replaced = new Set<number>();
+	/** FTS rows the replaced entries lost, taken off FTS5's totals once per commit (each update flushes a segment). */
+	private tally: FtsTally = { rows: 0, tokens: [] };
 
 	private readonly appends: AppendClassifier;
 
@@ -152,6 +154,9 @@ export class SessionWriter {
 	beginFile(): void {
 		const row = this.store.prepare<[], { n: number | null }>("SELECT max(id) AS n FROM events").get();
 		this.nextId = (row?.n ?? 0) + 1;
+		// What a file rolled back before its commit left is not this file's.
+		this.replaced.clear();
+		this.tally = { rows: 0, tokens: [] };
 	}
 
 	/** Writes an event's searchable rows now; its events row is written by commit() once the tree is known. */
@@ -190,6 +195,8 @@ export class SessionWriter {
 		this.shapeQueue = [];
 		this.commitRows(sessionId, staged, leafId, previousLeafId, partial);
 		if (this.shapeQueue.length > 0) appendShape(this.store, sessionId, this.shapeQueue);
+		settleTally(this.store, "fts", this.tally);
+		this.tally = { rows: 0, tokens: [] };
 	}
 
 	/** The entries the current commit inserted, for the session's shape (started again by every commit). */
@@ -308,10 +315,11 @@ export class SessionWriter {
 			)
 			.get(sessionId, scanned.entry.id);
 		if (!old) throw new Error(`session ${sessionId} has no entry ${scanned.entry.id} to replace`);
-		deleteFtsRows(
+		deleteFtsRowsTallied(
 			store,
 			"fts",
 			Array.from({ length: old.nfrags }, (_, i) => old.id * FRAGMENT_SLOTS + i),
+			this.tally,
 		);
 		for (const table of ["tool_calls", "file_evidence"]) store.prepare(`DELETE FROM ${table} WHERE event_id = ?`).run(old.id);
 		const s = this.stage(sessionId, old.seq, scanned, old.id);
