@@ -295,11 +295,49 @@ export class RefreshRun {
 				if (read?.file !== file) return this.apply(file, () => this.ingest(file));
 				return this.apply(file, () => writeReadAhead(this.store, this.writer, read, this.rootIdOf(file), this.fullFor(file), () => this.ingest(file)));
 			};
-			const ok = (ahead?.longest ?? 0) > this.sliceBytes ? await this.batchHeld(step, pause) : this.batch(step);
+			const ok = (ahead?.longest ?? 0) > this.sliceBytes ? await this.batchHeld(step, pause) : await this.batchTurns(step, pause);
 			if (!ok) break;
 			this.options.onSlice?.();
 			await pause();
 		}
+	}
+
+	/**
+	 * batch() for a host's event loop: a whole classification a file needs (SessionWriter.holdWhole) runs after it a
+	 * stretch of rows per turn (`pause`), in the same transaction, which then commits once: readers in other processes
+	 * see the session before or after, never half classified, and this process's reads wait for the refresh.
+	 */
+	private async batchTurns(step: () => FileOutcome | null, pause: () => Promise<void>): Promise<boolean> {
+		const db = this.store.db;
+		const writer = this.writer;
+		this.beginBatch();
+		try {
+			db.exec("BEGIN IMMEDIATE");
+			const batchStarted = Date.now();
+			let bytes = 0;
+			let events = 0;
+			writer.holdWhole = true;
+			try {
+				while (this.done < this.plan.changed.length) {
+					const outcome = step();
+					if (!outcome) break;
+					bytes += outcome.bytes;
+					events += outcome.events;
+					// A held classification goes first: the next file's appends must not read its provisional rows.
+					if (writer.holding || this.batchFull(bytes, batchStarted, events)) break;
+				}
+			} finally {
+				writer.holdWhole = false;
+			}
+			for (const _ of writer.classifyHeld()) await pause();
+			db.exec("COMMIT");
+		} catch (error) {
+			writer.dropHeld();
+			if (db.open && db.inTransaction) db.exec("ROLLBACK");
+			return this.batchFailed(error);
+		}
+		this.committed();
+		return true;
 	}
 
 	/** Like batch(), for a slice read ahead with a long line: its write and its commit (FTS5's flush) take a turn each. */

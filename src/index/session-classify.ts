@@ -23,7 +23,7 @@ import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 
 /** Rows read or written per statement. */
-const STRETCH = 4096;
+export const STRETCH = 4096;
 /** A stretch ends where the next row id is further than this: a rowid range then never steps over many other rows. */
 const GAP = 64;
 
@@ -116,6 +116,11 @@ export class SessionClassification {
 
 	/** Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry. */
 	static read(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null): SessionClassification {
+		return drain(SessionClassification.reading(store, sessionId, staged, leafId));
+	}
+
+	/** read() a stretch of rows at a time: it yields after each one (a host's turn may end there). */
+	static *reading(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null): Generator<void, SessionClassification> {
 		const rowIds = sessionRowIds(store, sessionId);
 		const m = rowIds.length;
 		const nodes = packedNodes(m + staged.length);
@@ -161,6 +166,7 @@ export class SessionClassification {
 				spanned(r.ts_ms);
 				k++;
 			}
+			yield;
 		}
 		if (k !== m) throw new Error(`session ${sessionId}: read ${k} of its ${m} rows`);
 		staged.forEach((s, j) => {
@@ -220,6 +226,11 @@ export class SessionClassification {
 
 	/** Writes every indexed row whose states changed, reading them a stretch at a time. */
 	writeIndexed(): void {
+		drain(this.writingIndexed());
+	}
+
+	/** writeIndexed() a stretch of rows at a time: it yields after each one. */
+	*writingIndexed(): Generator<void, void> {
 		const { store, rowIds, sessionId } = this;
 		const read = store.prepare<[number, number, number], StateRow>(STATE_SQL);
 		const update = store.prepare(UPDATE_SQL);
@@ -227,7 +238,16 @@ export class SessionClassification {
 			// All of a stretch first: the updates below must not run while its rows are being read.
 			const rows = read.all(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId);
 			for (const [i, r] of rows.entries()) writeState(r, lo + i, this, update);
+			yield;
 		}
+	}
+}
+
+/** Runs a generator to its end, for its value. */
+export function drain<T>(steps: Generator<void, T>): T {
+	for (;;) {
+		const next = steps.next();
+		if (next.done) return next.value;
 	}
 }
 

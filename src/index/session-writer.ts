@@ -6,7 +6,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
 import { deleteFtsRowsTallied, type FtsTally, settleTally } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
-import { type ClassifiedFields, SessionClassification, sameClassification } from "./session-classify.js";
+import { type ClassifiedFields, SessionClassification, STRETCH, sameClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
 import type { IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
@@ -251,6 +251,18 @@ export class SessionWriter {
 		}
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		if (deferred || indexed || replaced) this.reclassified++;
+		if (this.holdWhole && this.entriesOf(sessionId) + staged.length > STRETCH) {
+			// The host pauses between stretches of the classification (classifyHeld), in this transaction: the rows
+			// wait with provisional states until then, and nothing reads them before it commits.
+			this.insertStaged(
+				sessionId,
+				staged,
+				() => undefined,
+				() => null,
+			);
+			this.held.push({ sessionId, leafId });
+			return;
+		}
 		// Numbers only, not the rows: a session of any size and shape is classified in a few words an entry.
 		const whole = SessionClassification.read(this.store, sessionId, staged, leafId);
 		whole.writeIndexed();
@@ -261,12 +273,47 @@ export class SessionWriter {
 			(_, j) => whole.labelAt(whole.stagedIndex(j)),
 			(_, j) => whole.abandonedAt(whole.stagedIndex(j)),
 		);
-		// The session browser shows fork points per session: counted here, where the whole tree is at hand, so
-		// the listing reads one column instead of grouping every event of the index. The time span too: a replaced
-		// entry may have held the first or last timestamp.
+		this.wholeFacts(sessionId, whole);
+	}
+
+	/**
+	 * What only a whole classification counts: the session browser's fork points (the listing reads one column instead
+	 * of grouping every event of the index) and the time span (a replaced entry may have held the first or last one).
+	 */
+	private wholeFacts(sessionId: number, whole: SessionClassification): void {
 		this.store
 			.prepare("UPDATE sessions SET fork_points = ?, first_ms = ?, last_ms = ? WHERE id = ?")
 			.run(whole.forkPoints, whole.span.firstMs, whole.span.lastMs, sessionId);
+	}
+
+	private entriesOf(sessionId: number): number {
+		return this.store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(sessionId)?.n ?? 0;
+	}
+
+	/**
+	 * Set while the host can pause inside its write transaction (RefreshRun.batchTurns): a whole classification of a
+	 * session longer than one stretch is then left to classifyHeld instead of holding the host's event loop.
+	 */
+	holdWhole = false;
+	private held: Array<{ sessionId: number; leafId: string | null }> = [];
+
+	/** True while a whole classification waits for classifyHeld. */
+	get holding(): boolean {
+		return this.held.length > 0;
+	}
+
+	/** The whole classifications commit() left (holdWhole), a stretch of rows per step, inside the same transaction. */
+	*classifyHeld(): Generator<void, void> {
+		for (let job = this.held.shift(); job; job = this.held.shift()) {
+			const whole = yield* SessionClassification.reading(this.store, job.sessionId, [], job.leafId);
+			yield* whole.writingIndexed();
+			this.wholeFacts(job.sessionId, whole);
+		}
+	}
+
+	/** Forgets the held classifications of a transaction rolled back. */
+	dropHeld(): void {
+		this.held = [];
 	}
 
 	private insertStaged(

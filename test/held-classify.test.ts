@@ -1,0 +1,112 @@
+/**
+ * A rare append that classifies a whole session (a turn back past a compaction) does not hold the host's event loop
+ * for the session's size (issue 32 item 2): inside pi's sliced refresh the classification runs a stretch of rows per
+ * turn, in the one write transaction of its append, so other processes never see it half done. No timing: turns of
+ * the event loop are counted, and the result equals a fresh build.
+ */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { REFRESH_SLICE } from "../src/extension/index-handle.js";
+import { STRETCH } from "../src/index/session-classify.js";
+import { openService } from "./helpers/corpus.js";
+import { scratch } from "./helpers/reliability.js";
+
+const { fresh, freshBuild } = scratch("pes-held-");
+const SESSION = "0199e000-0000-7000-8000-0000000c1a55";
+const ts = (i: number) => new Date(Date.UTC(2026, 5, 1) + i * 1000).toISOString();
+
+/** `n` entries on one path, a compaction every 1,000 keeping the last 20 before it. */
+function session(n: number): string {
+	const lines = [JSON.stringify({ type: "session", version: 3, id: SESSION, timestamp: ts(0), cwd: "/w" })];
+	let leaf: string | null = null;
+	for (let i = 1; i <= n; i++) {
+		if (i % 1000 === 0) {
+			lines.push(
+				JSON.stringify({
+					type: "compaction",
+					id: `c${i}`,
+					parentId: leaf,
+					timestamp: ts(i),
+					summary: `up to ${i}`,
+					firstKeptEntryId: `e${i - 20}`,
+					tokensBefore: 1,
+				}),
+			);
+			leaf = `c${i}`;
+		} else {
+			const message = { role: i % 2 ? "user" : "assistant", content: [{ type: "text", text: `step ${i}` }], timestamp: i };
+			lines.push(JSON.stringify({ type: "message", id: `e${i}`, parentId: leaf, timestamp: ts(i), message }));
+			leaf = `e${i}`;
+		}
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+/** Counts turns of the event loop (setImmediate callbacks) until stopped, calling `look` at each. */
+function ticker(look: () => void): { stop: () => number } {
+	let ticks = 0;
+	let on = true;
+	const tick = () => {
+		if (!on) return;
+		ticks++;
+		look();
+		setImmediate(tick);
+	};
+	setImmediate(tick);
+	return {
+		stop: () => {
+			on = false;
+			return ticks;
+		},
+	};
+}
+
+describe("a whole classification inside pi's sliced refresh", () => {
+	it("runs a stretch of rows per turn of the event loop, in one transaction, and equals a fresh build", async () => {
+		const n = 3 * STRETCH + 500;
+		const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, session(n));
+		const sessions = dirname(dirname(file));
+		const index = join(dirname(sessions), "index.sqlite");
+		const service = openService(sessions, index);
+		try {
+			service.refresh();
+			// A turn back to before the latest two compactions: the append path leaves it to a whole classification.
+			const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
+			const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
+			appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+			// Another connection looks in at every turn while the classification is under way: it sees the session as it
+			// was or as it is after, never a row with a provisional state.
+			const other = new Database(index, { readonly: true });
+			const provisional = other.prepare("SELECT count(*) AS n FROM events WHERE branch_state = 'unknown'");
+			const leaf = other.prepare("SELECT leaf_entry AS leaf FROM sessions");
+			const seen = new Set<string>();
+			const turns = ticker(() => seen.add(`${(leaf.get() as { leaf: string }).leaf} ${(provisional.get() as { n: number }).n}`));
+			const { ms, bytes, entries } = REFRESH_SLICE;
+			let slices = 0;
+			const summary = await service.refreshSliced({
+				budgetMs: 60_000,
+				batchMs: ms,
+				sliceBytes: bytes,
+				sliceEntries: entries,
+				onSlice: () => slices++,
+			});
+			const ticks = turns.stop();
+			other.close();
+			expect(summary).toMatchObject({ sessionsAppended: 1, sessionsReclassified: 1, pending: 0 });
+			// Reading the rows and writing their states, a stretch per turn each: at least twice the stretches.
+			expect(ticks).toBeGreaterThanOrEqual(2 * Math.ceil(n / STRETCH));
+			expect(slices).toBe(1);
+			expect([...seen].sort()).toEqual(["again 0", `e${n} 0`]);
+			const read = service.read({ sessionId: SESSION, entryId: `e${n - 5}` });
+			expect(read.classification.branchState).toBe("alternate");
+			expect(service.read({ sessionId: SESSION, entryId: "again" }).classification.selectionState).toBe("direct");
+		} finally {
+			service.close();
+		}
+		freshBuild(sessions, index);
+	});
+});
