@@ -38,6 +38,9 @@ function ensureServer(): void {
 export class TmuxSession {
 	private constructor(readonly name: string) {}
 
+	/** More to print when waitFor gives up (what the program behind the screen had on disk, say). */
+	diagnose: (() => string) | null = null;
+
 	/** Starts `command` (a shell command line) in a detached session of the given size. */
 	static start(command: string, size: { columns: number; rows: number }, cwd?: string): TmuxSession {
 		ensureServer();
@@ -79,7 +82,8 @@ export class TmuxSession {
 		for (let pause = 50; ; pause = Math.min(250, Math.round(pause * 1.5))) {
 			const screen = this.capture();
 			if (ok(screen)) return screen;
-			if (Date.now() > until) throw new Error(`screen did not match ${String(test)} within ${timeoutMs} ms:\n${screen}`);
+			if (Date.now() > until)
+				throw new Error(`screen did not match ${String(test)} within ${timeoutMs} ms:\n${screen}${this.diagnose ? `\n${this.diagnose()}` : ""}`);
 			await new Promise((resolve) => setTimeout(resolve, pause));
 		}
 	}
