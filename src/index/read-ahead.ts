@@ -1,7 +1,7 @@
 /**
  * A sliced refresh's big slices, read before the write transaction that writes them: reading a 2M-character line
  * (its JSON, its projection) and writing it (FTS5's insert of its 256 KB of indexed text, then the flush at commit)
- * would otherwise share one turn of the host's event loop (refresh-run.ts ingestSliced).
+ * would otherwise share one turn of the host's event loop (refresh-sliced.ts ingestSliced).
  */
 import { type ScanResult, type SliceCarry, scanFile } from "../project/file-scan.js";
 import type { DiscoveredFile } from "../source/discover.js";

@@ -13,7 +13,6 @@ import { MERGE_SLICE_PAGES, mergeStepUnlessBusy, mergesWhole } from "./fts-merge
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
 import { carryRows, keepStamps, quickPlan, sweepOf } from "./quick-check.js";
-import { readAhead, writeReadAhead } from "./read-ahead.js";
 import { BATCH_BYTES, FILE_SLICE_BYTES, FRESH_STAMP_MS, type RefreshOptions } from "./refresh-options.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { RemovalBatches } from "./removal-batches.js";
@@ -167,7 +166,7 @@ export class RefreshRun {
 	}
 
 	/** Where the last slice read on this thread ended (file-scan.ts SliceCarry): one file is sliced at a time. */
-	private readonly carry: { value?: SliceCarry } = {};
+	readonly carry: { value?: SliceCarry } = {};
 
 	/** How a file's slices are cut. */
 	get sliceLimits(): SliceLimits {
@@ -225,7 +224,7 @@ export class RefreshRun {
 	}
 
 	/** A batch rolled back: a busy index stops the run, any other error redoes the batch one file per transaction. */
-	private batchFailed(error: unknown): boolean {
+	batchFailed(error: unknown): boolean {
 		const failedAt = this.done;
 		this.rolledBack();
 		return isBusyError(error) ? this.busy() : this.isolate(failedAt + 1);
@@ -276,85 +275,6 @@ export class RefreshRun {
 			});
 			if (!ok) break;
 		}
-	}
-
-	/**
-	 * Like ingestSync, but hands the event loop back after every batch (`pause`, e.g. setImmediate): with a short
-	 * batchMs and small file slices no single stretch of work holds a host's event loop for long.
-	 */
-	async ingestSliced(pause: () => Promise<void>): Promise<void> {
-		// At least one slice per run, whatever the budget: a run that wrote nothing (discovery alone used the budget on
-		// a busy machine) would leave the same work pending, and a host that runs again while work is pending would spin.
-		for (let first = true; this.done < this.plan.changed.length && (first || !this.overBudget()); first = false) {
-			const next = this.plan.changed[this.done] as DiscoveredFile;
-			let ahead = readAhead(this.store, next, this.fullFor(next), this.sliceLimits, this.carry);
-			if (ahead) await pause();
-			const step = () => {
-				const [file, read] = [this.plan.changed[this.done] as DiscoveredFile, ahead];
-				ahead = null;
-				if (read?.file !== file) return this.apply(file, () => this.ingest(file));
-				return this.apply(file, () => writeReadAhead(this.store, this.writer, read, this.rootIdOf(file), this.fullFor(file), () => this.ingest(file)));
-			};
-			const ok = (ahead?.longest ?? 0) > this.sliceBytes ? await this.batchHeld(step, pause) : await this.batchTurns(step, pause);
-			if (!ok) break;
-			this.options.onSlice?.();
-			await pause();
-		}
-	}
-
-	/**
-	 * batch() for a host's event loop: a whole classification a file needs (SessionWriter.holdWhole) runs after it a
-	 * stretch of rows per turn (`pause`), in the same transaction, which then commits once: readers in other processes
-	 * see the session before or after, never half classified, and this process's reads wait for the refresh.
-	 */
-	private async batchTurns(step: () => FileOutcome | null, pause: () => Promise<void>): Promise<boolean> {
-		const db = this.store.db;
-		const writer = this.writer;
-		this.beginBatch();
-		try {
-			db.exec("BEGIN IMMEDIATE");
-			const batchStarted = Date.now();
-			let bytes = 0;
-			let events = 0;
-			writer.holdWhole = true;
-			try {
-				while (this.done < this.plan.changed.length) {
-					const outcome = step();
-					if (!outcome) break;
-					bytes += outcome.bytes;
-					events += outcome.events;
-					// A held classification goes first: the next file's appends must not read its provisional rows.
-					if (writer.holding || this.batchFull(bytes, batchStarted, events)) break;
-				}
-			} finally {
-				writer.holdWhole = false;
-			}
-			for (const _ of writer.classifyHeld()) await pause();
-			db.exec("COMMIT");
-		} catch (error) {
-			writer.dropHeld();
-			if (db.open && db.inTransaction) db.exec("ROLLBACK");
-			return this.batchFailed(error);
-		}
-		this.committed();
-		return true;
-	}
-
-	/** Like batch(), for a slice read ahead with a long line: its write and its commit (FTS5's flush) take a turn each. */
-	private async batchHeld(step: () => FileOutcome, pause: () => Promise<void>): Promise<boolean> {
-		const db = this.store.db;
-		this.beginBatch();
-		try {
-			db.exec("BEGIN IMMEDIATE");
-			step();
-			await pause();
-			db.exec("COMMIT");
-		} catch (error) {
-			if (db.open && db.inTransaction) db.exec("ROLLBACK");
-			return this.batchFailed(error);
-		}
-		this.committed();
-		return true;
 	}
 
 	/** Removals already made in slices (removeGoneSliced): finish() does not look again. */

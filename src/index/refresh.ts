@@ -9,6 +9,7 @@ import { discoverSliced } from "../source/discover.js";
 import type { RefreshOptions } from "./refresh-options.js";
 import { ingestPipelined } from "./refresh-pipeline.js";
 import { RefreshRun } from "./refresh-run.js";
+import { ingestSliced } from "./refresh-sliced.js";
 import type { IndexStore } from "./store.js";
 
 /** Work below this is not worth starting a worker thread for. */
@@ -40,7 +41,7 @@ export async function refreshSliced(store: IndexStore, roots: SourceRoot[], opti
 		if (!run.prepare(found)) return run.stop();
 	}
 	await nextTurn();
-	await run.ingestSliced(nextTurn);
+	await ingestSliced(run, nextTurn);
 	await run.summaryRunsSliced(nextTurn);
 	await run.removeGoneSliced(nextTurn);
 	await run.removalsSliced(nextTurn);

@@ -291,7 +291,7 @@ export class SessionWriter {
 	}
 
 	/**
-	 * Set while the host can pause inside its write transaction (RefreshRun.batchTurns): a whole classification of a
+	 * Set while the host can pause inside its write transaction (refresh-sliced.ts): a whole classification of a
 	 * session longer than one stretch is then left to classifyHeld instead of holding the host's event loop.
 	 */
 	holdWhole = false;
