@@ -154,17 +154,35 @@ function recordedFingerprint(scan: ScanResult): Fingerprint {
 	return scan.partial ? { ...scan.fingerprint, size: scan.endOffset } : scan.fingerprint;
 }
 
+/** An indexed entry that an appended line repeats the id of. */
+interface IndexedCopy {
+	line_hash: string;
+	type: string;
+	seq: number;
+}
+
+/** The indexed entries whose ids the scan repeats (nearly always none), in one statement by the session's id index. */
+function indexedCopies(store: IndexStore, sessionId: number, scan: ScanResult): Map<string, IndexedCopy> {
+	if (scan.entries.length === 0) return new Map();
+	const rows = store
+		.prepare<[number, string], IndexedCopy & { entry_id: string }>(
+			"SELECT entry_id, line_hash, type, seq FROM events WHERE session_id = ? AND entry_id IN (SELECT value FROM json_each(?))",
+		)
+		.all(sessionId, JSON.stringify(scan.entries.map((e) => e.entry.id)));
+	return new Map(rows.map((r) => [r.entry_id, r]));
+}
+
 function applyAppend(
 	store: IndexStore,
 	writer: SessionWriter,
 	row: FileRow,
 	session: SessionRow,
 	scan: ScanResult,
+	copies: Map<string, IndexedCopy>,
 	renamed: string | null | undefined,
 ): FileOutcome {
 	// Every events row of a session has a distinct seq from 0 (seq = sessions.entries at insert): no scan of the session.
 	let seq = store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(session.id)?.n ?? 0;
-	const known = store.prepare<[number, string], { line_hash: string }>("SELECT line_hash FROM events WHERE session_id = ? AND entry_id = ?");
 	let duplicates = scan.duplicates;
 	let conflicting = scan.conflicting;
 	if (scan.closedLast) {
@@ -175,7 +193,7 @@ function applyAppend(
 	}
 	const staged = [];
 	for (const scanned of scan.entries) {
-		const earlier = known.get(session.id, scanned.entry.id);
+		const earlier = copies.get(scanned.entry.id);
 		if (earlier) {
 			duplicates++;
 			const copy = againstIndexed(scan, scanned, earlier.line_hash);
@@ -343,12 +361,10 @@ type Renamed = { name: string | null | undefined } | "rebuild";
  * that is or replaces a session_info followed by none keeps or sets the name; one that removes the last session_info
  * would need the one before it: the file is read again.
  */
-function renameByReplacement(store: IndexStore, sessionId: number, scan: ScanResult): Renamed {
-	const known = store.prepare<[number, string], { line_hash: string; type: string; seq: number }>(
-		"SELECT line_hash, type, seq FROM events WHERE session_id = ? AND entry_id = ?",
-	);
+function renameByReplacement(store: IndexStore, sessionId: number, scan: ScanResult, copies: Map<string, IndexedCopy>): Renamed {
+	if (copies.size === 0) return { name: undefined };
 	const named = scan.entries.flatMap((scanned) => {
-		const earlier = known.get(sessionId, scanned.entry.id);
+		const earlier = copies.get(scanned.entry.id);
 		const replaces = earlier !== undefined && againstIndexed(scan, scanned, earlier.line_hash).replaces;
 		return replaces && (earlier.type === "session_info" || scanned.ev.type === "session_info") ? [{ earlier, scanned }] : [];
 	});
@@ -384,8 +400,9 @@ export function applyScan(
 		// An appended copy of an indexed id with other content replaces it where it stands (applyAppend); one whose
 		// session name cannot be told from the index reads the whole file again, so the session is what a fresh build
 		// makes of it.
-		const renamed = renameByReplacement(store, basis.session.id, scan);
-		if (renamed !== "rebuild") return applyAppend(store, writer, basis.row, basis.session, scan, renamed.name);
+		const copies = indexedCopies(store, basis.session.id, scan);
+		const renamed = renameByReplacement(store, basis.session.id, scan, copies);
+		if (renamed !== "rebuild") return applyAppend(store, writer, basis.row, basis.session, scan, copies, renamed.name);
 		// Whole, not in slices: a later slice would meet the replacing copy again as an append and start over.
 		scan = scanFile({ path: file.path, mode: "rebuild" });
 		if (scan.error !== undefined) return recordUnreadable(store, file, rootId, basis, scan.error);
