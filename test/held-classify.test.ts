@@ -10,6 +10,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { REFRESH_SLICE } from "../src/extension/index-handle.js";
 import { STRETCH } from "../src/index/session-classify.js";
+import { decodeIds, encodeIds } from "../src/index/shape-codec.js";
 import { openService } from "./helpers/corpus.js";
 import { scratch } from "./helpers/reliability.js";
 
@@ -107,6 +108,43 @@ describe("a whole classification inside pi's sliced refresh", () => {
 		} finally {
 			service.close();
 		}
+		freshBuild(sessions, index);
+	});
+
+	// The row ids come from the session's kept shape (a few blobs); a shape that does not hold them is not trusted.
+	it.each([
+		["ids of other rows", "UPDATE tree_shape SET ids = ? WHERE session_id = ? AND chunk = 0"],
+		["a chunk missing", "DELETE FROM tree_shape WHERE session_id = ? AND chunk = 1"],
+	])("classifies the session from its rows when its kept shape holds %s", (_, damage) => {
+		const n = 3 * STRETCH + 500;
+		const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, session(n));
+		const sessions = dirname(dirname(file));
+		const index = join(dirname(sessions), "index.sqlite");
+		const service = openService(sessions, index);
+		service.refresh();
+		const db = new Database(index);
+		const kept = db.prepare(`SELECT * FROM tree_shape WHERE chunk = ${damage.slice(-1)}`).get() as { session_id: number; n: number; ids: Buffer };
+		if (damage.startsWith("UPDATE")) {
+			// Still ascending and as many: each id one lower, so only the rows read tell.
+			const ids = new Float64Array(kept.n);
+			decodeIds(kept.ids, kept.n, ids, 0);
+			db.prepare(damage).run(encodeIds(ids.map((id) => id - 1)), kept.session_id);
+		} else db.prepare(damage).run(kept.session_id);
+		try {
+			const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
+			const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
+			appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+			expect(service.refresh()).toMatchObject({ sessionsAppended: 1, sessionsReclassified: 1 });
+			expect(service.read({ sessionId: SESSION, entryId: `e${n - 5}` }).classification.branchState).toBe("alternate");
+		} finally {
+			service.close();
+		}
+		// The shape as it was: then every state must be a fresh build's.
+		const keys = Object.keys(kept);
+		db.prepare(`INSERT OR REPLACE INTO tree_shape (${keys.join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`).run(...Object.values(kept));
+		db.close();
 		freshBuild(sessions, index);
 	});
 });

@@ -21,6 +21,7 @@ import {
 import { lowerBound } from "../shared/sorted.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
+import { readShapeIds } from "./tree-shape-store.js";
 
 /** Rows read or written per statement. */
 export const STRETCH = 4096;
@@ -85,7 +86,7 @@ const NODE_SQL = `SELECT e.id, e.entry_id, e.parent_id, e.ref_id, e.type, e.role
 	(SELECT r.id FROM events r WHERE r.session_id = e.session_id AND r.entry_id = e.ref_id) AS rid
 	FROM events AS e NOT INDEXED WHERE e.id >= ? AND e.id <= ? AND e.session_id = ? ORDER BY e.id`;
 
-/** The one statement that reads a whole session, by design: its row ids, from its index alone. */
+/** The one statement that reads a whole session, by design: its row ids from its index alone, when its kept shape cannot give them. */
 export const SESSION_ROWS_SQL = "SELECT id FROM events WHERE session_id = ?";
 
 const STATE_SQL = `SELECT id, edit_state, edit_by, branch_state, selection_state, summarized_by, summarized_prov, abandoned_by, cur_label
@@ -114,14 +115,41 @@ export class SessionClassification {
 		readonly span: { firstMs: number | null; lastMs: number | null },
 	) {}
 
-	/** Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry. */
-	static read(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null): SessionClassification {
-		return drain(SessionClassification.reading(store, sessionId, staged, leafId));
+	/**
+	 * Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry.
+	 * `inserted`: the row ids this commit inserted before, not in the session's kept shape yet.
+	 */
+	static read(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null, inserted: readonly number[] = []): SessionClassification {
+		return drain(SessionClassification.reading(store, sessionId, staged, leafId, inserted));
 	}
 
 	/** read() a stretch of rows at a time: it yields after each one (a host's turn may end there). */
-	static *reading(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null): Generator<void, SessionClassification> {
-		const rowIds = sessionRowIds(store, sessionId);
+	static *reading(
+		store: IndexStore,
+		sessionId: number,
+		staged: StagedEvent[],
+		leafId: string | null,
+		inserted: readonly number[] = [],
+	): Generator<void, SessionClassification> {
+		const kept = shapeRowIds(store, sessionId, inserted);
+		if (kept) {
+			try {
+				return yield* SessionClassification.readingRows(store, sessionId, kept, staged, leafId);
+			} catch (error) {
+				if (!(error instanceof RowIdsMismatch)) throw error;
+			}
+		}
+		return yield* SessionClassification.readingRows(store, sessionId, indexRowIds(store, sessionId), staged, leafId);
+	}
+
+	/** reading() over the session's row ids `rowIds` (ascending); throws RowIdsMismatch when its rows are others. */
+	private static *readingRows(
+		store: IndexStore,
+		sessionId: number,
+		rowIds: Float64Array,
+		staged: StagedEvent[],
+		leafId: string | null,
+	): Generator<void, SessionClassification> {
 		const m = rowIds.length;
 		const nodes = packedNodes(m + staged.length);
 		const stagedAt = new Map<string, number>();
@@ -158,6 +186,7 @@ export class SessionClassification {
 		let k = 0;
 		for (const [lo, hi] of stretches(rowIds)) {
 			for (const r of read.iterate(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId)) {
+				if (r.id !== rowIds[k]) throw new RowIdsMismatch(sessionId, k, m);
 				const parent = r.pid !== null ? atRow(r.pid) : r.parent_id === null ? -1 : (stagedAt.get(r.parent_id) ?? -1);
 				const ref = r.rid !== null ? atRow(r.rid) : r.ref_id === null ? -1 : (stagedAt.get(r.ref_id) ?? -1);
 				put(k, r.entry_id, r.parent_id, r.ref_id, contentFlags(r.type, r.role, r.msg_producing === 1, r.ctx_flags), kindOf(r.type), parent, ref);
@@ -168,7 +197,7 @@ export class SessionClassification {
 			}
 			yield;
 		}
-		if (k !== m) throw new Error(`session ${sessionId}: read ${k} of its ${m} rows`);
+		if (k !== m) throw new RowIdsMismatch(sessionId, k, m);
 		staged.forEach((s, j) => {
 			const { entry, ev } = s;
 			const content = contentFlags(ev.type, ev.role, ev.messageProducing, ev.ctxFlags);
@@ -273,8 +302,31 @@ function writeState(r: StateRow, k: number, c: SessionClassification, update: Da
 		update.run(st.branchState, st.selectionState, by, prov, abandonedBy, editState, editBy, label, r.id);
 }
 
-/** A session's row ids, ascending, read from an index alone (SESSION_ROWS_SQL). */
-function sessionRowIds(store: IndexStore, sessionId: number): Float64Array {
+/** The rows read are not the session's row ids where the k-th was expected. */
+class RowIdsMismatch extends Error {
+	constructor(sessionId: number, k: number, m: number) {
+		super(`session ${sessionId}: its rows are not its ${m} row ids (at ${k})`);
+	}
+}
+
+/**
+ * A session's row ids, ascending, from its kept shape (a few blobs, whatever its size) and the ids this commit
+ * `inserted` after it: null when the shape does not hold as many ascending ids as the session has entries. The rows
+ * read then confirm each one.
+ */
+function shapeRowIds(store: IndexStore, sessionId: number, inserted: readonly number[]): Float64Array | null {
+	const entries = store.prepare<[number], { entries: number }>("SELECT entries FROM sessions WHERE id = ?").get(sessionId)?.entries ?? 0;
+	const shape = readShapeIds(store, sessionId, entries);
+	if (!shape) return null;
+	const ids = new Float64Array(entries + inserted.length);
+	ids.set(shape);
+	ids.set(inserted, entries);
+	for (let k = 1; k < ids.length; k++) if ((ids[k] as number) <= (ids[k - 1] as number)) return null;
+	return ids;
+}
+
+/** A session's row ids, ascending, read from an index alone (SESSION_ROWS_SQL): one statement over the session. */
+function indexRowIds(store: IndexStore, sessionId: number): Float64Array {
 	let ids = new Float64Array(1024);
 	let k = 0;
 	for (const id of store.prepare<[number], number>(SESSION_ROWS_SQL).pluck().iterate(sessionId)) {

@@ -264,7 +264,8 @@ export class SessionWriter {
 			return;
 		}
 		// Numbers only, not the rows: a session of any size and shape is classified in a few words an entry.
-		const whole = SessionClassification.read(this.store, sessionId, staged, leafId);
+		const inserted = this.shapeQueue.map((e) => e.eventId);
+		const whole = SessionClassification.read(this.store, sessionId, staged, leafId, inserted);
 		whole.writeIndexed();
 		this.insertStaged(
 			sessionId,

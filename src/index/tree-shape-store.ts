@@ -197,6 +197,27 @@ export function readShapeFrom(store: IndexStore, session: number, from: number):
 	return { offset, ids, parents, flags, links };
 }
 
+/**
+ * The row ids of a session's kept shape, in file order: a few run-encoded blobs, not a row per entry. Null when the
+ * chunks do not hold exactly `expected` ids.
+ */
+export function readShapeIds(store: IndexStore, session: number, expected: number): Float64Array | null {
+	const ids = new Float64Array(expected);
+	let at = 0;
+	const rows = store.prepare<[number], [number, Buffer]>("SELECT n, ids FROM tree_shape WHERE session_id = ? ORDER BY chunk").raw();
+	try {
+		for (const [n, b] of rows.iterate(session)) {
+			if (at + n > expected) return null;
+			decodeIds(b, n, ids, at);
+			at += n;
+		}
+	} catch {
+		// A chunk whose runs do not add up to its count.
+		return null;
+	}
+	return at === expected ? ids : null;
+}
+
 /** A session's kept shape (KeptShape). */
 export function readShape(store: IndexStore, session: number): KeptShape {
 	const { offset: _offset, ...shape } = readShapeFrom(store, session, 0);
