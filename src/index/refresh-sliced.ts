@@ -4,6 +4,7 @@
  * (SessionWriter.holdWhole), so no turn holds the loop for a session's size.
  */
 import type { DiscoveredFile } from "../source/discover.js";
+import { commitAside } from "./checkpoint-aside.js";
 import type { FileOutcome } from "./ingest.js";
 import { readAhead, writeReadAhead } from "./read-ahead.js";
 import type { RefreshRun } from "./refresh-run.js";
@@ -64,7 +65,10 @@ function batchInTurns(run: RefreshRun, step: () => FileOutcome | null, pause: Pa
 	return heldBatch(run, write, { [Symbol.iterator]: () => writer.classifyHeld() }, pause);
 }
 
-/** One batch in a write transaction held across turns: `write`, a turn before each step of `then`, the commit. */
+/**
+ * One batch in a write transaction held across turns: `write`, a turn before each step of `then`, the commit (its
+ * checkpoint, the pages of the whole batch, in a worker thread).
+ */
 async function heldBatch(run: RefreshRun, write: () => void, then: Iterable<unknown>, pause: Pause): Promise<boolean> {
 	const db = run.store.db;
 	run.beginBatch();
@@ -72,7 +76,7 @@ async function heldBatch(run: RefreshRun, write: () => void, then: Iterable<unkn
 		db.exec("BEGIN IMMEDIATE");
 		write();
 		for (const _ of then) await pause();
-		db.exec("COMMIT");
+		commitAside(db);
 	} catch (error) {
 		run.writer.dropHeld();
 		if (db.open && db.inTransaction) db.exec("ROLLBACK");

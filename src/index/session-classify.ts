@@ -24,7 +24,12 @@ import type { IndexStore } from "./store.js";
 import { readShapeIds } from "./tree-shape-store.js";
 
 /** Rows read or written per statement. */
-export const STRETCH = 4096;
+export const STRETCH = 2048;
+/**
+ * Rows whose states are compared and written per step: updating nearly every row (a turn back re-points every
+ * summary) costs several times reading it, and a small page cache (classifyHeld) writes pages out as it goes.
+ */
+const WRITES_PER_STEP = 1024;
 /** A stretch ends where the next row id is further than this: a rowid range then never steps over many other rows. */
 const GAP = 64;
 
@@ -64,6 +69,14 @@ export function sameClassification(row: ClassifiedFields, s: StagedEvent): boole
 		(ev.type !== "label" || row.label === ev.label) &&
 		row.ts_ms === (ev.tsMs === null ? null : Math.trunc(ev.tsMs))
 	);
+}
+
+/** How a session's rows stand against its kept shape and its count of entries, inside a commit. */
+export interface IndexedRows {
+	/** Row ids this commit inserted, not in the kept shape yet (nor in the count). */
+	inserted?: readonly number[];
+	/** Entries the count holds that are no rows yet. */
+	uncounted?: number;
 }
 
 /** What a classification may change of an indexed row. */
@@ -115,12 +128,9 @@ export class SessionClassification {
 		readonly span: { firstMs: number | null; lastMs: number | null },
 	) {}
 
-	/**
-	 * Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry.
-	 * `inserted`: the row ids this commit inserted before, not in the session's kept shape yet.
-	 */
-	static read(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null, inserted: readonly number[] = []): SessionClassification {
-		return drain(SessionClassification.reading(store, sessionId, staged, leafId, inserted));
+	/** Reads the session's indexed rows and classifies them with `staged` after them; `leafId` is the file's last entry. */
+	static read(store: IndexStore, sessionId: number, staged: StagedEvent[], leafId: string | null, rows: IndexedRows = {}): SessionClassification {
+		return drain(SessionClassification.reading(store, sessionId, staged, leafId, rows));
 	}
 
 	/** read() a stretch of rows at a time: it yields after each one (a host's turn may end there). */
@@ -129,9 +139,9 @@ export class SessionClassification {
 		sessionId: number,
 		staged: StagedEvent[],
 		leafId: string | null,
-		inserted: readonly number[] = [],
+		rows: IndexedRows = {},
 	): Generator<void, SessionClassification> {
-		const kept = shapeRowIds(store, sessionId, inserted);
+		const kept = shapeRowIds(store, sessionId, rows);
 		if (kept) {
 			try {
 				return yield* SessionClassification.readingRows(store, sessionId, kept, staged, leafId);
@@ -266,7 +276,10 @@ export class SessionClassification {
 		for (const [lo, hi] of stretches(rowIds)) {
 			// All of a stretch first: the updates below must not run while its rows are being read.
 			const rows = read.all(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId);
-			for (const [i, r] of rows.entries()) writeState(r, lo + i, this, update);
+			for (const [i, r] of rows.entries()) {
+				writeState(r, lo + i, this, update);
+				if (i % WRITES_PER_STEP === WRITES_PER_STEP - 1) yield;
+			}
 			yield;
 		}
 	}
@@ -311,11 +324,13 @@ class RowIdsMismatch extends Error {
 
 /**
  * A session's row ids, ascending, from its kept shape (a few blobs, whatever its size) and the ids this commit
- * `inserted` after it: null when the shape does not hold as many ascending ids as the session has entries. The rows
+ * inserted after it: null when the shape does not hold as many ascending ids as the session has entries. The rows
  * read then confirm each one.
  */
-function shapeRowIds(store: IndexStore, sessionId: number, inserted: readonly number[]): Float64Array | null {
-	const entries = store.prepare<[number], { entries: number }>("SELECT entries FROM sessions WHERE id = ?").get(sessionId)?.entries ?? 0;
+function shapeRowIds(store: IndexStore, sessionId: number, { inserted = [], uncounted = 0 }: IndexedRows): Float64Array | null {
+	const counted = store.prepare<[number], { entries: number }>("SELECT entries FROM sessions WHERE id = ?").get(sessionId)?.entries ?? 0;
+	const entries = counted - uncounted;
+	if (entries < 0) return null;
 	const shape = readShapeIds(store, sessionId, entries);
 	if (!shape) return null;
 	const ids = new Float64Array(entries + inserted.length);

@@ -8,7 +8,7 @@ import { deleteFtsRowsTallied, type FtsTally, settleTally } from "./fts-totals.j
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
 import { type ClassifiedFields, SessionClassification, STRETCH, sameClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
-import type { IndexStore } from "./store.js";
+import { HELD_CACHE_KIB, INGEST_CACHE_KIB, type IndexStore } from "./store.js";
 import { dropSummaryRuns } from "./summary-runs.js";
 import { dropUnusedSystemTexts, systemTextId } from "./system-texts.js";
 import { dropLayoutHeads } from "./tree-layout-store.js";
@@ -252,21 +252,21 @@ export class SessionWriter {
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		if (deferred || indexed || replaced) this.reclassified++;
 		if (this.holdWhole && this.entriesOf(sessionId) + staged.length > STRETCH) {
-			// The host pauses between stretches of the classification (classifyHeld), in this transaction: the rows
-			// wait with provisional states until then, and nothing reads them before it commits.
-			this.insertStaged(
-				sessionId,
-				staged,
-				() => undefined,
-				() => null,
-			);
-			this.held.push({ sessionId, leafId });
+			// The host pauses between stretches of the classification (classifyHeld), in this transaction: the staged
+			// entries are inserted after it, and nothing reads the session before it commits.
+			this.held.push({ sessionId, leafId, staged });
 			return;
 		}
 		// Numbers only, not the rows: a session of any size and shape is classified in a few words an entry.
 		const inserted = this.shapeQueue.map((e) => e.eventId);
-		const whole = SessionClassification.read(this.store, sessionId, staged, leafId, inserted);
+		const whole = SessionClassification.read(this.store, sessionId, staged, leafId, { inserted });
 		whole.writeIndexed();
+		this.insertClassified(sessionId, staged, whole);
+		this.wholeFacts(sessionId, whole);
+	}
+
+	/** Inserts the staged entries a whole classification `whole` classified with the session's rows. */
+	private insertClassified(sessionId: number, staged: StagedEvent[], whole: SessionClassification): void {
 		this.insertStaged(
 			sessionId,
 			staged,
@@ -274,7 +274,6 @@ export class SessionWriter {
 			(_, j) => whole.labelAt(whole.stagedIndex(j)),
 			(_, j) => whole.abandonedAt(whole.stagedIndex(j)),
 		);
-		this.wholeFacts(sessionId, whole);
 	}
 
 	/**
@@ -296,7 +295,7 @@ export class SessionWriter {
 	 * session longer than one stretch is then left to classifyHeld instead of holding the host's event loop.
 	 */
 	holdWhole = false;
-	private held: Array<{ sessionId: number; leafId: string | null }> = [];
+	private held: Array<{ sessionId: number; leafId: string | null; staged: StagedEvent[] }> = [];
 
 	/** True while a whole classification waits for classifyHeld. */
 	get holding(): boolean {
@@ -306,9 +305,24 @@ export class SessionWriter {
 	/** The whole classifications commit() left (holdWhole), a stretch of rows per step, inside the same transaction. */
 	*classifyHeld(): Generator<void, void> {
 		for (let job = this.held.shift(); job; job = this.held.shift()) {
-			const whole = yield* SessionClassification.reading(this.store, job.sessionId, [], job.leafId);
-			yield* whole.writingIndexed();
-			this.wholeFacts(job.sessionId, whole);
+			const { sessionId, staged, leafId } = job;
+			// The session's entries count the staged ones already (ingest.ts), its rows and shape not yet.
+			const whole = yield* SessionClassification.reading(this.store, sessionId, staged, leafId, { uncounted: staged.length });
+			// Classifying in memory took a step of its own (a few passes over the session's numbers).
+			yield;
+			// The pages the states dirty go to the WAL as the turns go, not all at the commit; a page written again after
+			// that costs the commit the whole transaction (see HELD_CACHE_KIB), so the session's row is written before
+			// and the staged entries after, with their states: the rows before them were just written.
+			this.wholeFacts(sessionId, whole);
+			this.store.setCacheKib(HELD_CACHE_KIB);
+			try {
+				yield* whole.writingIndexed();
+			} finally {
+				this.store.setCacheKib(INGEST_CACHE_KIB);
+			}
+			this.shapeQueue = [];
+			this.insertClassified(sessionId, staged, whole);
+			appendShape(this.store, sessionId, this.shapeQueue);
 		}
 	}
 

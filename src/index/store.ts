@@ -234,6 +234,13 @@ export const SEARCH_CACHE_KIB = 16384;
 /** While a refresh writes, the cache stays small: the cold index's peak RSS is within its 300 MB bound with it. */
 export const INGEST_CACHE_KIB = 16000;
 /**
+ * The page cache while a whole classification writes its states across turns (session-writer.ts classifyHeld): SQLite
+ * writes dirty pages to the WAL once they fill the cache, so a small one spreads them over the turns and leaves the
+ * commit little to write. A page written to the WAL and then changed again in the same transaction is overwritten in
+ * place, and the commit then checksums every frame after it again: what is written again late must not go early.
+ */
+export const HELD_CACHE_KIB = 1024;
+/**
  * Bytes of the index file a searching connection maps: a query's first run reads thousands of pages (FTS doclists,
  * the events of a filtered query's matches), each a read() and a copy into the page cache without the map. Every
  * mapped page a process touched counts in its RSS, so the map is bounded: the whole index of a 0.5 GB history fits,

@@ -1,0 +1,94 @@
+/**
+ * A commit whose checkpoint goes to a worker thread (src/index/checkpoint-aside.ts): the committing call copies no
+ * page into the database file, SQLite's automatic checkpoints wait until the worker is done, and the worker's
+ * checkpoint leaves the file holding what was committed. No timing: the worker's end is awaited, not assumed.
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as CheckpointModule from "../src/index/checkpoint-aside.js";
+import { DIST } from "./helpers/build.js";
+import { tempDir } from "./helpers/corpus.js";
+
+let tmp: ReturnType<typeof tempDir>;
+// The built module: a worker thread can only run compiled JavaScript.
+let mod: typeof CheckpointModule;
+
+/** A WAL database with one table, and a transaction open that adds about `pages` pages to it. */
+function bigTransaction(file: string, pages: number): Database.Database {
+	const db = new Database(file);
+	db.pragma("journal_mode = WAL");
+	db.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, pad TEXT NOT NULL)");
+	db.pragma("wal_checkpoint(TRUNCATE)");
+	db.exec("BEGIN IMMEDIATE");
+	const insert = db.prepare("INSERT INTO t (pad) VALUES (?)");
+	for (let i = 0; i < pages * 4; i++) insert.run("x".repeat(900));
+	return db;
+}
+
+/** Waits until the connection's automatic checkpoints are back (the worker ended). */
+async function resumed(db: Database.Database): Promise<number> {
+	for (let i = 0; i < 3000; i++) {
+		const pages = db.pragma("wal_autocheckpoint", { simple: true }) as number;
+		if (pages !== 0) return pages;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error("the checkpoint worker never ended");
+}
+
+describe("commitAside", () => {
+	beforeAll(async () => {
+		mod = (await import(join(DIST, "index", "checkpoint-aside.js"))) as typeof CheckpointModule;
+		tmp = tempDir("pes-ckpt-");
+	});
+	afterAll(() => tmp.cleanup());
+
+	it("commits without checkpointing in the call; automatic checkpoints wait for the worker, then come back as they were", async () => {
+		const file = join(tmp.dir, "idle.sqlite");
+		const db = bigTransaction(file, 3000);
+		const before = statSync(file).size;
+		// A worker that does nothing: whatever reaches the database file was copied by the commit itself.
+		mod.commitAside(db, new URL("data:text/javascript,process.exit(0)"));
+		expect(db.inTransaction).toBe(false);
+		expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+		expect(await resumed(db)).toBe(1000);
+		expect(statSync(file).size).toBe(before);
+		expect(db.prepare("SELECT count(*) AS n FROM t").get()).toEqual({ n: 12000 });
+		db.close();
+	});
+
+	it("checkpoints in the worker thread: the database file then holds the commit", async () => {
+		const file = join(tmp.dir, "worker.sqlite");
+		const db = bigTransaction(file, 3000);
+		const before = statSync(file).size;
+		db.pragma("wal_autocheckpoint = 500");
+		mod.commitAside(db);
+		expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+		expect(await resumed(db)).toBe(500);
+		expect(statSync(file).size).toBeGreaterThan(before + 3000 * 4096 * 0.9);
+		// Nothing left for this connection to copy.
+		const [ckpt] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number; checkpointed: number }>;
+		expect(ckpt?.checkpointed).toBe(ckpt?.log);
+		db.close();
+	});
+
+	it("two commits before the first worker ends: checkpoints come back once both are done", async () => {
+		const db = bigTransaction(join(tmp.dir, "two.sqlite"), 200);
+		const idle = new URL("data:text/javascript,process.exit(0)");
+		mod.commitAside(db, idle);
+		db.exec("BEGIN IMMEDIATE");
+		db.prepare("INSERT INTO t (pad) VALUES ('y')").run();
+		mod.commitAside(db, idle);
+		expect(await resumed(db)).toBe(1000);
+		db.close();
+	});
+
+	it("a failed commit throws and leaves automatic checkpoints as they were", () => {
+		const db = new Database(join(tmp.dir, "none.sqlite"));
+		db.pragma("journal_mode = WAL");
+		expect(() => mod.commitAside(db)).toThrow(/no transaction is active/);
+		expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(1000);
+		db.close();
+	});
+});
