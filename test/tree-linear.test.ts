@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyTree, type TreeNode } from "../src/project/tree.js";
+import { classifyingPacked, classifyPacked, KIND, NODE, packedNodes } from "../src/project/tree-classify.js";
 
 /** Nodes whose parent links count their reads. */
 function counted(raw: Array<Omit<TreeNode, "messageProducing"> & { messageProducing?: boolean }>): { nodes: TreeNode[]; reads: () => number } {
@@ -134,5 +135,33 @@ describe("tree classification is linear in entries (issue 32 item 2)", () => {
 			}),
 			{ numRuns: 300 },
 		);
+	});
+
+	it("classifies a big session in steps, each a bounded number of entries per pass, with the one-call result", () => {
+		// A line of 300,000 entries, a compaction near its end, and a branch summary that abandons its upper half.
+		const n = 300_000;
+		const t = packedNodes(n);
+		for (let i = 0; i < n; i++) {
+			t.kind[i] = KIND.message;
+			t.flags[i] = NODE.producing | NODE.refNull;
+			t.parent[i] = i - 1;
+		}
+		const summary = n - 2;
+		t.kind[summary] = KIND.branchSummary;
+		t.flags[summary] = NODE.refNull;
+		t.parent[summary] = n / 2;
+		t.kind[n - 10] = KIND.compaction;
+		t.flags[n - 10] = 0;
+		t.ref[n - 10] = n - 30;
+		let steps = 0;
+		const run = classifyingPacked(t, n - 1);
+		let next = run.next();
+		for (; !next.done; next = run.next()) steps++;
+		// Every pass over the entries (reachability, the final states, the numbering, the summaries' claims) steps.
+		expect(steps).toBeGreaterThanOrEqual(4 * Math.floor(n / 65_536));
+		const once = classifyPacked(t, n - 1);
+		expect(Buffer.from(next.value.state)).toEqual(Buffer.from(once.state));
+		expect(next.value.abandonedBy?.[n - 3]).toBe(summary);
+		expect(next.value.abandonedBy?.[n / 2 - 1]).toBe(-1);
 	});
 });

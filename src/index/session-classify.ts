@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import type { NodeState } from "../project/tree.js";
 import {
 	branchOf,
-	classifyPacked,
+	classifyingPacked,
 	contentFlags,
 	kindOf,
 	linkFlags,
@@ -19,6 +19,7 @@ import {
 	selectionOf,
 } from "../project/tree-classify.js";
 import { lowerBound } from "../shared/sorted.js";
+import { drain } from "../shared/steps.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
 import { readShapeIds } from "./tree-shape-store.js";
@@ -224,7 +225,8 @@ export class SessionClassification {
 		for (const c of children) if (c === 2) forks++;
 		for (const c of dangling.values()) if (c > 1) forks++;
 		const leaf = leafId === null ? -1 : resolve(leafId);
-		return new SessionClassification(store, sessionId, rowIds, staged, nodes, classifyPacked(nodes, leaf), names, labels, forks, span);
+		const facts = yield* classifyingPacked(nodes, leaf);
+		return new SessionClassification(store, sessionId, rowIds, staged, nodes, facts, names, labels, forks, span);
 	}
 
 	/** The entry id of the entry at `k`, one a state names. */
@@ -282,14 +284,6 @@ export class SessionClassification {
 			}
 			yield;
 		}
-	}
-}
-
-/** Runs a generator to its end, for its value. */
-export function drain<T>(steps: Generator<void, T>): T {
-	for (;;) {
-		const next = steps.next();
-		if (next.done) return next.value;
 	}
 }
 

@@ -3,6 +3,7 @@
  * are bytes. A whole classification then holds a few words an entry, whatever the session's shape (issue 32 item 2);
  * tree.ts classifyTree is the same classification over ids.
  */
+import { drain } from "../shared/steps.js";
 import type { BranchState, SelectionState } from "../shared/types.js";
 
 /** Entry kinds the classification tells apart. */
@@ -158,18 +159,29 @@ const OUTSIDE = 3;
 const IN_TREE = 2;
 const ON_PATH = 4;
 
+/** Entries per step of classifyingPacked's passes: a few milliseconds each. */
+const STEP = 1 << 16;
+/** True after every STEP-th iteration `i` of a pass: a step ends there. */
+const stepEnds = (i: number): boolean => (i & (STEP - 1)) === STEP - 1;
+
 /** Classifies every entry; `leaf` is the materialized leaf's index, -1 for the last entry. */
 export function classifyPacked(t: PackedNodes, leaf: number): PackedFacts {
+	return drain(classifyingPacked(t, leaf));
+}
+
+/** classifyPacked() in steps of STEP entries per pass: it yields after each one (a host's turn may end there). */
+export function* classifyingPacked(t: PackedNodes, leaf: number): Generator<void, PackedFacts> {
 	const n = t.size;
 	const at = leaf >= 0 && leaf < n ? leaf : n - 1;
-	const mark = inTree(t.parent, n);
+	const mark = yield* inTree(t.parent, n);
 	const state = new Uint8Array(n);
 	const editBy = new Int32Array(n).fill(-1);
 	const path = at >= 0 && mark[at] === IN_TREE ? pathTo(t.parent, at) : new Int32Array(0);
 	for (const v of path) mark[v] = ON_PATH;
-	const compaction = project(t, path, state, editBy);
-	const abandonedBy = abandonedBranches(t);
+	const compaction = yield* project(t, path, state, editBy);
+	const abandonedBy = yield* abandoning(t);
 	for (let i = 0; i < n; i++) {
+		if (stepEnds(i)) yield;
 		const m = mark[i];
 		if (m === OUTSIDE || state[i] !== 0) continue;
 		const contentful = ((t.flags[i] as number) & NODE.producing) !== 0 || t.kind[i] === KIND.compaction;
@@ -181,10 +193,11 @@ export function classifyPacked(t: PackedNodes, leaf: number): PackedFacts {
 }
 
 /** IN_TREE for entries a root reaches, OUTSIDE for those in or below a parent cycle; linear, each entry walked once. */
-function inTree(parent: Int32Array, n: number): Uint8Array {
+function* inTree(parent: Int32Array, n: number): Generator<void, Uint8Array> {
 	const mark = new Uint8Array(n);
 	const chain = new Int32Array(n);
 	for (let i = 0; i < n; i++) {
+		if (stepEnds(i)) yield;
 		let top = 0;
 		let v = i;
 		while (v !== -1 && mark[v] === 0) {
@@ -216,29 +229,33 @@ function pathTo(parent: Int32Array, leaf: number): Int32Array {
  * = its own id) keeps nothing before it. `!!` bash executions are projected but dropped by convertToLlm.
  * Sets `direct` and `omitted` states and the edits in effect; returns the latest compaction's path position or -1.
  */
-function project(t: PackedNodes, path: Int32Array, state: Uint8Array, editBy: Int32Array): number {
+function* project(t: PackedNodes, path: Int32Array, state: Uint8Array, editBy: Int32Array): Generator<void, number> {
 	let c = path.length - 1;
 	while (c >= 0 && t.kind[path[c] as number] !== KIND.compaction) c--;
-	const visit = (each: (v: number, first: boolean) => void) => {
+	function* visit(each: (v: number, first: boolean) => void): Generator<void, void> {
 		let from = 0;
 		if (c >= 0) {
 			const compaction = path[c] as number;
 			each(compaction, true);
 			let kept = false;
 			for (let i = 0; i < c; i++) {
+				if (stepEnds(i)) yield;
 				const v = path[i] as number;
 				if (v === t.ref[compaction]) kept = true;
 				if (kept && ((t.flags[v] as number) & NODE.system) === 0) each(v, false);
 			}
 			from = c + 1;
 		}
-		for (let i = from; i < path.length; i++) each(path[i] as number, false);
-	};
-	visit((v) => {
+		for (let i = from; i < path.length; i++) {
+			if (stepEnds(i)) yield;
+			each(path[i] as number, false);
+		}
+	}
+	yield* visit((v) => {
 		if (t.kind[v] === KIND.contextEdit && (t.ref[v] as number) >= 0) editBy[t.ref[v] as number] = v;
 	});
 	// An older compaction inside the kept range contributes nothing: only the newest one, first, does.
-	visit((v, first) => {
+	yield* visit((v, first) => {
 		const producing = t.kind[v] === KIND.compaction ? first : ((t.flags[v] as number) & NODE.producing) !== 0;
 		if (!producing) return;
 		const edit = editBy[v] as number;
@@ -246,7 +263,7 @@ function project(t: PackedNodes, path: Int32Array, state: Uint8Array, editBy: In
 		state[v] = omitted ? STATE.omitted : STATE.direct;
 	});
 	// A replacement only changes roles pi edits, and an edit of an entry the model does not get has no effect.
-	visit((v) => {
+	yield* visit((v) => {
 		const target = t.ref[v] as number;
 		if (t.kind[v] !== KIND.contextEdit || target < 0) return;
 		const edit = editBy[target] as number;
@@ -271,11 +288,16 @@ function project(t: PackedNodes, path: Int32Array, state: Uint8Array, editBy: In
  * every entry is claimed once and every summary stops after a near-constant number of steps past its claims.
  */
 export function abandonedBranches(t: PackedNodes): Int32Array | null {
+	return drain(abandoning(t));
+}
+
+/** abandonedBranches() in steps (classifyingPacked). */
+function* abandoning(t: PackedNodes): Generator<void, Int32Array | null> {
 	const size = t.size;
 	const { parent, kind, flags, ref } = t;
 	if (!kind.includes(KIND.branchSummary)) return null;
 	const out = new Int32Array(size).fill(-1);
-	const { enter, exit } = depthFirst(parent, size);
+	const { enter, exit } = yield* depthFirst(parent, size);
 	const isAncestorOrSelf = (a: number, b: number) => (enter[a] as number) <= (enter[b] as number) && (exit[b] as number) <= (exit[a] as number);
 	// next[i] = i while unclaimed; a claimed entry points at its parent (`size`: above the root, never claimed).
 	const next = new Int32Array(size + 1);
@@ -291,6 +313,7 @@ export function abandonedBranches(t: PackedNodes): Int32Array | null {
 		return root;
 	};
 	for (let i = 0; i < size; i++) {
+		if (stepEnds(i)) yield;
 		if (kind[i] !== KIND.branchSummary) continue;
 		const f = flags[i] as number;
 		// The branch point: its parent (the summary itself when it names itself).
@@ -315,7 +338,7 @@ export function abandonedBranches(t: PackedNodes): Int32Array | null {
 }
 
 /** Depth-first entry and exit numbers from every root; an entry never entered (-1) is outside the tree. */
-function depthFirst(parent: Int32Array, size: number): { enter: Int32Array; exit: Int32Array } {
+function* depthFirst(parent: Int32Array, size: number): Generator<void, { enter: Int32Array; exit: Int32Array }> {
 	// Children in one flat array (counting sort by parent): no list per entry.
 	const first = new Int32Array(size + 1);
 	for (let i = 0; i < size; i++) {
@@ -333,13 +356,16 @@ function depthFirst(parent: Int32Array, size: number): { enter: Int32Array; exit
 	const exit = new Int32Array(size);
 	const stack = new Int32Array(size);
 	let clock = 0;
+	yield;
 	for (let r = 0; r < size; r++) {
+		if (stepEnds(r)) yield;
 		if (parent[r] !== -1) continue;
 		let top = 0;
 		stack[0] = r;
 		enter[r] = clock++;
 		cursor[r] = first[r] as number;
 		while (top >= 0) {
+			if (stepEnds(clock)) yield;
 			const v = stack[top] as number;
 			const c = cursor[v] as number;
 			if (c < (first[v + 1] as number)) {
