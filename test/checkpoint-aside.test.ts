@@ -84,6 +84,22 @@ describe("commitAside", () => {
 		db.close();
 	});
 
+	it("overlapping pauses (a worker still copying while summary runs checkpoint turn by turn) resume once, as they were", () => {
+		const db = new Database(join(tmp.dir, "pauses.sqlite"));
+		db.pragma("journal_mode = WAL");
+		db.pragma("wal_autocheckpoint = 700");
+		const worker = mod.pauseCheckpoints(db);
+		const runs = mod.pauseCheckpoints(db);
+		const pages = () => db.pragma("wal_autocheckpoint", { simple: true });
+		expect(pages()).toBe(0);
+		worker();
+		worker();
+		expect(pages()).toBe(0);
+		runs();
+		expect(pages()).toBe(700);
+		db.close();
+	});
+
 	it("a failed commit throws and leaves automatic checkpoints as they were", () => {
 		const db = new Database(join(tmp.dir, "none.sqlite"));
 		db.pragma("journal_mode = WAL");

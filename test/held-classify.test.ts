@@ -101,7 +101,8 @@ describe("a whole classification inside pi's sliced refresh", () => {
 			expect(summary).toMatchObject({ sessionsAppended: 1, sessionsReclassified: 1, pending: 0 });
 			// Reading the rows and writing their states, a stretch per turn each: at least twice the stretches.
 			expect(ticks).toBeGreaterThanOrEqual(2 * Math.ceil(n / STRETCH));
-			expect(slices).toBe(1);
+			// The pass, then the summary runs it left (the rows the compaction now on the path summarizes), each a slice.
+			expect(slices).toBeGreaterThan(1);
 			expect([...seen].sort()).toEqual(["again 0", `e${n} 0`]);
 			const read = service.read({ sessionId: SESSION, entryId: `e${n - 5}` });
 			expect(read.classification.branchState).toBe("alternate");
@@ -147,6 +148,42 @@ describe("a whole classification inside pi's sliced refresh", () => {
 		const keys = Object.keys(kept);
 		db.prepare(`INSERT OR REPLACE INTO tree_shape (${keys.join(", ")}) VALUES (${keys.map(() => "?").join(", ")})`).run(...Object.values(kept));
 		db.close();
+		freshBuild(sessions, index);
+	});
+
+	it("leaves the re-pointed summaries to summary runs, and answers as a fresh build while they are pending", async () => {
+		const n = 3 * STRETCH + 500;
+		const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, session(n));
+		const sessions = dirname(dirname(file));
+		const index = join(dirname(sessions), "index.sqlite");
+		const service = openService(sessions, index);
+		const reference = openService(sessions, join(dirname(sessions), "fresh.sqlite"));
+		try {
+			service.refresh();
+			const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
+			const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
+			appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+			reference.refresh();
+			const { bytes, entries } = REFRESH_SLICE;
+			// A budget spent at once: the pass (its one batch), then one batch of summary runs.
+			const first = await service.refreshSliced({ budgetMs: 1, batchMs: 1, sliceBytes: bytes, sliceEntries: entries, summaryRun: 256 });
+			expect(first).toMatchObject({ sessionsReclassified: 1 });
+			expect(first.pending).toBeGreaterThan(0);
+			const ids = ["again", back, `e${n}`, `e${n - 1000}`, ...Array.from({ length: 120 }, (_, i) => `e${1 + i * Math.floor(n / 120)}`)].filter(
+				(id) => !/^e\d*000$/.test(id),
+			);
+			for (const id of ids)
+				expect(service.read({ sessionId: SESSION, entryId: id }).classification, id).toEqual(
+					reference.read({ sessionId: SESSION, entryId: id }).classification,
+				);
+			const rest = await service.refreshSliced({ budgetMs: 60_000, batchMs: 5, sliceBytes: bytes, sliceEntries: entries });
+			expect(rest.pending).toBe(0);
+		} finally {
+			service.close();
+			reference.close();
+		}
 		freshBuild(sessions, index);
 	});
 });

@@ -479,7 +479,16 @@ describe("refresh equals a fresh full build", () => {
 						const between = async () => {
 							if (stopAfter === null) return live.refresh(sliced);
 							let slices = 0;
-							return live.refreshSliced({ ...sliced, batchMs: 0, summaryRun: 1, onSlice: () => slices++, shouldStop: () => slices >= stopAfter });
+							// heldAbove: every session with an append that reclassifies it whole is classified in turns (as a big
+							// one is inside pi), with the summaries it re-points left to summary runs.
+							return live.refreshSliced({
+								...sliced,
+								batchMs: 0,
+								summaryRun: 1,
+								heldAbove: 1,
+								onSlice: () => slices++,
+								shouldStop: () => slices >= stopAfter,
+							});
 						};
 						const base = join(tmp.dir, `eq-${run++}`);
 						const dir = join(base, "sessions");

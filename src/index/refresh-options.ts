@@ -39,6 +39,11 @@ export interface RefreshOptions {
 	everyFile?: boolean;
 	/** Rows per chunk of a removed session's deletion (session-removal.ts REMOVAL_CHUNK); tests use small chunks. */
 	removalChunk?: number;
+	/**
+	 * refreshSliced classifies a session of more entries than this whole in turns (session-writer.ts classifyHeld,
+	 * default session-classify.ts STRETCH); tests use small sessions.
+	 */
+	heldAbove?: number;
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * Sliced ingest for a host's event loop (pi's extension): a batch of file slices per write transaction, the loop handed
  * back between batches and, inside one, between the stretches of a whole classification the batch left to the end
- * (SessionWriter.holdWhole), so no turn holds the loop for a session's size.
+ * (SessionWriter.holdAbove), so no turn holds the loop for a session's size.
  */
 import type { DiscoveredFile } from "../source/discover.js";
 import { commitAside } from "./checkpoint-aside.js";
 import type { FileOutcome } from "./ingest.js";
 import { readAhead, writeReadAhead } from "./read-ahead.js";
 import type { RefreshRun } from "./refresh-run.js";
+import { STRETCH } from "./session-classify.js";
 
 type Pause = () => Promise<void>;
 
@@ -38,7 +39,7 @@ export async function ingestSliced(run: RefreshRun, pause: Pause): Promise<void>
 }
 
 /**
- * A batch whose whole classifications (SessionWriter.holdWhole) run after it a stretch of rows per turn, in the same
+ * A batch whose whole classifications (SessionWriter.holdAbove) run after it a stretch of rows per turn, in the same
  * transaction, which then commits once: readers in other processes see a session before or after, never half
  * classified, and this process's reads wait for the refresh.
  */
@@ -48,7 +49,7 @@ function batchInTurns(run: RefreshRun, step: () => FileOutcome | null, pause: Pa
 		const batchStarted = Date.now();
 		let bytes = 0;
 		let events = 0;
-		writer.holdWhole = true;
+		writer.holdAbove = run.options.heldAbove ?? STRETCH;
 		try {
 			while (run.done < run.plan.changed.length) {
 				const outcome = step();
@@ -59,7 +60,7 @@ function batchInTurns(run: RefreshRun, step: () => FileOutcome | null, pause: Pa
 				if (writer.holding || run.batchFull(bytes, batchStarted, events)) break;
 			}
 		} finally {
-			writer.holdWhole = false;
+			writer.holdAbove = null;
 		}
 	};
 	return heldBatch(run, write, { [Symbol.iterator]: () => writer.classifyHeld() }, pause);

@@ -1,8 +1,9 @@
 /**
  * The rows of hidden sessions (session-removal.ts) deleted a write transaction at a time: each batch deletes at least
  * one chunk and more while they and their commit fit the refresh's batchMs; sliced, one batch per turn of the host's
- * event loop, with the WAL checkpointed in a turn of its own (as summary-batches.ts).
+ * event loop, with the WAL checkpointed in a worker thread (as summary-batches.ts).
  */
+import { checkpointAside, pauseCheckpoints } from "./checkpoint-aside.js";
 import { type FtsTally, settleTally } from "./fts-totals.js";
 import { removeChunk, removingSessions } from "./session-removal.js";
 import { type IndexStore, isBusyError } from "./store.js";
@@ -131,23 +132,22 @@ export class RemovalBatches {
 			this.quietEnd();
 			return;
 		}
-		// A commit's automatic checkpoint would land in the batch's turn: checkpointed in a turn of its own instead.
-		const auto = store.db.pragma("wal_autocheckpoint", { simple: true }) as number;
-		store.db.pragma("wal_autocheckpoint = 0");
+		// A commit's automatic checkpoint would land in the batch's turn: checkpointed in a worker thread instead.
+		const resume = pauseCheckpoints(store.db);
 		try {
 			// At least one batch per run: a host that refreshes again while work is pending must not spin.
 			for (let first = true; first || !this.host.overBudget(); first = false) {
 				if (!this.batch(true)) break;
 				options.onSlice?.();
 				await pause();
-				store.db.pragma("wal_checkpoint(PASSIVE)");
+				checkpointAside(store.db);
 				await pause();
 			}
 			// Once every removal is done: the delete-merge back on, and its work step by step while the budget lasts (the
 			// rest is FTS5's automerge at later commits).
 			if (removingSessions(store).length === 0 && this.quietEnd()) while (!this.host.overBudget() && mergeSteps(store, 1)) await pause();
 		} finally {
-			store.db.pragma(`wal_autocheckpoint = ${auto}`);
+			resume();
 		}
 	}
 }

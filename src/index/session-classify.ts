@@ -9,6 +9,7 @@ import {
 	branchOf,
 	classifyingPacked,
 	contentFlags,
+	KIND,
 	kindOf,
 	linkFlags,
 	NODE,
@@ -22,7 +23,7 @@ import { lowerBound } from "../shared/sorted.js";
 import { drain } from "../shared/steps.js";
 import type { StagedEvent } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
-import { readShapeIds } from "./tree-shape-store.js";
+import { readingShapeIds } from "./tree-shape-store.js";
 
 /** Rows read or written per statement. */
 export const STRETCH = 2048;
@@ -31,6 +32,8 @@ export const STRETCH = 2048;
  * summary) costs several times reading it, and a small page cache (classifyHeld) writes pages out as it goes.
  */
 const WRITES_PER_STEP = 1024;
+/** Row ids checked per step for their order. */
+const IDS_PER_STEP = 1 << 17;
 /** A stretch ends where the next row id is further than this: a rowid range then never steps over many other rows. */
 const GAP = 64;
 
@@ -78,6 +81,14 @@ export interface IndexedRows {
 	inserted?: readonly number[];
 	/** Entries the count holds that are no rows yet. */
 	uncounted?: number;
+}
+
+/** Summary runs a whole pass leaves rows to (summary-runs.ts markSummaryRuns): by `by`, rowids [first, last], below `below`. */
+export interface LeftToRuns {
+	by: string;
+	first: number;
+	last: number;
+	below: number;
 }
 
 /** What a classification may change of an indexed row. */
@@ -142,7 +153,7 @@ export class SessionClassification {
 		leafId: string | null,
 		rows: IndexedRows = {},
 	): Generator<void, SessionClassification> {
-		const kept = shapeRowIds(store, sessionId, rows);
+		const kept = yield* shapeRowIds(store, sessionId, rows);
 		if (kept) {
 			try {
 				return yield* SessionClassification.readingRows(store, sessionId, kept, staged, leafId);
@@ -194,6 +205,7 @@ export class SessionClassification {
 			else if (parentId !== null) dangling.set(parentId, (dangling.get(parentId) ?? 0) + 1);
 		};
 		const read = store.prepare<[number, number, number], NodeRow>(NODE_SQL);
+		yield;
 		let k = 0;
 		for (const [lo, hi] of stretches(rowIds)) {
 			for (const r of read.iterate(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId)) {
@@ -265,37 +277,77 @@ export class SessionClassification {
 		return this.rowIds.length + j;
 	}
 
-	/** Writes every indexed row whose states changed, reading them a stretch at a time. */
-	writeIndexed(): void {
-		drain(this.writingIndexed());
+	/** True when the entry at `k` is summarized by the latest compaction on the path. */
+	compactedAt(k: number): boolean {
+		return this.facts.state[k] === STATE.compacted;
 	}
 
-	/** writeIndexed() a stretch of rows at a time: it yields after each one. */
-	*writingIndexed(): Generator<void, void> {
+	/**
+	 * The summary runs (summary-runs.ts) that can summarize or re-point, after this pass, the rows the latest compaction
+	 * on the path summarizes, readers seeing them as made meanwhile: null without such a compaction. Below `below`, the
+	 * lowest row id of a contentful entry on the path it does not summarize, the runs summarize no other entry.
+	 */
+	leftToRuns(): LeftToRuns | null {
+		const { facts, rowIds, staged, nodes } = this;
+		if (facts.compaction < 0) return null;
+		const m = rowIds.length;
+		const rowIdAt = (k: number) => (k < m ? (rowIds[k] as number) : (staged[k - m] as StagedEvent).eventId);
+		let below = Number.POSITIVE_INFINITY;
+		let last = Number.NEGATIVE_INFINITY;
+		for (let k = 0; k < facts.state.length; k++) {
+			const code = facts.state[k] as number;
+			last = Math.max(last, rowIdAt(k));
+			const contentful = ((nodes.flags[k] as number) & NODE.producing) !== 0 || nodes.kind[k] === KIND.compaction;
+			if (code !== STATE.compacted && branchOf(code) === "selected" && contentful) below = Math.min(below, rowIdAt(k));
+		}
+		below = Math.min(below, last + 1);
+		return { by: this.nameOf(facts.compaction) as string, first: rowIdAt(0), last: below - 1, below };
+	}
+
+	/** Writes every indexed row whose states changed, reading them a stretch at a time. */
+	writeIndexed(): void {
+		drain(this.writingIndexed(null));
+	}
+
+	/**
+	 * writeIndexed() a stretch of rows at a time: it yields after each one. With `runs`, a row they will summarize or
+	 * re-point as this pass would is left to them; returns how many were.
+	 */
+	*writingIndexed(runs: LeftToRuns | null): Generator<void, number> {
 		const { store, rowIds, sessionId } = this;
 		const read = store.prepare<[number, number, number], StateRow>(STATE_SQL);
 		const update = store.prepare(UPDATE_SQL);
+		let left = 0;
 		for (const [lo, hi] of stretches(rowIds)) {
 			// All of a stretch first: the updates below must not run while its rows are being read.
 			const rows = read.all(rowIds[lo] as number, rowIds[hi - 1] as number, sessionId);
 			for (const [i, r] of rows.entries()) {
-				writeState(r, lo + i, this, update);
+				if (writeState(r, lo + i, this, update, runs)) left++;
 				if (i % WRITES_PER_STEP === WRITES_PER_STEP - 1) yield;
 			}
 			yield;
 		}
+		return left;
 	}
 }
 
-/** Updates a row whose states differ from what the classification found. */
-function writeState(r: StateRow, k: number, c: SessionClassification, update: Database.Statement): void {
+/**
+ * Updates a row whose states differ from what the classification found; true when its summary is left to `runs`
+ * (summary-runs.ts withSummary makes it: selected, no edit in effect, below the runs' bound).
+ */
+function writeState(r: StateRow, k: number, c: SessionClassification, update: Database.Statement, runs: LeftToRuns | null): boolean {
+	const label = c.labelAt(k);
+	const abandonedBy = c.abandonedAt(k);
+	if (runs && c.compactedAt(k) && r.id < runs.below && r.branch_state === "selected" && r.edit_state === null && r.edit_by === null) {
+		if (abandonedBy !== r.abandoned_by || label !== r.cur_label)
+			update.run(r.branch_state, r.selection_state, r.summarized_by, r.summarized_prov, abandonedBy, null, null, label, r.id);
+		return true;
+	}
 	const st = c.stateAt(k);
 	const by = st.summarizedBy?.entryId ?? null;
 	const prov = st.summarizedBy?.provenance ?? null;
-	const label = c.labelAt(k);
 	const editState = st.contextEdit?.state ?? null;
 	const editBy = st.contextEdit?.by ?? null;
-	const abandonedBy = c.abandonedAt(k);
 	if (
 		st.branchState !== r.branch_state ||
 		st.selectionState !== r.selection_state ||
@@ -307,6 +359,7 @@ function writeState(r: StateRow, k: number, c: SessionClassification, update: Da
 		label !== r.cur_label
 	)
 		update.run(st.branchState, st.selectionState, by, prov, abandonedBy, editState, editBy, label, r.id);
+	return false;
 }
 
 /** The rows read are not the session's row ids where the k-th was expected. */
@@ -321,16 +374,17 @@ class RowIdsMismatch extends Error {
  * inserted after it: null when the shape does not hold as many ascending ids as the session has entries. The rows
  * read then confirm each one.
  */
-function shapeRowIds(store: IndexStore, sessionId: number, { inserted = [], uncounted = 0 }: IndexedRows): Float64Array | null {
+function* shapeRowIds(store: IndexStore, sessionId: number, { inserted = [], uncounted = 0 }: IndexedRows): Generator<void, Float64Array | null> {
 	const counted = store.prepare<[number], { entries: number }>("SELECT entries FROM sessions WHERE id = ?").get(sessionId)?.entries ?? 0;
 	const entries = counted - uncounted;
 	if (entries < 0) return null;
-	const shape = readShapeIds(store, sessionId, entries);
-	if (!shape) return null;
-	const ids = new Float64Array(entries + inserted.length);
-	ids.set(shape);
+	const ids = yield* readingShapeIds(store, sessionId, entries, entries + inserted.length);
+	if (!ids) return null;
 	ids.set(inserted, entries);
-	for (let k = 1; k < ids.length; k++) if ((ids[k] as number) <= (ids[k - 1] as number)) return null;
+	for (let k = 1; k < ids.length; k++) {
+		if ((ids[k] as number) <= (ids[k - 1] as number)) return null;
+		if (k % IDS_PER_STEP === 0) yield;
+	}
 	return ids;
 }
 

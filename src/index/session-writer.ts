@@ -6,10 +6,10 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
 import { deleteFtsRowsTallied, type FtsTally, settleTally } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
-import { type ClassifiedFields, SessionClassification, STRETCH, sameClassification } from "./session-classify.js";
+import { type ClassifiedFields, SessionClassification, sameClassification } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
 import { HELD_CACHE_KIB, INGEST_CACHE_KIB, type IndexStore } from "./store.js";
-import { dropSummaryRuns } from "./summary-runs.js";
+import { dropSummaryRuns, markSummaryRuns } from "./summary-runs.js";
 import { dropUnusedSystemTexts, systemTextId } from "./system-texts.js";
 import { dropLayoutHeads } from "./tree-layout-store.js";
 import { appendShape, replaceShapeEntry, type ShapeInput } from "./tree-shape-store.js";
@@ -251,7 +251,7 @@ export class SessionWriter {
 		}
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		if (deferred || indexed || replaced) this.reclassified++;
-		if (this.holdWhole && this.entriesOf(sessionId) + staged.length > STRETCH) {
+		if (this.holdAbove !== null && this.entriesOf(sessionId) + staged.length > this.holdAbove) {
 			// The host pauses between stretches of the classification (classifyHeld), in this transaction: the staged
 			// entries are inserted after it, and nothing reads the session before it commits.
 			this.held.push({ sessionId, leafId, staged });
@@ -292,9 +292,9 @@ export class SessionWriter {
 
 	/**
 	 * Set while the host can pause inside its write transaction (refresh-sliced.ts): a whole classification of a
-	 * session longer than one stretch is then left to classifyHeld instead of holding the host's event loop.
+	 * session of more entries than this is then left to classifyHeld instead of holding the host's event loop.
 	 */
-	holdWhole = false;
+	holdAbove: number | null = null;
 	private held: Array<{ sessionId: number; leafId: string | null; staged: StagedEvent[] }> = [];
 
 	/** True while a whole classification waits for classifyHeld. */
@@ -302,27 +302,31 @@ export class SessionWriter {
 		return this.held.length > 0;
 	}
 
-	/** The whole classifications commit() left (holdWhole), a stretch of rows per step, inside the same transaction. */
+	/** The whole classifications commit() left (holdAbove), a stretch of rows per step, inside the same transaction. */
 	*classifyHeld(): Generator<void, void> {
 		for (let job = this.held.shift(); job; job = this.held.shift()) {
 			const { sessionId, staged, leafId } = job;
 			// The session's entries count the staged ones already (ingest.ts), its rows and shape not yet.
 			const whole = yield* SessionClassification.reading(this.store, sessionId, staged, leafId, { uncounted: staged.length });
-			// Classifying in memory took a step of its own (a few passes over the session's numbers).
+			// The rows the latest compaction summarizes are summarized or re-pointed by summary runs after this
+			// transaction, each run a transaction of its own (a turn back past two compactions re-points nearly all).
+			const runs = whole.leftToRuns();
 			yield;
 			// The pages the states dirty go to the WAL as the turns go, not all at the commit; a page written again after
 			// that costs the commit the whole transaction (see HELD_CACHE_KIB), so the session's row is written before
 			// and the staged entries after, with their states: the rows before them were just written.
 			this.wholeFacts(sessionId, whole);
 			this.store.setCacheKib(HELD_CACHE_KIB);
+			let left = 0;
 			try {
-				yield* whole.writingIndexed();
+				left = yield* whole.writingIndexed(runs);
 			} finally {
 				this.store.setCacheKib(INGEST_CACHE_KIB);
 			}
 			this.shapeQueue = [];
 			this.insertClassified(sessionId, staged, whole);
 			appendShape(this.store, sessionId, this.shapeQueue);
+			if (runs && left > 0) markSummaryRuns(this.store, sessionId, runs.by, runs.first, runs.last, runs.below);
 		}
 	}
 

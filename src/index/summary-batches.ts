@@ -1,10 +1,11 @@
 /**
  * The pending summary runs of compactions (summary-runs.ts) written a write transaction at a time: each batch makes at
  * least one run and more while they and their commit fit the refresh's batchMs; sliced, one batch per turn of the
- * host's event loop, with the WAL checkpointed in a turn of its own.
+ * host's event loop, with the WAL checkpointed in a worker thread.
  */
+import { checkpointAside, pauseCheckpoints } from "./checkpoint-aside.js";
 import type { RefreshOptions } from "./refresh-options.js";
-import { type IndexStore, isBusyError } from "./store.js";
+import { INGEST_CACHE_KIB, type IndexStore, isBusyError } from "./store.js";
 import { pendingSummarySessions, summaryRun } from "./summary-runs.js";
 
 /** Default milliseconds of a refresh's write transaction (RefreshOptions.batchMs). */
@@ -33,6 +34,9 @@ export class SummaryBatches {
 	/** One write transaction of pending summary runs; false when the index is busy. */
 	batch(): boolean {
 		const { store, options } = this.host;
+		// Through a write's small cache: the runs read a session's rows, and through the search map each page would count
+		// in the process's RSS (the refresh's end sets the search cache back).
+		store.setCacheKib(INGEST_CACHE_KIB);
 		const sliceMs = options.batchMs ?? BATCH_MS;
 		const begun = performance.now();
 		let runsMs = 0;
@@ -66,20 +70,19 @@ export class SummaryBatches {
 		const { store, options } = this.host;
 		if (pendingSummarySessions(store) === 0) return;
 		// A batch's commit writes thousands of pages to the WAL; SQLite's automatic checkpoint, every 1,000 pages inside
-		// a commit, doubled every other turn. Checkpointed here instead, each in a turn of its own.
-		const auto = store.db.pragma("wal_autocheckpoint", { simple: true }) as number;
-		store.db.pragma("wal_autocheckpoint = 0");
+		// a commit, doubled every other turn. Checkpointed in a worker thread instead (checkpoint-aside.ts).
+		const resume = pauseCheckpoints(store.db);
 		try {
 			// At least one batch per run, as ingestSliced: a host that refreshes again while work is pending must not spin.
 			for (let first = true; pendingSummarySessions(store) > 0 && (first || !this.host.overBudget()); first = false) {
 				if (!this.batch()) break;
 				options.onSlice?.();
 				await pause();
-				store.db.pragma("wal_checkpoint(PASSIVE)");
+				checkpointAside(store.db);
 				await pause();
 			}
 		} finally {
-			store.db.pragma(`wal_autocheckpoint = ${auto}`);
+			resume();
 		}
 	}
 }

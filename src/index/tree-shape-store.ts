@@ -197,23 +197,36 @@ export function readShapeFrom(store: IndexStore, session: number, from: number):
 	return { offset, ids, parents, flags, links };
 }
 
+/** Chunks readingShapeIds decodes per step. */
+const CHUNKS_PER_STEP = 16;
+
 /**
- * The row ids of a session's kept shape, in file order: a few run-encoded blobs, not a row per entry. Null when the
- * chunks do not hold exactly `expected` ids.
+ * The row ids of a session's kept shape, in file order, from index 0 of an array of `size` (at least `expected`): a few
+ * run-encoded blobs, not a row per entry, CHUNKS_PER_STEP chunks per step. Null when the chunks do not hold exactly
+ * `expected` ids.
  */
-export function readShapeIds(store: IndexStore, session: number, expected: number): Float64Array | null {
-	const ids = new Float64Array(expected);
+export function* readingShapeIds(store: IndexStore, session: number, expected: number, size = expected): Generator<void, Float64Array | null> {
+	const ids = new Float64Array(size);
+	const page = store
+		.prepare<[number, number, number], [number, number, Buffer]>(
+			"SELECT chunk, n, ids FROM tree_shape WHERE session_id = ? AND chunk >= ? ORDER BY chunk LIMIT ?",
+		)
+		.raw();
 	let at = 0;
-	const rows = store.prepare<[number], [number, Buffer]>("SELECT n, ids FROM tree_shape WHERE session_id = ? ORDER BY chunk").raw();
-	try {
-		for (const [n, b] of rows.iterate(session)) {
+	for (let next = 0; ; yield) {
+		const rows = page.all(session, next, CHUNKS_PER_STEP);
+		for (const [chunk, n, b] of rows) {
 			if (at + n > expected) return null;
-			decodeIds(b, n, ids, at);
+			try {
+				decodeIds(b, n, ids, at);
+			} catch {
+				// A chunk whose runs do not add up to its count.
+				return null;
+			}
 			at += n;
+			next = chunk + 1;
 		}
-	} catch {
-		// A chunk whose runs do not add up to its count.
-		return null;
+		if (rows.length < CHUNKS_PER_STEP) break;
 	}
 	return at === expected ? ids : null;
 }
