@@ -65,21 +65,32 @@ function ticker(look: () => void): { stop: () => number } {
 	};
 }
 
+/** A session of `n` entries written and indexed: its file, sessions folder, index and service. */
+function indexedSession(n: number) {
+	const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
+	mkdirSync(dirname(file), { recursive: true });
+	writeFileSync(file, session(n));
+	const sessions = dirname(dirname(file));
+	const index = join(dirname(sessions), "index.sqlite");
+	const service = openService(sessions, index);
+	service.refresh();
+	return { file, sessions, index, service };
+}
+
+/** Appends a turn back to before the latest two compactions (the append path leaves it to a whole classification). */
+function turnBack(file: string, n: number): string {
+	const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
+	const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
+	appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+	return back;
+}
+
 describe("a whole classification inside pi's sliced refresh", () => {
 	it("runs a stretch of rows per turn of the event loop, in one transaction, and equals a fresh build", async () => {
 		const n = 3 * STRETCH + 500;
-		const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
-		mkdirSync(dirname(file), { recursive: true });
-		writeFileSync(file, session(n));
-		const sessions = dirname(dirname(file));
-		const index = join(dirname(sessions), "index.sqlite");
-		const service = openService(sessions, index);
+		const { file, sessions, index, service } = indexedSession(n);
 		try {
-			service.refresh();
-			// A turn back to before the latest two compactions: the append path leaves it to a whole classification.
-			const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
-			const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
-			appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+			turnBack(file, n);
 			// Another connection looks in at every turn while the classification is under way: it sees the session as it
 			// was or as it is after, never a row with a provisional state.
 			const other = new Database(index, { readonly: true });
@@ -120,13 +131,7 @@ describe("a whole classification inside pi's sliced refresh", () => {
 	])("classifies the session from its rows when its kept shape holds %s", (_, damage) => {
 		// Chunk 1 in the middle: the append rewrites only the last one.
 		const n = 2 * SHAPE_CHUNK + 500;
-		const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
-		mkdirSync(dirname(file), { recursive: true });
-		writeFileSync(file, session(n));
-		const sessions = dirname(dirname(file));
-		const index = join(dirname(sessions), "index.sqlite");
-		const service = openService(sessions, index);
-		service.refresh();
+		const { file, sessions, index, service } = indexedSession(n);
 		const db = new Database(index);
 		const kept = db.prepare(`SELECT * FROM tree_shape WHERE chunk = ${damage.slice(-1)}`).get() as { session_id: number; n: number; ids: Buffer };
 		if (damage.startsWith("UPDATE")) {
@@ -136,9 +141,7 @@ describe("a whole classification inside pi's sliced refresh", () => {
 			db.prepare(damage).run(encodeIds(ids.map((id) => id - 1)), kept.session_id);
 		} else db.prepare(damage).run(kept.session_id);
 		try {
-			const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
-			const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
-			appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+			turnBack(file, n);
 			expect(service.refresh()).toMatchObject({ sessionsAppended: 1, sessionsReclassified: 1 });
 			expect(service.read({ sessionId: SESSION, entryId: `e${n - 5}` }).classification.branchState).toBe("alternate");
 		} finally {
@@ -153,18 +156,10 @@ describe("a whole classification inside pi's sliced refresh", () => {
 
 	it("leaves the re-pointed summaries to summary runs, and answers as a fresh build while they are pending", async () => {
 		const n = 3 * STRETCH + 500;
-		const file = fresh(`sessions/--w--/2026-06-01T00-00-00-000Z_${SESSION}.jsonl`);
-		mkdirSync(dirname(file), { recursive: true });
-		writeFileSync(file, session(n));
-		const sessions = dirname(dirname(file));
-		const index = join(dirname(sessions), "index.sqlite");
-		const service = openService(sessions, index);
+		const { file, sessions, index, service } = indexedSession(n);
 		const reference = openService(sessions, join(dirname(sessions), "fresh.sqlite"));
 		try {
-			service.refresh();
-			const back = `e${Math.floor(n / 1000) * 1000 - 1030}`;
-			const message = { role: "user", content: [{ type: "text", text: "again from here" }], timestamp: n + 1 };
-			appendFileSync(file, `${JSON.stringify({ type: "message", id: "again", parentId: back, timestamp: ts(n + 1), message })}\n`);
+			const back = turnBack(file, n);
 			reference.refresh();
 			const { bytes, entries } = REFRESH_SLICE;
 			// A budget spent at once: the pass (its one batch), then one batch of summary runs.
