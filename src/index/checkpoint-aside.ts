@@ -8,7 +8,8 @@
  * once, as they were. This module is both the worker's entry point and the function that starts it.
  */
 import { isMainThread, Worker, workerData } from "node:worker_threads";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openDatabase } from "./sqlite.js";
 
 const KIND = "pi-event-search-checkpoint";
 
@@ -104,7 +105,7 @@ export function checkpointAside(db: Database.Database, script: URL | null = chec
 
 /** In the worker: one passive checkpoint (it never waits for readers or writers) through a connection of its own. */
 function checkpointHere(input: WorkerInput): void {
-	const db = new Database(input.file, { fileMustExist: true });
+	const db = openDatabase(input.file, { fileMustExist: true });
 	try {
 		db.pragma("wal_checkpoint(PASSIVE)");
 	} finally {
