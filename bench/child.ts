@@ -1,5 +1,6 @@
 /** How the bench talks to its child processes (one JSON result line on stdout), plus the small statistics it needs. */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,19 @@ const MARK = "@@bench-result ";
 
 /** Directory of the compiled bench scripts (dist/bench). */
 export const BENCH_DIST = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * CPU ms this thread has run so far: Linux's per-thread schedstat (nanoseconds; not V8's helper threads, nor worker
+ * threads such as the index's checkpoint worker); the process's CPU time elsewhere (Node 20 has no per-thread call).
+ */
+export function threadCpuMs(): number {
+	try {
+		return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+	} catch {
+		const c = process.cpuUsage();
+		return (c.user + c.system) / 1000;
+	}
+}
 
 /** Peak resident set size of this process so far, in bytes (resourceUsage reports kilobytes). */
 export function maxRssBytes(): number {

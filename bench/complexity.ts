@@ -8,14 +8,14 @@
  * from the checkout:
  *   npm run build && node dist/bench/complexity.js [--runs N] [--scale K] [--only name,name]
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { REFRESH_SLICE } from "../src/extension/index-handle.js";
 import { parseRef } from "../src/present/ref-parse.js";
 import { HistoryService } from "../src/service/service.js";
-import { benchConfig, parseArgs } from "./child.js";
+import { benchConfig, parseArgs, threadCpuMs } from "./child.js";
 
 const MAX_GROWTH = 2.3;
 const MAX_TURN_MS = 50;
@@ -94,19 +94,6 @@ function cpuMs(run: () => void): number {
 	const c = threadCpuMs();
 	run();
 	return threadCpuMs() - c;
-}
-
-/**
- * CPU ms this thread has run so far: Linux's per-thread schedstat (nanoseconds, without V8's helper threads); the
- * process's CPU time elsewhere (Node 20 has no per-thread call).
- */
-function threadCpuMs(): number {
-	try {
-		return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
-	} catch {
-		const c = process.cpuUsage();
-		return (c.user + c.system) / 1000;
-	}
 }
 
 function openService(dir: string): HistoryService {

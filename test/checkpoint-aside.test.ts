@@ -1,7 +1,8 @@
 /**
  * A commit whose checkpoint goes to a worker thread (src/index/checkpoint-aside.ts): the committing call copies no
- * page into the database file, SQLite's automatic checkpoints wait until the worker is done, and the worker's
- * checkpoint leaves the file holding what was committed. No timing: the worker's end is awaited, not assumed.
+ * page into the database file, SQLite's automatic checkpoints wait until the worker is done (with a commit made
+ * meanwhile, until it checkpointed that one too), and the file then holds what was committed. No timing: the
+ * worker's answer is awaited, not assumed.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -58,15 +59,19 @@ describe("commitAside", () => {
 		db.close();
 	});
 
-	it("checkpoints in the worker thread: the database file then holds the commit", async () => {
+	it("checkpoints in the worker thread, a commit made meanwhile after the first: the database file then holds both", async () => {
 		const file = join(tmp.dir, "worker.sqlite");
 		const db = bigTransaction(file, 3000);
 		const before = statSync(file).size;
 		db.pragma("wal_autocheckpoint = 500");
 		mod.commitAside(db);
 		expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
+		db.exec("BEGIN IMMEDIATE");
+		const insert = db.prepare("INSERT INTO t (pad) VALUES (?)");
+		for (let i = 0; i < 4000; i++) insert.run("y".repeat(900));
+		mod.commitAside(db);
 		expect(await resumed(db)).toBe(500);
-		expect(statSync(file).size).toBeGreaterThan(before + 3000 * 4096 * 0.9);
+		expect(statSync(file).size).toBeGreaterThan(before + 4000 * 4096 * 0.9);
 		// Nothing left for this connection to copy.
 		const [ckpt] = db.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number; checkpointed: number }>;
 		expect(ckpt?.checkpointed).toBe(ckpt?.log);

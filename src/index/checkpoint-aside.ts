@@ -2,12 +2,13 @@
  * Checkpoints off the host's event loop. SQLite checkpoints in the committing call once the WAL passes its threshold,
  * copying every page written since into the database file and syncing both files: after a whole classification held
  * across turns (refresh-sliced.ts) that is thousands of pages, and each sync alone can take a disk's latency, in one
- * turn of pi's event loop. Here the committing connection pauses its automatic checkpoints, a worker thread
- * checkpoints through its own connection, and the automatic checkpoints resume when it is done. Every pause of them
- * goes through pauseCheckpoints, so pauses that overlap (a worker still copying while summary runs go on) resume them
- * once, as they were. This module is both the worker's entry point and the function that starts it.
+ * turn of pi's event loop. Here the committing connection pauses its automatic checkpoints, a worker thread (kept
+ * while checkpoints keep coming) checkpoints through its own connection, and the automatic checkpoints resume when it
+ * is done. Every pause of them goes through pauseCheckpoints, so pauses that overlap (a worker still copying while
+ * summary runs go on) resume them once, as they were. This module is both the worker's entry point and the function
+ * that starts it.
  */
-import { isMainThread, Worker, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { openDatabase } from "./sqlite.js";
 
@@ -16,6 +17,7 @@ const KIND = "pi-event-search-checkpoint";
 interface WorkerInput {
 	kind: typeof KIND;
 	file: string;
+	idleMs: number;
 }
 
 /** Per connection: its automatic checkpoint threshold (pages) before the first pause, and the pauses not released. */
@@ -66,51 +68,102 @@ export function commitAside(db: Database.Database, script: URL | null = checkpoi
 	}
 }
 
-/** Connections with a checkpoint worker running, and whether another was asked for since it started. */
-const aside = new WeakMap<Database.Database, { again: boolean }>();
+/** How long a checkpoint worker waits for the next checkpoint before it closes its connection and ends. */
+const IDLE_MS = 1000;
+
+/**
+ * A connection's checkpoint worker, kept while checkpoints keep coming (summary runs ask for one every batch): starting
+ * a thread and loading SQLite in it for each cost more CPU than the checkpoints.
+ */
+interface Copier {
+	worker: Worker;
+	/** A checkpoint asked for and not answered yet; with `again`, another after it. */
+	busy: boolean;
+	again: boolean;
+	/** It answered at least once (a worker that cannot open the index is not started again at once). */
+	answered: boolean;
+	resume: (() => void) | null;
+}
+
+const copiers = new WeakMap<Database.Database, Copier>();
 
 /**
  * Copies the WAL into the database file in a worker thread, automatic checkpoints paused until it is done; with one
- * running, another starts when it ends (it may have started before the last commit). Without a worker script (the
+ * under way, another follows it (the first may have started before the last commit). Without a worker script (the
  * TypeScript sources), a passive checkpoint here.
  */
 export function checkpointAside(db: Database.Database, script: URL | null = checkpointScript()): void {
-	if (!script || db.memory) {
+	const copier = script && !db.memory ? (copiers.get(db) ?? startCopier(db, script)) : null;
+	if (!copier) {
 		db.pragma("wal_checkpoint(PASSIVE)");
 		return;
 	}
-	const running = aside.get(db);
-	if (running) {
-		running.again = true;
+	if (copier.busy) {
+		copier.again = true;
 		return;
 	}
-	const state = { again: false };
-	aside.set(db, state);
-	const resume = pauseCheckpoints(db);
-	const done = () => {
-		aside.delete(db);
-		resume();
-		if (state.again && db.open) checkpointAside(db, script);
-	};
+	copier.busy = true;
+	copier.resume ??= pauseCheckpoints(db);
+	copier.worker.postMessage("checkpoint");
+}
+
+function startCopier(db: Database.Database, script: URL): Copier | null {
+	let worker: Worker;
 	try {
-		const worker = new Worker(script, { workerData: { kind: KIND, file: db.name } satisfies WorkerInput });
-		// A process that ends first leaves the WAL to the next checkpoint: SQLite's checkpoints survive being cut short.
-		worker.unref();
-		worker.on("error", () => undefined);
-		worker.on("exit", done);
+		worker = new Worker(script, { workerData: { kind: KIND, file: db.name, idleMs: IDLE_MS } satisfies WorkerInput });
 	} catch {
-		done();
+		return null;
 	}
+	// A process that ends first leaves the WAL to the next checkpoint: SQLite's checkpoints survive being cut short.
+	worker.unref();
+	const copier: Copier = { worker, busy: false, again: false, answered: false, resume: null };
+	copiers.set(db, copier);
+	const settle = () => {
+		copier.busy = false;
+		copier.again = false;
+		copier.resume?.();
+		copier.resume = null;
+	};
+	worker.on("message", () => {
+		copier.answered = true;
+		if (copier.again && db.open) {
+			copier.again = false;
+			worker.postMessage("checkpoint");
+		} else settle();
+	});
+	worker.on("error", () => undefined);
+	worker.on("exit", () => {
+		if (copiers.get(db) === copier) copiers.delete(db);
+		// Asked for while it was ending idle: a new worker takes it.
+		const lost = copier.busy && copier.answered;
+		settle();
+		if (lost && db.open) checkpointAside(db, script);
+	});
+	return copier;
 }
 
-/** In the worker: one passive checkpoint (it never waits for readers or writers) through a connection of its own. */
-function checkpointHere(input: WorkerInput): void {
+/**
+ * In the worker: a passive checkpoint (it never waits for readers or writers) through a connection of its own for each
+ * message, answered when done; idle for IDLE_MS, the connection closes and the worker ends.
+ */
+function copyHere(input: WorkerInput): void {
+	const port = parentPort;
+	if (!port) return;
 	const db = openDatabase(input.file, { fileMustExist: true });
-	try {
+	let idle: ReturnType<typeof setTimeout> | undefined;
+	const rest = () => {
+		clearTimeout(idle);
+		idle = setTimeout(() => {
+			db.close();
+			port.close();
+		}, input.idleMs);
+	};
+	port.on("message", () => {
 		db.pragma("wal_checkpoint(PASSIVE)");
-	} finally {
-		db.close();
-	}
+		port.postMessage("done");
+		rest();
+	});
+	rest();
 }
 
-if (!isMainThread && (workerData as Partial<WorkerInput> | null)?.kind === KIND) checkpointHere(workerData as WorkerInput);
+if (!isMainThread && (workerData as Partial<WorkerInput> | null)?.kind === KIND) copyHere(workerData as WorkerInput);
