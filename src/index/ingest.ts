@@ -9,6 +9,7 @@ import type { DiscoveredFile } from "../source/discover.js";
 import { type Fingerprint, type FingerprintRow, sameFingerprint } from "../source/fingerprint.js";
 import { STREAM_LIMITS } from "../source/json-stream.js";
 import type { ParserState } from "../source/parse.js";
+import { sessionEntries } from "./session-classify.js";
 import { nextSessionId } from "./session-removal.js";
 import type { SessionWriter } from "./session-writer.js";
 import type { IndexStore } from "./store.js";
@@ -182,7 +183,7 @@ function applyAppend(
 	renamed: string | null | undefined,
 ): FileOutcome {
 	// Every events row of a session has a distinct seq from 0 (seq = sessions.entries at insert): no scan of the session.
-	let seq = store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(session.id)?.n ?? 0;
+	let seq = sessionEntries(store, session.id);
 	let duplicates = scan.duplicates;
 	let conflicting = scan.conflicting;
 	if (scan.closedLast) {

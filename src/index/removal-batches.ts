@@ -6,7 +6,7 @@
 import { checkpointAside, pauseCheckpoints } from "./checkpoint-aside.js";
 import { type FtsTally, settleTally } from "./fts-totals.js";
 import { removeChunk, removingSessions } from "./session-removal.js";
-import { type IndexStore, isBusyError } from "./store.js";
+import { INGEST_CACHE_KIB, type IndexStore, isBusyError } from "./store.js";
 import { BATCH_MS, type SummaryBatchHost } from "./summary-batches.js";
 
 /** Meta key of FTS5's delete-merge setting while a sliced removal keeps it off. */
@@ -60,6 +60,8 @@ export class RemovalBatches {
 	 */
 	batch(quiet = false): boolean {
 		const { store, options } = this.host;
+		// Through a write's small cache, as summary batches (the search map would count every page read in the RSS).
+		store.setCacheKib(INGEST_CACHE_KIB);
 		const sliceMs = options.batchMs ?? BATCH_MS;
 		const begun = performance.now();
 		let chunksMs = 0;

@@ -9,7 +9,7 @@ import {
 	branchOf,
 	classifyingPacked,
 	contentFlags,
-	KIND,
+	contentfulNode,
 	kindOf,
 	linkFlags,
 	NODE,
@@ -297,8 +297,7 @@ export class SessionClassification {
 		for (let k = 0; k < facts.state.length; k++) {
 			const code = facts.state[k] as number;
 			last = Math.max(last, rowIdAt(k));
-			const contentful = ((nodes.flags[k] as number) & NODE.producing) !== 0 || nodes.kind[k] === KIND.compaction;
-			if (code !== STATE.compacted && branchOf(code) === "selected" && contentful) below = Math.min(below, rowIdAt(k));
+			if (code !== STATE.compacted && branchOf(code) === "selected" && contentfulNode(nodes, k)) below = Math.min(below, rowIdAt(k));
 		}
 		below = Math.min(below, last + 1);
 		return { by: this.nameOf(facts.compaction) as string, first: rowIdAt(0), last: below - 1, below };
@@ -362,6 +361,11 @@ function writeState(r: StateRow, k: number, c: SessionClassification, update: Da
 	return false;
 }
 
+/** The session's count of entries (sessions.entries): its rows, each with a distinct seq from 0. */
+export function sessionEntries(store: IndexStore, sessionId: number): number {
+	return store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(sessionId)?.n ?? 0;
+}
+
 /** The rows read are not the session's row ids where the k-th was expected. */
 class RowIdsMismatch extends Error {
 	constructor(sessionId: number, k: number, m: number) {
@@ -375,8 +379,7 @@ class RowIdsMismatch extends Error {
  * read then confirm each one.
  */
 function* shapeRowIds(store: IndexStore, sessionId: number, { inserted = [], uncounted = 0 }: IndexedRows): Generator<void, Float64Array | null> {
-	const counted = store.prepare<[number], { entries: number }>("SELECT entries FROM sessions WHERE id = ?").get(sessionId)?.entries ?? 0;
-	const entries = counted - uncounted;
+	const entries = sessionEntries(store, sessionId) - uncounted;
 	if (entries < 0) return null;
 	const ids = yield* readingShapeIds(store, sessionId, entries, entries + inserted.length);
 	if (!ids) return null;

@@ -6,7 +6,7 @@ import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import { AppendClassifier } from "./append-classify.js";
 import { deleteFtsRowsTallied, type FtsTally, settleTally } from "./fts-totals.js";
 import { KIND_COLUMN_INDEX, KIND_COLUMNS } from "./schema.js";
-import { type ClassifiedFields, SessionClassification, sameClassification } from "./session-classify.js";
+import { type ClassifiedFields, SessionClassification, sameClassification, sessionEntries } from "./session-classify.js";
 import { hideSession } from "./session-removal.js";
 import { HELD_CACHE_KIB, INGEST_CACHE_KIB, type IndexStore } from "./store.js";
 import { dropSummaryRuns, markSummaryRuns } from "./summary-runs.js";
@@ -251,7 +251,7 @@ export class SessionWriter {
 		}
 		if (deferred) this.store.prepare("DELETE FROM meta WHERE key = ?").run(deferKey);
 		if (deferred || indexed || replaced) this.reclassified++;
-		if (this.holdAbove !== null && this.entriesOf(sessionId) + staged.length > this.holdAbove) {
+		if (this.holdAbove !== null && sessionEntries(this.store, sessionId) + staged.length > this.holdAbove) {
 			// The host pauses between stretches of the classification (classifyHeld), in this transaction: the staged
 			// entries are inserted after it, and nothing reads the session before it commits.
 			this.held.push({ sessionId, leafId, staged });
@@ -284,10 +284,6 @@ export class SessionWriter {
 		this.store
 			.prepare("UPDATE sessions SET fork_points = ?, first_ms = ?, last_ms = ? WHERE id = ?")
 			.run(whole.forkPoints, whole.span.firstMs, whole.span.lastMs, sessionId);
-	}
-
-	private entriesOf(sessionId: number): number {
-		return this.store.prepare<[number], { n: number }>("SELECT entries AS n FROM sessions WHERE id = ?").get(sessionId)?.n ?? 0;
 	}
 
 	/**

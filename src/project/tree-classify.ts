@@ -104,6 +104,11 @@ export function linkFlags(entryId: string, parentId: string | null, refId: strin
 	);
 }
 
+/** True when the entry at `k` gives the model something (a message, or a compaction's summary): a summary can stand for it. */
+export function contentfulNode(t: PackedNodes, k: number): boolean {
+	return ((t.flags[k] as number) & NODE.producing) !== 0 || t.kind[k] === KIND.compaction;
+}
+
 /** A session's entries as numbers, in append order, unique by id. */
 export interface PackedNodes {
 	readonly size: number;
@@ -184,7 +189,7 @@ export function* classifyingPacked(t: PackedNodes, leaf: number): Generator<void
 		if (stepEnds(i)) yield;
 		const m = mark[i];
 		if (m === OUTSIDE || state[i] !== 0) continue;
-		const contentful = ((t.flags[i] as number) & NODE.producing) !== 0 || t.kind[i] === KIND.compaction;
+		const contentful = contentfulNode(t, i);
 		if (m === ON_PATH) state[i] = contentful && compaction >= 0 ? STATE.compacted : STATE.selectedNone;
 		else if (!contentful) state[i] = STATE.alternateNone;
 		else state[i] = abandonedBy !== null && (abandonedBy[i] as number) >= 0 ? STATE.abandoned : STATE.notSelected;
