@@ -11,7 +11,11 @@ import { linearSessionService, tempDir } from "./helpers/corpus.js";
 const COMMON = 8192;
 const OLD = 10;
 const id = (i: number) => `w${String(i).padStart(6, "0")}`;
-const texts = (n: number) => Array.from({ length: n }, (_, i) => (i < OLD ? `zorbLax quuxish old${i}` : `zorbLax item${i}`));
+/** With `long`, the newest event is also the longest: bm25 would rank it last among its equals, newest first first. */
+const texts = (n: number, long = false) =>
+	Array.from({ length: n }, (_, i) =>
+		i < OLD ? `zorbLax quuxish old${i}` : long && i === n - 1 ? `zorbLax item${i} ${"and then some more ".repeat(8)}` : `zorbLax item${i}`,
+	);
 const QUERY = "zorbLax quuxish nowherezz";
 
 let t: ReturnType<typeof tempDir>;
@@ -23,7 +27,7 @@ const NEAR = 4 * COMMON;
 
 beforeAll(() => {
 	t = tempDir("pes-partial-window-");
-	far = linearSessionService(`${t.dir}/far`, "far", "0199d000-0000-7000-8000-0000000000d1", texts(FAR), id);
+	far = linearSessionService(`${t.dir}/far`, "far", "0199d000-0000-7000-8000-0000000000d1", texts(FAR, true), id);
 	near = linearSessionService(`${t.dir}/near`, "near", "0199d000-0000-7000-8000-0000000000d2", texts(NEAR), id);
 }, 120_000);
 
@@ -47,7 +51,8 @@ describe("a partial answer's candidates' window", () => {
 		const r = far.search({ query: QUERY, limit: 20, total: true });
 		expect(r.match).toBe("partial");
 		expect(r.unmatched).toEqual(["nowherezz"]);
-		// The newest events holding the identifier, none of the old ones, which lie past its window.
+		// The newest events holding the identifier, none of the old ones, which lie past its window: its equals newest
+		// first, not by bm25, which would count every match in the history first.
 		expect(r.hits.map((h) => h.entryId)).toEqual(Array.from({ length: 20 }, (_, i) => id(FAR - 1 - i)));
 		expect(r.total?.atLeast).toBe(true);
 	});
