@@ -164,6 +164,21 @@ function lonePhrase(parsed: ParsedQuery): boolean {
 	return only !== undefined && rest.length === 0 && only.tokens.length > 1;
 }
 
+/**
+ * Matches in scope past which a query of one word is listed newest first too. bm25 counts every fragment holding the
+ * word before it scores one, a cost that grows with the history (a word in every tenth fragment of a 5 GB history:
+ * most of the query's first run), while the window it then ranks is the newest RANK_WINDOW matches whatever their
+ * number. A word is cheaper to count than a phrase (no positions), so it is scored far longer.
+ */
+export const LONE_WORD_SCORED = 32 * RANK_WINDOW;
+
+/** Matches past which a query is listed newest first (a lone phrase's window, a lone word's LONE_WORD_SCORED), or null. */
+function newestAbove(parsed: ParsedQuery, window: number): number | null {
+	const [only, ...rest] = parsed.terms;
+	if (only === undefined || rest.length > 0) return null;
+	return only.tokens.length > 1 ? window : LONE_WORD_SCORED;
+}
+
 /** The note of a page that newestIfCommon listed. */
 export function newestNote(parsed: ParsedQuery, window: number): string {
 	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${window} matches here: newest first (add a word to rank by relevance)`;
@@ -288,12 +303,16 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const newest = request.order === "newest";
 	const window = tuning.rankWindow ?? RANK_WINDOW;
 	// In newest order a common lone phrase is not scored either: the order is time's, and bm25 would count every match.
-	const newestScored = !newest || request.rawScores === true || !lonePhrase(parsed) || query.indexMatches(window + 1) <= window;
+	const above = newestAbove(parsed, window);
+	const common = (n: number) => query.indexMatches(n + 1) > n;
+	const newestScored = !newest || request.rawScores === true || above === null || !common(above);
 	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from, undefined, newestScored) : runSearch(q, n, from, window));
 	const none = allowed.ids !== null && allowed.ids.length === 0;
-	const common = none || newest || request.rawScores || !lonePhrase(parsed) ? null : newestIfCommon(query, limit, offset, window);
-	if (common !== null && offset === 0) notes.push(newestNote(parsed, window));
-	let candidates = none ? [] : (common ?? fetch(query, limit, offset));
+	// A lone phrase's window tells whether it is common; a lone word is counted first.
+	const listed =
+		none || newest || request.rawScores || above === null || (!lonePhrase(parsed) && !common(above)) ? null : newestIfCommon(query, limit, offset, window);
+	if (listed !== null && offset === 0) notes.push(newestNote(parsed, above ?? window));
+	let candidates = none ? [] : (listed ?? fetch(query, limit, offset));
 	let partial: PartialAnswer | null = null;
 	let suggestions = new Map<string, Suggestion[]>();
 	// Hits of the tiers after "every word as written" mark the words' other forms too; those of the first tier never.

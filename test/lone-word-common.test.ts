@@ -1,0 +1,55 @@
+/**
+ * A query of one very common word (issue 29, the 5 GB row): past LONE_WORD_SCORED matches in scope it is listed newest
+ * first with a note, as a common phrase is; below that its newest matches are ranked by bm25. Ground truth by hand:
+ * every event holds the word once and the newest is also the longest, so bm25 ranks it after the shorter ones and
+ * newest first ranks it first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LONE_WORD_SCORED, RANK_WINDOW } from "../src/query/search.js";
+import type { HistoryService } from "../src/service/service.js";
+import { linearSessionService, tempDir } from "./helpers/corpus.js";
+
+const id = (i: number) => `c${String(i).padStart(6, "0")}`;
+const texts = (n: number) => Array.from({ length: n }, (_, i) => (i === n - 1 ? `zorbLax item${i} ${"and then some more ".repeat(8)}` : `zorbLax item${i}`));
+
+let t: ReturnType<typeof tempDir>;
+let many: HistoryService;
+let fewer: HistoryService;
+const MANY = LONE_WORD_SCORED + 10;
+/** More than a window, so only its newest are ranked, but fewer than LONE_WORD_SCORED. */
+const FEWER = RANK_WINDOW + 500;
+
+beforeAll(() => {
+	t = tempDir("pes-lone-word-");
+	many = linearSessionService(`${t.dir}/many`, "many", "0199d000-0000-7000-8000-0000000000e1", texts(MANY), id);
+	fewer = linearSessionService(`${t.dir}/fewer`, "fewer", "0199d000-0000-7000-8000-0000000000e2", texts(FEWER), id);
+}, 120_000);
+
+afterAll(() => {
+	many?.close();
+	fewer?.close();
+	t.cleanup();
+});
+
+describe("a query of one common word", () => {
+	it("is ranked by bm25 while it has fewer matches than LONE_WORD_SCORED: the long newest event is not first", () => {
+		const r = fewer.search({ query: "zorbLax", limit: 10 });
+		expect(r.hits).toHaveLength(10);
+		expect(r.hits.map((h) => h.entryId)).not.toContain(id(FEWER - 1));
+		expect(r.notes.join("\n")).not.toMatch(/newest first/);
+	});
+
+	it("is listed newest first, with a note that says so, once it has more", () => {
+		const r = many.search({ query: "zorbLax", limit: 10 });
+		expect(r.hits.map((h) => h.entryId)).toEqual(Array.from({ length: 10 }, (_, i) => id(MANY - 1 - i)));
+		expect(r.notes.join("\n")).toContain(`\`zorbLax\` has more than ${LONE_WORD_SCORED} matches here: newest first`);
+		// A second page goes on where the first stopped.
+		const next = many.search({ query: "zorbLax", limit: 10, offset: 10 });
+		expect(next.hits.map((h) => h.entryId)).toEqual(Array.from({ length: 10 }, (_, i) => id(MANY - 11 - i)));
+	});
+
+	it("is still ranked when the caller asks for raw scores", () => {
+		const r = many.search({ query: "zorbLax", limit: 10, rawScores: true });
+		expect(r.hits.map((h) => h.entryId)).not.toContain(id(MANY - 1));
+	});
+});
