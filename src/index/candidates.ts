@@ -255,7 +255,16 @@ export class CandidateQuery {
 	 * scan stopped before the last match, so `n` is a lower bound.
 	 */
 	count(cap: number, scan: number): { n: number; truncated: boolean } {
-		if (this.unscored !== this) return this.unscored.count(cap, scan);
+		return this.counted(cap, scan, true);
+	}
+
+	/** count's `n` alone: without the second pass over the matches that tells whether the scan stopped first. */
+	countUpTo(cap: number, scan: number): number {
+		return this.counted(cap, scan, false).n;
+	}
+
+	private counted(cap: number, scan: number, truncation: boolean): { n: number; truncated: boolean } {
+		if (this.unscored !== this) return this.unscored.counted(cap, scan, truncation);
 		const where = this.whereSql;
 		const get = (sql: string, ...params: unknown[]) => this.store.prepare<unknown[], { n: number }>(sql).get(...params)?.n ?? 0;
 		if (this.match !== null) {
@@ -269,7 +278,7 @@ export class CandidateQuery {
 				cap + 1,
 			);
 			// Below the cap, the scan may have stopped first: one more pass, without the join, tells.
-			const truncated = n <= cap && get(`SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)`, this.match, scan + 1) > scan;
+			const truncated = truncation && n <= cap && get(`SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)`, this.match, scan + 1) > scan;
 			return { n, truncated };
 		}
 		const kinds = this.kindWhere();
@@ -280,7 +289,7 @@ export class CandidateQuery {
 			...this.params,
 			cap + 1,
 		);
-		const truncated = n <= cap && get(`SELECT count(*) AS n FROM (SELECT 1 FROM events LIMIT ?)`, scan + 1) > scan;
+		const truncated = truncation && n <= cap && get(`SELECT count(*) AS n FROM (SELECT 1 FROM events LIMIT ?)`, scan + 1) > scan;
 		return { n, truncated };
 	}
 

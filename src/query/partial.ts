@@ -162,7 +162,7 @@ function wordMatches(store: IndexStore, both: string, filter: CandidateFilter): 
 	return perWord(store, "partial-word-matches", both, filter, () => {
 		const query = new CandidateQuery(store, both, filter);
 		const { n, first, last } = query.indexSpan(COMMON);
-		return { df: n > 0 && query.filtered && query.count(0, SCAN).n === 0 ? 0 : n, first, last };
+		return { df: n > 0 && query.filtered && query.countUpTo(0, SCAN) === 0 ? 0 : n, first, last };
 	});
 }
 

@@ -236,7 +236,7 @@ function candidateQuery(store: IndexStore, parsed: ParsedQuery, filter: Candidat
 
 /** How a did-you-mean suggestion's events in scope are counted (its tokens as one phrase). */
 function suggestionCount(store: IndexStore, filter: CandidateFilter): (tokens: string[]) => number {
-	return (tokens) => new CandidateQuery(store, quote(tokens.join(" ")), filter).count(SUGGESTION_CAP, TOTAL_SCAN).n;
+	return (tokens) => new CandidateQuery(store, quote(tokens.join(" ")), filter).countUpTo(SUGGESTION_CAP, TOTAL_SCAN);
 }
 
 /**
