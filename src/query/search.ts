@@ -181,7 +181,7 @@ function newestAbove(parsed: ParsedQuery, window: number): number | null {
 
 /** The note of a page that newestIfCommon listed. */
 export function newestNote(parsed: ParsedQuery, window: number): string {
-	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${window} matches here: newest first (add a word to rank by relevance)`;
+	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${window.toLocaleString("en-US")} matches here: newest first (add a word to rank by relevance)`;
 }
 
 /** Projections of the entries readEntryAtCached keeps (the same object while its file is unchanged), by cwd. */
