@@ -5,7 +5,7 @@
  * newest first ranks it first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LONE_WORD_SCORED, RANK_WINDOW } from "../src/query/search.js";
+import { LONE_WORD_SCORED, RANK_WINDOW } from "../src/query/rank-window.js";
 import type { HistoryService } from "../src/service/service.js";
 import { linearSessionService, tempDir } from "./helpers/corpus.js";
 

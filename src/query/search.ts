@@ -4,7 +4,7 @@
  */
 
 import type { CandidateFilter } from "../index/candidate-filter.js";
-import { type Candidate, CandidateQuery } from "../index/candidates.js";
+import { CandidateQuery } from "../index/candidates.js";
 import { Catalog, type EventRow, type FragmentRow, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { prefixTerms } from "../index/vocabulary.js";
@@ -22,6 +22,7 @@ import type { PartialAnswer } from "./partial.js";
 import { partialTier } from "./partial-tier.js";
 import { matchOf, type ParsedQuery, parseQuery, type QueryTerm, quote } from "./query-parse.js";
 import { inflectedMatch, withForms, wordsOf } from "./query-words.js";
+import { commonLoneTerm, newestIfCommon, RANK_WINDOW, runSearch } from "./rank-window.js";
 import { buildSnippet } from "./snippet.js";
 import { SUGGESTION_CAP, type Suggestion } from "./suggest.js";
 import { Visibility } from "./visibility.js";
@@ -102,86 +103,6 @@ function candidateFilter(filters: SearchFilters, allowed: Allowed, visibility: V
 		files: filters.files,
 		labels: filters.labels,
 	};
-}
-
-/**
- * Matching fragments ranked at first: a query that matches more (after its filters) ranks only its newest matches.
- * A common word is in a fifth of all fragments, and bm25 costs per scored row, so ranking every match made the
- * query mix's slowest queries; within the newest 2,048 matches a page of hits is ranked exactly (see runSearch).
- */
-export const RANK_WINDOW = 2048;
-
-/**
- * Ranked, coalesced candidates for one page. Exhaustive while the query matches at most `window` fragments: the
- * page is then exactly the bm25 ranking of every match. Beyond that, the page is the exact bm25 ranking of the
- * newest matches (the window, whole events), widened fourfold until it holds `limit + offset` distinct events:
- * an older event can be missing from the page even where its score is better; a better event of the window never is.
- */
-export function runSearch(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] {
-	return pageOfWindows(query, limit, offset, window, true) ?? [];
-}
-
-/**
- * runSearch's page, scored by bm25 or not; unscored, null when the first window already holds every match (the
- * caller ranks them all instead).
- */
-function pageOfWindows(query: CandidateQuery, limit: number, offset: number, window: number, scored: boolean): Candidate[] | null {
-	const need = limit + offset;
-	// The best `top` fragments of the window become events: room for fragments of one event and forked copies (on
-	// the bench corpus, with a fork for every fourth session, the best 64 fragments of a common word are ~58
-	// distinct entries). Each of them is joined to its event, so a larger first guess costs every query; too few
-	// distinct events only widen it below, at the price of one more pass.
-	let top = Math.max(64, need * 6);
-	// Without a query the window is the newest events themselves: no more rows than the page needs.
-	let fragments = query.textual ? window : top;
-	for (let first = true; ; first = false) {
-		const w = query.window(fragments, top, need, scored);
-		if (!scored && first && w.exhausted) return null;
-		const distinct = w.rows.reduce((n, r) => n + (r.copy_rank === 1 ? 1 : 0), 0);
-		if (distinct >= need || (w.exhausted && w.complete)) return w.rows.slice(offset, offset + limit);
-		if (w.complete) fragments *= 4;
-		else top *= 4;
-	}
-}
-
-/**
- * A page of a query that is one phrase of several tokens (a snake_case identifier, a quoted phrase, CJK text), newest
- * first and unscored, when more than `window` fragments match it in scope; null when no more do, and runSearch then
- * ranks them all exactly. bm25 counts every fragment holding each phrase, checking positions, before it scores a row:
- * for a phrase that common, that count was most of the query's time, and on a large history it exceeded the whole of
- * `rg` over the same files, while a window of the newest matches ranked only a fraction of them anyway.
- */
-export function newestIfCommon(query: CandidateQuery, limit: number, offset = 0, window = RANK_WINDOW): Candidate[] | null {
-	return pageOfWindows(query, limit, offset, window, false);
-}
-
-/**
- * True for a query of one phrase of several tokens, the kind newestIfCommon lists newest first when it is common; its
- * last token may be a prefix (search as you type), so the explorer and the command line order it alike.
- */
-function lonePhrase(parsed: ParsedQuery): boolean {
-	const [only, ...rest] = parsed.terms;
-	return only !== undefined && rest.length === 0 && only.tokens.length > 1;
-}
-
-/**
- * Matches in scope past which a query of one word is listed newest first too. bm25 counts every fragment holding the
- * word before it scores one, a cost that grows with the history (a word in every tenth fragment of a 5 GB history:
- * most of the query's first run), while the window it then ranks is the newest RANK_WINDOW matches whatever their
- * number. A word is cheaper to count than a phrase (no positions), so it is scored far longer.
- */
-export const LONE_WORD_SCORED = 32 * RANK_WINDOW;
-
-/** Matches past which a query is listed newest first (a lone phrase's window, a lone word's LONE_WORD_SCORED), or null. */
-function newestAbove(parsed: ParsedQuery, window: number): number | null {
-	const [only, ...rest] = parsed.terms;
-	if (only === undefined || rest.length > 0) return null;
-	return only.tokens.length > 1 ? window : LONE_WORD_SCORED;
-}
-
-/** The note of a page that newestIfCommon listed. */
-export function newestNote(parsed: ParsedQuery, window: number): string {
-	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${window.toLocaleString("en-US")} matches here: newest first (add a word to rank by relevance)`;
 }
 
 /** Projections of the entries readEntryAtCached keeps (the same object while its file is unchanged), by cwd. */
@@ -302,17 +223,13 @@ export function search(store: IndexStore, request: SearchRequest, pending = 0, t
 	const offset = Math.max(0, Math.trunc(Number.isFinite(request.offset) ? (request.offset as number) : 0));
 	const newest = request.order === "newest";
 	const window = tuning.rankWindow ?? RANK_WINDOW;
-	// In newest order a common lone phrase is not scored either: the order is time's, and bm25 would count every match.
-	const above = newestAbove(parsed, window);
-	const common = (n: number) => query.indexMatches(n + 1) > n;
-	const newestScored = !newest || request.rawScores === true || above === null || !common(above);
+	// In newest order a common lone term is not scored either: the order is time's, and bm25 would count every match.
+	const newestScored = !newest || request.rawScores === true || !commonLoneTerm(query, parsed, window);
 	const fetch = (q: CandidateQuery, n: number, from: number) => (newest ? q.newest(n, from, undefined, newestScored) : runSearch(q, n, from, window));
 	const none = allowed.ids !== null && allowed.ids.length === 0;
-	// A lone phrase's window tells whether it is common; a lone word is counted first.
-	const listed =
-		none || newest || request.rawScores || above === null || (!lonePhrase(parsed) && !common(above)) ? null : newestIfCommon(query, limit, offset, window);
-	if (listed !== null && offset === 0) notes.push(newestNote(parsed, above ?? window));
-	let candidates = none ? [] : (listed ?? fetch(query, limit, offset));
+	const listed = none || newest || request.rawScores ? null : newestIfCommon(query, parsed, limit, offset, window);
+	if (listed !== null && offset === 0) notes.push(listed.note);
+	let candidates = none ? [] : (listed?.page ?? fetch(query, limit, offset));
 	let partial: PartialAnswer | null = null;
 	let suggestions = new Map<string, Suggestion[]>();
 	// Hits of the tiers after "every word as written" mark the words' other forms too; those of the first tier never.
