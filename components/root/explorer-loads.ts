@@ -45,16 +45,42 @@ export function hitsRequest(s: State, offset: number, limit?: number): SearchReq
 
 /**
  * What a host keeps between loads: first pages of hits (until the index changes, so Backspace through a query
- * answers at once) and events read for the back stack (read once per ref).
+ * answers at once) and events read for the back stack (read once per ref). An answer is kept only if the index did
+ * not change while it was read: one asked before the change and answered after would stand in for the new data.
  */
 export class LoadCache {
-	readonly pages = new Map<string, SearchResult>();
-	readonly events = new Map<string, EventData>();
+	private readonly pages = new Map<string, SearchResult>();
+	private readonly events = new Map<string, EventData>();
+	private epoch = 0;
 
-	/** Drops what was read (the index gained data). */
+	/** Drops what was read (the index gained data), and what loads under way will answer. */
 	forget(): void {
 		this.pages.clear();
 		this.events.clear();
+		this.epoch++;
+	}
+
+	/** A first page read before (`key`: its request). */
+	page(key: string): SearchResult | undefined {
+		return this.pages.get(key);
+	}
+
+	/** An event read before. */
+	event(key: string): EventData | undefined {
+		return this.events.get(key);
+	}
+
+	/** Starts a read: its answer goes through the returned function, which keeps it unless the index changed since. */
+	reading(): { page: (key: string, value: SearchResult) => void; event: (key: string, value: EventData) => void } {
+		const at = this.epoch;
+		return {
+			page: (key, value) => {
+				if (at === this.epoch) remember(this.pages, key, value, RESULT_CACHE);
+			},
+			event: (key, value) => {
+				if (at === this.epoch) remember(this.events, key, value, EVENT_CACHE);
+			},
+		};
 	}
 }
 
@@ -79,11 +105,12 @@ export function firstPageLoad(service: ExplorerService, s: State, cache: LoadCac
 				...request,
 				filters: { ...request.filters, after: request.filters?.after?.slice(0, 13), before: request.filters?.before?.slice(0, 13) },
 			});
-			const cached = cache.pages.get(key);
+			const cached = cache.page(key);
 			if (cached) return { type: "search-done", seq, more: 0, result: cached, limit };
+			const keep = cache.reading();
 			const out = await runSearch(service, request);
 			if (!("result" in out)) return { type: "search-failed", seq, error: out.error };
-			remember(cache.pages, key, out.result, RESULT_CACHE);
+			keep.page(key, out.result);
 			return { type: "search-done", seq, more: 0, result: out.result, limit };
 		},
 		fail: (error) => ({ type: "search-failed", seq, error }),
@@ -146,10 +173,11 @@ export function eventLoad(service: ExplorerService, s: State, cache: LoadCache):
 	return {
 		key: top !== null && top.data === null && top.error === null ? `${topKey}@${s.events.stack.length}` : null,
 		load: async () => {
-			let data = cache.events.get(topKey);
+			let data = cache.event(topKey);
 			if (!data && top) {
+				const keep = cache.reading();
 				data = await loadEvent(service, top.ref);
-				remember(cache.events, topKey, data, EVENT_CACHE);
+				keep.event(topKey, data);
 			}
 			return { type: "event-done", key: topKey, data: data ?? null, error: data ? null : "no event" };
 		},
