@@ -1,6 +1,6 @@
 /** grouped() writes numbers as toLocaleString("en-US") does (ICU is the reference), without loading the locale. */
 import { describe, expect, it } from "vitest";
-import { grouped } from "../src/present/numbers.js";
+import { grouped } from "../src/shared/numbers.js";
 
 const CASES = [0, -0, 1, 7, 12, 999, 1000, 1001, 9999, 10_000, 12_345, 99_999, 100_000, 999_999, 1_000_000, 1_234_567, 2 ** 31, 2 ** 53 - 1];
 

@@ -3,6 +3,7 @@
  * common that bm25's count of its matches would cost more than the window listed newest first instead, with a note.
  */
 import type { Candidate, CandidateQuery } from "../index/candidates.js";
+import { grouped } from "../shared/numbers.js";
 import type { ParsedQuery } from "./query-parse.js";
 
 /**
@@ -60,7 +61,7 @@ export function commonLoneTerm(query: CandidateQuery, parsed: ParsedQuery, windo
 
 /** The note of a page that newestIfCommon listed: its term has more than `above` matches. */
 export function newestNote(parsed: ParsedQuery, above: number): string {
-	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${above.toLocaleString("en-US")} matches here: newest first (add a word to rank by relevance)`;
+	return `\`${parsed.terms[0]?.raw ?? ""}\` has more than ${grouped(above)} matches here: newest first (add a word to rank by relevance)`;
 }
 
 /**
