@@ -1,5 +1,6 @@
 /** What a refresh has to do: discover the files, record what was seen of each root, and decide which files changed. */
 import type { SourceRoot } from "../shared/config.js";
+import { byCodeUnits } from "../shared/sorted.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
@@ -145,6 +146,6 @@ export function planRefresh(
 	const changed = changedFiles(files, known, full);
 	const priority = new Set(priorityFiles);
 	// Oldest first, so event ids follow recency (session-writer.ts beginFile); the caller's own files before all.
-	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || byCodeUnits(a.path, b.path));
 	return { files, observations, rootIds, known, changed, dropped, stamps: stampsOf(discovery) };
 }

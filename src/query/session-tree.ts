@@ -7,6 +7,7 @@ import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
 import type { IndexStore } from "../index/store.js";
 import { forkTreeRows, matchingEvents, sessionTreeRows, type TreeRow } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
+import { byCodeUnits } from "../shared/sorted.js";
 import type { Caller, SemanticKind, TreeEntry, TreeFork, TreeRequest, TreeResult } from "../shared/types.js";
 import { parseQuery } from "./query-parse.js";
 import { Visibility } from "./visibility.js";
@@ -84,7 +85,7 @@ class FamilyBuilder {
 		// Oldest first, by the header's start time: the order the user made them in, whatever order they were indexed in.
 		const started = (sid: number) => this.catalog.session(sid)?.created ?? "";
 		const publicId = (sid: number) => this.catalog.session(sid)?.public_id ?? "";
-		const order = [...bySession.keys()].sort((a, b) => started(a).localeCompare(started(b)) || publicId(a).localeCompare(publicId(b)));
+		const order = [...bySession.keys()].sort((a, b) => byCodeUnits(started(a), started(b)) || byCodeUnits(publicId(a), publicId(b)));
 		for (const sid of order) {
 			const list = bySession.get(sid) ?? [];
 			const child = this.catalog.session(sid);
