@@ -9,9 +9,9 @@
  */
 import { statSync } from "node:fs";
 import type { SourceRoot } from "../shared/config.js";
-import { byCodeUnits } from "../shared/sorted.js";
 import type { RefreshSummary } from "../shared/types.js";
 import type { DirStamp, DiscoveredFile, Discovery } from "../source/discover.js";
+import { binary } from "./event-identity.js";
 import type { RefreshOptions } from "./refresh-options.js";
 import type { KnownFile, RefreshPlan } from "./refresh-plan.js";
 import type { IndexStore } from "./store.js";
@@ -234,7 +234,7 @@ export function quickPlan(
 	}
 	summary.files = stamps.files;
 	summary.quick = true;
-	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || byCodeUnits(a.path, b.path));
+	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || binary(a.path, b.path));
 	const observations = roots.map((root) => ({ root, present: stamps.roots.some((s) => s.path === root.path && s.present), unreadable: [] }));
 	return { files: [], observations, rootIds, known, changed, dropped: new Map(), quick: true, sweepCursor: cursor, rowsRead };
 }

@@ -1,9 +1,9 @@
 /** What a refresh has to do: discover the files, record what was seen of each root, and decide which files changed. */
 import type { SourceRoot } from "../shared/config.js";
-import { byCodeUnits } from "../shared/sorted.js";
 import type { RefreshSummary } from "../shared/types.js";
 import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
+import { binary } from "./event-identity.js";
 import { forgetStamps, quickPlan, stampsOf } from "./quick-check.js";
 import { type DroppedRoot, parseOwners, ROOT_OWNERS_KEY, type RootClaim, settleRoots } from "./root-owners.js";
 import { removingSessions } from "./session-removal.js";
@@ -146,6 +146,6 @@ export function planRefresh(
 	const changed = changedFiles(files, known, full);
 	const priority = new Set(priorityFiles);
 	// Oldest first, so event ids follow recency (session-writer.ts beginFile); the caller's own files before all.
-	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || byCodeUnits(a.path, b.path));
+	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || binary(a.path, b.path));
 	return { files, observations, rootIds, known, changed, dropped, stamps: stampsOf(discovery) };
 }

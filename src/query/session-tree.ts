@@ -4,10 +4,10 @@
  * A constant number of queries per family member (tree-rows.ts), never one trace per entry.
  */
 import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { binary } from "../index/event-identity.js";
 import type { IndexStore } from "../index/store.js";
 import { forkTreeRows, matchingEvents, sessionTreeRows, type TreeRow } from "../index/tree-rows.js";
 import { ArgumentError, NotFoundError } from "../shared/errors.js";
-import { byCodeUnits } from "../shared/sorted.js";
 import type { Caller, SemanticKind, TreeEntry, TreeFork, TreeRequest, TreeResult } from "../shared/types.js";
 import { parseQuery } from "./query-parse.js";
 import { Visibility } from "./visibility.js";
@@ -85,7 +85,7 @@ class FamilyBuilder {
 		// Oldest first, by the header's start time: the order the user made them in, whatever order they were indexed in.
 		const started = (sid: number) => this.catalog.session(sid)?.created ?? "";
 		const publicId = (sid: number) => this.catalog.session(sid)?.public_id ?? "";
-		const order = [...bySession.keys()].sort((a, b) => byCodeUnits(started(a), started(b)) || byCodeUnits(publicId(a), publicId(b)));
+		const order = [...bySession.keys()].sort((a, b) => binary(started(a), started(b)) || binary(publicId(a), publicId(b)));
 		for (const sid of order) {
 			const list = bySession.get(sid) ?? [];
 			const child = this.catalog.session(sid);

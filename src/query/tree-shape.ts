@@ -5,11 +5,12 @@
  */
 
 import { Catalog, type SessionRow, sessionSummary } from "../index/catalog.js";
+import { binary } from "../index/event-identity.js";
 import type { IndexStore } from "../index/store.js";
 import { entryIdsOf, eventIdOf, matchingEvents, SHAPE, sessionShape } from "../index/tree-rows.js";
 import type { KeptShape } from "../index/tree-shape-store.js";
 import { NotFoundError } from "../shared/errors.js";
-import { byCodeUnits, indexOfSorted } from "../shared/sorted.js";
+import { indexOfSorted } from "../shared/sorted.js";
 import type { TreeForkHead, TreeWindowRequest } from "../shared/types.js";
 import { parseQuery } from "./query-parse.js";
 import { TREE_FAMILY_LIMIT } from "./session-tree.js";
@@ -201,7 +202,7 @@ class ShapeBuilder {
 	forks(pi: number, seen: Set<number>): void {
 		const parent = (this.members[pi] as Member).row;
 		const children = this.catalog.childSessions(parent.id);
-		const order = [...children].sort((a, b) => byCodeUnits(a.created, b.created) || byCodeUnits(a.public_id, b.public_id));
+		const order = [...children].sort((a, b) => binary(a.created, b.created) || binary(a.public_id, b.public_id));
 		for (const child of order) {
 			if (seen.has(child.id) || !this.visibility.allowsSession(child)) continue;
 			if (++this.sessions > TREE_FAMILY_LIMIT) {

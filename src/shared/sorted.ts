@@ -1,4 +1,4 @@
-/** Sorted data: binary search over ascending numbers, and the string order of deterministic sorts. */
+/** Binary search over ascending numbers. */
 
 /** Where `id` is in ascending `ids` (-1: absent). */
 export function indexOfSorted(ids: ArrayLike<number>, id: number): number {
@@ -24,12 +24,4 @@ export function lowerBound(a: ArrayLike<number>, v: number): number {
 		else hi = mid;
 	}
 	return lo;
-}
-
-/**
- * Strings in code-unit order, for sorts that only need to be deterministic (paths, ids, ISO timestamps): the
- * first localeCompare of a process loads ICU's collator, milliseconds a refresh or a tree view's open waited for.
- */
-export function byCodeUnits(a: string, b: string): number {
-	return a < b ? -1 : a > b ? 1 : 0;
 }
