@@ -39,13 +39,13 @@ export interface CandidateWindow {
 	complete: boolean;
 }
 
+/** Match counts kept per index version (indexMatches): a long-lived explorer asks for many. */
+const COUNTS_KEPT = 1024;
+
 /**
  * The matches' events as a filter reads them. SQLite reads them through the filter index (schema.ts FILTER_INDEX) when
  * it holds every column the filter tests, and through the events' rows otherwise or on an index without it.
  */
-/** Match counts kept per index version (indexMatches): a long-lived explorer asks for many. */
-const COUNTS_KEPT = 1024;
-
 const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
 /**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
@@ -361,16 +361,14 @@ export class CandidateQuery {
 		if (this.unscored !== this) return this.unscored.indexMatches(cap);
 		// Cached until the index changes: a query asked again (its next page, Backspace, a repeat) counted up to 65,537
 		// matches of a common word each time before it read a row.
-		const known = this.store.cached("index-matches", () => new Map<string, number>());
-		const key = `${cap}\u0000${this.match}`;
-		const hit = known.get(key);
-		if (hit !== undefined) return hit;
-		const n =
-			this.store.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)").get(this.match, cap)?.n ??
-			0;
-		if (known.size >= COUNTS_KEPT) known.clear();
-		known.set(key, n);
-		return n;
+		const match = this.match;
+		return this.store.remembered(
+			"index-matches",
+			`${cap}\u0000${match}`,
+			COUNTS_KEPT,
+			() =>
+				this.store.prepare<[string, number], { n: number }>("SELECT count(*) AS n FROM (SELECT 1 FROM fts WHERE fts MATCH ? LIMIT ?)").get(match, cap)?.n ?? 0,
+		);
 	}
 
 	private kindWhere(): string {

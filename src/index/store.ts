@@ -64,6 +64,19 @@ export class IndexStore {
 		return value;
 	}
 
+	/**
+	 * `compute`'s value for `key` among the values kept under `name` until the index changes: at most `max` keys, past
+	 * which the map starts over (a long-lived explorer asks for many).
+	 */
+	remembered<T>(name: string, key: string, max: number, compute: () => T): T {
+		const known = this.cached(name, () => new Map<string, T>());
+		if (known.has(key)) return known.get(key) as T;
+		const value = compute();
+		if (known.size >= max) known.clear();
+		known.set(key, value);
+		return value;
+	}
+
 	/** Where the index stands for cached(): its own changes and any other connection's commits since it opened. */
 	cacheVersion(): string {
 		const changes = this.prepare<[], { n: number }>("SELECT total_changes() AS n").get()?.n ?? 0;

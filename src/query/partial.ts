@@ -181,13 +181,7 @@ function windowFloor(store: IndexStore, word: { both: string; df: number; first:
 
 /** What `compute` says of one word in one filter, cached per index version under `name` (at most WORDS_KEPT words). */
 function perWord<T>(store: IndexStore, name: string, both: string, filter: CandidateFilter, compute: () => T): T {
-	const cache = store.cached(name, () => new Map<string, T>());
-	const key = `${both}\u0000${JSON.stringify(filter)}`;
-	if (cache.has(key)) return cache.get(key) as T;
-	const value = compute();
-	if (cache.size >= WORDS_KEPT) cache.clear();
-	cache.set(key, value);
-	return value;
+	return store.remembered(name, `${both}\u0000${JSON.stringify(filter)}`, WORDS_KEPT, compute);
 }
 
 /** How much farther back than its COMMON oldest matches a lone candidates' word's matches must reach to bound its lists. */
