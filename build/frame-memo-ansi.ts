@@ -4,7 +4,17 @@
  * every frame, caching them for that frame only; a keystroke changes a line or two, so the other rows are made of the
  * very characters (the same objects) of a frame before. Ink only reads what these return, never changes it.
  */
-import { type StyledChar, styledCharsFromTokens, styledCharsToString, type Token, tokenize } from "@alcalzone/ansi-tokenize";
+import {
+	type AnsiCode,
+	ansiCodesToString,
+	diffAnsiCodes,
+	type StyledChar,
+	styledCharsFromTokens,
+	styledCharsToString,
+	type Token,
+	tokenize,
+} from "@alcalzone/ansi-tokenize";
+import { COUNTED, SGR } from "./frame-memo-width.js";
 
 export type { AnsiCode, Char, StyledChar, Token } from "@alcalzone/ansi-tokenize";
 export { ansiCodesToString, diffAnsiCodes, reduceAnsiCodes, reduceAnsiCodesIncremental, undoAnsiCodes } from "@alcalzone/ansi-tokenize";
@@ -20,10 +30,48 @@ export function memoTokenize(text: string, endChar?: number): Token[] {
 	let t = tokens.get(text);
 	if (t === undefined) {
 		if (tokens.size >= LIMIT) tokens.clear();
-		t = tokenize(text);
+		t = COUNTED.test(text) ? countedTokens(text) : tokenize(text);
 		tokens.set(text, t);
 	}
 	return t;
+}
+
+const CODE = new RegExp(SGR.source, "g");
+
+/** tokenize's answer for one character or one colour code, which is the same wherever it stands in a COUNTED line. */
+const pieces = new Map<string, Token[]>();
+
+function piece(text: string): Token[] {
+	let t = pieces.get(text);
+	if (t === undefined) {
+		if (pieces.size >= LIMIT) pieces.clear();
+		t = tokenize(text);
+		pieces.set(text, t);
+	}
+	return t;
+}
+
+/**
+ * tokenize of a line whose every character is a grapheme of its own (frame-memo-width.ts COUNTED), put together from
+ * the tokens of its characters and colour codes: tokenize walks a line grapheme by grapheme through Intl.Segmenter,
+ * which a fresh explorer ran, not yet optimized, for every new line of its first frames.
+ */
+function countedTokens(text: string): Token[] {
+	const out: Token[] = [];
+	let at = 0;
+	CODE.lastIndex = 0;
+	for (;;) {
+		const code = CODE.exec(text);
+		const end = code ? code.index : text.length;
+		for (let i = at; i < end; ) {
+			const n = (text.codePointAt(i) as number) > 0xffff ? 2 : 1;
+			out.push(...piece(text.slice(i, i + n)));
+			i += n;
+		}
+		if (code === null) return out;
+		out.push(...piece(code[0]));
+		at = end + code[0].length;
+	}
 }
 
 /** styledCharsFromTokens' answer for tokens memoTokenize returned (remembered as long as they are). */
@@ -53,9 +101,38 @@ export function memoStyledCharsToString(chars: StyledChar[]): string {
 	if (first === undefined) return styledCharsToString(chars);
 	const seen = rows.get(first);
 	if (seen !== undefined && seen.chars.length === chars.length && seen.chars.every((c, i) => sameChar(c, chars[i] as StyledChar))) return seen.text;
-	const text = styledCharsToString(chars);
+	const text = rowText(chars);
 	rows.set(first, { chars, text });
 	return text;
+}
+
+/** The same codes in the same order: diffAnsiCodes from one to the other is empty (it compares codes and end codes). */
+function sameStyles(a: AnsiCode[], b: AnsiCode[]): boolean {
+	if (a === b) return true;
+	if (a.length !== b.length) return false;
+	for (let k = 0; k < a.length; k++)
+		if ((a[k] as AnsiCode).code !== (b[k] as AnsiCode).code || (a[k] as AnsiCode).endCode !== (b[k] as AnsiCode).endCode) return false;
+	return true;
+}
+
+/**
+ * styledCharsToString, without diffing the styles of a character and the one before when they are the same codes:
+ * each character has its own copy of its line's styles, and diffing every pair (three sets each) was most of what a
+ * fresh explorer's first frames spent building rows.
+ */
+function rowText(chars: StyledChar[]): string {
+	let ret = "";
+	for (let i = 0; i < chars.length; i++) {
+		const char = chars[i] as StyledChar;
+		if (i === 0) ret += ansiCodesToString(char.styles);
+		else {
+			const before = (chars[i - 1] as StyledChar).styles;
+			if (!sameStyles(before, char.styles)) ret += ansiCodesToString(diffAnsiCodes(before, char.styles));
+		}
+		ret += char.value;
+		if (i === chars.length - 1) ret += ansiCodesToString(diffAnsiCodes(char.styles, []));
+	}
+	return ret;
 }
 
 export { memoStyledCharsFromTokens as styledCharsFromTokens, memoStyledCharsToString as styledCharsToString, memoTokenize as tokenize };

@@ -11,7 +11,7 @@ import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
 import * as memo from "../build/frame-memo-ansi.js";
 import MemoOutput from "../build/frame-memo-output.js";
-import memoStringWidth from "../build/frame-memo-width.js";
+import memoStringWidth, { ASTRAL_WIDE_RANGES, NARROW_RANGES, WIDE_RANGES } from "../build/frame-memo-width.js";
 import { type StyledLine, seg } from "../components/core/styled.js";
 import { lineAnsi } from "../components/core/theme.js";
 import InkOutput from "../node_modules/ink/build/output.js";
@@ -41,6 +41,65 @@ describe("frame memo stand-ins", () => {
 			}
 		});
 	}
+
+	it("measure every character it counts without string-width as string-width does, alone, among others and coloured", () => {
+		for (const [a, b] of NARROW_RANGES)
+			for (let c = a; c <= b; c++) {
+				const ch = String.fromCharCode(c);
+				for (const text of [ch, `a${ch}b`, `\u001b[31m${ch}\u001b[39m${ch}`, `${ch}\u0301`, `${ch}\ufe0f`, `${ch}\u200d${ch}`])
+					expect([c, memoStringWidth(text)]).toEqual([c, stringWidth(text)]);
+			}
+		// Tens of thousands of ideographs and syllables: each alone and between two others.
+		for (const [a, b] of [...WIDE_RANGES, ...ASTRAL_WIDE_RANGES])
+			for (let c = a; c <= b; c++) {
+				const ch = String.fromCodePoint(c);
+				for (const text of [ch, `a${ch}\u001b[2m${ch}\u001b[0m`]) expect([c, memoStringWidth(text)]).toEqual([c, stringWidth(text)]);
+			}
+	});
+
+	it("measure and tokenize lines of narrow, wide, combining and emoji characters and colour codes as string-width and ansi-tokenize do", () => {
+		// Mostly characters it counts itself, with now and then one string-width must measure: a combining accent,
+		// a kana sound mark, a variation selector, an emoji and a symbol shown as emoji of another range, a zero-width joiner,
+		// a soft hyphen, another escape, Hangul jamo, a skin tone, a regional indicator, a text symbol, an emoji tag.
+		const counted = [...NARROW_RANGES, ...WIDE_RANGES, ...ASTRAL_WIDE_RANGES]
+			.flatMap(([a, b]) => [a, b, Math.floor((a + b) / 2)])
+			.map((c) => String.fromCodePoint(c));
+		const other = [
+			"\u3099",
+			"\u0301",
+			"\ufe0f",
+			"🛟",
+			"◽",
+			"\u200d",
+			"\u00ad",
+			"\u001b]8;;x\u0007",
+			"\u009b31m",
+			"\t",
+			"\u1100",
+			"\u11a8",
+			"🏻",
+			"🇺",
+			"☁",
+			"\u{e0067}",
+		];
+		let seed = 7;
+		const next = (n: number) => {
+			seed = (seed * 1103515245 + 12345) % 2147483648;
+			return seed % n;
+		};
+		for (let i = 0; i < 2000; i++) {
+			let text = "";
+			for (let k = next(40); k > 0; k--) {
+				const r = next(20);
+				text += r === 0 ? (other[next(other.length)] as string) : r === 1 ? `\u001b[${next(100)};1m` : (counted[next(counted.length)] as string);
+			}
+			expect([text, memoStringWidth(text)]).toEqual([text, stringWidth(text)]);
+			expect([text, memo.tokenize(text)]).toEqual([text, ansi.tokenize(text)]);
+			expect(memo.styledCharsToString(memo.styledCharsFromTokens(memo.tokenize(text)))).toBe(
+				ansi.styledCharsToString(ansi.styledCharsFromTokens(ansi.tokenize(text))),
+			);
+		}
+	});
 
 	it("turn a row into text as ansi-tokenize does, also a row that starts like a remembered one and then differs", () => {
 		const chars = LINES.map((l) => memo.styledCharsFromTokens(memo.tokenize(lineAnsi(l, true))));
