@@ -14,26 +14,19 @@ import {
 	type Token,
 	tokenize,
 } from "@alcalzone/ansi-tokenize";
+import { rememberIn } from "./frame-memo-cache.js";
 import { COUNTED, SGR } from "./frame-memo-width.js";
 
 export type { AnsiCode, Char, StyledChar, Token } from "@alcalzone/ansi-tokenize";
 export { ansiCodesToString, diffAnsiCodes, reduceAnsiCodes, reduceAnsiCodesIncremental, undoAnsiCodes } from "@alcalzone/ansi-tokenize";
 
-/** Lines remembered; a full cache is dropped whole (a screen holds well under a hundred lines). */
-const LIMIT = 4000;
 const tokens = new Map<string, Token[]>();
 const styled = new WeakMap<Token[], StyledChar[]>();
 
 /** tokenize's answer for `text`, remembered for a whole line (no end character). */
 export function memoTokenize(text: string, endChar?: number): Token[] {
 	if (endChar !== undefined) return tokenize(text, endChar);
-	let t = tokens.get(text);
-	if (t === undefined) {
-		if (tokens.size >= LIMIT) tokens.clear();
-		t = COUNTED.test(text) ? countedTokens(text) : tokenize(text);
-		tokens.set(text, t);
-	}
-	return t;
+	return rememberIn(tokens, text, (line) => (COUNTED.test(line) ? countedTokens(line) : tokenize(line)));
 }
 
 const CODE = new RegExp(SGR.source, "g");
@@ -42,13 +35,7 @@ const CODE = new RegExp(SGR.source, "g");
 const pieces = new Map<string, Token[]>();
 
 function piece(text: string): Token[] {
-	let t = pieces.get(text);
-	if (t === undefined) {
-		if (pieces.size >= LIMIT) pieces.clear();
-		t = tokenize(text);
-		pieces.set(text, t);
-	}
-	return t;
+	return rememberIn(pieces, text, (t) => tokenize(t));
 }
 
 /**

@@ -4,6 +4,7 @@
  * line or two of forty, so nearly every line it measures is one it measured a frame before.
  */
 import stringWidth, { type Options } from "string-width";
+import { rememberIn } from "./frame-memo-cache.js";
 
 /**
  * Code point ranges whose every character string-width counts as one column whatever surrounds it: no combining
@@ -102,19 +103,11 @@ function countedWidth(text: string): number {
 	return 2 * plain.length - plain.replace(WIDE, "").length;
 }
 
-/** Lines remembered; a full cache is dropped whole (a screen holds well under a hundred lines). */
-const LIMIT = 4000;
 const widths = new Map<string, number>();
 
 /** string-width's answer for `text`, remembered when no options change it. */
 export default function memoStringWidth(text: string, options?: Options): number {
 	if (options !== undefined) return stringWidth(text, options);
 	if (COUNTED.test(text)) return countedWidth(text);
-	let width = widths.get(text);
-	if (width === undefined) {
-		if (widths.size >= LIMIT) widths.clear();
-		width = stringWidth(text);
-		widths.set(text, width);
-	}
-	return width;
+	return rememberIn(widths, text, (line) => stringWidth(line));
 }
