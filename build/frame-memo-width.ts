@@ -108,6 +108,5 @@ const widths = new Map<string, number>();
 /** string-width's answer for `text`, remembered when no options change it. */
 export default function memoStringWidth(text: string, options?: Options): number {
 	if (options !== undefined) return stringWidth(text, options);
-	if (COUNTED.test(text)) return countedWidth(text);
-	return rememberIn(widths, text, (line) => stringWidth(line));
+	return rememberIn(widths, text, (line) => (COUNTED.test(line) ? countedWidth(line) : stringWidth(line)));
 }
