@@ -56,30 +56,48 @@ export interface ScoredEvent extends EventKey {
  * are ordered where they are, not read out to be (only the best events and their ties have their keys read).
  */
 export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: readonly FragmentList[], implied: Implied): ScoredEvents {
+	// Each word's lists, heaviest first: a fragment holding the word in two forms counts the better one.
+	const byWord = new Map<number, FragmentList[]>();
+	for (const list of lists) byWord.set(list.word, [...(byWord.get(list.word) ?? []), list]);
+	for (const own of byWord.values()) own.sort((a, b) => b.weight - a.weight);
+	const words = [...byWord.keys()].sort((a, b) => a - b);
+	const ranks = Math.max(1, ...[...byWord.values()].map((own) => own.length));
 	const params: unknown[] = [];
 	const parts: string[] = [];
 	for (const list of lists) {
 		const source = new CandidateQuery(store, list.match, filter).fragmentList(list.cap, list.scored, list.floor ?? null);
 		if (source === null) continue;
-		// Weights are bound as parameters: the statement's text depends on the number of lists only.
-		parts.push(`SELECT fid, score, ? AS word, ? AS weight, ? AS term FROM (${source.sql})`);
-		params.push(list.word, list.weight, bit(list.term), ...source.params);
+		// A row says which word it holds by a bit in the mask of its form's rank (m0: the word's best form).
+		const rank = (byWord.get(list.word) ?? []).indexOf(list);
+		const masks = Array.from({ length: ranks }, (_, k) => `${k === rank ? wordBit(list.word) : 0} AS m${k}`).join(", ");
+		parts.push(`SELECT fid, score, ${masks} FROM (${source.sql})`);
+		params.push(...source.params);
 	}
 	if (parts.length === 0) return new ScoredEvents(null, []);
+	const held = (w: number) => `(${Array.from({ length: ranks }, (_, k) => `m${k}`).join(" | ")}) & ${wordBit(w)}`;
 	// Per fragment: the sum over its words of each word's better form's weight (in word order, as the coverage of equal
 	// fragments must be equal), the implied word's if its list did not reach the fragment and the words held with it,
-	// the sum of its bm25 scores and its terms, in one grouping (grouping by word first sorted every row twice). Only
-	// the best events are returned (ScoredEvents), with the lists' count of fragments.
-	const words = [...new Set(lists.map((l) => l.word))].sort((a, b) => a - b);
-	const perWord = (column: string) => words.map((w) => `coalesce(max(CASE WHEN word = ${w} THEN ${column} END), 0)`).join(" + ");
+	// the sum of its bm25 scores and its terms. Rows are grouped by summing masks (a list holds a fragment once), and
+	// weights are read from the masks once per fragment: a weight and a term per word, each a CASE in an aggregate,
+	// cost more per row than reading the row. Weights and terms are bound as parameters.
+	const coverage = words.map((w) => `CASE ${(byWord.get(w) ?? []).map((_, k) => `WHEN m${k} & ${wordBit(w)} THEN ?`).join(" ")} ELSE 0 END`);
+	const terms = words.map((w) => `CASE WHEN ${held(w)} THEN ? ELSE 0 END`);
+	const impliedHeld = implied.word >= 0 ? held(implied.word) : "0";
+	const sums = Array.from({ length: ranks }, (_, k) => `sum(m${k}) AS m${k}`).join(", ");
+	// Each event's best fragment: an event with one matching fragment (nearly all) is grouped, only those with more are
+	// ordered; a window over every fragment paid for a partition per event. Only the best events are returned
+	// (ScoredEvents), with the lists' count of fragments.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
-	f AS (SELECT fid, ${perWord("weight")} + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS cov, sum(score) AS bm,
-		${perWord("term")} + (CASE WHEN max(word = ?) THEN 0 ELSE ? END) + ? AS terms FROM l GROUP BY fid),
-	pe AS (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
-		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r,
-		count(*) OVER (PARTITION BY fid / ${FRAGMENT_SLOTS}) AS n FROM f),
-	ranked AS MATERIALIZED (SELECT eid, fid, cov, bm, terms, n FROM pe WHERE r = 1),
+	f AS MATERIALIZED (SELECT fid, ${coverage.join(" + ")} + (CASE WHEN ${impliedHeld} THEN 0 ELSE ? END) + ? AS cov, bm,
+		${terms.join(" + ")} + (CASE WHEN ${impliedHeld} THEN 0 ELSE ? END) + ? AS terms
+		FROM (SELECT fid, ${sums}, sum(score) AS bm FROM l GROUP BY fid)),
+	g AS MATERIALIZED (SELECT fid / ${FRAGMENT_SLOTS} AS eid, count(*) AS n, fid, cov, bm, terms FROM f GROUP BY fid / ${FRAGMENT_SLOTS}),
+	best AS (SELECT eid, fid, cov, bm, terms FROM (SELECT fid / ${FRAGMENT_SLOTS} AS eid, fid, cov, bm, terms,
+		row_number() OVER (PARTITION BY fid / ${FRAGMENT_SLOTS} ORDER BY cov DESC, bm, fid) AS r
+		FROM f WHERE fid / ${FRAGMENT_SLOTS} IN (SELECT eid FROM g WHERE n > 1)) WHERE r = 1),
+	ranked AS MATERIALIZED (SELECT eid, fid, cov, bm, terms, n FROM g WHERE n = 1
+		UNION ALL SELECT b.eid, b.fid, b.cov, b.bm, b.terms, g.n FROM best b JOIN g ON g.eid = b.eid),
 	edge AS (SELECT cov, bm FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?),
 	top AS (SELECT * FROM ranked WHERE NOT EXISTS (SELECT 1 FROM edge) OR cov > (SELECT cov FROM edge)
 		OR (cov = (SELECT cov FROM edge) AND bm <= (SELECT bm FROM edge)))
@@ -87,10 +105,18 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 		(SELECT sum(n) FROM ranked) AS fragments
 	FROM top t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
 	ORDER BY t.cov DESC, t.bm, coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT ?`;
+	for (const w of words) params.push(...(byWord.get(w) ?? []).map((list) => list.weight));
 	const alsoWeight = implied.also.reduce((sum, w) => sum + w.weight, 0);
+	params.push(implied.weight, alsoWeight);
+	for (const w of words) params.push(bit((byWord.get(w) ?? [])[0]?.term ?? -1));
 	const alsoTerms = implied.also.reduce((sum, w) => sum + bit(w.term), 0);
-	params.push(implied.word, implied.weight, alsoWeight, implied.word, bit(implied.term), alsoTerms);
+	params.push(bit(implied.term), alsoTerms);
 	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { fragments: number }>(sql), params);
+}
+
+/** A matched word's bit in a fragment's masks (words are at most MAX_TERMS and their stand-ins: well within 52). */
+function wordBit(word: number): number {
+	return 2 ** word;
 }
 
 /** Events read at first: a first page and its forked copies; a later page or a count reads on. */

@@ -98,28 +98,38 @@ const ASCII_ALNUM = /[A-Za-z0-9]/;
  * For needles that are all ASCII words, where the first chunk that can hold a match starts, from `at`: the start of
  * the word where a needle first occurs in some case, or of the first non-ASCII character's word, whichever comes
  * first (`to` for none). In ASCII text every token of a match is there as written, in some case; finding the first
- * one natively spares folding the chunks before it, most of a long tool output. Null for other needles.
+ * one natively spares folding the chunks before it, most of a long tool output. Null for other needles. `nonAscii`
+ * finds the first non-ASCII character from a position, shared by the skippers of one scan (a text is searched once).
  */
-function asciiSkipper(needles: string[], text: string, to: number): ((at: number) => number) | null {
+function asciiSkipper(needles: string[], text: string, to: number, nonAscii: (at: number) => number): ((at: number) => number) | null {
 	if (needles.length === 0 || !needles.every((n) => ASCII_TOKEN.test(n))) return null;
 	const any = new RegExp(needles.join("|"), "gi");
-	// Each is found once ahead of `at` and kept until `at` passes it: a long text is searched once, not once a chunk,
-	// and only up to `to` (a snippet's window is a few hundred characters of a text that may be megabytes).
+	// Found once ahead of `at` and kept until `at` passes it: a long text is searched once, not once a chunk, and only
+	// up to `to` (a snippet's window is a few hundred characters of a text that may be megabytes).
 	let needle = -1;
-	let nonAscii = -1;
-	const first = (pattern: RegExp, at: number) => {
-		pattern.lastIndex = 0;
-		const found = pattern.exec(text.slice(at, to));
-		return found ? at + found.index : to;
-	};
 	return (at) => {
-		if (needle < at) needle = first(any, at);
-		if (nonAscii < at) nonAscii = first(NON_ASCII, at);
-		const found = Math.min(needle, nonAscii);
+		if (needle < at) needle = firstFrom(any, text, at, to);
+		const found = Math.min(needle, nonAscii(at));
 		if (found >= to) return to;
 		let start = found;
 		while (start > at && ASCII_ALNUM.test(text[start - 1] as string)) start--;
 		return start;
+	};
+}
+
+/** Where `pattern` (global) first matches in text[at, to), or `to`. */
+function firstFrom(pattern: RegExp, text: string, at: number, to: number): number {
+	pattern.lastIndex = 0;
+	const found = pattern.exec(text.slice(at, to));
+	return found ? at + found.index : to;
+}
+
+/** The first non-ASCII character of text[at, to) (or `to`), remembered until `at` passes it. */
+function nonAsciiFinder(text: string, to: number): (at: number) => number {
+	let next = -1;
+	return (at) => {
+		if (next < at) next = firstFrom(NON_ASCII, text, at, to);
+		return next;
 	};
 }
 
@@ -134,7 +144,8 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	// A term is in a chunk when all tokens of it, or one of its other forms, are.
 	const needles = terms.map((term) => [term.tokens, ...(term.forms ?? []).map((f) => [f])].map((alt) => alt.map(looseFold)));
 	const unseen = () => needles.filter((_, term) => !seen.has(term));
-	let skip = asciiSkipper(needles.flat(2), text, to);
+	const nonAscii = nonAsciiFinder(text, to);
+	let skip = asciiSkipper(needles.flat(2), text, to, nonAscii);
 	for (let at = from; at < to; ) {
 		if (skip) {
 			at = skip(at);
@@ -153,7 +164,7 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 		matchIn(tokens, terms, out);
 		for (let i = before; i < out.length; i++) seen.add((out[i] as Match).term);
 		// A word most lines hold (`with`) no longer sends the scan to every chunk of a long text.
-		if (seen.size > known && seen.size < terms.length) skip = asciiSkipper(unseen().flat(2), text, to);
+		if (seen.size > known && seen.size < terms.length) skip = asciiSkipper(unseen().flat(2), text, to, nonAscii);
 		const last = tokens.at(-1);
 		const next = last ? Math.max(at + CHUNK, last.end) : at + CHUNK;
 		at = Math.min(to, next);
@@ -211,6 +222,52 @@ function normalize(text: string, marks: Array<[number, number]>): Snippet {
 	return { snippet: trimmed, marks: result };
 }
 
+/** A window a match anchors: where it starts, how many terms and matches lie wholly inside it. */
+interface Window {
+	start: number;
+	score: number;
+	count: number;
+	focus: Match;
+}
+
+/**
+ * The window each match anchors (`startOf`, never decreasing along `matches`, which are sorted by start), `budget`
+ * long, with its distinct terms and matches inside: one pass, a match entering when its end is in and leaving when
+ * its start falls behind. Filtering every match for every match was quadratic in a text where a word is everywhere.
+ */
+export function windows(matches: Match[], startOf: (m: Match) => number, budget: number): Window[] {
+	const byEnd = matches.map((_, i) => i).sort((a, b) => (matches[a] as Match).end - (matches[b] as Match).end);
+	const inside = new Uint8Array(matches.length);
+	const perTerm = new Map<number, number>();
+	let count = 0;
+	let added = 0;
+	let dropped = 0;
+	const out: Window[] = [];
+	for (const focus of matches) {
+		const start = startOf(focus);
+		const end = start + budget;
+		for (; dropped < matches.length && (matches[dropped] as Match).start < start; dropped++) {
+			if (inside[dropped] === 0) continue;
+			inside[dropped] = 0;
+			count--;
+			const term = (matches[dropped] as Match).term;
+			const left = (perTerm.get(term) ?? 1) - 1;
+			if (left === 0) perTerm.delete(term);
+			else perTerm.set(term, left);
+		}
+		for (; added < byEnd.length && (matches[byEnd[added] as number] as Match).end <= end; added++) {
+			const i = byEnd[added] as number;
+			const m = matches[i] as Match;
+			if (m.start < start) continue;
+			inside[i] = 1;
+			count++;
+			perTerm.set(m.term, (perTerm.get(m.term) ?? 0) + 1);
+		}
+		out.push({ start, score: perTerm.size, count, focus });
+	}
+	return out;
+}
+
 /**
  * Builds a snippet of at most `maxChars` characters around the best cluster of matches. `omitted` is the
  * [start, end) range of the source that was not kept (I20); `text` here is the full source text — or its head and tail
@@ -227,12 +284,8 @@ export function buildSnippet(text: string, terms: QueryTerm[], maxChars: number,
 	let best: { seg: [number, number]; start: number; score: number; count: number; focus: Match } | null = null;
 	for (const seg of segments) {
 		const matches = mayMatch(text, terms, seg) ? findMatches(text, terms, seg[0], seg[1]) : [];
-		for (const m of matches) {
-			const start = Math.max(seg[0], Math.min(m.start - Math.floor(budget / 4), seg[1] - budget));
-			const end = start + budget;
-			const inside = matches.filter((x) => x.start >= start && x.end <= end);
-			const score = new Set(inside.map((x) => x.term)).size;
-			if (!best || score > best.score || (score === best.score && inside.length > best.count)) best = { seg, start, score, count: inside.length, focus: m };
+		for (const w of windows(matches, (m) => Math.max(seg[0], Math.min(m.start - Math.floor(budget / 4), seg[1] - budget)), budget)) {
+			if (!best || w.score > best.score || (w.score === best.score && w.count > best.count)) best = { seg, ...w };
 		}
 	}
 	const seg = best?.seg ?? (segments[0] as [number, number]);
