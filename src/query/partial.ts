@@ -126,10 +126,10 @@ export function partialMatches(
 		if (heldByAll(w)) return;
 		const weight = weightOf(w);
 		const isCore = core.includes(w);
-		// Nor is a lone candidates' word whose matches reach back past its window (a floor): bm25 counts every match in
-		// the history for its IDF, a cost that grows with the history, while its lists read only the window's newest;
-		// ties among its equals go newest first, as a common phrase's do.
-		const scored = isCore && floor === null && !(phrase(w) && w.df >= PARTIAL_WINDOW);
+		// Nor is a lone candidates' word whose matches reach back past its window (a floor), nor one counted to COMMON
+		// (a bound, not a count): bm25 counts every match in the history for its IDF, a cost that grows with the history,
+		// while its lists read only the newest; ties among its equals go newest first, as a common phrase's do.
+		const scored = isCore && floor === null && w.df < COMMON && !(phrase(w) && w.df >= PARTIAL_WINDOW);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
 		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
 		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap, floor });
