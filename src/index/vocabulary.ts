@@ -2,7 +2,9 @@
  * The index's vocabulary by prefix (FTS5's own term list, through an fts5vocab table in the connection's temp
  * schema, nothing written to the index): a prefix query written as the few terms it expands to costs a fraction of
  * FTS5's prefix query, which merges the doclists of every such term into one before it returns a row, and merges
- * them again for bm25's count of matches (210 vs 17 ms for `re*` on the bench corpus).
+ * them again for bm25's count of matches (210 vs 17 ms for `re*` on the bench corpus). The table is of the 'instance'
+ * kind and terms are read one seek each: its 'row' kind counts every posting of each term it reads, the first term
+ * past a range included.
  */
 import type { IndexStore } from "./store.js";
 
@@ -29,25 +31,42 @@ export function prefixTerms(store: IndexStore, prefix: string, max = PREFIX_TERM
 			return terms;
 		}
 	}
-	vocabularyTable(store);
-	// Terms compare as UTF-8 bytes: every term with the prefix sorts before the prefix followed by U+10FFFF.
-	const rows = store
-		.prepare<[string, string, number], { term: string }>("SELECT term FROM temp.fts_terms WHERE term >= ? AND term < ? LIMIT ?")
-		.all(prefix, `${prefix}\u{10FFFF}`, max + 1)
-		.map((r) => r.term)
-		.filter((t) => t.startsWith(prefix));
-	const terms = rows.length > max ? null : rows;
+	const read = distinctTerms(store, prefix, max + 1);
+	const terms = read.length > max ? null : read;
 	known.set(prefix, terms);
 	return terms;
+}
+
+/**
+ * At most `max` distinct terms of the index that start with `prefix`, in byte order: a seek per term, past all the
+ * instances of the one before (a common term has hundreds of thousands).
+ */
+function distinctTerms(store: IndexStore, prefix: string, max: number): string[] {
+	const table = vocabularyTable(store);
+	// Terms compare as UTF-8 bytes: every term with the prefix sorts before the prefix followed by U+10FFFF.
+	const end = `${prefix}\u{10FFFF}`;
+	const seek = store.prepare<[string, string], string>(`SELECT term FROM ${table} WHERE term >= ? AND term < ? LIMIT 1`).pluck();
+	const out: string[] = [];
+	// The next term is sought from the last one followed by U+0000, the least byte (no term holds it): `term > ?`
+	// would read every instance of the last one first.
+	for (let term = seek.get(prefix, end); term !== undefined && out.length < max; term = seek.get(`${term}\u0000`, end)) {
+		if (term.startsWith(prefix)) out.push(term);
+	}
+	return out;
+}
+
+/** Whether some term of the index starts with `prefix`: one seek. */
+export function hasPrefix(store: IndexStore, prefix: string): boolean {
+	return distinctTerms(store, prefix, 1).length > 0;
 }
 
 /** The fts5vocab table of the connection's temp schema, created once per connection. */
 function vocabularyTable(store: IndexStore): string {
 	if (!ready.has(store)) {
-		store.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, 'fts', 'row')");
+		store.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, 'fts', 'instance')");
 		ready.add(store);
 	}
-	return "temp.fts_terms";
+	return "temp.fts_instances";
 }
 
 /**
@@ -69,20 +88,10 @@ export function knownTerms(store: IndexStore, terms: readonly string[]): Set<str
 	return new Set(terms.filter((t) => known.get(t) === true));
 }
 
-/** One term of the vocabulary and the number of indexed fragments holding it. */
-export interface VocabularyTerm {
-	term: string;
-	fragments: number;
-}
-
 /**
- * At most `max` terms of the index that start with `prefix`, in byte order, with their fragment counts: the
- * neighbourhood a misspelled word's suggestions are looked for in (query/suggest.ts).
+ * At most `max` terms of the index that start with `prefix`, in byte order: the neighbourhood a misspelled word's
+ * suggestions are looked for in (query/suggest.ts).
  */
-export function termsStartingWith(store: IndexStore, prefix: string, max: number): VocabularyTerm[] {
-	const table = vocabularyTable(store);
-	return store
-		.prepare<[string, string, number], VocabularyTerm>(`SELECT term, doc AS fragments FROM ${table} WHERE term >= ? AND term < ? LIMIT ?`)
-		.all(prefix, `${prefix}\u{10FFFF}`, max)
-		.filter((r) => r.term.startsWith(prefix));
+export function termsStartingWith(store: IndexStore, prefix: string, max: number): string[] {
+	return distinctTerms(store, prefix, max);
 }

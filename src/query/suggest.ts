@@ -5,7 +5,7 @@
  */
 
 import type { IndexStore } from "../index/store.js";
-import { knownTerms, termsStartingWith } from "../index/vocabulary.js";
+import { hasPrefix, knownTerms, termsStartingWith } from "../index/vocabulary.js";
 
 /** A suggested replacement and how many events hold it in the searched scope. */
 export interface Suggestion {
@@ -22,14 +22,14 @@ const SHOWN = 3;
 const MAX_TOKEN = 32;
 
 /**
- * Every string one typo away from `token` (a character left out, swapped, replaced or added), in a fixed order. A
- * token of letters only is replaced and added to with letters only, one of digits only with digits: a typo of the
- * other kind is rare, and each edit is one lookup in the index.
+ * Every string one typo away from `token` (a character left out, swapped, replaced or added) at a position up to
+ * `last`, in a fixed order. A token of letters only is replaced and added to with letters only, one of digits only
+ * with digits: a typo of the other kind is rare, and each edit is one lookup in the index.
  */
-function oneTypo(token: string): string[] {
+function oneTypo(token: string, last = token.length): string[] {
 	const alphabet = /^[a-z]+$/.test(token) ? LETTERS : /^[0-9]+$/.test(token) ? DIGITS : LETTERS + DIGITS;
 	const out = new Set<string>();
-	for (let i = 0; i <= token.length; i++) {
+	for (let i = 0; i <= Math.min(last, token.length); i++) {
 		const head = token.slice(0, i);
 		const tail = token.slice(i);
 		if (tail) out.add(head + tail.slice(1));
@@ -41,6 +41,24 @@ function oneTypo(token: string): string[] {
 	}
 	out.delete(token);
 	return [...out].filter((t) => t.length >= 3);
+}
+
+/**
+ * The length of the longest head of `token` that some term of the index starts with, found by halving (a seek each,
+ * and each seek may read the next term's postings): an edit at a later position keeps a head no term has, so it is
+ * not looked up. `whole`: the token's own completions were found, so the whole token is such a head.
+ */
+function knownHead(store: IndexStore, token: string, whole: boolean): number {
+	if (whole) return token.length;
+	// Every head of a head some term starts with is one too: the lengths that are form a range from 0.
+	let lo = 0;
+	let hi = token.length - 1;
+	while (lo < hi) {
+		const mid = Math.ceil((lo + hi) / 2);
+		if (hasPrefix(store, token.slice(0, mid))) lo = mid;
+		else hi = mid - 1;
+	}
+	return lo;
 }
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
@@ -60,10 +78,9 @@ function nearTerms(store: IndexStore, token: string): string[] {
 	const cache = store.cached("near-terms", () => new Map<string, string[]>());
 	const known = cache.get(token);
 	if (known) return known;
-	const ranked = termsStartingWith(store, token, SHOWN + 1)
-		.filter((v) => v.term !== token)
-		.map((v) => v.term);
-	const edits = oneTypo(token);
+	const completions = termsStartingWith(store, token, SHOWN + 1);
+	const ranked = completions.filter((t) => t !== token);
+	const edits = oneTypo(token, knownHead(store, token, completions.length > 0));
 	for (let i = 0; i < edits.length && ranked.length < SHOWN; i += PROBES)
 		for (const t of knownTerms(store, edits.slice(i, i + PROBES))) if (!ranked.includes(t)) ranked.push(t);
 	const near = ranked.slice(0, SHOWN);
