@@ -6,10 +6,12 @@
  * few thousand entries with rewinds, a /fork with its own turns and a fork of that fork, a --fork copy of every entry
  * and a new session naming the root as its parent; then turns appended to the fork.
  */
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../src/index/store.js";
 import { LAYOUT_MIN } from "../src/query/tree-layout.js";
+import { keepLayouts } from "../src/query/tree-layout-keep.js";
 import { treeWindow } from "../src/query/tree-window.js";
 import { TREE_FILTER_MODES, type TreeWindow, type TreeWindowRequest } from "../src/shared/types.js";
 import { openService, tempDir } from "./helpers/corpus.js";
@@ -42,11 +44,11 @@ function turns(sm: SessionManager, count: number, tag: string): string[] {
 	return ids;
 }
 
-function refresh(path: string, keep: boolean, maxWholeEntries?: number): ReturnType<ReturnType<typeof openService>["keepTreeLayouts"]> | null {
+function refresh(path: string, keep: boolean, maxWholeEntries?: number, spill?: boolean): ReturnType<ReturnType<typeof openService>["keepTreeLayouts"]> | null {
 	const service = openService(dir, path);
 	try {
 		service.refresh();
-		return keep ? service.keepTreeLayouts(maxWholeEntries === undefined ? {} : { maxWholeEntries }) : null;
+		return keep ? service.keepTreeLayouts({ ...(maxWholeEntries === undefined ? {} : { maxWholeEntries }), ...(spill === undefined ? {} : { spill }) }) : null;
 	} finally {
 		service.close();
 	}
@@ -83,22 +85,29 @@ afterAll(() => tmp.cleanup());
 const wholeSql = (sql: string[]) =>
 	sql.filter((s) => /FROM tree_shape|e\.id BETWEEN|WHERE e\.session_id = \? ORDER BY e\.id|^\s*(INSERT|DELETE|UPDATE)\b/i.test(s));
 
-/** Every window of a request, each through a fresh connection to `path` (read-only: nothing kept there). */
-function windows(path: string, req: Omit<TreeWindowRequest, "count" | "top">): { first: TreeWindow; pages: TreeWindow[]; sql: string[] } {
+/**
+ * Every window of a request, each through a fresh connection to `path` (read-only: nothing kept there); `spillFrom`:
+ * tree-window.ts's bound on a family laid out at an open a chunk at a time (default: never, the whole layout).
+ */
+function windows(
+	path: string,
+	req: Omit<TreeWindowRequest, "count" | "top">,
+	spillFrom = Number.POSITIVE_INFINITY,
+): { first: TreeWindow; pages: TreeWindow[]; sql: string[] } {
 	const store = openStore(path, { readonly: path === whole });
 	try {
-		const first = treeWindow(store, { ...req, count: 120 });
+		const first = treeWindow(store, { ...req, count: 120 }, { spillFrom });
 		const pages: TreeWindow[] = [];
-		for (let top = 0; top < first.total; top += 1000) pages.push(treeWindow(store, { ...req, top, count: 1000 }));
+		for (let top = 0; top < first.total; top += 1000) pages.push(treeWindow(store, { ...req, top, count: 1000 }, { spillFrom }));
 		return { first, pages, sql: store.preparedSql() };
 	} finally {
 		store.close();
 	}
 }
 
-/** The kept layout's answers to a request equal the whole layout's, and were read without laying anything out. */
-function same(req: Omit<TreeWindowRequest, "count" | "top">): TreeWindow {
-	const a = windows(kept, req);
+/** The kept layout's (at `path`) answers to a request equal the whole layout's, and were read without laying anything out. */
+function same(req: Omit<TreeWindowRequest, "count" | "top">, path = kept): TreeWindow {
+	const a = windows(path, req);
 	const b = windows(whole, req);
 	expect(a.first).toEqual(b.first);
 	expect(a.pages).toEqual(b.pages);
@@ -147,7 +156,7 @@ describe("the tree view of a fork family from its kept layout", () => {
 		for (const filter of TREE_FILTER_MODES) same({ sessionId: forkId, filter });
 	});
 
-	it("the indexer's bound on a whole layout counts its nodes, not the copies forks hold of their parent's entries", () => {
+	it("the indexer's bound on a layout held whole counts its nodes, not the copies forks hold of their parent's entries", () => {
 		const rows = windows(whole, { sessionId: rootId, filter: "all" }).pages.flatMap((p) => p.rows);
 		const forks = rows.flatMap((r) => (r.type === "fork" ? [r.fork] : []));
 		const root = windows(whole, { sessionId: rootId }).first.entries;
@@ -155,8 +164,60 @@ describe("the tree view of a fork family from its kept layout", () => {
 		const nodes = forks.reduce((sum, f) => sum + 1 + f.own, root);
 		const entries = forks.reduce((sum, f) => sum + f.copied + f.own, root);
 		expect(entries).toBeGreaterThan(2 * nodes);
+		// Without laying out a chunk at a time (pi's sliced pass): left past the bound.
 		const bounded = join(tmp.dir, "bounded.sqlite");
-		expect(refresh(bounded, true, nodes - 1)).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
-		expect(refresh(bounded, true, nodes)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
+		expect(refresh(bounded, true, nodes - 1, false)).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+		expect(refresh(bounded, true, nodes, false)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
+	});
+
+	it("a family past what the indexer holds in memory is laid out a chunk at a time: every answer equals the whole layout's", () => {
+		const spilled = join(tmp.dir, "spilled.sqlite");
+		refresh(whole, false);
+		// The root's entries are read from its kept shape a chunk at a time, its forks' own entries held.
+		expect(refresh(spilled, true, 1000)).toEqual({ appended: 0, whole: TREE_FILTER_MODES.length, left: 0 });
+		expect(readdirSync(tmp.dir).filter((f) => f.startsWith("pi-event-search-layout-"))).toEqual([]);
+		for (const filter of TREE_FILTER_MODES) same({ sessionId: rootId, filter }, spilled);
+		same({ sessionId: forkId, entryId: forkOwn }, spilled);
+		expect(same({ sessionId: forkId, entryId: copied, filter: "no-tools" }, spilled).focus).toEqual({ sessionId: rootId, entryId: copied });
+		same({ sessionId: grandId, cursor: `fork:${grandId}` }, spilled);
+		const folds = windows(spilled, { sessionId: rootId }).pages.flatMap((p) => p.rows.filter((r) => r.type === "fold"));
+		const opened = [folds[0], folds.at(-1)].map((r) => r?.stretch as string);
+		same({ sessionId: rootId, unfolded: opened, cursor: opened[1] as string }, spilled);
+		// Forks holding more nodes than the bound: left, nothing kept of them.
+		const few = join(tmp.dir, "few.sqlite");
+		refresh(few, false);
+		const store = openStore(few);
+		try {
+			expect(keepLayouts(store, { maxWholeEntries: 1000, spill: true, maxHeld: 10 })).toEqual({ appended: 0, whole: 0, left: TREE_FILTER_MODES.length });
+			expect(store.db.prepare("SELECT count(*) AS n FROM tree_layout").get()).toEqual({ n: 0 });
+		} finally {
+			store.close();
+		}
+	});
+
+	it("an open with no kept layout of a family past SPILL_FROM lays it out a chunk at a time, read-only: the same rows", () => {
+		const chunked = (sql: string[]) => sql.some((q) => /FROM tree_shape WHERE session_id = \? AND chunk = \?/.test(q));
+		for (const filter of TREE_FILTER_MODES) {
+			const open = windows(whole, { sessionId: rootId, filter }, 1000);
+			expect(open.first).toEqual(windows(whole, { sessionId: rootId, filter }).first);
+			expect(open.pages).toEqual(windows(whole, { sessionId: rootId, filter }).pages);
+			expect(chunked(open.sql)).toBe(true);
+			expect(open.sql.filter((q) => /^\s*(INSERT|DELETE|UPDATE)\b/i.test(q))).toEqual([]);
+		}
+		const fromFork = windows(whole, { sessionId: forkId, entryId: forkOwn }, 1000);
+		expect(fromFork.pages).toEqual(windows(whole, { sessionId: forkId, entryId: forkOwn }).pages);
+		// A filter typed in the tree view: the same rows as when laid out in memory.
+		for (const [filter, text] of [
+			["default", "fork turn"],
+			["all", "src"],
+			["no-tools", "done"],
+			["default", "nowhere-in-this-family"],
+		] as const) {
+			const typed = windows(whole, { sessionId: rootId, filter, text }, 1000);
+			const inMemory = windows(whole, { sessionId: rootId, filter, text });
+			expect(typed.first.total > 10, text).toBe(!text.startsWith("nowhere"));
+			expect(typed.pages).toEqual(inMemory.pages);
+			expect(chunked(typed.sql)).toBe(true);
+		}
 	});
 });

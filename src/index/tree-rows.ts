@@ -206,6 +206,8 @@ export class ShapeChunks {
 		private readonly store: IndexStore,
 		private readonly session: number,
 		private readonly words: readonly string[] = [],
+		/** The session a fork was made from: its entries copied from it get SHAPE.copied (sessionShape's `parent`). */
+		private readonly parent: number | null = null,
 	) {
 		const size = store
 			.prepare<[number], { chunks: number; last: number | null; entries: number }>(
@@ -241,6 +243,7 @@ export class ShapeChunks {
 		if (n > 0) {
 			this.mark(ids, flags, this.labels, SHAPE.label);
 			this.mark(ids, flags, this.edits, SHAPE.edit);
+			if (this.parent !== null) markCopied(this.store, this.session, this.parent, { ids, flags });
 			// A typed filter's words (sessionShape's mark), one range scan of the chunk's rows.
 			if (this.words.length > 0) markText(this.store, this.session, this.words.slice(0, SHAPE_WORDS), { ids, flags }, true);
 		}

@@ -35,11 +35,13 @@ export interface KeepOptions {
 	/** Most nodes a layout may hold waiting for a child (tree-layout-stream.ts FRAMES_MAX); past it, left. */
 	maxFrames?: number;
 	/**
-	 * Lone sessions of more than `maxWholeEntries`, or of SPILL_FROM entries, laid out whole without holding their nodes
-	 * (tree-layout-spill.ts) instead of left or held: for a pass that may take as long as the session is big (the
-	 * indexer's, not pi's sliced one).
+	 * Lone sessions and families of more than `maxWholeEntries`, or of SPILL_FROM entries (a family's forks' copies
+	 * included), laid out whole without holding their nodes (tree-layout-spill.ts) instead of left or held: for a pass
+	 * that may take as long as the session is big (the indexer's, not pi's sliced one).
 	 */
 	spill?: boolean;
+	/** Most nodes of a family's forks a layout a chunk at a time holds (FAMILY_HELD_MAX); past it, left. */
+	maxHeld?: number;
 	/** Checked before each unit: true stops the pass (the rest waits for the next one). */
 	shouldStop?: () => boolean;
 }
@@ -93,7 +95,8 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	const lc = units[0] as LayoutCase;
 	// The bound is on the layout's nodes: a fork's copies of its parent's entries count in its entries, not as nodes.
 	const max = options.maxWholeEntries ?? Number.POSITIVE_INFINITY;
-	if (options.spill && lc.members === 1 && lc.session.entries >= Math.min(SPILL_FROM, max + 1)) return keepBig(store, units, options);
+	// A family's entries count its forks' copies: its nodes are not known before they are found.
+	if (options.spill && (lc.members === 1 ? lc.session.entries : lc.entries) >= Math.min(SPILL_FROM, max + 1)) return keepBig(store, units, options);
 	if (lc.session.entries > max) return "left";
 	const collect = lc.session.entries >= COLLECT_FROM ? fullCollection() : null;
 	// What a refresh before the pass left (its parsed files, its statements' buffers) goes first as well.
@@ -111,10 +114,10 @@ function keepFamily(store: IndexStore, units: LayoutCase[], options: KeepOptions
 	return "whole";
 }
 
-/** Lays out whole the stale modes of one big lone session a chunk at a time (keepSpilled); "left" past its bounds. */
+/** Lays out whole the stale modes of one big lone session or family a chunk at a time (keepSpilled); "left" past its bounds. */
 function keepBig(store: IndexStore, units: LayoutCase[], options: KeepOptions): "whole" | "left" {
 	try {
-		for (const u of units) keepSpilled(store, u, options.maxFrames);
+		keepSpilled(store, units, options.maxFrames, options.maxHeld);
 	} catch (e) {
 		if (e instanceof ShapeTooBigError || e instanceof ShapeChunksError) return "left";
 		throw e;
@@ -131,7 +134,11 @@ function leftSet(store: IndexStore, options: KeepOptions): { left: Set<string>; 
 	// Bounded in a long-lived host: forgetting only costs a unit that bails early (or a too-big shape built again).
 	if (left.size > 1000) left = new Set();
 	leftBefore.set(store, left);
-	return { left, key: (lc) => JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail, options.maxFrames, options.spill]) };
+	return {
+		left,
+		key: (lc) =>
+			JSON.stringify([lc.session.id, lc.filter, lc.sig, options.maxWholeEntries, options.maxTail, options.maxFrames, options.spill, options.maxHeld]),
+	};
 }
 
 /** Brings every stale kept layout up to the index in one go (a worker thread, the CLI's `index`). */

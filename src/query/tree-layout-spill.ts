@@ -1,6 +1,7 @@
 /**
- * A big lone session's tree layout made without holding its nodes, kept by the indexer (or made for an open that
- * finds none kept: tree-layout-opened.ts): the shape read a chunk at a time (tree-rows.ts ShapeChunks),
+ * A big lone session's or fork family's tree layout made without holding its nodes, kept by the indexer (or made for
+ * an open that finds none kept: tree-layout-opened.ts): the shape read a chunk at a time (tree-rows.ts ShapeChunks;
+ * a family's root so, its forks' own entries held: tree-family-source.ts),
  * backwards for flatten's backward pass and forwards for the forward pass (tree-layout-stream.ts Placer); what one
  * pass leaves the next (per node, per shown node) goes to a scratch file, and the rows are made from it in display
  * order (RowMaker). It holds a few chunks, the nodes that wait for a child, and the display order's jumps.
@@ -9,35 +10,27 @@ import { dirname } from "node:path";
 import type { IndexStore } from "../index/store.js";
 import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead, writeLayoutChunks } from "../index/tree-layout-store.js";
 import { eventIdOf, SHAPE, ShapeChunks } from "../index/tree-rows.js";
-import { SHAPE_CHUNK } from "../index/tree-shape-store.js";
-import { indexOfSorted } from "../shared/sorted.js";
 import type { TreeFilterMode } from "../shared/types.js";
 import { Scratch, Spilled } from "./scratch-file.js";
+import { FamilySource } from "./tree-family-source.js";
 import { FILTER_BITS, filterTable, shown } from "./tree-flatten.js";
 import { type LayoutCase, MARKS_MAX } from "./tree-layout.js";
 import { FRAMES_MAX, Frames, Placer, RowMaker, Sink } from "./tree-layout-stream.js";
+import { type NodeSource, ShapeNodes } from "./tree-node-source.js";
 import { type Col, i32, ShapeTooBigError } from "./tree-shape.js";
 
 /**
- * Lone sessions of this many entries or more are laid out a chunk at a time: by the indexer (its peak stays the
+ * Lone sessions (fork families: of entries, copies included) of this many entries or more are laid out a chunk at a time: by the indexer (its peak stays the
  * refresh's, where holding the nodes added about 25 bytes an entry), and by an open that finds no kept layout (the
  * layout goes to a scratch file instead of memory, where it took about 45 bytes an entry and more as modes changed).
  */
 export const SPILL_FROM = 2_000_000;
 
-/** A chunk of nodes in node order: row ids, parent nodes (-1: none, always before the node) and flags. */
-export interface NodeChunk {
-	ids: Int32Array;
-	parents: Int32Array;
-	flags: Uint16Array;
-}
-
-/** Nodes read a chunk at a time: all chunks hold `size` nodes but the last. */
-export interface NodeSource {
-	nodes: number;
-	size: number;
-	chunk(c: number): NodeChunk;
-}
+/**
+ * The most nodes of a family's forks a layout a chunk at a time holds (about 10 bytes each, and 14 more of the fork being
+ * read): its root's are read a chunk at a time, however many. Past it, the family is left to an open in memory.
+ */
+export const FAMILY_HELD_MAX = 8_000_000;
 
 /** Bits the backward pass leaves per node: shown, what hangs from it (two bits), children, last child not next, its parent's last. */
 const SHOWN = 1;
@@ -64,23 +57,50 @@ interface Backward {
 	tailLast: boolean;
 }
 
-/** A lone session's layout in one mode (the caller's transaction: one snapshot of its shape), its columns handed to `put`. */
+/**
+ * A lone session's or family's layout in one mode (the caller's transaction: one snapshot of its shapes), its columns
+ * handed to `put`; a family's head lists its sessions' stretches.
+ */
 export function layOut(store: IndexStore, lc: LayoutCase, maxWaiting: number, put: ChunkPut, words: readonly string[] = []): LayoutHead {
+	if (lc.members > 1) return layOutFamily(store, lc, familySource(store, lc, words), maxWaiting, put, words.length > 0);
 	const source = new ShapeNodes(new ShapeChunks(store, lc.session.id, words));
 	const leafRow = lc.session.leaf_entry ? eventIdOf(store, lc.session.id, lc.session.leaf_entry) : undefined;
 	const leafNode = leafRow === undefined ? -1 : source.nodeOfRow(leafRow);
 	return { sig: lc.sig, ...spillLayout(source, leafNode, lc.filter, maxWaiting, put, words.length > 0, dirname(store.path)) };
 }
 
+/** A family's nodes for its layout: ShapeTooBigError past `maxHeld` forks' nodes, or when a session of the case is not attached. */
+function familySource(store: IndexStore, lc: LayoutCase, words: readonly string[], maxHeld = FAMILY_HELD_MAX): FamilySource {
+	const family = new FamilySource(store, lc.session, words, maxHeld);
+	// A layout kept of fewer sessions would answer for the missing ones.
+	if (family.members.length !== lc.members) throw new ShapeTooBigError("tree layout: a session of the family is not attached");
+	return family;
+}
+
+/** One mode's layout of a family's nodes. */
+function layOutFamily(store: IndexStore, lc: LayoutCase, family: FamilySource, maxWaiting: number, put: ChunkPut, words: boolean): LayoutHead {
+	const laid = spillLayout(family, family.leafNode, lc.filter, maxWaiting, put, words, dirname(store.path), true);
+	return { sig: lc.sig, ...laid, members: family.members };
+}
+
 /**
- * Keeps a lone session's layout in one filter mode without holding its nodes (nothing on a read-only index). Throws
- * ShapeTooBigError, keeping nothing, when more than `maxWaiting` nodes wait for a child or the display order jumps
- * more often than that, and ShapeChunksError when its kept shape is not in whole chunks.
+ * Keeps the layouts of a lone session or a family (`units`: its stale filter modes) without holding its nodes (nothing on
+ * a read-only index); a family's nodes are found once for every mode, in one transaction. Throws ShapeTooBigError,
+ * keeping nothing, when more than `maxWaiting` nodes wait for a child or the display order jumps more often than that
+ * (or a family's forks hold more than `maxHeld` nodes), and ShapeChunksError when a kept shape is not in whole chunks.
  */
-export function keepSpilled(store: IndexStore, lc: LayoutCase, maxWaiting = FRAMES_MAX): void {
-	if (store.readonly || lc.members !== 1) return;
+export function keepSpilled(store: IndexStore, units: readonly LayoutCase[], maxWaiting = FRAMES_MAX, maxHeld = FAMILY_HELD_MAX): void {
+	const lc = units[0];
+	if (store.readonly || !lc) return;
 	// Read inside the write's transaction: a refresh by another process cannot change the shape between two chunks.
-	writeLayoutChunks(store, lc.session.id, lc.filter, (put) => layOut(store, lc, maxWaiting, put));
+	if (lc.members === 1) {
+		for (const u of units) writeLayoutChunks(store, u.session.id, u.filter, (put) => layOut(store, u, maxWaiting, put));
+		return;
+	}
+	store.db.transaction(() => {
+		const family = familySource(store, lc, [], maxHeld);
+		for (const u of units) writeLayoutChunks(store, u.session.id, u.filter, (put) => layOutFamily(store, u, family, maxWaiting, put, false));
+	})();
 }
 
 /**
@@ -96,13 +116,14 @@ export function spillLayout(
 	put: ChunkPut,
 	words = false,
 	scratchNear?: string,
+	forks = false,
 ): Omit<LayoutHead, "sig" | "members"> {
 	const file = Scratch.open(scratchNear);
 	try {
 		const n = source.nodes;
-		const back = backward(source, leafNode, mode, words, maxWaiting, file);
+		const back = backward(source, leafNode, mode, words, maxWaiting, file, forks);
 		const marks = { firsts: [] as number[], labels: [] as number[], edits: [] as number[] };
-		const runs = forward(source, back, new Frames(maxWaiting), maxWaiting, file, put, marks);
+		const runs = forward(source, back, new Frames(maxWaiting), maxWaiting, file, put, marks, forks);
 		const total = rowsInOrder(runs, back.shown, n, file, put);
 		return {
 			nodes: n,
@@ -127,7 +148,7 @@ export function spillLayout(
  * its path has that path's node as its last child, and no root comes after the path's. Writes per node its shown
  * count (4 bytes, from 0) and bits (a byte, from 4 per node) to the scratch file.
  */
-function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, words: boolean, maxWaiting: number, file: Scratch): Backward {
+function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, words: boolean, maxWaiting: number, file: Scratch, forks: boolean): Backward {
 	const n = source.nodes;
 	const decide = filterTable(mode, words);
 	const chunks = Math.ceil(n / source.size);
@@ -147,7 +168,7 @@ function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, wo
 	let pathRoot = -1;
 	let lastRoot = -1;
 	for (let c = chunks - 1; c >= 0; c--) {
-		const { parents, flags } = source.chunk(c);
+		const { ids, parents, flags } = source.chunk(c);
 		const base = c * source.size;
 		const m = parents.length;
 		const sizes = new Int32Array(m);
@@ -172,7 +193,8 @@ function backward(source: NodeSource, leafNode: number, mode: TreeFilterMode, wo
 				waiting.delete(i);
 			}
 			const f = flags[k] as number;
-			const s = i === leafNode ? leafShown : (decide[f & FILTER_BITS] as number);
+			// A fork's head (row -1) always shows, as flatten's.
+			const s = forks && (ids[k] as number) < 0 ? 1 : i === leafNode ? leafShown : (decide[f & FILTER_BITS] as number);
 			hidden += 1 - s;
 			size += s;
 			const passes = s ? 1 : kids;
@@ -230,6 +252,7 @@ function forward(
 	file: Scratch,
 	put: ChunkPut,
 	marks: { firsts: number[]; labels: number[]; edits: number[] },
+	forks: boolean,
 ): Runs {
 	const n = source.nodes;
 	const shownNode = new Spilled(file, n * 5, new Int32Array(PIECE));
@@ -237,7 +260,7 @@ function forward(
 	const runs: Runs = { start: i32(), ordinal: i32() };
 	let ordinal = 0;
 	let next = -1;
-	const placer = new Placer(frames, put, false, back.shown, back.rootKids, (start, node, pos) => {
+	const placer = new Placer(frames, put, forks, back.shown, back.rootKids, (start, node, pos) => {
 		if (start !== next) {
 			if (runs.start.length === maxRuns) throw new ShapeTooBigError(`tree layout: the display order jumps more than ${maxRuns} times`);
 			runs.start.push(start);
@@ -313,68 +336,4 @@ function rowsInOrder(runs: Runs, shownCount: number, n: number, file: Scratch, p
 	if (expected !== shownCount) throw new Error("tree layout: display positions are missing");
 	flat.flush();
 	return rows.end();
-}
-
-/** Chunks decoded at most at once (a parent link's chunk, the chunk being read). */
-const CACHED = 4;
-
-/** A lone session's nodes read from its kept shape a chunk at a time (tree-shape.ts root() when every entry shows). */
-class ShapeNodes implements NodeSource {
-	readonly nodes: number;
-	readonly size = SHAPE_CHUNK;
-	/** Each chunk's first row id, once read (NaN: not yet). */
-	private readonly firsts: Float64Array;
-	private readonly cache = new Map<number, ReturnType<ShapeChunks["read"]>>();
-
-	constructor(private readonly chunks: ShapeChunks) {
-		this.nodes = chunks.entries;
-		this.firsts = new Float64Array(chunks.count).fill(Number.NaN);
-	}
-
-	chunk(c: number): NodeChunk {
-		const s = this.shape(c);
-		const base = c * SHAPE_CHUNK;
-		const parents = new Int32Array(s.ids.length);
-		for (let k = 0; k < parents.length; k++) parents[k] = base + k - 1;
-		for (const k of s.links) {
-			const par = s.parents[k] as number;
-			// A parent later in the file is not attached (tree-shape.ts parentNodes).
-			const at = par > 0 ? this.nodeOfRow(par) : -1;
-			parents[k] = at >= 0 && at < base + k ? at : -1;
-		}
-		return { ids: s.ids, parents, flags: s.flags };
-	}
-
-	/** The node of an event row id (-1: not in this session). */
-	nodeOfRow(id: number): number {
-		let lo = 0;
-		let hi = this.chunks.count - 1;
-		let found = -1;
-		while (lo <= hi) {
-			const mid = (lo + hi) >> 1;
-			if (this.first(mid) <= id) {
-				found = mid;
-				lo = mid + 1;
-			} else hi = mid - 1;
-		}
-		if (found < 0) return -1;
-		const k = indexOfSorted(this.shape(found).ids, id);
-		return k < 0 ? -1 : found * SHAPE_CHUNK + k;
-	}
-
-	private first(c: number): number {
-		const f = this.firsts[c] as number;
-		return Number.isNaN(f) ? (this.shape(c).ids[0] ?? Number.POSITIVE_INFINITY) : f;
-	}
-
-	private shape(c: number): ReturnType<ShapeChunks["read"]> {
-		let s = this.cache.get(c);
-		if (s === undefined) {
-			s = this.chunks.read(c);
-			this.firsts[c] = s.ids[0] ?? Number.POSITIVE_INFINITY;
-			if (this.cache.size >= CACHED) this.cache.delete(this.cache.keys().next().value as number);
-			this.cache.set(c, s);
-		}
-		return s;
-	}
 }

@@ -212,11 +212,12 @@ export function treeWindow(store: IndexStore, request: TreeWindowRequest & { cal
 			forgetSpilled(root.id);
 			return kept;
 		}
-		// A big lone session with none kept (before the indexer's pass), or a filter typed in its tree view: laid out a
-		// chunk at a time to a scratch file (a search's hits are laid out in memory: they change the rows, not only who shows).
+		// A big lone session or family with none kept (before the indexer's pass), or a filter typed in its tree view: laid
+		// out a chunk at a time to a scratch file (a search's hits are laid out in memory: they change the rows, not only
+		// who shows). A family's entries count its forks' copies.
 		const searching = (request.query ?? "").trim() !== "";
 		const spill = keep ?? (words.length > 0 && !searching ? layoutCase(store, visibility, request, { root, chain, sig: family }, []) : null);
-		if (spill && spill.members === 1 && spill.session.entries >= (bounds.spillFrom ?? SPILL_FROM)) {
+		if (spill && (spill.members === 1 ? spill.session.entries : spill.entries) >= (bounds.spillFrom ?? SPILL_FROM)) {
 			cache.delete(store);
 			try {
 				return spilledWindow(store, spill, request, words);
