@@ -81,13 +81,28 @@ export type ChunkPut = (part: LayoutPart, chunk: number, values: Column) => void
  * (a layout too big to hold whole), and the head `fill` returns; nothing is kept when `fill` throws.
  */
 export function writeLayoutChunks(store: IndexStore, session: number, filter: string, fill: (put: ChunkPut) => LayoutHead): void {
+	writeLayoutModes(store, session, (write) => write(filter, fill));
+}
+
+/**
+ * writeLayoutChunks for the filter modes `each` writes, in one transaction (what `each` reads first is of the same
+ * snapshot): nothing is kept when one throws. No savepoint per mode: rolling one back would hold the pages it replaced
+ * (the old layout's) in memory, the connection's temporary store.
+ */
+export function writeLayoutModes(
+	store: IndexStore,
+	session: number,
+	each: (write: (filter: string, fill: (put: ChunkPut) => LayoutHead) => void) => void,
+): void {
 	const insert = store.prepare("INSERT INTO tree_layout (session_id, filter, part, chunk, data) VALUES (?, ?, ?, ?, ?)");
 	store.db.transaction(() => {
 		// A session hidden meanwhile (session-removal.ts) gets no rows its removal would not find again.
 		if (store.prepare<[number], number>("SELECT 1 FROM sessions WHERE id = ?").pluck().get(session) === undefined) return;
-		store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
-		const head = fill((part, chunk, v) => insert.run(session, filter, part, chunk, Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
-		insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
+		each((filter, fill) => {
+			store.prepare("DELETE FROM tree_layout WHERE session_id = ? AND filter = ?").run(session, filter);
+			const head = fill((part, chunk, v) => insert.run(session, filter, part, chunk, Buffer.from(v.buffer, v.byteOffset, v.byteLength)));
+			insert.run(session, filter, HEAD, 0, Buffer.from(JSON.stringify(head)));
+		});
 	})();
 }
 

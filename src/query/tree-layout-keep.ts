@@ -22,7 +22,7 @@ import { Visibility } from "./visibility.js";
 /**
  * The biggest session or family (in nodes) an indexer lays out whole: it holds the family's nodes and about 15 bytes a
  * node besides while it writes the layout (tree-layout-stream.ts), after a refresh in the same process; above this the
- * indexer's peak RSS would pass the 300 MB bound (DESIGN §7). Bigger ones are laid out at open.
+ * indexer's peak RSS would pass the 300 MB bound (DESIGN §7). Bigger ones are laid out a chunk at a time (`spill`).
  */
 export const INDEXER_WHOLE_MAX_ENTRIES = 4_000_000;
 

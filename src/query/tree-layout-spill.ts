@@ -8,7 +8,7 @@
  */
 import { dirname } from "node:path";
 import type { IndexStore } from "../index/store.js";
-import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead, writeLayoutChunks } from "../index/tree-layout-store.js";
+import { type ChunkPut, LAYOUT_CHUNK, type LayoutHead, writeLayoutChunks, writeLayoutModes } from "../index/tree-layout-store.js";
 import { eventIdOf, SHAPE, ShapeChunks } from "../index/tree-rows.js";
 import type { TreeFilterMode } from "../shared/types.js";
 import { Scratch, Spilled } from "./scratch-file.js";
@@ -97,10 +97,10 @@ export function keepSpilled(store: IndexStore, units: readonly LayoutCase[], max
 		for (const u of units) writeLayoutChunks(store, u.session.id, u.filter, (put) => layOut(store, u, maxWaiting, put));
 		return;
 	}
-	store.db.transaction(() => {
+	writeLayoutModes(store, lc.session.id, (write) => {
 		const family = familySource(store, lc, [], maxHeld);
-		for (const u of units) writeLayoutChunks(store, u.session.id, u.filter, (put) => layOutFamily(store, u, family, maxWaiting, put, false));
-	})();
+		for (const u of units) write(u.filter, (put) => layOutFamily(store, u, family, maxWaiting, put, false));
+	});
 }
 
 /**
