@@ -4,7 +4,7 @@
  * meanwhile, until it checkpointed that one too), and the file then holds what was committed. No timing: the
  * worker's answer is awaited, not assumed.
  */
-import { statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -103,6 +103,53 @@ describe("commitAside", () => {
 		runs();
 		expect(pages()).toBe(700);
 		db.close();
+	});
+
+	it("closing the index ends its worker: its connection closes with the owner's, so the WAL goes with it", async () => {
+		const file = join(tmp.dir, "end.sqlite");
+		const db = bigTransaction(file, 300);
+		mod.commitAside(db);
+		// The worker checkpointed, so it holds its connection, idle for a second.
+		await resumed(db);
+		mod.endCheckpointAside(db);
+		db.close();
+		// The last connection to close removes the WAL: the worker's was closed first.
+		expect(existsSync(`${file}-wal`)).toBe(false);
+		expect(existsSync(`${file}-shm`)).toBe(false);
+	});
+
+	it("a refresh's checkpoint worker never opens the index after the service closed it (nothing appears beside it)", async () => {
+		const { HistoryService } = (await import(join(DIST, "service", "service.js"))) as typeof import("../src/service/service.js");
+		const { resolveConfig } = (await import(join(DIST, "shared", "config.js"))) as typeof import("../src/shared/config.js");
+		const agentDir = join(tmp.dir, "agent");
+		const sessions = join(agentDir, "sessions", "--work--");
+		mkdirSync(sessions, { recursive: true });
+		// A message past the sliced refresh's read slice: it is classified across turns and committed aside.
+		const header = { type: "session", version: 3, id: "0190aaaa-0000-7000-8000-000000010000", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work" };
+		const lines = [
+			header,
+			...[0, 1, 2].map((i) => ({
+				type: "message",
+				id: `0000000${i + 1}`,
+				parentId: i ? `0000000${i}` : null,
+				timestamp: "2026-01-01T00:00:01.000Z",
+				message: { role: "user", content: [{ type: "text", text: i === 1 ? "w ".repeat(1_500_000) : `short ${i}` }], timestamp: 1 },
+			})),
+		];
+		writeFileSync(join(sessions, "s.jsonl"), `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const config = resolveConfig({
+			env: { PI_CODING_AGENT_DIR: agentDir, PI_EVENT_SEARCH_INDEX: join(tmp.dir, "refresh-index", "index.sqlite") },
+			home: agentDir,
+		});
+		const service = HistoryService.open({ config });
+		await service.refreshSliced({ batchMs: 10 });
+		service.close();
+		const beside = () => readdirSync(join(tmp.dir, "refresh-index")).sort();
+		// A worker still starting when the service closed used to open the index a moment later, for a second (its idle time).
+		for (let i = 0; i < 150; i++) {
+			expect(beside()).toEqual(["index.sqlite"]);
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		}
 	});
 
 	it("a failed commit throws and leaves automatic checkpoints as they were", () => {

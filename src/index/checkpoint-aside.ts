@@ -18,7 +18,18 @@ interface WorkerInput {
 	kind: typeof KIND;
 	file: string;
 	idleMs: number;
+	/** One Int32 shared with the owner: whether the worker holds a connection to the index (FREE, HELD, ENDING, ENDED). */
+	state: SharedArrayBuffer;
 }
+
+/** The worker has no connection (yet); it opens one only from FREE. */
+const FREE = 0;
+/** The worker has (or is opening) a connection. */
+const HELD = 1;
+/** The owner closed the index before the worker opened it: it never will. */
+const ENDING = 2;
+/** The worker closed its connection for good. */
+const ENDED = 3;
 
 /** Per connection: its automatic checkpoint threshold (pages) before the first pause, and the pauses not released. */
 const paused = new WeakMap<Database.Database, { pages: number; count: number }>();
@@ -83,6 +94,11 @@ interface Copier {
 	/** It answered at least once (a worker that cannot open the index is not started again at once). */
 	answered: boolean;
 	resume: (() => void) | null;
+	/** Shared with the worker (WorkerInput.state). */
+	state: Int32Array;
+	/** Its owner closed the index: nothing is asked of it any more. */
+	ended: boolean;
+	settle: () => void;
 }
 
 const copiers = new WeakMap<Database.Database, Copier>();
@@ -107,26 +123,46 @@ export function checkpointAside(db: Database.Database, script: URL | null = chec
 	copier.worker.postMessage("checkpoint");
 }
 
+/** How long closing the index waits at most for its checkpoint worker to close its connection. */
+const END_WAIT_MS = 5000;
+
+/**
+ * Ends the checkpoint worker of `db` before `db` closes: a checkpoint under way finishes and the worker closes its
+ * connection, and one that has not opened the index yet never will. Without this a worker still starting opened the
+ * index after its owner closed it, leaving a WAL beside it for a second, in a folder its owner may be removing.
+ */
+export function endCheckpointAside(db: Database.Database): void {
+	const copier = copiers.get(db);
+	if (!copier) return;
+	copiers.delete(db);
+	copier.ended = true;
+	const was = Atomics.compareExchange(copier.state, 0, FREE, ENDING);
+	copier.worker.postMessage("end");
+	if (was === HELD) Atomics.wait(copier.state, 0, HELD, END_WAIT_MS);
+	copier.settle();
+}
+
 function startCopier(db: Database.Database, script: URL): Copier | null {
 	let worker: Worker;
+	const state = new SharedArrayBuffer(4);
 	try {
-		worker = new Worker(script, { workerData: { kind: KIND, file: db.name, idleMs: IDLE_MS } satisfies WorkerInput });
+		worker = new Worker(script, { workerData: { kind: KIND, file: db.name, idleMs: IDLE_MS, state } satisfies WorkerInput });
 	} catch {
 		return null;
 	}
 	// A process that ends first leaves the WAL to the next checkpoint: SQLite's checkpoints survive being cut short.
 	worker.unref();
-	const copier: Copier = { worker, busy: false, again: false, answered: false, resume: null };
-	copiers.set(db, copier);
 	const settle = () => {
 		copier.busy = false;
 		copier.again = false;
 		copier.resume?.();
 		copier.resume = null;
 	};
+	const copier: Copier = { worker, busy: false, again: false, answered: false, resume: null, state: new Int32Array(state), ended: false, settle };
+	copiers.set(db, copier);
 	worker.on("message", () => {
 		copier.answered = true;
-		if (copier.again && db.open) {
+		if (copier.again && db.open && !copier.ended) {
 			copier.again = false;
 			worker.postMessage("checkpoint");
 		} else settle();
@@ -137,29 +173,38 @@ function startCopier(db: Database.Database, script: URL): Copier | null {
 		// Asked for while it was ending idle: a new worker takes it.
 		const lost = copier.busy && copier.answered;
 		settle();
-		if (lost && db.open) checkpointAside(db, script);
+		if (lost && db.open && !copier.ended) checkpointAside(db, script);
 	});
 	return copier;
 }
 
 /**
- * In the worker: a passive checkpoint (it never waits for readers or writers) through a connection of its own for each
- * message, answered when done; idle for IDLE_MS, the connection closes and the worker ends.
+ * In the worker: a passive checkpoint (it never waits for readers or writers) through a connection of its own, opened
+ * at the first, for each message, answered when done; idle for IDLE_MS or told to end, the connection closes and the
+ * worker ends.
  */
 function copyHere(input: WorkerInput): void {
 	const port = parentPort;
 	if (!port) return;
-	const db = openDatabase(input.file, { fileMustExist: true });
+	const state = new Int32Array(input.state);
+	let db: Database.Database | null = null;
 	let idle: ReturnType<typeof setTimeout> | undefined;
+	const end = () => {
+		clearTimeout(idle);
+		db?.close();
+		Atomics.store(state, 0, ENDED);
+		Atomics.notify(state, 0);
+		port.close();
+	};
 	const rest = () => {
 		clearTimeout(idle);
-		idle = setTimeout(() => {
-			db.close();
-			port.close();
-		}, input.idleMs);
+		idle = setTimeout(end, input.idleMs);
 	};
-	port.on("message", () => {
-		db.pragma("wal_checkpoint(PASSIVE)");
+	port.on("message", (m: string) => {
+		if (m === "end") return end();
+		// Opened only while the owner has not closed the index (it marks ENDING first).
+		if (db === null && Atomics.compareExchange(state, 0, FREE, HELD) === FREE) db = openDatabase(input.file, { fileMustExist: true });
+		if (db) db.pragma("wal_checkpoint(PASSIVE)");
 		port.postMessage("done");
 		rest();
 	});

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type Database from "better-sqlite3";
 import { IndexUnavailableError } from "../shared/errors.js";
+import { endCheckpointAside } from "./checkpoint-aside.js";
 import { type FileKind, fileKind, inodeOf, makeDirectories, moveAside, sizeOf } from "./index-file.js";
 import { ADDED_INDEXES_SQL, APPLICATION_ID, FILTER_INDEX_SQL, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
 import { openDatabase } from "./sqlite.js";
@@ -140,6 +141,8 @@ export class IndexStore {
 		} catch {
 			// optimize is advisory
 		}
+		// Before the close: no connection of ours is left to the index once this returns.
+		endCheckpointAside(this.db);
 		try {
 			this.db.close();
 		} catch {
