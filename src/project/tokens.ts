@@ -62,7 +62,8 @@ function isCjk(cp: number): boolean {
 	return CJK.test(String.fromCodePoint(cp));
 }
 
-function camelParts(run: string): Array<[number, number]> | undefined {
+/** The [start, end) of each camelCase part of a word run of 2–6 parts (at most 48 characters); undefined for others. */
+export function camelParts(run: string): Array<[number, number]> | undefined {
 	if (run.length > 48 || !CAMEL_SEAM.test(run)) return undefined;
 	const cuts: number[] = [];
 	CAMEL_BOUNDARY.lastIndex = 0;

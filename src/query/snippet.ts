@@ -2,6 +2,9 @@
 
 import { fold, type Token, tokenize } from "../project/tokens.js";
 import type { QueryTerm } from "./query-parse.js";
+import { asciiMatcher, type Match, tokenMatches } from "./term-matches.js";
+
+export type { Match } from "./term-matches.js";
 
 /** A snippet and the [start, end) offsets (UTF-16 code units of `snippet`) of every match span in it. */
 export interface Snippet {
@@ -11,13 +14,6 @@ export interface Snippet {
 
 /** Ellipsis where the snippet cuts the fragment. */
 export const CUT = "…";
-
-/** A matched span of source text and which term it belongs to. */
-export interface Match {
-	start: number;
-	end: number;
-	term: number;
-}
 
 const CHUNK = 2 * 1024;
 
@@ -46,8 +42,11 @@ function alignedEnd(text: string, to: number): number {
 	return text.length;
 }
 
-function tokenizeRange(text: string, from: number, end: number): Token[] {
-	return tokenize(text.slice(from, end), true, from);
+/** The matches in text[from, end) from its tokens; returns where its last token ends (null: none). */
+function tokenMatchesIn(text: string, from: number, end: number, terms: QueryTerm[], out: Match[]): number | null {
+	const tokens: Token[] = tokenize(text.slice(from, end), true, from);
+	tokenMatches(tokens, terms, out);
+	return tokens.at(-1)?.end ?? null;
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -63,31 +62,6 @@ const ASCII_SEPARATORS = /[\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/g;
 function looseFold(text: string): string {
 	if (ASCII.test(text)) return text.toLowerCase().replace(ASCII_SEPARATORS, "");
 	return text.normalize("NFKD").toLowerCase().replace(NONSPACING, "").replace(PLANE15_16, "").replace(ASCII_SEPARATORS, "");
-}
-
-function matchIn(tokens: Token[], terms: QueryTerm[], out: Match[]): void {
-	const main = tokens.filter((t) => t.role !== "part");
-	terms.forEach((term, ti) => {
-		const n = term.tokens.length;
-		const same = (token: Token, k: number) => {
-			const want = term.tokens[k] as string;
-			if (term.prefix && k === n - 1) return token.text.startsWith(want);
-			return token.text === want || (n === 1 && term.forms?.includes(token.text) === true);
-		};
-		for (let i = 0; i + n <= main.length; i++) {
-			let ok = true;
-			for (let k = 0; k < n && ok; k++) ok = same(main[i + k] as Token, k);
-			if (ok) out.push({ start: (main[i] as Token).start, end: (main[i + n - 1] as Token).end, term: ti });
-		}
-		if (n === 1) {
-			// A single word also matches a camelCase part (`Webhook` in `handleWebhook`).
-			// Indexed: a fresh process runs this unoptimized, where for-of allocates an iterator result per token.
-			for (let i = 0; i < tokens.length; i++) {
-				const t = tokens[i] as Token;
-				if (t.role === "part" && same(t, 0)) out.push({ start: t.start, end: t.end, term: ti });
-			}
-		}
-	});
 }
 
 const ASCII_TOKEN = /^[a-z0-9]+$/;
@@ -146,6 +120,7 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 	const unseen = () => needles.filter((_, term) => !seen.has(term));
 	const nonAscii = nonAsciiFinder(text, to);
 	let skip = asciiSkipper(needles.flat(2), text, to, nonAscii);
+	const ascii = asciiMatcher(terms);
 	for (let at = from; at < to; ) {
 		if (skip) {
 			at = skip(at);
@@ -158,15 +133,13 @@ export function findMatches(text: string, terms: QueryTerm[], from = 0, to = tex
 			at = Math.min(to, Math.max(at + CHUNK, end));
 			continue;
 		}
-		const tokens = tokenizeRange(text, at, end);
 		const before = out.length;
 		const known = seen.size;
-		matchIn(tokens, terms, out);
+		const lastEnd = ascii && nonAscii(at) >= end ? ascii(text, at, end, out) : tokenMatchesIn(text, at, end, terms, out);
 		for (let i = before; i < out.length; i++) seen.add((out[i] as Match).term);
 		// A word most lines hold (`with`) no longer sends the scan to every chunk of a long text.
 		if (seen.size > known && seen.size < terms.length) skip = asciiSkipper(unseen().flat(2), text, to, nonAscii);
-		const last = tokens.at(-1);
-		const next = last ? Math.max(at + CHUNK, last.end) : at + CHUNK;
+		const next = lastEnd !== null ? Math.max(at + CHUNK, lastEnd) : at + CHUNK;
 		at = Math.min(to, next);
 		if (seen.size === terms.length && out.length > 0) break;
 	}
