@@ -299,11 +299,12 @@ export class CandidateQuery {
 	/**
 	 * The statement reading the newest `limit` matching fragments kept by the filters, each with its bm25 score (lower
 	 * is better) or 0, unranked, and its parameters; null without a text query. A partial match reads several such
-	 * lists in one statement and scores them there (query/partial.ts).
+	 * lists in one statement and scores them there (query/partial.ts). `newestFirst` false: a list the limit cannot
+	 * cut, read in any order.
 	 */
-	fragmentList(limit: number, scored = true, floor: number | null = null): { sql: string; params: unknown[] } | null {
+	fragmentList(limit: number, scored = true, floor: number | null = null, newestFirst = true): { sql: string; params: unknown[] } | null {
 		if (this.match === null) return null;
-		if (!scored && this.unscored !== this) return this.unscored.fragmentList(limit, false, floor);
+		if (!scored && this.unscored !== this) return this.unscored.fragmentList(limit, false, floor, newestFirst);
 		const where = this.whereSql;
 		const from = this.where.length ? FILTER_JOIN : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
@@ -311,7 +312,8 @@ export class CandidateQuery {
 		// A floor (the oldest row id the list reads) ends its scan there. FTS5 seeks only to an INTEGER bound: a bound
 		// JavaScript number is a REAL, which it leaves to SQLite to test on every row it reads.
 		const bound = floor === null ? "" : "AND fts.rowid >= CAST(? AS INTEGER)";
-		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${bound} ${where} ORDER BY fts.rowid DESC LIMIT ?`;
+		// Newest first only when the limit may cut the list: FTS5 reads its own order, oldest first, for less.
+		const sql = `SELECT fts.rowid AS fid, ${score} AS score FROM ${from} WHERE fts MATCH ? ${bound} ${where} ORDER BY fts.rowid ${newestFirst ? "DESC" : ""} LIMIT ?`;
 		return { sql, params: [this.match, ...(floor === null ? [] : [floor]), ...this.params, limit] };
 	}
 

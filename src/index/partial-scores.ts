@@ -24,6 +24,8 @@ export interface FragmentList {
 	cap: number;
 	/** The oldest row id read (null: no bound). */
 	floor?: number | null;
+	/** Fewer fragments match than the cap (its word's count in scope says so): any order reads them all. */
+	whole?: boolean;
 }
 
 /** A word every listed fragment holds (the lone candidates' word), whether or not its own list reached the fragment. */
@@ -65,7 +67,9 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	const params: unknown[] = [];
 	const parts: string[] = [];
 	for (const list of lists) {
-		const source = new CandidateQuery(store, list.match, filter).fragmentList(list.cap, list.scored, list.floor ?? null);
+		// Unscored rows only: a scored fragment's bm25 sum must not depend on the order its rows come in.
+		const newestFirst = list.scored || list.whole !== true;
+		const source = new CandidateQuery(store, list.match, filter).fragmentList(list.cap, list.scored, list.floor ?? null, newestFirst);
 		if (source === null) continue;
 		// A row says which word it holds by a bit in the mask of its form's rank (m0: the word's best form).
 		const rank = (byWord.get(list.word) ?? []).indexOf(list);

@@ -132,8 +132,10 @@ export function partialMatches(
 		const scored = isCore && floor === null && w.df < COMMON && !(phrase(w) && w.df >= PARTIAL_WINDOW);
 		const within = (m: string) => (isCore ? m : `(${m}) AND ${coreUnion}`);
 		const cap = !isCore ? FRAGMENT_CAP : sole ? SCORED_CAP : FRAGMENT_CAP;
-		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap, floor });
-		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored, term: w.term, cap, floor });
+		// Each form's list holds at most the word's matches in scope, counted exactly below COMMON.
+		const whole = w.df < COMMON && w.df <= cap;
+		lists.push({ match: within(w.exact), word: i, weight, scored, term: w.term, cap, floor, whole });
+		if (w.inflected) lists.push({ match: within(w.inflected), word: i, weight: weight * INFLECTED_WEIGHT, scored, term: w.term, cap, floor, whole });
 	});
 	// Held in its weaker form when it is not known which.
 	const also = matched.filter(heldByAll).map((w) => ({ weight: weightOf(w), term: w.term }));

@@ -56,8 +56,13 @@ export function asciiMatcher(terms: QueryTerm[]): AsciiMatcher | null {
 	const ascii = (w: string) => ASCII_TOKEN.test(w);
 	if (!terms.every((t) => t.tokens.length > 0 && t.tokens.every(ascii) && (t.forms ?? []).every(ascii))) return null;
 	const whole = terms.map(wholePattern);
-	// Where a one-word term may be a camelCase part: wherever its text is, in some case.
-	const inner = terms.map((t) => (t.tokens.length === 1 ? new RegExp([t.tokens[0], ...(t.prefix ? [] : (t.forms ?? []))].join("|"), "gi") : null));
+	// Where a one-word term may be a camelCase part: its text, in some case, next to another letter or digit (a part
+	// is never a whole run). Most occurrences of a prose word are whole words, passed over natively.
+	const inner = terms.map((t) => {
+		if (t.tokens.length !== 1) return null;
+		const alts = `(?:${[t.tokens[0], ...(t.prefix ? [] : (t.forms ?? []))].join("|")})`;
+		return new RegExp(`(?<=[A-Za-z0-9])${alts}|${alts}(?=[A-Za-z0-9])`, "gi");
+	});
 	return (text, from, end, out) => {
 		const hay = text.slice(from, end);
 		terms.forEach((term, ti) => {
