@@ -70,18 +70,20 @@ function vocabularyTable(store: IndexStore): string {
 }
 
 /**
- * Which of `terms` (folded tokens) the index holds, cached until it changes: a one-row MATCH reads the first page
- * of a term's doclist, where fts5vocab would count the whole of it. The terms not known yet are looked up in one
- * statement: a did-you-mean probes hundreds, and a call per term cost more than its lookup.
+ * Which of `terms` (folded tokens) the index holds, cached until it changes: a seek each in the instance table, which
+ * stops at the term's first instance (a MATCH per term also parsed an expression and opened a cursor for it). The
+ * terms not known yet are looked up in one statement: a did-you-mean probes hundreds, and a call per term cost more
+ * than its lookup.
  */
 export function knownTerms(store: IndexStore, terms: readonly string[]): Set<string> {
 	const known = store.cached("known-terms", () => new Map<string, boolean>());
 	const unknown = [...new Set(terms.filter((t) => !known.has(t)))];
 	if (unknown.length > 0) {
+		const table = vocabularyTable(store);
 		const found = store
-			.prepare<[string], number>("SELECT j.key FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM fts WHERE fts MATCH j.value)")
+			.prepare<[string], number>(`SELECT j.key FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM ${table} v WHERE v.term = j.value)`)
 			.pluck()
-			.all(JSON.stringify(unknown.map((t) => `"${t.replace(/"/g, '""')}"`)));
+			.all(JSON.stringify(unknown));
 		for (const t of unknown) known.set(t, false);
 		for (const i of found) known.set(unknown[i] as string, true);
 	}
