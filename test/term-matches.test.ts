@@ -86,6 +86,14 @@ describe("asciiMatcher", () => {
 			"WebHook",
 			"reTry",
 			"getHTTPRetryCount",
+			"RetryPolicy",
+			"autoRetry",
+			"retry2Go",
+			"HTTP2Server",
+			"XMLHttpRequest",
+			"withRetry",
+			"ABCDef",
+			"handleWebhooks",
 		];
 		const gaps = [" ", "_", "-", ".", "\n", "(", ")", "::", "  ", "/", ""];
 		const vocab = ["retry", "with", "backoff", "webhook", "a", "9", "server", "http", "handle", "count", "get"];
