@@ -49,3 +49,31 @@ describe("did-you-mean with edits pruned by the word's known head", () => {
 		expect(suggested(word)).toEqual(want);
 	});
 });
+
+describe("did-you-mean where more than 64 terms share the word's first three letters", () => {
+	// 75 terms start with `lis` (none with `list` but `list` itself): too many to list, so the edits are looked up.
+	const crowded = [..."abcdefghijklmnopqrsuvwxyz"].flatMap((a) => [..."abc"].map((b) => `lis${a}${b}`));
+	let c: ReturnType<typeof tempDir>;
+	let crowdedService: HistoryService;
+
+	beforeAll(() => {
+		c = tempDir("pes-suggest-crowded-");
+		crowdedService = linearSessionService(c.dir, "crowded", "0199d000-0000-7000-8000-0000000000e5", [crowded.join(" "), "the list of orders"], (i) => `c${i}`);
+	});
+
+	afterAll(() => {
+		crowdedService?.close();
+		c?.cleanup();
+	});
+
+	it.each([
+		["listx", ["list"]],
+		// The last of them in byte order: a list cut at 64 terms would not know it.
+		["lisyax", ["lisya"]],
+		["lisdbb", ["lisbb", "lisdb"]],
+	])("%s suggests %j", (word, want) => {
+		const r = crowdedService.search({ query: word, limit: 5 });
+		const note = r.notes.find((n) => n.startsWith(`no event holds \`${word}\``)) ?? "";
+		expect([...note.matchAll(/`([^`]+)` \(\d+ events?\)/g)].map((m) => m[1])).toEqual(want);
+	});
+});

@@ -80,12 +80,36 @@ function nearTerms(store: IndexStore, token: string): string[] {
 	if (known) return known;
 	const completions = termsStartingWith(store, token, SHOWN + 1);
 	const ranked = completions.filter((t) => t !== token);
-	const edits = oneTypo(token, knownHead(store, token, completions.length > 0));
-	for (let i = 0; i < edits.length && ranked.length < SHOWN; i += PROBES)
-		for (const t of knownTerms(store, edits.slice(i, i + PROBES))) if (!ranked.includes(t)) ranked.push(t);
+	const head = knownHead(store, token, completions.length > 0);
+	const edits = oneTypo(token, head);
+	const range = head >= STEM ? stemTerms(store, token) : null;
+	for (let i = 0; i < edits.length && ranked.length < SHOWN; i += PROBES) {
+		const batch = edits.slice(i, i + PROBES);
+		const inRange = (t: string) => range !== null && t.startsWith(range.stem);
+		const looked = knownTerms(
+			store,
+			batch.filter((t) => !inRange(t)),
+		);
+		for (const t of batch) if ((inRange(t) ? range?.terms.has(t) : looked.has(t)) && !ranked.includes(t)) ranked.push(t);
+	}
 	const near = ranked.slice(0, SHOWN);
 	cache.set(token, near);
 	return near;
+}
+
+/** Characters of a word whose terms are listed once (stemTerms), and the most terms such a list may hold. */
+const STEM = 3;
+const STEM_TERMS = 64;
+
+/**
+ * Every term of the index that starts with the token's first STEM characters, when there are at most STEM_TERMS: an
+ * edit after them is known or not by this list, a seek a term instead of a lookup an edit (a word's edits at its later
+ * positions are most of them). Null when more terms share them.
+ */
+function stemTerms(store: IndexStore, token: string): { stem: string; terms: Set<string> } | null {
+	const stem = token.slice(0, STEM);
+	const terms = termsStartingWith(store, stem, STEM_TERMS + 1);
+	return terms.length > STEM_TERMS ? null : { stem, terms: new Set(terms) };
 }
 
 /**
