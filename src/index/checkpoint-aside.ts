@@ -202,9 +202,15 @@ function copyHere(input: WorkerInput): void {
 	};
 	port.on("message", (m: string) => {
 		if (m === "end") return end();
-		// Opened only while the owner has not closed the index (it marks ENDING first).
-		if (db === null && Atomics.compareExchange(state, 0, FREE, HELD) === FREE) db = openDatabase(input.file, { fileMustExist: true });
-		if (db) db.pragma("wal_checkpoint(PASSIVE)");
+		try {
+			// Opened only while the owner has not closed the index (it marks ENDING first).
+			if (db === null && Atomics.compareExchange(state, 0, FREE, HELD) === FREE) db = openDatabase(input.file, { fileMustExist: true });
+			if (db) db.pragma("wal_checkpoint(PASSIVE)");
+		} catch {
+			// An index it cannot open or copy (moved aside, deleted): it ends, ENDED, so a close never waits for it, and
+			// the owner's automatic checkpoints come back when it exits.
+			return end();
+		}
 		port.postMessage("done");
 		rest();
 	});

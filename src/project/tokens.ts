@@ -209,7 +209,8 @@ export function tokenize(text: string, withParts = true, base = 0): Token[] {
 
 const NON_ASCII = /[^\x00-\x7f]/g;
 
-const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** Whether a UTF-16 code unit is an ASCII letter or digit. */
+export const isAsciiAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isAsciiSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
 /** Words of ASCII text that contain a camelCase seam; a linear scan (a backtracking regex cost seconds on 300 MB). */

@@ -2,7 +2,7 @@
 
 import { fold, type Token, tokenize } from "../project/tokens.js";
 import type { QueryTerm } from "./query-parse.js";
-import { asciiMatcher, type Match, tokenMatches } from "./term-matches.js";
+import { ASCII_TOKEN, asciiMatcher, type Match, tokenMatches } from "./term-matches.js";
 
 export type { Match } from "./term-matches.js";
 
@@ -64,7 +64,6 @@ function looseFold(text: string): string {
 	return text.normalize("NFKD").toLowerCase().replace(NONSPACING, "").replace(PLANE15_16, "").replace(ASCII_SEPARATORS, "");
 }
 
-const ASCII_TOKEN = /^[a-z0-9]+$/;
 const NON_ASCII = /[^\x00-\x7f]/g;
 const ASCII_ALNUM = /[A-Za-z0-9]/;
 

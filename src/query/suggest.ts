@@ -83,9 +83,9 @@ function nearTerms(store: IndexStore, token: string): string[] {
 	const head = knownHead(store, token, completions.length > 0);
 	const edits = oneTypo(token, head);
 	const range = head >= STEM ? stemTerms(store, token) : null;
+	const inRange = (t: string) => range !== null && t.startsWith(range.stem);
 	for (let i = 0; i < edits.length && ranked.length < SHOWN; i += PROBES) {
 		const batch = edits.slice(i, i + PROBES);
-		const inRange = (t: string) => range !== null && t.startsWith(range.stem);
 		const looked = knownTerms(
 			store,
 			batch.filter((t) => !inRange(t)),

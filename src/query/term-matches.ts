@@ -4,7 +4,7 @@
  * tokenized a few kilobytes of a long tool output for each hit; in a fresh process that code runs unoptimized, and
  * the expressions run natively.
  */
-import { camelParts, type Token } from "../project/tokens.js";
+import { camelParts, isAsciiAlnum, type Token } from "../project/tokens.js";
 import type { QueryTerm } from "./query-parse.js";
 
 /** A matched span of source text and which term it belongs to. */
@@ -46,7 +46,8 @@ export function tokenMatches(tokens: Token[], terms: QueryTerm[], out: Match[]):
 /** Appends the matches in text[from, end) (ASCII) in tokenMatches' order; returns where its last word ends (null: none). */
 export type AsciiMatcher = (text: string, from: number, end: number, out: Match[]) => number | null;
 
-const ASCII_TOKEN = /^[a-z0-9]+$/;
+/** A folded token of ASCII letters and digits only. */
+export const ASCII_TOKEN = /^[a-z0-9]+$/;
 
 /**
  * tokenMatches for ASCII text, whose tokens are its runs of letters and digits, lowercased (their parts aside): null
@@ -77,12 +78,10 @@ export function asciiMatcher(terms: QueryTerm[]): AsciiMatcher | null {
 			if (parts) partMatches(hay, from, term, ti, parts, out);
 		});
 		let e = hay.length;
-		while (e > 0 && !isAlnum(hay.charCodeAt(e - 1))) e--;
+		while (e > 0 && !isAsciiAlnum(hay.charCodeAt(e - 1))) e--;
 		return e > 0 ? from + e : null;
 	};
 }
-
-const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** A term as whole runs: its tokens, separated by anything but letters and digits, none cut out of a longer run. */
 function wholePattern(term: QueryTerm): RegExp {
@@ -101,9 +100,9 @@ function partMatches(hay: string, from: number, term: QueryTerm, ti: number, fou
 	found.lastIndex = 0;
 	for (let m = found.exec(hay); m; m = found.exec(hay)) {
 		let a = m.index;
-		while (a > 0 && isAlnum(hay.charCodeAt(a - 1))) a--;
+		while (a > 0 && isAsciiAlnum(hay.charCodeAt(a - 1))) a--;
 		let b = m.index + m[0].length;
-		while (b < hay.length && isAlnum(hay.charCodeAt(b))) b++;
+		while (b < hay.length && isAsciiAlnum(hay.charCodeAt(b))) b++;
 		found.lastIndex = b;
 		const run = hay.slice(a, b);
 		const parts = camelParts(run);
