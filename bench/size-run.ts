@@ -187,10 +187,10 @@ export async function measure(
 			? `  pi-history in a pty: recent events listed p50 ${p50(explorerStart.listMs).toFixed(0)} ms, keys typed at start echoed p50 ${p50(explorerStart.echoMs).toFixed(0)} ms, node -e 0 p50 ${p50(explorerStart.nodeMs).toFixed(0)} ms${explorerStart.failed ? `, ${explorerStart.failed} run(s) timed out` : ""}`
 			: "  pi-history in a pty: not measured (no python3)",
 	);
-	const searchProcess = opts.rg ? measureSearchProcess(corpus.agentDir, corpus.roots, indexPath, opts.procRuns) : [];
+	const searchProcess = measureSearchProcess(corpus.agentDir, corpus.roots, indexPath, opts.procRuns, opts.rg);
 	if (searchProcess.length)
 		log(
-			`  pi-history search as a process: median p50 ${median(searchProcess.map((q) => p50(q.searchMs))).toFixed(0)} ms, rg -l -F ${median(searchProcess.map((q) => p50(q.rgMs))).toFixed(0)} ms, node -e 0 ${median(searchProcess.map((q) => p50(q.nodeMs))).toFixed(0)} ms`,
+			`  pi-history search as a process: median p50 ${median(searchProcess.map((q) => p50(q.searchMs))).toFixed(0)} ms, ${opts.rg ? `rg -l -F ${median(searchProcess.map((q) => p50(q.rgMs))).toFixed(0)} ms` : "rg not installed"}, node -e 0 ${median(searchProcess.map((q) => p50(q.nodeMs))).toFixed(0)} ms`,
 		);
 	const firstRunsOf = async (reps: number, mix: readonly unknown[] = QUERY_MIX, args: string[] = []) => {
 		const out: FirstRunResult[][] = mix.map(() => []);

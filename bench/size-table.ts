@@ -191,24 +191,29 @@ export function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 			status: verdict(ratio <= TARGET.searchVsNode),
 		});
 		rows.push({ metric: "    node -e 0 beside it, median p50 ms", cells: each((r) => ms(procMedian(r, (q) => q.nodeMs))) });
-		QUERY_MIX.forEach((q, i) => {
-			rows.push({
-				metric: `    ${q.name}: search p50 ms | rg -l -F p50 ms → search ÷ rg (< 1: ours faster)`,
-				cells: each((r) => {
-					const x = r.searchProcess[i];
-					return x ? `${ms(p50(x.searchMs))} | ${ms(p50(x.rgMs))} → ${f2(p50(x.searchMs) / p50(x.rgMs))}×${x.status === 0 ? "" : ` (exit ${x.status})`}` : "–";
-				}),
+		if (!rgAvailable) rows.push({ metric: "    search ÷ rg -l -F per query", cells: each(() => "rg not installed") });
+		else
+			QUERY_MIX.forEach((q, i) => {
+				rows.push({
+					metric: `    ${q.name}: search p50 ms | rg -l -F p50 ms → search ÷ rg (< 1: ours faster)`,
+					cells: each((r) => {
+						const x = r.searchProcess[i];
+						return x
+							? `${ms(p50(x.searchMs))} | ${ms(p50(x.rgMs))} → ${f2(p50(x.searchMs) / p50(x.rgMs))}×${x.status === 0 ? "" : ` (exit ${x.status})`}`
+							: "–";
+					}),
+				});
 			});
-		});
 		const faster = (r: SizeResult) => r.searchProcess.filter((x) => p50(x.searchMs) < p50(x.rgMs)).length;
 		const scale = judged.label.startsWith("xlarge");
-		rows.push({
-			metric: "    queries where the command beats rg -l -F (judged on the --xlarge row)",
-			cells: each((r) => `${faster(r)} of ${r.searchProcess.length}`),
-			target: scale ? "every query" : "",
-			ratio: scale ? `${faster(judged)} of ${judged.searchProcess.length}` : "",
-			status: scale ? verdict(faster(judged) === judged.searchProcess.length) : "",
-		});
+		if (rgAvailable)
+			rows.push({
+				metric: "    queries where the command beats rg -l -F (judged on the --xlarge row)",
+				cells: each((r) => `${faster(r)} of ${r.searchProcess.length}`),
+				target: scale ? "every query" : "",
+				ratio: scale ? `${faster(judged)} of ${judged.searchProcess.length}` : "",
+				status: scale ? verdict(faster(judged) === judged.searchProcess.length) : "",
+			});
 	}
 	const firstP = (qs: FirstRunResult[][], p: number) =>
 		Math.max(

@@ -185,7 +185,7 @@ export function rgList(term: string, paths: string[]): string[] {
 }
 
 /** Every query of the mix, `reps` rounds of node → pi-history search → rg, interleaved. */
-export function measureSearchProcess(agentDir: string, roots: string[], indexPath: string, reps: number): SearchProcessResult[] {
+export function measureSearchProcess(agentDir: string, roots: string[], indexPath: string, reps: number, withRg = true): SearchProcessResult[] {
 	const env = userEnv(roots, indexPath);
 	const results = QUERY_MIX.map((q) => ({
 		name: q.name,
@@ -203,6 +203,8 @@ export function measureSearchProcess(agentDir: string, roots: string[], indexPat
 			r.searchMs.push(s.ms);
 			r.status = s.status;
 			r.stderr = s.stderr.trim();
+			// Without rg the command is still timed beside node -e 0 (its own target); only the comparison is left out.
+			if (!withRg) return;
 			const t0 = performance.now();
 			let paths = rgArgs(agentDir, q);
 			for (const term of q.rg) {
