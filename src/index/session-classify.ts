@@ -381,7 +381,8 @@ class RowIdsMismatch extends Error {
 function* shapeRowIds(store: IndexStore, sessionId: number, { inserted = [], uncounted = 0 }: IndexedRows): Generator<void, Float64Array | null> {
 	const entries = sessionEntries(store, sessionId) - uncounted;
 	if (entries < 0) return null;
-	const ids = yield* readingShapeIds(store, sessionId, entries, entries + inserted.length);
+	// A session without rows yet (every session of a cold index) has no shape to read: its ids are the inserted ones.
+	const ids = entries === 0 ? new Float64Array(inserted.length) : yield* readingShapeIds(store, sessionId, entries, entries + inserted.length);
 	if (!ids) return null;
 	ids.set(inserted, entries);
 	for (let k = 1; k < ids.length; k++) {
