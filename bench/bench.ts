@@ -243,7 +243,7 @@ async function main(): Promise<void> {
 
 	if (flags.has("cmd-only")) {
 		const families = sizes.at(-1)?.families ?? 2000;
-		await cmdOnly(cacheDir, seed, families, Number(options.get("proc-runs") ?? "3"), Number(options.get("cmd-passes") ?? "1"), rg !== null, log);
+		await cmdOnly(cacheDir, seed, families, Number(options.get("proc-runs") ?? "3"), Number(options.get("cmd-passes") ?? "1"), log);
 		return;
 	}
 	if (flags.has("typing-only")) {

@@ -71,15 +71,7 @@ async function refreshRows(corpus: Corpus, indexPath: string): Promise<RefreshRe
 }
 
 /** Runs the search-process and refresh rows `passes` times on the largest size, printing each pass. */
-export async function cmdOnly(
-	cacheDir: string,
-	seed: number,
-	families: number,
-	procRuns: number,
-	passes: number,
-	rg: boolean,
-	log: (s: string) => void,
-): Promise<void> {
+export async function cmdOnly(cacheDir: string, seed: number, families: number, procRuns: number, passes: number, log: (s: string) => void): Promise<void> {
 	const corpus = await ensureCorpus(cacheDir, seed, families, log);
 	const indexPath = join(cacheDir, `index-${corpus.key}.sqlite`);
 	if (!existsSync(indexPath)) log(`  no cached index: the first refresh builds ${indexPath}`);
@@ -87,7 +79,8 @@ export async function cmdOnly(
 	spawnSync(process.execPath, [MAIN, "index"], { env: userEnv(corpus.roots, indexPath), stdio: "ignore" });
 	for (let pass = 0; pass < passes; pass++) {
 		const load = loadavg()[0] ?? 0;
-		const proc = measureSearchProcess(corpus.agentDir, corpus.roots, indexPath, procRuns, rg);
+		// The command beside node -e 0 only: these rows never compare it with rg.
+		const proc = measureSearchProcess(corpus.agentDir, corpus.roots, indexPath, procRuns, false);
 		const search = median(proc.map((q) => p50(q.searchMs)));
 		const node = median(proc.map((q) => p50(q.nodeMs)));
 		log(`search as a process: median p50 ${search.toFixed(0)} ms, node -e 0 ${node.toFixed(0)} ms: ${(search / node).toFixed(2)}× node`);

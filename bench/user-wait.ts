@@ -184,7 +184,7 @@ export function rgList(term: string, paths: string[]): string[] {
 	return out;
 }
 
-/** Every query of the mix, `reps` rounds of node → pi-history search → rg, interleaved. */
+/** Every query of the mix, `reps` rounds of node → pi-history search → rg (unless `withRg` is false), interleaved. */
 export function measureSearchProcess(agentDir: string, roots: string[], indexPath: string, reps: number, withRg = true): SearchProcessResult[] {
 	const env = userEnv(roots, indexPath);
 	const results = QUERY_MIX.map((q) => ({
