@@ -1,20 +1,77 @@
 /**
  * Live view: the explorer watches the session folders and asks for a refresh when pi writes, debounced so a burst
  * of appended lines costs one refresh, naming the session files that changed: a large history's check stats only a
- * sample of its files, and an append to an old session must show at once. Where recursive fs.watch is unavailable
- * (or fails), it polls instead: a refresh with nothing changed is a stat per file.
+ * sample of its files, and an append to an old session must show at once. Where watching fails it polls instead: a
+ * refresh with nothing changed is a stat per file.
+ *
+ * One watch per folder, none per file: a folder's watch also reports writes to the files in it. Node's recursive
+ * watch on Linux stats and watches every file on the main thread before returning (a pause before the explorer's
+ * first keys that grows with the history, and a kernel watch per session against the user's inotify limit).
  */
-import { existsSync, type FSWatcher, watch } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, existsSync, type FSWatcher, readdirSync, realpathSync, statSync, watch } from "node:fs";
+import { join, sep } from "node:path";
 
 /** A running watch; `mode` says which way changes are noticed. */
 export interface SessionWatch {
 	mode: "watch" | "poll";
+	/** Folders watched (0 when polling). */
+	readonly folders: number;
 	stop(): void;
 }
 
 /** Session files named at most per change: past it, `more` asks the refresh to check every file. */
 const NAMED = 256;
+
+/** Folder depth below a root that is watched: the depth the index's discovery walks (src/source/discover.ts). */
+const MAX_DEPTH = 8;
+
+/** A folder to watch: its path, its real path and how many levels below it are watched too. */
+interface Folder {
+	path: string;
+	real: string;
+	depth: number;
+}
+
+/** The folders under `dir` to `depth` more levels (symlinked ones followed, each real folder once), `dir` first. */
+function foldersUnder(dir: string, depth: number, seen: Set<string>, out: Folder[]): void {
+	let real: string;
+	try {
+		real = realpathSync(dir);
+	} catch {
+		return;
+	}
+	if (seen.has(real)) return;
+	seen.add(real);
+	out.push({ path: dir, real, depth });
+	if (depth <= 0) return;
+	try {
+		// A folder's link count is 2 + its subfolders on most Linux file systems (1, "unknown", on btrfs): a working
+		// directory's folder, which holds only sessions, is not listed. A symlinked folder in it goes unwatched, as
+		// with Node's own recursive watch; the refresh still finds its sessions.
+		if (statSync(dir).nlink === 2) return;
+	} catch {
+		return;
+	}
+	let entries: Dirent[];
+	try {
+		entries = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return;
+	}
+	for (const entry of entries) {
+		// Most entries are session files: no path is made for them.
+		if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+		const path = join(dir, entry.name);
+		if (entry.isSymbolicLink()) {
+			try {
+				if (!statSync(path).isDirectory()) continue;
+			} catch {
+				continue;
+			}
+		}
+		foldersUnder(path, depth - 1, seen, out);
+	}
+}
 
 /**
  * Calls `onChange` (debounced) when anything under `roots` changes, with the session files (`.jsonl`) the watch named
@@ -30,6 +87,7 @@ export function watchSessions(
 	let timer: NodeJS.Timeout | undefined;
 	let named = new Set<string>();
 	let more = false;
+	let stopped = false;
 	const fire = () => {
 		const files = [...named];
 		const all = more;
@@ -37,30 +95,86 @@ export function watchSessions(
 		more = false;
 		onChange(files, all);
 	};
-	const changed = (root: string, file: string | null) => {
-		if (file?.endsWith(".jsonl")) {
-			const path = join(root, file);
-			if (named.size < most) named.add(path);
-			else if (!named.has(path)) more = true;
-		}
+	const later = () => {
 		clearTimeout(timer);
 		timer = setTimeout(fire, debounceMs);
 	};
-	const watchers: FSWatcher[] = [];
+	/** Watched folders by path; `seen` holds the real folders watched under one root (a symlink loop ends there). */
+	const watchers = new Map<string, { watcher: FSWatcher; folder: Folder; seen: Set<string>; root: boolean }>();
 	let poll: NodeJS.Timeout | undefined;
 	const startPolling = () => {
-		for (const w of watchers.splice(0)) w.close();
+		for (const w of watchers.values()) w.watcher.close();
+		watchers.clear();
 		poll ??= setInterval(() => onChange([], false), options.pollMs ?? 2000);
 		poll.unref();
 	};
+	const unwatch = (path: string) => {
+		const w = watchers.get(path);
+		if (!w) return;
+		w.watcher.close();
+		w.seen.delete(w.folder.real);
+		watchers.delete(path);
+	};
+	const changed = (folder: string, name: string | null) => {
+		if (poll || stopped) return;
+		const at = watchers.get(folder);
+		if (at && !existsSync(folder)) {
+			// The watched folder itself went: a root's watch cannot tell when it comes back, polling can.
+			if (at.root) return startPolling();
+			unwatch(folder);
+			more = true;
+			return later();
+		}
+		if (name?.endsWith(".jsonl")) {
+			const path = join(folder, name);
+			if (named.size < most) named.add(path);
+			else if (!named.has(path)) more = true;
+		} else if (name !== null) {
+			// A folder made (a new working directory's), moved or removed: its sessions may have been written before
+			// its watch began, or went with it, so every file is checked.
+			const path = join(folder, name);
+			let isDir = false;
+			try {
+				isDir = statSync(path).isDirectory();
+			} catch {
+				// gone
+			}
+			if (isDir && at && at.folder.depth > 0 && !watchers.has(path)) {
+				more = true;
+				add(path, at.folder.depth - 1, at.seen, false);
+			} else if (!isDir && [...watchers.keys()].some((w) => w === path || w.startsWith(path + sep))) {
+				more = true;
+				for (const w of [...watchers.keys()]) if (w === path || w.startsWith(path + sep)) unwatch(w);
+			}
+		}
+		later();
+	};
+	/** Watches `dir` and the folders under it; a root's failure is the whole watch's, a subfolder's only its own. */
+	function add(dir: string, depth: number, seen: Set<string>, root: boolean): void {
+		const found: Folder[] = [];
+		foldersUnder(dir, depth, seen, found);
+		for (const folder of found) {
+			let watcher: FSWatcher;
+			try {
+				watcher = watch(folder.path, { persistent: false }, (_event, file) => changed(folder.path, file));
+			} catch (error) {
+				seen.delete(folder.real);
+				if (root && folder.path === dir) throw error;
+				continue;
+			}
+			watcher.on("error", () => {
+				if (root && folder.path === dir) return startPolling();
+				unwatch(folder.path);
+				more = true;
+				later();
+			});
+			watchers.set(folder.path, { watcher, folder, seen, root: root && folder.path === dir });
+		}
+	}
 	try {
 		if (options.forcePoll) throw new Error("polling asked for");
-		for (const root of roots.filter((r) => existsSync(r))) {
-			const w = watch(root, { recursive: true, persistent: false }, (_event, file) => changed(root, file));
-			w.on("error", startPolling);
-			watchers.push(w);
-		}
-		if (watchers.length === 0) startPolling();
+		for (const root of roots.filter((r) => existsSync(r))) add(root, MAX_DEPTH, new Set(), true);
+		if (watchers.size === 0) startPolling();
 	} catch {
 		startPolling();
 	}
@@ -68,10 +182,15 @@ export function watchSessions(
 		get mode() {
 			return poll ? ("poll" as const) : ("watch" as const);
 		},
+		get folders() {
+			return watchers.size;
+		},
 		stop: () => {
+			stopped = true;
 			clearTimeout(timer);
 			clearInterval(poll);
-			for (const w of watchers) w.close();
+			for (const w of watchers.values()) w.watcher.close();
+			watchers.clear();
 		},
 	};
 }
