@@ -28,7 +28,7 @@ if (base) {
 	const mod = (await import(pathToFileURL(join(resolve(base), "dist", "bench", "user-wait.js")).href)) as { measureExplorerStart: Measure };
 	sides.unshift({ name: `base ${base}`, measure: mod.measureExplorerStart });
 }
-const all = sides.map(() => ({ nodeMs: [] as number[], listMs: [] as number[], echoMs: [] as number[], failed: 0 }));
+const all = sides.map(() => ({ nodeMs: [] as number[], listMs: [] as number[], echoMs: [] as number[], readyMs: [] as number[], failed: 0 }));
 const before = loadavg()[0] ?? 0;
 for (let r = 0; r < rounds; r++)
 	sides.forEach((side, i) => {
@@ -38,6 +38,7 @@ for (let r = 0; r < rounds; r++)
 		a.nodeMs.push(...res.nodeMs);
 		a.listMs.push(...res.listMs);
 		a.echoMs.push(...res.echoMs);
+		a.readyMs.push(...(res.readyMs ?? []));
 		a.failed += res.failed;
 	});
 sides.forEach((side, i) => {
@@ -45,7 +46,7 @@ sides.forEach((side, i) => {
 	const node = p50(a.nodeMs);
 	const ratio = (v: number) => `${v.toFixed(0)} ms, ${(v / node).toFixed(1)}× node`;
 	console.log(
-		`${side.name}: node -e 0 p50 ${node.toFixed(0)} ms; recent events listed p50 ${ratio(p50(a.listMs))}; echo p50 ${ratio(p50(a.echoMs))}; runs ${a.listMs.length}, failed ${a.failed}`,
+		`${side.name}: node -e 0 p50 ${node.toFixed(0)} ms; recent events listed p50 ${ratio(p50(a.listMs))}; echo p50 ${ratio(p50(a.echoMs))}; its own first frame p50 ${ratio(p50(a.readyMs))}; runs ${a.listMs.length}, failed ${a.failed}`,
 	);
 });
 console.log(`1-min load average ${before.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}`);

@@ -184,7 +184,7 @@ export async function measure(
 	const explorerStart = measureExplorerStart(corpus.roots, indexPath, opts.startRuns);
 	log(
 		explorerStart
-			? `  pi-history in a pty: recent events listed p50 ${p50(explorerStart.listMs).toFixed(0)} ms, keys typed at start echoed p50 ${p50(explorerStart.echoMs).toFixed(0)} ms, node -e 0 p50 ${p50(explorerStart.nodeMs).toFixed(0)} ms${explorerStart.failed ? `, ${explorerStart.failed} run(s) timed out` : ""}`
+			? `  pi-history in a pty: recent events listed p50 ${p50(explorerStart.listMs).toFixed(0)} ms, keys typed at start echoed p50 ${p50(explorerStart.echoMs).toFixed(0)} ms, its own first frame p50 ${p50(explorerStart.readyMs).toFixed(0)} ms, node -e 0 p50 ${p50(explorerStart.nodeMs).toFixed(0)} ms${explorerStart.failed ? `, ${explorerStart.failed} run(s) timed out` : ""}`
 			: "  pi-history in a pty: not measured (no python3)",
 	);
 	const searchProcess = measureSearchProcess(corpus.agentDir, corpus.roots, indexPath, opts.procRuns, opts.rg);

@@ -178,6 +178,10 @@ export function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 			status: xs ? verdict(ratio <= TARGET.explorerVsNode) : "",
 		});
 	}
+	rows.push({
+		metric: "  explorer: start → its own first frame (every key acts, not only typing), p50 ms (× node)",
+		cells: each((r) => (r.explorerStart?.readyMs?.length ? `${ms(p50(r.explorerStart.readyMs))} (${f1(p50(r.explorerStart.readyMs) / nodePty(r))}×)` : "–")),
+	});
 	const procMedian = (r: SizeResult, f: (q: SearchProcessResult) => number[]) => median(r.searchProcess.map((q) => p50(f(q))));
 	if (judged.searchProcess.length) {
 		const ratio = procMedian(judged, (q) => q.searchMs) / procMedian(judged, (q) => q.nodeMs);

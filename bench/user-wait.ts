@@ -1,11 +1,11 @@
 /**
  * What a user waits for, measured from outside in fresh processes (DESIGN §7, issue 29): the explorer started as a
- * person starts it (a pseudo-terminal, no arguments) until it lists the recent events and until it echoes keys
- * typed at start; `pi-history search` as a command against `rg -l -F` as a command; each beside a bare `node -e 0`
+ * person starts it (a pseudo-terminal, no arguments) until it lists the recent events, until it echoes keys
+ * typed at start, and until its own first frame (from which every key acts); `pi-history search` as a command against `rg -l -F` as a command; each beside a bare `node -e 0`
  * run interleaved with it, so a busy machine slows the reference as much as the measured.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,22 +24,27 @@ export interface ExplorerStartResult {
 	echoMs: number[];
 	/** Process start → the hand-drawn placeholder frame (the `❯` prompt, nothing listed yet). */
 	placeholderMs: number[];
+	/** Process start → the explorer's own first frame (Ink's, from its frame trace): from then every key acts, not only typing. */
+	readyMs: number[];
 	failed: number;
 }
 
-// argv: reps, keys, timeout seconds, node, main. One JSON line per run: {"mode", "ms", "placeholder"} or {"mode", "error"}.
+// argv: reps, keys, timeout seconds, node, main, a folder for frame traces. One JSON line per run: {"mode", "ms",
+// "placeholder", "ready"} or {"mode", "error"}. Both clocks are the machine's monotonic one (Python's, process.hrtime).
 const PTY_SCRIPT = String.raw`
 import os, pty, sys, time, select, fcntl, termios, struct, re, json, signal
-reps = int(sys.argv[1]); keys = sys.argv[2]; limit = float(sys.argv[3]); node = sys.argv[4]; main = sys.argv[5]
+reps = int(sys.argv[1]); keys = sys.argv[2]; limit = float(sys.argv[3]); node = sys.argv[4]; main = sys.argv[5]; trace_dir = sys.argv[6]
 ansi = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[()][A-Z0-9]|\x1b[=>78]")
 prompt = "\u276f".encode()
-def run(mode):
+def run(mode, i):
     cmd = [node, "-e", "0"] if mode == "node" else [node, main]
+    env = dict(os.environ)
+    if mode == "list": env["PI_HISTORY_FRAME_TRACE"] = trace_dir + "/start-" + str(i) + ".json"
     t0 = time.monotonic()
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        os.execvp(cmd[0], cmd)
+        os.execvpe(cmd[0], cmd, env)
     if mode == "echo": os.write(fd, keys.encode())
     want = ("\u276f " + keys).encode() if mode == "echo" else b"recent events"
     buf = b""; placeholder = None; done = None
@@ -56,6 +61,14 @@ def run(mode):
         if mode == "node": continue
         if placeholder is None and prompt in buf: placeholder = now
         if want in ansi.sub(b"", buf[-200000:]): done = now
+    if mode == "list" and done is not None:
+        # The explorer's own first frame may come after the listed one: its trace file appears with it.
+        while not os.path.exists(env["PI_HISTORY_FRAME_TRACE"]) and time.monotonic() - t0 < limit:
+            r, _, _ = select.select([fd], [], [], 0.02)
+            if not r: continue
+            try:
+                if not os.read(fd, 65536): break
+            except OSError: break
     if mode != "node":
         try: os.write(fd, b"\x03")
         except OSError: pass
@@ -72,10 +85,16 @@ def run(mode):
     except ChildProcessError: pass
     os.close(fd)
     if done is None: return {"mode": mode, "error": "timeout"}
-    return {"mode": mode, "ms": (done - t0) * 1000, "placeholder": None if placeholder is None else (placeholder - t0) * 1000}
+    ready = None
+    if mode == "list":
+        try:
+            with open(env["PI_HISTORY_FRAME_TRACE"]) as f: renders = json.load(f)["renders"]
+            if renders: ready = renders[0] - t0 * 1000
+        except (OSError, ValueError, KeyError): pass
+    return {"mode": mode, "ms": (done - t0) * 1000, "placeholder": None if placeholder is None else (placeholder - t0) * 1000, "ready": ready}
 for i in range(reps):
     for mode in ["node", "list", "echo"]:
-        print(json.dumps(run(mode)), flush=True)
+        print(json.dumps(run(mode, i)), flush=True)
 `;
 
 /** The environment a person's shell gives `pi-history`: pi's variables name the history, ours the index. */
@@ -101,18 +120,21 @@ const MAIN = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "
 /** The explorer's start, `reps` times each way; null when python3 is missing. */
 export function measureExplorerStart(roots: string[], indexPath: string, reps: number): ExplorerStartResult | null {
 	let out: string;
+	const traces = mkdtempSync(join(tmpdir(), "pes-start-trace-"));
 	try {
-		out = execFileSync("python3", ["-c", PTY_SCRIPT, String(reps), START_KEYS, "30", process.execPath, MAIN], {
+		out = execFileSync("python3", ["-c", PTY_SCRIPT, String(reps), START_KEYS, "30", process.execPath, MAIN, traces], {
 			encoding: "utf8",
 			env: userEnv(roots, indexPath),
 			timeout: reps * 3 * 45_000,
 		});
 	} catch {
 		return null;
+	} finally {
+		rmSync(traces, { recursive: true, force: true });
 	}
-	const r: ExplorerStartResult = { nodeMs: [], listMs: [], echoMs: [], placeholderMs: [], failed: 0 };
+	const r: ExplorerStartResult = { nodeMs: [], listMs: [], echoMs: [], placeholderMs: [], readyMs: [], failed: 0 };
 	for (const line of out.split("\n").filter(Boolean)) {
-		const run = JSON.parse(line) as { mode: string; ms?: number; placeholder?: number | null; error?: string };
+		const run = JSON.parse(line) as { mode: string; ms?: number; placeholder?: number | null; ready?: number | null; error?: string };
 		if (run.ms === undefined) {
 			r.failed++;
 			continue;
@@ -121,6 +143,7 @@ export function measureExplorerStart(roots: string[], indexPath: string, reps: n
 		else if (run.mode === "list") {
 			r.listMs.push(run.ms);
 			if (typeof run.placeholder === "number") r.placeholderMs.push(run.placeholder);
+			if (typeof run.ready === "number") r.readyMs.push(run.ready);
 		} else r.echoMs.push(run.ms);
 	}
 	return r;

@@ -2,7 +2,8 @@
  * The explorer's frame trace, for the typing benchmark (bench/typing.ts): with PI_HISTORY_FRAME_TRACE=<file>, the
  * explorer notes on the monotonic clock (the one a typist outside the process reads too) when keys arrive, when each
  * search is asked and answered, and when Ink draws a frame (also one that comes out as the last did, so nothing is
- * written: the answer is on screen all the same), and writes them to <file> as the process exits. Off, it costs nothing.
+ * written: the answer is on screen all the same), and writes them to <file> at Ink's first frame and as the process
+ * exits. Off, it costs nothing.
  */
 import { writeFileSync } from "node:fs";
 import type { ExplorerService } from "../../components/core/explorer-service.js";
@@ -40,13 +41,14 @@ function cpuMs(): number {
 export function frameTrace(path: string | undefined): FrameTrace {
 	if (!path) return { service: (s) => s, inkOptions: {}, watchKeys: () => {} };
 	const file: FrameTraceFile = { keys: [], renders: [], cpu: [], searches: [] };
-	process.on("exit", () => {
+	const write = () => {
 		try {
 			writeFileSync(path, JSON.stringify(file));
 		} catch {
 			// a benchmark without its trace says so itself
 		}
-	});
+	};
+	process.on("exit", write);
 	return {
 		service: (service) => ({
 			...service,
@@ -63,6 +65,8 @@ export function frameTrace(path: string | undefined): FrameTrace {
 				const t = now();
 				file.renders.push(t);
 				file.cpu.push([t, cpuMs()]);
+				// Written at the first frame too: a benchmark waiting for the explorer's own frame sees it come.
+				if (file.renders.length === 1) write();
 			},
 		},
 		watchKeys: (stdin) =>
