@@ -91,7 +91,7 @@ export async function startTui(options: TuiOptions): Promise<number> {
 			shown = text || shown;
 		};
 		draw();
-		const { runTui } = await import("./explorer.js");
+		const { runTui } = await withoutFetch(() => import("./explorer.js"));
 		stdin.off("readable", onReadable);
 		// These handlers go only once the explorer's own are on: with none for a moment, a signal already caught but
 		// not yet dispatched was dropped with them (the process went on running).
@@ -111,5 +111,21 @@ export async function startTui(options: TuiOptions): Promise<number> {
 		stdin.setRawMode(false);
 		process.stderr.write(`pi-history: ${neutralize(errorText(error))}\n`);
 		return 1;
+	}
+}
+
+/**
+ * `load()` with the global `fetch` hidden. Ink's layout engine (yoga-layout, WebAssembly) probes `fetch` as it loads:
+ * in Node that probe loads undici, a large module, only to fetch the engine's own bytes from a data: URL. Without
+ * `fetch` the engine decodes those bytes itself, and the explorer's first frame comes that much sooner.
+ */
+async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
+	const fetch = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+	if (!fetch?.configurable) return load();
+	Object.defineProperty(globalThis, "fetch", { value: undefined, configurable: true, writable: true });
+	try {
+		return await load();
+	} finally {
+		Object.defineProperty(globalThis, "fetch", fetch);
 	}
 }
