@@ -64,8 +64,10 @@ export async function startTui(options: TuiOptions): Promise<number> {
 	const dropSignals = () => {
 		for (const sig of earlySignals) process.off(sig, onSignal);
 	};
-	// React's production build: the development build checks and logs every render, doubling a frame's cost.
-	process.env.NODE_ENV ??= "production";
+	// React's production build: the development build checks and logs every render, doubling a frame's cost. Set
+	// through a variable: the bundle already has `process.env.NODE_ENV` replaced (build/bundle.ts); the modules do not.
+	const env = process.env;
+	env.NODE_ENV ??= "production";
 	let queries: QueryThread | undefined;
 	try {
 		// The query worker starts first: it opens the index and warms up on the other core while React and Ink load,
