@@ -2,24 +2,27 @@
  * Searches, reads and traces off the explorer's input loop. better-sqlite3 is synchronous: a 400 ms prefix search
  * on the main thread would hold every key typed meanwhile. A worker thread answers them through its own read-only
  * connection (WAL: it never waits for the indexer). Searches and the tree view's windows are latest-wins: one asked
- * while another waits replaces it, so a burst of keys costs one answer, not one per key. This module is both the worker's entry point
- * and the main-thread client.
+ * while another waits replaces it, so a burst of keys costs one answer, not one per key. This module is the
+ * main-thread client; the worker runs query-worker.ts, which holds the service: a launcher that starts the worker
+ * does not load the service's code for it (the explorer's first frame comes before it needs it).
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { ResolvedConfig } from "../shared/config.js";
 import { newestFile } from "../shared/newest-file.js";
-import { type Answered, type HistoryQueries, isQueryName, QUERY_NAMES, type QueryName } from "../shared/queries.js";
+import { type Answered, type HistoryQueries, QUERY_NAMES, type QueryName } from "../shared/queries.js";
 import type { HitCount, SearchRequest, SearchResult } from "../shared/types.js";
-import { HistoryService } from "./service.js";
+import type { HistoryService } from "./service.js";
 
-const KIND = "pi-event-search-query";
+/** workerData's mark of a query worker. */
+export const QUERY_WORKER_KIND = "pi-event-search-query";
 
 /** One question across the boundary: its name and its one argument. */
-type Request = { method: QueryName; request: unknown };
-type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+export type QueryRequest = { method: QueryName; request: unknown };
+/** The worker's answer to the question of the same id. */
+export type QueryReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 /** Thrown to the caller of a search (or tree window) that a newer one replaced before it ran. */
 export class SupersededError extends Error {
@@ -29,18 +32,18 @@ export class SupersededError extends Error {
 }
 
 /**
- * The worker script: this file when it runs compiled. From TypeScript source (pi loads extensions through jiti) a
- * worker cannot load .ts, so it is the package's built copy of this module when that exists and is not older than
- * the sources; else null, and answers come in-process.
+ * The worker script: query-worker.ts compiled. From TypeScript source (pi loads extensions through jiti) a worker
+ * cannot load .ts, so it is the package's built copy when that exists and is not older than the sources; else null,
+ * and answers come in-process.
  */
 function workerScript(): URL | null {
 	const self = new URL(import.meta.url);
-	// Named from dist/src/<folder>/, so the CLI's bundle (dist/src/pack/) starts this compiled module, not its chunk.
-	if (self.pathname.endsWith(".js")) return new URL("../service/query-thread.js", self);
+	// Named from dist/src/<folder>/, so the CLI's bundle (dist/src/pack/) starts the compiled module, not a chunk.
+	if (self.pathname.endsWith(".js")) return new URL("../service/query-worker.js", self);
 	if (self.protocol !== "file:") return null;
 	const root = fileURLToPath(new URL("../../", self));
 	// The one place src/ names its build output: the package ships it ("files") for exactly this.
-	const built = join(root, BUILD_DIR, "src", "service", "query-thread.js");
+	const built = join(root, BUILD_DIR, "src", "service", "query-worker.js");
 	try {
 		statSync(built);
 		// An incremental build rewrites only what changed: the build is current when its newest output is not older
@@ -66,7 +69,7 @@ export const QueryThread = {
 	/** Starts the worker for the index named by `config` (in-process answers, still asynchronous, without one). */
 	start(config: ResolvedConfig, options: { forceInProcess?: boolean } = {}): QueryThread {
 		const script = options.forceInProcess ? null : workerScript();
-		const client = new QueryClient(script ? new Worker(script, { workerData: { kind: KIND, config } }) : null, config);
+		const client = new QueryClient(script ? new Worker(script, { workerData: { kind: QUERY_WORKER_KIND, config } }) : null, config);
 		return Object.assign(client, client.questions);
 	},
 };
@@ -87,7 +90,7 @@ class QueryClient {
 		private readonly worker: Worker | null,
 		private readonly config: ResolvedConfig,
 	) {
-		worker?.on("message", (m: Reply) => {
+		worker?.on("message", (m: QueryReply) => {
 			const p = this.pending.get(m.id);
 			if (!p) return;
 			this.pending.delete(m.id);
@@ -166,18 +169,22 @@ class QueryClient {
 		}
 	}
 
-	private call(req: Request): Promise<unknown> {
+	private call(req: QueryRequest): Promise<unknown> {
 		if (!this.worker) {
-			// No worker script (TypeScript sources under a test runner): answer on a later turn of the loop.
-			return new Promise((resolve, reject) =>
-				setImmediate(() => {
-					try {
-						this.local ??= HistoryService.open({ config: this.config, readonly: true });
-						resolve(answer(this.local, req));
-					} catch (error) {
-						reject(error as Error);
-					}
-				}),
+			// No worker script (TypeScript sources under a test runner): answer on a later turn of the loop, with the
+			// worker's own code loaded here.
+			return import("./query-worker.js").then(
+				({ answer, HistoryService }) =>
+					new Promise((resolve, reject) =>
+						setImmediate(() => {
+							try {
+								this.local ??= HistoryService.open({ config: this.config, readonly: true });
+								resolve(answer(this.local, req));
+							} catch (error) {
+								reject(error as Error);
+							}
+						}),
+					),
 			);
 		}
 		const id = this.nextId++;
@@ -225,66 +232,3 @@ class LatestLane {
 			});
 	}
 }
-
-/** Answers one question by name; a name that is not a question (close, refresh …) is refused, not called. */
-function answer(service: HistoryService, req: Request): unknown {
-	if (!isQueryName(req.method)) throw new Error(`not a question: ${String(req.method)}`);
-	const ask = service[req.method] as (request: unknown) => unknown;
-	return ask.call(service, req.request);
-}
-
-/**
- * What the worker searches when it starts, and throws away: searches like the explorer's (a page of hits with
- * snippets; a prefix, then a word and a prefix) compile the statements, read the index's first pages and let V8
- * compile the search and snippet code. Without them the first keys typed took 3–5× as long as later ones.
- */
-const WARM_QUERIES = ["th", "the in"];
-
-/** Opens the index, or null when it cannot be read yet (at first launch the indexer may not have created it). */
-function openReadonly(config: ResolvedConfig): HistoryService | null {
-	try {
-		return HistoryService.open({ config, readonly: true });
-	} catch {
-		return null;
-	}
-}
-
-function runWorker(config: ResolvedConfig): void {
-	const port = parentPort;
-	if (!port) return;
-	// Opened as the worker starts (the launcher starts it while React and Ink load), and again on a request after a
-	// failure.
-	let service: HistoryService | null = openReadonly(config);
-	// The warm-up runs one search per turn of the loop, so a request that arrives waits for one search at most.
-	let warmQueue = service ? [...WARM_QUERIES] : [];
-	let warm: ReturnType<typeof setTimeout> | null = null;
-	const warmNext = () => {
-		const query = warmQueue.shift();
-		if (!service || query === undefined) return;
-		try {
-			service.search({ query, prefix: true, limit: 50 });
-		} catch {
-			warmQueue = [];
-		}
-		warm = warmQueue.length ? setTimeout(warmNext, 0) : null;
-	};
-	warm = setTimeout(warmNext, 0);
-	port.on("message", (m: Request & { id: number }) => {
-		if (warm) clearTimeout(warm);
-		try {
-			service ??= HistoryService.open({ config, readonly: true });
-			port.postMessage({ id: m.id, ok: true, value: answer(service, m) } satisfies Reply);
-			if (warmQueue.length) warm = setTimeout(warmNext, 0);
-		} catch (error) {
-			try {
-				service?.close();
-			} catch {
-				// closing a broken connection may fail too
-			}
-			service = null;
-			port.postMessage({ id: m.id, ok: false, error: (error as Error).message ?? String(error) } satisfies Reply);
-		}
-	});
-}
-
-if (!isMainThread && (workerData as { kind?: string } | null)?.kind === KIND) runWorker((workerData as { config: ResolvedConfig }).config);
