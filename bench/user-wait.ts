@@ -1,8 +1,9 @@
 /**
  * What a user waits for, measured from outside in fresh processes (DESIGN §7, issue 29): the explorer started as a
- * person starts it (a pseudo-terminal, no arguments) until it lists the recent events, until it echoes keys
- * typed at start, and until its own first frame (from which every key acts); `pi-history search` as a command against `rg -l -F` as a command; each beside a bare `node -e 0`
- * run interleaved with it, so a busy machine slows the reference as much as the measured.
+ * person starts it (a pseudo-terminal, no arguments) until it lists the recent events, until it echoes keys typed at
+ * start, and until its own first frame (from which every key acts); `pi-history search` as a command against
+ * `rg -l -F` as a command; each beside a bare `node -e 0` run interleaved with it, so a busy machine slows the
+ * reference as much as the measured.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";

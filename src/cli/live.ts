@@ -117,19 +117,19 @@ export function watchSessions(
 	};
 	const changed = (folder: string, name: string | null) => {
 		if (poll || stopped) return;
-		const at = watchers.get(folder);
-		if (at && !existsSync(folder)) {
-			// The watched folder itself went: a root's watch cannot tell when it comes back, polling can.
-			if (at.root) return startPolling();
-			unwatch(folder);
-			more = true;
-			return later();
-		}
 		if (name?.endsWith(".jsonl")) {
 			const path = join(folder, name);
 			if (named.size < most) named.add(path);
 			else if (!named.has(path)) more = true;
 		} else if (name !== null) {
+			const at = watchers.get(folder);
+			if (at && !existsSync(folder)) {
+				// The watched folder itself went: a root's watch cannot tell when it comes back, polling can.
+				if (at.root) return startPolling();
+				unwatch(folder);
+				more = true;
+				return later();
+			}
 			// A folder made (a new working directory's), moved or removed: its sessions may have been written before
 			// its watch began, or went with it, so every file is checked.
 			const path = join(folder, name);
@@ -139,12 +139,13 @@ export function watchSessions(
 			} catch {
 				// gone
 			}
+			const gone = isDir ? [] : [...watchers.keys()].filter((w) => w === path || w.startsWith(path + sep));
 			if (isDir && at && at.folder.depth > 0 && !watchers.has(path)) {
 				more = true;
 				add(path, at.folder.depth - 1, at.seen, false);
-			} else if (!isDir && [...watchers.keys()].some((w) => w === path || w.startsWith(path + sep))) {
+			} else if (gone.length > 0) {
 				more = true;
-				for (const w of [...watchers.keys()]) if (w === path || w.startsWith(path + sep)) unwatch(w);
+				for (const w of gone) unwatch(w);
 			}
 		}
 		later();

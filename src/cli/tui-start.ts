@@ -117,9 +117,9 @@ export async function startTui(options: TuiOptions): Promise<number> {
 }
 
 /**
- * `load()` with the global `fetch` hidden. Ink's layout engine (yoga-layout, WebAssembly) probes `fetch` as it loads:
- * in Node that probe loads undici, a large module, only to fetch the engine's own bytes from a data: URL. Without
- * `fetch` the engine decodes those bytes itself, and the explorer's first frame comes that much sooner.
+ * `load()` with the global `fetch` hidden. Ink's layout engine (yoga-layout, WebAssembly) fetches its own bytes from
+ * a data: URL when `fetch` exists, and Node's first `fetch` loads undici, a large module. Without `fetch` the engine
+ * decodes those bytes itself, and the explorer's first frame comes that much sooner.
  */
 async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
 	const fetch = Object.getOwnPropertyDescriptor(globalThis, "fetch");
