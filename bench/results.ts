@@ -225,6 +225,26 @@ export interface TypingResult {
 	cpuMsPerKey: number;
 }
 
+/** overlay.ts: one pass of keys at a fixed pace into the explorer inside pi (pi-tui's TUI), in a fresh process. */
+export interface OverlayResult {
+	paceMs: number;
+	workspace: string;
+	/** False when the query worker could not start (searches on pi's thread). */
+	threaded: boolean;
+	/** `/history` → pi-tui's first frame listing events (the overlay's modules loaded and the worker started first). */
+	listedMs: number;
+	/** The longest turn of the event loop from `/history` until then. */
+	openHoldMs: number;
+	/** Every key: → its echo frame, → the frame with an answer, and the longest turn of the loop until the next key. */
+	keys: Array<{ prefix: string; echoMs: number | null; resultsMs: number | null; searched: boolean; holdMs: number }>;
+	/** Frames pi-tui drew from the first key on, and what it wrote in all. */
+	frames: number;
+	/** Each of those frames: pi-tui's whole frame (doRender), and the overlay's lines within it. */
+	frameMs: number[];
+	linesMs: number[];
+	bytesWritten: number;
+}
+
 export interface ResultOf {
 	first: FirstRunResult;
 	floor: FloorResult;
@@ -232,6 +252,7 @@ export interface ResultOf {
 	cold: ColdResult;
 	query: QueryResult;
 	tui: TuiResult;
+	overlay: OverlayResult;
 	refresh: RefreshResult;
 	corpus: CorpusWorkerResult;
 	trigram: TrigramResult;

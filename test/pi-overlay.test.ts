@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parseKey, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
 import { ExplorerOverlay, NO_WORKER_NOTE, type PiTuiKit } from "../components/pi/explorer-overlay.js";
+import { trimTrailingBlank } from "../components/pi/pi-paint.js";
 import { PromptRecall } from "../components/pi/prompt-recall.js";
 import { QueryThread } from "../src/service/query-thread.js";
 import type { EventRef } from "../src/shared/types.js";
@@ -64,14 +65,34 @@ function explorer(width: number) {
 	return { overlay, landed, pasted, closed: () => closed, render: () => overlay.render(width) };
 }
 
-/** Every line is exactly the width pi gave (pi-tui measures), and no control character other than SGR reaches it (I21). */
+/**
+ * No line is wider than pi gave (pi-tui measures), none ends in a blank pi-tui would read for nothing (it pads an
+ * overlay's line itself; a blank drawn inverse, the cursor, stays), and no control character other than SGR reaches
+ * it (I21).
+ */
 function expectFits(lines: readonly string[], width: number, height: number) {
 	expect(lines).toHaveLength(height);
 	for (const l of lines) {
-		expect(visibleWidth(l)).toBe(width);
+		expect(visibleWidth(l)).toBeLessThanOrEqual(width);
+		const end = / ((?:\u001b\[[0-9;]*m)*)$/.exec(l);
+		expect(end === null || end[1]?.includes("\u001b[27m"), JSON.stringify(l)).toBe(true);
 		expect(l.replace(SGR, "")).not.toMatch(/[\u0000-\u001f\u007f]/);
 	}
 }
+
+describe("a line's blank end, left for pi-tui to pad", () => {
+	const S = (text: string, tone: "plain" | "dim" = "plain", inverse = false) => (inverse ? { text, tone, inverse } : { text, tone });
+	it.each([
+		["plain blanks after text", [S("abc  "), S("   ")], [S("abc")]],
+		["a dim rule's blank tail", [S("─ x", "dim"), S("    ", "dim")], [S("─ x", "dim")]],
+		["the cursor (an inverse blank) stays", [S("❯ q"), S(" ", "plain", true), S("     ")], [S("❯ q"), S(" ", "plain", true)]],
+		["inner blanks stay", [S("a  b"), S("  "), S("c")], [S("a  b"), S("  "), S("c")]],
+		["a blank line is empty", [S("    "), S("  ", "dim")], []],
+		["nothing to cut", [S("abc")], [S("abc")]],
+	])("%s", (_name, line, want) => {
+		expect(trimTrailingBlank(line)).toEqual(want);
+	});
+});
 
 describe("the explorer as a pi-tui component", () => {
 	it("searches as you type in this workspace first, keys typed during a search kept in order, fork copies folded", async () => {

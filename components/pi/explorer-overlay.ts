@@ -15,7 +15,7 @@ import { treeCursorRef } from "../root/tree-route.js";
 import { ExplorerDriver } from "./explorer-driver.js";
 import { explorerLines } from "./explorer-lines.js";
 import { keyOfPi, type ParseKey } from "./pi-keys.js";
-import { type PiPaint, paintLine } from "./pi-paint.js";
+import { type PiPaint, paintLine, trimTrailingBlank } from "./pi-paint.js";
 
 /** What the overlay says when searches share pi's thread (the built query worker is missing or older than the sources). */
 export const NO_WORKER_NOTE = "searching on pi's thread: no current build of the query worker (npm run build in the package) — typing may lag";
@@ -81,7 +81,7 @@ export class ExplorerOverlay {
 		);
 	}
 
-	/** The lines for `width` cells: each exactly that wide (pi-tui measured). */
+	/** The lines for `width` cells: none wider (pi-tui measured), blank ends left for pi-tui to pad. */
 	render(width: number): string[] {
 		const height = Math.max(6, this.o.height());
 		const s = this.driver.state;
@@ -98,7 +98,7 @@ export class ExplorerOverlay {
 			o.threaded === false ? NO_WORKER_NOTE : null,
 		);
 		this.queryStart = out.queryStart;
-		return out.lines.map((l: StyledLine) => this.fit(paintLine(l, this.o.paint), width));
+		return out.lines.map((l: StyledLine) => this.fit(paintLine(trimTrailingBlank(l), this.o.paint), width));
 	}
 
 	private fit(line: string, width: number): string {

@@ -3,7 +3,7 @@
  * piece of text is neutralized first, because session text reaches the terminal here (I21).
  */
 import { neutralizeLine } from "../../src/present/terminal-safe.js";
-import type { StyledLine, Tone } from "../core/styled.js";
+import type { Seg, StyledLine, Tone } from "../core/styled.js";
 
 /** What the painter needs of pi's Theme (a structural subset, so components/ import no Pi package). */
 export interface PiPaint {
@@ -37,4 +37,20 @@ export function paintLine(line: StyledLine, paint: PiPaint): string {
 		out += text;
 	}
 	return out;
+}
+
+/**
+ * The line without the blank cells it ends with: pi-tui pads an overlay's line to its width itself, and reads every
+ * cell it is given grapheme by grapheme at every frame. A blank drawn inverse (the selection, the cursor) is seen,
+ * so it stays.
+ */
+export function trimTrailingBlank(line: StyledLine): StyledLine {
+	for (let end = line.length; end > 0; end--) {
+		const s = line[end - 1] as Seg;
+		if (s.inverse) return line.slice(0, end);
+		const text = s.text.replace(/ +$/, "");
+		if (text.length === s.text.length) return end === line.length ? line : line.slice(0, end);
+		if (text.length > 0) return [...line.slice(0, end - 1), { ...s, text }];
+	}
+	return [];
 }

@@ -13,7 +13,7 @@ import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { oneLine } from "../core/text-width.js";
 import type { PiTuiKit } from "./explorer-overlay.js";
 import { keyOfPi } from "./pi-keys.js";
-import { type PiPaint, paintLine } from "./pi-paint.js";
+import { type PiPaint, paintLine, trimTrailingBlank } from "./pi-paint.js";
 
 /** Prompts listed (after folding). */
 const LIMIT = 200;
@@ -100,7 +100,7 @@ export class PromptRecall {
 		);
 	}
 
-	/** Exactly `height` lines of `width` cells. */
+	/** Exactly `height` lines, none wider than `width` cells (blank ends left for pi-tui to pad). */
 	render(width: number): string[] {
 		const height = Math.max(4, this.o.height());
 		const now = this.o.now?.() ?? Date.now();
@@ -120,7 +120,7 @@ export class PromptRecall {
 		while (lines.length < height - 1) lines.push(fitLine([], width, true));
 		lines.push(fitLine([seg(this.status, "dim"), seg("  Enter", "key"), seg(" to the editor  ", "dim"), seg("Esc", "key"), seg(" close", "dim")], width, true));
 		return lines.map((l) => {
-			const s = paintLine(l, this.o.paint);
+			const s = paintLine(trimTrailingBlank(l), this.o.paint);
 			return this.o.kit.visibleWidth(s) > width ? this.o.kit.truncateToWidth(s, width, "…") : s;
 		});
 	}

@@ -37,7 +37,7 @@ type Ctx = ExtensionContext & { mode?: string };
 type CommandCtx = ExtensionCommandContext & { mode?: string };
 
 /** The query thread as the explorer's service (the in-pi screens never ask for the index's whole status). */
-function explorerService(t: QueryThread): ExplorerService {
+export function explorerService(t: QueryThread): ExplorerService {
 	return {
 		search: (r) => t.search(r),
 		count: (r) => t.count(r),
