@@ -7,9 +7,20 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { type ChildResult, median, percentile, runChild } from "./child.js";
 import { pickMutations } from "./cmd-only.js";
+import { measureOverlay, overlayLine } from "./overlay.js";
 import { type Corpus, ensureCorpus, restoreOriginals, saveOriginals } from "./prepare.js";
 import { summarizeProfile } from "./profile.js";
-import type { ColdPartsResult, ColdResult, FirstRunResult, FloorResult, RefreshResult, RgResult, TrigramResult, TypingResult } from "./results.js";
+import type {
+	ColdPartsResult,
+	ColdResult,
+	FirstRunResult,
+	FloorResult,
+	OverlayResult,
+	RefreshResult,
+	RgResult,
+	TrigramResult,
+	TypingResult,
+} from "./results.js";
 import { firstWorst, type SizeResult, TYPING_PACES } from "./size-table.js";
 import { f1, MB, thousands } from "./table.js";
 import { measureTyping, typingLine } from "./typing.js";
@@ -34,6 +45,21 @@ function measureTypingRows(corpus: Corpus, indexPath: string): TypingResult[] {
 	return typing;
 }
 
+/** The rows inside pi: one pass per fresh process at each pace of TYPING_PACES, /history over pi-tui's TUI. */
+async function measureOverlayRows(corpus: Corpus, indexPath: string): Promise<OverlayResult[]> {
+	const overlay: OverlayResult[] = [];
+	for (const pace of TYPING_PACES) {
+		try {
+			overlay.push(await measureOverlay(corpus.roots, indexPath, pace));
+		} catch (error) {
+			log(`  inside pi at ${pace} ms/key: not measured (${(error as Error).message.split("\n")[0]})`);
+			return [];
+		}
+		log(`  inside pi (/history): ${overlayLine(overlay.at(-1) as OverlayResult)}`);
+	}
+	return overlay;
+}
+
 /** `--typing-only`: the typing rows alone on one size, its cached index built first when missing (issue 29). */
 export async function typingOnly(cacheDir: string, seed: number, families: number, passes: number): Promise<void> {
 	const corpus = await ensureCorpus(cacheDir, seed, families, log);
@@ -43,7 +69,10 @@ export async function typingOnly(cacheDir: string, seed: number, families: numbe
 		await runChild("cold", "measure-worker.js", ["cold", "--index", indexPath, "--roots", corpus.roots.join(","), "--mode", "sync"]);
 	}
 	log(`typing rows: ${thousands(corpus.files.length)} files, ${f1(corpus.bytes / MB)} MB; 1-min load average ${f1(loadavg()[0] ?? 0)}`);
-	for (let p = 0; p < passes; p++) measureTypingRows(corpus, indexPath);
+	for (let p = 0; p < passes; p++) {
+		measureTypingRows(corpus, indexPath);
+		await measureOverlayRows(corpus, indexPath);
+	}
 	log(`1-min load average after: ${f1(loadavg()[0] ?? 0)}`);
 }
 
@@ -213,6 +242,7 @@ export async function measure(
 	const agentFirstRuns = await firstRunsOf(opts.firstRuns, AGENT_MIX, ["--mix", "agent"]);
 	log(`  agent-style queries, first run (fresh process): worst p95 ${firstWorst(agentFirstRuns).toFixed(1)} ms`);
 	const typing = measureTypingRows(corpus, indexPath);
+	const overlay = await measureOverlayRows(corpus, indexPath);
 	const rg = opts.rg ? measureRg(corpus, opts.rgRuns) : [];
 	if (opts.rg) log(`  rg: median of mix ${median(rg.map((r) => r.p50)).toFixed(0)} ms`);
 	let trigram: ChildResult<TrigramResult> | null = null;
@@ -297,6 +327,7 @@ export async function measure(
 		firstRunsAfterRefresh,
 		agentFirstRuns,
 		typing,
+		overlay,
 		rg,
 		trigram,
 		refresh,

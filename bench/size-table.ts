@@ -8,6 +8,7 @@ import type {
 	ColdResult,
 	FirstRunResult,
 	FloorResult,
+	OverlayResult,
 	QueryResult,
 	RefreshResult,
 	RgResult,
@@ -34,6 +35,8 @@ export const TARGET = {
 	indexVsCorpus: 0.6,
 	resultsFrameMs: 50,
 	echoMs: 16,
+	/** A frame of pi's TUI (pi-tui's MIN_RENDER_INTERVAL_MS): the longest the overlay may hold pi's event loop. */
+	piFrameMs: 16,
 	explorerVsNode: 6,
 	explorerMoonshotMs: 300,
 	searchVsNode: 2.5,
@@ -67,6 +70,8 @@ export interface SizeResult {
 	agentFirstRuns: FirstRunResult[][];
 	/** One pass per fresh explorer at each pace of TYPING_PACES. */
 	typing: TypingResult[];
+	/** The explorer inside pi: one pass per fresh process at each pace of TYPING_PACES (absent in older results). */
+	overlay?: OverlayResult[];
 	rg: RgResult[];
 	/** The FTS5 trigram peer over the same fragments (null with --no-peer). */
 	trigram: ChildResult<TrigramResult> | null;
@@ -99,6 +104,7 @@ function otherPeakRss(r: SizeResult): { bytes: number; step: string } {
 		["<App/>", [r.tui]],
 		["first runs", [...r.firstRuns.flat(), ...r.firstRunsAfterRefresh.flat(), ...r.agentFirstRuns.flat()]],
 		["typing", r.typing],
+		["inside pi", r.overlay ?? []],
 		["refresh", [r.refresh]],
 	];
 	let best = { bytes: 0, step: "–" };
@@ -320,6 +326,8 @@ export function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 			}),
 		});
 	});
+
+	overlayRows(judged, each, rows, verdict);
 
 	section("corpus (pi SessionManager, deterministic)");
 	rows.push({ metric: "  primary sessions", cells: each((r) => (r.corpus.external ? "external" : thousands(r.corpus.families))) });
@@ -554,4 +562,56 @@ export function renderTable(results: SizeResult[], rows: Row[]): string {
 		header,
 		rows.map((r) => [r.metric, ...r.cells, r.target ?? "", r.ratio ?? "", r.status ?? ""]),
 	);
+}
+
+/**
+ * The explorer inside pi (bench/overlay.ts): /history → listed, and per pace the echo and results frames and the
+ * longest turn of pi's event loop per key, judged at the human paces against a frame (DESIGN §7: never longer).
+ */
+function overlayRows(judged: SizeResult, each: (fn: (r: SizeResult) => string) => string[], rows: Row[], verdict: (ok: boolean) => "PASS" | "MISS"): void {
+	if (!judged.overlay?.length) return;
+	const stat = (values: Array<number | null>) => {
+		const v = values.map((x) => x ?? Number.POSITIVE_INFINITY);
+		return { p50: percentile(v, 50), p95: percentile(v, 95), max: Math.max(...v) };
+	};
+	const cell = (x: { p50: number; p95: number; max: number }) => `${ms(x.p50)} / ${ms(x.p95)} / ${ms(x.max)}`;
+	rows.push({
+		metric: "  inside pi: /history → pi-tui's first frame listing events, ms (longest turn of pi's loop meanwhile)",
+		cells: each((r) => {
+			const x = r.overlay?.[0];
+			return x ? `${ms(x.listedMs)} (${ms(x.openHoldMs)})` : "–";
+		}),
+	});
+	TYPING_PACES.forEach((pace, i) => {
+		const human = HUMAN_PACES.has(pace);
+		const name = human ? `a key every ${pace} ms` : `a burst (a key every ${pace} ms)`;
+		const of = (r: SizeResult) => r.overlay?.[i];
+		rows.push({
+			metric: `  inside pi, ${name}: key → echo / results frame p95 ms; frame (pi-tui's whole / the overlay's lines) p50 / p95 ms`,
+			cells: each((r) => {
+				const x = of(r);
+				if (!x) return "–";
+				const echo = stat(x.keys.map((k) => k.echoMs));
+				const results = stat(x.keys.map((k) => k.resultsMs));
+				const frame = stat(x.frameMs);
+				const lines = stat(x.linesMs);
+				return `${ms(echo.p95)} / ${ms(results.p95)}; ${f1(frame.p50)} / ${f1(frame.p95)} (${f1(lines.p50)} / ${f1(lines.p95)})`;
+			}),
+		});
+		const hold = (r: SizeResult) => {
+			const x = of(r);
+			return x ? stat(x.keys.map((k) => k.holdMs)) : null;
+		};
+		const judgedHold = hold(judged);
+		rows.push({
+			metric: `  inside pi, ${name}: longest turn of pi's event loop, per key p50 / p95 / max ms`,
+			cells: each((r) => {
+				const h = hold(r);
+				return h ? cell(h) : "–";
+			}),
+			target: human ? `≤ ${TARGET.piFrameMs} ms (a frame), every key` : "",
+			ratio: human && judgedHold ? `${f2(judgedHold.max / TARGET.piFrameMs)}× target` : "",
+			status: human && judgedHold ? verdict(judgedHold.max <= TARGET.piFrameMs && (of(judged)?.threaded ?? false)) : "",
+		});
+	});
 }
