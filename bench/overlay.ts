@@ -1,7 +1,7 @@
 /**
  * The explorer inside pi, drawn as pi draws it (DESIGN §7: the overlay never holds pi's event loop longer than a
- * frame): components/pi's ExplorerOverlay shown by pi-tui's own TUI (0.73.1's, whose TUI class is exported) over a
- * screen of pi's (piScreen), on a 120×40 terminal that discards what it is sent, searching on the query worker
+ * frame): components/pi's ExplorerOverlay shown by pi-tui's own TUI (pi 1.6's, the main-screen renderer pi's
+ * interactive mode uses; pi 0.73's composites overlays with slower width functions) over a screen of pi's (piScreen), on a 120×40 terminal that discards what it is sent, searching on the query worker
  * through the extension's own adapter
  * (src/extension/in-pi.ts), scoped to a workspace as `/history` is. A fresh process per pace, like a pi whose first
  * `/history` this is; the keys of TYPED_QUERY go to pi-tui's input handler at fixed times once the overlay lists
@@ -16,7 +16,7 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import * as tui from "@mariozechner/pi-tui";
+import * as tui from "@earendil-works/pi-tui";
 import { searchesFor } from "../components/root/state.js";
 import { explorerService } from "../src/extension/in-pi.js";
 import { QueryThread } from "../src/service/query-thread.js";
@@ -71,6 +71,7 @@ class BlankTerminal {
 	clearScreen(): void {}
 	setTitle(): void {}
 	setProgress(): void {}
+	setProgramStatus(): void {}
 }
 
 /** Lines of pi's own screen under the overlay (a chat of styled text and rules), drawn before `/history` as pi has. */
@@ -104,7 +105,7 @@ async function waitFor(done: () => boolean, limitMs: number): Promise<boolean> {
 /** The child: one pass at `paceMs` per key in this fresh process. */
 async function pass(roots: string[], indexPath: string, paceMs: number, workspace: string): Promise<OverlayResult> {
 	const terminal = new BlankTerminal();
-	const screen = new tui.TUI(terminal);
+	const screen = new tui.TuiMainScreen(terminal);
 	screen.addChild(piScreen());
 	screen.start();
 	await sleepUntil(performance.now() + 100);
@@ -139,6 +140,7 @@ async function pass(roots: string[], indexPath: string, paceMs: number, workspac
 		return lines;
 	};
 	const host = screen as unknown as { doRender(): void };
+	if (typeof host.doRender !== "function") throw new Error("pi-tui's renderer has no doRender to time");
 	const doRender = host.doRender.bind(screen);
 	host.doRender = () => {
 		const t = performance.now();
