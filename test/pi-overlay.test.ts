@@ -110,6 +110,21 @@ describe("the explorer as a pi-tui component", () => {
 		for (const w of [40, 60, 130]) expectFits(e.overlay.render(w), w, 30);
 	});
 
+	it("↓ moves the selection's marker to the next hit's rows and off the first's, at every width", async () => {
+		const e = explorer(100);
+		for (const ch of "the") e.overlay.handleInput(ch);
+		await until(e.render, /\b(?:[2-9]|\d{2,})\+? hits\b/);
+		const marked = (lines: readonly string[]) => plain(lines).flatMap((l, i) => (l.startsWith("▌") ? [i] : []));
+		const before = marked(e.render());
+		expect(before.length).toBeGreaterThan(0);
+		e.overlay.handleInput(KEY.down);
+		e.overlay.handleInput(KEY.down);
+		const after = marked(e.render());
+		expect(after).toHaveLength(before.length);
+		expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
+		for (const w of [60, 130]) expect(marked(e.overlay.render(w))).toHaveLength(before.length);
+	});
+
 	it("Enter hands the selected event to pi; Alt+Q and Alt+R paste it; Esc on the query closes", async () => {
 		const e = explorer(90);
 		for (const ch of abandoned.text) e.overlay.handleInput(ch);

@@ -61,6 +61,21 @@ function hintsLine(width: number, tree: boolean): StyledLine {
 	return fitLine(line, width, true);
 }
 
+/**
+ * The rows last built for each hit and what they were built for: pi's TUI draws every frame from the whole state, and
+ * a key typed, a selection moved or a preview read leaves most hits' rows as they were.
+ */
+const builtRows = new WeakMap<Hit, { key: string; rows: StyledLine[] }>();
+
+function rowsOf(h: Hit, ...args: Parameters<typeof hitRows> extends [Hit, ...infer A] ? A : never): StyledLine[] {
+	const key = args.map((a) => (a === undefined ? "\u0001" : String(a))).join("\u0000");
+	const built = builtRows.get(h);
+	if (built?.key === key) return built.rows;
+	const rows = hitRows(h, ...args);
+	builtRows.set(h, { key, rows });
+	return rows;
+}
+
 function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, now: number): StyledLine[] {
 	const r = s.hits.results;
 	const out: StyledLine[] = [];
@@ -79,7 +94,7 @@ function listLines(s: State, width: number, height: number, hitLinesPer: 1 | 2, 
 		for (let i = from; i < to; i++) {
 			const h = r.hits[i] as Hit;
 			const copies = r.copies[refKey(h)]?.length ?? 0;
-			out.push(...hitRows(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), copies, groupCount(r, h.sessionId), roles.get(refKey(h))));
+			out.push(...rowsOf(h, width, now, i === s.hits.selected, hitLinesPer, short.get(h.sessionId), copies, groupCount(r, h.sessionId), roles.get(refKey(h))));
 		}
 	}
 	return pad(out, height, width);
