@@ -57,6 +57,34 @@ export interface ExplorerOverlayOptions {
 	now?: () => number;
 }
 
+/**
+ * Lines pi-tui measures with its emoji pattern (an emoji of two code units, characters of the emoji blocks, a wide
+ * one), each a string of its own so that pi-tui's width cache does not answer it.
+ */
+const EMOJI_WIDTHS = ["🧾 内 ✅ ✗ a", "🧾 内 ✅ ✗ b"];
+/** pi-tui processes whose emoji pattern was run (or is being run) by an overlay, by its width function. */
+const warmed = new WeakSet<PiTuiKit["visibleWidth"]>();
+
+/**
+ * Runs pi-tui's width function on emoji, a line per turn of pi's loop, while the overlay waits for its first answer:
+ * the first run of pi-tui's emoji pattern compiles it (tens of milliseconds), which otherwise fell on the first frame
+ * showing an emoji or ✗, a frame a person types into (`bench/overlay.ts`: that key's longest turn of the loop, median
+ * of twelve passes, 37.5 → 29 ms).
+ */
+function warmWidths(kit: PiTuiKit): void {
+	if (warmed.has(kit.visibleWidth)) return;
+	warmed.add(kit.visibleWidth);
+	const next = (i: number) => {
+		const line = EMOJI_WIDTHS[i];
+		if (line === undefined) return;
+		setTimeout(() => {
+			kit.visibleWidth(line);
+			next(i + 1);
+		}, 0).unref?.();
+	};
+	next(0);
+}
+
 /** The explorer over pi's screen. */
 export class ExplorerOverlay {
 	readonly driver: ExplorerDriver;
@@ -79,6 +107,7 @@ export class ExplorerOverlay {
 			},
 			{ count: o.threaded !== false },
 		);
+		warmWidths(o.kit);
 	}
 
 	/** The lines for `width` cells: none wider (pi-tui measured), blank ends left for pi-tui to pad. */
