@@ -22,10 +22,10 @@ import { explorerService } from "../src/extension/in-pi.js";
 import { QueryThread } from "../src/service/query-thread.js";
 import { benchConfig, parseArgs, percentile, report, runChild } from "./child.js";
 import type { OverlayResult } from "./results.js";
-import { TYPED_QUERY } from "./vocabulary.js";
+import { PROJECTS, TYPED_QUERY } from "./vocabulary.js";
 
-/** The workspace `/history` opens on: the bench corpus's busiest project. */
-export const OVERLAY_WORKSPACE = "/home/dev/src/acme-payments";
+/** The workspace `/history` opens on: the bench corpus's busiest project (the heaviest of PROJECTS). */
+export const OVERLAY_WORKSPACE = [...PROJECTS].sort((a, b) => b.w - a.w)[0]?.cwd ?? "/";
 const COLUMNS = 120;
 const ROWS = 40;
 /** How long the last key may wait for its results before the pass ends without them. */
