@@ -66,10 +66,11 @@ const EMOJI_WIDTHS = ["🧾 内 ✅ ✗ a", "🧾 内 ✅ ✗ b"];
 const warmed = new WeakSet<PiTuiKit["visibleWidth"]>();
 
 /**
- * Runs pi-tui's width function on emoji, a line per turn of pi's loop, while the overlay waits for its first answer:
- * the first run of pi-tui's emoji pattern compiles it (tens of milliseconds), which otherwise fell on the first frame
- * showing an emoji or ✗, a frame a person types into (`bench/overlay.ts`: that key's longest turn of the loop, median
- * of twelve passes, 37.5 → 29 ms).
+ * Runs pi-tui's width function on emoji, a line per turn of pi's loop, while the overlay waits for its first answer.
+ * V8 compiles pi-tui's emoji pattern when it first runs (the overlay's first frame: `❯` is in the blocks it checks)
+ * and again, to machine code, when it runs next: tens of milliseconds that otherwise fell on the first results frame
+ * showing an emoji or ✗, a frame a person types into (`bench/overlay.ts`: that key's longest turn of the loop,
+ * median of twelve passes, 37.5 → 29 ms).
  */
 function warmWidths(kit: PiTuiKit): void {
 	if (warmed.has(kit.visibleWidth)) return;
