@@ -74,7 +74,8 @@ const HELP = `usage: npm run bench -- [options]      (the -- passes the options 
   --rg-runs N     runs per rg comparison (default 5)
   --json PATH     raw results (default <cache>/results.json)
   --typing-only   only the typing rows, on the largest size and its cached index (built first when missing):
-                  one pass per fresh pi-history per pace (150, 80 and 20 ms a key), printed, nothing judged
+                  one pass per fresh pi-history per pace (150, 80 and 20 ms a key), and the same inside pi
+                  (/history over pi's TUI, bench/overlay.ts), printed, nothing judged
   --typing-passes N  passes per pace with --typing-only (default 1)
   --cmd-only      only \`pi-history search\` as a process (beside node -e 0) and the refresh rows (no-op, warm no-op,
                   one append), on the largest size and its cached index; printed, nothing judged
