@@ -40,9 +40,9 @@ export function paintLine(line: StyledLine, paint: PiPaint): string {
 }
 
 /**
- * The line without the blank cells it ends with: pi-tui pads an overlay's line to its width itself, and reads every
- * cell it is given grapheme by grapheme at every frame. A blank drawn inverse (the selection, the cursor) is seen,
- * so it stays.
+ * The line without the blank cells it ends with: pi-tui pads an overlay's line to its width itself, and measures
+ * every cell it is given at every frame (pi 0.73's pi-tui grapheme by grapheme). A blank drawn inverse (the
+ * selection, the cursor) is seen, so it stays.
  */
 export function trimTrailingBlank(line: StyledLine): StyledLine {
 	for (let end = line.length; end > 0; end--) {
