@@ -42,18 +42,15 @@ interface Frame {
 	linesMs: number;
 }
 
-/** A pi-tui terminal that takes what pi would write and hands the bench pi's input handler. */
+/** A pi-tui terminal that discards what pi would write and hands the bench pi's input handler. */
 class BlankTerminal {
 	input: (data: string) => void = () => {};
-	bytes = 0;
 	start(onInput: (data: string) => void): void {
 		this.input = onInput;
 	}
 	stop(): void {}
 	async drainInput(): Promise<void> {}
-	write(data: string): void {
-		this.bytes += data.length;
-	}
+	write(): void {}
 	get columns(): number {
 		return COLUMNS;
 	}
@@ -126,17 +123,15 @@ async function pass(roots: string[], indexPath: string, paceMs: number, workspac
 		height: () => Math.max(10, Math.floor(ROWS * 0.9)),
 		host: { land: () => {}, close: () => {}, paste: async () => "", requestRender: () => screen.requestRender() },
 	});
-	// pi-tui calls render for every frame it draws: the frame's time and what it shows are taken there.
-	// Each frame's cost is timed apart: pi-tui's whole frame (doRender: the overlay's lines, composited over pi's and
-	// written) and the overlay's own lines within it.
+	// pi-tui calls render for every frame it draws: the frame's time, what it shows and the overlay's lines' cost are
+	// taken there; pi-tui's whole frame (doRender: those lines composited over pi's and written) just below.
 	const render = overlay.render.bind(overlay);
-	let linesMs = 0;
 	overlay.render = (width: number) => {
 		const t = performance.now();
 		const lines = render(width);
+		const at = performance.now();
 		const s = overlay.driver.state;
-		linesMs = performance.now() - t;
-		frames.push({ at: performance.now(), query: s.query.text, ready: s.hits.results.status === "ready", hits: s.hits.results.hits.length, ms: 0, linesMs });
+		frames.push({ at, query: s.query.text, ready: s.hits.results.status === "ready", hits: s.hits.results.hits.length, ms: 0, linesMs: at - t });
 		return lines;
 	};
 	const host = screen as unknown as { doRender(): void };
@@ -179,6 +174,7 @@ async function pass(roots: string[], indexPath: string, paceMs: number, workspac
 	});
 	screen.stop();
 	await thread.close();
+	const typed = frames.filter((f) => f.at >= start);
 	return {
 		paceMs,
 		workspace,
@@ -186,10 +182,9 @@ async function pass(roots: string[], indexPath: string, paceMs: number, workspac
 		listedMs: listedAt - opened,
 		openHoldMs,
 		keys,
-		frames: frames.filter((f) => f.at >= start).length,
-		frameMs: frames.filter((f) => f.at >= start).map((f) => f.ms),
-		linesMs: frames.filter((f) => f.at >= start).map((f) => f.linesMs),
-		bytesWritten: terminal.bytes,
+		frames: typed.length,
+		frameMs: typed.map((f) => f.ms),
+		linesMs: typed.map((f) => f.linesMs),
 	};
 }
 
@@ -207,19 +202,22 @@ export async function measureOverlay(roots: string[], indexPath: string, paceMs:
 const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "∞");
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "∞");
 
-/** p50 / p95 / max of one field over every key (a key never shown counts as infinitely slow). */
-export function overlayStats(r: OverlayResult, field: "echoMs" | "resultsMs" | "holdMs"): { p50: number; p95: number; max: number } {
-	const v = r.keys.map((k) => k[field] ?? Number.POSITIVE_INFINITY);
+/** p50 / p95 / max of `values` (a key never shown, null, counts as infinitely slow). */
+export function spreadOf(values: ReadonlyArray<number | null>): { p50: number; p95: number; max: number } {
+	const v = values.map((x) => x ?? Number.POSITIVE_INFINITY);
 	return { p50: percentile(v, 50), p95: percentile(v, 95), max: Math.max(...v) };
 }
 
 /** One line per pass: echo, results and the longest hold of the loop per key, and the open. */
 export function overlayLine(r: OverlayResult): string {
 	const s = (field: "echoMs" | "resultsMs" | "holdMs") => {
-		const x = overlayStats(r, field);
+		const x = spreadOf(r.keys.map((k) => k[field]));
 		return `${f0(x.p50)} / ${f0(x.p95)} / ${f0(x.max)}`;
 	};
-	const frame = (v: number[]) => `${f1(percentile(v, 50))} / ${f1(percentile(v, 95))} / ${f1(Math.max(...v))}`;
+	const frame = (v: number[]) => {
+		const x = spreadOf(v);
+		return `${f1(x.p50)} / ${f1(x.p95)} / ${f1(x.max)}`;
+	};
 	return `${r.paceMs} ms/key: echo ${s("echoMs")}, results ${s("resultsMs")}, longest hold of the loop ${s("holdMs")} (p50 / p95 / max ms, ${r.keys.length} keys); a frame ${frame(r.frameMs)} ms, the overlay's lines ${frame(r.linesMs)} (${r.frames} frames); /history → listed ${f0(r.listedMs)} ms (hold ${f0(r.openHoldMs)})${r.threaded ? "" : ", NO query worker"}`;
 }
 

@@ -237,12 +237,11 @@ export interface OverlayResult {
 	openHoldMs: number;
 	/** Every key: → its echo frame, → the frame with an answer, and the longest turn of the loop until the next key. */
 	keys: Array<{ prefix: string; echoMs: number | null; resultsMs: number | null; searched: boolean; holdMs: number }>;
-	/** Frames pi-tui drew from the first key on, and what it wrote in all. */
+	/** Frames pi-tui drew from the first key on. */
 	frames: number;
 	/** Each of those frames: pi-tui's whole frame (doRender), and the overlay's lines within it. */
 	frameMs: number[];
 	linesMs: number[];
-	bytesWritten: number;
 }
 
 export interface ResultOf {

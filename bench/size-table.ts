@@ -1,6 +1,7 @@
 /** bench.ts's main table: each size's results as rows, with the targets of DESIGN §7 and the verdicts. */
 import { availableParallelism } from "node:os";
 import { type ChildResult, median, percentile } from "./child.js";
+import { spreadOf } from "./overlay.js";
 import type { Corpus } from "./prepare.js";
 import type { ProfileSummary } from "./profile.js";
 import type {
@@ -570,10 +571,6 @@ export function renderTable(results: SizeResult[], rows: Row[]): string {
  */
 function overlayRows(judged: SizeResult, each: (fn: (r: SizeResult) => string) => string[], rows: Row[], verdict: (ok: boolean) => "PASS" | "MISS"): void {
 	if (!judged.overlay?.length) return;
-	const stat = (values: Array<number | null>) => {
-		const v = values.map((x) => x ?? Number.POSITIVE_INFINITY);
-		return { p50: percentile(v, 50), p95: percentile(v, 95), max: Math.max(...v) };
-	};
 	const cell = (x: { p50: number; p95: number; max: number }) => `${ms(x.p50)} / ${ms(x.p95)} / ${ms(x.max)}`;
 	rows.push({
 		metric: "  inside pi: /history → pi-tui's first frame listing events, ms (longest turn of pi's loop meanwhile)",
@@ -591,16 +588,16 @@ function overlayRows(judged: SizeResult, each: (fn: (r: SizeResult) => string) =
 			cells: each((r) => {
 				const x = of(r);
 				if (!x) return "–";
-				const echo = stat(x.keys.map((k) => k.echoMs));
-				const results = stat(x.keys.map((k) => k.resultsMs));
-				const frame = stat(x.frameMs);
-				const lines = stat(x.linesMs);
+				const echo = spreadOf(x.keys.map((k) => k.echoMs));
+				const results = spreadOf(x.keys.map((k) => k.resultsMs));
+				const frame = spreadOf(x.frameMs);
+				const lines = spreadOf(x.linesMs);
 				return `${ms(echo.p95)} / ${ms(results.p95)}; ${f1(frame.p50)} / ${f1(frame.p95)} (${f1(lines.p50)} / ${f1(lines.p95)})`;
 			}),
 		});
 		const hold = (r: SizeResult) => {
 			const x = of(r);
-			return x ? stat(x.keys.map((k) => k.holdMs)) : null;
+			return x ? spreadOf(x.keys.map((k) => k.holdMs)) : null;
 		};
 		const judgedHold = hold(judged);
 		rows.push({
