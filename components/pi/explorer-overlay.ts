@@ -62,28 +62,63 @@ export interface ExplorerOverlayOptions {
  * one), each a string of its own so that pi-tui's width cache does not answer it.
  */
 const EMOJI_WIDTHS = ["🧾 内 ✅ ✗ a", "🧾 内 ✅ ✗ b"];
-/** pi-tui processes whose emoji pattern was run (or is being run) by an overlay, by its width function. */
+/** Rows like a results frame's (non-ASCII chrome, so pi-tui segments them), measured before the first answer. */
+const WARM_ROWS = 120;
+/** Rows measured per turn of pi's loop: a turn stays a few milliseconds even before V8 has compiled the code. */
+const WARM_ROWS_PER_TURN = 5;
+/** pi-tui processes whose emoji pattern, and whose grapheme loop, was run (or is being run) by an overlay. */
 const warmed = new WeakSet<PiTuiKit["visibleWidth"]>();
+const rowsWarmed = new WeakSet<PiTuiKit["visibleWidth"]>();
 
-/**
- * Runs pi-tui's width function on emoji, a line per turn of pi's loop, while the overlay waits for its first answer.
- * V8 compiles pi-tui's emoji pattern when it first runs (the overlay's first frame: `❯` is in the blocks it checks)
- * and again, to machine code, when it runs next: tens of milliseconds that otherwise fell on the first results frame
- * showing an emoji or ✗, a frame a person types into (`bench/overlay.ts`: that key's longest turn of the loop,
- * median of twelve passes, 37.5 → 29 ms).
- */
-function warmWidths(kit: PiTuiKit): void {
-	if (warmed.has(kit.visibleWidth)) return;
-	warmed.add(kit.visibleWidth);
+/** A distinct row of a results frame's shape, so that pi-tui's width cache does not answer it. */
+function warmRow(i: number): string {
+	return `▌ ${i} · 2h ago │ handleWebhook retried… ${"the ledger reconciled ".repeat(4)}│ 内存 ${i}`;
+}
+
+/** Runs each batch of lines through pi-tui's width function in a turn of pi's loop of its own, in order. */
+function measureInTurns(kit: PiTuiKit, turns: readonly (readonly string[])[]): void {
 	const next = (i: number) => {
-		const line = EMOJI_WIDTHS[i];
-		if (line === undefined) return;
+		const lines = turns[i];
+		if (lines === undefined) return;
 		setTimeout(() => {
-			kit.visibleWidth(line);
+			for (const line of lines) kit.visibleWidth(line);
 			next(i + 1);
 		}, 0).unref?.();
 	};
 	next(0);
+}
+
+/**
+ * Runs pi-tui's emoji pattern while the overlay waits for its first answer. V8 compiles it when it first runs (the
+ * overlay's first frame: `❯` is in the blocks pi-tui checks) and again, to machine code, when it runs next: tens of
+ * milliseconds that otherwise fell on the first results frame showing an emoji or ✗, a frame a person types into
+ * (`bench/overlay.ts`: that key's longest turn of the loop, median of twelve passes, 37.5 → 29 ms).
+ */
+function warmEmoji(kit: PiTuiKit): void {
+	if (warmed.has(kit.visibleWidth)) return;
+	warmed.add(kit.visibleWidth);
+	measureInTurns(
+		kit,
+		EMOJI_WIDTHS.map((line) => [line]),
+	);
+}
+
+/**
+ * Runs pi-tui's grapheme loop, which measures every non-ASCII line and runs about four times slower until V8 has
+ * optimized it, over rows of a results frame's shape, a few per turn, once the overlay has listed events: a fresh pi's
+ * own screen is ASCII or cached lines, so the first frame of search results, a key's frame, paid for it
+ * (`bench/overlay.ts`: the longest turn per key, eight passes each, interleaved, max 19–31 → 9–14 ms). Started after
+ * the list, not before, so that it does not delay the list.
+ */
+function warmRows(kit: PiTuiKit): void {
+	if (rowsWarmed.has(kit.visibleWidth)) return;
+	rowsWarmed.add(kit.visibleWidth);
+	measureInTurns(
+		kit,
+		Array.from({ length: Math.ceil(WARM_ROWS / WARM_ROWS_PER_TURN) }, (_, t) =>
+			Array.from({ length: WARM_ROWS_PER_TURN }, (_, k) => warmRow(t * WARM_ROWS_PER_TURN + k)),
+		),
+	);
 }
 
 /** The explorer over pi's screen. */
@@ -108,7 +143,7 @@ export class ExplorerOverlay {
 			},
 			{ count: o.threaded !== false },
 		);
-		warmWidths(o.kit);
+		warmEmoji(o.kit);
 	}
 
 	/** The lines for `width` cells: none wider (pi-tui measured), blank ends left for pi-tui to pad. */
@@ -119,6 +154,7 @@ export class ExplorerOverlay {
 		const o = this.o;
 		const now = this.o.now?.() ?? Math.floor(Date.now() / 1000) * 1000;
 		const s0 = this.driver.state;
+		if (s0.hits.results.status === "ready") warmRows(o.kit);
 		const out = explorerLines(
 			this.note ? { ...s0, message: this.note } : s0,
 			width,
