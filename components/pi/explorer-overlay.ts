@@ -62,7 +62,7 @@ export interface ExplorerOverlayOptions {
  * one), each a string of its own so that pi-tui's width cache does not answer it.
  */
 const EMOJI_WIDTHS = ["🧾 内 ✅ ✗ a", "🧾 内 ✅ ✗ b"];
-/** Rows like a results frame's (non-ASCII chrome, so pi-tui segments them), measured before the first answer. */
+/** Rows like a results frame's (non-ASCII chrome, so pi-tui segments them), measured once the overlay has listed events. */
 const WARM_ROWS = 120;
 /** Rows measured per turn of pi's loop: a turn stays a few milliseconds even before V8 has compiled the code. */
 const WARM_ROWS_PER_TURN = 5;
