@@ -92,7 +92,7 @@ function measureInTurns(kit: PiTuiKit, turns: readonly (readonly string[])[]): v
  * Runs pi-tui's emoji pattern while the overlay waits for its first answer. V8 compiles it when it first runs (the
  * overlay's first frame: `❯` is in the blocks pi-tui checks) and again, to machine code, when it runs next: tens of
  * milliseconds that otherwise fell on the first results frame showing an emoji or ✗, a frame a person types into
- * (`bench/overlay.ts`: that key's longest turn of the loop, median of twelve passes, 37.5 → 29 ms).
+ * (docs/performance.md, the rows "inside pi").
  */
 function warmEmoji(kit: PiTuiKit): void {
 	if (warmed.has(kit.visibleWidth)) return;
@@ -104,11 +104,10 @@ function warmEmoji(kit: PiTuiKit): void {
 }
 
 /**
- * Runs pi-tui's grapheme loop, which measures every non-ASCII line and runs about four times slower until V8 has
- * optimized it, over rows of a results frame's shape, a few per turn, once the overlay has listed events: a fresh pi's
- * own screen is ASCII or cached lines, so the first frame of search results, a key's frame, paid for it
- * (`bench/overlay.ts`: the longest turn per key, eight passes each, interleaved, max 19–31 → 9–14 ms). Started after
- * the list, not before, so that it does not delay the list.
+ * Runs pi-tui's grapheme loop, which measures every non-ASCII line and runs several times slower until V8 has
+ * optimized it, over rows of a results frame's shape, a few per turn, once the overlay has listed events. A fresh
+ * pi's own screen is ASCII or cached lines, so otherwise the first frame of search results, a key's frame, pays for
+ * it. Started after the list, not before, so that it does not delay the list.
  */
 function warmRows(kit: PiTuiKit): void {
 	if (rowsWarmed.has(kit.visibleWidth)) return;
