@@ -3,7 +3,7 @@ import fc from "fast-check";
 import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
 import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/core/styled.js";
-import { clusters, fit as fitWidth, oneLine, plain, sanitizeLine, stringWidth, truncate, wrapLine } from "../components/core/text-width.js";
+import { clusters, fit as fitWidth, oneLine, plain, sanitizeLine, stringWidth, truncate, withClusterWidth, wrapLine } from "../components/core/text-width.js";
 import { hitRows, normalizeSnippet, queryLine } from "../components/search/search-view.js";
 import { makeHit } from "./helpers/ink.js";
 
@@ -39,6 +39,30 @@ describe("stringWidth", () => {
 
 	it("keeps grapheme clusters together", () => {
 		expect(clusters("e\u0301x")).toEqual(["e\u0301", "x"]);
+	});
+
+	// Inside pi the host's widths measure clusters of several code points; `measured` records what it was asked.
+	it.each<[string, number, string[]]>([
+		["⚠\ufe0f ok", 5 + 3, ["⚠\ufe0f"]],
+		["a👍🏽b", 5 + 2, ["👍🏽"]],
+		["👨‍👩‍👧 family", 5 + 7, ["👨‍👩‍👧"]],
+		["🐢 银 abc", 2 + 1 + 2 + 4, []],
+		["plain ascii", 11, []],
+	])("with the host's cluster widths, %j is %i cells, asking the host for %j", (s, w, asked) => {
+		const measured: string[] = [];
+		const host = (cluster: string) => {
+			measured.push(cluster);
+			return 5;
+		};
+		expect(withClusterWidth(host, () => stringWidth(s))).toBe(w);
+		expect(measured).toEqual(asked);
+		// Outside the call, string-width's widths again, also after a draw that threw.
+		expect(() =>
+			withClusterWidth(host, () => {
+				throw new Error("draw failed");
+			}),
+		).toThrow("draw failed");
+		expect(stringWidth(s)).toBe(stringWidthRef(s));
 	});
 
 	// ASCII runs skip the segmenter: the clusters must still be the segmenter's, also where ASCII meets other text.

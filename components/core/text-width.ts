@@ -34,6 +34,25 @@ function clusterWidthOfMany(cluster: string): number {
 const VISIBLE = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
 const ASCII = /^[\u0020-\u007e]*$/;
 
+/** The host's width of a cluster of several code points while it draws (see withClusterWidth). */
+let hostClusterWidth: ((cluster: string) => number) | undefined;
+
+/**
+ * Runs `draw` with clusters of several code points (⚠️, 👍🏽, ZWJ sequences) measured by the host's width function
+ * instead of string-width's. Inside pi, pi's TUI lays the lines out by its own widths, and its emoji pattern is
+ * compiled already; string-width's, compiled on its first use, held pi's event loop for tens of milliseconds on the
+ * first frame showing such a cluster. Scoped to the call, so nothing else in the process measures differently.
+ */
+export function withClusterWidth<T>(width: (cluster: string) => number, draw: () => T): T {
+	const before = hostClusterWidth;
+	hostClusterWidth = width;
+	try {
+		return draw();
+	} finally {
+		hostClusterWidth = before;
+	}
+}
+
 /**
  * Cells one grapheme cluster takes: 0 for non-printing clusters, 2 for wide characters and emoji, else 1.
  * A cluster of one code point (ASCII, CJK, most text) is answered by get-east-asian-width directly; longer clusters
@@ -43,7 +62,7 @@ const ASCII = /^[\u0020-\u007e]*$/;
  */
 export function clusterWidth(cluster: string): number {
 	const cp = cluster.codePointAt(0) as number;
-	if (cluster.length > (cp > 0xffff ? 2 : 1)) return clusterWidthOfMany(cluster);
+	if (cluster.length > (cp > 0xffff ? 2 : 1)) return hostClusterWidth ? hostClusterWidth(cluster) : clusterWidthOfMany(cluster);
 	if (cp >= 0x20 && cp <= 0x7e) return 1;
 	return VISIBLE.test(cluster) ? eastAsianWidth(cp) : 0;
 }

@@ -10,6 +10,7 @@ import type { Message } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import type { Scope } from "../core/filters.js";
 import type { StyledLine, Tone } from "../core/styled.js";
+import { stringWidth, withClusterWidth } from "../core/text-width.js";
 import { modeOf, selectedHit, topLoc } from "../root/state.js";
 import { treeCursorRef } from "../root/tree-route.js";
 import { ExplorerDriver } from "./explorer-driver.js";
@@ -70,18 +71,21 @@ const WARM_ROWS_PER_TURN = 5;
 const warmed = new WeakSet<PiTuiKit["visibleWidth"]>();
 const rowsWarmed = new WeakSet<PiTuiKit["visibleWidth"]>();
 
-/** A distinct row of a results frame's shape, so that pi-tui's width cache does not answer it. */
+/**
+ * A distinct row of a results frame's shape, so that pi-tui's width cache does not answer it, holding what session
+ * text often does: CJK, an emoji sequence, letters outside Latin.
+ */
 function warmRow(i: number): string {
-	return `▌ ${i} · 2h ago │ handleWebhook retried… ${"the ledger reconciled ".repeat(4)}│ 内存 ${i}`;
+	return `▌ ${i} · 2h ago │ handleWebhook retried… ${"the ledger reconciled ".repeat(4)}│ 内存 ${i} ⚠️ λόγος 👍🏽`;
 }
 
-/** Runs each batch of lines through pi-tui's width function in a turn of pi's loop of its own, in order. */
-function measureInTurns(kit: PiTuiKit, turns: readonly (readonly string[])[]): void {
+/** Measures each batch of lines in a turn of pi's loop of its own, in order. */
+function measureInTurns(turns: readonly (readonly string[])[], measure: (line: string) => void): void {
 	const next = (i: number) => {
 		const lines = turns[i];
 		if (lines === undefined) return;
 		setTimeout(() => {
-			for (const line of lines) kit.visibleWidth(line);
+			for (const line of lines) measure(line);
 			next(i + 1);
 		}, 0).unref?.();
 	};
@@ -98,25 +102,28 @@ function warmEmoji(kit: PiTuiKit): void {
 	if (warmed.has(kit.visibleWidth)) return;
 	warmed.add(kit.visibleWidth);
 	measureInTurns(
-		kit,
 		EMOJI_WIDTHS.map((line) => [line]),
+		(line) => kit.visibleWidth(line),
 	);
 }
 
 /**
  * Runs pi-tui's grapheme loop, which measures every non-ASCII line and runs several times slower until V8 has
- * optimized it, over rows of a results frame's shape, a few per turn, once the overlay has listed events. A fresh
- * pi's own screen is ASCII or cached lines, so otherwise the first frame of search results, a key's frame, pays for
- * it. Started after the list, not before, so that it does not delay the list.
+ * optimized it, and our own width code, over rows of a results frame's shape, a few per turn, once the overlay has
+ * listed events. A fresh pi's own screen is ASCII or cached lines, so otherwise the first frame of search results, a
+ * key's frame, pays for it. Started after the list, not before, so that it does not delay the list.
  */
 function warmRows(kit: PiTuiKit): void {
 	if (rowsWarmed.has(kit.visibleWidth)) return;
 	rowsWarmed.add(kit.visibleWidth);
 	measureInTurns(
-		kit,
 		Array.from({ length: Math.ceil(WARM_ROWS / WARM_ROWS_PER_TURN) }, (_, t) =>
 			Array.from({ length: WARM_ROWS_PER_TURN }, (_, k) => warmRow(t * WARM_ROWS_PER_TURN + k)),
 		),
+		(line) => {
+			kit.visibleWidth(line);
+			withClusterWidth(kit.visibleWidth, () => stringWidth(line));
+		},
 	);
 }
 
@@ -147,6 +154,10 @@ export class ExplorerOverlay {
 
 	/** The lines for `width` cells: none wider (pi-tui measured), blank ends left for pi-tui to pad. */
 	render(width: number): string[] {
+		return withClusterWidth(this.o.kit.visibleWidth, () => this.draw(width));
+	}
+
+	private draw(width: number): string[] {
 		const height = Math.max(6, this.o.height());
 		const s = this.driver.state;
 		if (s.size.columns !== width || s.size.rows !== height + 1) this.driver.dispatch({ type: "resize", size: { columns: width, rows: height + 1 } });

@@ -10,7 +10,7 @@ import type { Hit, SearchRequest, SearchResult } from "../../src/shared/types.js
 import type { ExplorerService } from "../core/explorer-service.js";
 import { prefixWorthy } from "../core/filters.js";
 import { fitLine, type StyledLine, seg } from "../core/styled.js";
-import { oneLine } from "../core/text-width.js";
+import { oneLine, withClusterWidth } from "../core/text-width.js";
 import type { PiTuiKit } from "./explorer-overlay.js";
 import { keyOfPi } from "./pi-keys.js";
 import { type PiPaint, paintLine, trimTrailingBlank } from "./pi-paint.js";
@@ -102,6 +102,10 @@ export class PromptRecall {
 
 	/** Exactly `height` lines, none wider than `width` cells (blank ends left for pi-tui to pad). */
 	render(width: number): string[] {
+		return withClusterWidth(this.o.kit.visibleWidth, () => this.draw(width));
+	}
+
+	private draw(width: number): string[] {
 		const height = Math.max(4, this.o.height());
 		const now = this.o.now?.() ?? Date.now();
 		const lines: StyledLine[] = [
