@@ -8,7 +8,7 @@
  *           (searchesFor) and waits for its echo only.
  * Both clocks are the machine's monotonic clock (Python's time.monotonic_ns, Node's process.hrtime).
  *
- *   node dist/bench/typing.js --index PATH --roots <agent>/sessions[,<agent>/flat-sessions] [--paces 150,80,20] [--passes 1] [--keys]
+ *   node dist/bench/typing.js --index PATH --roots <agent>/sessions[,<agent>/flat-sessions] [--paces 150,80,20] [--passes 1] [--text QUERY] [--keys]
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -199,13 +199,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
 	};
 	const index = option("index");
 	const roots = option("roots")?.split(",");
-	if (!index || !roots) throw new Error("usage: typing --index PATH --roots DIR[,DIR] [--paces 150,80,20] [--passes 1] [--keys]");
+	const text = option("text") ?? TYPED_QUERY;
+	if (!index || !roots || text === "") throw new Error("usage: typing --index PATH --roots DIR[,DIR] [--paces 150,80,20] [--passes 1] [--text QUERY] [--keys]");
 	const paces = (option("paces") ?? "150,80,20").split(",").map(Number);
 	const passes = Number(option("passes") ?? "1");
 	const perKey = process.argv.includes("--keys");
 	for (let p = 0; p < passes; p++)
 		for (const pace of paces) {
-			const t = measureTyping(roots, index, pace);
+			const t = measureTyping(roots, index, pace, text);
 			console.log(typingLine(t));
 			if (perKey) console.log(typingKeys(t));
 		}
