@@ -34,6 +34,30 @@ function clusterWidthOfMany(cluster: string): number {
 const VISIBLE = new RegExp("[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]", "v");
 const ASCII = /^[\u0020-\u007e]*$/;
 
+/** Clusters of several code points measured once the first frame is on screen, a turn apart (warmClusterWidths). */
+const WARM_CLUSTERS = ["⚠\ufe0f", "👍🏽"];
+let clustersWarmed = false;
+
+/**
+ * For a host that measures with string-width (Ink), once its first frame is on screen: measures an emoji sequence
+ * in a turn of the event loop of its own, then another. string-width compiles its emoji pattern on its first use and
+ * again, to machine code, on its next: tens of milliseconds that otherwise fell on the first frame showing a
+ * sequence such as ⚠️, a frame a person types into.
+ */
+export function warmClusterWidths(): void {
+	if (clustersWarmed) return;
+	clustersWarmed = true;
+	const next = (i: number) => {
+		const cluster = WARM_CLUSTERS[i];
+		if (cluster === undefined) return;
+		setTimeout(() => {
+			clusterWidthOfMany(cluster);
+			next(i + 1);
+		}, 0).unref?.();
+	};
+	next(0);
+}
+
 /** The host's width of a cluster of several code points while it draws (see withClusterWidth). */
 let hostClusterWidth: ((cluster: string) => number) | undefined;
 

@@ -10,6 +10,7 @@ import type { EventRef, IndexStatus } from "../../src/shared/types.js";
 import { type ExplorerService, IDLE_INDEXING, type IndexingState, type Size } from "../core/explorer-service.js";
 import type { Filters, Scope } from "../core/filters.js";
 import { eventLayout, frameHeight, overlayLines, searchLayout, tooSmall } from "../core/layout.js";
+import { warmClusterWidths } from "../core/text-width.js";
 import { hintsFor, MODE_NAMES } from "../root/help.js";
 import { disabledReason } from "../root/keymap.js";
 import { type Action, initialState, reduce, type State, topLoc } from "../root/state.js";
@@ -128,6 +129,11 @@ export function App(props: AppProps) {
 	// The index's whole status counts every event (about 60 ms on a 500 MB history, on this thread): it is read only
 	// for the one screen that shows part of it, an index known to be empty, which names the folders it looked in.
 	const emptyIndex = state.hits.results.index?.events === 0;
+	// Once the first answer is on screen, string-width's first-use costs run while a person reads it (text-width.ts).
+	const answered = state.hits.results.status === "ready";
+	useEffect(() => {
+		if (answered) warmClusterWidths();
+	}, [answered]);
 	const status = useMemo(() => (emptyIndex ? readStatus(service, generation) : null), [emptyIndex, service, generation]);
 
 	const size = state.size;
