@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { runChild } from "./child.js";
 import { FLAT_SESSIONS_DIR } from "./vocabulary.js";
 
-/** Bump when the builder's output changes, so cached corpora are rebuilt. */
-export const CORPUS_VERSION = 1;
+/** Bump when the builder's output changes, so cached corpora are rebuilt (2: replies and prompts hold emoji sequences). */
+export const CORPUS_VERSION = 2;
 
 /** A corpus on disk, as the bench measures it. */
 export interface Corpus {

@@ -334,7 +334,10 @@ export const COMMANDS: Record<Lang, readonly string[]> = {
 	sh: ["bash load-test.sh", "tail -n 50 out.csv"],
 };
 
-/** What people ask; several in Chinese or Japanese, some with emoji. */
+/**
+ * What people ask; several in Chinese or Japanese, some with emoji, of one code point (🚀) and of several (👍🏽, 🧑‍💻), as a
+ * real history has: a width function meets each kind first somewhere, and that first time can cost a frame.
+ */
 export const PROMPTS: ReadonlyArray<(c: { file: string; func: string; err: string; cmd: string }) => string> = [
 	(c) => `The test for ${c.func} in ${c.file} fails with:\n\n${c.err}\n\nCan you fix it?`,
 	(c) => `Why does \`${c.cmd}\` print "${c.err}" on my machine but not in CI?`,
@@ -343,16 +346,16 @@ export const PROMPTS: ReadonlyArray<(c: { file: string; func: string; err: strin
 	(c) => `Review ${c.file} before I merge, anything risky in ${c.func}?`,
 	(c) => `${c.file} 里的 ${c.func} 好像有内存泄漏，运行一小时后内存一直涨。帮我查一下原因。`,
 	(c) => `${c.file} のテストが ${c.err.split(":")[0]} で失敗します。原因を調べてください。`,
-	(c) => `Ship it 🚀 once \`${c.cmd}\` is green ✅ — and write the migration notes.`,
-	(c) => `Prod is down 🔥: ${c.err}. What changed in ${c.file}?`,
+	(c) => `Ship it 🚀 once \`${c.cmd}\` is green ✅ — and write the migration notes 👍🏽`,
+	(c) => `Prod is down 🔥: ${c.err}. What changed in ${c.file}? 🧑‍💻 on call`,
 	(c) => `Write a benchmark for ${c.func} next to ${c.file} and tell me the numbers.`,
 ];
 
-/** Final replies of the assistant. */
+/** Final replies of the assistant (one with ⚠️, an emoji sequence, as models write them). */
 export const REPLIES: ReadonlyArray<(c: { file: string; func: string; err: string; cmd: string }) => string> = [
 	(c) => `Fixed: ${c.func} in \`${c.file}\` swallowed the rejection, so the retry never ran. \`${c.cmd}\` passes now.`,
 	(c) => `The error \`${c.err}\` came from a missing migration; I added it and re-ran \`${c.cmd}\`.`,
-	(c) => `Done ✅ — ${c.func} now uses retry_with_backoff with jitter; see the new test next to ${c.file}.`,
+	(c) => `Done ✅ — ${c.func} now uses retry_with_backoff with jitter; see the new test next to ${c.file}. ⚠️ The cap is 5 attempts.`,
 	(c) => `已修复：${c.file} 中的 ${c.func} 没有释放连接，导致内存泄漏。`,
 	(c) => `I could not reproduce it locally. Things I checked:\n1. ${c.cmd}\n2. ${c.file}\n3. the timeout settings`,
 ];
