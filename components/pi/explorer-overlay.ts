@@ -9,22 +9,20 @@ import type { EventRef } from "../../src/shared/types.js";
 import type { Message } from "../core/actions.js";
 import type { ExplorerService } from "../core/explorer-service.js";
 import type { Scope } from "../core/filters.js";
-import type { StyledLine, Tone } from "../core/styled.js";
+import type { Tone } from "../core/styled.js";
 import { stringWidth, withClusterWidth } from "../core/text-width.js";
 import { modeOf, selectedHit, topLoc } from "../root/state.js";
 import { treeCursorRef } from "../root/tree-route.js";
 import { ExplorerDriver } from "./explorer-driver.js";
 import { explorerLines } from "./explorer-lines.js";
 import { keyOfPi, type ParseKey } from "./pi-keys.js";
-import { type PiPaint, paintLine, trimTrailingBlank } from "./pi-paint.js";
+import { type PiPaint, type PiWidths, piLines } from "./pi-paint.js";
 
 /** What the overlay says when searches share pi's thread (the built query worker is missing or older than the sources). */
 export const NO_WORKER_NOTE = "searching on pi's thread: no current build of the query worker (npm run build in the package) — typing may lag";
 
 /** pi-tui's functions the component measures and reads keys with. */
-export interface PiTuiKit {
-	visibleWidth(text: string): number;
-	truncateToWidth(text: string, width: number, ellipsis?: string, pad?: boolean): string;
+export interface PiTuiKit extends PiWidths {
 	parseKey: ParseKey;
 }
 
@@ -174,11 +172,7 @@ export class ExplorerOverlay {
 			o.threaded === false ? NO_WORKER_NOTE : null,
 		);
 		this.queryStart = out.queryStart;
-		return out.lines.map((l: StyledLine) => this.fit(paintLine(trimTrailingBlank(l), this.o.paint), width));
-	}
-
-	private fit(line: string, width: number): string {
-		return this.o.kit.visibleWidth(line) > width ? this.o.kit.truncateToWidth(line, width, "…") : line;
+		return piLines(out.lines, width, this.o.paint, this.o.kit);
 	}
 
 	/** One key from pi. */

@@ -5,6 +5,12 @@
 import { neutralizeLine } from "../../src/present/terminal-safe.js";
 import type { Seg, StyledLine, Tone } from "../core/styled.js";
 
+/** pi-tui's functions a painted line is measured and cut with. */
+export interface PiWidths {
+	visibleWidth(text: string): number;
+	truncateToWidth(text: string, width: number, ellipsis?: string, pad?: boolean): string;
+}
+
 /** What the painter needs of pi's Theme (a structural subset, so components/ import no Pi package). */
 export interface PiPaint {
 	fg(color: string, text: string): string;
@@ -53,4 +59,12 @@ export function trimTrailingBlank(line: StyledLine): StyledLine {
 		if (text.length > 0) return [...line.slice(0, end - 1), { ...s, text }];
 	}
 	return [];
+}
+
+/** Lines as pi draws them: painted, blank ends left for pi-tui to pad, none wider than `width` as pi-tui measures. */
+export function piLines(lines: readonly StyledLine[], width: number, paint: PiPaint, widths: PiWidths): string[] {
+	return lines.map((l) => {
+		const line = paintLine(trimTrailingBlank(l), paint);
+		return widths.visibleWidth(line) > width ? widths.truncateToWidth(line, width, "…") : line;
+	});
 }

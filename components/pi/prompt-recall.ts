@@ -13,7 +13,7 @@ import { fitLine, type StyledLine, seg } from "../core/styled.js";
 import { oneLine, withClusterWidth } from "../core/text-width.js";
 import type { PiTuiKit } from "./explorer-overlay.js";
 import { keyOfPi } from "./pi-keys.js";
-import { type PiPaint, paintLine, trimTrailingBlank } from "./pi-paint.js";
+import { type PiPaint, piLines } from "./pi-paint.js";
 
 /** Prompts listed (after folding). */
 const LIMIT = 200;
@@ -123,10 +123,7 @@ export class PromptRecall {
 		}
 		while (lines.length < height - 1) lines.push(fitLine([], width, true));
 		lines.push(fitLine([seg(this.status, "dim"), seg("  Enter", "key"), seg(" to the editor  ", "dim"), seg("Esc", "key"), seg(" close", "dim")], width, true));
-		return lines.map((l) => {
-			const s = paintLine(trimTrailingBlank(l), this.o.paint);
-			return this.o.kit.visibleWidth(s) > width ? this.o.kit.truncateToWidth(s, width, "…") : s;
-		});
+		return piLines(lines, width, this.o.paint, this.o.kit);
 	}
 
 	/** One key from pi: text edits the query (search as you type), arrows choose, Enter takes, Esc closes. */
