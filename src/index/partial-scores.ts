@@ -57,7 +57,7 @@ export interface ScoredEvent extends EventKey {
  * fragments row by row in a fresh process cost more than reading them, and a common word's thousands of equal scores
  * are ordered where they are, not read out to be (only the best events and their ties have their keys read).
  */
-export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: readonly FragmentList[], implied: Implied): ScoredEvents {
+export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: readonly FragmentList[], implied: Implied, events: number): ScoredEvents {
 	// Each word's lists, heaviest first: a fragment holding the word in two forms counts the better one.
 	const byWord = new Map<number, FragmentList[]>();
 	for (const list of lists) byWord.set(list.word, [...(byWord.get(list.word) ?? []), list]);
@@ -77,7 +77,7 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 		parts.push(`SELECT fid, score, ${masks} FROM (${source.sql})`);
 		params.push(...source.params);
 	}
-	if (parts.length === 0) return new ScoredEvents(null, []);
+	if (parts.length === 0) return new ScoredEvents(store, null, [], events);
 	const held = (w: number) => `(${Array.from({ length: ranks }, (_, k) => `m${k}`).join(" | ")}) & ${wordBit(w)}`;
 	// Per fragment: the sum over its words of each word's better form's weight (in word order, as the coverage of equal
 	// fragments must be equal), the implied word's if its list did not reach the fragment and the words held with it,
@@ -90,7 +90,8 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	const sums = Array.from({ length: ranks }, (_, k) => `sum(m${k}) AS m${k}`).join(", ");
 	// Each event's best fragment: an event with one matching fragment (nearly all) is grouped, only those with more are
 	// ordered; a window over every fragment paid for a partition per event. Only the best events are returned
-	// (ScoredEvents), with the lists' count of fragments.
+	// (ScoredEvents), with the lists' count of fragments. When many events tie at the last place read (a common
+	// word's thousands of equals), they come back as one list on one of them (`tied`), for newestTied to order.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
 	f AS MATERIALIZED (SELECT fid, ${coverage.join(" + ")} + (CASE WHEN ${impliedHeld} THEN 0 ELSE ? END) + ? AS cov, bm,
@@ -102,12 +103,15 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 		FROM f WHERE fid / ${FRAGMENT_SLOTS} IN (SELECT eid FROM g WHERE n > 1)) WHERE r = 1),
 	ranked AS MATERIALIZED (SELECT eid, fid, cov, bm, terms, n FROM g WHERE n = 1
 		UNION ALL SELECT b.eid, b.fid, b.cov, b.bm, b.terms, g.n FROM best b JOIN g ON g.eid = b.eid),
-	edge AS (SELECT cov, bm FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?),
-	top AS (SELECT * FROM ranked WHERE NOT EXISTS (SELECT 1 FROM edge) OR cov > (SELECT cov FROM edge)
-		OR (cov = (SELECT cov FROM edge) AND bm <= (SELECT bm FROM edge)))
+	edge AS MATERIALIZED (SELECT cov AS ec, bm AS eb FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?),
+	split AS MATERIALIZED (SELECT r.eid, r.fid, r.cov, r.bm, r.terms, r.n, (r.cov = x.ec AND r.bm = x.eb) AS tie FROM ranked r LEFT JOIN edge x
+		WHERE x.ec IS NULL OR r.cov > x.ec OR (r.cov = x.ec AND r.bm <= x.eb)),
+	many AS MATERIALIZED (SELECT max(eid) AS carrier FROM split WHERE tie HAVING count(*) >= ?)
 	SELECT t.eid, t.fid, t.cov, t.bm, t.terms, t.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS},
-		(SELECT sum(n) FROM ranked) AS fragments
-	FROM top t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
+		(SELECT sum(n) FROM ranked) AS fragments,
+		CASE WHEN t.eid = (SELECT carrier FROM many) THEN (SELECT json_group_array(json_array(eid, fid, terms, n)) FROM split WHERE tie) END AS tied
+	FROM split t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
+	WHERE t.tie IS NOT 1 OR NOT EXISTS (SELECT 1 FROM many) OR t.eid = (SELECT carrier FROM many)
 	ORDER BY t.cov DESC, t.bm, coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT ?`;
 	for (const w of words) params.push(...(byWord.get(w) ?? []).map((list) => list.weight));
 	const alsoWeight = implied.also.reduce((sum, w) => sum + w.weight, 0);
@@ -115,7 +119,7 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	for (const w of words) params.push(bit((byWord.get(w) ?? [])[0]?.term ?? -1));
 	const alsoTerms = implied.also.reduce((sum, w) => sum + bit(w.term), 0);
 	params.push(bit(implied.term), alsoTerms);
-	return new ScoredEvents(store.prepare<unknown[], ScoredEvent & { fragments: number }>(sql), params);
+	return new ScoredEvents(store, store.prepare<unknown[], ScoredRow>(sql), params, events);
 }
 
 /** A matched word's bit in a fragment's masks (words are at most MAX_TERMS and their stand-ins: well within 52). */
@@ -125,6 +129,9 @@ function wordBit(word: number): number {
 
 /** Events read at first: a first page and its forked copies; a later page or a count reads on. */
 const FIRST_EVENTS = 64;
+
+/** A row of the scoring statement: a scored event, and on one of many tied events the list of them all. */
+type ScoredRow = ScoredEvent & { fragments: number; tied: string | null };
 
 /**
  * Scored events, best first, read only as far as asked: the first FIRST_EVENTS, then four times as many each time
@@ -138,8 +145,11 @@ export class ScoredEvents {
 	readonly fragments: number;
 
 	constructor(
-		private readonly statement: Statement<unknown[], ScoredEvent & { fragments: number }> | null,
+		private readonly store: IndexStore,
+		private readonly statement: Statement<unknown[], ScoredRow> | null,
 		private readonly params: unknown[],
+		/** Events in the index: how far the time index reaches. */
+		private readonly events: number,
 	) {
 		this.fragments = this.read(FIRST_EVENTS);
 	}
@@ -153,11 +163,50 @@ export class ScoredEvents {
 	/** Reads the best `count` events; returns the lists' count of fragments. */
 	private read(count: number): number {
 		// The events up to the count-th best score and its ties have their keys read and their ties broken.
-		const rows = this.statement?.all(...this.params, count - 1, count) ?? [];
-		this.rows = rows;
-		this.all = rows.length < count;
+		const scan = tieScan(count, this.events);
+		const rows = this.statement?.all(...this.params, count - 1, scan.minTied, count) ?? [];
+		const carrier = rows.find((r) => r.tied !== null);
+		// Every other row ranks above the tied ones (a better coverage or bm25), in order.
+		const above = carrier ? rows.filter((r) => r !== carrier) : rows;
+		const tied = carrier ? newestTied(this.store, carrier, count - above.length, scan.scanned) : [];
+		this.rows = [...above, ...tied];
+		this.all = this.rows.length < count;
 		return rows[0]?.fragments ?? 0;
 	}
+}
+
+/**
+ * The `need` first of many events tied at one score (the carrier's; `tied` lists them), in the order of their time and
+ * identity. Their time is read by scanning the time index newest first for them, at most `scanned` entries: reading
+ * each one's row touched a page per event, which a fresh process faults in one by one. Only the events of the newest
+ * `need` times have their rows read; had the scan found fewer, every tied one is.
+ */
+function newestTied(store: IndexStore, carrier: ScoredRow, need: number, scanned: number): ScoredRow[] {
+	const sql = `
+	WITH t AS MATERIALIZED (SELECT value ->> 0 AS eid, value ->> 1 AS fid, value ->> 2 AS terms, value ->> 3 AS n FROM json_each(@tied)),
+	newest AS MATERIALIZED (SELECT eid, ts FROM (SELECT ev.id AS eid, coalesce(ev.ts_ms, 0) AS ts FROM events ev INDEXED BY events_ts
+		ORDER BY ev.ts_ms DESC LIMIT @scanned) WHERE eid IN (SELECT eid FROM t) LIMIT @need),
+	cut AS MATERIALIZED (SELECT count(*) AS k, min(ts) AS ts FROM newest),
+	chosen AS MATERIALIZED (SELECT ev.id AS eid FROM cut c JOIN events ev INDEXED BY events_ts ON ev.ts_ms >= c.ts WHERE c.k >= @need AND c.ts > 0)
+	SELECT t.eid, t.fid, @cov AS cov, @bm AS bm, t.terms, t.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}, 0 AS fragments, NULL AS tied
+	FROM t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
+	WHERE t.eid IN chosen OR NOT EXISTS (SELECT 1 FROM chosen)
+	ORDER BY coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT @need`;
+	// Whatever `need` tied events the scan found, the need-th newest is no older than the oldest of them: the events of
+	// that time or later hold the answer (forked copies share a time). Fewer found, or a time of 0 (none sorts alike),
+	// and every tied event is read.
+	return store.prepare<[Record<string, unknown>], ScoredRow>(sql).all({ tied: carrier.tied, need, scanned, cov: carrier.cov, bm: carrier.bm });
+}
+
+/**
+ * When the events tied at the `count`-th place are ordered by scanning the time index (newestTied): when at least
+ * `minTied` are tied, scanning at most `scanned` entries for the `count` newest of them. T tied events spread over the
+ * history put the count-th newest about count·events/T entries deep, some two hundred to a page, against a page for
+ * each of the T events read one by one: minTied puts that depth at half the bound, the bound at a fraction of those pages.
+ */
+function tieScan(count: number, events: number): { minTied: number; scanned: number } {
+	const minTied = Math.max(2 * count, Math.ceil(Math.sqrt((count * events) / 16)));
+	return { minTied, scanned: 32 * minTied };
 }
 
 /** A query term's bit in a fragment's mask of terms; none for a did-you-mean stand-in (-1). */

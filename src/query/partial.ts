@@ -142,7 +142,7 @@ export function partialMatches(
 	const implied = sole
 		? { word: matched.indexOf(sole), weight: weightOf(sole) * (sole.inflected ? INFLECTED_WEIGHT : 1), term: sole.term, also }
 		: { word: -1, weight: 0, term: -1, also };
-	const scored = scoredEvents(store, filter, lists, implied);
+	const scored = scoredEvents(store, filter, lists, implied, events);
 	const ranking = new Ranking(scored);
 	return {
 		page: (offset, limit) => ranking.slice(offset, offset + limit),
