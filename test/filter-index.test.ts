@@ -1,7 +1,7 @@
 /**
- * The filter index (schema.ts FILTER_INDEX): filtered searches read the events' filter columns through it. An index
- * built before it existed gets it from a writable open, except the extension's (inside pi, whose event loop must not
- * wait for it), and a search answers the same with it and without it.
+ * The filter indexes (schema.ts FILTER_INDEX and events_branch): filtered searches read the events' filter columns
+ * through them. An index built before they existed gets them from a writable open, except the extension's (inside pi,
+ * whose event loop must not wait for it), and a search answers the same with them and without them.
  */
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,10 +17,12 @@ beforeAll(() => {
 });
 afterAll(() => indexed.cleanup());
 
-function hasFilterIndex(): boolean {
+/** Whether the index has both filter indexes (null: one without the other). */
+function hasFilterIndex(): boolean | null {
 	const db = new Database(indexed.indexPath, { readonly: true });
 	try {
-		return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'events_filter'").get() !== undefined;
+		const has = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
+		return has("events_filter") === has("events_branch") ? has("events_filter") : null;
 	} finally {
 		db.close();
 	}
@@ -29,7 +31,7 @@ function hasFilterIndex(): boolean {
 function dropFilterIndex(): void {
 	const db = new Database(indexed.indexPath);
 	try {
-		db.exec("DROP INDEX events_filter");
+		db.exec("DROP INDEX events_filter; DROP INDEX events_branch");
 	} finally {
 		db.close();
 	}
@@ -62,6 +64,7 @@ function answers(service: HistoryService): { truth: Record<"alternate" | "altern
 		find("error", { roles: ["assistant"] }, 20),
 		find("the", { branchStates: ["selected"], types: ["message"] }, 20),
 		find("", { branchStates: ["alternate"] }, 20),
+		find("the", { branchStates: ["alternate"] }, 20),
 		service.search({ query: "the", filters: { branchStates: ["alternate"] }, limit: 20, order: "newest" }),
 	].map((r) => JSON.stringify([r.hits.map((h) => [h.sessionId, h.entryId, h.score, h.snippet]), r.total]));
 	return { truth, pages: pages.join("\n") };

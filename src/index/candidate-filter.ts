@@ -93,6 +93,15 @@ export function filterClauses(filter: CandidateFilter, selectionState: { sql: st
 	return { where, params };
 }
 
+/**
+ * True when a branch state is the only column of the events' rows the filter tests, beside their session and id: the
+ * columns of the events_branch index (schema.ts), which such a filter reads its matches' events through.
+ */
+export function testsBranchOnly(filter: CandidateFilter): boolean {
+	const others = [filter.types, filter.roles, filter.tools, filter.selectionStates, filter.labels].some((v) => v?.length);
+	return (filter.branchStates?.length ?? 0) > 0 && !others && filter.afterMs === undefined && filter.beforeMs === undefined && filter.isError === undefined;
+}
+
 /** The FTS5 MATCH expression: the query, ANDed with the scope token, limited to the kinds' columns. */
 export function matchExpression(match: string, filter: CandidateFilter): string {
 	const scoped = filter.scope ? `${match} AND "${filter.scope}"` : match;

@@ -5,7 +5,7 @@
  * this module owns the SQL.
  */
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
-import { type CandidateFilter, filterClauses, matchExpression } from "./candidate-filter.js";
+import { type CandidateFilter, filterClauses, matchExpression, testsBranchOnly } from "./candidate-filter.js";
 import { CopyFold } from "./copy-fold.js";
 import { byIdentity, type EventKey, IDENTITY_COLUMNS, IDENTITY_ORDER } from "./event-identity.js";
 import { NEWEST_WALK, NEWEST_WALK_FIRST, NEWEST_WALK_MIN, newestPageSql } from "./newest-page.js";
@@ -47,6 +47,13 @@ const COUNTS_KEPT = 1024;
  * it holds every column the filter tests, and through the events' rows otherwise or on an index without it.
  */
 const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
+/** FILTER_JOIN for a filter of branch states only (testsBranchOnly), through the index where each state's events lie together. */
+const BRANCH_JOIN = `fts JOIN events e INDEXED BY events_branch ON e.id = fts.rowid / ${SLOTS}`;
+
+/** Whether the index has events_branch: an index built before it gets it only from an open that may take seconds. */
+function hasBranchIndex(store: IndexStore): boolean {
+	return store.cached("branch-index", () => store.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'events_branch'").get() !== undefined);
+}
 /**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
  * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
@@ -62,6 +69,8 @@ export class CandidateQuery {
 	private readonly match: string | null;
 	private readonly plainMatch: string | null;
 	private sibling: CandidateQuery | undefined;
+	/** How a filtered statement joins its matches to their events. */
+	private readonly filterJoin: string;
 
 	/**
 	 * `expanded`: the same query with prefix terms written as the terms they expand to in this index (query-parse
@@ -83,6 +92,7 @@ export class CandidateQuery {
 		}
 		this.match = expanded === null ? null : matchExpression(expanded, filter);
 		this.plainMatch = match;
+		this.filterJoin = testsBranchOnly(filter) && hasBranchIndex(store) ? BRANCH_JOIN : FILTER_JOIN;
 	}
 
 	/** This query for statements that do not score: filtered by the exact scope token, where there is one, not by ids. */
@@ -130,7 +140,7 @@ export class CandidateQuery {
 		const where = this.whereSql;
 		if (this.match !== null) {
 			// With event filters, filter inside the scan (one join per match), so the window counts only kept events.
-			const from = this.where.length ? FILTER_JOIN : "fts";
+			const from = this.where.length ? this.filterJoin : "fts";
 			// One scan, newest first, bm25 only for the window's rows. One row more than the window tells whether
 			// there are older matches; then the oldest event read may have fragments below (an event's fragments have
 			// adjacent rowids) and is left out, with that extra row. Only the best
@@ -195,7 +205,7 @@ export class CandidateQuery {
 	 * wide rows and sessions cost most of a common phrase's search.
 	 */
 	private newestWindow(fragments: number, need: number): CandidateWindow {
-		const from = this.where.length ? FILTER_JOIN : "fts";
+		const from = this.where.length ? this.filterJoin : "fts";
 		const fids = this.store
 			.prepare<unknown[], number>(`SELECT fts.rowid FROM ${from} WHERE fts MATCH ? ${this.whereSql} ORDER BY fts.rowid DESC LIMIT ?`)
 			.pluck()
@@ -306,7 +316,7 @@ export class CandidateQuery {
 		if (this.match === null) return null;
 		if (!scored && this.unscored !== this) return this.unscored.fragmentList(limit, false, floor, newestFirst);
 		const where = this.whereSql;
-		const from = this.where.length ? FILTER_JOIN : "fts";
+		const from = this.where.length ? this.filterJoin : "fts";
 		// bm25 counts every row of each of its phrases once per query: unscored, a common word costs only its matches.
 		const score = scoreSql(scored);
 		// A floor (the oldest row id the list reads) ends its scan there. FTS5 seeks only to an INTEGER bound: a bound
@@ -390,7 +400,7 @@ export class CandidateQuery {
 		if (walked) return walked;
 		const where = this.whereSql;
 		// Every match scored (unless `scored` is false): the order is not the rank's.
-		const matches = `SELECT fts.rowid AS fid, ${scoreSql(scored)} AS score FROM ${FILTER_JOIN} WHERE fts MATCH ? ${where}`;
+		const matches = `SELECT fts.rowid AS fid, ${scoreSql(scored)} AS score FROM ${this.filterJoin} WHERE fts MATCH ? ${where}`;
 		return this.store.prepare<unknown[], Candidate>(newestPageSql(matches)).all(this.match, ...this.params, limit, offset);
 	}
 
