@@ -1,9 +1,11 @@
 /**
- * What a set of event filters means in SQL for the candidate query (candidates.ts): the WHERE terms on `events e`
- * and the FTS5 MATCH expression with the scope token and the kinds' columns.
+ * What a set of event filters means in SQL for the candidate query (candidates.ts): the WHERE terms on `events e`,
+ * how its matches are joined to their events, and the FTS5 MATCH expression with the scope token and the kinds' columns.
  */
+import { FRAGMENT_SLOTS } from "../shared/bounds.js";
 import type { SemanticKind } from "../shared/types.js";
 import { KIND_COLUMNS } from "./schema.js";
+import type { IndexStore } from "./store.js";
 
 /** Event filters in index terms: session row ids, times in epoch ms, values already checked by the caller. */
 export interface CandidateFilter {
@@ -94,12 +96,25 @@ export function filterClauses(filter: CandidateFilter, selectionState: { sql: st
 }
 
 /**
- * True when a branch state is the only column of the events' rows the filter tests, beside their session and id: the
- * columns of the events_branch index (schema.ts), which such a filter reads its matches' events through.
+ * How a filtered statement joins its matches to their events (`events e`). SQLite reads them through the filter index
+ * (schema.ts FILTER_INDEX) when it holds every column the filter tests, and through the events' rows otherwise or on an
+ * index without it. A filter of branch states alone goes through events_branch, where each state's events lie
+ * together: the planner, given it, read the rows instead, so it is named.
  */
-export function testsBranchOnly(filter: CandidateFilter): boolean {
+export function filterJoin(store: IndexStore, filter: CandidateFilter): string {
+	const events = testsBranchOnly(filter) && hasBranchIndex(store) ? "events e INDEXED BY events_branch" : "events e";
+	return `fts JOIN ${events} ON e.id = fts.rowid / ${FRAGMENT_SLOTS}`;
+}
+
+/** True when a branch state is the only column of the events' rows the filter tests, beside their session and id. */
+function testsBranchOnly(filter: CandidateFilter): boolean {
 	const others = [filter.types, filter.roles, filter.tools, filter.selectionStates, filter.labels].some((v) => v?.length);
 	return (filter.branchStates?.length ?? 0) > 0 && !others && filter.afterMs === undefined && filter.beforeMs === undefined && filter.isError === undefined;
+}
+
+/** Whether the index has events_branch: an index built before it gets it only from an open that may take seconds. */
+function hasBranchIndex(store: IndexStore): boolean {
+	return store.cached("branch-index", () => store.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'events_branch'").get() !== undefined);
 }
 
 /** The FTS5 MATCH expression: the query, ANDed with the scope token, limited to the kinds' columns. */

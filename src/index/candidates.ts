@@ -5,7 +5,7 @@
  * this module owns the SQL.
  */
 import { FRAGMENT_SLOTS } from "../shared/bounds.js";
-import { type CandidateFilter, filterClauses, matchExpression, testsBranchOnly } from "./candidate-filter.js";
+import { type CandidateFilter, filterClauses, filterJoin, matchExpression } from "./candidate-filter.js";
 import { CopyFold } from "./copy-fold.js";
 import { byIdentity, type EventKey, IDENTITY_COLUMNS, IDENTITY_ORDER } from "./event-identity.js";
 import { NEWEST_WALK, NEWEST_WALK_FIRST, NEWEST_WALK_MIN, newestPageSql } from "./newest-page.js";
@@ -42,18 +42,6 @@ export interface CandidateWindow {
 /** Match counts kept per index version (indexMatches): a long-lived explorer asks for many. */
 const COUNTS_KEPT = 1024;
 
-/**
- * The matches' events as a filter reads them. SQLite reads them through the filter index (schema.ts FILTER_INDEX) when
- * it holds every column the filter tests, and through the events' rows otherwise or on an index without it.
- */
-const FILTER_JOIN = `fts JOIN events e ON e.id = fts.rowid / ${SLOTS}`;
-/** FILTER_JOIN for a filter of branch states only (testsBranchOnly), through the index where each state's events lie together. */
-const BRANCH_JOIN = `fts JOIN events e INDEXED BY events_branch ON e.id = fts.rowid / ${SLOTS}`;
-
-/** Whether the index has events_branch: an index built before it gets it only from an open that may take seconds. */
-function hasBranchIndex(store: IndexStore): boolean {
-	return store.cached("branch-index", () => store.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'events_branch'").get() !== undefined);
-}
 /**
  * Copies of one entry in forked files (same entryId, byte-identical line) are separate events, but only the
  * best-ranked copy keeps its place: the others rank after every distinct event, so a fork family cannot fill a page.
@@ -92,7 +80,7 @@ export class CandidateQuery {
 		}
 		this.match = expanded === null ? null : matchExpression(expanded, filter);
 		this.plainMatch = match;
-		this.filterJoin = testsBranchOnly(filter) && hasBranchIndex(store) ? BRANCH_JOIN : FILTER_JOIN;
+		this.filterJoin = filterJoin(store, filter);
 	}
 
 	/** This query for statements that do not score: filtered by the exact scope token, where there is one, not by ids. */
