@@ -1,11 +1,11 @@
 /**
- * The explorer's live view (src/cli/live.ts): a change under the session folders asks for one refresh, naming the
+ * The explorer's live view (src/service/folder-watch.ts): a change under the session folders asks for one refresh, naming the
  * session files that changed, so that a large history's check stats them whatever its sample (quick-check.ts).
  */
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { watchSessions } from "../src/cli/live.js";
+import { watchSessions } from "../src/service/folder-watch.js";
 import { tempDir } from "./helpers/corpus.js";
 
 let t: ReturnType<typeof tempDir>;

@@ -235,7 +235,7 @@ describe("a check that names its files, or asks for every one", () => {
 				for (const [i, word] of ["wombat", "dugong", "tapir", "okapi", "kakapo"].entries()) {
 					const file = many[20 + i * 3] as string;
 					appendFileSync(file, message(`g${20 + i * 3}b`, `g${20 + i * 3}a`, `${word} appended to a cold one`));
-					// The explorer's watch names the file it saw change (live.ts, refresh-thread.ts); `pi-history index`
+					// The explorer's watch names the file it saw change (service/folder-watch.ts, refresh-thread.ts); `pi-history index`
 					// stats every file.
 					const options = i % 2 === 0 ? { priority: [file] } : { everyFile: true };
 					expect(named.refresh({ sweepFiles: 4, ...options }), word).toMatchObject({ quick: true, sessionsAppended: 1 });

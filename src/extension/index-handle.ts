@@ -74,8 +74,12 @@ export class IndexHandle {
 	) {}
 
 	private open(cwd: string): HistoryService {
-		this.service ??= this.openService(cwd);
-		return this.service;
+		if (this.service) return this.service;
+		const service = this.openService(cwd);
+		// pi lives long: a watch of the session folders spares each call's refresh a stat of every session file.
+		service.watchFolders();
+		this.service = service;
+		return service;
 	}
 
 	/** Opens the index, retrying briefly while another process creates it. */

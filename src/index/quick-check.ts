@@ -21,9 +21,12 @@ export const SWEEP_FILES = 4096;
 /** A sweep of every indexed file, however many (RefreshOptions.everyFile). */
 const SWEEP_ALL = 2 ** 31;
 
+/** What decides which indexed files a quick check stats. */
+export type QuickScope = Pick<RefreshOptions, "everyFile" | "sweepFiles" | "watched">;
+
 /** The files a refresh's quick check stats at most. */
-export function sweepOf(options: Pick<RefreshOptions, "everyFile" | "sweepFiles">): number | undefined {
-	return options.everyFile ? SWEEP_ALL : options.sweepFiles;
+function sweepOf(options: QuickScope): number {
+	return options.everyFile ? SWEEP_ALL : (options.sweepFiles ?? SWEEP_FILES);
 }
 /**
  * Beyond SWEEP_FILES, the files a check stats: a stat is a few microseconds, reading a row more, and this bounds a
@@ -193,7 +196,7 @@ export function quickPlan(
 	roots: SourceRoot[],
 	priorityFiles: readonly string[],
 	summary: RefreshSummary,
-	sweep = SWEEP_FILES,
+	scope: QuickScope = {},
 ): RefreshPlan | null {
 	const text = store.meta(META_KEY);
 	if (!text) return null;
@@ -207,7 +210,12 @@ export function quickPlan(
 	for (const r of store.prepare<[], { id: number; path: string }>("SELECT id, path FROM roots").all())
 		if (roots.some((root) => root.path === r.path)) rootIds.set(r.path, r.id);
 	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
-	const { rows, cursor, rowsRead } = filesToCheck(store, rootIds, sweep, stamps.files);
+	// A watch of every folder the last walk listed saw every write since the last complete refresh: it named the
+	// files to stat (the priority files), and no other file changed.
+	const watched = !scope.everyFile && scope.watched !== undefined && stamps.dirs.every(([path]) => scope.watched?.covers(path));
+	const { rows, cursor, rowsRead } = watched
+		? { rows: [] as Row[], cursor: undefined, rowsRead: undefined }
+		: filesToCheck(store, rootIds, sweepOf(scope), stamps.files);
 	const priority = new Set(priorityFiles);
 	const unseen = new Set(priorityFiles);
 	const changed: DiscoveredFile[] = [];
@@ -234,6 +242,7 @@ export function quickPlan(
 	}
 	summary.files = stamps.files;
 	summary.quick = true;
+	if (watched) summary.watched = true;
 	changed.sort((a, b) => Number(priority.has(b.path)) - Number(priority.has(a.path)) || a.mtimeMs - b.mtimeMs || binary(a.path, b.path));
 	const observations = roots.map((root) => ({ root, present: stamps.roots.some((s) => s.path === root.path && s.present), unreadable: [] }));
 	return { files: [], observations, rootIds, known, changed, dropped: new Map(), quick: true, sweepCursor: cursor, rowsRead };

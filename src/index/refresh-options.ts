@@ -37,6 +37,12 @@ export interface RefreshOptions {
 	 * session, where a search's check of a large history stats a bounded sample and finds it within a few checks.
 	 */
 	everyFile?: boolean;
+	/**
+	 * A watch that saw every write since the last complete refresh in the folders it covers (the service's
+	 * freshness watch, which names the files written as priority files): when it covers every folder the last walk
+	 * listed, a quick check stats only the priority files.
+	 */
+	watched?: { covers(folder: string): boolean };
 	/** Rows per chunk of a removed session's deletion (session-removal.ts REMOVAL_CHUNK); tests use small chunks. */
 	removalChunk?: number;
 	/**

@@ -4,7 +4,7 @@ import type { RefreshSummary } from "../shared/types.js";
 import { type DiscoveredFile, type Discovery, discover, type RootObservation } from "../source/discover.js";
 import { sameFingerprint } from "../source/fingerprint.js";
 import { binary } from "./event-identity.js";
-import { forgetStamps, quickPlan, stampsOf } from "./quick-check.js";
+import { forgetStamps, type QuickScope, quickPlan, stampsOf } from "./quick-check.js";
 import { type DroppedRoot, parseOwners, ROOT_OWNERS_KEY, type RootClaim, settleRoots } from "./root-owners.js";
 import { removingSessions } from "./session-removal.js";
 import { type IndexStore, isBusyError } from "./store.js";
@@ -102,14 +102,14 @@ export function planRefresh(
 	summary: RefreshSummary,
 	found?: Discovery,
 	claim?: RootClaim,
-	sweepFiles?: number,
+	scope?: QuickScope,
 ): RefreshPlan | null {
 	if (store.readonly) {
 		summary.notes.push("the index is open read-only; not refreshed");
 		return null;
 	}
 	if (!full && !found) {
-		const quick = quickPlan(store, roots, priorityFiles, summary, sweepFiles);
+		const quick = quickPlan(store, roots, priorityFiles, summary, scope);
 		if (quick) return quick;
 	}
 	const discovery = found ?? discover(roots);

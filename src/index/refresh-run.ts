@@ -12,7 +12,7 @@ import { holdCheckpoints, releaseCheckpoints } from "./bulk-wal.js";
 import { MERGE_SLICE_PAGES, mergeStepUnlessBusy, mergesWhole } from "./fts-merge.js";
 import { goneFileSteps, removeGoneFiles } from "./gone-files.js";
 import { type FileOutcome, ingestFile, type SliceLimits } from "./ingest.js";
-import { carryRows, keepStamps, quickPlan, sweepOf } from "./quick-check.js";
+import { carryRows, keepStamps, quickPlan } from "./quick-check.js";
 import { BATCH_BYTES, FILE_SLICE_BYTES, FRESH_STAMP_MS, type RefreshOptions } from "./refresh-options.js";
 import { planRefresh, type RefreshPlan } from "./refresh-plan.js";
 import { RemovalBatches } from "./removal-batches.js";
@@ -48,7 +48,7 @@ export class RefreshRun {
 	/** Discovers files (or takes `found`) and decides which changed; false when the refresh cannot start (read-only, busy). */
 	prepare(found?: Discovery): boolean {
 		const o = this.options;
-		const plan = planRefresh(this.store, this.roots, o.full === true, o.priority ?? [], this.summary, found, o.claim, sweepOf(o));
+		const plan = planRefresh(this.store, this.roots, o.full === true, o.priority ?? [], this.summary, found, o.claim, o);
 		if (!plan) return false;
 		this.startIngest(plan);
 		return true;
@@ -76,7 +76,7 @@ export class RefreshRun {
 	/** Plans from directory stamps alone (quick-check.ts); false when a walk is needed (or the refresh cannot start). */
 	prepareQuick(): boolean {
 		if (this.store.readonly || this.options.full === true) return false;
-		const plan = quickPlan(this.store, this.roots, this.options.priority ?? [], this.summary, sweepOf(this.options));
+		const plan = quickPlan(this.store, this.roots, this.options.priority ?? [], this.summary, this.options);
 		if (!plan) return false;
 		this.startIngest(plan);
 		return true;

@@ -78,10 +78,15 @@ export class IndexStore {
 		return value;
 	}
 
+	/** Counts the commits of other connections (SQLite's data_version): unchanged while only this one wrote. */
+	othersVersion(): number {
+		return this.db.pragma("data_version", { simple: true }) as number;
+	}
+
 	/** Where the index stands for cached(): its own changes and any other connection's commits since it opened. */
 	cacheVersion(): string {
 		const changes = this.prepare<[], { n: number }>("SELECT total_changes() AS n").get()?.n ?? 0;
-		return `${this.db.pragma("data_version", { simple: true })}:${changes}`;
+		return `${this.othersVersion()}:${changes}`;
 	}
 
 	/**

@@ -50,6 +50,7 @@ import type {
 	TreeWindow,
 	TreeWindowRequest,
 } from "../shared/types.js";
+import { FreshnessWatch } from "./freshness-watch.js";
 
 /** True when another connection holds the index's write lock: the caller may try again shortly. */
 export function isBusyError(error: unknown): boolean {
@@ -71,6 +72,8 @@ export class HistoryService implements HistoryQueries {
 	/** Notes from opening the index (e.g. a damaged file moved aside). */
 	readonly notes: string[];
 	private pendingFiles = 0;
+	/** The session folders' watch, once a long-lived host asked for it (watchFolders). */
+	private freshness: FreshnessWatch | null = null;
 
 	private constructor(
 		private store: IndexStore,
@@ -139,17 +142,29 @@ export class HistoryService implements HistoryQueries {
 
 	/** Brings the index up to date with the session files. */
 	refresh(options: RefreshOptions = {}): RefreshSummary {
+		const asked = this.freshness?.beforeSync(this.store, options) ?? options;
 		let summary: RefreshSummary;
 		try {
-			summary = this.recover(() => refresh(this.store, this.config.roots, this.claimed(options)));
+			summary = this.recover(() => refresh(this.store, this.config.roots, this.claimed(asked)));
 		} catch (error) {
 			// Faults answer, not fail: a full disk or a read-only index leaves what is indexed searchable.
 			if (!isWriteFault(error)) throw error;
 			summary = notRefreshed(error);
 		}
+		this.freshness?.after(this.store, summary);
 		this.pendingFiles = summary.pending;
 		summary.notes.unshift(...this.takeNotes());
 		return summary;
+	}
+
+	/**
+	 * Watches the session folders for as long as the service is open (a long-lived host: pi's extension), so an
+	 * asynchronous refresh stats only the files written since the last one while the watch can vouch for the rest
+	 * (freshness-watch.ts). Returns how changes are noticed ("off" when watching failed).
+	 */
+	watchFolders(): FreshnessWatch["mode"] {
+		this.freshness ??= new FreshnessWatch(this.config.roots.map((r) => r.path));
+		return this.freshness.mode;
 	}
 
 	/** A refresh's options with this agent dir's claim on its roots: roots it no longer names leave the index. */
@@ -162,27 +177,30 @@ export class HistoryService implements HistoryQueries {
 	 * extension) is never held for long, even inside a big file. Faults and damage are handled like refresh().
 	 */
 	refreshSliced(options: RefreshOptions = {}): Promise<RefreshSummary> {
-		return this.refreshInTurns(() => refreshSliced(this.store, this.config.roots, this.claimed(options)), options);
+		return this.refreshInTurns((asked) => refreshSliced(this.store, this.config.roots, asked), options);
 	}
 
 	/** Like refresh(), but big work reads files in a worker thread while this thread writes (CLI `index`, TUI). */
 	refreshAsync(options: RefreshOptions = {}): Promise<RefreshSummary> {
-		return this.refreshInTurns(() => refreshPipelined(this.store, this.config.roots, this.claimed(options)), options);
+		return this.refreshInTurns((asked) => refreshPipelined(this.store, this.config.roots, asked), options);
 	}
 
 	/**
 	 * The guard both asynchronous refreshes share: a write fault answers with what is indexed, damage falls back to
 	 * a synchronous refresh (which moves the index aside and starts over), and the pending count and notes are kept.
 	 */
-	private async refreshInTurns(run: () => Promise<RefreshSummary>, options: RefreshOptions): Promise<RefreshSummary> {
+	private async refreshInTurns(run: (options: RefreshOptions) => Promise<RefreshSummary>, options: RefreshOptions): Promise<RefreshSummary> {
+		const asked = this.freshness ? await this.freshness.before(this.store, options) : options;
 		let summary: RefreshSummary;
 		try {
-			summary = await run();
+			summary = await run(this.claimed(asked));
 		} catch (error) {
 			if (isWriteFault(error)) summary = notRefreshed(error);
 			else if (!isCorruptionError(error) || this.store.readonly) throw error;
-			else summary = this.refresh(options);
+			// The synchronous refresh takes no word from the watch: it checks as without one.
+			else return this.refresh(options);
 		}
+		this.freshness?.after(this.store, summary);
 		this.pendingFiles = summary.pending;
 		summary.notes.unshift(...this.takeNotes());
 		return summary;
@@ -287,6 +305,7 @@ export class HistoryService implements HistoryQueries {
 
 	/** Closes the index. */
 	close(): void {
+		this.freshness?.stop();
 		this.store.close();
 	}
 }

@@ -408,6 +408,8 @@ export interface RefreshSummary {
 	busy?: boolean;
 	/** The session folders were not listed: their stamps were unchanged, so only appends were looked for (quick-check.ts). */
 	quick?: boolean;
+	/** ... and only the files a watch of every session folder saw written were stat'ed (the service's freshness watch). */
+	watched?: boolean;
 }
 
 /** A refresh that did nothing yet: the starting point every refresh (and every refresh that could not run) reports from. */

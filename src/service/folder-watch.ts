@@ -1,8 +1,8 @@
 /**
- * Live view: the explorer watches the session folders and asks for a refresh when pi writes, debounced so a burst
- * of appended lines costs one refresh, naming the session files that changed: a large history's check stats only a
- * sample of its files, and an append to an old session must show at once. Where watching fails it polls instead: a
- * refresh with nothing changed is a stat per file.
+ * Watching the session folders: the explorer asks for a refresh when pi writes, debounced so a burst of appended
+ * lines costs one refresh, naming the session files that changed (a large history's check stats only a sample of
+ * its files, and an append to an old session must show at once); where watching fails it polls instead. A long-lived
+ * service (pi's extension) takes every change at once to vouch for the files nobody wrote (freshness-watch.ts).
  *
  * One watch per folder, none per file: a folder's watch also reports writes to the files in it. Node's recursive
  * watch on Linux stats and watches every file on the main thread before returning (a pause before the explorer's
@@ -11,11 +11,13 @@
 import { type Dirent, existsSync, type FSWatcher, readdirSync, realpathSync, statSync, watch } from "node:fs";
 import { join, sep } from "node:path";
 
-/** A running watch; `mode` says which way changes are noticed. */
+/** A running watch; `mode` says which way changes are noticed ("off": watching failed and no polling was asked). */
 export interface SessionWatch {
-	mode: "watch" | "poll";
+	mode: "watch" | "poll" | "off";
 	/** Folders watched (0 when polling). */
 	readonly folders: number;
+	/** True while `folder` (a path as the roots' walk makes it) is watched. */
+	covers(folder: string): boolean;
 	stop(): void;
 }
 
@@ -74,8 +76,9 @@ function foldersUnder(dir: string, depth: number, seen: Set<string>, out: Folder
 }
 
 /**
- * Calls `onChange` (debounced) when anything under `roots` changes, with the session files (`.jsonl`) the watch named
- * and whether more changed than it names; polls every `pollMs` when watching fails (then no file is named).
+ * Calls `onChange` (debounced; at once with `debounceMs` 0) when anything under `roots` changes, with the session
+ * files (`.jsonl`) the watch named and whether more changed than it names; polls every `pollMs` when watching fails
+ * (then no file is named), or with `pollMs` 0 stops and says so in `mode`.
  */
 export function watchSessions(
 	roots: string[],
@@ -96,15 +99,21 @@ export function watchSessions(
 		onChange(files, all);
 	};
 	const later = () => {
+		if (debounceMs <= 0) return fire();
 		clearTimeout(timer);
 		timer = setTimeout(fire, debounceMs);
 	};
 	/** Watched folders by path; `seen` holds the real folders watched under one root (a symlink loop ends there). */
 	const watchers = new Map<string, { watcher: FSWatcher; folder: Folder; seen: Set<string>; root: boolean }>();
 	let poll: NodeJS.Timeout | undefined;
+	let off = false;
 	const startPolling = () => {
 		for (const w of watchers.values()) w.watcher.close();
 		watchers.clear();
+		if (options.pollMs === 0) {
+			off = true;
+			return;
+		}
 		poll ??= setInterval(() => onChange([], false), options.pollMs ?? 2000);
 		poll.unref();
 	};
@@ -116,7 +125,7 @@ export function watchSessions(
 		watchers.delete(path);
 	};
 	const changed = (folder: string, name: string | null) => {
-		if (poll || stopped) return;
+		if (poll || off || stopped) return;
 		if (name?.endsWith(".jsonl")) {
 			const path = join(folder, name);
 			if (named.size < most) named.add(path);
@@ -181,11 +190,12 @@ export function watchSessions(
 	}
 	return {
 		get mode() {
-			return poll ? ("poll" as const) : ("watch" as const);
+			return poll ? ("poll" as const) : off || stopped ? ("off" as const) : ("watch" as const);
 		},
 		get folders() {
 			return watchers.size;
 		},
+		covers: (folder: string) => watchers.has(folder),
 		stop: () => {
 			stopped = true;
 			clearTimeout(timer);
