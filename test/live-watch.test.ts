@@ -184,3 +184,19 @@ it("checks every file when a session folder is removed, and watches it again whe
 		watching.stop();
 	}
 });
+
+it("watches no more folders than it is allowed, and says so: off, without polling, when asked not to poll", () => {
+	const root = join(t.dir, "capped");
+	for (const d of ["--a--", "--b--", "--c--"]) mkdirSync(join(root, d), { recursive: true });
+	// The root and its three folders: four kernel watches.
+	const fits = watchSessions([root], () => {}, { maxFolders: 4, pollMs: 0 });
+	const over = watchSessions([root], () => {}, { maxFolders: 3, pollMs: 0 });
+	try {
+		expect([fits.mode, fits.folders, fits.covers(join(root, "--c--"))]).toEqual(["watch", 4, true]);
+		expect([over.mode, over.folders, over.covers(root)]).toEqual(["off", 0, false]);
+	} finally {
+		fits.stop();
+		over.stop();
+	}
+	expect(fits.mode).toBe("off");
+});

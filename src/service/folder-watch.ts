@@ -83,7 +83,7 @@ function foldersUnder(dir: string, depth: number, seen: Set<string>, out: Folder
 export function watchSessions(
 	roots: string[],
 	onChange: (files: string[], more: boolean) => void,
-	options: { debounceMs?: number; pollMs?: number; forcePoll?: boolean; named?: number } = {},
+	options: { debounceMs?: number; pollMs?: number; forcePoll?: boolean; named?: number; maxFolders?: number } = {},
 ): SessionWatch {
 	const debounceMs = options.debounceMs ?? 250;
 	const most = options.named ?? NAMED;
@@ -163,6 +163,13 @@ export function watchSessions(
 	function add(dir: string, depth: number, seen: Set<string>, root: boolean): void {
 		const found: Folder[] = [];
 		foldersUnder(dir, depth, seen, found);
+		// A kernel watch per folder counts against the user's limit, shared with every other watching program.
+		if (options.maxFolders !== undefined && watchers.size + found.length > options.maxFolders) {
+			for (const folder of found) seen.delete(folder.real);
+			if (root) throw new Error("too many folders to watch");
+			more = true;
+			return;
+		}
 		for (const folder of found) {
 			let watcher: FSWatcher;
 			try {

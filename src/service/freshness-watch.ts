@@ -14,6 +14,8 @@ import { type SessionWatch, watchSessions } from "./folder-watch.js";
 
 /** Files named between two refreshes at most; past it, the next refresh checks as without a watch. */
 const NAMED = 256;
+/** Session folders watched at most (a kernel watch each, against the user's limit): a larger history is not watched. */
+const MAX_FOLDERS = 2048;
 /** A refresh checks as without a watch at least this often, whatever the watch saw. */
 export const WATCH_TRUST_MS = 5 * 60_000;
 
@@ -32,7 +34,7 @@ export class FreshnessWatch {
 		roots: string[],
 		private readonly now: () => number = Date.now,
 	) {
-		this.watch = watchSessions(roots, (files, more) => this.saw(files, more), { debounceMs: 0, pollMs: 0 });
+		this.watch = watchSessions(roots, (files, more) => this.saw(files, more), { debounceMs: 0, pollMs: 0, maxFolders: MAX_FOLDERS });
 	}
 
 	/** How changes are noticed ("off" when watching failed: refreshes then check as without a watch). */
