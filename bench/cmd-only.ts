@@ -88,7 +88,7 @@ export async function cmdOnly(cacheDir: string, seed: number, families: number, 
 		const r = await refreshRows(corpus, indexPath);
 		const appends = r.append1.map((a) => a.ms);
 		log(
-			`refresh: no-op fresh process ${r.noopFirstMs.toFixed(1)} ms; warm no-op p50 ${r.noop.p50.toFixed(1)} / p95 ${r.noop.p95.toFixed(1)} ms; one append p50 ${median(appends).toFixed(1)} (max ${Math.max(...appends).toFixed(1)}) ms, visible ${r.append1.every((a) => a.visible)}`,
+			`refresh: no-op fresh process ${r.noopFirstMs.toFixed(1)} ms; warm no-op p50 ${r.noop.p50.toFixed(1)} / p95 ${r.noop.p95.toFixed(1)} ms${r.noopWatched ? `, folders watched p50 ${r.noopWatched.p50.toFixed(1)} / p95 ${r.noopWatched.p95.toFixed(1)} ms` : ""}; one append p50 ${median(appends).toFixed(1)} (max ${Math.max(...appends).toFixed(1)}) ms, visible ${r.append1.every((a) => a.visible)}`,
 		);
 		log(`  1-min load average ${load.toFixed(1)} → ${(loadavg()[0] ?? 0).toFixed(1)}`);
 		spawnSync(process.execPath, [MAIN, "index"], { env: userEnv(corpus.roots, indexPath), stdio: "ignore" });

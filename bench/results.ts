@@ -78,6 +78,8 @@ export interface RefreshResult {
 	noopFirstMs: number;
 	noopFirstSummary: RefreshBrief;
 	noop: Stats;
+	/** Warm no-op checks as pi's extension makes them, with the session folders watched; `vouched`: of ten, those the watch answered. */
+	noopWatched?: Stats & { mode: string; vouched: number };
 	append1: Array<{ file: string; bytes: number; ms: number; summary: RefreshBrief; visible: boolean; searchMs: number }>;
 	append100: { ms: number; summary: RefreshBrief; files: number } | null;
 	rewrites: Array<{ file: string; bytes: number; ms: number; summary: RefreshBrief }>;

@@ -293,14 +293,18 @@ export function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 			),
 		),
 	});
-	const noopWarm = judged.refresh.noop.p95;
+	// Who waits for a warm check is pi's extension, before each tool call: it watches the session folders. Results of
+	// runs before the watch judge the check by a stat per file.
+	const warmCheck = (r: SizeResult) => r.refresh.noopWatched ?? r.refresh.noop;
+	const noopWarm = warmCheck(judged).p95;
 	rows.push({
-		metric: "  no-op freshness check, warm p95 ms",
-		cells: each((r) => ms(r.refresh.noop.p95)),
+		metric: "  no-op freshness check, warm p95 ms (as pi's extension checks: folders watched; answered by the watch)",
+		cells: each((r) => `${ms(warmCheck(r).p95)}${r.refresh.noopWatched ? ` (${r.refresh.noopWatched.vouched} of 10)` : ""}`),
 		target: `≤ ${TARGET.noopWarmMs} ms`,
 		ratio: `${f2(noopWarm / TARGET.noopWarmMs)}× target`,
 		status: verdict(noopWarm <= TARGET.noopWarmMs),
 	});
+	rows.push({ metric: "    the same without a watch (a stat per file: the explorer, `pi-history index`), p95 ms", cells: each((r) => ms(r.refresh.noop.p95)) });
 	TYPING_PACES.forEach((pace, i) => {
 		const human = HUMAN_PACES.has(pace);
 		const t = judged.typing[i];
