@@ -92,6 +92,9 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	// ordered; a window over every fragment paid for a partition per event. Only the best events are returned
 	// (ScoredEvents), with the lists' count of fragments. When many events tie at the last place read (a common
 	// word's thousands of equals), they come back as one list on one of them (`tied`), for newestTied to order.
+	// SQLite copies a CTE's whole tree, and the CTEs it names, for every reference when it prepares the statement: each
+	// later CTE is named once or twice (the tied list and its carrier in one row, joined once), or a fresh process's
+	// prepare costs several times the statement's run on a small answer.
 	const sql = `
 	WITH l AS MATERIALIZED (${parts.join("\n\tUNION ALL ")}),
 	f AS MATERIALIZED (SELECT fid, ${coverage.join(" + ")} + (CASE WHEN ${impliedHeld} THEN 0 ELSE ? END) + ? AS cov, bm,
@@ -106,12 +109,11 @@ export function scoredEvents(store: IndexStore, filter: CandidateFilter, lists: 
 	edge AS MATERIALIZED (SELECT cov AS ec, bm AS eb FROM ranked ORDER BY cov DESC, bm LIMIT 1 OFFSET ?),
 	split AS MATERIALIZED (SELECT r.eid, r.fid, r.cov, r.bm, r.terms, r.n, (r.cov = x.ec AND r.bm = x.eb) AS tie FROM ranked r LEFT JOIN edge x
 		WHERE x.ec IS NULL OR r.cov > x.ec OR (r.cov = x.ec AND r.bm <= x.eb)),
-	many AS MATERIALIZED (SELECT max(eid) AS carrier FROM split WHERE tie HAVING count(*) >= ?)
-	SELECT t.eid, t.fid, t.cov, t.bm, t.terms, t.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS},
-		(SELECT sum(n) FROM ranked) AS fragments,
-		CASE WHEN t.eid = (SELECT carrier FROM many) THEN (SELECT json_group_array(json_array(eid, fid, terms, n)) FROM split WHERE tie) END AS tied
-	FROM split t JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
-	WHERE t.tie IS NOT 1 OR NOT EXISTS (SELECT 1 FROM many) OR t.eid = (SELECT carrier FROM many)
+	many AS MATERIALIZED (SELECT max(eid) AS carrier, json_group_array(json_array(eid, fid, terms, n)) AS tied FROM split WHERE tie HAVING count(*) >= ?)
+	SELECT t.eid, t.fid, t.cov, t.bm, t.terms, t.n, e.entry_id, e.line_hash, e.ts_ms, ${IDENTITY_COLUMNS}, (SELECT count(*) FROM f) AS fragments,
+		CASE WHEN t.eid = m.carrier THEN m.tied END AS tied
+	FROM split t LEFT JOIN many m JOIN events e ON e.id = t.eid JOIN sessions sx ON sx.id = e.session_id
+	WHERE t.tie IS NOT 1 OR m.carrier IS NULL OR t.eid = m.carrier
 	ORDER BY t.cov DESC, t.bm, coalesce(e.ts_ms, 0) DESC, ${IDENTITY_ORDER} LIMIT ?`;
 	for (const w of words) params.push(...(byWord.get(w) ?? []).map((list) => list.weight));
 	const alsoWeight = implied.also.reduce((sum, w) => sum + w.weight, 0);
