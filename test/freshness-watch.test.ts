@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CallerContext, IndexHandle } from "../src/extension/index-handle.js";
 import { refresh } from "../src/index/refresh.js";
 import { openStore } from "../src/index/store.js";
-import { FreshnessWatch, WATCH_TRUST_MS } from "../src/service/freshness-watch.js";
+import { FreshnessWatch, remoteFileSystem, WATCH_TRUST_MS } from "../src/service/freshness-watch.js";
 import type { HistoryService } from "../src/service/service.js";
 import { openService, tempDir, testConfig } from "./helpers/corpus.js";
 import { expectEqualsFreshBuild } from "./helpers/dump.js";
@@ -196,5 +196,23 @@ describe("a service that watches its session folders", () => {
 			store.close();
 			service = openService(root, join(t.dir, "index.sqlite"));
 		}
+	});
+
+	it.each([
+		["ext4", 0xef53, false],
+		["btrfs", 0x9123683e, false],
+		["xfs", 0x58465342, false],
+		["tmpfs", 0x01021994, false],
+		["overlayfs", 0x794c7630, false],
+		["NFS", 0x6969, true],
+		["SMB", 0x517b, true],
+		["SMB2", 0xfe534d42, true],
+		["CIFS", 0xff534d42, true],
+		["9p (WSL's Windows drives)", 0x01021997, true],
+		["FUSE (sshfs, virtiofs)", 0x65735546, true],
+		["Ceph", 0x00c36400, true],
+	])("a history on %s: written unseen by a watch, %s", (_name, type, remote) => {
+		// Another machine's writes to a network file system never reach this machine's watch.
+		expect(remoteFileSystem(type)).toBe(remote);
 	});
 });

@@ -4,9 +4,11 @@
  * and no other connection wrote the index, a refresh stats the named files instead of every indexed one (a stat a
  * file before each tool call: thousands on a large history, and there only a sample). Any doubt and the refresh
  * checks as it would without a watch: a folder made, moved or gone, more files than it names, a refresh left
- * incomplete, another process's commit, a failed watch, a synchronous refresh (it cannot wait for the watch's news),
- * and every few minutes in any case (a kernel queue that overflows drops its events without a word to Node).
+ * incomplete, another process's commit, a failed watch, a history on a network file system (another machine's writes
+ * are never reported), a synchronous refresh (it cannot wait for the watch's news), and every few minutes in any
+ * case (a kernel queue that overflows drops its events without a word to Node).
  */
+import { statfsSync } from "node:fs";
 import type { RefreshOptions } from "../index/refresh-options.js";
 import type { IndexStore } from "../index/store.js";
 import type { RefreshSummary } from "../shared/types.js";
@@ -21,6 +23,29 @@ export const WATCH_TRUST_MS = 5 * 60_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * File systems whose files another machine may write (NFS, SMB/CIFS, 9p as WSL mounts Windows drives, FUSE as
+ * sshfs and virtiofs, Ceph, AFS, Lustre, GFS2, OCFS2): the kernel's watch never hears of those writes.
+ */
+const REMOTE_FS_TYPES = new Set([0x6969, 0x517b, 0xfe534d42, 0xff534d42, 0x01021997, 0x65735546, 0x00c36400, 0x5346414f, 0x0bd00bd0, 0x01161970, 0x7461636f]);
+
+/** True when a file system of this `statfs` type may be written by another machine, unseen by a watch. */
+export function remoteFileSystem(type: number): boolean {
+	return REMOTE_FS_TYPES.has(type);
+}
+
+/** True when every root that exists is on a file system whose writes a watch hears of. */
+function watchable(roots: string[]): boolean {
+	for (const root of roots) {
+		try {
+			if (remoteFileSystem(Number(statfsSync(root).type))) return false;
+		} catch {
+			// Missing now: the watch of its parent cannot tell when it comes back either, and says so itself.
+		}
+	}
+	return true;
+}
+
 /** The session folders' watch of one service, and what it may vouch for at the next refresh. */
 export class FreshnessWatch {
 	private named = new Set<string>();
@@ -34,7 +59,8 @@ export class FreshnessWatch {
 		roots: string[],
 		private readonly now: () => number = Date.now,
 	) {
-		this.watch = watchSessions(roots, (files, more) => this.saw(files, more), { debounceMs: 0, pollMs: 0, maxFolders: MAX_FOLDERS });
+		const options = { debounceMs: 0, pollMs: 0, maxFolders: MAX_FOLDERS, ...(watchable(roots) ? {} : { forcePoll: true }) };
+		this.watch = watchSessions(roots, (files, more) => this.saw(files, more), options);
 	}
 
 	/** How changes are noticed ("off" when watching failed: refreshes then check as without a watch). */
