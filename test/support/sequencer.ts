@@ -1,8 +1,10 @@
 /**
- * The order test files start in (vitest.config.ts `sequence.sequencer`). The source-only files first, while dist/
- * builds in the background; then the files that use the build. Within each part, the files known to take longest
- * start first, so the run does not end on one of them with the other workers idle; the rest keep vitest's own order
- * (longest first by the last run's durations, by size on a clean clone).
+ * The order test files start in (vitest.config.ts `sequence.sequencer`): the longest first, so the run does not end
+ * on one of them with the other workers idle, and the many short ones last, to fill the workers to the end. The known
+ * long source-only files start while dist/ builds in the background; then the known long files that use the build,
+ * by then built; then the other files that use it (real pi and terminal runs, seconds each); then the other
+ * source-only files, most of them a fraction of a second. Within each, vitest's own order (longest first by the last
+ * run's durations, by size on a clean clone).
  */
 import { relative, sep } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -52,7 +54,7 @@ const LONG: Record<string, string[]> = {
 /** Which part a file belongs to: the source-only project, or one of those that wait for the build. */
 const part = (spec: TestSpecification): string => (spec.project.name === "unit" ? "unit" : "built");
 
-/** Sorts the files: source-only first, then the known long ones of each part, then vitest's own order. */
+/** Sorts the files: the known long ones of each part (source-only first), the other built ones, the other source-only ones. */
 export class LongFirstSequencer extends BaseSequencer {
 	override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
 		const base = await super.sort(files);
@@ -61,9 +63,12 @@ export class LongFirstSequencer extends BaseSequencer {
 			const at = list.indexOf(relative(spec.project.config.root, spec.moduleId).split(sep).join("/"));
 			return at < 0 ? list.length : at;
 		};
+		const group = (spec: TestSpecification) => {
+			const long = rank(spec) < (LONG[part(spec)] ?? []).length;
+			const unit = part(spec) === "unit";
+			return long ? (unit ? 0 : 1) : unit ? 3 : 2;
+		};
 		const position = new Map(base.map((spec, i) => [spec, i]));
-		return [...base].sort(
-			(a, b) => (part(a) === "unit" ? 0 : 1) - (part(b) === "unit" ? 0 : 1) || rank(a) - rank(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0),
-		);
+		return [...base].sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || (position.get(a) ?? 0) - (position.get(b) ?? 0));
 	}
 }
