@@ -154,6 +154,24 @@ describe("a service that watches its session folders", () => {
 		service = openService(root, join(t.dir, "index.sqlite"));
 	});
 
+	it("says in pi's debug log when the extension cannot watch the session folders", async () => {
+		const logged: string[] = [];
+		const handle = new IndexHandle(
+			() => openService(join(t.dir, "not-there"), join(t.dir, "other.sqlite")),
+			{ call: 600_000, background: 600_000, delay: 600_000 },
+			(line) => logged.push(line),
+		);
+		const ctx = {
+			cwd: "/tmp/gamma",
+			sessionManager: { getSessionId: () => "", getHeader: () => undefined, getLeafId: () => null, getSessionFile: () => undefined, getEntries: () => [] },
+		} as unknown as CallerContext;
+		await handle.forCall(ctx);
+		expect(logged.some((line) => line.startsWith("session folders not watched"))).toBe(true);
+		handle.shutdown(ctx, 0);
+		await handle.idle();
+		await new Promise((resolve) => setImmediate(resolve));
+	});
+
 	it("vouches for nothing when its folders cannot be watched", async () => {
 		const gone = openService(join(t.dir, "not-there"), join(t.dir, "other.sqlite"));
 		try {

@@ -77,7 +77,8 @@ export class IndexHandle {
 		if (this.service) return this.service;
 		const service = this.openService(cwd);
 		// pi lives long: a watch of the session folders spares each call's refresh a stat of every session file.
-		service.watchFolders();
+		if (service.watchFolders() !== "watch")
+			this.log("session folders not watched (a network file system, over 2,048 folders, or none yet): each refresh stats the session files");
 		this.service = service;
 		return service;
 	}
