@@ -1,7 +1,9 @@
 /** The index of one pi process: opened lazily, refreshed before each tool call and in the background, closed at shutdown. */
 import { isAbsolute, resolve } from "node:path";
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { MAX_FOLDERS } from "../service/freshness-watch.js";
 import { type HistoryService, isBusyError, workspaceRoot } from "../service/service.js";
+import { grouped } from "../shared/numbers.js";
 import type { Caller, RefreshSummary } from "../shared/types.js";
 import { invokingEntry } from "./call-scope.js";
 
@@ -78,7 +80,7 @@ export class IndexHandle {
 		const service = this.openService(cwd);
 		// pi lives long: a watch of the session folders spares each call's refresh a stat of every session file.
 		if (service.watchFolders() !== "watch")
-			this.log("session folders not watched (a network file system, over 2,048 folders, or none yet): each refresh stats the session files");
+			this.log(`session folders not watched (a network file system, over ${grouped(MAX_FOLDERS)} folders, or none yet): each refresh stats the session files`);
 		this.service = service;
 		return service;
 	}

@@ -212,7 +212,8 @@ export function quickPlan(
 	if (rootIds.size !== roots.filter((r) => stamps.roots.some((s) => s.path === r.path && s.present)).length) return null;
 	// A watch of every folder the last walk listed saw every write since the last complete refresh: it named the
 	// files to stat (the priority files), and no other file changed.
-	const watched = !scope.everyFile && scope.watched !== undefined && stamps.dirs.every(([path]) => scope.watched?.covers(path));
+	const watch = scope.everyFile ? undefined : scope.watched;
+	const watched = watch !== undefined && stamps.dirs.every(([path]) => watch.covers(path));
 	const { rows, cursor, rowsRead } = watched
 		? { rows: [] as Row[], cursor: undefined, rowsRead: undefined }
 		: filesToCheck(store, rootIds, sweepOf(scope), stamps.files);

@@ -17,7 +17,7 @@ import { type SessionWatch, watchSessions } from "./folder-watch.js";
 /** Files named between two refreshes at most; past it, the next refresh checks as without a watch. */
 const NAMED = 256;
 /** Session folders watched at most (a kernel watch each, against the user's limit): a larger history is not watched. */
-const MAX_FOLDERS = 2048;
+export const MAX_FOLDERS = 2048;
 /** A refresh checks as without a watch at least this often, whatever the watch saw. */
 export const WATCH_TRUST_MS = 5 * 60_000;
 
