@@ -246,8 +246,19 @@ export interface OverlayResult {
 	linesMs: number[];
 }
 
+/** page-touch.js: a fresh process's first touch of new memory, per 4 KiB page (one page fault each). */
+export interface PageTouchResult {
+	pages: number;
+	usPerPage: number;
+	/** Minor page faults counted while touching: one per page when the kernel maps them one by one. */
+	faults: number;
+	/** Pages read back as touched (keeps the writes from being skipped). */
+	touched: number;
+}
+
 export interface ResultOf {
 	first: FirstRunResult;
+	pageTouch: PageTouchResult;
 	floor: FloorResult;
 	coldParts: ColdPartsResult;
 	cold: ColdResult;

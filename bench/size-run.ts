@@ -112,6 +112,13 @@ function measureRg(corpus: Corpus, runs: number): RgResult[] {
 	});
 }
 
+/** What a first touch of a new page costs on this machine now (page-touch.ts): the median of three fresh processes. */
+async function pageTouchUs(): Promise<number> {
+	const runs: number[] = [];
+	for (let i = 0; i < 3; i++) runs.push((await runChild("pageTouch", "page-touch.js", [])).usPerPage);
+	return median(runs);
+}
+
 /** The parse floor of a run that reused the index (--reuse-index): not measured, shown as NaN. */
 function skippedFloor(): ChildResult<FloorResult> {
 	const nan = Number.NaN;
@@ -167,7 +174,8 @@ export async function measure(
 ): Promise<SizeResult> {
 	const started = performance.now();
 	const loadBefore = loadavg()[0] ?? 0;
-	log(`\n[${label}] ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.files.length} files`);
+	const touchBefore = await pageTouchUs();
+	log(`\n[${label}] ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.files.length} files; a new page's first touch ${f1(touchBefore)} µs`);
 	const indexPath = join(cacheDir, `index-${corpus.external ? "external" : corpus.key}.sqlite`);
 	const workerArgs = ["--index", indexPath, "--roots", corpus.roots.join(",")];
 	const reuse = opts.reuseIndex && existsSync(indexPath) && !existsSync(`${indexPath}-wal`);
@@ -335,5 +343,6 @@ export async function measure(
 		profiles,
 		wallMs: performance.now() - started,
 		load: [loadBefore, loadavg()[0] ?? 0],
+		pageTouchUs: [touchBefore, await pageTouchUs()],
 	};
 }

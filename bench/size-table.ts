@@ -83,6 +83,8 @@ export interface SizeResult {
 	wallMs: number;
 	/** 1-minute load average before and after this size: others' work on the machine skews every figure. */
 	load: [number, number];
+	/** A fresh process's first touch of a new page, µs, before and after this size (page-touch.ts). */
+	pageTouchUs?: [number, number];
 }
 
 /** The worst p95 of first runs over the queries of one mix. */
@@ -556,6 +558,10 @@ export function buildRows(results: SizeResult[], rgAvailable: boolean): Row[] {
 
 	section("machine");
 	rows.push({ metric: `  1-min load average before → after (${availableParallelism()} cores)`, cells: each((r) => `${f1(r.load[0])} → ${f1(r.load[1])}`) });
+	rows.push({
+		metric: "  a new page's first touch µs (one fault; fresh process) before → after",
+		cells: each((r) => (r.pageTouchUs ? `${f1(r.pageTouchUs[0])} → ${f1(r.pageTouchUs[1])}` : "–")),
+	});
 	rows.push({ metric: "  wall s for this size's measurements", cells: each((r) => f1(r.wallMs / 1000)) });
 	return rows;
 }
