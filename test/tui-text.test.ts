@@ -74,6 +74,22 @@ describe("stringWidth", () => {
 	);
 });
 
+describe("text of one kind of character beside an ellipsis (a cut snippet)", () => {
+	it("splits and measures every BMP character as Intl.Segmenter and string-width do", () => {
+		const segmenter = new Intl.Segmenter();
+		const wrong: string[] = [];
+		for (let code = 0x20; code <= 0xffff; code++) {
+			// Control characters are drawn as pictures (sanitizeLine), never measured; string-width reads U+009B as CSI.
+			if ((code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xdfff)) continue;
+			const c = String.fromCharCode(code);
+			const s = `…${c}${c}ab${c}…`;
+			const same = clusters(s).join("\u0000") === Array.from(segmenter.segment(s), (x) => x.segment).join("\u0000");
+			if (!same || stringWidth(s) !== stringWidthRef(s)) wrong.push(code.toString(16));
+		}
+		expect(wrong).toEqual([]);
+	});
+});
+
 describe("plain characters (split without Intl.Segmenter)", () => {
 	const segments = (s: string) => Array.from(new Intl.Segmenter().segment(s), (x) => x.segment);
 	// Neighbours of every grapheme class a plain character can have: Other, Hangul LV and LVT, an Indic consonant,
@@ -204,6 +220,48 @@ describe("sanitizing", () => {
 		expect(marks.map(([a, b]) => text.slice(a, b))).toEqual(["bar"]);
 		const [, snippetLine] = hitRows(makeHit({ snippet: "fix bar ", marks: [[4, 8]] }), 60, 0, false, 2);
 		expect(snippetLine?.filter((s) => s.tone === "match").map((s) => s.text)).toEqual(["bar"]);
+	});
+
+	it("collapses and sanitizes as one character at a time would, marks included, on random snippets", () => {
+		// The rule written out character by character: a whitespace run is one space (none before the first word), a
+		// control character its visible picture, trailing space trimmed, a mark moved with the text it covers.
+		const reference = (snippet: string, marks: Array<[number, number]>) => {
+			const map: number[] = [];
+			let text = "";
+			let lastSpace = true;
+			for (let i = 0; i < snippet.length; i++) {
+				map[i] = text.length;
+				const c = snippet[i] as string;
+				if (/\s/.test(c)) {
+					if (!lastSpace) text += " ";
+					lastSpace = true;
+				} else {
+					lastSpace = false;
+					const code = c.charCodeAt(0);
+					text += code === 0x1b ? "␛" : code < 0x20 ? String.fromCharCode(0x2400 + code) : code === 0x7f ? "␡" : code >= 0x80 && code <= 0x9f ? "�" : c;
+				}
+			}
+			map[snippet.length] = text.length;
+			text = text.trimEnd();
+			const out: Array<[number, number]> = [];
+			for (const [a, b] of marks) {
+				const na = map[Math.min(a, snippet.length)] ?? 0;
+				const nb = Math.min(map[Math.min(b, snippet.length)] ?? 0, text.length);
+				if (nb > na) out.push([na, nb]);
+			}
+			return { text, marks: out };
+		};
+		const chars = ["a", "B", "7", " ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u3000", "\u001b", "\u0007", "\u007f", "\u0085", "…", "銀", "🐢", "é"];
+		const snippet = fc.array(fc.constantFrom(...chars), { maxLength: 40 }).map((parts) => parts.join(""));
+		fc.assert(
+			fc.property(
+				snippet.chain((s) => fc.tuple(fc.constant(s), fc.array(fc.tuple(fc.nat(s.length + 2), fc.nat(s.length + 2)), { maxLength: 4 }))),
+				([s, marks]) => {
+					expect(normalizeSnippet(s, marks)).toEqual(reference(s, marks));
+				},
+			),
+			{ numRuns: 500 },
+		);
 	});
 
 	it("keeps snippet marks on the same text after whitespace is collapsed", () => {

@@ -10,22 +10,33 @@ import { cwdTail, idTail, shortIds } from "../core/session-label.js";
 import { fitLine, lineWidth, type StyledLine, seg, spread, type Tone } from "../core/styled.js";
 import { clusters, clusterWidth, sanitizeLine, stringWidth, truncate, wrapLine } from "../core/text-width.js";
 
-/** A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow. */
+const WHITESPACE_RUNS = /\s+/g;
+
+/**
+ * A snippet on one line: whitespace runs become one space, control characters are made visible; marks follow.
+ * Run by run, not character by character: the first frames of a fresh explorer run this unoptimized, for every hit.
+ */
 export function normalizeSnippet(snippet: string, marks: Array<[number, number]>): { text: string; marks: Array<[number, number]> } {
-	const map: number[] = [];
+	// map[i]: where snippet[i] lands in the text (a whitespace run's characters after its first: after its one space).
+	const map = new Array<number>(snippet.length + 1);
 	let text = "";
-	let lastSpace = true;
-	for (let i = 0; i < snippet.length; i++) {
-		const c = snippet[i] as string;
-		map[i] = text.length;
-		if (/\s/.test(c)) {
-			if (!lastSpace) text += " ";
-			lastSpace = true;
-			continue;
-		}
-		lastSpace = false;
-		text += sanitizeLine(c);
+	let from = 0;
+	// sanitizeLine keeps the length of text without whitespace: one visible picture for each control character.
+	const copy = (to: number) => {
+		for (let i = from; i < to; i++) map[i] = text.length + i - from;
+		text += sanitizeLine(snippet.slice(from, to));
+	};
+	WHITESPACE_RUNS.lastIndex = 0;
+	for (let m = WHITESPACE_RUNS.exec(snippet); m; m = WHITESPACE_RUNS.exec(snippet)) {
+		copy(m.index);
+		const end = m.index + m[0].length;
+		map[m.index] = text.length;
+		// No space before the first word.
+		if (m.index > 0) text += " ";
+		for (let i = m.index + 1; i < end; i++) map[i] = text.length;
+		from = end;
 	}
+	copy(snippet.length);
 	map[snippet.length] = text.length;
 	text = text.trimEnd();
 	const out: Array<[number, number]> = [];
