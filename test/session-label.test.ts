@@ -2,6 +2,7 @@
  * Sessions told apart: a session, its /clone and its --fork made the same minute share the UUIDv7 timestamp prefix;
  * labels use the shortest differing tail instead, and copies of one entry across the family are one row.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sessionLabel, shortIds } from "../components/core/session-label.js";
 import { lineText } from "../components/core/styled.js";
@@ -20,6 +21,29 @@ describe("session labels", () => {
 		for (const l of labels) expect(FAMILY[0]?.replace(/-/g, "").startsWith(l as string)).toBe(false);
 		// The first two end alike in "41aa": they need more digits; the third is told apart by 4.
 		expect(labels).toEqual(["c41aa", "e41aa", "9d07"]);
+	});
+
+	it("gives every id the tail the rule asks for, on random sets of ids that end alike", () => {
+		// The rule as stated, length by length: at least 4 digits (dashes dropped), more while another id ends the same.
+		const tail = (id: string, n: number) => id.replace(/-/g, "").slice(-n);
+		const reference = (ids: string[]) => {
+			const unique = [...new Set(ids)];
+			return new Map(
+				unique.map((id) => {
+					let n = 4;
+					const full = id.replace(/-/g, "").length;
+					while (n < full && unique.some((other) => other !== id && tail(other, n) === tail(id, n))) n++;
+					return [id, tail(id, n)];
+				}),
+			);
+		};
+		const id = fc.array(fc.constantFrom("a", "b", "-", "0"), { maxLength: 9 }).map((cs) => cs.join(""));
+		fc.assert(
+			fc.property(fc.array(id, { maxLength: 12 }), (ids) => {
+				expect(shortIds(ids)).toEqual(reference(ids));
+			}),
+			{ numRuns: 1000 },
+		);
 	});
 
 	it("names a session by its name, else its folder, plus the id part", () => {
