@@ -242,14 +242,11 @@ describe("sanitizing", () => {
 				}
 			}
 			map[snippet.length] = text.length;
-			text = text.trimEnd();
-			const out: Array<[number, number]> = [];
-			for (const [a, b] of marks) {
-				const na = map[Math.min(a, snippet.length)] ?? 0;
-				const nb = Math.min(map[Math.min(b, snippet.length)] ?? 0, text.length);
-				if (nb > na) out.push([na, nb]);
-			}
-			return { text, marks: out };
+			const trimmed = text.trimEnd();
+			// A mark moves with its characters, no further than the trimmed text, and one left empty is dropped.
+			const at = (i: number) => Math.min(map[Math.min(i, snippet.length)] ?? 0, trimmed.length);
+			const moved = marks.map(([a, b]) => [at(a), at(b)] as [number, number]).filter(([a, b]) => b > a);
+			return { text: trimmed, marks: moved };
 		};
 		const chars = ["a", "B", "7", " ", "  ", "\t", "\n", "\r\n", "\u00a0", "\u3000", "\u001b", "\u0007", "\u007f", "\u0085", "…", "銀", "🐢", "é"];
 		const snippet = fc.array(fc.constantFrom(...chars), { maxLength: 40 }).map((parts) => parts.join(""));
