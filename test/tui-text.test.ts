@@ -3,7 +3,18 @@ import fc from "fast-check";
 import stringWidthRef from "string-width";
 import { describe, expect, it } from "vitest";
 import { findRanges, fitLine, lineText, lineWidth, markRanges, seg } from "../components/core/styled.js";
-import { clusters, clusterWidth, fit as fitWidth, oneLine, plain, sanitizeLine, stringWidth, truncate, withClusterWidth, wrapLine } from "../components/core/text-width.js";
+import {
+	clusters,
+	clusterWidth,
+	fit as fitWidth,
+	oneLine,
+	plain,
+	sanitizeLine,
+	stringWidth,
+	truncate,
+	withClusterWidth,
+	wrapLine,
+} from "../components/core/text-width.js";
 import { hitRows, normalizeSnippet, queryLine } from "../components/search/search-view.js";
 import { makeHit } from "./helpers/ink.js";
 
