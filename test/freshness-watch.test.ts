@@ -229,7 +229,7 @@ describe("a service that watches its session folders", () => {
 		["9p (WSL's Windows drives)", 0x01021997, true],
 		["FUSE (sshfs, virtiofs)", 0x65735546, true],
 		["Ceph", 0x00c36400, true],
-	])("a history on %s: written unseen by a watch, %s", (_name, type, remote) => {
+	])("a history on %s (statfs type %d): another machine's writes unseen by a watch: %s", (_name, type, remote) => {
 		// Another machine's writes to a network file system never reach this machine's watch.
 		expect(remoteFileSystem(type)).toBe(remote);
 	});

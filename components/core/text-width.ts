@@ -146,7 +146,7 @@ function* clusterSpans(s: string): Generator<{ segment: string; index: number }>
 
 /** Grapheme clusters of a string (what a terminal draws as one glyph). */
 export function clusters(s: string): string[] {
-	if (ASCII.test(s) || COMMON_PLAIN.test(s)) return s.split("");
+	if (COMMON_PLAIN.test(s)) return s.split("");
 	return Array.from(clusterSpans(s), (x) => x.segment);
 }
 
