@@ -29,8 +29,10 @@ if (!indexPath || roots.length === 0 || (text === undefined && !picked)) {
 const limit = Number(options.get("limit") ?? "10");
 const top = Number(options.get("top") ?? "12");
 const cwd = options.get("cwd");
+// As measure-worker's first runs ask it: a mix query's filters, and an agent-style one's caller (the Pi tools' scope).
+const caller = picked && "caller" in picked ? picked.caller : undefined;
 const request: SearchRequest = picked
-	? { query: picked.query, limit, ...(picked.filters ? { filters: picked.filters } : {}) }
+	? { query: picked.query, limit, ...(picked.filters ? { filters: picked.filters } : {}), ...(caller ? { caller } : {}) }
 	: { query: text as string, limit, ...(cwd ? { filters: { cwds: [cwd] } } : {}) };
 
 /** Minor page faults of this process so far: each first touch of a page of the index's map or of new memory. */
